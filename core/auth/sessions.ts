@@ -1,0 +1,94 @@
+import { type Engine, runCommand } from '../engine';
+import { companiesOfUser, type CompanyRef } from '../companies/companies';
+import { TooManyRequestsError, UnauthorizedError } from '../errors';
+import { newId } from '../ids';
+import { decoyHash, verifyPassword } from './passwords';
+import type { LoginThrottle } from './throttle';
+import { generateToken, hashToken } from './tokens';
+
+export const DEFAULT_TOKEN_TTL_DAYS = 30;
+
+export interface LoginResult {
+  token: string;
+  expires_at: string;
+  user: { id: string; username: string; display_name: string };
+  companies: CompanyRef[];
+}
+
+export interface LoginOptions {
+  throttle: LoginThrottle;
+  address: string;
+  tokenTtlDays?: number;
+  tokenName?: string;
+}
+
+/**
+ * Verifies a username and password and issues a new token. Unknown usernames cost the same
+ * password check as known ones, and both fail with the same message.
+ */
+export async function login(engine: Engine, username: string, password: string, options: LoginOptions): Promise<LoginResult> {
+  const wait = options.throttle.retryAfter(username, options.address);
+  if (wait > 0) throw new TooManyRequestsError(`Too many failed logins; try again in ${wait} seconds`, wait);
+  const user = await engine.db
+    .selectFrom('users')
+    .select(['id', 'username', 'display_name', 'password_hash'])
+    .where('username', '=', username)
+    .executeTakeFirst();
+  const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+  if (!user || !ok) {
+    options.throttle.recordFailure(username, options.address);
+    throw new UnauthorizedError('Unable to log in with the provided credentials', 'invalid_credentials');
+  }
+  options.throttle.recordSuccess(username, options.address);
+  const actor = { userId: user.id, name: user.display_name };
+  const issued = await issueToken(engine, user.id, actor, options.tokenName ?? 'login', options.tokenTtlDays ?? DEFAULT_TOKEN_TTL_DAYS);
+  return {
+    ...issued,
+    user: { id: user.id, username: user.username, display_name: user.display_name },
+    companies: await companiesOfUser(engine.db, user.id),
+  };
+}
+
+export async function issueToken(
+  engine: Engine,
+  userId: string,
+  actor: { userId: string | null; name: string | null },
+  name: string,
+  ttlDays: number,
+): Promise<{ token: string; expires_at: string }> {
+  const token = generateToken();
+  return runCommand(engine, 'issue_token', { actor, companyId: null }, async (tx) => {
+    const id = newId();
+    const expires_at = new Date(Date.parse(tx.now) + ttlDays * 86_400_000).toISOString();
+    await tx.db
+      .insertInto('api_tokens')
+      .values({ id, user_id: userId, token_hash: hashToken(token), name, created_at: tx.now, expires_at, last_used_at: null, revoked_at: null })
+      .execute();
+    await tx.record('api_token', id, 'insert', { user_id: userId, name, expires_at });
+    return { token, expires_at };
+  });
+}
+
+export interface TokenOwner {
+  tokenId: string;
+  user: { id: string; username: string; display_name: string };
+}
+
+/** Resolves a presented token; missing, unknown, revoked and expired tokens all resolve to null. */
+export async function authenticate(engine: Engine, token: string): Promise<TokenOwner | null> {
+  const row = await engine.db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['t.id as token_id', 't.expires_at', 't.revoked_at', 'u.id', 'u.username', 'u.display_name'])
+    .where('t.token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at || Date.parse(row.expires_at) <= engine.clock.now().getTime()) return null;
+  return { tokenId: row.token_id, user: { id: row.id, username: row.username, display_name: row.display_name } };
+}
+
+export async function revokeToken(engine: Engine, tokenId: string, actor: { userId: string | null; name: string | null }): Promise<void> {
+  await runCommand(engine, 'revoke_token', { actor, companyId: null }, async (tx) => {
+    await tx.db.updateTable('api_tokens').set({ revoked_at: tx.now }).where('id', '=', tokenId).execute();
+    await tx.record('api_token', tokenId, 'update', { revoked_at: tx.now });
+  });
+}

@@ -1,0 +1,44 @@
+import { existsSync, statSync } from 'node:fs';
+import { Migrator } from 'kysely/migration';
+import type { OpenedDatabase } from './connection';
+import { migrations } from './migrations';
+
+export interface MigrationReport {
+  applied: string[];
+  /** Path of the copy taken before migrating an existing file, or null when none was needed. */
+  backup: string | null;
+}
+
+/**
+ * Brings the schema to the latest version. Before touching an existing file that has pending
+ * migrations, it copies the file aside, so a failed or unwanted migration can be undone by hand.
+ */
+export async function migrateToLatest(opened: OpenedDatabase, now: Date = new Date()): Promise<MigrationReport> {
+  const migrator = new Migrator({
+    db: opened.db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const pending = (await migrator.getMigrations()).filter((m) => !m.executedAt);
+  let backup: string | null = null;
+  if (pending.length > 0 && opened.file !== ':memory:' && existsSync(opened.file) && hasUserTables(opened)) {
+    backup = `${opened.file}.${now.toISOString().replace(/[:.]/g, '-')}.bak`;
+    await backupDatabase(opened, backup);
+  }
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName), backup };
+}
+
+function hasUserTables(opened: OpenedDatabase): boolean {
+  if (statSync(opened.file).size === 0) return false;
+  const row = opened.sqlite.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
+  return row.n > 0;
+}
+
+/** A consistent online copy (SQLite's backup API), safe while the database is in use. */
+export async function backupDatabase(opened: OpenedDatabase, target: string): Promise<string> {
+  if (opened.file === ':memory:') throw new Error('cannot back up an in-memory database');
+  await opened.sqlite.backup(target);
+  return target;
+}
+

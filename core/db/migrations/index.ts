@@ -1,0 +1,10 @@
+/**
+ * Migrations are listed statically: bundled code (the Electron main bundle) cannot read a folder.
+ * Never edit a shipped migration; append a new one.
+ */
+import type { Migration } from 'kysely/migration';
+import * as m0001 from './0001_initial';
+
+export const migrations: Record<string, Migration> = {
+  '0001_initial': m0001,
+};

@@ -1,0 +1,453 @@
+/**
+ * The typed shape of the SQLite database: the one source of row types for the core.
+ * Conventions: ids are UUID text; money is integer minor units (cents); dates are 'YYYY-MM-DD'
+ * text; timestamps are ISO-8601 UTC text; booleans are 0/1 integers.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Bool = 0 | 1;
+
+export interface CompaniesTable {
+  id: string;
+  name: string;
+  currency: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  display_name: string;
+  email: string | null;
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type Role = 'owner' | 'collector' | 'viewer';
+
+export interface MembershipsTable {
+  id: string;
+  company_id: string;
+  user_id: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  /** sha256 of the token; the token itself is never stored. */
+  token_hash: string;
+  name: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export type TeamMemberRole = 'ar' | 'sales' | 'manager';
+
+export interface TeamMembersTable {
+  id: string;
+  company_id: string;
+  user_id: string | null;
+  name: string;
+  email: string | null;
+  role: TeamMemberRole;
+  is_active: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CustomersTable {
+  id: string;
+  company_id: string;
+  name: string;
+  is_person: Bool;
+  ar_owner_id: string | null;
+  sales_owner_id: string | null;
+  remote_id: string | null;
+  currency: string;
+  payment_terms_days: number;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CustomerContactsTable {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  title: string | null;
+  is_billing: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CustomerLocationsTable {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  name: string;
+  address_line1: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  color: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InvoiceLabelsTable {
+  company_id: string;
+  invoice_id: string;
+  label_id: string;
+  created_at: string;
+}
+
+export type ClosingReason = 'paid' | 'overpaid' | 'credit_memo' | 'written_off';
+
+export interface InvoicesTable {
+  /** SQLite rowid, used by the full-text index and as a compact join key. */
+  seq: Generated<number>;
+  id: string;
+  company_id: string;
+  customer_id: string;
+  /** Copy of customers.name, kept by trigger, so sorting and searching by name needs no join. */
+  customer_name: string;
+  customer_location_id: string | null;
+  invoice_number: string;
+  invoice_date: string;
+  due_date: string;
+  currency: string;
+  total_amount: number;
+  paid_amount: number;
+  balance: number;
+  closing_reason: ClosingReason | null;
+  closed_date: string | null;
+  payment_link: string | null;
+  next_follow_up_date: string | null;
+  remote_id: string | null;
+  transaction_type: string;
+  parent_invoice_id: string | null;
+  progress_percentage: number | null;
+  last_touch_at: string | null;
+  last_touched_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Per company, due date and state: counts and sums kept current by triggers on invoices. */
+export interface InvoiceDueTotalsTable {
+  company_id: string;
+  due_date: string;
+  /** 'open' or a closing reason. */
+  state: string;
+  invoice_count: number;
+  /** Invoices in this row whose balance is not zero (for hide_zero_balance). */
+  nonzero_count: number;
+  total_amount: number;
+  balance: number;
+}
+
+export type PaymentStatus = 'PAID' | 'PARTIAL' | 'PENDING' | 'FAILED' | 'VOIDED';
+
+export interface PaymentsTable {
+  id: string;
+  company_id: string;
+  invoice_id: string;
+  amount: number;
+  payment_date: string;
+  payment_method: string;
+  payment_type: string;
+  status: PaymentStatus;
+  transaction_id: string | null;
+  remote_id: string | null;
+  notes: string | null;
+  voided_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EmailConnectionsTable {
+  id: string;
+  company_id: string;
+  /** The user who owns the mailbox; null for a shared company mailbox. */
+  user_id: string | null;
+  name: string;
+  from_email: string;
+  from_name: string | null;
+  smtp_host: string;
+  smtp_port: number;
+  smtp_secure: Bool;
+  smtp_username: string | null;
+  /** AES-256-GCM ciphertext (see core/email/secrets.ts); never leaves the core. */
+  smtp_password_enc: string | null;
+  is_default: Bool;
+  is_active: Bool;
+  allow_shared_sending: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export type SequenceStatus = 'draft' | 'active' | 'archived';
+
+export interface SequencesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  timezone: string;
+  send_followups_in_thread: Bool;
+  sender_connection_id: string | null;
+  status: SequenceStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export type StepType = 'reminder' | 'call' | 'task';
+
+export interface SequenceStepsTable {
+  id: string;
+  company_id: string;
+  sequence_id: string;
+  position: number;
+  step_type: StepType;
+  label: string;
+  offset_days: number;
+  offset_time: string;
+  is_active: Bool;
+  subject_template: string;
+  body_plain_template: string;
+  body_html_template: string;
+  instructions: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type EnrollmentStatus = 'active' | 'completed';
+
+export interface SequenceEnrollmentsTable {
+  id: string;
+  company_id: string;
+  sequence_id: string;
+  customer_id: string;
+  status: EnrollmentStatus;
+  start_date: string;
+  stop_reason: string | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ScheduledStepStatus = 'scheduled' | 'ready' | 'sent' | 'completed' | 'cancelled' | 'failed';
+
+export interface ScheduledStepsTable {
+  id: string;
+  company_id: string;
+  enrollment_id: string;
+  sequence_id: string;
+  step_id: string;
+  customer_id: string;
+  invoice_id: string | null;
+  scheduled_date: string;
+  scheduled_at: string;
+  status: ScheduledStepStatus;
+  sender_connection_id: string | null;
+  email_subject: string | null;
+  sent_at: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ActionStatus = 'proposed' | 'scheduled' | 'processing' | 'completed' | 'cancelled';
+export type ActionType = 'email' | 'call' | 'task';
+
+export interface ActionsTable {
+  id: string;
+  company_id: string;
+  invoice_id: string | null;
+  customer_id: string;
+  action_type: ActionType;
+  status: ActionStatus;
+  description: string;
+  recommendation_label: string | null;
+  trigger_event_label: string | null;
+  is_action_required: Bool;
+  /** e.g. 'wait_for_customer': drives the awaiting_customer category. */
+  top_recommendation: string | null;
+  is_ai_recommended: Bool;
+  /** JSON object text; final_content lives here once approved or sent. */
+  metadata: string;
+  response_deadline: string | null;
+  channel_id: string | null;
+  external_id: string | null;
+  executed_at: string | null;
+  /** Display name of whoever executed the action; feeds the invoice's last touch. */
+  executed_by: string | null;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ApprovalOperation = 'approve' | 'reject' | 'cancel' | 'send' | 'complete';
+
+export interface ActionApprovalsTable {
+  id: string;
+  company_id: string;
+  action_id: string;
+  operation: ApprovalOperation;
+  reason: string | null;
+  comment: string | null;
+  approver_id: string | null;
+  user_id: string | null;
+  created_at: string;
+}
+
+export type InsightTargetType = 'customer' | 'invoice' | 'portfolio';
+
+export interface InsightsTable {
+  id: string;
+  company_id: string;
+  target_type: InsightTargetType;
+  target_id: string;
+  customer_id: string | null;
+  invoice_id: string | null;
+  insight_type: string;
+  /** JSON object text. */
+  payload_json: string;
+  valid_from: string;
+  valid_to: string | null;
+  created_at: string;
+}
+
+export interface InsightFeedbackTable {
+  id: string;
+  company_id: string;
+  insight_id: string;
+  user_id: string;
+  rating: 'up' | 'down';
+  comment: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgingSnapshotsTable {
+  id: string;
+  company_id: string;
+  snapshot_date: string;
+  current_amount: number;
+  d1_30_amount: number;
+  d31_60_amount: number;
+  d61_90_amount: number;
+  d91_over_amount: number;
+  total_amount: number;
+  invoice_count: number;
+  created_at: string;
+}
+
+export type CommunicationKind = 'email' | 'call' | 'note';
+
+export interface CommunicationsTable {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  invoice_id: string | null;
+  kind: CommunicationKind;
+  direction: 'outbound' | 'inbound' | 'internal';
+  subject: string | null;
+  body: string | null;
+  occurred_at: string;
+  author_user_id: string | null;
+  author_name: string | null;
+  email_connection_id: string | null;
+  message_id: string | null;
+  created_at: string;
+}
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface JobsTable {
+  id: string;
+  company_id: string;
+  kind: string;
+  /** Unique: the same piece of work is never queued twice. */
+  idempotency_key: string;
+  payload: string;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_after: string;
+  locked_at: string | null;
+  last_error: string | null;
+  result: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChangesTable {
+  seq: Generated<number>;
+  company_id: string | null;
+  user_id: string | null;
+  command: string;
+  entity: string;
+  entity_id: string;
+  op: 'insert' | 'update' | 'delete';
+  /** JSON of the fields written. */
+  data: string;
+  created_at: string;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  api_tokens: ApiTokensTable;
+  team_members: TeamMembersTable;
+  customers: CustomersTable;
+  customer_contacts: CustomerContactsTable;
+  customer_locations: CustomerLocationsTable;
+  labels: LabelsTable;
+  invoice_labels: InvoiceLabelsTable;
+  invoices: InvoicesTable;
+  invoice_due_totals: InvoiceDueTotalsTable;
+  payments: PaymentsTable;
+  email_connections: EmailConnectionsTable;
+  sequences: SequencesTable;
+  sequence_steps: SequenceStepsTable;
+  sequence_enrollments: SequenceEnrollmentsTable;
+  scheduled_steps: ScheduledStepsTable;
+  actions: ActionsTable;
+  action_approvals: ActionApprovalsTable;
+  insights: InsightsTable;
+  insight_feedback: InsightFeedbackTable;
+  aging_snapshots: AgingSnapshotsTable;
+  communications: CommunicationsTable;
+  jobs: JobsTable;
+  changes: ChangesTable;
+}
+
+export type Invoice = Selectable<InvoicesTable>;
+export type NewInvoice = Insertable<InvoicesTable>;
+export type InvoiceUpdate = Updateable<InvoicesTable>;
+export type Customer = Selectable<CustomersTable>;
+export type Payment = Selectable<PaymentsTable>;
+export type Company = Selectable<CompaniesTable>;
+export type User = Selectable<UsersTable>;
+export type Label = Selectable<LabelsTable>;
+export type EmailConnection = Selectable<EmailConnectionsTable>;
+export type Job = Selectable<JobsTable>;

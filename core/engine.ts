@@ -1,0 +1,84 @@
+import type { Transaction } from 'kysely';
+import { type Clock, systemClock, timestamp, today } from './clock';
+import { type Db, type OpenedDatabase, openDatabase } from './db/connection';
+import { migrateToLatest, type MigrationReport } from './db/migrate';
+import type { ChangesTable, Database } from './db/schema';
+
+/** The core engine: one database, one clock. Both entry points (desktop, headless) build one. */
+export interface Engine {
+  db: Db;
+  database: OpenedDatabase;
+  clock: Clock;
+  migration: MigrationReport;
+  close(): Promise<void>;
+}
+
+export interface EngineOptions {
+  file: string;
+  clock?: Clock;
+}
+
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  const database = openDatabase(options.file);
+  try {
+    const migration = await migrateToLatest(database);
+    return { db: database.db, database, clock: options.clock ?? systemClock, migration, close: () => database.close() };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}
+
+/** Who runs a command: recorded with every change. */
+export interface Actor {
+  userId: string | null;
+  name: string | null;
+}
+
+export const systemActor: Actor = { userId: null, name: 'ardesk' };
+
+export interface CommandTx {
+  db: Transaction<Database>;
+  /** The command's single timestamp, used for every row it writes. */
+  now: string;
+  today: string;
+  actor: Actor;
+  record(entity: string, entityId: string, op: ChangesTable['op'], data: Record<string, unknown>): Promise<void>;
+}
+
+/**
+ * Every write is a named command: it validates, runs in one transaction, and records each row it
+ * changes in `changes` (the audit trail now, the sync feed later). Throwing rolls everything back.
+ */
+export async function runCommand<T>(
+  engine: Pick<Engine, 'db' | 'clock'>,
+  command: string,
+  scope: { actor: Actor; companyId: string | null },
+  fn: (tx: CommandTx) => Promise<T>,
+): Promise<T> {
+  const now = timestamp(engine.clock);
+  return engine.db.transaction().execute(async (trx) => {
+    const tx: CommandTx = {
+      db: trx,
+      now,
+      today: today(engine.clock),
+      actor: scope.actor,
+      async record(entity, entityId, op, data) {
+        await trx
+          .insertInto('changes')
+          .values({
+            company_id: scope.companyId,
+            user_id: scope.actor.userId,
+            command,
+            entity,
+            entity_id: entityId,
+            op,
+            data: JSON.stringify(data),
+            created_at: now,
+          })
+          .execute();
+      },
+    };
+    return fn(tx);
+  });
+}

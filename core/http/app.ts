@@ -1,0 +1,88 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { DEFAULT_TOKEN_TTL_DAYS } from '../auth/sessions';
+import { LoginThrottle } from '../auth/throttle';
+import type { Engine } from '../engine';
+import { docsRoutes } from './docs';
+import type { AppEnv } from './env';
+import { requireToken } from './middleware/auth';
+import { requireMembership } from './middleware/company';
+import { hostGuard } from './middleware/host';
+import { createRouter } from './openapi';
+import { errorToResponse, problem } from './problem';
+import { rendererRoutes } from './renderer';
+import { publicAuthRoutes } from './routes/auth';
+import { protectedRoutes } from './routes/index';
+import { setupRoutes } from './routes/setup';
+
+export interface HttpOptions {
+  throttle: LoginThrottle;
+  tokenTtlDays: number;
+  /** Host names served besides the loopback names (a team server's own name). */
+  allowedHosts: string[];
+  /** Folder of the built renderer, or null to serve none. */
+  rendererDir: string | null;
+  /** Largest JSON body accepted on ordinary routes. */
+  maxBodyBytes: number;
+  /** Largest body accepted by the import endpoints (files). */
+  maxImportBytes: number;
+}
+
+const PUBLIC_API = [/^\/api\/v1\/auth\/login\/?$/, /^\/api\/v1\/setup(\/.*)?$/, /^\/api\/openapi\.json$/, /^\/api\/docs(\/.*)?$/];
+
+export const OPENAPI_INFO = {
+  openapi: '3.1.0',
+  info: {
+    title: 'ardesk AR collection API',
+    version: '1.0.0',
+    description:
+      'The accounts-receivable collection service as specified, served by ardesk on 127.0.0.1. Authenticate with `Authorization: Token <key>` from POST /api/v1/auth/login/. Operations tagged "Extensions" go beyond the specification.',
+  },
+};
+
+export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}): OpenAPIHono<AppEnv> {
+  const options: HttpOptions = {
+    throttle: overrides.throttle ?? new LoginThrottle(engine.clock),
+    tokenTtlDays: overrides.tokenTtlDays ?? DEFAULT_TOKEN_TTL_DAYS,
+    allowedHosts: overrides.allowedHosts ?? [],
+    rendererDir: overrides.rendererDir ?? null,
+    maxBodyBytes: overrides.maxBodyBytes ?? 1024 * 1024,
+    maxImportBytes: overrides.maxImportBytes ?? 50 * 1024 * 1024,
+  };
+  const app = createRouter();
+  app.onError((err, c) => errorToResponse(err, c));
+  app.notFound((c) =>
+    c.req.path.startsWith('/api/') ? problem(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`) : problem(404, 'not_found', 'Not found'),
+  );
+
+  app.use('*', hostGuard(options.allowedHosts));
+  app.use('*', async (c, next) => {
+    c.set('engine', engine);
+    await next();
+    c.header('x-content-type-options', 'nosniff');
+  });
+  app.use('/api/*', async (c, next) => {
+    const limit = /\/imports?(\/|$)/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes;
+    return bodyLimit({ maxSize: limit, onError: () => problem(413, 'payload_too_large', `The request body is larger than ${limit} bytes`) })(c, next);
+  });
+  const token = requireToken();
+  app.use('/api/*', async (c, next) => (PUBLIC_API.some((re) => re.test(c.req.path)) ? next() : token(c, next)));
+  app.use('/api/companies/:company_id/*', requireMembership());
+  app.use('/api/companies/:company_id', requireMembership());
+
+  app.route('/', publicAuthRoutes(options));
+  app.route('/', setupRoutes(options));
+  for (const router of protectedRoutes()) app.route('/', router);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Token', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'The word Token, a space, then the key from POST /api/v1/auth/login/',
+  });
+  app.doc31('/api/openapi.json', OPENAPI_INFO);
+  app.route('/', docsRoutes());
+  app.all('/api/*', (c) => problem(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`));
+  app.route('/', rendererRoutes(options.rendererDir));
+  return app;
+}

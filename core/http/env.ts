@@ -1,0 +1,23 @@
+import type { Role } from '../db/schema';
+import type { Engine } from '../engine';
+
+export interface AuthenticatedUser {
+  id: string;
+  username: string;
+  display_name: string;
+}
+
+export interface Membership {
+  company_id: string;
+  role: Role;
+}
+
+/** Hono context variables set by the middleware chain. */
+export interface AppEnv {
+  Variables: {
+    engine: Engine;
+    user: AuthenticatedUser;
+    tokenId: string;
+    membership: Membership;
+  };
+}

@@ -1,0 +1,73 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from './env';
+import { validationProblem } from './problem';
+
+/** Every router shares one validation hook, so a bad request always gets the same problem+json. */
+export function createRouter(): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) return validationProblem(result.error, result.target);
+    },
+  });
+}
+
+export const ProblemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().openapi({ example: 'validation_error' }),
+    errors: z.record(z.string(), z.array(z.string())).optional(),
+  })
+  .openapi('Problem');
+
+const problemContent = { 'application/problem+json': { schema: ProblemSchema } };
+
+/** The problem responses a route can give, by status, for the OpenAPI document. */
+export function problems(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 429>) {
+  const text: Record<number, string> = {
+    400: 'Invalid input',
+    401: 'Missing, unknown or expired token',
+    403: 'No membership in the company, or the role may not write',
+    404: 'Unknown identifier, or one of another company',
+    409: 'Conflict with the current state',
+    413: 'Request body too large',
+    429: 'Too many attempts',
+  };
+  return Object.fromEntries(statuses.map((s) => [s, { description: text[s], content: problemContent }]));
+}
+
+export function json<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+export function jsonBody<T extends z.ZodType>(schema: T, required = true) {
+  return { required, content: { 'application/json': { schema } } };
+}
+
+export const Uuid = z.string().openapi({ format: 'uuid', example: '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a' });
+export const DateString = z.iso.date().openapi({ example: '2026-11-23' });
+export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-23T09:30:00.000Z' });
+
+/** Path parameters are plain strings: a malformed UUID simply matches nothing and gets a 404. */
+export const CompanyParams = z.object({
+  company_id: z.string().openapi({ param: { name: 'company_id', in: 'path' }, format: 'uuid' }),
+});
+
+export function idParams<K extends string>(...names: K[]) {
+  return z.object(
+    Object.fromEntries([['company_id', CompanyParams.shape.company_id], ...names.map((n) => [n, z.string().openapi({ param: { name: n, in: 'path' }, format: 'uuid' })])]) as Record<
+      'company_id' | K,
+      z.ZodString
+    >,
+  );
+}
+
+/** Query booleans: only true/false/1/0 are accepted; anything else is a 400. */
+export const QueryBool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1')
+  .openapi({ type: 'boolean' });
+
+export const SECURITY = [{ Token: [] }];

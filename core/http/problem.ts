@@ -1,0 +1,80 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import { DomainError, type FieldErrors, TooManyRequestsError } from '../errors';
+
+/** RFC 9457 problem details, with a machine-readable code and per-field messages. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  errors?: FieldErrors;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  421: 'Misdirected Request',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+export function problemBody(status: number, code: string, detail: string, errors?: FieldErrors): Problem {
+  return {
+    type: `https://ardesk.local/problems/${code}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    ...(errors ? { errors } : {}),
+  };
+}
+
+export function problem(status: number, code: string, detail: string, errors?: FieldErrors, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(problemBody(status, code, detail, errors)), {
+    status,
+    headers: { 'content-type': 'application/problem+json', ...headers },
+  });
+}
+
+/** zod issues as field -> messages, with dotted paths ("updates.payment_link"). */
+export function fieldErrors(error: ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join('.') : 'non_field_errors';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+export function validationProblem(error: ZodError, target: string): Response {
+  const where = target === 'json' ? 'request body' : target === 'query' ? 'query parameters' : target === 'param' ? 'path' : target;
+  return problem(400, 'validation_error', `The ${where} is invalid`, fieldErrors(error));
+}
+
+/** The single error mapper: domain errors keep their status, everything unknown is a logged 500. */
+export function errorToResponse(err: unknown, c: Context): Response {
+  if (err instanceof TooManyRequestsError) {
+    return problem(err.status, err.code, err.message, undefined, { 'retry-after': String(err.retryAfterSeconds) });
+  }
+  if (err instanceof DomainError) return problem(err.status, err.code, err.message, err.errors);
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    if (status === 413) return problem(413, 'payload_too_large', 'The request body is too large');
+    if (status === 415) return problem(415, 'unsupported_media_type', 'Send the body as application/json');
+    if (status === 400) return problem(400, 'malformed_request', err.message || 'The request could not be read');
+    return problem(status, 'http_error', err.message || TITLES[status] || 'Error');
+  }
+  if (err instanceof SyntaxError) return problem(400, 'malformed_json', 'The request body is not valid JSON');
+  console.error(`[ardesk] ${c.req.method} ${c.req.path} failed:`, err);
+  return problem(500, 'internal_error', 'An unexpected error occurred');
+}

@@ -1,0 +1,82 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { login, revokeToken } from '../../auth/sessions';
+import { companiesOfUser } from '../../companies/companies';
+import { actorOf, clientAddress } from '../context';
+import type { HttpOptions } from '../app';
+import { createRouter, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+
+const CompanyRef = z.object({ id: Uuid, name: z.string(), role: z.enum(['owner', 'collector', 'viewer']) }).openapi('CompanyRef');
+const UserRef = z.object({ id: Uuid, username: z.string(), display_name: z.string() }).openapi('UserRef');
+
+const LoginBody = z
+  .object({
+    username: z.string().min(1).max(64),
+    password: z.string().min(1).max(256),
+  })
+  .openapi('LoginRequest');
+
+const LoginResponse = z
+  .object({ token: z.string(), expires_at: Timestamp, user: UserRef, companies: z.array(CompanyRef) })
+  .openapi('LoginResponse');
+
+const loginRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/auth/login/',
+  tags: ['Authentication'],
+  summary: 'Exchange a username and password for an API token',
+  request: { body: jsonBody(LoginBody) },
+  responses: { 200: json(LoginResponse, 'The token and the companies the user belongs to'), ...problems(400, 401, 429) },
+});
+
+const logoutRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/auth/logout/',
+  tags: ['Authentication'],
+  summary: 'Revoke the token used for this request',
+  security: SECURITY,
+  responses: { 204: { description: 'The token no longer works' }, ...problems(401) },
+});
+
+const meRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/auth/me/',
+  tags: ['Authentication'],
+  summary: 'The signed-in user and their companies (extension)',
+  security: SECURITY,
+  responses: { 200: json(z.object({ user: UserRef, companies: z.array(CompanyRef) }), 'The current user'), ...problems(401) },
+});
+
+/** The spec's paths end in a slash; the same routes answer without it too (hidden from the document). */
+function withoutSlash<R extends { path: string }>(route: R): R & { hide: true } {
+  return { ...route, path: route.path.replace(/\/$/, ''), hide: true };
+}
+
+export function publicAuthRoutes(options: HttpOptions) {
+  const router = createRouter();
+  for (const route of [loginRoute, withoutSlash(loginRoute)]) {
+    router.openapi(route, async (c) => {
+      const { username, password } = c.req.valid('json');
+      const result = await login(c.var.engine, username, password, {
+        throttle: options.throttle,
+        address: clientAddress(c),
+        tokenTtlDays: options.tokenTtlDays,
+      });
+      return c.json(result, 200);
+    });
+  }
+  return router;
+}
+
+export function authRoutes() {
+  const router = createRouter();
+  for (const route of [logoutRoute, withoutSlash(logoutRoute)]) {
+    router.openapi(route, async (c) => {
+      await revokeToken(c.var.engine, c.var.tokenId, actorOf(c));
+      return c.body(null, 204);
+    });
+  }
+  for (const route of [meRoute, withoutSlash(meRoute)]) {
+    router.openapi(route, async (c) => c.json({ user: c.var.user, companies: await companiesOfUser(c.var.engine.db, c.var.user.id) }, 200));
+  }
+  return router;
+}

@@ -1,0 +1,11 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../env';
+import { authRoutes } from './auth';
+
+/**
+ * The protected spec API, one router per area. Each router declares full paths; the app mounts
+ * them all at '/' behind the token and company middleware.
+ */
+export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
+  return [authRoutes()];
+}

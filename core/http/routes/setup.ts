@@ -1,0 +1,48 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { login } from '../../auth/sessions';
+import { createFirstAccount, isInitialized } from '../../auth/setup';
+import type { HttpOptions } from '../app';
+import { clientAddress } from '../context';
+import { createRouter, json, jsonBody, problems } from '../openapi';
+
+const SetupStatus = z.object({ initialized: z.boolean() }).openapi('SetupStatus');
+
+const statusRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/setup/',
+  tags: ['Extensions'],
+  summary: 'Whether this workspace has any user yet (first launch)',
+  responses: { 200: json(SetupStatus, 'Setup state') },
+});
+
+const AccountBody = z
+  .object({
+    username: z.string().min(2).max(64),
+    password: z.string().min(4).max(256),
+    display_name: z.string().max(100).optional(),
+    company_name: z.string().trim().min(1).max(200),
+  })
+  .openapi('FirstAccountRequest');
+
+const accountRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/setup/account/',
+  tags: ['Extensions'],
+  summary: 'Create the first user and company of an empty workspace, and sign in',
+  request: { body: jsonBody(AccountBody) },
+  responses: {
+    201: json(z.object({ token: z.string(), expires_at: z.string(), companies: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })) }), 'Signed in'),
+    ...problems(400, 409),
+  },
+});
+
+export function setupRoutes(options: HttpOptions) {
+  return createRouter()
+    .openapi(statusRoute, async (c) => c.json({ initialized: await isInitialized(c.var.engine) }, 200))
+    .openapi(accountRoute, async (c) => {
+      const body = c.req.valid('json');
+      await createFirstAccount(c.var.engine, { username: body.username, password: body.password, displayName: body.display_name, companyName: body.company_name });
+      const result = await login(c.var.engine, body.username, body.password, { throttle: options.throttle, address: clientAddress(c), tokenTtlDays: options.tokenTtlDays });
+      return c.json(result, 201);
+    });
+}

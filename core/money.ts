@@ -1,0 +1,18 @@
+/**
+ * Money is stored as integer minor units (cents) and leaves the API as a JSON number with at most
+ * two decimals. Conversions round half away from zero on the third decimal, so 0.1 + 0.2 problems
+ * never reach the ledger.
+ */
+export function toMinor(amount: number): number {
+  const cents = Math.round(Math.abs(amount) * 100 + 1e-9);
+  return amount < 0 ? -cents : cents;
+}
+
+export function fromMinor(minor: number): number {
+  return minor / 100;
+}
+
+/** True when the number has at most two decimals (after float noise is ignored). */
+export function hasAtMostTwoDecimals(amount: number): boolean {
+  return Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6;
+}
