@@ -3,12 +3,15 @@ import { type Clock, systemClock, timestamp, today } from './clock';
 import { type Db, type OpenedDatabase, openDatabase } from './db/connection';
 import { migrateToLatest, type MigrationReport } from './db/migrate';
 import type { ChangesTable, Database } from './db/schema';
+import { loadOrCreateKey, type SecretBox, secretBox } from './email/secrets';
 
 /** The core engine: one database, one clock. Both entry points (desktop, headless) build one. */
 export interface Engine {
   db: Db;
   database: OpenedDatabase;
   clock: Clock;
+  /** Encrypts secrets stored in the database (SMTP passwords). */
+  secrets: SecretBox;
   migration: MigrationReport;
   close(): Promise<void>;
 }
@@ -22,7 +25,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const database = openDatabase(options.file);
   try {
     const migration = await migrateToLatest(database);
-    return { db: database.db, database, clock: options.clock ?? systemClock, migration, close: () => database.close() };
+    return {
+      db: database.db,
+      database,
+      clock: options.clock ?? systemClock,
+      secrets: secretBox(loadOrCreateKey(options.file)),
+      migration,
+      close: () => database.close(),
+    };
   } catch (err) {
     await database.close();
     throw err;

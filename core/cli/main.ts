@@ -1,0 +1,53 @@
+import { DomainError } from '../errors';
+import { backupCommand, migrateCommand } from './commands/maintenance';
+import { desktopCommand } from './commands/desktop';
+import { SEED_HELP, seedCommand } from './commands/seed';
+import { SERVE_HELP, serveCommand } from './commands/serve';
+import { USER_HELP, userCommand } from './commands/user';
+import { UsageError } from './options';
+
+const HELP = `ardesk: local-first accounts-receivable collection desk
+
+Usage:
+  ${SERVE_HELP}
+  ${SEED_HELP}
+  ${USER_HELP}
+  ardesk migrate [--db FILE | --data-dir DIR]
+  ardesk backup [--db FILE | --data-dir DIR] [--out FILE]
+  ardesk desktop          (npm start: the Electron window, or the headless server where Electron cannot run)
+`;
+
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+  serve: serveCommand,
+  seed: seedCommand,
+  user: userCommand,
+  migrate: migrateCommand,
+  backup: backupCommand,
+  desktop: desktopCommand,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(HELP);
+    return name ? 0 : 1;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`ardesk: unknown command ${name}\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    return await command(args);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`ardesk ${name}: ${err.message}`);
+      return 2;
+    }
+    if (err instanceof DomainError) {
+      console.error(`ardesk ${name}: ${err.message}${err.errors ? ` ${JSON.stringify(err.errors)}` : ''}`);
+      return 1;
+    }
+    throw err;
+  }
+}

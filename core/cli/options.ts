@@ -1,0 +1,35 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { databaseFileIn, defaultDataDir } from '../paths';
+
+export class UsageError extends Error {}
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+export const DB_OPTIONS = {
+  db: { type: 'string' },
+  'data-dir': { type: 'string' },
+} as const satisfies OptionSpec;
+
+export function parse<O extends OptionSpec>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** --db FILE wins; else --data-dir DIR; else the per-user data folder the desktop app uses. */
+export function databaseFile(values: { db?: string; 'data-dir'?: string }): string {
+  if (values.db && values['data-dir']) throw new UsageError('Give --db or --data-dir, not both');
+  const file = values.db ? resolve(values.db) : databaseFileIn(values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir());
+  mkdirSync(dirname(file), { recursive: true });
+  return file;
+}
+
+export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}`);
+  return Number(value);
+}

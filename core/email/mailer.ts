@@ -1,0 +1,49 @@
+import { createTransport } from 'nodemailer';
+import type { EmailConnection } from '../db/schema';
+import type { SecretBox } from './secrets';
+
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Stable Message-ID: a retried send carries the same id, so receivers can drop duplicates. */
+  messageId: string;
+  inReplyTo?: string;
+}
+
+export interface SentEmail {
+  messageId: string;
+  accepted: string[];
+  response: string;
+}
+
+/** Sends one message over the connection's SMTP server; throws on any refusal so callers can retry. */
+export async function sendEmail(connection: EmailConnection, secrets: SecretBox, email: OutgoingEmail): Promise<SentEmail> {
+  const transport = createTransport({
+    host: connection.smtp_host,
+    port: connection.smtp_port,
+    secure: connection.smtp_secure === 1,
+    auth: connection.smtp_username ? { user: connection.smtp_username, pass: connection.smtp_password_enc ? secrets.decrypt(connection.smtp_password_enc) : '' } : undefined,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+    // Loopback and self-hosted relays commonly run without a CA-signed certificate.
+    tls: { rejectUnauthorized: false },
+  });
+  try {
+    const info = await transport.sendMail({
+      from: connection.from_name ? { name: connection.from_name, address: connection.from_email } : connection.from_email,
+      to: email.to,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      messageId: email.messageId,
+      inReplyTo: email.inReplyTo,
+      references: email.inReplyTo,
+    });
+    return { messageId: info.messageId, accepted: (info.accepted ?? []).map(String), response: String(info.response ?? '') };
+  } finally {
+    transport.close();
+  }
+}

@@ -1,0 +1,43 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Engine } from './engine';
+import { createApp, type HttpOptions } from './http/app';
+
+export interface RuntimeOptions extends Partial<HttpOptions> {
+  port: number;
+  host: string;
+}
+
+export interface Runtime {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The running service: the spec API on a real port plus the background workers. The desktop
+ * main process and `ardesk serve` both start exactly this.
+ */
+export async function startRuntime(engine: Engine, options: RuntimeOptions): Promise<Runtime> {
+  const app = createApp(engine, { ...options, allowedHosts: [...(options.allowedHosts ?? []), ...(isLoopback(options.host) ? [] : [options.host])] });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+    },
+  };
+}
+
+function isLoopback(host: string): boolean {
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1';
+}
