@@ -1,0 +1,50 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const BIN = resolve(__dirname, '../../core/cli/bin.cjs');
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `ardesk serve` as a real child process (Node 24: under `npm test`, process.execPath is
+ * the node devDependency) and waits for its "listening" line.
+ */
+export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`ardesk serve did not start in time:\n${out}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /ardesk listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise({
+          url: m[1],
+          child,
+          output: () => out,
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done(child.exitCode);
+              child.once('exit', (code) => done(code));
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`ardesk serve exited with ${code}:\n${out}`));
+    });
+  });
+}
