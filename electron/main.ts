@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { createEngine, type Engine } from '../core/engine';
+import { RENDERER_CSP } from '../core/http/renderer';
+import { databaseFileIn, defaultDataDir } from '../core/paths';
+import { type Runtime, startRuntime } from '../core/runtime';
+import { BOOTSTRAP_CHANNEL, type DesktopBootstrap } from './bridge';
+import { currentLaunchToken, type LaunchToken, revokeLaunchToken, revokeLeftoverLaunchTokens } from './launch';
+
+interface Shell {
+  engine: Engine;
+  runtime: Runtime;
+  origin: string;
+  token: LaunchToken | null;
+}
+
+let running: Shell | null = null;
+let mainWindow: BrowserWindow | null = null;
+
+function dataDir(): string {
+  // ARDESK_DATA_DIR moves the workspace for both faces; otherwise userData is the same folder
+  // `ardesk serve` uses by default (core/paths.ts).
+  return process.env.ARDESK_DATA_DIR ? defaultDataDir() : app.getPath('userData');
+}
+
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+function openExternally(url: string): void {
+  if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+}
+
+async function start(): Promise<Shell> {
+  const engine = await createEngine({ file: databaseFileIn(dataDir()) });
+  await revokeLeftoverLaunchTokens(engine);
+  const runtime = await startRuntime(engine, { port: 0, host: '127.0.0.1', rendererDir: join(__dirname, '..', 'renderer') });
+  return { engine, runtime, origin: new URL(runtime.url).origin, token: null };
+}
+
+function lockDownSession(origin: string): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    const headers = { ...details.responseHeaders };
+    if (sameOrigin(details.url, origin)) headers['Content-Security-Policy'] = [RENDERER_CSP];
+    callback({ responseHeaders: headers });
+  });
+}
+
+function createWindow(shellState: Shell): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    minWidth: 960,
+    minHeight: 600,
+    title: 'ardesk',
+    show: false,
+    webPreferences: {
+      preload: join(__dirname, '..', 'preload', 'index.js'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  win.webContents.on('will-navigate', (event, url) => {
+    if (sameOrigin(url, shellState.origin)) return;
+    event.preventDefault();
+    openExternally(url);
+  });
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    openExternally(url);
+    return { action: 'deny' };
+  });
+  void win.loadURL(`${shellState.origin}/`);
+  return win;
+}
+
+// The preload asks once per page load; only our own pages get an answer.
+ipcMain.on(BOOTSTRAP_CHANNEL, (event) => {
+  const shellState = running;
+  const none: DesktopBootstrap = { apiBaseUrl: '', token: null };
+  if (!shellState || !sameOrigin(event.senderFrame?.url ?? '', shellState.origin)) {
+    event.returnValue = none;
+    return;
+  }
+  currentLaunchToken(shellState.engine, shellState.token)
+    .then((token) => {
+      shellState.token = token;
+      event.returnValue = { apiBaseUrl: shellState.origin, token: token?.token ?? null } satisfies DesktopBootstrap;
+    })
+    .catch(() => {
+      event.returnValue = { apiBaseUrl: shellState.origin, token: null } satisfies DesktopBootstrap;
+    });
+});
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+
+  app.whenReady().then(async () => {
+    running = await start();
+    lockDownSession(running.origin);
+    mainWindow = createWindow(running);
+    mainWindow.on('closed', () => (mainWindow = null));
+    app.on('activate', () => {
+      if (running && BrowserWindow.getAllWindows().length === 0) {
+        mainWindow = createWindow(running);
+        mainWindow.on('closed', () => (mainWindow = null));
+      }
+    });
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  // Quit waits for the token to be revoked and the database to close cleanly.
+  let stopping = false;
+  app.on('will-quit', (event) => {
+    const shellState = running;
+    if (!shellState || stopping) return;
+    stopping = true;
+    event.preventDefault();
+    void (async () => {
+      try {
+        await revokeLaunchToken(shellState.engine, shellState.token);
+        await shellState.runtime.stop();
+        await shellState.engine.close();
+      } finally {
+        running = null;
+        app.quit();
+      }
+    })();
+  });
+}
