@@ -183,6 +183,16 @@ export interface PaymentsTable {
   updated_at: string;
 }
 
+/** Per company, payment date, status and method: count and sum of payments, kept by triggers. */
+export interface PaymentDayTotalsTable {
+  company_id: string;
+  payment_date: string;
+  status: PaymentStatus;
+  payment_method: string;
+  payment_count: number;
+  amount: number;
+}
+
 export interface EmailConnectionsTable {
   id: string;
   company_id: string;
@@ -426,6 +436,7 @@ export interface Database {
   invoices: InvoicesTable;
   invoice_due_totals: InvoiceDueTotalsTable;
   payments: PaymentsTable;
+  payment_day_totals: PaymentDayTotalsTable;
   email_connections: EmailConnectionsTable;
   sequences: SequencesTable;
   sequence_steps: SequenceStepsTable;

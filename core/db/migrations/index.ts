@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_initial';
+import * as m0004 from './0004_payments_customers';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0004_payments_customers': m0004,
 };
