@@ -282,6 +282,12 @@ export interface ScheduledStepsTable {
   error: string | null;
   created_at: string;
   updated_at: string;
+  /** Set (and committed) before the SMTP call: the claim that keeps a step from being sent twice. */
+  send_started_at: Generated<string | null>;
+  /** The email's Message-ID, fixed at the first claim so a retried send carries the same id. */
+  message_id: Generated<string | null>;
+  /** The communication the send or completion recorded. */
+  communication_id: Generated<string | null>;
 }
 
 export type ActionStatus = 'proposed' | 'scheduled' | 'processing' | 'completed' | 'cancelled';

@@ -5,8 +5,10 @@
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_initial';
 import * as m0004 from './0004_payments_customers';
+import * as m0007 from './0007_sequences';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0004_payments_customers': m0004,
+  '0007_sequences': m0007,
 };
