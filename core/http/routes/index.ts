@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
+import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 
 /**
@@ -7,5 +8,5 @@ import { authRoutes } from './auth';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes()];
+  return [authRoutes(), analyticsRoutes()];
 }

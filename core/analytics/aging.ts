@@ -1,0 +1,148 @@
+import type { Engine } from '../engine';
+import { fromMinor } from '../money';
+
+export const AGING_BUCKETS = [
+  { key: 'current', label: 'Current' },
+  { key: '1_30', label: '1-30 days' },
+  { key: '31_60', label: '31-60 days' },
+  { key: '61_90', label: '61-90 days' },
+  { key: '91_over', label: '90+ days' },
+] as const;
+
+export type AgingBucketKey = (typeof AGING_BUCKETS)[number]['key'];
+
+/** The bucket of a number of days past due, in SQL, so grouping happens in the database. */
+const BUCKET_SQL = `CASE WHEN d <= 0 THEN 'current' WHEN d <= 30 THEN '1_30' WHEN d <= 60 THEN '31_60' WHEN d <= 90 THEN '61_90' ELSE '91_over' END`;
+
+/**
+ * The invoices open at `asOf` with their balance then: for today, the stored balance of open
+ * invoices; for a past date, the total less payments settled by that date, among invoices issued by
+ * then and not yet closed by a credit memo or write-off.
+ */
+function openAtSql(isToday: boolean): string {
+  if (isToday) {
+    return `SELECT i.id, i.invoice_number, i.customer_id, i.customer_name, i.invoice_date, i.due_date, i.balance,
+                   cast(julianday(:asOf) - julianday(i.due_date) AS integer) AS d
+            FROM invoices i
+            WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0`;
+  }
+  return `SELECT * FROM (
+            SELECT i.id, i.invoice_number, i.customer_id, i.customer_name, i.invoice_date, i.due_date,
+                   i.total_amount - coalesce((SELECT sum(p.amount) FROM payments p
+                      WHERE p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL') AND p.payment_date <= :asOf), 0) AS balance,
+                   cast(julianday(:asOf) - julianday(i.due_date) AS integer) AS d
+            FROM invoices i
+            WHERE i.company_id = :company AND i.invoice_date <= :asOf
+              AND NOT (i.closing_reason IN ('credit_memo','written_off') AND i.closed_date <= :asOf)
+          ) WHERE balance > 0`;
+}
+
+export interface BucketTotal {
+  key: AgingBucketKey;
+  label: string;
+  balance: number;
+  invoice_count: number;
+  percent: number;
+}
+
+export interface AgingSummary {
+  as_of: string;
+  total_balance: number;
+  overdue_balance: number;
+  invoice_count: number;
+  buckets: BucketTotal[];
+}
+
+export function agingSummary(engine: Engine, companyId: string, asOf: string, today: string): AgingSummary {
+  const rows = engine.database.sqlite
+    .prepare(`SELECT ${BUCKET_SQL} AS bucket, sum(balance) AS balance, count(*) AS n FROM (${openAtSql(asOf === today)}) GROUP BY 1`)
+    .all({ company: companyId, asOf }) as Array<{ bucket: AgingBucketKey; balance: number; n: number }>;
+  return summarise(asOf, rows);
+}
+
+export function summarise(asOf: string, rows: Array<{ bucket: AgingBucketKey; balance: number; n: number }>): AgingSummary {
+  const by = new Map(rows.map((r) => [r.bucket, r]));
+  const total = rows.reduce((s, r) => s + r.balance, 0);
+  const buckets = AGING_BUCKETS.map(({ key, label }) => {
+    const balance = by.get(key)?.balance ?? 0;
+    return { key, label, balance: fromMinor(balance), invoice_count: by.get(key)?.n ?? 0, percent: total ? Math.round((balance / total) * 10000) / 100 : 0 };
+  });
+  return {
+    as_of: asOf,
+    total_balance: fromMinor(total),
+    overdue_balance: fromMinor(rows.filter((r) => r.bucket !== 'current').reduce((s, r) => s + r.balance, 0)),
+    invoice_count: rows.reduce((s, r) => s + r.n, 0),
+    buckets,
+  };
+}
+
+export interface AgingDetailsQuery {
+  asOf: string;
+  today: string;
+  buckets: AgingBucketKey[];
+  customerId?: string;
+  groupBy: 'invoice' | 'customer';
+  page: number;
+  pageSize: number;
+}
+
+/** Invoice-level (or per-customer) aging at a date, largest exposure first, paged. */
+export function agingDetails(engine: Engine, companyId: string, q: AgingDetailsQuery) {
+  const sqlite = engine.database.sqlite;
+  const where: string[] = [];
+  const params: Record<string, unknown> = { company: companyId, asOf: q.asOf, limit: q.pageSize, offset: (q.page - 1) * q.pageSize };
+  if (q.buckets.length) where.push(`bucket IN (${q.buckets.map((_, i) => `:b${i}`).join(',')})`);
+  q.buckets.forEach((b, i) => (params[`b${i}`] = b));
+  if (q.customerId) {
+    where.push('customer_id = :customer');
+    params.customer = q.customerId;
+  }
+  const base = `SELECT *, ${BUCKET_SQL} AS bucket FROM (${openAtSql(q.asOf === q.today)})`;
+  const filtered = `SELECT * FROM (${base})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  if (q.groupBy === 'customer') {
+    const grouped = `SELECT customer_id, customer_name,
+        sum(CASE WHEN bucket = 'current' THEN balance ELSE 0 END) AS current,
+        sum(CASE WHEN bucket = '1_30' THEN balance ELSE 0 END) AS b1_30,
+        sum(CASE WHEN bucket = '31_60' THEN balance ELSE 0 END) AS b31_60,
+        sum(CASE WHEN bucket = '61_90' THEN balance ELSE 0 END) AS b61_90,
+        sum(CASE WHEN bucket = '91_over' THEN balance ELSE 0 END) AS b91_over,
+        sum(balance) AS total, count(*) AS invoice_count
+      FROM (${filtered}) GROUP BY customer_id, customer_name`;
+    const count = (sqlite.prepare(`SELECT count(*) AS n FROM (${grouped})`).get(params) as { n: number }).n;
+    const rows = sqlite.prepare(`${grouped} ORDER BY total DESC, customer_name, customer_id LIMIT :limit OFFSET :offset`).all(params) as Array<Record<string, any>>;
+    return {
+      count,
+      page: q.page,
+      page_size: q.pageSize,
+      data: rows.map((r) => ({
+        customer: r.customer_id,
+        customer_name: r.customer_name,
+        invoice_count: r.invoice_count,
+        current: fromMinor(r.current),
+        '1_30': fromMinor(r.b1_30),
+        '31_60': fromMinor(r.b31_60),
+        '61_90': fromMinor(r.b61_90),
+        '91_over': fromMinor(r.b91_over),
+        total: fromMinor(r.total),
+      })),
+    };
+  }
+  const count = (sqlite.prepare(`SELECT count(*) AS n FROM (${filtered})`).get(params) as { n: number }).n;
+  const rows = sqlite.prepare(`${filtered} ORDER BY d DESC, balance DESC, id LIMIT :limit OFFSET :offset`).all(params) as Array<Record<string, any>>;
+  return {
+    count,
+    page: q.page,
+    page_size: q.pageSize,
+    data: rows.map((r) => ({
+      invoice: r.id,
+      invoice_number: r.invoice_number,
+      customer: r.customer_id,
+      customer_name: r.customer_name,
+      invoice_date: r.invoice_date,
+      due_date: r.due_date,
+      days_past_due: Math.max(0, r.d),
+      aging_bucket: r.bucket as AgingBucketKey,
+      balance: fromMinor(r.balance),
+    })),
+  };
+}
