@@ -1,0 +1,230 @@
+/**
+ * Writing actions: create, the five operations of the state machine, and soft delete. Each is one
+ * command (one transaction, every written row recorded).
+ */
+import type { ActionStatus, ActionType, ActionsTable, ApprovalOperation } from '../db/schema';
+import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
+import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
+import { newId } from '../ids';
+import { type ActionView, getAction, parseMetadata } from './queries';
+import { isExecution, nextStatus, parseResponseDeadline } from './rules';
+
+export interface Scope {
+  companyId: string;
+  actor: Actor;
+}
+
+type EngineLike = Pick<Engine, 'db' | 'clock'>;
+
+export interface NewActionInput {
+  customer?: string;
+  invoice?: string | null;
+  action_type: ActionType;
+  status?: Extract<ActionStatus, 'proposed' | 'scheduled'>;
+  description: string;
+  recommendation_label?: string | null;
+  trigger_event_label?: string | null;
+  top_recommendation?: string | null;
+  is_action_required?: boolean;
+  is_ai_recommended?: boolean;
+  metadata?: Record<string, unknown>;
+  response_deadline?: string | null;
+}
+
+/** Creates an action for a customer, optionally on one of the customer's invoices. */
+export async function createAction(engine: EngineLike, scope: Scope, input: NewActionInput): Promise<ActionView> {
+  const deadline = input.response_deadline ? parseResponseDeadline(input.response_deadline) : null;
+  return runCommand(engine, 'create_action', scope, async (tx) => {
+    const { customerId, invoiceId } = await resolveTarget(tx, scope.companyId, input.customer, input.invoice ?? null);
+    const id = newId();
+    const row: ActionsTable = {
+      id,
+      company_id: scope.companyId,
+      invoice_id: invoiceId,
+      customer_id: customerId,
+      action_type: input.action_type,
+      status: input.status ?? 'proposed',
+      description: input.description,
+      recommendation_label: input.recommendation_label ?? null,
+      trigger_event_label: input.trigger_event_label ?? null,
+      is_action_required: input.is_action_required ? 1 : 0,
+      top_recommendation: input.top_recommendation ?? null,
+      is_ai_recommended: (input.is_ai_recommended ?? true) ? 1 : 0,
+      metadata: JSON.stringify(input.metadata ?? {}),
+      response_deadline: deadline,
+      channel_id: null,
+      external_id: null,
+      executed_at: null,
+      executed_by: null,
+      deleted_at: null,
+      created_at: tx.now,
+      updated_at: tx.now,
+    };
+    await tx.db.insertInto('actions').values(row).execute();
+    await tx.record('action', id, 'insert', { ...row, metadata: input.metadata ?? {} });
+    return getAction(tx.db, scope.companyId, id);
+  });
+}
+
+/** The customer and invoice of a new action: the invoice's customer when only the invoice is given. */
+async function resolveTarget(tx: CommandTx, companyId: string, customer: string | undefined, invoice: string | null) {
+  if (invoice) {
+    const row = await tx.db.selectFrom('invoices').select(['id', 'customer_id']).where('company_id', '=', companyId).where('id', '=', invoice).executeTakeFirst();
+    if (!row) throw new ValidationError('The invoice does not exist in this company', { invoice: ['Unknown invoice'] });
+    if (customer && customer !== row.customer_id) {
+      throw new ValidationError('The invoice belongs to another customer', { customer: ['Does not match the invoice’s customer'] });
+    }
+    return { customerId: row.customer_id, invoiceId: row.id };
+  }
+  if (!customer) throw new ValidationError('Give a customer or an invoice', { customer: ['Required when no invoice is given'] });
+  const row = await tx.db.selectFrom('customers').select('id').where('company_id', '=', companyId).where('id', '=', customer).executeTakeFirst();
+  if (!row) throw new ValidationError('The customer does not exist in this company', { customer: ['Unknown customer'] });
+  return { customerId: row.id, invoiceId: null };
+}
+
+export interface ApproveInput {
+  final_content?: string;
+  approved_by?: string | null;
+  comment?: string;
+}
+
+export interface RejectInput {
+  reason?: string;
+  approved_by?: string | null;
+  comment?: string;
+}
+
+export interface SendInput {
+  final_content?: string;
+  channel_id?: string;
+  external_id?: string;
+  response_deadline?: string;
+}
+
+export interface CancelInput {
+  reason?: string;
+  approved_by?: string | null;
+}
+
+export function approveAction(engine: EngineLike, scope: Scope, actionId: string, input: ApproveInput): Promise<ActionView> {
+  return operate(engine, scope, actionId, 'approve', {
+    approvedBy: input.approved_by,
+    comment: input.comment,
+    finalContent: input.final_content,
+  });
+}
+
+export function rejectAction(engine: EngineLike, scope: Scope, actionId: string, input: RejectInput): Promise<ActionView> {
+  return operate(engine, scope, actionId, 'reject', { approvedBy: input.approved_by, comment: input.comment, reason: input.reason });
+}
+
+export function sendAction(engine: EngineLike, scope: Scope, actionId: string, input: SendInput): Promise<ActionView> {
+  const deadline = input.response_deadline === undefined ? undefined : parseResponseDeadline(input.response_deadline);
+  return operate(engine, scope, actionId, 'send', {
+    finalContent: input.final_content,
+    delivery: { channel_id: input.channel_id, external_id: input.external_id, response_deadline: deadline },
+  });
+}
+
+export function cancelAction(engine: EngineLike, scope: Scope, actionId: string, input: CancelInput): Promise<ActionView> {
+  return operate(engine, scope, actionId, 'cancel', { approvedBy: input.approved_by, reason: input.reason });
+}
+
+export function completeAction(engine: EngineLike, scope: Scope, actionId: string): Promise<ActionView> {
+  return operate(engine, scope, actionId, 'complete', {});
+}
+
+interface OperationInput {
+  /** undefined: the caller's own team member; null: nobody. */
+  approvedBy?: string | null;
+  reason?: string;
+  comment?: string;
+  finalContent?: string;
+  /** Omitted delivery fields keep their current values. */
+  delivery?: { channel_id?: string; external_id?: string; response_deadline?: string };
+}
+
+async function operate(engine: EngineLike, scope: Scope, actionId: string, operation: ApprovalOperation, input: OperationInput): Promise<ActionView> {
+  return runCommand(engine, `${operation}_action`, scope, async (tx) => {
+    const action = await tx.db
+      .selectFrom('actions')
+      .select(['id', 'status', 'metadata', 'deleted_at'])
+      .where('company_id', '=', scope.companyId)
+      .where('id', '=', actionId)
+      .executeTakeFirst();
+    if (!action) throw new NotFoundError('Action', actionId);
+    if (action.deleted_at) throw new InvalidStateError(`Cannot ${operation} a deleted action`);
+    const status = nextStatus(action.status, operation);
+    const approverId = await resolveApprover(tx, scope, input.approvedBy);
+
+    const changes: Partial<ActionsTable> = { status, updated_at: tx.now };
+    if (input.finalContent !== undefined) {
+      changes.metadata = JSON.stringify({ ...parseMetadata(action.metadata), final_content: input.finalContent });
+    }
+    if (input.delivery) {
+      for (const key of ['channel_id', 'external_id', 'response_deadline'] as const) {
+        if (input.delivery[key] !== undefined) changes[key] = input.delivery[key];
+      }
+    }
+    if (isExecution(operation)) {
+      // The actions_last_touch trigger copies these onto the invoice as its last touch.
+      changes.executed_at = tx.now;
+      changes.executed_by = scope.actor.name;
+    }
+    await tx.db.updateTable('actions').set(changes).where('id', '=', actionId).execute();
+    await tx.record('action', actionId, 'update', changes.metadata ? { ...changes, metadata: JSON.parse(changes.metadata) } : changes);
+
+    const entry = {
+      id: newId(),
+      company_id: scope.companyId,
+      action_id: actionId,
+      operation,
+      reason: input.reason ?? null,
+      comment: input.comment ?? null,
+      approver_id: approverId,
+      user_id: scope.actor.userId,
+      created_at: tx.now,
+    };
+    await tx.db.insertInto('action_approvals').values(entry).execute();
+    await tx.record('action_approval', entry.id, 'insert', entry);
+    return getAction(tx.db, scope.companyId, actionId);
+  });
+}
+
+/**
+ * approved_by names a team member of this company (the spec's "company contact"); an unknown id
+ * is a 400. Without it the caller's own team member is the approver, if the caller has one.
+ */
+async function resolveApprover(tx: CommandTx, scope: Scope, approvedBy: string | null | undefined): Promise<string | null> {
+  if (approvedBy === null) return null;
+  if (approvedBy !== undefined) {
+    const member = await tx.db.selectFrom('team_members').select('id').where('company_id', '=', scope.companyId).where('id', '=', approvedBy.toLowerCase()).executeTakeFirst();
+    if (!member) throw new ValidationError('approved_by is not a team member of this company', { approved_by: ['Unknown team member'] });
+    return member.id;
+  }
+  if (!scope.actor.userId) return null;
+  const own = await tx.db
+    .selectFrom('team_members')
+    .select('id')
+    .where('company_id', '=', scope.companyId)
+    .where('user_id', '=', scope.actor.userId)
+    .orderBy('is_active', 'desc')
+    .orderBy('id')
+    .executeTakeFirst();
+  return own?.id ?? null;
+}
+
+/**
+ * Soft delete: the action leaves every list unless deleted ones are included, and stays readable by
+ * id. updated_at is left alone, so a cancelled action keeps its place in history. Deleting again
+ * changes nothing.
+ */
+export async function deleteAction(engine: EngineLike, scope: Scope, actionId: string): Promise<void> {
+  await runCommand(engine, 'delete_action', scope, async (tx) => {
+    const action = await tx.db.selectFrom('actions').select(['id', 'deleted_at']).where('company_id', '=', scope.companyId).where('id', '=', actionId).executeTakeFirst();
+    if (!action) throw new NotFoundError('Action', actionId);
+    if (action.deleted_at) return;
+    await tx.db.updateTable('actions').set({ deleted_at: tx.now }).where('id', '=', actionId).execute();
+    await tx.record('action', actionId, 'update', { deleted_at: tx.now });
+  });
+}

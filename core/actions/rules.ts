@@ -1,0 +1,146 @@
+/**
+ * The action state machine and the small rules around it, as pure functions: the commands apply
+ * them inside a transaction, the tests call them directly.
+ */
+import type { ActionStatus, ApprovalOperation } from '../db/schema';
+import { addDays } from '../dates';
+import { InvalidStateError, ValidationError } from '../errors';
+
+export const ACTION_STATUSES = ['proposed', 'scheduled', 'processing', 'completed', 'cancelled'] as const satisfies readonly ActionStatus[];
+export const ACTION_OPERATIONS = ['approve', 'reject', 'send', 'cancel', 'complete'] as const satisfies readonly ApprovalOperation[];
+
+/**
+ * Source statuses per operation, and where each leads. approve, reject and send are as the spec
+ * states them. The spec leaves cancel and complete open: both are allowed from every status that
+ * is not yet final (proposed, scheduled, processing), so an approved action can still be finished
+ * by hand or called off, while a completed or cancelled action is never reopened or re-finished.
+ * reject is "any status except completed", so rejecting a cancelled action is allowed (it logs again).
+ */
+export const TRANSITIONS: Record<ApprovalOperation, { from: readonly ActionStatus[]; to: ActionStatus }> = {
+  approve: { from: ['proposed', 'scheduled'], to: 'processing' },
+  reject: { from: ['proposed', 'scheduled', 'processing', 'cancelled'], to: 'cancelled' },
+  send: { from: ['proposed', 'scheduled'], to: 'completed' },
+  cancel: { from: ['proposed', 'scheduled', 'processing'], to: 'cancelled' },
+  complete: { from: ['proposed', 'scheduled', 'processing'], to: 'completed' },
+};
+
+/** The status an operation leads to from `status`; an operation the status does not allow is a 400 invalid_state. */
+export function nextStatus(status: ActionStatus, operation: ApprovalOperation): ActionStatus {
+  const rule = TRANSITIONS[operation];
+  if (!rule.from.includes(status)) {
+    throw new InvalidStateError(`Cannot ${operation} an action whose status is ${status}; allowed from: ${rule.from.join(', ')}`);
+  }
+  return rule.to;
+}
+
+/** send and complete execute the action: they set executed_at (the invoice's last touch). */
+export function isExecution(operation: ApprovalOperation): boolean {
+  return operation === 'send' || operation === 'complete';
+}
+
+const ZONED_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/i;
+
+/**
+ * response_deadline must be an ISO 8601 date-time with a zone (Z or an offset); it is stored in
+ * UTC. A date alone or a local time without a zone cannot be placed in time, so it is a 400.
+ */
+export function parseResponseDeadline(value: string): string {
+  const m = ZONED_DATE_TIME.exec(value.trim());
+  const invalid = () =>
+    new ValidationError('response_deadline is not a timezone-aware ISO 8601 date-time', {
+      response_deadline: ['Use an ISO 8601 date-time with a zone, e.g. 2026-12-01T17:00:00Z or 2026-12-01T12:00:00-05:00'],
+    });
+  if (!m) throw invalid();
+  const [, date, hh, mm, ss, , offH, offM] = m;
+  const inRange = +hh <= 23 && +mm <= 59 && (ss === undefined || +ss <= 59) && (offH === undefined || (+offH <= 23 && +offM <= 59));
+  const ms = Date.parse(value.trim());
+  // Date.parse rolls 2026-02-30 over into March; the round trip of the date part catches it.
+  if (!inRange || Number.isNaN(ms) || !sameCalendarDate(date)) throw invalid();
+  return new Date(ms).toISOString();
+}
+
+function sameCalendarDate(date: string): boolean {
+  const d = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === date;
+}
+
+export const ACTION_CATEGORIES = ['needs_action', 'awaiting_customer', 'history', 'alternatives'] as const;
+export type ActionCategory = (typeof ACTION_CATEGORIES)[number];
+
+export const DEFAULT_PAGE_SIZE = 20;
+/** The spec gives no maximum; larger requests are clamped (as the invoice limit is) and the envelope echoes the size used. */
+export const MAX_PAGE_SIZE = 100;
+
+export interface ActionListInput {
+  category?: ActionCategory;
+  status?: string;
+  invoiceId?: string;
+  customerId?: string;
+  search?: string;
+  includeDeleted?: boolean;
+  executedAfter?: string;
+  executedBefore?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+/** The list request after the cross-parameter rules: what the query needs, nothing left to decide. */
+export interface ActionListFilter {
+  category: ActionCategory | null;
+  statuses: ActionStatus[] | null;
+  invoiceId: string | null;
+  customerId: string | null;
+  search: string | null;
+  includeDeleted: boolean;
+  /** Inclusive lower bound on the effective execution timestamp (UTC). */
+  executedFrom: string | null;
+  /** Exclusive upper bound: the day after executed_before, so that whole day is included. */
+  executedUntil: string | null;
+  page: number;
+  pageSize: number;
+}
+
+/** Applies the spec's rules between list parameters; every refusal is a 400 naming the field. */
+export function resolveActionList(input: ActionListInput): ActionListFilter {
+  const errors: Record<string, string[]> = {};
+  const category = input.category ?? null;
+
+  let statuses: ActionStatus[] | null = null;
+  const parts = (input.status ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (parts.length) {
+    const unknown = parts.filter((s) => !(ACTION_STATUSES as readonly string[]).includes(s));
+    if (unknown.length) errors.status = [`Unknown status ${unknown.join(', ')}; use ${ACTION_STATUSES.join(', ')}`];
+    else statuses = [...new Set(parts as ActionStatus[])];
+  }
+
+  if (category === 'alternatives' && !input.invoiceId) errors.invoice_id = ['category=alternatives needs invoice_id'];
+  if (category !== 'history') {
+    if (input.executedAfter) errors.executed_after = ['Only allowed with category=history'];
+    if (input.executedBefore) errors.executed_before = ['Only allowed with category=history'];
+  } else if (input.executedAfter && input.executedBefore && input.executedAfter > input.executedBefore) {
+    errors.executed_before = ['Must be on or after executed_after'];
+  }
+  if (Object.keys(errors).length) throw new ValidationError('The query parameters are invalid', errors);
+
+  const search = input.search?.trim() || null;
+  return {
+    category,
+    statuses,
+    invoiceId: input.invoiceId ?? null,
+    customerId: input.customerId ?? null,
+    search,
+    includeDeleted: input.includeDeleted ?? category === 'history',
+    executedFrom: input.executedAfter ?? null,
+    executedUntil: input.executedBefore ? addDays(input.executedBefore, 1) : null,
+    page: input.page ?? 1,
+    pageSize: Math.min(input.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+  };
+}
+
+/** LIKE pattern for a case-insensitive partial match, with the wildcards in the text escaped. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}

@@ -1,0 +1,230 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import {
+  approveAction,
+  cancelAction,
+  completeAction,
+  createAction,
+  deleteAction,
+  rejectAction,
+  sendAction,
+} from '../../actions/commands';
+import { getAction, listActions } from '../../actions/queries';
+import { ACTION_CATEGORIES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
+import { scopeOf } from '../context';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, QueryBool, SECURITY, Timestamp, Uuid } from '../openapi';
+
+const TAG = 'Actions';
+const ActionParams = idParams('action_id');
+/** UUIDs in query strings and bodies: malformed ones are a 400 rather than an empty match. */
+const UuidValue = z.guid().openapi({ format: 'uuid' });
+const Text = (max: number) => z.string().max(max);
+
+const ApprovalLogEntry = z
+  .object({
+    operation: z.enum(ACTION_OPERATIONS),
+    reason: z.string().nullable(),
+    comment: z.string().nullable(),
+    approver: Uuid.nullable().openapi({ description: 'Team member id of the approver' }),
+    approver_name: z.string().nullable(),
+    user: Uuid.nullable().openapi({ description: 'The signed-in user who performed the operation' }),
+    created_at: Timestamp,
+  })
+  .openapi('ActionApprovalLogEntry');
+
+const Action = z
+  .object({
+    id: Uuid,
+    company: Uuid,
+    invoice: Uuid.nullable(),
+    invoice_number: z.string().nullable(),
+    customer: Uuid,
+    customer_name: z.string(),
+    action_type: z.enum(['email', 'call', 'task']),
+    status: z.enum(ACTION_STATUSES),
+    is_action_required: z.boolean(),
+    is_ai_recommended: z.boolean(),
+    description: z.string(),
+    recommendation_label: z.string().nullable(),
+    trigger_event_label: z.string().nullable(),
+    top_recommendation: z.string().nullable().openapi({ example: 'wait_for_customer' }),
+    metadata: z.record(z.string(), z.unknown()).openapi({ description: 'final_content is stored here by approve and send' }),
+    response_deadline: Timestamp.nullable(),
+    channel_id: z.string().nullable(),
+    external_id: z.string().nullable(),
+    executed_at: Timestamp.nullable(),
+    executed_by: z.string().nullable().openapi({ description: 'Display name of whoever sent or completed the action' }),
+    is_deleted: z.boolean(),
+    deleted_at: Timestamp.nullable(),
+    approval_log: z.array(ApprovalLogEntry),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('Action');
+
+const ActionList = z
+  .object({ count: z.number().int(), page: z.number().int(), page_size: z.number().int(), data: z.array(Action) })
+  .openapi('ActionList');
+
+const ListQuery = z.object({
+  category: z.enum(ACTION_CATEGORIES).optional(),
+  status: z.string().optional().openapi({ description: `Comma-separated: ${ACTION_STATUSES.join(', ')}`, example: 'proposed,scheduled' }),
+  invoice_id: UuidValue.optional(),
+  customer_id: UuidValue.optional(),
+  search: Text(200)
+    .optional()
+    .openapi({ description: 'Case-insensitive partial match on description, recommendation label, trigger event label, customer name, invoice number' }),
+  include_deleted: QueryBool.optional().openapi({ description: 'Default false; true when category=history' }),
+  executed_after: DateString.optional().openapi({ description: 'Only with category=history; on or after this UTC date' }),
+  executed_before: DateString.optional().openapi({ description: 'Only with category=history; on or before this UTC date' }),
+  page: z.coerce.number().int().min(1).optional().openapi({ type: 'integer', default: 1 }),
+  page_size: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .openapi({ type: 'integer', default: DEFAULT_PAGE_SIZE, description: `Values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}` }),
+});
+
+const ApproverField = UuidValue.nullable()
+  .optional()
+  .openapi({ description: 'Team member of this company; defaults to the caller’s own team member; null for none' });
+
+const ApproveBody = z.object({ final_content: Text(100_000).optional(), approved_by: ApproverField, comment: Text(10_000).optional() }).openapi('ApproveActionRequest');
+const RejectBody = z.object({ reason: Text(2_000).optional(), approved_by: ApproverField, comment: Text(10_000).optional() }).openapi('RejectActionRequest');
+const SendBody = z
+  .object({
+    final_content: Text(100_000).optional(),
+    channel_id: Text(500).optional().openapi({ description: 'e.g. the email thread id' }),
+    external_id: Text(500).optional(),
+    response_deadline: Text(64).optional().openapi({ format: 'date-time', description: 'Timezone-aware ISO 8601 date-time', example: '2026-12-01T17:00:00-05:00' }),
+  })
+  .openapi('SendActionRequest');
+const CancelBody = z.object({ reason: Text(2_000).optional(), approved_by: ApproverField }).openapi('CancelActionRequest');
+
+const CreateBody = z
+  .object({
+    customer: UuidValue.optional().openapi({ description: 'Required unless invoice is given' }),
+    invoice: UuidValue.nullable().optional(),
+    action_type: z.enum(['email', 'call', 'task']),
+    status: z.enum(['proposed', 'scheduled']).optional().openapi({ default: 'proposed' }),
+    description: Text(2_000).min(1),
+    recommendation_label: Text(500).nullable().optional(),
+    trigger_event_label: Text(500).nullable().optional(),
+    top_recommendation: Text(100).nullable().optional(),
+    is_action_required: z.boolean().optional().openapi({ default: false }),
+    is_ai_recommended: z.boolean().optional().openapi({ default: true }),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    response_deadline: Text(64).nullable().optional().openapi({ format: 'date-time' }),
+  })
+  .openapi('CreateActionRequest');
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/actions',
+  tags: [TAG],
+  summary: 'List actions by inbox category, status and filters',
+  security: SECURITY,
+  request: { params: CompanyParams, query: ListQuery },
+  responses: { 200: json(ActionList, 'One page of actions'), ...problems(400, 401, 403, 404) },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/actions/{action_id}',
+  tags: [TAG],
+  summary: 'One action, whatever its status, soft-deleted ones included',
+  security: SECURITY,
+  request: { params: ActionParams },
+  responses: { 200: json(Action, 'The action'), ...problems(401, 403, 404) },
+});
+
+const createActionRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/actions',
+  tags: ['Extensions'],
+  summary: 'Create an action for a customer or one of its invoices',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(CreateBody) },
+  responses: { 201: json(Action, 'The created action'), ...problems(400, 401, 403, 404) },
+});
+
+const deleteRoute = createRoute({
+  method: 'delete',
+  path: '/api/companies/{company_id}/actions/{action_id}',
+  tags: ['Extensions'],
+  summary: 'Soft-delete an action (hidden from lists unless include_deleted; still readable by id)',
+  security: SECURITY,
+  request: { params: ActionParams },
+  responses: { 204: { description: 'The action is soft-deleted' }, ...problems(401, 403, 404) },
+});
+
+/** The operations' bodies are optional: every field is, so a bare POST is a valid request. */
+function operationRoute<B extends z.ZodType>(operation: string, summary: string, body: B) {
+  return createRoute({
+    method: 'post',
+    path: `/api/companies/{company_id}/actions/{action_id}/${operation}`,
+    tags: [TAG],
+    summary,
+    security: SECURITY,
+    request: { params: ActionParams, body: jsonBody(body, false) },
+    responses: { 200: json(Action, 'The action after the operation'), ...problems(400, 401, 403, 404) },
+  });
+}
+
+const approveRoute = operationRoute('approve', 'Approve: proposed or scheduled -> processing; final_content kept in metadata', ApproveBody);
+const rejectRoute = operationRoute('reject', 'Reject: any status but completed -> cancelled', RejectBody);
+const sendRoute = operationRoute('send', 'Send: proposed or scheduled -> completed, delivery recorded', SendBody);
+const cancelRoute = operationRoute('cancel', 'Cancel: proposed, scheduled or processing -> cancelled', CancelBody);
+const completeRoute = operationRoute('complete', 'Complete without sending: proposed, scheduled or processing -> completed', z.object({}).openapi('CompleteActionRequest'));
+
+export function actionRoutes() {
+  const router = createRouter();
+
+  router.openapi(listRoute, async (c) => {
+    const q = c.req.valid('query');
+    const filter = resolveActionList({
+      category: q.category,
+      status: q.status,
+      invoiceId: q.invoice_id?.toLowerCase(),
+      customerId: q.customer_id?.toLowerCase(),
+      search: q.search,
+      includeDeleted: q.include_deleted,
+      executedAfter: q.executed_after,
+      executedBefore: q.executed_before,
+      page: q.page,
+      pageSize: q.page_size,
+    });
+    return c.json(await listActions(c.var.engine.db, scopeOf(c).companyId, filter), 200);
+  });
+
+  router.openapi(createActionRoute, async (c) => {
+    const body = c.req.valid('json');
+    const action = await createAction(c.var.engine, scopeOf(c), {
+      ...body,
+      customer: body.customer?.toLowerCase(),
+      invoice: body.invoice?.toLowerCase() ?? null,
+    });
+    return c.json(action, 201);
+  });
+
+  router.openapi(getRoute, async (c) => c.json(await getAction(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').action_id), 200));
+
+  router.openapi(deleteRoute, async (c) => {
+    await deleteAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id);
+    return c.body(null, 204);
+  });
+
+  router.openapi(approveRoute, async (c) =>
+    c.json(await approveAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json')), 200),
+  );
+  router.openapi(rejectRoute, async (c) =>
+    c.json(await rejectAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json')), 200),
+  );
+  router.openapi(sendRoute, async (c) => c.json(await sendAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json')), 200));
+  router.openapi(cancelRoute, async (c) =>
+    c.json(await cancelAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json')), 200),
+  );
+  router.openapi(completeRoute, async (c) => c.json(await completeAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id), 200));
+
+  return router;
+}
