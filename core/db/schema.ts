@@ -413,6 +413,33 @@ export interface JobsTable {
   result: string | null;
   created_at: string;
   updated_at: string;
+  /** The entity the job acts on (the invoice of a reminder): finds a pending job for it (0005). */
+  subject_id: string | null;
+}
+
+export type EmailOutboxStatus = 'sending' | 'sent' | 'not_sent' | 'unknown';
+
+/** One email a job sends, recorded before the SMTP call so a crash mid-send is never resent (0005). */
+export interface EmailOutboxTable {
+  id: string;
+  company_id: string;
+  job_id: string;
+  invoice_id: string | null;
+  customer_id: string | null;
+  email_connection_id: string | null;
+  /** Fixed at the first attempt: every send of this job carries the same Message-ID. */
+  message_id: string;
+  to_email: string;
+  subject: string;
+  status: EmailOutboxStatus;
+  /** How many times the message was handed to an SMTP server. */
+  send_attempts: number;
+  last_error: string | null;
+  communication_id: string | null;
+  started_at: string;
+  sent_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface ChangesTable {
@@ -455,6 +482,7 @@ export interface Database {
   aging_snapshots: AgingSnapshotsTable;
   communications: CommunicationsTable;
   jobs: JobsTable;
+  email_outbox: EmailOutboxTable;
   changes: ChangesTable;
 }
 

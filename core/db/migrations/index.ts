@@ -5,10 +5,12 @@
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_initial';
 import * as m0004 from './0004_payments_customers';
+import * as m0005 from './0005_reminders_jobs';
 import * as m0007 from './0007_sequences';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0004_payments_customers': m0004,
+  '0005_reminders_jobs': m0005,
   '0007_sequences': m0007,
 };
