@@ -1,0 +1,192 @@
+/** Reading customers: the list (search, filters, paging by name) and the detail with contacts, locations and balance. */
+import { sql } from 'kysely';
+import type { Db } from '../db/connection';
+import { NotFoundError } from '../errors';
+import { fromMinor } from '../money';
+
+export interface PersonRef {
+  id: string;
+  name: string;
+}
+
+export interface CustomerDto {
+  id: string;
+  name: string;
+  is_person: boolean;
+  ar_owner: PersonRef | null;
+  sales_owner: PersonRef | null;
+  remote_id: string | null;
+  currency: string;
+  payment_terms_days: number;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContactDto {
+  id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  title: string | null;
+  is_billing: boolean;
+}
+
+export interface LocationDto {
+  id: string;
+  name: string;
+  address_line1: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string | null;
+}
+
+export interface CustomerBalance {
+  open_invoice_count: number;
+  open_balance: number;
+  overdue_invoice_count: number;
+  overdue_balance: number;
+}
+
+export interface CustomerDetailDto extends CustomerDto {
+  contacts: ContactDto[];
+  locations: LocationDto[];
+  balance: CustomerBalance;
+}
+
+export interface CustomerFilters {
+  search?: string;
+  isPerson?: boolean;
+  arOwner?: string;
+  salesOwner?: string;
+}
+
+export const CUSTOMER_PAGE_DEFAULT = 100;
+export const CUSTOMER_PAGE_MAX = 1000;
+
+function baseQuery(db: Db) {
+  return db
+    .selectFrom('customers as c')
+    .leftJoin('team_members as ar', 'ar.id', 'c.ar_owner_id')
+    .leftJoin('team_members as so', 'so.id', 'c.sales_owner_id')
+    .select([
+      'c.id',
+      'c.name',
+      'c.is_person',
+      'c.ar_owner_id',
+      'ar.name as ar_owner_name',
+      'c.sales_owner_id',
+      'so.name as sales_owner_name',
+      'c.remote_id',
+      'c.currency',
+      'c.payment_terms_days',
+      'c.notes',
+      'c.created_at',
+      'c.updated_at',
+    ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof baseQuery>['executeTakeFirstOrThrow']>>;
+
+function toDto(r: Row): CustomerDto {
+  return {
+    id: r.id,
+    name: r.name,
+    is_person: r.is_person === 1,
+    ar_owner: r.ar_owner_id ? { id: r.ar_owner_id, name: r.ar_owner_name ?? '' } : null,
+    sales_owner: r.sales_owner_id ? { id: r.sales_owner_id, name: r.sales_owner_name ?? '' } : null,
+    remote_id: r.remote_id,
+    currency: r.currency,
+    payment_terms_days: r.payment_terms_days,
+    notes: r.notes,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+/**
+ * Three or more characters search the trigram index of names; shorter text falls back to LIKE
+ * (a trigram index cannot answer fewer than three characters). Both are case-insensitive.
+ */
+function nameMatches(search: string) {
+  if ([...search].length >= 3) {
+    const phrase = `"${search.replace(/"/g, '""')}"`;
+    return sql<boolean>`c.rowid IN (SELECT rowid FROM customer_name_fts WHERE customer_name_fts MATCH ${phrase})`;
+  }
+  const pattern = `%${search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  return sql<boolean>`c.name LIKE ${pattern} ESCAPE '\\'`;
+}
+
+export async function listCustomers(db: Db, companyId: string, filters: CustomerFilters, page: { limit: number; offset: number }) {
+  let rows = baseQuery(db).where('c.company_id', '=', companyId);
+  let count = db.selectFrom('customers as c').select((eb) => eb.fn.countAll<number>().as('n')).where('c.company_id', '=', companyId);
+  const search = filters.search?.trim();
+  if (search) {
+    rows = rows.where(nameMatches(search));
+    count = count.where(nameMatches(search));
+  }
+  if (filters.isPerson !== undefined) {
+    rows = rows.where('c.is_person', '=', filters.isPerson ? 1 : 0);
+    count = count.where('c.is_person', '=', filters.isPerson ? 1 : 0);
+  }
+  if (filters.arOwner) {
+    rows = rows.where('c.ar_owner_id', '=', filters.arOwner);
+    count = count.where('c.ar_owner_id', '=', filters.arOwner);
+  }
+  if (filters.salesOwner) {
+    rows = rows.where('c.sales_owner_id', '=', filters.salesOwner);
+    count = count.where('c.sales_owner_id', '=', filters.salesOwner);
+  }
+  const data = await rows.orderBy('c.name').orderBy('c.id').limit(page.limit).offset(page.offset).execute();
+  const { n } = await count.executeTakeFirstOrThrow();
+  return { count: Number(n), data: data.map(toDto) };
+}
+
+/** Open and overdue totals from the customer's invoices (a few dozen rows through invoices_customer). */
+async function balanceOf(db: Db, companyId: string, customerId: string, today: string): Promise<CustomerBalance> {
+  const row = await db
+    .selectFrom('invoices')
+    .select([
+      sql<number>`count(*)`.as('open_count'),
+      sql<number>`coalesce(sum(balance), 0)`.as('open_balance'),
+      sql<number>`coalesce(sum(due_date < ${today} AND balance > 0), 0)`.as('overdue_count'),
+      sql<number>`coalesce(sum(CASE WHEN due_date < ${today} AND balance > 0 THEN balance ELSE 0 END), 0)`.as('overdue_balance'),
+    ])
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', customerId)
+    .where('closing_reason', 'is', null)
+    .executeTakeFirstOrThrow();
+  return {
+    open_invoice_count: Number(row.open_count),
+    open_balance: fromMinor(Number(row.open_balance)),
+    overdue_invoice_count: Number(row.overdue_count),
+    overdue_balance: fromMinor(Number(row.overdue_balance)),
+  };
+}
+
+export async function getCustomer(db: Db, companyId: string, customerId: string, today: string): Promise<CustomerDetailDto> {
+  const row = await baseQuery(db).where('c.id', '=', customerId).where('c.company_id', '=', companyId).executeTakeFirst();
+  if (!row) throw new NotFoundError('Customer', customerId);
+  const contacts = await db
+    .selectFrom('customer_contacts')
+    .select(['id', 'name', 'email', 'phone', 'title', 'is_billing'])
+    .where('customer_id', '=', row.id)
+    .orderBy('is_billing', 'desc')
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+  const locations = await db
+    .selectFrom('customer_locations')
+    .select(['id', 'name', 'address_line1', 'city', 'region', 'postal_code', 'country'])
+    .where('customer_id', '=', row.id)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+  return {
+    ...toDto(row),
+    contacts: contacts.map((c) => ({ ...c, is_billing: c.is_billing === 1 })),
+    locations,
+    balance: await balanceOf(db, companyId, row.id, today),
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * Email connections: the SMTP mailboxes reminders and sequence steps are sent from. The SMTP
+ * password is sealed with the engine's SecretBox before it is stored, never leaves the core (the
+ * API shows has_password only) and never enters a change record.
+ */
+import type { Db } from '../db/connection';
+import type { EmailConnection, Role } from '../db/schema';
+import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
+import { type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../errors';
+import { isUuid, newId } from '../ids';
+import { isEmail } from '../customers/rules';
+
+export interface EmailConnectionDto {
+  id: string;
+  name: string;
+  from_email: string;
+  from_name: string | null;
+  smtp_host: string;
+  smtp_port: number;
+  smtp_secure: boolean;
+  smtp_username: string | null;
+  has_password: boolean;
+  is_default: boolean;
+  is_active: boolean;
+  allow_shared_sending: boolean;
+  user_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EmailConnectionInput {
+  name?: string;
+  from_email?: string;
+  from_name?: string | null;
+  smtp_host?: string;
+  smtp_port?: number;
+  /** Implicit TLS (port 465 style); defaults to true on port 465, otherwise STARTTLS is negotiated. */
+  smtp_secure?: boolean;
+  smtp_username?: string | null;
+  /** Omit to keep the stored password; null or '' removes it. */
+  smtp_password?: string | null;
+  is_default?: boolean;
+  is_active?: boolean;
+  allow_shared_sending?: boolean;
+  /** The mailbox owner; null for a shared company mailbox. Defaults to the creator. */
+  user_id?: string | null;
+}
+
+/** Who is writing: the actor plus their role in the company, for the ownership rule. */
+export interface ConnectionScope {
+  actor: Actor;
+  companyId: string;
+  role: Role;
+}
+
+const HOST_RE = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$|^\[?[0-9A-Fa-f:.]+\]?$/;
+
+/** The settings that decide where (and how safely) the stored password is sent. */
+const SERVER_FIELDS = ['smtp_host', 'smtp_port', 'smtp_secure', 'smtp_username'] as const;
+
+export function validateConnection(input: EmailConnectionInput, creating: boolean): FieldErrors {
+  const errors: FieldErrors = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  for (const field of ['name', 'from_email', 'smtp_host', 'smtp_port'] as const) {
+    if (creating && (input[field] === undefined || input[field] === null)) add(field, 'Is required');
+  }
+  if (input.name !== undefined) {
+    if (!input.name.trim()) add('name', 'Must not be blank');
+    else if (input.name.length > 100) add('name', 'Use at most 100 characters');
+  }
+  if (input.from_email !== undefined && !isEmail(input.from_email.trim())) add('from_email', 'Is not a valid email address');
+  if (input.from_name !== undefined && input.from_name !== null && input.from_name.length > 200) add('from_name', 'Use at most 200 characters');
+  if (input.smtp_host !== undefined && !HOST_RE.test(input.smtp_host.trim())) add('smtp_host', 'Must be a host name or an IP address');
+  if (input.smtp_port !== undefined && (!Number.isInteger(input.smtp_port) || input.smtp_port < 1 || input.smtp_port > 65535)) add('smtp_port', 'Must be a port from 1 to 65535');
+  if (input.smtp_username !== undefined && input.smtp_username !== null && input.smtp_username.length > 255) add('smtp_username', 'Use at most 255 characters');
+  if (input.smtp_password !== undefined && input.smtp_password !== null && input.smtp_password.length > 1024) add('smtp_password', 'Use at most 1024 characters');
+  if (input.user_id !== undefined && input.user_id !== null && !isUuid(input.user_id)) add('user_id', 'Must be a user id (UUID) or null');
+  if (input.is_default === true && input.is_active === false) add('is_default', 'An inactive connection cannot be the default');
+  return errors;
+}
+
+/**
+ * A stored password must only ever reach the server its owner chose: changing where or how the
+ * connection connects requires giving the password again in the same request.
+ */
+export function needsPasswordAgain(current: Pick<EmailConnection, (typeof SERVER_FIELDS)[number] | 'smtp_password_enc'>, input: EmailConnectionInput): boolean {
+  if (!current.smtp_password_enc || input.smtp_password !== undefined) return false;
+  return (
+    (input.smtp_host !== undefined && input.smtp_host.trim().toLowerCase() !== current.smtp_host.toLowerCase()) ||
+    (input.smtp_port !== undefined && input.smtp_port !== current.smtp_port) ||
+    (input.smtp_secure !== undefined && (input.smtp_secure ? 1 : 0) !== current.smtp_secure) ||
+    (input.smtp_username !== undefined && (input.smtp_username?.trim() || null) !== current.smtp_username)
+  );
+}
+
+/** A personal connection is changed by its owner or a company owner; a shared one by any writer. */
+export function mayChange(connectionUserId: string | null, actorUserId: string | null, role: Role): boolean {
+  if (role === 'viewer') return false;
+  return connectionUserId === null || connectionUserId === actorUserId || role === 'owner';
+}
+
+export function toConnectionDto(row: EmailConnection): EmailConnectionDto {
+  return {
+    id: row.id,
+    name: row.name,
+    from_email: row.from_email,
+    from_name: row.from_name,
+    smtp_host: row.smtp_host,
+    smtp_port: row.smtp_port,
+    smtp_secure: row.smtp_secure === 1,
+    smtp_username: row.smtp_username,
+    has_password: row.smtp_password_enc !== null,
+    is_default: row.is_default === 1,
+    is_active: row.is_active === 1,
+    allow_shared_sending: row.allow_shared_sending === 1,
+    user_id: row.user_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export async function listConnections(db: Db, companyId: string): Promise<EmailConnectionDto[]> {
+  const rows = await db.selectFrom('email_connections').selectAll().where('company_id', '=', companyId).orderBy('is_default', 'desc').orderBy('name').orderBy('id').execute();
+  return rows.map(toConnectionDto);
+}
+
+async function findConnection(db: Db, companyId: string, connectionId: string): Promise<EmailConnection> {
+  const row = await db.selectFrom('email_connections').selectAll().where('id', '=', connectionId).where('company_id', '=', companyId).executeTakeFirst();
+  if (!row) throw new NotFoundError('Email connection', connectionId);
+  return row;
+}
+
+export async function getConnection(db: Db, companyId: string, connectionId: string): Promise<EmailConnectionDto> {
+  return toConnectionDto(await findConnection(db, companyId, connectionId));
+}
+
+async function checkUser(tx: CommandTx, companyId: string, userId: string): Promise<void> {
+  const member = await tx.db.selectFrom('memberships').select('id').where('company_id', '=', companyId).where('user_id', '=', userId).executeTakeFirst();
+  if (!member) throw new ValidationError('The email connection is invalid', { user_id: ['No such user in this company'] });
+}
+
+/** Only one default per company: taking the flag clears it elsewhere, in the same transaction. */
+async function clearOtherDefaults(tx: CommandTx, companyId: string, keepId: string): Promise<void> {
+  const others = await tx.db.selectFrom('email_connections').select('id').where('company_id', '=', companyId).where('is_default', '=', 1).where('id', '<>', keepId).execute();
+  for (const { id } of others) {
+    await tx.db.updateTable('email_connections').set({ is_default: 0, updated_at: tx.now }).where('id', '=', id).execute();
+    await tx.record('email_connection', id, 'update', { is_default: false });
+  }
+}
+
+function orNull(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+/** The fields of a change record: everything but the password, whose presence alone is noted. */
+function recordable(row: Partial<EmailConnection>): Record<string, unknown> {
+  const { smtp_password_enc, id: _id, company_id: _company, created_at: _created, updated_at: _updated, ...rest } = row;
+  return smtp_password_enc === undefined ? rest : { ...rest, has_password: smtp_password_enc !== null };
+}
+
+type Box = Pick<Engine, 'db' | 'clock' | 'secrets'>;
+
+export async function createConnection(engine: Box, scope: ConnectionScope, input: EmailConnectionInput): Promise<EmailConnectionDto> {
+  const errors = validateConnection(input, true);
+  if (Object.keys(errors).length) throw new ValidationError('The email connection is invalid', errors);
+  return runCommand(engine, 'create_email_connection', scope, async (tx) => {
+    const userId = input.user_id === undefined ? scope.actor.userId : input.user_id?.toLowerCase() ?? null;
+    if (userId) await checkUser(tx, scope.companyId, userId);
+    const isActive = input.is_active !== false;
+    const hasDefault = await tx.db.selectFrom('email_connections').select('id').where('company_id', '=', scope.companyId).where('is_default', '=', 1).executeTakeFirst();
+    // The company's first active connection becomes its default unless told otherwise.
+    const isDefault = input.is_default ?? (isActive && !hasDefault);
+    const port = input.smtp_port as number;
+    const password = orNull(input.smtp_password) === null ? null : (input.smtp_password as string);
+    const row: EmailConnection = {
+      id: newId(),
+      company_id: scope.companyId,
+      user_id: userId,
+      name: (input.name as string).trim(),
+      from_email: (input.from_email as string).trim(),
+      from_name: orNull(input.from_name),
+      smtp_host: (input.smtp_host as string).trim(),
+      smtp_port: port,
+      smtp_secure: (input.smtp_secure ?? port === 465) ? 1 : 0,
+      smtp_username: orNull(input.smtp_username),
+      smtp_password_enc: password === null ? null : engine.secrets.encrypt(password),
+      is_default: isDefault ? 1 : 0,
+      is_active: isActive ? 1 : 0,
+      allow_shared_sending: input.allow_shared_sending ? 1 : 0,
+      created_at: tx.now,
+      updated_at: tx.now,
+    };
+    if (isDefault) await clearOtherDefaults(tx, scope.companyId, row.id);
+    await tx.db.insertInto('email_connections').values(row).execute();
+    await tx.record('email_connection', row.id, 'insert', recordable(row));
+    return toConnectionDto(row);
+  });
+}
+
+export async function updateConnection(engine: Box, scope: ConnectionScope, connectionId: string, input: EmailConnectionInput): Promise<EmailConnectionDto> {
+  const errors = validateConnection(input, false);
+  if (Object.keys(errors).length) throw new ValidationError('The email connection is invalid', errors);
+  return runCommand(engine, 'update_email_connection', scope, async (tx) => {
+    const current = await findConnection(tx.db, scope.companyId, connectionId);
+    if (!mayChange(current.user_id, scope.actor.userId, scope.role)) {
+      throw new ForbiddenError("Only the connection's owner or a company owner can change it", 'not_connection_owner');
+    }
+    if (needsPasswordAgain(current, input)) {
+      throw new ValidationError('Give the SMTP password again to change the server settings', { smtp_password: ['Is required when the host, port, security or username changes'] }, 'password_required');
+    }
+    const changes: Partial<EmailConnection> = {};
+    if (input.name !== undefined) changes.name = input.name.trim();
+    if (input.from_email !== undefined) changes.from_email = input.from_email.trim();
+    if (input.from_name !== undefined) changes.from_name = orNull(input.from_name);
+    if (input.smtp_host !== undefined) changes.smtp_host = input.smtp_host.trim();
+    if (input.smtp_port !== undefined) changes.smtp_port = input.smtp_port;
+    if (input.smtp_secure !== undefined) changes.smtp_secure = input.smtp_secure ? 1 : 0;
+    if (input.smtp_username !== undefined) changes.smtp_username = orNull(input.smtp_username);
+    if (input.smtp_password !== undefined) changes.smtp_password_enc = orNull(input.smtp_password) === null ? null : engine.secrets.encrypt(input.smtp_password as string);
+    if (input.allow_shared_sending !== undefined) changes.allow_shared_sending = input.allow_shared_sending ? 1 : 0;
+    if (input.user_id !== undefined) {
+      changes.user_id = input.user_id?.toLowerCase() ?? null;
+      if (changes.user_id) await checkUser(tx, scope.companyId, changes.user_id);
+    }
+    if (input.is_active !== undefined) changes.is_active = input.is_active ? 1 : 0;
+    const isActive = (changes.is_active ?? current.is_active) === 1;
+    if (input.is_default === true && !isActive) {
+      throw new ValidationError('The email connection is invalid', { is_default: ['An inactive connection cannot be the default'] });
+    }
+    if (input.is_default !== undefined) changes.is_default = input.is_default ? 1 : 0;
+    // A deactivated connection cannot send, so it stops being the default.
+    if (!isActive && current.is_default === 1) changes.is_default = 0;
+    if (Object.keys(changes).length === 0) return toConnectionDto(current);
+    if (changes.is_default === 1) await clearOtherDefaults(tx, scope.companyId, current.id);
+    await tx.db.updateTable('email_connections').set({ ...changes, updated_at: tx.now }).where('id', '=', current.id).execute();
+    await tx.record('email_connection', current.id, 'update', recordable(changes));
+    return getConnection(tx.db, scope.companyId, current.id);
+  });
+}
