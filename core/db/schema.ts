@@ -442,6 +442,18 @@ export interface EmailOutboxTable {
   updated_at: string;
 }
 
+/** A named invoice-desk filter/sort state of one user in one company (0009). */
+export interface SavedViewsTable {
+  id: string;
+  company_id: string;
+  user_id: string;
+  name: string;
+  /** The desk's URL query string, without the leading '?'. */
+  query: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ChangesTable {
   seq: Generated<number>;
   company_id: string | null;
@@ -483,6 +495,7 @@ export interface Database {
   communications: CommunicationsTable;
   jobs: JobsTable;
   email_outbox: EmailOutboxTable;
+  saved_views: SavedViewsTable;
   changes: ChangesTable;
 }
 
