@@ -2,13 +2,19 @@
  * Rows the action and insight tests need (customers, invoices, team members, actions in any state),
  * written straight through commands so these tests do not depend on the other areas' endpoints.
  */
-import type { ActionsTable } from '../../core/db/schema';
+import { insertMembership } from '../../core/companies/companies';
+import type { ActionsTable, Role } from '../../core/db/schema';
 import { runCommand, systemActor } from '../../core/engine';
 import { newId } from '../../core/ids';
 import type { TestEngine } from './engine';
 
 function fixture<T>(engine: TestEngine, companyId: string, fn: Parameters<typeof runCommand<T>>[3]): Promise<T> {
   return runCommand(engine, 'test_fixture', { actor: systemActor, companyId }, fn);
+}
+
+/** Membership for an existing user: lets a suite hash passwords and log in once, then use a fresh company per test. */
+export async function addMember(engine: TestEngine, companyId: string, userId: string, role: Role): Promise<void> {
+  await fixture(engine, companyId, (tx) => insertMembership(tx, companyId, userId, role));
 }
 
 export async function addCustomer(engine: TestEngine, companyId: string, name: string): Promise<string> {
