@@ -1,13 +1,20 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
+import { actionRoutes } from './actions';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
+import { reminderRoutes } from './reminders';
 import { viewRoutes } from './views';
+import { customerRoutes } from './customers';
+import { emailConnectionRoutes } from './email-connections';
+import { labelRoutes } from './labels';
+import { paymentRoutes } from './payments';
+import { teamRoutes } from './team';
 
 /**
  * The protected spec API, one router per area. Each router declares full paths; the app mounts
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), analyticsRoutes(), viewRoutes()];
+  return [authRoutes(), actionRoutes(), analyticsRoutes(), viewRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes()];
 }

@@ -1,0 +1,118 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { createConnection, getConnection, listConnections, updateConnection } from '../../email/connections';
+import { scopeOf } from '../context';
+import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+
+const TAGS = ['Extensions'];
+
+const EmailConnection = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    from_email: z.string(),
+    from_name: z.string().nullable(),
+    smtp_host: z.string(),
+    smtp_port: z.number().int(),
+    smtp_secure: z.boolean().openapi({ description: 'Implicit TLS (port 465); otherwise STARTTLS is used when offered' }),
+    smtp_username: z.string().nullable(),
+    has_password: z.boolean().openapi({ description: 'Whether a password is stored; the password itself is never returned' }),
+    is_default: z.boolean().openapi({ description: 'The company default sender; at most one' }),
+    is_active: z.boolean(),
+    allow_shared_sending: z.boolean().openapi({ description: 'Other team members may send through it' }),
+    user_id: Uuid.nullable().openapi({ description: 'The mailbox owner; null for a shared company mailbox' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('EmailConnection');
+
+const EmailConnectionList = z.object({ count: z.number().int(), data: z.array(EmailConnection) }).openapi('EmailConnectionList');
+
+const fields = {
+  from_name: z.string().max(200).nullable().optional(),
+  smtp_secure: z.boolean().optional().openapi({ description: 'Default true on port 465, else false' }),
+  smtp_username: z.string().max(255).nullable().optional(),
+  smtp_password: z
+    .string()
+    .max(1024)
+    .nullable()
+    .optional()
+    .openapi({ description: 'Write-only; stored encrypted. Omit to keep the stored one, null or "" to remove it. Required again when host, port, security or username change.' }),
+  is_default: z.boolean().optional().openapi({ description: "Taking it clears the company's other default; the first active connection becomes default" }),
+  is_active: z.boolean().optional(),
+  allow_shared_sending: z.boolean().optional(),
+  user_id: Uuid.nullable().optional().openapi({ description: 'A user of this company, or null for shared; default the creator' }),
+};
+
+const NewConnection = z
+  .strictObject({
+    name: z.string().max(100),
+    from_email: z.string().max(254),
+    smtp_host: z.string().max(253),
+    smtp_port: z.number().int().min(1).max(65535),
+    ...fields,
+  })
+  .openapi('NewEmailConnection');
+
+const ConnectionPatch = z
+  .strictObject({
+    name: z.string().max(100).optional(),
+    from_email: z.string().max(254).optional(),
+    smtp_host: z.string().max(253).optional(),
+    smtp_port: z.number().int().min(1).max(65535).optional(),
+    ...fields,
+  })
+  .openapi('EmailConnectionPatch');
+
+const ConnectionParams = idParams('connection_id');
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/email-connections',
+  tags: TAGS,
+  summary: "The company's email connections, default first",
+  security: SECURITY,
+  request: { params: CompanyParams },
+  responses: { 200: json(EmailConnectionList, 'Email connections'), ...problems(401, 403, 404) },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/email-connections/{connection_id}',
+  tags: TAGS,
+  summary: 'One email connection',
+  security: SECURITY,
+  request: { params: ConnectionParams },
+  responses: { 200: json(EmailConnection, 'The email connection'), ...problems(401, 403, 404) },
+});
+
+const createConnectionRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/email-connections',
+  tags: TAGS,
+  summary: 'Add an SMTP email connection',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(NewConnection) },
+  responses: { 201: json(EmailConnection, 'The created connection'), ...problems(400, 401, 403, 404) },
+});
+
+const patchRoute = createRoute({
+  method: 'patch',
+  path: '/api/companies/{company_id}/email-connections/{connection_id}',
+  tags: TAGS,
+  summary: "Update an email connection (a personal one: its owner or a company owner only)",
+  security: SECURITY,
+  request: { params: ConnectionParams, body: jsonBody(ConnectionPatch) },
+  responses: { 200: json(EmailConnection, 'The updated connection'), ...problems(400, 401, 403, 404) },
+});
+
+export function emailConnectionRoutes() {
+  const scope = (c: Parameters<typeof scopeOf>[0]) => ({ ...scopeOf(c), role: c.var.membership.role });
+  return createRouter()
+    .openapi(listRoute, async (c) => {
+      const data = await listConnections(c.var.engine.db, scopeOf(c).companyId);
+      return c.json({ count: data.length, data }, 200);
+    })
+    .openapi(getRoute, async (c) => c.json(await getConnection(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').connection_id), 200))
+    .openapi(createConnectionRoute, async (c) => c.json(await createConnection(c.var.engine, scope(c), c.req.valid('json')), 201))
+    .openapi(patchRoute, async (c) => c.json(await updateConnection(c.var.engine, scope(c), c.req.valid('param').connection_id, c.req.valid('json')), 200));
+}
