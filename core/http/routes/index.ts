@@ -4,6 +4,7 @@ import { actionRoutes } from './actions';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 import { reminderRoutes } from './reminders';
+import { sequenceRoutes } from './sequences';
 import { viewRoutes } from './views';
 import { customerRoutes } from './customers';
 import { emailConnectionRoutes } from './email-connections';
@@ -16,5 +17,5 @@ import { teamRoutes } from './team';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), actionRoutes(), analyticsRoutes(), viewRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes()];
+  return [authRoutes(), actionRoutes(), analyticsRoutes(), viewRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes()];
 }

@@ -1,0 +1,559 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bulkEnroll, enrollCustomer, getEnrollment, listEnrollments, stopEnrollment } from '../../sequences/enrollments';
+import { completeQueueStep, enrollmentSteps, getQueueRow, listQueue } from '../../sequences/queue';
+import {
+  BULK_ENROLL_MAX,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_TIMEZONE,
+  EMAIL_STEP_TYPE,
+  MAX_PAGE_SIZE,
+  NAME_MAX,
+  OFFSET_DAYS_MAX,
+  pageOf,
+  parseEnumList,
+  parseOwnerFilter,
+  QUEUE_CATEGORIES,
+  SEQUENCE_ACTIONS,
+  SEQUENCE_STATUSES,
+  STEP_DEFAULTS,
+  STEP_TYPES,
+  UNASSIGNED,
+} from '../../sequences/rules';
+import { sendQueueStep } from '../../sequences/send';
+import { changeSequenceStatus, createSequence, getSequence, listSequences, sequenceOverview, updateSequence } from '../../sequences/sequences';
+import { createStep, deleteStep, getStep, listSteps, updateStep } from '../../sequences/steps';
+import { PLACEHOLDERS } from '../../sequences/templates';
+import { scopeOf } from '../context';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+
+const TAG = 'Sequences';
+const EXT = ['Extensions'];
+/** UUIDs in query strings and bodies: malformed ones are a 400 rather than an empty match. */
+const UuidValue = z.guid().openapi({ format: 'uuid' });
+const Page = z.coerce.number().int().min(1).optional().openapi({ type: 'integer', default: 1 });
+const PageSize = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .openapi({ type: 'integer', default: DEFAULT_PAGE_SIZE, description: `Values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}` });
+const Search = z.string().max(200).optional();
+const StepType = z.enum(STEP_TYPES);
+const OffsetTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use HH:MM (00:00 to 23:59)')
+  .openapi({ example: '09:00' });
+
+const Sequence = z
+  .object({
+    id: Uuid,
+    company: Uuid,
+    name: z.string().openapi({ description: 'Unique within the company, regardless of case' }),
+    timezone: z.string().openapi({ description: 'IANA time zone the steps fire in', example: DEFAULT_TIMEZONE }),
+    send_followups_in_thread: z.boolean(),
+    sender_connection_id: Uuid.nullable().openapi({ description: 'Default sender email connection' }),
+    status: z.enum(SEQUENCE_STATUSES),
+    step_count: z.number().int(),
+    active_enrollment_count: z.number().int(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('Sequence');
+
+const SequenceList = z
+  .object({ count: z.number().int(), page: z.number().int(), page_size: z.number().int(), data: z.array(Sequence) })
+  .openapi('SequenceList');
+
+const Step = z
+  .object({
+    id: Uuid,
+    sequence: Uuid,
+    step_type: StepType.openapi({ description: `${EMAIL_STEP_TYPE} steps are sent as email from the queue; call and task steps are completed` }),
+    label: z.string(),
+    offset_days: z.number().int(),
+    offset_time: z.string().openapi({ example: '09:00' }),
+    is_active: z.boolean(),
+    subject_template: z.string(),
+    body_plain_template: z.string(),
+    body_html_template: z.string(),
+    instructions: z.string(),
+    has_history: z.boolean().openapi({ description: 'Executed for some enrollment: only is_active can change, and it cannot be deleted' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('SequenceStep');
+
+const SenderOption = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    from_email: z.string(),
+    from_name: z.string().nullable(),
+    user_id: Uuid.nullable(),
+    is_default: z.boolean(),
+    allow_shared_sending: z.boolean(),
+    is_sequence_sender: z.boolean(),
+  })
+  .openapi('SequenceSenderOption');
+
+const Overview = z
+  .object({
+    sequence: Sequence,
+    steps: z.array(Step).openapi({ description: 'In firing order: offset_days, then offset_time' }),
+    active_enrollment_count: z.number().int(),
+    email_connections: z.array(SenderOption).openapi({ description: "Active connections the caller may send with: their own, shared ones, and the sequence's sender" }),
+  })
+  .openapi('SequenceOverview');
+
+const Enrollment = z
+  .object({
+    id: Uuid,
+    sequence: Uuid,
+    sequence_name: z.string(),
+    customer: Uuid,
+    customer_name: z.string(),
+    status: z.enum(['active', 'completed']),
+    start_date: DateString,
+    stop_reason: z.string().nullable().openapi({ description: 'Why it ended: the reason given to stop, "re-enrolled", "sequence archived"; null when it ran to the end' }),
+    completed_at: Timestamp.nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('SequenceEnrollment');
+
+const QueueRow = z
+  .object({
+    id: Uuid,
+    sequence: Uuid,
+    sequence_name: z.string(),
+    step: Uuid,
+    step_label: z.string(),
+    step_type: StepType,
+    enrollment: Uuid,
+    customer: Uuid,
+    customer_name: z.string(),
+    ar_owner: Uuid.nullable(),
+    ar_owner_name: z.string().nullable(),
+    invoice: Uuid.nullable(),
+    invoice_number: z.string().nullable(),
+    scheduled_date: DateString.openapi({ description: "The date it fires on, in the sequence's time zone" }),
+    scheduled_at: Timestamp,
+    status: z.enum(['scheduled', 'ready', 'sent', 'completed', 'cancelled', 'failed']),
+    email_subject: z.string().nullable().openapi({ description: 'The subject sent; before sending, a preview rendered with current data' }),
+    sender_connection_id: Uuid.nullable(),
+    message_id: z.string().nullable(),
+    sent_at: Timestamp.nullable(),
+    error: z.string().nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi('ScheduledStep');
+
+const QueueList = z
+  .object({ count: z.number().int(), page: z.number().int(), page_size: z.number().int(), data: z.array(QueueRow) })
+  .openapi('ScheduledStepList');
+
+const SequenceParams = idParams('sequence_id');
+const StepParams = idParams('sequence_id', 'step_id');
+const EnrollmentParams = idParams('enrollment_id');
+const QueueParams = idParams('scheduled_step_id');
+
+const ListQuery = z.object({
+  status: z.string().optional().openapi({ description: `Comma-separated: ${SEQUENCE_STATUSES.join(', ')}`, example: 'active,draft' }),
+  search: Search.openapi({ description: 'Case-insensitive partial match on the name' }),
+  page: Page,
+  page_size: PageSize,
+});
+
+const CreateBody = z
+  .object({
+    name: z.string().max(NAME_MAX),
+    timezone: z.string().max(100).optional().openapi({ default: DEFAULT_TIMEZONE }),
+    duplicate_from: UuidValue.optional().openapi({ description: 'A sequence of this company whose steps are copied' }),
+    send_followups_in_thread: z.boolean().optional().openapi({ default: false }),
+    sender_connection_id: UuidValue.nullable().optional().openapi({ description: 'An active email connection of the company' }),
+  })
+  .openapi('CreateSequenceRequest');
+
+const PatchBody = z
+  .object({
+    name: z.string().max(NAME_MAX).optional(),
+    timezone: z.string().max(100).optional().openapi({ description: 'A valid IANA time zone' }),
+    sender_connection_id: z
+      .union([UuidValue, z.literal('')])
+      .nullable()
+      .optional()
+      .openapi({ description: 'An active email connection of the company; null or "" clears it' }),
+    send_followups_in_thread: z.boolean().optional(),
+  })
+  .openapi('UpdateSequenceRequest');
+
+const LifecycleBody = z
+  .object({ action: z.enum(SEQUENCE_ACTIONS).openapi({ description: 'activate: draft or archived -> active; archive: draft or active -> archived (ends active enrollments)' }) })
+  .openapi('SequenceLifecycleRequest');
+
+const placeholderHelp = `Placeholders: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`;
+const StepBody = z
+  .object({
+    step_type: StepType.optional().openapi({ default: STEP_DEFAULTS.step_type }),
+    label: z.string().max(200).optional().openapi({ default: STEP_DEFAULTS.label }),
+    offset_days: z.number().int().min(0).max(OFFSET_DAYS_MAX).optional().openapi({ default: 0, description: 'Days after the enrollment start date' }),
+    offset_time: OffsetTime.optional().openapi({ default: STEP_DEFAULTS.offset_time }),
+    is_active: z.boolean().optional().openapi({ default: true, description: 'Whether the step fires for new enrollments' }),
+    subject_template: z.string().max(1_000).optional().openapi({ description: placeholderHelp }),
+    body_plain_template: z.string().max(100_000).optional(),
+    body_html_template: z.string().max(200_000).optional(),
+    instructions: z.string().max(10_000).optional(),
+  })
+  .openapi('SequenceStepRequest');
+
+const EnrollBody = z
+  .object({ sequence_id: UuidValue, customer_id: UuidValue, start_date: DateString.optional().openapi({ description: "Default: today in the sequence's time zone" }) })
+  .openapi('EnrollCustomerRequest');
+const EnrollResult = z.object({ created: z.boolean(), enrollment: Enrollment }).openapi('EnrollCustomerResult');
+
+const BulkBody = z
+  .object({ customer_ids: z.array(UuidValue).min(1).max(BULK_ENROLL_MAX), start_date: DateString.optional() })
+  .openapi('BulkEnrollRequest');
+const BulkResult = z
+  .object({
+    enrolled_count: z.number().int(),
+    updated_count: z.number().int().openapi({ description: 'Customers already active in the sequence, re-enrolled with the new start date' }),
+    skipped_count: z.number().int().openapi({ description: 'Customers not found in the company' }),
+    skipped_customer_ids: z.array(Uuid),
+  })
+  .openapi('BulkEnrollResult');
+
+const StopBody = z.object({ stop_reason: z.string().max(500).optional() }).openapi('StopEnrollmentRequest');
+const StopResult = z.object({ enrollment: Enrollment, cancelled_scheduled_steps: z.number().int() }).openapi('StopEnrollmentResult');
+
+const EnrollmentListQuery = z.object({
+  sequence_id: UuidValue.optional(),
+  customer_id: UuidValue.optional(),
+  status: z.enum(['active', 'completed']).optional(),
+  page: Page,
+  page_size: PageSize,
+});
+const EnrollmentList = z
+  .object({ count: z.number().int(), page: z.number().int(), page_size: z.number().int(), data: z.array(Enrollment) })
+  .openapi('SequenceEnrollmentList');
+const EnrollmentDetail = Enrollment.extend({ scheduled_steps: z.array(QueueRow) }).openapi('SequenceEnrollmentDetail');
+
+const QueueQuery = z.object({
+  category: z.enum(QUEUE_CATEGORIES).optional().openapi({ default: 'ready', description: 'ready; history (sent, completed, cancelled, failed); upcoming (scheduled, not yet due: extension)' }),
+  step_type: z.string().optional().openapi({ description: `Comma-separated: ${STEP_TYPES.join(', ')}` }),
+  sequence_id: UuidValue.optional(),
+  enrollment_id: UuidValue.optional(),
+  customer_id: UuidValue.optional(),
+  ar_owner: z.string().optional().openapi({ description: `Comma-separated team member UUIDs; ${UNASSIGNED} for customers with no AR owner` }),
+  search: Search.openapi({ description: 'Case-insensitive partial match on sequence name, step label, customer name, email subject' }),
+  page: Page,
+  page_size: PageSize,
+});
+
+const SendBody = z
+  .object({ sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }) })
+  .openapi('SendScheduledStepRequest');
+const CompleteBody = z.object({ note: z.string().max(10_000).optional() }).openapi('CompleteScheduledStepRequest');
+
+const seqPath = '/api/companies/{company_id}/sequences';
+const queuePath = `${seqPath}/queue`;
+const enrollPath = '/api/companies/{company_id}/sequence-enrollments';
+
+const queueRoute = createRoute({
+  method: 'get',
+  path: queuePath,
+  tags: [TAG],
+  summary: 'The outreach queue; due steps are promoted to ready first',
+  security: SECURITY,
+  request: { params: CompanyParams, query: QueueQuery },
+  responses: { 200: json(QueueList, 'One page of scheduled steps'), ...problems(400, 401, 403, 404) },
+});
+
+const queueRowRoute = createRoute({
+  method: 'get',
+  path: `${queuePath}/{scheduled_step_id}`,
+  tags: EXT,
+  summary: 'One scheduled step',
+  security: SECURITY,
+  request: { params: QueueParams },
+  responses: { 200: json(QueueRow, 'The scheduled step'), ...problems(401, 403, 404) },
+});
+
+const sendRoute = createRoute({
+  method: 'post',
+  path: `${queuePath}/{scheduled_step_id}/send`,
+  tags: [TAG],
+  summary: `Send a ready email (${EMAIL_STEP_TYPE}) step over SMTP; a step past ready is returned as it is`,
+  description:
+    "The sender is sender_connection_id, else the sequence's sender; it must be active and be the caller's own connection, the sequence's sender, or shared. An SMTP refusal marks the step failed (status failed, error) and is returned with 200.",
+  security: SECURITY,
+  request: { params: QueueParams, body: jsonBody(SendBody, false) },
+  responses: { 200: json(QueueRow, 'The step after the send (sent or failed), or as it was if already past ready'), ...problems(400, 401, 403, 404, 409) },
+});
+
+const completeRoute = createRoute({
+  method: 'post',
+  path: `${queuePath}/{scheduled_step_id}/complete`,
+  tags: EXT,
+  summary: 'Mark a ready step done (call made, task done, email handled elsewhere); past ready: returned as it is',
+  security: SECURITY,
+  request: { params: QueueParams, body: jsonBody(CompleteBody, false) },
+  responses: { 200: json(QueueRow, 'The step after completion'), ...problems(400, 401, 403, 404, 409) },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: seqPath,
+  tags: [TAG],
+  summary: 'List sequences',
+  security: SECURITY,
+  request: { params: CompanyParams, query: ListQuery },
+  responses: { 200: json(SequenceList, 'One page of sequences, by name'), ...problems(400, 401, 403, 404) },
+});
+
+const createSequenceRoute = createRoute({
+  method: 'post',
+  path: seqPath,
+  tags: [TAG],
+  summary: 'Create a sequence (draft), optionally copying the steps of another',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(CreateBody) },
+  responses: { 201: json(Sequence, 'The created sequence'), ...problems(400, 401, 403, 404, 409) },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: `${seqPath}/{sequence_id}`,
+  tags: [TAG],
+  summary: 'One sequence',
+  security: SECURITY,
+  request: { params: SequenceParams },
+  responses: { 200: json(Sequence, 'The sequence'), ...problems(401, 403, 404) },
+});
+
+const patchRoute = createRoute({
+  method: 'patch',
+  path: `${seqPath}/{sequence_id}`,
+  tags: [TAG],
+  summary: 'Update name, time zone, sender or threading',
+  security: SECURITY,
+  request: { params: SequenceParams, body: jsonBody(PatchBody) },
+  responses: { 200: json(Sequence, 'The updated sequence'), ...problems(400, 401, 403, 404, 409) },
+});
+
+const lifecycleRoute = createRoute({
+  method: 'post',
+  path: `${seqPath}/{sequence_id}`,
+  tags: [TAG],
+  summary: 'Activate or archive',
+  security: SECURITY,
+  request: { params: SequenceParams, body: jsonBody(LifecycleBody) },
+  responses: { 200: json(Sequence, 'The sequence in its new state'), ...problems(400, 401, 403, 404) },
+});
+
+const overviewRoute = createRoute({
+  method: 'get',
+  path: `${seqPath}/{sequence_id}/overview`,
+  tags: [TAG],
+  summary: 'The sequence with its steps, active enrollment count and the senders the caller may use',
+  security: SECURITY,
+  request: { params: SequenceParams },
+  responses: { 200: json(Overview, 'The overview'), ...problems(401, 403, 404) },
+});
+
+const listStepsRoute = createRoute({
+  method: 'get',
+  path: `${seqPath}/{sequence_id}/steps`,
+  tags: EXT,
+  summary: 'The steps of a sequence in firing order',
+  security: SECURITY,
+  request: { params: SequenceParams },
+  responses: { 200: json(z.object({ count: z.number().int(), data: z.array(Step) }).openapi('SequenceStepList'), 'The steps'), ...problems(401, 403, 404) },
+});
+
+const createStepRoute = createRoute({
+  method: 'post',
+  path: `${seqPath}/{sequence_id}/steps`,
+  tags: [TAG],
+  summary: 'Add a step (every field optional, with defaults)',
+  security: SECURITY,
+  request: { params: SequenceParams, body: jsonBody(StepBody, false) },
+  responses: { 201: json(Step, 'The created step'), ...problems(400, 401, 403, 404) },
+});
+
+const getStepRoute = createRoute({
+  method: 'get',
+  path: `${seqPath}/{sequence_id}/steps/{step_id}`,
+  tags: [TAG],
+  summary: 'One step',
+  security: SECURITY,
+  request: { params: StepParams },
+  responses: { 200: json(Step, 'The step'), ...problems(401, 403, 404) },
+});
+
+const putStepRoute = createRoute({
+  method: 'put',
+  path: `${seqPath}/{sequence_id}/steps/{step_id}`,
+  tags: [TAG],
+  summary: 'Update any of the step fields; 409 once the step has execution history (except is_active)',
+  security: SECURITY,
+  request: { params: StepParams, body: jsonBody(StepBody) },
+  responses: { 200: json(Step, 'The updated step'), ...problems(400, 401, 403, 404, 409) },
+});
+
+const deleteStepRoute = createRoute({
+  method: 'delete',
+  path: `${seqPath}/{sequence_id}/steps/{step_id}`,
+  tags: [TAG],
+  summary: 'Delete a step permanently; 409 if it has execution history',
+  security: SECURITY,
+  request: { params: StepParams },
+  responses: { 204: { description: 'The step and its pending queue rows are gone' }, ...problems(401, 403, 404, 409) },
+});
+
+const enrollRoute = createRoute({
+  method: 'post',
+  path: enrollPath,
+  tags: [TAG],
+  summary: 'Enroll one customer; 200 with the existing enrollment if already active in the sequence',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(EnrollBody) },
+  responses: {
+    201: json(EnrollResult, 'A new enrollment'),
+    200: json(EnrollResult, 'The customer was already actively enrolled'),
+    ...problems(400, 401, 403, 404),
+  },
+});
+
+const listEnrollmentsRoute = createRoute({
+  method: 'get',
+  path: enrollPath,
+  tags: EXT,
+  summary: 'List enrollments, newest first',
+  security: SECURITY,
+  request: { params: CompanyParams, query: EnrollmentListQuery },
+  responses: { 200: json(EnrollmentList, 'One page of enrollments'), ...problems(400, 401, 403, 404) },
+});
+
+const getEnrollmentRoute = createRoute({
+  method: 'get',
+  path: `${enrollPath}/{enrollment_id}`,
+  tags: EXT,
+  summary: 'One enrollment with its scheduled steps',
+  security: SECURITY,
+  request: { params: EnrollmentParams },
+  responses: { 200: json(EnrollmentDetail, 'The enrollment'), ...problems(401, 403, 404) },
+});
+
+const stopRoute = createRoute({
+  method: 'post',
+  path: `${enrollPath}/{enrollment_id}/stop`,
+  tags: [TAG],
+  summary: 'Stop: complete the enrollment and cancel its steps that are not ready yet',
+  security: SECURITY,
+  request: { params: EnrollmentParams, body: jsonBody(StopBody, false) },
+  responses: { 200: json(StopResult, 'The completed enrollment and how many steps were cancelled'), ...problems(400, 401, 403, 404) },
+});
+
+const bulkRoute = createRoute({
+  method: 'post',
+  path: `${seqPath}/{sequence_id}/enrollments/bulk`,
+  tags: [TAG],
+  summary: 'Enroll many customers into an active sequence; active ones are re-enrolled',
+  security: SECURITY,
+  request: { params: SequenceParams, body: jsonBody(BulkBody) },
+  responses: { 200: json(BulkResult, 'Counts'), ...problems(400, 401, 403, 404) },
+});
+
+export function sequenceRoutes() {
+  const router = createRouter();
+
+  // The queue first: /sequences/queue must not be taken for /sequences/{sequence_id}.
+  router.openapi(queueRoute, async (c) => {
+    const q = c.req.valid('query');
+    const { page, pageSize } = pageOf(q.page, q.page_size);
+    const result = await listQueue(c.var.engine, scopeOf(c), {
+      category: q.category ?? 'ready',
+      stepTypes: q.step_type !== undefined ? parseEnumList(q.step_type, STEP_TYPES, 'step_type') : null,
+      sequenceId: q.sequence_id ?? null,
+      enrollmentId: q.enrollment_id ?? null,
+      customerId: q.customer_id ?? null,
+      arOwner: q.ar_owner !== undefined ? parseOwnerFilter(q.ar_owner) : null,
+      search: q.search?.trim() || null,
+      page,
+      pageSize,
+    });
+    return c.json(result, 200);
+  });
+  router.openapi(queueRowRoute, async (c) => c.json(await getQueueRow(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id), 200));
+  router.openapi(sendRoute, async (c) => c.json(await sendQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200));
+  router.openapi(completeRoute, async (c) =>
+    c.json(await completeQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json').note?.trim() || null), 200),
+  );
+
+  router.openapi(listRoute, async (c) => {
+    const q = c.req.valid('query');
+    const { page, pageSize } = pageOf(q.page, q.page_size);
+    const statuses = q.status !== undefined ? parseEnumList(q.status, SEQUENCE_STATUSES, 'status') : null;
+    return c.json(await listSequences(c.var.engine.db, scopeOf(c).companyId, { statuses, search: q.search?.trim() || null, page, pageSize }), 200);
+  });
+  router.openapi(createSequenceRoute, async (c) => c.json(await createSequence(c.var.engine, scopeOf(c), c.req.valid('json')), 201));
+  router.openapi(getRoute, async (c) => c.json(await getSequence(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').sequence_id), 200));
+  router.openapi(patchRoute, async (c) => c.json(await updateSequence(c.var.engine, scopeOf(c), c.req.valid('param').sequence_id, c.req.valid('json')), 200));
+  router.openapi(lifecycleRoute, async (c) =>
+    c.json(await changeSequenceStatus(c.var.engine, scopeOf(c), c.req.valid('param').sequence_id, c.req.valid('json').action), 200),
+  );
+  router.openapi(overviewRoute, async (c) =>
+    c.json(await sequenceOverview(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').sequence_id, c.var.user.id), 200),
+  );
+
+  router.openapi(listStepsRoute, async (c) => {
+    const data = await listSteps(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').sequence_id);
+    return c.json({ count: data.length, data }, 200);
+  });
+  router.openapi(createStepRoute, async (c) => c.json(await createStep(c.var.engine, scopeOf(c), c.req.valid('param').sequence_id, c.req.valid('json')), 201));
+  router.openapi(getStepRoute, async (c) => {
+    const p = c.req.valid('param');
+    return c.json(await getStep(c.var.engine.db, scopeOf(c).companyId, p.sequence_id, p.step_id), 200);
+  });
+  router.openapi(putStepRoute, async (c) => {
+    const p = c.req.valid('param');
+    return c.json(await updateStep(c.var.engine, scopeOf(c), p.sequence_id, p.step_id, c.req.valid('json')), 200);
+  });
+  router.openapi(deleteStepRoute, async (c) => {
+    const p = c.req.valid('param');
+    await deleteStep(c.var.engine, scopeOf(c), p.sequence_id, p.step_id);
+    return c.body(null, 204);
+  });
+
+  router.openapi(bulkRoute, async (c) => c.json(await bulkEnroll(c.var.engine, scopeOf(c), c.req.valid('param').sequence_id, c.req.valid('json')), 200));
+  router.openapi(enrollRoute, async (c) => {
+    const result = await enrollCustomer(c.var.engine, scopeOf(c), c.req.valid('json'));
+    return result.created ? c.json(result, 201) : c.json(result, 200);
+  });
+  router.openapi(listEnrollmentsRoute, async (c) => {
+    const q = c.req.valid('query');
+    const { page, pageSize } = pageOf(q.page, q.page_size);
+    return c.json(
+      await listEnrollments(c.var.engine.db, scopeOf(c).companyId, {
+        sequenceId: q.sequence_id ?? null,
+        customerId: q.customer_id ?? null,
+        statuses: q.status ? [q.status] : null,
+        page,
+        pageSize,
+      }),
+      200,
+    );
+  });
+  router.openapi(getEnrollmentRoute, async (c) => {
+    const { companyId } = scopeOf(c);
+    const enrollment = await getEnrollment(c.var.engine.db, companyId, c.req.valid('param').enrollment_id);
+    return c.json({ ...enrollment, scheduled_steps: await enrollmentSteps(c.var.engine, companyId, enrollment.id) }, 200);
+  });
+  router.openapi(stopRoute, async (c) =>
+    c.json(await stopEnrollment(c.var.engine, scopeOf(c), c.req.valid('param').enrollment_id, c.req.valid('json').stop_reason ?? null), 200),
+  );
+
+  return router;
+}

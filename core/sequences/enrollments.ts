@@ -1,0 +1,255 @@
+/**
+ * Enrollments: a customer in a sequence. Enrolling schedules one queue row per active step; bulk
+ * enrolment re-enrolls customers already in the sequence; stopping completes the enrollment and
+ * cancels what has not become ready yet.
+ */
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connection';
+import type { EnrollmentStatus, SequencesTable } from '../db/schema';
+import { type CommandTx, type Engine, runCommand } from '../engine';
+import { isValidDate } from '../dates';
+import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
+import { newId } from '../ids';
+import { localDate, scheduleStep } from './schedule';
+import { BULK_ENROLL_MAX } from './rules';
+import { customerRow, enrollmentRow, finishEnrollment, type Scope, sequenceRow, stepRows } from './store';
+
+export interface EnrollmentView {
+  id: string;
+  sequence: string;
+  sequence_name: string;
+  customer: string;
+  customer_name: string;
+  status: EnrollmentStatus;
+  start_date: string;
+  stop_reason: string | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+type Sequence = Selectable<SequencesTable>;
+
+function enrollmentQuery(db: Db, companyId: string) {
+  return db
+    .selectFrom('sequence_enrollments as e')
+    .innerJoin('sequences as q', 'q.id', 'e.sequence_id')
+    .innerJoin('customers as c', 'c.id', 'e.customer_id')
+    .select([
+      'e.id',
+      'e.sequence_id',
+      'q.name as sequence_name',
+      'e.customer_id',
+      'c.name as customer_name',
+      'e.status',
+      'e.start_date',
+      'e.stop_reason',
+      'e.completed_at',
+      'e.created_at',
+      'e.updated_at',
+    ])
+    .where('e.company_id', '=', companyId);
+}
+
+type EnrollmentRow = Awaited<ReturnType<ReturnType<typeof enrollmentQuery>['executeTakeFirstOrThrow']>>;
+
+function toView(r: EnrollmentRow): EnrollmentView {
+  return {
+    id: r.id,
+    sequence: r.sequence_id,
+    sequence_name: r.sequence_name,
+    customer: r.customer_id,
+    customer_name: r.customer_name,
+    status: r.status,
+    start_date: r.start_date,
+    stop_reason: r.stop_reason,
+    completed_at: r.completed_at,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+export async function getEnrollment(db: Db, companyId: string, id: string): Promise<EnrollmentView> {
+  const row = await enrollmentQuery(db, companyId).where('e.id', '=', id.toLowerCase()).executeTakeFirst();
+  if (!row) throw new NotFoundError('Enrollment', id);
+  return toView(row);
+}
+
+export interface EnrollmentListFilter {
+  sequenceId: string | null;
+  customerId: string | null;
+  statuses: EnrollmentStatus[] | null;
+  page: number;
+  pageSize: number;
+}
+
+/** Newest first (ids are time-ordered). */
+export async function listEnrollments(db: Db, companyId: string, f: EnrollmentListFilter) {
+  let where = db.selectFrom('sequence_enrollments as e').where('e.company_id', '=', companyId);
+  let rows = enrollmentQuery(db, companyId);
+  if (f.sequenceId) {
+    where = where.where('e.sequence_id', '=', f.sequenceId.toLowerCase());
+    rows = rows.where('e.sequence_id', '=', f.sequenceId.toLowerCase());
+  }
+  if (f.customerId) {
+    where = where.where('e.customer_id', '=', f.customerId.toLowerCase());
+    rows = rows.where('e.customer_id', '=', f.customerId.toLowerCase());
+  }
+  if (f.statuses) {
+    where = where.where('e.status', 'in', f.statuses);
+    rows = rows.where('e.status', 'in', f.statuses);
+  }
+  const { n } = await where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const data = await rows
+    .orderBy('e.id', 'desc')
+    .limit(f.pageSize)
+    .offset((f.page - 1) * f.pageSize)
+    .execute();
+  return { count: Number(n), page: f.page, page_size: f.pageSize, data: data.map(toView) };
+}
+
+function assertActive(sequence: Sequence): void {
+  if (sequence.status !== 'active') {
+    throw new InvalidStateError(`Customers can only be enrolled in an active sequence; this one is ${sequence.status}`, 'sequence_not_active');
+  }
+}
+
+function validStartDate(value: string | undefined, sequence: Sequence, now: Date): string {
+  if (value === undefined) return localDate(now, sequence.timezone);
+  if (!isValidDate(value)) throw new ValidationError('The request body is invalid', { start_date: ['Use a date YYYY-MM-DD'] });
+  return value;
+}
+
+/**
+ * Inserts an active enrollment and one scheduled row per active step: the step fires on
+ * start_date + offset_days at offset_time in the sequence's zone.
+ */
+async function insertEnrollment(tx: CommandTx, sequence: Sequence, customerId: string, startDate: string, steps: Awaited<ReturnType<typeof stepRows>>): Promise<string> {
+  const enrollment = {
+    id: newId(),
+    company_id: sequence.company_id,
+    sequence_id: sequence.id,
+    customer_id: customerId,
+    status: 'active' as const,
+    start_date: startDate,
+    stop_reason: null,
+    completed_at: null,
+    created_at: tx.now,
+    updated_at: tx.now,
+  };
+  await tx.db.insertInto('sequence_enrollments').values(enrollment).execute();
+  await tx.record('sequence_enrollment', enrollment.id, 'insert', enrollment);
+  for (const step of steps) {
+    if (step.is_active !== 1) continue;
+    const row = {
+      id: newId(),
+      company_id: sequence.company_id,
+      enrollment_id: enrollment.id,
+      sequence_id: sequence.id,
+      step_id: step.id,
+      customer_id: customerId,
+      invoice_id: null,
+      ...scheduleStep(startDate, step, sequence.timezone),
+      status: 'scheduled' as const,
+      sender_connection_id: null,
+      email_subject: null,
+      sent_at: null,
+      error: null,
+      created_at: tx.now,
+      updated_at: tx.now,
+    };
+    await tx.db.insertInto('scheduled_steps').values(row).execute();
+    await tx.record('scheduled_step', row.id, 'insert', row);
+  }
+  return enrollment.id;
+}
+
+export interface EnrollInput {
+  sequence_id: string;
+  customer_id: string;
+  start_date?: string;
+}
+
+/** One customer: 201 with a new enrollment, or (created false) the customer's active one, untouched. */
+export async function enrollCustomer(engine: Engine, scope: Scope, input: EnrollInput): Promise<{ created: boolean; enrollment: EnrollmentView }> {
+  const result = await runCommand(engine, 'enroll_customer', scope, async (tx) => {
+    const sequence = await sequenceRow(tx.db, scope.companyId, input.sequence_id);
+    const customer = await customerRow(tx.db, scope.companyId, input.customer_id);
+    assertActive(sequence);
+    const startDate = validStartDate(input.start_date, sequence, engine.clock.now());
+    const existing = await tx.db
+      .selectFrom('sequence_enrollments')
+      .select('id')
+      .where('sequence_id', '=', sequence.id)
+      .where('customer_id', '=', customer.id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    if (existing) return { created: false, id: existing.id };
+    return { created: true, id: await insertEnrollment(tx, sequence, customer.id, startDate, await stepRows(tx.db, sequence.id)) };
+  });
+  return { created: result.created, enrollment: await getEnrollment(engine.db, scope.companyId, result.id) };
+}
+
+export interface BulkEnrollResult {
+  enrolled_count: number;
+  updated_count: number;
+  skipped_count: number;
+  /** The ids counted in skipped_count (unknown to the company). */
+  skipped_customer_ids: string[];
+}
+
+/**
+ * Many customers, one start date, all in one transaction. A customer already actively enrolled is
+ * re-enrolled: the stale enrollment is completed ("re-enrolled") and a new one starts (updated_count).
+ * Unknown customers, or other companies', are skipped; a repeated id counts once.
+ */
+export async function bulkEnroll(engine: Engine, scope: Scope, sequenceId: string, input: { customer_ids: string[]; start_date?: string }): Promise<BulkEnrollResult> {
+  if (input.customer_ids.length === 0) throw new ValidationError('The request body is invalid', { customer_ids: ['Must not be empty'] });
+  if (input.customer_ids.length > BULK_ENROLL_MAX) throw new ValidationError('The request body is invalid', { customer_ids: [`At most ${BULK_ENROLL_MAX} ids`] });
+  return runCommand(engine, 'bulk_enroll_customers', scope, async (tx) => {
+    const sequence = await sequenceRow(tx.db, scope.companyId, sequenceId);
+    assertActive(sequence);
+    const startDate = validStartDate(input.start_date, sequence, engine.clock.now());
+    const ids = [...new Set(input.customer_ids.map((id) => id.toLowerCase()))];
+    const known = new Set(
+      (await tx.db.selectFrom('customers').select('id').where('company_id', '=', scope.companyId).where('id', 'in', ids).execute()).map((r) => r.id),
+    );
+    const active = new Map(
+      (
+        await tx.db
+          .selectFrom('sequence_enrollments')
+          .select(['id', 'customer_id'])
+          .where('sequence_id', '=', sequence.id)
+          .where('status', '=', 'active')
+          .where('customer_id', 'in', ids)
+          .execute()
+      ).map((r) => [r.customer_id, r.id]),
+    );
+    const steps = await stepRows(tx.db, sequence.id);
+    const result: BulkEnrollResult = { enrolled_count: 0, updated_count: 0, skipped_count: 0, skipped_customer_ids: [] };
+    for (const customerId of ids) {
+      if (!known.has(customerId)) {
+        result.skipped_count += 1;
+        result.skipped_customer_ids.push(customerId);
+        continue;
+      }
+      const stale = active.get(customerId);
+      if (stale) await finishEnrollment(tx, stale, 're-enrolled');
+      await insertEnrollment(tx, sequence, customerId, startDate, steps);
+      if (stale) result.updated_count += 1;
+      else result.enrolled_count += 1;
+    }
+    return result;
+  });
+}
+
+/** Completes an active enrollment; a completed one is refused (400), never silently re-stopped. */
+export async function stopEnrollment(engine: Engine, scope: Scope, id: string, stopReason: string | null): Promise<{ enrollment: EnrollmentView; cancelled_scheduled_steps: number }> {
+  const result = await runCommand(engine, 'stop_enrollment', scope, async (tx) => {
+    const enrollment = await enrollmentRow(tx.db, scope.companyId, id);
+    if (enrollment.status !== 'active') throw new InvalidStateError('The enrollment is already completed');
+    const reason = stopReason?.trim() || 'stopped';
+    return { id: enrollment.id, cancelled: await finishEnrollment(tx, enrollment.id, reason) };
+  });
+  return { enrollment: await getEnrollment(engine.db, scope.companyId, result.id), cancelled_scheduled_steps: result.cancelled };
+}

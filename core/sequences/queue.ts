@@ -1,0 +1,300 @@
+/**
+ * The outreach queue: scheduled steps of every enrollment. Reading it first promotes the steps that
+ * are due to ready, so catching up after days without a read is explicit and idempotent (a step
+ * moves from scheduled to ready once, however late). Ready steps are sent (email) or completed.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/connection';
+import type { ScheduledStepStatus, StepType } from '../db/schema';
+import { type Engine, runCommand } from '../engine';
+import { ConflictError, InvalidStateError, NotFoundError } from '../errors';
+import { newId } from '../ids';
+import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
+import { CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, SEND_CLAIM_STALE_MS } from './rules';
+import { localDate } from './schedule';
+import { completeIfFinished, type Scope } from './store';
+import { renderTemplate, templateValues } from './templates';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * scheduled -> ready for every due step of the company. Last-touch awareness: a due email step is
+ * held while the customer had a manual outbound email or call (one not sent by a sequence step), or
+ * an executed email/call action, in the last LAST_TOUCH_QUIET_DAYS days; it becomes ready once that
+ * quiet period has passed. Returns the number promoted.
+ */
+export async function promoteDueSteps(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope): Promise<number> {
+  return runCommand(engine, 'promote_due_steps', scope, async (tx) => {
+    const quietSince = new Date(Date.parse(tx.now) - LAST_TOUCH_QUIET_DAYS * DAY_MS).toISOString();
+    const due = await tx.db
+      .selectFrom('scheduled_steps as s')
+      .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+      .select('s.id')
+      .where('s.company_id', '=', scope.companyId)
+      .where('s.status', '=', 'scheduled')
+      .where('s.scheduled_at', '<=', tx.now)
+      .where(
+        sql<boolean>`NOT (st.step_type = ${EMAIL_STEP_TYPE} AND (
+          EXISTS (SELECT 1 FROM communications m
+                  WHERE m.company_id = s.company_id AND m.customer_id = s.customer_id
+                    AND m.direction = 'outbound' AND m.kind IN ('email', 'call') AND m.occurred_at > ${quietSince}
+                    AND NOT EXISTS (SELECT 1 FROM scheduled_steps x WHERE x.communication_id = m.id))
+          OR EXISTS (SELECT 1 FROM actions a
+                     WHERE a.company_id = s.company_id AND a.customer_id = s.customer_id AND a.status = 'completed'
+                       AND a.action_type IN ('email', 'call') AND a.deleted_at IS NULL AND a.executed_at > ${quietSince})))`,
+      )
+      .execute();
+    const ids = due.map((r) => r.id);
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      await tx.db.updateTable('scheduled_steps').set({ status: 'ready', updated_at: tx.now }).where('id', 'in', chunk).where('status', '=', 'scheduled').execute();
+    }
+    for (const id of ids) await tx.record('scheduled_step', id, 'update', { status: 'ready' });
+    return ids.length;
+  });
+}
+
+export interface QueueRowView {
+  id: string;
+  sequence: string;
+  sequence_name: string;
+  step: string;
+  step_label: string;
+  step_type: StepType;
+  enrollment: string;
+  customer: string;
+  customer_name: string;
+  /** The customer's AR owner (team member id) and name. */
+  ar_owner: string | null;
+  ar_owner_name: string | null;
+  invoice: string | null;
+  invoice_number: string | null;
+  scheduled_date: string;
+  scheduled_at: string;
+  status: ScheduledStepStatus;
+  /** The subject sent; for an email step not sent yet, a preview rendered with today's data. */
+  email_subject: string | null;
+  sender_connection_id: string | null;
+  message_id: string | null;
+  sent_at: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QueueFilter {
+  category: QueueCategory;
+  stepTypes: StepType[] | null;
+  sequenceId: string | null;
+  enrollmentId: string | null;
+  customerId: string | null;
+  arOwner: OwnerFilter | null;
+  search: string | null;
+  page: number;
+  pageSize: number;
+}
+
+export interface QueuePage {
+  count: number;
+  page: number;
+  page_size: number;
+  data: QueueRowView[];
+}
+
+function base(db: Db, companyId: string) {
+  return db
+    .selectFrom('scheduled_steps as s')
+    .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+    .innerJoin('sequences as q', 'q.id', 's.sequence_id')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .leftJoin('invoices as i', 'i.id', 's.invoice_id')
+    .leftJoin('team_members as tm', 'tm.id', 'c.ar_owner_id')
+    .leftJoin('email_connections as ec', 'ec.id', 'q.sender_connection_id')
+    .where('s.company_id', '=', companyId);
+}
+
+function withColumns(q: ReturnType<typeof base>) {
+  return q.select([
+    's.id',
+    's.sequence_id',
+    'q.name as sequence_name',
+    'q.timezone',
+    'ec.from_name as sequence_sender_name',
+    's.step_id',
+    'st.label as step_label',
+    'st.step_type',
+    'st.subject_template',
+    's.enrollment_id',
+    's.customer_id',
+    'c.name as customer_name',
+    'c.ar_owner_id',
+    'tm.name as ar_owner_name',
+    's.invoice_id',
+    'i.invoice_number',
+    's.scheduled_date',
+    's.scheduled_at',
+    's.status',
+    's.email_subject',
+    's.sender_connection_id',
+    's.message_id',
+    's.sent_at',
+    's.error',
+    's.created_at',
+    's.updated_at',
+  ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof withColumns>['executeTakeFirstOrThrow']>>;
+
+/** Shapes rows, rendering subject previews for email steps that have not been sent. */
+async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promise<QueueRowView[]> {
+  const previews = rows.filter((r) => r.step_type === EMAIL_STEP_TYPE && (r.status === 'scheduled' || r.status === 'ready') && r.email_subject === null);
+  const customers = await loadCustomers(
+    db,
+    companyId,
+    previews.map((r) => r.customer_id),
+  );
+  const invoices = await loadInvoices(
+    db,
+    companyId,
+    previews.flatMap((r) => (r.invoice_id ? [r.invoice_id] : [])),
+  );
+  const company = previews.length ? await companyName(db, companyId) : '';
+  return rows.map((r) => {
+    let subject = r.email_subject;
+    const customer = customers.get(r.customer_id);
+    if (subject === null && customer && previews.includes(r)) {
+      const ctx = templateContext(customer, primaryInvoice(customer, r.invoice_id ? invoices.get(r.invoice_id) : null), company, r.sequence_sender_name, localDate(now, r.timezone));
+      subject = renderTemplate(r.subject_template, templateValues(ctx));
+    }
+    return {
+      id: r.id,
+      sequence: r.sequence_id,
+      sequence_name: r.sequence_name,
+      step: r.step_id,
+      step_label: r.step_label,
+      step_type: r.step_type,
+      enrollment: r.enrollment_id,
+      customer: r.customer_id,
+      customer_name: r.customer_name,
+      ar_owner: r.ar_owner_id,
+      ar_owner_name: r.ar_owner_name,
+      invoice: r.invoice_id,
+      invoice_number: r.invoice_number,
+      scheduled_date: r.scheduled_date,
+      scheduled_at: r.scheduled_at,
+      status: r.status,
+      email_subject: subject,
+      sender_connection_id: r.sender_connection_id,
+      message_id: r.message_id,
+      sent_at: r.sent_at,
+      error: r.error,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    };
+  });
+}
+
+export async function getQueueRow(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, id: string): Promise<QueueRowView> {
+  const row = await withColumns(base(engine.db, companyId)).where('s.id', '=', id.toLowerCase()).executeTakeFirst();
+  if (!row) throw new NotFoundError('Scheduled step', id);
+  return (await toViews(engine.db, companyId, [row], engine.clock.now()))[0];
+}
+
+/** Every scheduled step of one enrollment, whatever its state, in firing order. */
+export async function enrollmentSteps(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, enrollmentId: string): Promise<QueueRowView[]> {
+  const rows = await withColumns(base(engine.db, companyId)).where('s.enrollment_id', '=', enrollmentId).orderBy('s.scheduled_at').orderBy('s.id').execute();
+  return toViews(engine.db, companyId, rows, engine.clock.now());
+}
+
+function filtered(db: Db, companyId: string, f: QueueFilter) {
+  let q = base(db, companyId).where('s.status', 'in', CATEGORY_STATUSES[f.category]);
+  if (f.stepTypes) q = q.where('st.step_type', 'in', f.stepTypes);
+  if (f.sequenceId) q = q.where('s.sequence_id', '=', f.sequenceId.toLowerCase());
+  if (f.enrollmentId) q = q.where('s.enrollment_id', '=', f.enrollmentId.toLowerCase());
+  if (f.customerId) q = q.where('s.customer_id', '=', f.customerId.toLowerCase());
+  const owners = f.arOwner;
+  if (owners) {
+    q = q.where((eb) => eb.or([...(owners.ids.length ? [eb('c.ar_owner_id', 'in', owners.ids)] : []), ...(owners.unassigned ? [eb('c.ar_owner_id', 'is', null)] : [])]));
+  }
+  if (f.search) {
+    const text = f.search;
+    q = q.where(
+      sql<boolean>`(instr(lower(q.name), lower(${text})) > 0 OR instr(lower(st.label), lower(${text})) > 0
+        OR instr(lower(c.name), lower(${text})) > 0 OR instr(lower(coalesce(s.email_subject, st.subject_template)), lower(${text})) > 0)`,
+    );
+  }
+  return q;
+}
+
+/**
+ * One page of the queue after promoting due steps. ready and upcoming run soonest first; history
+ * runs latest first (by when the step was sent or last changed). The id breaks ties.
+ */
+export async function listQueue(engine: Engine, scope: Scope, f: QueueFilter): Promise<QueuePage> {
+  await promoteDueSteps(engine, scope);
+  const { n } = await filtered(engine.db, scope.companyId, f)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  let rows = withColumns(filtered(engine.db, scope.companyId, f));
+  rows =
+    f.category === 'history'
+      ? rows.orderBy(sql`coalesce(s.sent_at, s.updated_at)`, 'desc').orderBy('s.id', 'desc')
+      : rows.orderBy('s.scheduled_at').orderBy('s.id');
+  const data = await rows
+    .limit(f.pageSize)
+    .offset((f.page - 1) * f.pageSize)
+    .execute();
+  return { count: Number(n), page: f.page, page_size: f.pageSize, data: await toViews(engine.db, scope.companyId, data, engine.clock.now()) };
+}
+
+/**
+ * Marks a ready step done (extension): the way call and task steps leave the queue. A call records
+ * an outbound call, a task an internal note (with the note given); an email step completed here was
+ * handled outside ardesk and records nothing. Past ready: returned as it is.
+ */
+export async function completeQueueStep(engine: Engine, scope: Scope, id: string, note: string | null): Promise<QueueRowView> {
+  await promoteDueSteps(engine, scope);
+  const stepId = await runCommand(engine, 'complete_scheduled_step', scope, async (tx) => {
+    const row = await tx.db
+      .selectFrom('scheduled_steps as s')
+      .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+      .select(['s.id', 's.status', 's.enrollment_id', 's.customer_id', 's.invoice_id', 's.send_started_at', 'st.step_type', 'st.label'])
+      .where('s.company_id', '=', scope.companyId)
+      .where('s.id', '=', id.toLowerCase())
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('Scheduled step', id);
+    if (isPastReady(row.status)) return row.id;
+    if (row.status !== 'ready') throw new InvalidStateError('The step is not ready yet: it becomes ready when it is due', 'not_ready');
+    if (row.send_started_at && Date.parse(tx.now) - Date.parse(row.send_started_at) < SEND_CLAIM_STALE_MS) {
+      throw new ConflictError('The step is being sent', 'send_in_progress');
+    }
+    let communicationId: string | null = null;
+    if (row.step_type !== EMAIL_STEP_TYPE) {
+      const communication = {
+        id: newId(),
+        company_id: scope.companyId,
+        customer_id: row.customer_id,
+        invoice_id: row.invoice_id,
+        kind: row.step_type === 'call' ? ('call' as const) : ('note' as const),
+        direction: row.step_type === 'call' ? ('outbound' as const) : ('internal' as const),
+        subject: row.label,
+        body: note,
+        occurred_at: tx.now,
+        author_user_id: tx.actor.userId,
+        author_name: tx.actor.name,
+        email_connection_id: null,
+        message_id: null,
+        created_at: tx.now,
+      };
+      await tx.db.insertInto('communications').values(communication).execute();
+      await tx.record('communication', communication.id, 'insert', communication);
+      communicationId = communication.id;
+    }
+    await tx.db.updateTable('scheduled_steps').set({ status: 'completed', communication_id: communicationId, updated_at: tx.now }).where('id', '=', row.id).execute();
+    await tx.record('scheduled_step', row.id, 'update', { status: 'completed', communication_id: communicationId });
+    await completeIfFinished(tx, row.enrollment_id);
+    return row.id;
+  });
+  return getQueueRow(engine, scope.companyId, stepId);
+}

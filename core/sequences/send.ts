@@ -1,0 +1,202 @@
+/**
+ * Sending a ready email step over SMTP, at most once:
+ * 1. one transaction checks the step and the sender, renders the email and records a claim
+ *    (send_started_at, a stable Message-ID) before anything leaves the machine;
+ * 2. the SMTP call;
+ * 3. one transaction records the outcome: sent (with the communication) or failed (with the error).
+ * A second request while the claim is fresh gets 409; a step past ready is returned as it is, so a
+ * retried HTTP call never sends twice. A claim left by a crash goes stale after
+ * SEND_CLAIM_STALE_MS and may be retried with the same Message-ID, which receivers deduplicate.
+ */
+import type { EmailConnection } from '../db/schema';
+import { sendEmail } from '../email/mailer';
+import { type Engine, runCommand } from '../engine';
+import { ConflictError, ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
+import { newId } from '../ids';
+import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
+import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
+import { EMAIL_STEP_TYPE, isPastReady, replySubject, SEND_CLAIM_STALE_MS, stepMessageId } from './rules';
+import { localDate } from './schedule';
+import { completeIfFinished, type Scope } from './store';
+import { renderTemplate, templateValues } from './templates';
+
+const ERROR_MAX = 1000;
+
+interface Prepared {
+  stepId: string;
+  claimedAt: string;
+  connection: EmailConnection;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | undefined;
+  messageId: string;
+  inReplyTo: string | undefined;
+  invoiceId: string | null;
+}
+
+/** HTML to plain text, for an email step that only has an HTML body. */
+function textOf(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|li|h\d)>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
+/**
+ * Sends a ready email step. The sender is the one given, else the sequence's; it must be active and
+ * be the caller's own connection, the sequence's configured sender, or shared (allow_shared_sending).
+ */
+export async function sendQueueStep(engine: Engine, scope: Scope, id: string, input: { sender_connection_id?: string | null }): Promise<QueueRowView> {
+  await promoteDueSteps(engine, scope);
+  const prepared = await runCommand(engine, 'claim_scheduled_step', scope, async (tx): Promise<Prepared | null> => {
+    const row = await tx.db
+      .selectFrom('scheduled_steps as s')
+      .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+      .innerJoin('sequences as q', 'q.id', 's.sequence_id')
+      .select([
+        's.id',
+        's.status',
+        's.enrollment_id',
+        's.customer_id',
+        's.invoice_id',
+        's.send_started_at',
+        's.message_id',
+        'st.step_type',
+        'st.subject_template',
+        'st.body_plain_template',
+        'st.body_html_template',
+        'q.timezone',
+        'q.sender_connection_id as sequence_sender',
+        'q.send_followups_in_thread',
+      ])
+      .where('s.company_id', '=', scope.companyId)
+      .where('s.id', '=', id.toLowerCase())
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('Scheduled step', id);
+    if (isPastReady(row.status)) return null;
+    if (row.step_type !== EMAIL_STEP_TYPE) {
+      throw new InvalidStateError(`Only email steps (step_type ${EMAIL_STEP_TYPE}) can be sent; this is a ${row.step_type} step: complete it instead`, 'not_email_step');
+    }
+    if (row.status !== 'ready') throw new InvalidStateError('The step is not ready yet: it becomes ready when it is due', 'not_ready');
+    if (row.send_started_at && Date.parse(tx.now) - Date.parse(row.send_started_at) < SEND_CLAIM_STALE_MS) {
+      throw new ConflictError('The step is being sent', 'send_in_progress');
+    }
+
+    const senderId = (input.sender_connection_id || row.sequence_sender)?.toLowerCase();
+    if (!senderId) {
+      throw new ValidationError('No sender: pass sender_connection_id or set the sequence sender', { sender_connection_id: ['Required: the sequence has no sender'] }, 'no_sender');
+    }
+    const connection = await tx.db.selectFrom('email_connections').selectAll().where('company_id', '=', scope.companyId).where('id', '=', senderId).executeTakeFirst();
+    if (!connection) throw new ValidationError('The request body is invalid', { sender_connection_id: ['No email connection with this id in the company'] });
+    if (connection.is_active !== 1) throw new ValidationError('The request body is invalid', { sender_connection_id: ['The email connection is not active'] });
+    const allowed = connection.user_id === scope.actor.userId || connection.id === row.sequence_sender || connection.allow_shared_sending === 1;
+    if (!allowed) throw new ForbiddenError("You may send only from your own connection, the sequence's sender, or a shared connection", 'sender_not_allowed');
+
+    const customer = (await loadCustomers(tx.db, scope.companyId, [row.customer_id])).get(row.customer_id);
+    if (!customer?.email) throw new InvalidStateError('The customer has no contact with an email address', 'no_recipient');
+    const stepInvoice = row.invoice_id ? (await loadInvoices(tx.db, scope.companyId, [row.invoice_id])).get(row.invoice_id) : null;
+    const invoice = primaryInvoice(customer, stepInvoice);
+    const ctx = templateContext(customer, invoice, await companyName(tx.db, scope.companyId), connection.from_name ?? tx.actor.name, localDate(new Date(tx.now), row.timezone));
+    const values = templateValues(ctx);
+    let subject = renderTemplate(row.subject_template, values).trim();
+    const html = renderTemplate(row.body_html_template, values, 'html');
+    const text = renderTemplate(row.body_plain_template, values) || textOf(html);
+    if (!subject || !text.trim()) throw new InvalidStateError('The step has no subject or no body to send: edit its templates', 'empty_template');
+
+    let inReplyTo: string | undefined;
+    if (row.send_followups_in_thread === 1) {
+      const earlier = await tx.db
+        .selectFrom('scheduled_steps')
+        .select(['message_id', 'email_subject'])
+        .where('enrollment_id', '=', row.enrollment_id)
+        .where('status', '=', 'sent')
+        .where('message_id', 'is not', null)
+        .orderBy('sent_at')
+        .orderBy('id')
+        .execute();
+      if (earlier.length) {
+        inReplyTo = earlier[earlier.length - 1].message_id ?? undefined;
+        subject = replySubject(earlier[0].email_subject ?? subject);
+      }
+    }
+    const messageId = row.message_id ?? stepMessageId(row.id, connection.from_email);
+    await tx.db
+      .updateTable('scheduled_steps')
+      .set({ send_started_at: tx.now, message_id: messageId, sender_connection_id: connection.id, email_subject: subject, updated_at: tx.now })
+      .where('id', '=', row.id)
+      .execute();
+    await tx.record('scheduled_step', row.id, 'update', { send_started_at: tx.now, message_id: messageId, sender_connection_id: connection.id, email_subject: subject });
+    return {
+      stepId: row.id,
+      claimedAt: tx.now,
+      connection,
+      to: customer.email,
+      subject,
+      text,
+      html: html.trim() ? html : undefined,
+      messageId,
+      inReplyTo,
+      invoiceId: invoice?.id ?? null,
+    };
+  });
+  if (!prepared) return getQueueRow(engine, scope.companyId, id);
+
+  let failure: string | null = null;
+  try {
+    await sendEmail(prepared.connection, engine.secrets, {
+      to: prepared.to,
+      subject: prepared.subject,
+      text: prepared.text,
+      html: prepared.html,
+      messageId: prepared.messageId,
+      inReplyTo: prepared.inReplyTo,
+    });
+  } catch (err) {
+    failure = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_MAX) || 'The mail server refused the message';
+  }
+
+  await runCommand(engine, failure ? 'fail_scheduled_step' : 'send_scheduled_step', scope, async (tx) => {
+    const current = await tx.db.selectFrom('scheduled_steps').select(['status', 'send_started_at', 'enrollment_id', 'customer_id']).where('id', '=', prepared.stepId).executeTakeFirstOrThrow();
+    // Another attempt took over a stale claim meanwhile: it records its own outcome.
+    if (current.status !== 'ready' || current.send_started_at !== prepared.claimedAt) return;
+    if (failure) {
+      await tx.db.updateTable('scheduled_steps').set({ status: 'failed', error: failure, updated_at: tx.now }).where('id', '=', prepared.stepId).execute();
+      await tx.record('scheduled_step', prepared.stepId, 'update', { status: 'failed', error: failure });
+    } else {
+      const communication = {
+        id: newId(),
+        company_id: scope.companyId,
+        customer_id: current.customer_id,
+        invoice_id: prepared.invoiceId,
+        kind: 'email' as const,
+        direction: 'outbound' as const,
+        subject: prepared.subject,
+        body: prepared.text,
+        occurred_at: tx.now,
+        author_user_id: tx.actor.userId,
+        author_name: tx.actor.name,
+        email_connection_id: prepared.connection.id,
+        message_id: prepared.messageId,
+        created_at: tx.now,
+      };
+      await tx.db.insertInto('communications').values(communication).execute();
+      await tx.record('communication', communication.id, 'insert', communication);
+      await tx.db
+        .updateTable('scheduled_steps')
+        .set({ status: 'sent', sent_at: tx.now, error: null, communication_id: communication.id, updated_at: tx.now })
+        .where('id', '=', prepared.stepId)
+        .execute();
+      await tx.record('scheduled_step', prepared.stepId, 'update', { status: 'sent', sent_at: tx.now, communication_id: communication.id });
+    }
+    await completeIfFinished(tx, current.enrollment_id);
+  });
+  return getQueueRow(engine, scope.companyId, prepared.stepId);
+}
