@@ -1,0 +1,8 @@
+/** The job kinds the core runs in the background, and who runs each. */
+import { INVOICE_REMINDER } from '../reminders/queue';
+import { sendInvoiceReminder } from '../reminders/send';
+import type { JobHandler } from './worker';
+
+export function coreJobHandlers(): Record<string, JobHandler> {
+  return { [INVOICE_REMINDER]: sendInvoiceReminder };
+}

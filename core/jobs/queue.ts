@@ -1,0 +1,221 @@
+/**
+ * The durable job queue over the `jobs` table. A job moves queued -> running (claimed) ->
+ * succeeded | queued again (retry after a backoff) | failed. Every transition is one conditional
+ * UPDATE, so two workers (two processes on one file) can never both own a job, and every write is
+ * a command recorded in `changes`.
+ *
+ * The claim's fencing token is `attempts`: each claim increments it, and every later update of the
+ * job requires status 'running' with the same attempts, so a worker whose claim was taken over
+ * (lease expired) cannot overwrite the new owner's outcome.
+ */
+import { timestamp } from '../clock';
+import type { Db } from '../db/connection';
+import type { Job, JobStatus } from '../db/schema';
+import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
+import { newId } from '../ids';
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+export interface NewJob {
+  companyId: string;
+  kind: string;
+  /** Unique across all jobs: a second enqueue with the same key returns the existing job. */
+  idempotencyKey: string;
+  payload: unknown;
+  /** The entity the job acts on, e.g. an invoice id. */
+  subjectId?: string | null;
+  maxAttempts?: number;
+  runAfter?: string;
+}
+
+/** Queues a job in the caller's transaction unless its idempotency key exists already. */
+export async function enqueueJob(tx: CommandTx, job: NewJob): Promise<{ id: string; created: boolean }> {
+  const id = newId();
+  const values = {
+    id,
+    company_id: job.companyId,
+    kind: job.kind,
+    idempotency_key: job.idempotencyKey,
+    payload: JSON.stringify(job.payload),
+    subject_id: job.subjectId ?? null,
+    status: 'queued' as const,
+    attempts: 0,
+    max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    run_after: job.runAfter ?? tx.now,
+    locked_at: null,
+    last_error: null,
+    result: null,
+    created_at: tx.now,
+    updated_at: tx.now,
+  };
+  const inserted = await tx.db
+    .insertInto('jobs')
+    .values(values)
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) {
+    const { id: _id, ...data } = values;
+    await tx.record('job', id, 'insert', data);
+    return { id, created: true };
+  }
+  const existing = await tx.db.selectFrom('jobs').select('id').where('idempotency_key', '=', job.idempotencyKey).executeTakeFirstOrThrow();
+  return { id: existing.id, created: false };
+}
+
+/** The ids of `subjectIds` that already have a job of `kind` queued or running. */
+export async function subjectsWithPendingJobs(db: Db | CommandTx['db'], companyId: string, kind: string, subjectIds: string[]): Promise<Set<string>> {
+  if (subjectIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('jobs')
+    .select('subject_id')
+    .where('company_id', '=', companyId)
+    .where('kind', '=', kind)
+    .where('status', 'in', ['queued', 'running'])
+    .where('subject_id', 'in', subjectIds)
+    .execute();
+  return new Set(rows.map((r) => r.subject_id).filter((id): id is string => id !== null));
+}
+
+/**
+ * Delay before the next try after `attempts` failed tries: base, 2*base, 4*base, ... capped at max.
+ */
+export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): number {
+  const exponent = Math.max(0, attempts - 1);
+  return Math.min(maxMs, baseMs * 2 ** Math.min(exponent, 30));
+}
+
+export function addMs(iso: string, ms: number): string {
+  return new Date(Date.parse(iso) + ms).toISOString();
+}
+
+/** Claims the oldest due job: queued -> running, attempts + 1, locked now. Null when none is due. */
+export async function claimNextJob(engine: Pick<Engine, 'db' | 'clock'>): Promise<Job | null> {
+  for (;;) {
+    const now = timestamp(engine.clock);
+    const candidate = await engine.db
+      .selectFrom('jobs')
+      .select(['id', 'company_id'])
+      .where('status', '=', 'queued')
+      .where('run_after', '<=', now)
+      .orderBy('run_after')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!candidate) return null;
+    const claimed = await runCommand(engine, 'claim_job', { actor: systemActor, companyId: candidate.company_id }, async (tx) => {
+      const row = await tx.db
+        .updateTable('jobs')
+        .set((eb) => ({ status: 'running', locked_at: tx.now, attempts: eb('attempts', '+', 1), updated_at: tx.now }))
+        .where('id', '=', candidate.id)
+        .where('status', '=', 'queued')
+        .returningAll()
+        .executeTakeFirst();
+      if (row) await tx.record('job', row.id, 'update', { status: 'running', attempts: row.attempts, locked_at: tx.now });
+      return row ?? null;
+    });
+    // Another worker took it between the look and the claim: look again.
+    if (claimed) return claimed;
+  }
+}
+
+/** Raised when a job's claim was taken over (its lease expired) before the worker finished it. */
+export class LostClaimError extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId} is no longer claimed by this worker`);
+    this.name = 'LostClaimError';
+  }
+}
+
+/**
+ * Marks a claimed job succeeded, in the same transaction as `write` (the job's own effects), so the
+ * effects and the success are committed together or not at all.
+ */
+export async function completeJob<T>(
+  engine: Pick<Engine, 'db' | 'clock'>,
+  job: Job,
+  options: { actor?: Actor; write?: (tx: CommandTx) => Promise<T> },
+): Promise<T | null> {
+  return runCommand(engine, 'complete_job', { actor: options.actor ?? systemActor, companyId: job.company_id }, async (tx) => {
+    const result = options.write ? await options.write(tx) : null;
+    const resultText = result === null || result === undefined ? null : JSON.stringify(result);
+    const updated = await tx.db
+      .updateTable('jobs')
+      .set({ status: 'succeeded', locked_at: null, last_error: null, result: resultText, updated_at: tx.now })
+      .where('id', '=', job.id)
+      .where('status', '=', 'running')
+      .where('attempts', '=', job.attempts)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) throw new LostClaimError(job.id);
+    await tx.record('job', job.id, 'update', { status: 'succeeded', result: resultText });
+    return result ?? null;
+  });
+}
+
+export interface RetryPolicy {
+  baseMs: number;
+  maxMs: number;
+}
+
+/**
+ * Records a failed try: back to queued after the backoff, or failed for good when the error is
+ * permanent or the job has used its attempts. Returns the new status, or null if the claim was lost.
+ */
+export async function failJob(
+  engine: Pick<Engine, 'db' | 'clock'>,
+  job: Job,
+  error: string,
+  permanent: boolean,
+  policy: RetryPolicy,
+): Promise<JobStatus | null> {
+  return runCommand(engine, 'fail_job', { actor: systemActor, companyId: job.company_id }, async (tx) => {
+    const final = permanent || job.attempts >= job.max_attempts;
+    const status: JobStatus = final ? 'failed' : 'queued';
+    const runAfter = final ? job.run_after : addMs(tx.now, retryDelayMs(job.attempts, policy.baseMs, policy.maxMs));
+    const updated = await tx.db
+      .updateTable('jobs')
+      .set({ status, run_after: runAfter, locked_at: null, last_error: error, updated_at: tx.now })
+      .where('id', '=', job.id)
+      .where('status', '=', 'running')
+      .where('attempts', '=', job.attempts)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return null;
+    await tx.record('job', job.id, 'update', { status, run_after: runAfter, last_error: error });
+    return status;
+  });
+}
+
+export const INTERRUPTED = 'interrupted: the worker stopped while running this job';
+
+/**
+ * Jobs left 'running' longer than the lease belong to a worker that died (crash, kill, power
+ * loss). They go back to the queue at once, to be run again (their handler decides what a second
+ * run may do), or to failed when they had used their last attempt.
+ */
+export async function reclaimStaleJobs(engine: Pick<Engine, 'db' | 'clock'>, leaseMs: number): Promise<string[]> {
+  const cutoff = addMs(timestamp(engine.clock), -leaseMs);
+  const stale = await engine.db
+    .selectFrom('jobs')
+    .select(['id', 'company_id', 'attempts', 'max_attempts'])
+    .where('status', '=', 'running')
+    .where('locked_at', '<', cutoff)
+    .execute();
+  const reclaimed: string[] = [];
+  for (const job of stale) {
+    const done = await runCommand(engine, 'reclaim_job', { actor: systemActor, companyId: job.company_id }, async (tx) => {
+      const status: JobStatus = job.attempts >= job.max_attempts ? 'failed' : 'queued';
+      const updated = await tx.db
+        .updateTable('jobs')
+        .set({ status, run_after: tx.now, locked_at: null, last_error: INTERRUPTED, updated_at: tx.now })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .where('attempts', '=', job.attempts)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
+      await tx.record('job', job.id, 'update', { status, run_after: tx.now, last_error: INTERRUPTED });
+      return true;
+    });
+    if (done) reclaimed.push(job.id);
+  }
+  return reclaimed;
+}

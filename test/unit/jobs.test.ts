@@ -1,0 +1,212 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Job } from '../../core/db/schema';
+import { runCommand, systemActor } from '../../core/engine';
+import { newId } from '../../core/ids';
+import { addMs, claimNextJob, completeJob, enqueueJob, failJob, INTERRUPTED, LostClaimError, reclaimStaleJobs, retryDelayMs } from '../../core/jobs/queue';
+import { createWorker, type JobHandler, PermanentJobError } from '../../core/jobs/worker';
+import { addCompany } from '../support/api';
+import { type TestEngine, testEngine } from '../support/engine';
+
+const NOW = '2026-11-23T12:00:00.000Z';
+const MINUTE = 60_000;
+
+describe('retryDelayMs', () => {
+  it('doubles from the base after each failed try and stops at the cap', () => {
+    expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, MINUTE, 60 * MINUTE))).toEqual([MINUTE, 2 * MINUTE, 4 * MINUTE, 8 * MINUTE, 16 * MINUTE]);
+    expect(retryDelayMs(7, MINUTE, 60 * MINUTE)).toBe(60 * MINUTE);
+    expect(retryDelayMs(500, MINUTE, 60 * MINUTE)).toBe(60 * MINUTE);
+    expect(retryDelayMs(0, MINUTE, 60 * MINUTE)).toBe(MINUTE);
+  });
+});
+
+describe('the durable job queue and worker', () => {
+  let engine: TestEngine;
+  let companyId: string;
+
+  beforeEach(async () => {
+    engine = await testEngine(NOW);
+    companyId = await addCompany(engine, 'Acme Supply');
+  });
+  afterEach(() => engine.dispose());
+
+  function enqueue(key: string, payload: unknown = {}, options: { kind?: string; maxAttempts?: number; runAfter?: string } = {}) {
+    return runCommand(engine, 'test_enqueue', { actor: systemActor, companyId }, (tx) =>
+      enqueueJob(tx, { companyId, kind: options.kind ?? 'test', idempotencyKey: key, payload, maxAttempts: options.maxAttempts, runAfter: options.runAfter }),
+    );
+  }
+  const job = (id: string) => engine.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('queues a piece of work once per idempotency key', async () => {
+    const first = await enqueue('k1', { n: 1 });
+    const again = await enqueue('k1', { n: 2 });
+    expect(first.created).toBe(true);
+    expect(again).toEqual({ id: first.id, created: false });
+    const rows = await engine.db.selectFrom('jobs').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'queued', attempts: 0, max_attempts: 5, run_after: NOW, payload: '{"n":1}' });
+    const changes = await engine.db.selectFrom('changes').selectAll().where('entity', '=', 'job').execute();
+    expect(changes.map((c) => c.op)).toEqual(['insert']);
+  });
+
+  it('runs due jobs oldest first, and a later job only once the clock reaches it', async () => {
+    const seen: string[] = [];
+    const handler: JobHandler = async (j) => {
+      seen.push(JSON.parse(j.payload).name);
+    };
+    await enqueue('a', { name: 'a' });
+    await enqueue('later', { name: 'later' }, { runAfter: addMs(NOW, 5 * MINUTE) });
+    await enqueue('b', { name: 'b' });
+    const worker = createWorker(engine, { handlers: { test: handler } });
+    const runs = await worker.runDueJobs();
+    expect(seen).toEqual(['a', 'b']);
+    expect(runs.map((r) => [r.status, r.attempts])).toEqual([
+      ['succeeded', 1],
+      ['succeeded', 1],
+    ]);
+    expect(await worker.runDueJobs()).toEqual([]);
+    engine.clock.set(addMs(NOW, 5 * MINUTE));
+    await worker.runDueJobs();
+    expect(seen).toEqual(['a', 'b', 'later']);
+    const rows = await engine.db.selectFrom('jobs').select(['status', 'locked_at', 'last_error']).execute();
+    expect(rows.every((r) => r.status === 'succeeded' && r.locked_at === null && r.last_error === null)).toBe(true);
+  });
+
+  it('retries a failing job with exponential backoff, then fails it with the last error', async () => {
+    let calls = 0;
+    const handler: JobHandler = async () => {
+      calls++;
+      throw new Error(`mail server down (try ${calls})`);
+    };
+    const { id } = await enqueue('flaky', {}, { maxAttempts: 4 });
+    const worker = createWorker(engine, { handlers: { test: handler }, retryBaseMs: MINUTE, retryMaxMs: 60 * MINUTE });
+    let at = NOW;
+    const schedule: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const [run] = await worker.runDueJobs();
+      expect(run).toMatchObject({ status: 'queued', attempts: attempt, error: `mail server down (try ${attempt})` });
+      const row = await job(id);
+      schedule.push(Date.parse(row.run_after) - Date.parse(at));
+      // Not due a millisecond before its time.
+      engine.clock.set(addMs(row.run_after, -1));
+      expect(await worker.runDueJobs()).toEqual([]);
+      at = row.run_after;
+      engine.clock.set(at);
+    }
+    expect(schedule).toEqual([MINUTE, 2 * MINUTE, 4 * MINUTE]);
+    const [last] = await worker.runDueJobs();
+    expect(last).toMatchObject({ status: 'failed', attempts: 4 });
+    expect(await job(id)).toMatchObject({ status: 'failed', attempts: 4, last_error: 'mail server down (try 4)', locked_at: null });
+    engine.clock.set(addMs(at, 24 * 60 * MINUTE));
+    expect(await worker.runDueJobs()).toEqual([]);
+    expect(calls).toBe(4);
+  });
+
+  it('fails at once on a permanent error or an unknown kind', async () => {
+    const permanent = await enqueue('p');
+    const orphan = await enqueue('o', {}, { kind: 'nobody-runs-this' });
+    const worker = createWorker(engine, {
+      handlers: {
+        test: async () => {
+          throw new PermanentJobError('invoice is closed');
+        },
+      },
+    });
+    await worker.runDueJobs();
+    expect(await job(permanent.id)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'invoice is closed' });
+    expect(await job(orphan.id)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'no handler for job kind "nobody-runs-this"' });
+  });
+
+  it('commits a job\'s effects and its success together, or neither', async () => {
+    const handler: JobHandler = async (j, ctx) => {
+      const { label, fail } = JSON.parse(j.payload);
+      await ctx.succeed({
+        write: async (tx) => {
+          await tx.db.insertInto('labels').values({ id: newId(), company_id: companyId, name: label, color: '#000000', created_at: tx.now, updated_at: tx.now }).execute();
+          if (fail) throw new Error('constraint broke after the insert');
+          return { label };
+        },
+      });
+    };
+    const good = await enqueue('good', { label: 'Disputed' });
+    const bad = await enqueue('bad', { label: 'Promise', fail: true });
+    await createWorker(engine, { handlers: { test: handler } }).runDueJobs();
+    expect(await job(good.id)).toMatchObject({ status: 'succeeded', result: '{"label":"Disputed"}' });
+    expect(await job(bad.id)).toMatchObject({ status: 'queued', last_error: 'constraint broke after the insert' });
+    const labels = await engine.db.selectFrom('labels').select('name').execute();
+    expect(labels.map((l) => l.name)).toEqual(['Disputed']);
+  });
+
+  it('reclaims a job left running by a dead worker once its lease is over, and runs it once', async () => {
+    const { id } = await enqueue('orphaned');
+    // A worker claims the job and dies before finishing it.
+    const dead = await claimNextJob(engine);
+    expect(dead).toMatchObject({ id, status: 'running', attempts: 1, locked_at: NOW });
+    let runs = 0;
+    const worker = createWorker(engine, { handlers: { test: async () => void runs++ }, leaseMs: 10 * MINUTE });
+    engine.clock.set(addMs(NOW, 10 * MINUTE));
+    expect(await worker.runDueJobs()).toEqual([]);
+    expect((await job(id)).status).toBe('running');
+    engine.clock.set(addMs(NOW, 10 * MINUTE + 1));
+    const [run] = await worker.runDueJobs();
+    expect(run).toMatchObject({ id, status: 'succeeded', attempts: 2 });
+    expect(runs).toBe(1);
+    const changes = await engine.db.selectFrom('changes').select('command').where('entity_id', '=', id).orderBy('seq').execute();
+    expect(changes.map((c) => c.command)).toEqual(['test_enqueue', 'claim_job', 'reclaim_job', 'claim_job', 'complete_job']);
+  });
+
+  it('fails a stale job that had used its last attempt instead of running it again', async () => {
+    const { id } = await enqueue('spent', {}, { maxAttempts: 1 });
+    await claimNextJob(engine);
+    engine.clock.set(addMs(NOW, 11 * MINUTE));
+    expect(await reclaimStaleJobs(engine, 10 * MINUTE)).toEqual([id]);
+    expect(await job(id)).toMatchObject({ status: 'failed', last_error: INTERRUPTED });
+  });
+
+  it('keeps a slow worker from overwriting the outcome once its claim was taken over', async () => {
+    const { id } = await enqueue('slow');
+    const slow = (await claimNextJob(engine)) as Job;
+    engine.clock.set(addMs(NOW, 11 * MINUTE));
+    await createWorker(engine, { handlers: { test: async () => undefined }, leaseMs: 10 * MINUTE }).runDueJobs();
+    expect(await job(id)).toMatchObject({ status: 'succeeded', attempts: 2 });
+    await expect(completeJob(engine, slow, {})).rejects.toBeInstanceOf(LostClaimError);
+    expect(await failJob(engine, slow, 'late failure', false, { baseMs: MINUTE, maxMs: MINUTE })).toBeNull();
+    expect(await job(id)).toMatchObject({ status: 'succeeded', attempts: 2, last_error: null });
+  });
+
+  it('lets two workers on one file share a queue without running a job twice', async () => {
+    const ran: string[] = [];
+    for (let i = 0; i < 20; i++) await enqueue(`job-${i}`, { i });
+    const handler: JobHandler = async (j) => {
+      ran.push(j.id);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    };
+    const a = createWorker(engine, { handlers: { test: handler } });
+    const b = createWorker(engine, { handlers: { test: handler } });
+    const [ra, rb] = await Promise.all([a.runDueJobs(), b.runDueJobs()]);
+    expect(ra.length + rb.length).toBe(20);
+    expect(new Set(ran).size).toBe(20);
+    expect(ran).toHaveLength(20);
+  });
+
+  it('stops after the job in hand: the rest stay queued for the next worker', async () => {
+    for (let i = 0; i < 3; i++) await enqueue(`stop-${i}`, { i });
+    let release: () => void = () => undefined;
+    const started: number[] = [];
+    const handler: JobHandler = async (j) => {
+      started.push(JSON.parse(j.payload).i);
+      if (started.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    };
+    const worker = createWorker(engine, { handlers: { test: handler }, pollMs: 5 });
+    worker.start();
+    while (started.length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    const stopped = worker.stop();
+    release();
+    await stopped;
+    expect(started).toEqual([0]);
+    const statuses = await engine.db.selectFrom('jobs').select('status').orderBy('id').execute();
+    expect(statuses.map((s) => s.status)).toEqual(['succeeded', 'queued', 'queued']);
+    const next = createWorker(engine, { handlers: { test: handler } });
+    expect((await next.runDueJobs()).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(started).toEqual([0, 1, 2]);
+  });
+});
