@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { actionRoutes } from './actions';
+import { activityRoutes } from './activity';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 import { reminderRoutes } from './reminders';
@@ -17,5 +18,5 @@ import { teamRoutes } from './team';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), actionRoutes(), analyticsRoutes(), viewRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes()];
+  return [authRoutes(), actionRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes()];
 }

@@ -1,0 +1,86 @@
+/**
+ * An invoice's activity history for the desk's detail panel: its communications (emails, calls,
+ * notes) and its collection actions, newest first, in one list.
+ */
+import type { Db } from '../db/connection';
+import { NotFoundError } from '../errors';
+
+export interface ActivityEntry {
+  kind: 'communication' | 'action';
+  id: string;
+  /** When it happened: occurred_at of a communication; executed_at (else created_at) of an action. */
+  at: string;
+  /** email, call or note for a communication; email, call or task for an action. */
+  type: string;
+  /** outbound, inbound or internal (communications); null for actions. */
+  direction: string | null;
+  /** The action's status; null for communications. */
+  status: string | null;
+  title: string;
+  detail: string | null;
+  by: string | null;
+}
+
+export const MAX_ACTIVITY = 200;
+const MAX_DETAIL = 2000;
+
+function clip(text: string | null): string | null {
+  if (text === null) return null;
+  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
+}
+
+/** Merges two newest-first lists into one newest-first list of at most `limit` entries (ties by id). */
+export function mergeNewestFirst(a: ActivityEntry[], b: ActivityEntry[], limit: number): ActivityEntry[] {
+  return [...a, ...b].sort((x, y) => (x.at === y.at ? (x.id < y.id ? 1 : -1) : x.at < y.at ? 1 : -1)).slice(0, limit);
+}
+
+export async function invoiceActivity(db: Db, companyId: string, invoiceId: string, limit = MAX_ACTIVITY): Promise<ActivityEntry[]> {
+  const invoice = await db.selectFrom('invoices').select('id').where('id', '=', invoiceId).where('company_id', '=', companyId).executeTakeFirst();
+  if (!invoice) throw new NotFoundError('Invoice', invoiceId);
+  const [communications, actions] = await Promise.all([
+    db
+      .selectFrom('communications')
+      .select(['id', 'kind', 'direction', 'subject', 'body', 'occurred_at', 'author_name'])
+      .where('invoice_id', '=', invoiceId)
+      .where('company_id', '=', companyId)
+      .orderBy('occurred_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom('actions')
+      .select(['id', 'action_type', 'status', 'description', 'recommendation_label', 'executed_at', 'executed_by', 'created_at'])
+      .where('invoice_id', '=', invoiceId)
+      .where('company_id', '=', companyId)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute(),
+  ]);
+  const fromCommunications: ActivityEntry[] = communications.map((c) => ({
+    kind: 'communication',
+    id: c.id,
+    at: c.occurred_at,
+    type: c.kind,
+    direction: c.direction,
+    status: null,
+    title: c.subject ?? (c.kind === 'call' ? 'Call' : c.kind === 'note' ? 'Note' : 'Email'),
+    detail: clip(c.body),
+    by: c.author_name,
+  }));
+  const fromActions: ActivityEntry[] = actions
+    .map((a) => ({
+      kind: 'action' as const,
+      id: a.id,
+      at: a.executed_at ?? a.created_at,
+      type: a.action_type,
+      direction: null,
+      status: a.status,
+      title: a.description,
+      detail: clip(a.recommendation_label),
+      by: a.executed_by,
+    }))
+    .sort((x, y) => (x.at === y.at ? (x.id < y.id ? 1 : -1) : x.at < y.at ? 1 : -1));
+  return mergeNewestFirst(fromCommunications, fromActions, limit);
+}
