@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { daysPastDue, formatMoney, PLACEHOLDERS, renderTemplate, type TemplateContext, templateValues, unknownPlaceholders } from '../../core/sequences/templates';
+
+const inv = (invoice_number: string, due_date: string, balance: number, payment_link: string | null = null) => ({
+  invoice_number,
+  invoice_date: '2026-09-01',
+  due_date,
+  currency: 'USD',
+  total_amount: balance,
+  balance,
+  payment_link,
+});
+
+const ctx: TemplateContext = {
+  customerName: 'Globex & Sons',
+  contactName: 'Pat Payables',
+  companyName: 'Acme Supply',
+  senderName: 'Alice Collector',
+  openInvoices: [inv('INV-1', '2026-10-01', 125_000, 'https://pay.test/INV-1'), inv('INV-2', '2026-11-20', 5_050), inv('INV-3', '2026-12-15', 1_000)],
+  invoice: inv('INV-1', '2026-10-01', 125_000, 'https://pay.test/INV-1'),
+  currency: 'USD',
+  today: '2026-11-23',
+};
+
+describe('templates', () => {
+  it('fills every placeholder from the customer and invoice', () => {
+    const v = templateValues(ctx);
+    expect(v).toMatchObject({
+      customer_name: 'Globex & Sons',
+      contact_name: 'Pat Payables',
+      company_name: 'Acme Supply',
+      sender_name: 'Alice Collector',
+      invoice_number: 'INV-1',
+      due_date: '2026-10-01',
+      balance: '$1,250.00',
+      days_past_due: '53',
+      payment_link: 'https://pay.test/INV-1',
+      total_balance: '$1,310.50',
+      total_overdue: '$1,300.50',
+      open_invoice_count: '3',
+      overdue_invoice_count: '2',
+    });
+    expect(v.invoice_list.split('\n')).toEqual(['INV-1, due 2026-10-01: $1,250.00', 'INV-2, due 2026-11-20: $50.50', 'INV-3, due 2026-12-15: $10.00']);
+    expect(Object.keys(v).sort()).toEqual([...PLACEHOLDERS].sort());
+  });
+
+  it('renders placeholders with or without inner spaces and leaves unknown ones as written', () => {
+    const out = renderTemplate('Hi {{contact_name}}, {{ invoice_number }} is {{days_past_due}} days late. {{nickname}} {{ unknown_thing }}', templateValues(ctx));
+    expect(out).toBe('Hi Pat Payables, INV-1 is 53 days late. {{nickname}} {{ unknown_thing }}');
+    expect(unknownPlaceholders('{{nickname}} {{customer_name}} {{ nickname }} {{x}}')).toEqual(['nickname', 'x']);
+  });
+
+  it('escapes values in HTML and keeps line breaks', () => {
+    const values = templateValues(ctx);
+    expect(renderTemplate('<p>{{customer_name}}</p>', values, 'html')).toBe('<p>Globex &amp; Sons</p>');
+    expect(renderTemplate('<p>{{customer_name}}</p>', values, 'text')).toBe('<p>Globex & Sons</p>');
+    expect(renderTemplate('{{invoice_list}}', values, 'html')).toContain('$1,250.00<br>INV-2');
+  });
+
+  it('renders invoice placeholders empty when the customer has no open invoice', () => {
+    const v = templateValues({ ...ctx, openInvoices: [], invoice: null, contactName: null, senderName: null });
+    expect(v).toMatchObject({ invoice_number: '', balance: '', days_past_due: '', payment_link: '', total_balance: '$0.00', open_invoice_count: '0', invoice_list: '' });
+    expect(v.contact_name).toBe('Globex & Sons');
+    expect(v.sender_name).toBe('Acme Supply');
+  });
+
+  it('counts days past due from the due date, never below zero', () => {
+    expect(daysPastDue('2026-11-20', '2026-11-23')).toBe(3);
+    expect(daysPastDue('2026-11-23', '2026-11-23')).toBe(0);
+    expect(daysPastDue('2026-12-01', '2026-11-23')).toBe(0);
+  });
+
+  it('formats money in the currency', () => {
+    expect(formatMoney(123_456, 'USD')).toBe('$1,234.56');
+    expect(formatMoney(-500, 'EUR')).toBe('-€5.00');
+  });
+});
