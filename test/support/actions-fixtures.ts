@@ -107,3 +107,36 @@ export async function addAction(engine: TestEngine, companyId: string, values: A
     return id;
   });
 }
+
+/** One valid payload per insight_type, shaped as the spec describes. */
+export const SAMPLE_PAYLOADS = {
+  customer_conversation_summary: {
+    summary: 'Customer confirmed receipt, awaiting AP approval, promised payment by month end',
+    tone: 'cooperative',
+    active_court: 'Customer',
+    action: 'Follow up with AP on December 1 if unpaid',
+    action_breakdown: { email: 1, call: 0 },
+    last_touch: { channel: 'email', at: '2026-11-20T14:00:00Z', by: 'Dana Demo' },
+    commitment_date: '2026-11-30',
+    predicted_pay_date: '2026-12-02',
+    evidence_trace: ['Email 2026-11-20: "We will pay by the 30th"'],
+    unrelated_items: ['New product catalogue request'],
+  },
+  invoice_conversation_summary: {
+    stress_level: 6,
+    active_topic: 'Missing purchase order number',
+    desired_outcome: 'Invoice approved and paid',
+    blocker: 'AP needs a PO reference on the invoice',
+    last_touch: { channel: 'call', at: '2026-11-19T10:00:00Z' },
+  },
+  customer_signal: { entity: { id: 'c1', name: 'Acme Supply' }, signal: { kind: 'payment_delay', days: 12 } },
+  invoice_signal: { entity: { id: 'i1' }, signal: null, reason: 'No material change since the last review' },
+  portfolio_signal: { entity: { scope: 'portfolio' }, signal: { kind: 'dso_up', delta_days: 4 } },
+  invoice_pay_date_prediction: {
+    predicted_date: '2026-12-05',
+    basis: 'promise',
+    evidence_sources: ['communication_thread', 'payment_history'],
+    alternative_scenarios: [{ date: '2026-12-15', probability: 0.2 }],
+  },
+  customer_strategy_plan: { strategy_plan: { strategy: 'firm_reminder', email: { tone: 'firm' }, call: { when: 'day 3' }, internal: { task: 'Check PO' } } },
+};

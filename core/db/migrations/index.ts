@@ -6,6 +6,7 @@ import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_initial';
 import * as m0004 from './0004_payments_customers';
 import * as m0005 from './0005_reminders_jobs';
+import * as m0006 from './0006_actions_insights';
 import * as m0007 from './0007_sequences';
 import * as m0009 from './0009_saved_views';
 
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0004_payments_customers': m0004,
   '0005_reminders_jobs': m0005,
+  '0006_actions_insights': m0006,
   '0007_sequences': m0007,
   '0009_saved_views': m0009,
 };

@@ -4,6 +4,7 @@ import { actionRoutes } from './actions';
 import { activityRoutes } from './activity';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
+import { insightRoutes } from './insights';
 import { reminderRoutes } from './reminders';
 import { sequenceRoutes } from './sequences';
 import { viewRoutes } from './views';
@@ -18,5 +19,5 @@ import { teamRoutes } from './team';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), actionRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes()];
+  return [authRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes()];
 }
