@@ -1,0 +1,64 @@
+/**
+ * Writing a plan inside the import's command: each row written is recorded, and every invoice the
+ * import touched gets its paid amount, balance and closing from its settled payments.
+ */
+import type { CommandTx } from '../engine';
+import { recomputeInvoiceBalance } from '../payments/balance';
+import type { Plan, RowWrite } from './plan';
+
+/** Fields every table row carries that say nothing about the change itself. */
+function changeData(values: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, company_id: _company, created_at: _created, updated_at: _updated, ...data } = values;
+  return data;
+}
+
+/** Rows per multi-row INSERT: one statement per batch keeps a large import fast. */
+const INSERT_BATCH = 200;
+
+export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
+  let batch: RowWrite[] = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    await tx.db
+      .insertInto(batch[0].table)
+      .values(batch.map((w) => w.insert) as never)
+      .execute();
+    for (const w of batch) await tx.record(w.entity, w.id, 'insert', changeData(w.insert!));
+    batch = [];
+  };
+  // Writes are in dependency order (labels, customers, their locations and contacts, invoices,
+  // payments); consecutive inserts into one table go in one statement.
+  for (const w of plan.writes) {
+    if (w.insert) {
+      if (batch.length && (batch[0].table !== w.table || batch.length >= INSERT_BATCH)) await flush();
+      batch.push(w);
+      continue;
+    }
+    await flush();
+    await tx.db
+      .updateTable(w.table)
+      .set({ ...w.update, updated_at: tx.now } as never)
+      .where('id', '=', w.id)
+      .execute();
+    await tx.record(w.entity, w.id, 'update', w.update!);
+  }
+  await flush();
+  const added = plan.links.filter((l) => l.add);
+  for (let i = 0; i < added.length; i += INSERT_BATCH) {
+    const chunk = added.slice(i, i + INSERT_BATCH);
+    await tx.db
+      .insertInto('invoice_labels')
+      .values(chunk.map((l) => ({ company_id: plan.companyId, invoice_id: l.invoiceId, label_id: l.labelId, created_at: tx.now })))
+      .execute();
+    for (const l of chunk) await tx.record('invoice_label', l.invoiceId, 'insert', { label_id: l.labelId });
+  }
+  for (const l of plan.links.filter((link) => !link.add)) {
+    await tx.db.deleteFrom('invoice_labels').where('invoice_id', '=', l.invoiceId).where('label_id', '=', l.labelId).execute();
+    await tx.record('invoice_label', l.invoiceId, 'delete', { label_id: l.labelId });
+  }
+  for (const { id, before } of plan.touched) {
+    const after = await recomputeInvoiceBalance(tx.db, id, tx.now);
+    const changed = (Object.keys(after) as Array<keyof typeof after>).filter((k) => after[k] !== before[k]);
+    if (changed.length) await tx.record('invoice', id, 'update', Object.fromEntries(changed.map((k) => [k, after[k]])));
+  }
+}

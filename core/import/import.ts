@@ -1,0 +1,101 @@
+/**
+ * Importing customers, invoices and payments from a CSV or XLSX file. The file and the mapping
+ * must be readable (else a 400); then every row is checked and every row error reported. A dry
+ * run writes nothing; a real run writes everything in one command, or nothing at all when any
+ * row has an error.
+ */
+import { today as todayOf, timestamp } from '../clock';
+import { type Actor, type Engine, runCommand } from '../engine';
+import { NotFoundError, ValidationError } from '../errors';
+import { applyPlan } from './apply';
+import { compileMapping, type Entity, ENTITIES, formatsOf, type Mapping, validateMapping } from './mapping';
+import { PRESETS } from './mappings/index';
+import { type Counts, type Plan, planImport } from './plan';
+import { readRows, type RowError } from './rows';
+import { type FileFormat, readTable } from './table';
+
+export interface ImportOptions {
+  companyId: string;
+  actor: Actor;
+  bytes: Uint8Array;
+  mapping: Mapping;
+  /** Overrides the mapping's entity. */
+  entity?: Entity;
+  /** Detected from the content when absent. */
+  format?: FileFormat;
+  sheet?: string;
+  dryRun: boolean;
+}
+
+export interface ImportReport {
+  dry_run: boolean;
+  entity: Entity;
+  /** Data rows read (the header not counted). */
+  rows: number;
+  /** What was written; for a dry run, what would be written for the rows without errors. */
+  counts: { customers: Counts; invoices: Counts; payments: Counts };
+  labels_created: string[];
+  errors: RowError[];
+}
+
+/** A preset by name, or a mapping object (from a JSON file or request field); exactly one. */
+export function resolveMapping(source: { preset?: string; mapping?: unknown }): Mapping {
+  if ((source.preset === undefined) === (source.mapping === undefined)) {
+    throw new ValidationError('Give a mapping or a preset', { mapping: ['Give exactly one of mapping and preset'] });
+  }
+  if (source.preset !== undefined) {
+    const preset = PRESETS[source.preset];
+    if (!preset) throw new ValidationError(`No preset named ${source.preset}`, { preset: [`Must be one of ${Object.keys(PRESETS).join(', ')}`] });
+    return preset;
+  }
+  return validateMapping(source.mapping);
+}
+
+export function parseEntity(value: string): Entity {
+  if (!(ENTITIES as readonly string[]).includes(value)) throw new ValidationError(`Unknown entity ${value}`, { entity: [`Must be one of ${ENTITIES.join(', ')}`] });
+  return value as Entity;
+}
+
+const noCounts = () => ({ customers: zero(), invoices: zero(), payments: zero() });
+function zero(): Counts {
+  return { created: 0, updated: 0, unchanged: 0 };
+}
+
+export async function importFile(engine: Pick<Engine, 'db' | 'clock'>, options: ImportOptions): Promise<ImportReport> {
+  const entity = options.entity ?? options.mapping.entity;
+  if (!entity) throw new ValidationError('Say what the file holds', { entity: [`Give entity (${ENTITIES.join(', ')}) in the request or the mapping`] });
+  const company = await engine.db.selectFrom('companies').select(['id', 'currency']).where('id', '=', options.companyId).executeTakeFirst();
+  if (!company) throw new NotFoundError('Company', options.companyId);
+  const formats = formatsOf(options.mapping);
+  const table = await readTable(options.bytes, { format: options.format, sheet: options.sheet, delimiter: formats.delimiter, encoding: formats.encoding });
+  const mapping = compileMapping(options.mapping, entity, table);
+
+  const report = (plan: Plan, rowErrors: RowError[], written: boolean): ImportReport => {
+    const errors = [...rowErrors, ...plan.errors].sort((a, b) => a.row - b.row);
+    const counted = options.dryRun || written;
+    return {
+      dry_run: options.dryRun,
+      entity,
+      rows: table.rows.length,
+      counts: counted ? plan.counts : noCounts(),
+      labels_created: counted ? plan.labelsCreated : [],
+      errors,
+    };
+  };
+  const plan = async (db: Parameters<typeof planImport>[0], today: string, now: string) => {
+    const parsed = readRows(table, mapping, today);
+    return { parsed, plan: await planImport(db, { companyId: company.id, currency: company.currency, today, mapping, rows: parsed.rows }, now) };
+  };
+
+  if (options.dryRun) {
+    const { parsed, plan: p } = await plan(engine.db, todayOf(engine.clock), timestamp(engine.clock));
+    return report(p, parsed.errors, false);
+  }
+  return runCommand(engine, 'import', { actor: options.actor, companyId: company.id }, async (tx) => {
+    const { parsed, plan: p } = await plan(tx.db, tx.today, tx.now);
+    // All or nothing: a single row error and the file writes nothing.
+    if (parsed.errors.length || p.errors.length) return report(p, parsed.errors, false);
+    await applyPlan(tx, p);
+    return report(p, parsed.errors, true);
+  });
+}

@@ -1,0 +1,39 @@
+import type { Mapping } from '../mapping';
+
+/**
+ * IBM's "accounts receivable / late payment histories" sample (../shared/data/ibm-accounts-receivable.csv):
+ * one row per invoice, every invoice settled. Each row gives a customer, an invoice and one
+ * payment of the full amount on the settled date, so every invoice closes as paid.
+ * - customerID is the customer's remote_id and also its name (the file has no other name).
+ * - countryCode (391, 406, 770, 818, 897: not ISO codes) is kept verbatim as the country of the
+ *   customer's "Main" location.
+ * - invoiceNumber keeps its leading zeros; InvoiceDate and DueDate are M/D/YYYY.
+ * - Disputed = Yes gives the invoice the label "Disputed" (created if missing); No removes it.
+ * - The payment's remote_id is "settled-<invoiceNumber>", so a re-import finds it again.
+ * - PaperlessBill says how the bill was sent; it becomes the payment method (Electronic:
+ *   ELECTRONIC, Paper: CHECK), the file's only hint of how the customer paid.
+ * - PaperlessDate is not imported; DaysToSettle and DaysLate follow from the dates.
+ */
+export const ibmArMapping: Mapping = {
+  entity: 'ar-rows',
+  formats: { date: 'M/D/YYYY', decimal: '.', true: ['Yes'], false: ['No'], delimiter: ',' },
+  customers: {
+    remote_id: 'customerID',
+    name: 'customerID',
+    country: 'countryCode',
+  },
+  invoices: {
+    invoice_number: 'invoiceNumber',
+    invoice_date: 'InvoiceDate',
+    due_date: 'DueDate',
+    total_amount: 'InvoiceAmount',
+    labels: [{ label: 'Disputed', column: 'Disputed' }],
+  },
+  payments: {
+    remote_id: { template: 'settled-{invoiceNumber}' },
+    amount: 'InvoiceAmount',
+    payment_date: 'SettledDate',
+    payment_method: { column: 'PaperlessBill', values: { Electronic: 'ELECTRONIC', Paper: 'CHECK' } },
+    payment_type: { value: 'PAYMENT' },
+  },
+};

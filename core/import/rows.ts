@@ -1,0 +1,265 @@
+/**
+ * Reading every data row through the compiled mapping into typed customer, invoice and payment
+ * parts, collecting each problem as a row error (row, column, message) instead of stopping.
+ */
+import type { PaymentStatus } from '../db/schema';
+import { MAX_PAYMENT_MINOR, normalizeCode, RECORDABLE_STATUSES } from '../payments/rules';
+import { type CompiledMapping, FIELDS, type FieldDef, type Formats, type Getter, type Section } from './mapping';
+import { type Cell, cellText, type Table } from './table';
+import { parseAmount, parseBoolean, parseDate, type Parsed, parseWholeNumber } from './values';
+
+export interface RowError {
+  row: number;
+  /** The file's column, when the problem is in one cell. */
+  column: string | null;
+  message: string;
+}
+
+/** A customer's values from one row, flat: the location and billing contact fields are in here too. */
+export interface CustomerFields {
+  remote_id?: string;
+  name?: string;
+  is_person?: 0 | 1;
+  currency?: string;
+  payment_terms_days?: number;
+  notes?: string;
+  location_name?: string;
+  address_line1?: string;
+  city?: string;
+  region?: string;
+  postal_code?: string;
+  country?: string;
+  contact_name?: string;
+  contact_email?: string;
+  contact_phone?: string;
+}
+
+export interface InvoiceFields {
+  invoice_number: string;
+  remote_id?: string;
+  customer_remote_id?: string;
+  customer_name?: string;
+  invoice_date: string;
+  due_date?: string;
+  total_amount: number;
+  currency?: string;
+  payment_link?: string;
+  /** Each mapped label and whether this row says the invoice has it. */
+  labels: Array<{ label: string; on: boolean }>;
+}
+
+export interface PaymentFields {
+  remote_id?: string;
+  invoice_number?: string;
+  invoice_remote_id?: string;
+  amount: number;
+  payment_date: string;
+  payment_method?: string;
+  payment_type?: string;
+  status?: PaymentStatus;
+  transaction_id?: string;
+  notes?: string;
+}
+
+export interface ParsedRow {
+  row: number;
+  customer?: CustomerFields;
+  invoice?: InvoiceFields;
+  payment?: PaymentFields;
+}
+
+/** Longest payment terms accepted: ten years. */
+const MAX_TERMS_DAYS = 3650;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The largest invoice total accepted, the same ceiling as a payment's. */
+const MAX_AMOUNT_MINOR = MAX_PAYMENT_MINOR;
+
+type Value = string | number | boolean;
+
+function convert(cell: Cell, def: FieldDef, formats: Formats): Parsed<Value> {
+  switch (def.kind) {
+    case 'date':
+      return parseDate(cell, formats.date);
+    case 'amount':
+      return parseAmount(cell, formats.decimal);
+    case 'boolean':
+      return parseBoolean(cell, formats.booleans);
+    case 'days':
+      return parseWholeNumber(cell, MAX_TERMS_DAYS);
+    default:
+      break;
+  }
+  const text = cellText(cell);
+  if (def.max !== undefined && text.length > def.max) return { ok: false, message: `is longer than ${def.max} characters` };
+  switch (def.kind) {
+    case 'currency':
+      return /^[A-Za-z]{3}$/.test(text) ? { ok: true, value: text.toUpperCase() } : { ok: false, message: `"${text}" is not a three-letter currency code` };
+    case 'email':
+      return EMAIL_RE.test(text) ? { ok: true, value: text } : { ok: false, message: `"${text}" is not an email address` };
+    case 'url':
+      return /^https?:\/\/[^\s]+$/i.test(text) && URL.canParse(text) ? { ok: true, value: text } : { ok: false, message: `"${text}" is not an http(s) URL` };
+    case 'code':
+      return { ok: true, value: normalizeCode(text) };
+    case 'status': {
+      const status = text.toUpperCase();
+      return (RECORDABLE_STATUSES as readonly string[]).includes(status)
+        ? { ok: true, value: status }
+        : { ok: false, message: `"${text}" is not one of ${RECORDABLE_STATUSES.join(', ')}` };
+    }
+    default:
+      return { ok: true, value: text };
+  }
+}
+
+/** One section's values for a row: absent (undefined) when the cell is empty. */
+class SectionReader {
+  constructor(
+    private readonly section: Section,
+    private readonly getters: Partial<Record<string, Getter>>,
+    private readonly formats: Formats,
+    private readonly cells: Cell[],
+    private readonly row: number,
+    private readonly errors: RowError[],
+  ) {}
+
+  has(field: string): boolean {
+    return this.getters[field] !== undefined;
+  }
+
+  errorCount(): number {
+    return this.errors.length;
+  }
+
+  get(field: string): Value | undefined {
+    const getter = this.getters[field];
+    if (!getter) return undefined;
+    const raw = getter.read(this.cells);
+    if (!raw.ok) return this.fail(field, raw.message);
+    if (raw.value === null || cellText(raw.value) === '') return undefined;
+    const value = convert(raw.value, (FIELDS[this.section] as Record<string, FieldDef>)[field], this.formats);
+    return value.ok ? value.value : this.fail(field, value.message);
+  }
+
+  fail(field: string, message: string): undefined {
+    this.errors.push({ row: this.row, column: this.getters[field]?.column ?? null, message: `${field}: ${message}` });
+    return undefined;
+  }
+
+  require(field: string): Value | undefined {
+    const before = this.errors.length;
+    const value = this.get(field);
+    if (value === undefined && this.errors.length === before) this.fail(field, 'is required');
+    return value;
+  }
+}
+
+function reader(mapping: CompiledMapping, section: Section, cells: Cell[], row: number, errors: RowError[]): SectionReader {
+  return new SectionReader(section, mapping[section] ?? {}, mapping.formats, cells, row, errors);
+}
+
+function pick<T extends object>(r: SectionReader, fields: string[]): Partial<T> {
+  const out: Record<string, Value> = {};
+  for (const f of fields) {
+    const v = r.get(f);
+    if (v !== undefined) out[f] = v;
+  }
+  return out as Partial<T>;
+}
+
+const CUSTOMER_TEXT_FIELDS = [
+  'remote_id',
+  'name',
+  'currency',
+  'payment_terms_days',
+  'notes',
+  'location_name',
+  'address_line1',
+  'city',
+  'region',
+  'postal_code',
+  'country',
+  'contact_name',
+  'contact_email',
+  'contact_phone',
+];
+
+function readCustomer(r: SectionReader): CustomerFields {
+  const customer = pick<CustomerFields>(r, CUSTOMER_TEXT_FIELDS);
+  const isPerson = r.get('is_person');
+  if (isPerson !== undefined) customer.is_person = isPerson ? 1 : 0;
+  if (customer.contact_phone !== undefined && customer.contact_name === undefined && customer.contact_email === undefined) {
+    r.fail('contact_phone', 'needs a contact_name or contact_email on the same row');
+  }
+  if (customer.remote_id === undefined && customer.name === undefined) r.fail(r.has('remote_id') ? 'remote_id' : 'name', 'is required to identify the customer');
+  return customer;
+}
+
+function readInvoice(r: SectionReader, mapping: CompiledMapping, cells: Cell[], row: number, errors: RowError[]): InvoiceFields | undefined {
+  const invoice_number = r.require('invoice_number') as string | undefined;
+  const invoice_date = r.require('invoice_date') as string | undefined;
+  const total_amount = r.require('total_amount') as number | undefined;
+  const rest = pick<InvoiceFields>(r, ['remote_id', 'customer_remote_id', 'customer_name', 'due_date', 'currency', 'payment_link']);
+  if (total_amount !== undefined && total_amount < 0) r.fail('total_amount', 'must not be negative');
+  if (total_amount !== undefined && total_amount > MAX_AMOUNT_MINOR) r.fail('total_amount', 'is larger than any invoice this ledger accepts');
+  if (invoice_date && rest.due_date && rest.due_date < invoice_date) r.fail('due_date', `${rest.due_date} is before the invoice date ${invoice_date}`);
+  if (mapping.entity === 'invoices' && rest.customer_remote_id === undefined && rest.customer_name === undefined) {
+    r.fail(r.has('customer_remote_id') ? 'customer_remote_id' : 'customer_name', 'is required to find the customer');
+  }
+  const labels: InvoiceFields['labels'] = [];
+  for (const rule of mapping.labels) {
+    const cell = cells[rule.index] ?? null;
+    const text = cellText(cell);
+    if (rule.equals !== undefined) {
+      labels.push({ label: rule.label, on: text.toLowerCase() === rule.equals.trim().toLowerCase() });
+      continue;
+    }
+    if (text === '') {
+      labels.push({ label: rule.label, on: false });
+      continue;
+    }
+    const flag = parseBoolean(cell, mapping.formats.booleans);
+    if (flag.ok) labels.push({ label: rule.label, on: flag.value });
+    else errors.push({ row, column: rule.column, message: `label ${rule.label}: ${flag.message}` });
+  }
+  if (invoice_number === undefined || invoice_date === undefined || total_amount === undefined) return undefined;
+  return { invoice_number, invoice_date, total_amount, ...rest, labels };
+}
+
+function readPayment(r: SectionReader, mapping: CompiledMapping, today: string): PaymentFields | undefined {
+  if (mapping.entity === 'ar-rows') {
+    // In a combined row the payment is optional: a row without a payment date has none.
+    const before = r.errorCount();
+    if (r.get('payment_date') === undefined && r.errorCount() === before) return undefined;
+  }
+  const amount = r.require('amount') as number | undefined;
+  const payment_date = r.require('payment_date') as string | undefined;
+  const rest = pick<PaymentFields>(r, ['remote_id', 'invoice_number', 'invoice_remote_id', 'payment_method', 'payment_type', 'status', 'transaction_id', 'notes']);
+  if (amount !== undefined && amount <= 0) r.fail('amount', 'must be greater than zero');
+  if (amount !== undefined && amount > MAX_PAYMENT_MINOR) r.fail('amount', 'is larger than any payment this ledger accepts');
+  if (payment_date !== undefined && payment_date > today) r.fail('payment_date', `${payment_date} is in the future`);
+  if (mapping.entity === 'payments' && rest.invoice_number === undefined && rest.invoice_remote_id === undefined) {
+    r.fail(r.has('invoice_remote_id') ? 'invoice_remote_id' : 'invoice_number', 'is required to find the invoice');
+  }
+  if (amount === undefined || payment_date === undefined) return undefined;
+  return { amount, payment_date, ...rest };
+}
+
+/**
+ * Reads every row. A row with any error yields no parts (so nothing of it is planned), but all of
+ * its errors are reported.
+ */
+export function readRows(table: Table, mapping: CompiledMapping, today: string): { rows: ParsedRow[]; errors: RowError[] } {
+  const rows: ParsedRow[] = [];
+  const errors: RowError[] = [];
+  for (const { row, cells } of table.rows) {
+    const before = errors.length;
+    const extra = cells.slice(mapping.columnCount).filter((c) => cellText(c) !== '').length;
+    if (extra) errors.push({ row, column: null, message: `has ${extra} filled cell(s) beyond the ${mapping.columnCount} columns of the header` });
+    const parsed: ParsedRow = { row };
+    if (mapping.customers) parsed.customer = readCustomer(reader(mapping, 'customers', cells, row, errors));
+    if (mapping.invoices) parsed.invoice = readInvoice(reader(mapping, 'invoices', cells, row, errors), mapping, cells, row, errors);
+    if (mapping.payments) parsed.payment = readPayment(reader(mapping, 'payments', cells, row, errors), mapping, today);
+    if (errors.length === before) rows.push(parsed);
+  }
+  return { rows, errors };
+}

@@ -1,0 +1,105 @@
+/**
+ * A file as a table: the header row's column names and the data rows with their row numbers.
+ * CSV cells are text; XLSX cells keep the type the workbook stored (number, date, boolean).
+ */
+import ExcelJS from 'exceljs';
+import { ValidationError } from '../errors';
+import { parseCsv } from './csv';
+
+export type Cell = string | number | boolean | Date | null;
+
+export interface TableRow {
+  /** The row number a spreadsheet shows (the header is row 1 in a CSV file). */
+  row: number;
+  cells: Cell[];
+}
+
+export interface Table {
+  headers: string[];
+  /** Row number of the header, for messages. */
+  headerRow: number;
+  rows: TableRow[];
+}
+
+export type FileFormat = 'csv' | 'xlsx';
+export type TextEncoding = 'utf-8' | 'windows-1252';
+
+export interface ReadOptions {
+  format?: FileFormat;
+  sheet?: string;
+  delimiter?: string;
+  encoding?: TextEncoding;
+}
+
+/** XLSX files are ZIP archives; anything else is read as delimited text. */
+export function detectFormat(bytes: Uint8Array): FileFormat {
+  return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04 ? 'xlsx' : 'csv';
+}
+
+export async function readTable(bytes: Uint8Array, options: ReadOptions = {}): Promise<Table> {
+  const format = options.format ?? detectFormat(bytes);
+  if (format === 'xlsx') return readXlsx(bytes, options.sheet);
+  if (options.sheet !== undefined) throw new ValidationError('A CSV file has no sheets', { sheet: ['Only an XLSX file has sheets'] });
+  return readCsvTable(decodeText(bytes, options.encoding ?? 'utf-8'), options.delimiter ?? ',');
+}
+
+export function decodeText(bytes: Uint8Array, encoding: TextEncoding): string {
+  try {
+    return new TextDecoder(encoding, { fatal: true }).decode(bytes);
+  } catch {
+    throw new ValidationError(`The file is not ${encoding} text`, { file: [`Not valid ${encoding} text; set formats.encoding to the file's encoding`] });
+  }
+}
+
+export function readCsvTable(text: string, delimiter: string): Table {
+  const records = parseCsv(text, delimiter);
+  if (records.length === 0) throw new ValidationError('The file is empty', { file: ['No header row'] });
+  const [header, ...rows] = records;
+  return { headers: header.fields.map((h) => h.trim()), headerRow: header.row, rows: rows.map((r) => ({ row: r.row, cells: r.fields })) };
+}
+
+async function readXlsx(bytes: Uint8Array, sheetName: string | undefined): Promise<Table> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
+  } catch {
+    throw new ValidationError('The file is not a readable XLSX workbook', { file: ['Not a readable XLSX workbook'] });
+  }
+  const sheet = sheetName === undefined ? workbook.worksheets[0] : workbook.getWorksheet(sheetName);
+  if (!sheet) {
+    const names = workbook.worksheets.map((w) => w.name).join(', ');
+    throw new ValidationError(sheetName === undefined ? 'The workbook has no sheets' : `The workbook has no sheet named ${sheetName}`, {
+      sheet: [sheetName === undefined ? 'No sheets' : `No such sheet; the sheets are: ${names}`],
+    });
+  }
+  const rows: TableRow[] = [];
+  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+    const cells: Cell[] = [];
+    row.eachCell({ includeEmpty: true }, (cell, col) => {
+      cells[col - 1] = xlsxCell(cell.value);
+    });
+    for (let i = 0; i < cells.length; i++) cells[i] ??= null;
+    if (cells.some((c) => c !== null && c !== '')) rows.push({ row: rowNumber, cells });
+  });
+  if (rows.length === 0) throw new ValidationError('The sheet is empty', { file: ['No header row'] });
+  const [header, ...data] = rows;
+  return { headers: header.cells.map((c) => cellText(c)), headerRow: header.row, rows: data };
+}
+
+/** Flattens exceljs values: formulas to their result, rich text and hyperlinks to their text. */
+function xlsxCell(value: ExcelJS.CellValue): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
+  if ('richText' in value) return value.richText.map((r) => r.text).join('');
+  if ('formula' in value || 'sharedFormula' in value) return xlsxCell((value.result ?? null) as ExcelJS.CellValue);
+  if ('text' in value) return typeof value.text === 'string' ? value.text : xlsxCell(value.text as ExcelJS.CellValue);
+  if ('error' in value) return String(value.error);
+  return null;
+}
+
+/** A cell as trimmed text (dates as YYYY-MM-DD), for text fields and messages. */
+export function cellText(cell: Cell | undefined): string {
+  if (cell === null || cell === undefined) return '';
+  if (cell instanceof Date) return cell.toISOString().slice(0, 10);
+  return String(cell).trim();
+}
