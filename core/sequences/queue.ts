@@ -271,11 +271,14 @@ export async function completeQueueStep(engine: Engine, scope: Scope, id: string
     }
     let communicationId: string | null = null;
     if (row.step_type !== EMAIL_STEP_TYPE) {
+      // A call is about the step's invoice, else the customer's oldest open one (its last touch);
+      // a task is internal work and touches no invoice of its own accord.
+      const customer = row.step_type === 'call' && !row.invoice_id ? (await loadCustomers(tx.db, scope.companyId, [row.customer_id])).get(row.customer_id) : undefined;
       const communication = {
         id: newId(),
         company_id: scope.companyId,
         customer_id: row.customer_id,
-        invoice_id: row.invoice_id,
+        invoice_id: row.invoice_id ?? (customer ? (primaryInvoice(customer, null)?.id ?? null) : null),
         kind: row.step_type === 'call' ? ('call' as const) : ('note' as const),
         direction: row.step_type === 'call' ? ('outbound' as const) : ('internal' as const),
         subject: row.label,
