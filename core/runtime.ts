@@ -2,10 +2,14 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Engine } from './engine';
 import { createApp, type HttpOptions } from './http/app';
+import { coreJobHandlers } from './jobs/handlers';
+import { createWorker } from './jobs/worker';
 
 export interface RuntimeOptions extends Partial<HttpOptions> {
   port: number;
   host: string;
+  /** How often the background worker looks for due jobs (reminder emails). */
+  jobPollMs?: number;
 }
 
 export interface Runtime {
@@ -26,10 +30,14 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const worker = createWorker(engine, { handlers: coreJobHandlers(), ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}) });
+  worker.start();
   return {
     url: `http://${shownHost}:${port}`,
     port,
     async stop() {
+      // The job in hand finishes (and records its outcome) before the database can be closed.
+      await worker.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

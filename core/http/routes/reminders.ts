@@ -1,0 +1,52 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { queueInvoiceReminders } from '../../reminders/queue';
+import { scopeOf } from '../context';
+import { CompanyParams, createRouter, json, jsonBody, problems, SECURITY, Uuid } from '../openapi';
+
+export const MAX_REMINDER_IDS = 1000;
+
+const SendRemindersRequest = z
+  .object({
+    invoice_ids: z
+      .array(z.guid().openapi({ format: 'uuid' }))
+      .min(1)
+      .max(MAX_REMINDER_IDS),
+  })
+  .openapi('SendRemindersRequest');
+
+const SendRemindersResponse = z
+  .object({
+    status: z.literal('queued'),
+    invoice_ids: z.array(Uuid),
+    message: z.string(),
+  })
+  .openapi('SendRemindersResponse');
+
+const sendRemindersRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/invoices/bulk/send-reminders',
+  tags: ['Invoices'],
+  summary: 'Queue payment reminder emails',
+  description:
+    'Records one durable reminder job per invoice; a background worker emails each invoice to its customer\'s billing contact through the company\'s default email connection and records the email as a communication. All or nothing: unknown or other companies\' invoices, closed invoices and customers without a billing email fail the whole request with 400 naming them. At most one reminder per invoice per day: asking again while one is queued, running or already sent today queues nothing new; a reminder that failed today is queued again.',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(SendRemindersRequest) },
+  responses: { 200: json(SendRemindersResponse, 'The reminders are queued'), ...problems(400, 401, 403, 404) },
+});
+
+export function reminderRoutes() {
+  const router = createRouter();
+  router.openapi(sendRemindersRoute, async (c) => {
+    const { invoice_ids } = c.req.valid('json');
+    const result = await queueInvoiceReminders(c.var.engine, scopeOf(c), invoice_ids);
+    return c.json({ status: 'queued' as const, invoice_ids, message: reminderMessage(result.queued.length, result.unchanged.length) }, 200);
+  });
+  return router;
+}
+
+export function reminderMessage(queued: number, unchanged: number): string {
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const head = `${plural(queued, 'reminder', 'reminders')} queued`;
+  if (unchanged === 0) return `${head}.`;
+  return `${head}; ${plural(unchanged, 'invoice already has', 'invoices already have')} a reminder queued or sent today.`;
+}

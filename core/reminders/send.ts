@@ -1,0 +1,117 @@
+/**
+ * The reminder job: renders the invoice's reminder, records the intent, sends it over the
+ * company's default connection, then records the communication (the invoice's new last touch),
+ * settles the outbox row and marks the job succeeded in one transaction.
+ */
+import { today } from '../clock';
+import { daysBetween } from '../dates';
+import type { Job } from '../db/schema';
+import { sendEmail } from '../email/mailer';
+import type { Actor } from '../engine';
+import { newId } from '../ids';
+import { type JobContext, PermanentJobError } from '../jobs/worker';
+import { classifySendError, findOutbox, jobMessageId, recordSendIntent, settleOutbox } from './outbox';
+import type { ReminderPayload } from './queue';
+import { defaultConnection, loadReminderTargets } from './targets';
+import { renderReminder } from './template';
+
+export const OUTCOME_UNKNOWN = 'the worker stopped while the mail server had the message; whether it was delivered is unknown, so it was not sent again';
+
+export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<void> {
+  const { engine } = ctx;
+  const payload = JSON.parse(job.payload) as ReminderPayload;
+  const outbox = await findOutbox(engine.db, job.id);
+  if (outbox?.status === 'sending') {
+    // The last run committed 'sending' and never settled it: the message may have gone out.
+    await settleOutbox(engine, job, 'unknown', OUTCOME_UNKNOWN);
+    throw new PermanentJobError(`Reminder ${outbox.message_id}: ${OUTCOME_UNKNOWN}`);
+  }
+
+  const target = (await loadReminderTargets(engine.db, job.company_id, [payload.invoice_id])).get(payload.invoice_id);
+  if (!target) throw new PermanentJobError(`Invoice ${payload.invoice_id} no longer exists; no reminder sent`);
+  if (target.closingReason) throw new PermanentJobError(`Invoice ${target.invoiceNumber} was closed (${target.closingReason}) before its reminder went out; no reminder sent`);
+  if (!target.billingEmail) throw new PermanentJobError(`The customer of invoice ${target.invoiceNumber} has no billing contact email; no reminder sent`);
+  const connection = await defaultConnection(engine.db, job.company_id);
+  if (!connection) throw new PermanentJobError('The company has no default active email connection; no reminder sent');
+  if (connection.smtp_password_enc) {
+    try {
+      engine.secrets.decrypt(connection.smtp_password_enc);
+    } catch {
+      throw new PermanentJobError(`The SMTP password of connection "${connection.name}" cannot be decrypted with this database's key; enter it again`);
+    }
+  }
+  const company = await engine.db.selectFrom('companies').select('name').where('id', '=', job.company_id).executeTakeFirstOrThrow();
+
+  const email = renderReminder({
+    companyName: company.name,
+    customerName: target.customerName,
+    contactName: target.contactName,
+    invoiceNumber: target.invoiceNumber,
+    invoiceDate: target.invoiceDate,
+    dueDate: target.dueDate,
+    currency: target.currency,
+    totalAmount: target.totalAmount,
+    paidAmount: target.paidAmount,
+    balance: target.balance,
+    daysPastDue: daysBetween(target.dueDate, today(engine.clock)),
+    paymentLink: target.paymentLink,
+  });
+  const messageId = outbox?.message_id ?? jobMessageId(job.id, connection.from_email);
+  const to = target.billingEmail;
+
+  await recordSendIntent(engine, job, { invoiceId: target.invoiceId, customerId: target.customerId, connectionId: connection.id, messageId, to, subject: email.subject });
+  try {
+    await sendEmail(connection, engine.secrets, { to, subject: email.subject, text: email.text, html: email.html, messageId });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    const outcome = classifySendError(err);
+    if (outcome.delivered === 'unknown') {
+      await settleOutbox(engine, job, 'unknown', reason);
+      throw new PermanentJobError(`Reminder ${messageId} to ${to}: the connection failed after the message may have been accepted (${reason}); not sent again`);
+    }
+    await settleOutbox(engine, job, 'not_sent', reason);
+    const message = `Sending reminder ${messageId} to ${to} failed: ${reason}`;
+    throw outcome.retry ? new Error(message) : new PermanentJobError(message);
+  }
+
+  const author = await authorOf(ctx, payload, company.name);
+  await ctx.succeed({
+    actor: author.actor,
+    write: async (tx) => {
+      const communicationId = newId();
+      const communication = {
+        id: communicationId,
+        company_id: job.company_id,
+        customer_id: target.customerId,
+        invoice_id: target.invoiceId,
+        kind: 'email' as const,
+        direction: 'outbound' as const,
+        subject: email.subject,
+        body: email.text,
+        occurred_at: tx.now,
+        author_user_id: author.userId,
+        author_name: author.name,
+        email_connection_id: connection.id,
+        message_id: messageId,
+        created_at: tx.now,
+      };
+      // The insert trigger makes this the invoice's last touch.
+      await tx.db.insertInto('communications').values(communication).execute();
+      const { id: _id, ...data } = communication;
+      await tx.record('communication', communicationId, 'insert', data);
+      const sent = { status: 'sent' as const, sent_at: tx.now, last_error: null, communication_id: communicationId, updated_at: tx.now };
+      await tx.db.updateTable('email_outbox').set(sent).where('job_id', '=', job.id).execute();
+      const row = await tx.db.selectFrom('email_outbox').select('id').where('job_id', '=', job.id).executeTakeFirstOrThrow();
+      await tx.record('email_outbox', row.id, 'update', sent);
+      return { message_id: messageId, to, communication_id: communicationId };
+    },
+  });
+}
+
+/** The person who asked for the reminder (if still a user), else the company, as the email's author. */
+async function authorOf(ctx: JobContext, payload: ReminderPayload, companyName: string): Promise<{ actor: Actor; userId: string | null; name: string }> {
+  const userId = payload.requested_by.user_id;
+  const user = userId ? await ctx.engine.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst() : undefined;
+  const name = payload.requested_by.name || user?.display_name || companyName;
+  return { actor: { userId: user?.id ?? null, name }, userId: user?.id ?? null, name };
+}
