@@ -33,7 +33,7 @@ function openAtSql(isToday: boolean): string {
                    cast(julianday(:asOf) - julianday(i.due_date) AS integer) AS d
             FROM invoices i
             WHERE i.company_id = :company AND i.invoice_date <= :asOf
-              AND NOT (i.closing_reason IN ('credit_memo','written_off') AND i.closed_date <= :asOf)
+              AND NOT (coalesce(i.closing_reason, '') IN ('credit_memo','written_off') AND coalesce(i.closed_date, '') <= :asOf)
           ) WHERE balance > 0`;
 }
 

@@ -1,0 +1,153 @@
+import ExcelJS from 'exceljs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../core/http/app';
+import { addCompany, addUser, type App, call, loginAs } from '../support/api';
+import { type TestEngine, testEngine } from '../support/engine';
+import { ledger } from '../support/ledger-fixtures';
+
+// Today is Monday 2026-11-23.
+describe('AR aging and the cash flow forecast', () => {
+  let engine: TestEngine;
+  let app: App;
+  let token: string;
+  let company: string;
+  let other: string;
+  let acme: string;
+  let birch: string;
+
+  beforeEach(async () => {
+    engine = await testEngine('2026-11-23T15:00:00.000Z');
+    app = createApp(engine);
+    company = await addCompany(engine, 'Acme Supply');
+    other = await addCompany(engine, 'Elsewhere Inc');
+    await addUser(engine, 'ana', [[company, 'collector']]);
+    token = await loginAs(app, 'ana');
+    const l = ledger(engine, company);
+    acme = await l.customer({ name: 'Acme Hardware' });
+    birch = await l.customer({ name: 'Birch Clinic', is_person: false });
+    await l.invoice({ customer: acme, number: 'A-1', total: 500, dueDate: '2026-11-30' }); // current
+    await l.invoice({ customer: acme, number: 'A-2', total: 200, dueDate: '2026-11-13' }); // 10 days: 1_30
+    await l.invoice({ customer: birch, number: 'B-1', total: 300, dueDate: '2026-10-01' }); // 53 days: 31_60
+    await l.invoice({ customer: birch, number: 'B-2', total: 50, dueDate: '2026-09-10' }); // 74 days: 61_90
+    const old = await l.invoice({ customer: birch, number: 'B-3', total: 1000, invoiceDate: '2026-05-01', dueDate: '2026-06-01' }); // 175 days: 91_over
+    await l.payment({ invoice: old, amount: 400, payment_date: '2026-11-01' });
+    const paid = await l.invoice({ customer: acme, number: 'A-3', total: 80, dueDate: '2026-10-20' });
+    await l.payment({ invoice: paid, amount: 80, payment_date: '2026-10-25' });
+    await l.invoice({ customer: acme, number: 'A-4', total: 70, dueDate: '2026-08-01', closingReason: 'written_off' });
+    const otherLedger = ledger(engine, other);
+    const foreign = await otherLedger.customer({ name: 'Foreign Co' });
+    await otherLedger.invoice({ customer: foreign, number: 'F-1', total: 9999, dueDate: '2026-11-01' });
+  });
+  afterEach(() => engine.dispose());
+
+  const get = (path: string) => call(app, 'GET', `/api/companies/${company}${path}`, { token });
+
+  it('sums open balances per bucket for today, leaving out closed invoices and other companies', async () => {
+    const res = await get('/ar-aging/summary');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ as_of: '2026-11-23', total_balance: 1650, overdue_balance: 1150, invoice_count: 5 });
+    expect(res.body.buckets.map((b: { key: string; balance: number }) => [b.key, b.balance])).toEqual([
+      ['current', 500],
+      ['1_30', 200],
+      ['31_60', 300],
+      ['61_90', 50],
+      ['91_over', 600],
+    ]);
+    expect(res.body.buckets.reduce((s: number, b: { percent: number }) => s + b.percent, 0)).toBeCloseTo(100, 1);
+  });
+
+  it('ages as of a past date from the payments made by then', async () => {
+    const res = await get('/ar-aging/summary?as_of=2026-10-15');
+    expect(res.status).toBe(200);
+    // On Oct 15: A-3 (invoiced Sep 20) and A-4 (not yet written off) were open, B-3 had no payment yet.
+    const buckets = Object.fromEntries(res.body.buckets.map((b: { key: string; balance: number }) => [b.key, b.balance]));
+    expect(buckets).toEqual({ current: 200 + 80, '1_30': 300, '31_60': 50, '61_90': 70, '91_over': 1000 });
+  });
+
+  it('lists invoice-level aging filtered by bucket, and per customer', async () => {
+    const details = await get('/ar-aging/details?bucket=91_over,31_60');
+    expect(details.status).toBe(200);
+    expect(details.body.count).toBe(2);
+    expect(details.body.data.map((r: { invoice_number: string; days_past_due: number; balance: number }) => [r.invoice_number, r.days_past_due, r.balance])).toEqual([
+      ['B-3', 175, 600],
+      ['B-1', 53, 300],
+    ]);
+    const grouped = await get('/ar-aging/details?group_by=customer');
+    expect(grouped.body.data).toEqual([
+      expect.objectContaining({ customer: birch, current: 0, '31_60': 300, '61_90': 50, '91_over': 600, total: 950, invoice_count: 3 }),
+      expect.objectContaining({ customer: acme, current: 500, '1_30': 200, total: 700, invoice_count: 2 }),
+    ]);
+  });
+
+  it('rejects an unknown bucket, a future date and a bad page size with 400 problem+json', async () => {
+    for (const query of ['/ar-aging/details?bucket=90_plus', '/ar-aging/summary?as_of=2026-12-01', '/ar-aging/summary?as_of=2026-02-30', '/ar-aging/details?page_size=5000']) {
+      const res = await get(query);
+      expect(res.status, query).toBe(400);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+    }
+  });
+
+  it('takes snapshots idempotently and serves their history and dates', async () => {
+    const first = await call(app, 'POST', `/api/companies/${company}/ar-aging/snapshots`, { token, body: { snapshot_date: '2026-10-15' } });
+    expect(first.status).toBe(201);
+    expect(first.body.buckets['91_over']).toBe(1000);
+    expect((await call(app, 'POST', `/api/companies/${company}/ar-aging/snapshots`, { token })).status).toBe(201);
+    const again = await call(app, 'POST', `/api/companies/${company}/ar-aging/snapshots`, { token, body: { snapshot_date: '2026-10-15' } });
+    expect(again.body.id).toBe(first.body.id);
+    expect((await get('/ar-aging/available-dates')).body).toEqual({ dates: ['2026-11-23', '2026-10-15'] });
+    const history = await get('/ar-aging/history?date_from=2026-11-01');
+    expect(history.body.count).toBe(1);
+    expect(history.body.data[0]).toMatchObject({ snapshot_date: '2026-11-23', total_balance: 1650, invoice_count: 5 });
+  });
+
+  it('formats a report summary and exports it as CSV and XLSX', async () => {
+    const report = await get('/ar-aging/report-summary');
+    expect(report.body).toMatchObject({ company_name: 'Acme Supply', as_of: '2026-11-23', total: { balance: 1650, balance_display: '$1,650.00' } });
+    expect(report.body.rows[4]).toMatchObject({ label: '90+ days', balance_display: '$600.00' });
+
+    const csv = await app.request(`/api/companies/${company}/ar-aging/report-export`, {
+      method: 'POST',
+      headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ format: 'csv' }),
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="ar-aging-2026-11-23.csv"');
+    const text = await csv.text();
+    expect(text).toContain('B-3,Birch Clinic,2026-05-01,2026-06-01,175,91_over,600');
+
+    const xlsx = await app.request(`/api/companies/${company}/ar-aging/report-export`, {
+      method: 'POST',
+      headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ format: 'xlsx' }),
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await xlsx.arrayBuffer());
+    expect(workbook.getWorksheet('Invoices')!.rowCount).toBe(6);
+    expect(workbook.getWorksheet('Summary')!.getRow(10).values).toEqual([undefined, 'Total', 1650, 5, 1]);
+  });
+
+  it('forecasts 13 Monday weeks from the next Monday, clamping weeks and accepting request_date', async () => {
+    const res = await get('/analytics/cashflow-forecast');
+    expect(res.status).toBe(200);
+    expect(res.body.request_date).toBe('2026-11-23');
+    expect(res.body.calendar.num_weeks).toBe(13);
+    expect(res.body.calendar.weeks[0]).toMatchObject({ code: 'W1', start_date: '2026-11-30', end_date: '2026-12-06' });
+    // A-1 is due Nov 30: the only due date inside the window.
+    expect(res.body.time_series.due_date_cash_inflows[0]).toBe(500);
+    expect(res.body.time_series.due_date_cash_inflows.slice(1).every((v: number) => v === 0)).toBe(true);
+    // 480 settled in the last 26 weeks -> 18.46 a week.
+    expect(res.body.time_series.trailing_6m_avg_weekly_inflows[0]).toBe(18.46);
+    expect(res.body.customers[0].total_predicted).toBeGreaterThanOrEqual(res.body.customers.at(-1).total_predicted);
+
+    expect((await get('/analytics/cashflow-forecast?weeks=40')).body.calendar.num_weeks).toBe(26);
+    expect((await get('/analytics/cashflow-forecast?weeks=0')).body.calendar.num_weeks).toBe(1);
+    const alias = await get('/analytics/cashflow-forecast?request_date=2026-11-25&weeks=2');
+    expect(alias.body).toMatchObject({ request_date: '2026-11-25', calendar: { num_weeks: 2 } });
+    expect((await get('/analytics/cashflow-forecast?weeks=abc')).status).toBe(400);
+  });
+
+  it('keeps another company out', async () => {
+    const res = await call(app, 'GET', `/api/companies/${other}/ar-aging/summary`, { token });
+    expect(res.status).toBe(403);
+  });
+});
