@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { type FieldErrors, ValidationError } from '../errors';
+import { MAX_LABEL_NAME } from '../labels/labels';
 import { type Cell, cellText, type Table } from './table';
 import { type BooleanWords, DATE_FORMATS, type DateFormat, type DecimalSeparator, DEFAULT_BOOLEAN_WORDS, type Parsed } from './values';
 
@@ -28,7 +29,7 @@ export const FIELDS = {
     payment_terms_days: { kind: 'days' },
     notes: { kind: 'text', max: 5000 },
     location_name: { kind: 'text', max: 200 },
-    address_line1: { kind: 'text', max: 200 },
+    address_line1: { kind: 'text', max: 300 },
     city: { kind: 'text', max: 100 },
     region: { kind: 'text', max: 100 },
     postal_code: { kind: 'text', max: 20 },
@@ -83,7 +84,7 @@ function sectionSchema<S extends Section>(section: S) {
 
 const LabelRuleSchema = z
   .object({
-    label: z.string().trim().min(1).max(100),
+    label: z.string().trim().min(1).max(MAX_LABEL_NAME),
     column: z.string().min(1),
     /** Without it, the label applies when the cell is a yes word; with it, when the cell equals it. */
     equals: z.string().optional(),

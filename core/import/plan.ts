@@ -3,10 +3,11 @@
  * row by row, what to create, what to change and what is already so. Planning only reads; the
  * dry run stops here, the real run applies the plan in the same transaction it was made in.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { addDays } from '../dates';
 import type { ClosingReason, Customer, Database, Invoice, PaymentStatus } from '../db/schema';
 import { newId } from '../ids';
+import { DEFAULT_LABEL_COLOR } from '../labels/labels';
 import { invoiceTotals, SETTLED_STATUSES } from '../payments/balance';
 import { acceptsPayments, settledStatus } from '../payments/rules';
 import type { CompiledMapping, Section } from './mapping';
@@ -60,8 +61,6 @@ export interface PlanInput {
   rows: ParsedRow[];
 }
 
-/** Color of a label the import creates (the labels area lets a person change it). */
-export const IMPORTED_LABEL_COLOR = '#9e9e9e';
 const DEFAULT_TERMS_DAYS = 30;
 const CHUNK = 500;
 
@@ -336,10 +335,20 @@ class Planner {
     return true;
   }
 
-  /** The billing contact: matched by email (any case), else by name; created when neither matches. */
-  private planContact(customerId: string, f: CustomerFields, existing: Array<Record<string, unknown> & { id: string; name: string; email: string | null }>): boolean {
+  /**
+   * The file's contact is the customer's billing contact (a customer has at most one): the current
+   * billing contact is updated; without one, a contact with that email (any case), else that
+   * name, becomes it; else a new contact is created.
+   */
+  private planContact(
+    customerId: string,
+    f: CustomerFields,
+    existing: Array<Record<string, unknown> & { id: string; name: string; email: string | null; is_billing: number }>,
+  ): boolean {
     const email = f.contact_email;
-    const current = email !== undefined ? existing.find((c) => c.email?.toLowerCase() === email.toLowerCase()) : existing.find((c) => c.name === f.contact_name);
+    const current =
+      existing.find((c) => c.is_billing === 1) ??
+      (email !== undefined ? existing.find((c) => c.email?.toLowerCase() === email.toLowerCase()) : existing.find((c) => c.name === f.contact_name));
     const values = defined({ name: f.contact_name, email, phone: f.contact_phone, is_billing: 1 as const });
     if (current) {
       const update = diff(current, values);
@@ -553,15 +562,26 @@ class Planner {
   private async planLabels(invoices: InvoiceFields[]): Promise<Map<string, string>> {
     const names = [...new Set(invoices.flatMap((i) => i.labels.map((l) => l.label)))];
     if (!names.length) return new Map();
-    const existing = await this.db.selectFrom('labels').select(['id', 'name']).where('company_id', '=', this.input.companyId).where('name', 'in', names).execute();
-    const ids = new Map(existing.map((l) => [l.name, l.id]));
-    const wanted = new Set(invoices.flatMap((i) => i.labels.filter((l) => l.on).map((l) => l.label)));
+    // Label names are unique regardless of case, so "disputed" finds "Disputed".
+    const existing = await this.db
+      .selectFrom('labels')
+      .select(['id', 'name'])
+      .where('company_id', '=', this.input.companyId)
+      .where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
+      .execute();
+    const byLower = new Map(existing.map((l) => [l.name.toLowerCase(), l.id]));
+    const wanted = new Set(invoices.flatMap((i) => i.labels.filter((l) => l.on).map((l) => l.label.toLowerCase())));
+    const ids = new Map<string, string>();
     for (const name of names) {
-      if (ids.has(name) || !wanted.has(name)) continue;
-      const id = newId();
-      ids.set(name, id);
-      this.write({ table: 'labels', entity: 'label', id, insert: { id, company_id: this.input.companyId, name, color: IMPORTED_LABEL_COLOR, ...this.stamp() } });
-      this.plan.labelsCreated.push(name);
+      const key = name.toLowerCase();
+      if (!byLower.has(key) && wanted.has(key)) {
+        const id = newId();
+        byLower.set(key, id);
+        this.write({ table: 'labels', entity: 'label', id, insert: { id, company_id: this.input.companyId, name, color: DEFAULT_LABEL_COLOR, ...this.stamp() } });
+        this.plan.labelsCreated.push(name);
+      }
+      const id = byLower.get(key);
+      if (id) ids.set(name, id);
     }
     return ids;
   }

@@ -3,6 +3,7 @@
  * parts, collecting each problem as a row error (row, column, message) instead of stopping.
  */
 import type { PaymentStatus } from '../db/schema';
+import { isEmail, MAX_PAYMENT_TERMS_DAYS } from '../customers/rules';
 import { MAX_PAYMENT_MINOR, normalizeCode, RECORDABLE_STATUSES } from '../payments/rules';
 import { type CompiledMapping, FIELDS, type FieldDef, type Formats, type Getter, type Section } from './mapping';
 import { type Cell, cellText, type Table } from './table';
@@ -68,9 +69,6 @@ export interface ParsedRow {
   payment?: PaymentFields;
 }
 
-/** Longest payment terms accepted: ten years. */
-const MAX_TERMS_DAYS = 3650;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The largest invoice total accepted, the same ceiling as a payment's. */
 const MAX_AMOUNT_MINOR = MAX_PAYMENT_MINOR;
 
@@ -85,7 +83,7 @@ function convert(cell: Cell, def: FieldDef, formats: Formats): Parsed<Value> {
     case 'boolean':
       return parseBoolean(cell, formats.booleans);
     case 'days':
-      return parseWholeNumber(cell, MAX_TERMS_DAYS);
+      return parseWholeNumber(cell, MAX_PAYMENT_TERMS_DAYS);
     default:
       break;
   }
@@ -95,7 +93,7 @@ function convert(cell: Cell, def: FieldDef, formats: Formats): Parsed<Value> {
     case 'currency':
       return /^[A-Za-z]{3}$/.test(text) ? { ok: true, value: text.toUpperCase() } : { ok: false, message: `"${text}" is not a three-letter currency code` };
     case 'email':
-      return EMAIL_RE.test(text) ? { ok: true, value: text } : { ok: false, message: `"${text}" is not an email address` };
+      return isEmail(text) ? { ok: true, value: text } : { ok: false, message: `"${text}" is not an email address` };
     case 'url':
       return /^https?:\/\/[^\s]+$/i.test(text) && URL.canParse(text) ? { ok: true, value: text } : { ok: false, message: `"${text}" is not an http(s) URL` };
     case 'code':

@@ -1,0 +1,139 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { ValidationError } from '../../errors';
+import { ENTITIES, MappingSchema } from '../../import/mapping';
+import { type ImportReport, importFile, resolveMapping } from '../../import/import';
+import { PRESETS } from '../../import/mappings/index';
+import { scopeOf } from '../context';
+import type { AppEnv } from '../env';
+import { CompanyParams, createRouter, json, ProblemSchema, problems, QueryBool, SECURITY } from '../openapi';
+import { problem, problemBody } from '../problem';
+
+const TAGS = ['Extensions'];
+
+const Mapping = MappingSchema.openapi('ImportMapping', {
+  description:
+    'For each section (customers, invoices, payments), our field name to the file column that fills it: a header name, or {column, values?, default?}, {template: "text {Header}"}, or {value}. formats: date (YYYY-MM-DD, M/D/YYYY, D/M/YYYY), decimal ("." or ","), true/false words, CSV delimiter and encoding. invoices.labels: [{label, column, equals?}].',
+});
+
+const ImportForm = z
+  .object({
+    file: z.instanceof(File).openapi({ type: 'string', format: 'binary', description: 'The CSV or XLSX file (detected from its content), at most 50 MB' }),
+    preset: z
+      .enum(Object.keys(PRESETS) as [string, ...string[]])
+      .optional()
+      .openapi({ description: 'A built-in mapping (ibm-ar: the IBM accounts-receivable sample); give this or mapping' }),
+    mapping: z.string().max(100_000).optional().openapi({ description: 'The ImportMapping as JSON text; give this or preset' }),
+    entity: z.enum(ENTITIES).optional().openapi({ description: "What each row is; overrides the mapping's entity" }),
+    dry_run: QueryBool.optional().openapi({ description: 'true: check every row and report what would change, writing nothing' }),
+    sheet: z.string().min(1).max(100).optional().openapi({ description: 'XLSX: the sheet to read (default the first)' }),
+    format: z.enum(['csv', 'xlsx']).optional().openapi({ description: 'Overrides detection from the content' }),
+  })
+  .openapi('ImportRequest');
+
+const Counts = z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int() }).openapi('ImportCounts');
+const RowError = z
+  .object({ row: z.number().int().openapi({ description: 'Row number as a spreadsheet shows it (header = row 1)' }), column: z.string().nullable(), message: z.string() })
+  .openapi('ImportRowError');
+
+const ImportResult = z
+  .object({
+    dry_run: z.boolean(),
+    entity: z.enum(ENTITIES),
+    rows: z.number().int().openapi({ description: 'Data rows read' }),
+    counts: z.object({ customers: Counts, invoices: Counts, payments: Counts }),
+    labels_created: z.array(z.string()),
+    errors: z.array(RowError).openapi({ description: 'Every row error; on a real run any error means nothing was written' }),
+  })
+  .openapi('ImportResult');
+
+const ImportRejected = ProblemSchema.extend({
+  dry_run: z.boolean(),
+  counts: ImportResult.shape.counts,
+  row_errors: z.array(RowError),
+}).openapi('ImportRejected');
+
+const PresetList = z
+  .object({ count: z.number().int(), data: z.array(z.object({ name: z.string(), entity: z.enum(ENTITIES).optional(), mapping: Mapping })) })
+  .openapi('ImportPresetList');
+
+/** The route takes files only: a JSON body gets a 415 that says so. */
+const multipartOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+    return problem(415, 'unsupported_media_type', 'Send the file as multipart/form-data (fields: file, preset or mapping, entity, dry_run)');
+  }
+  await next();
+};
+
+const importRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/imports',
+  tags: TAGS,
+  summary: 'Import customers, invoices and payments from a CSV or XLSX file',
+  description:
+    'Rows are matched to what the company has (customers by remote_id, else exact name; invoices by remote_id, else number; payments by remote_id, else invoice, date and amount), so importing the same file again changes nothing. A dry run reports every row error and the counts it would write. A real run writes in one transaction and only when no row has an error; otherwise it answers 400 with every row error and writes nothing.',
+  security: SECURITY,
+  middleware: [multipartOnly] as const,
+  request: { params: CompanyParams, body: { required: true, content: { 'multipart/form-data': { schema: ImportForm } } } },
+  responses: {
+    200: json(ImportResult, 'What the import wrote, or for a dry run what it would write, and every row error'),
+    400: { description: 'The file, the mapping, or (on a real run) some rows are invalid', content: { 'application/problem+json': { schema: ImportRejected } } },
+    ...problems(401, 403, 404, 413),
+    415: { description: 'Not a multipart/form-data request', content: { 'application/problem+json': { schema: ProblemSchema } } },
+  },
+});
+
+const presetsRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/imports/presets',
+  tags: TAGS,
+  summary: 'The built-in import mappings',
+  security: SECURITY,
+  request: { params: CompanyParams },
+  responses: { 200: json(PresetList, 'Presets by name'), ...problems(401, 403, 404) },
+});
+
+function parseMappingText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError('The mapping is not valid JSON', { mapping: ['Must be a JSON object'] });
+  }
+}
+
+/** A real run with row errors is refused as a whole: problem+json carrying every row error. */
+function rejected(report: ImportReport): Response {
+  const errors: Record<string, string[]> = {};
+  for (const e of report.errors) (errors[`row ${e.row}`] ??= []).push(e.column ? `${e.column}: ${e.message}` : e.message);
+  const body = {
+    ...problemBody(400, 'import_rejected', `${report.errors.length} row error(s): nothing was imported`, errors),
+    dry_run: false,
+    counts: report.counts,
+    row_errors: report.errors,
+  };
+  return new Response(JSON.stringify(body), { status: 400, headers: { 'content-type': 'application/problem+json' } });
+}
+
+export function importRoutes() {
+  const router = createRouter();
+  router.openapi(importRoute, async (c) => {
+    const form = c.req.valid('form');
+    const mapping = resolveMapping({ preset: form.preset, mapping: form.mapping === undefined ? undefined : parseMappingText(form.mapping) });
+    const report = await importFile(c.var.engine, {
+      ...scopeOf(c),
+      bytes: new Uint8Array(await form.file.arrayBuffer()),
+      mapping,
+      entity: form.entity,
+      format: form.format,
+      sheet: form.sheet,
+      dryRun: form.dry_run ?? false,
+    });
+    if (!report.dry_run && report.errors.length) return rejected(report) as never;
+    return c.json(report, 200);
+  });
+  router.openapi(presetsRoute, (c) => {
+    const data = Object.entries(PRESETS).map(([name, mapping]) => ({ name, entity: mapping.entity, mapping }));
+    return c.json({ count: data.length, data }, 200);
+  });
+  return router;
+}
