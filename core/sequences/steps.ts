@@ -11,7 +11,7 @@ import { ConflictError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { isValidOffsetTime } from './schedule';
 import { assertStepEditable, EXECUTED_STATUSES, OFFSET_DAYS_MAX, STEP_DEFAULTS, type StepFields } from './rules';
-import { completeIfFinished, type Scope, sequenceRow, stepRow, stepRows } from './store';
+import { completeIfFinished, type Scope, sequenceRow, stepRow, stepRows, touchSequence } from './store';
 
 export interface StepView {
   id: string;
@@ -128,7 +128,7 @@ export async function createStep(engine: Engine, scope: Scope, sequenceId: strin
     };
     await tx.db.insertInto('sequence_steps').values(row).execute();
     await tx.record('sequence_step', row.id, 'insert', row);
-    await tx.db.updateTable('sequences').set({ updated_at: tx.now }).where('id', '=', sequence.id).execute();
+    await touchSequence(tx, sequence.id);
     return { sequence: sequence.id, step: row.id };
   });
   return getStep(engine.db, scope.companyId, ids.sequence, ids.step);
@@ -148,6 +148,7 @@ export async function updateStep(engine: Engine, scope: Scope, sequenceId: strin
         .where('id', '=', current.id)
         .execute();
       await tx.record('sequence_step', current.id, 'update', changes);
+      await touchSequence(tx, sequence.id);
     }
     return { sequence: sequence.id, step: current.id };
   });
@@ -168,6 +169,7 @@ export async function deleteStep(engine: Engine, scope: Scope, sequenceId: strin
     for (const q of queued) await tx.record('scheduled_step', q.id, 'delete', {});
     await tx.db.deleteFrom('sequence_steps').where('id', '=', step.id).execute();
     await tx.record('sequence_step', step.id, 'delete', {});
+    await touchSequence(tx, sequence.id);
     for (const enrollmentId of new Set(queued.map((q) => q.enrollment_id))) await completeIfFinished(tx, enrollmentId);
   });
 }

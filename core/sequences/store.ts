@@ -50,6 +50,12 @@ export async function customerRow(db: Reader, companyId: string, id: string) {
   return row;
 }
 
+/** A change to a sequence's steps is a change to the sequence. */
+export async function touchSequence(tx: CommandTx, sequenceId: string): Promise<void> {
+  await tx.db.updateTable('sequences').set({ updated_at: tx.now }).where('id', '=', sequenceId).execute();
+  await tx.record('sequence', sequenceId, 'update', { updated_at: tx.now });
+}
+
 /**
  * Completes an active enrollment and cancels its steps that are still scheduled (not yet ready:
  * ready ones stay in the queue for the collector). Returns how many steps it cancelled.

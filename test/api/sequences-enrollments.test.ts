@@ -125,6 +125,10 @@ describe('enrollments', () => {
     expect(active.body.count).toBe(3);
     expect(active.body.data.every((e: { start_date: string }) => e.start_date === '2026-12-01')).toBe(true);
     expect((await w.api('GET', w.path(`/sequences/${seq.id}`))).body.active_enrollment_count).toBe(3);
+    // One transaction, every row recorded: 3 new enrollments with 3 steps each, 1 stale one and its 3 steps.
+    const changes = await w.engine.db.selectFrom('changes').select(['entity', 'op']).where('command', '=', 'bulk_enroll_customers').where('company_id', '=', w.company).execute();
+    const tally = (entity: string, op: string) => changes.filter((c) => c.entity === entity && c.op === op).length;
+    expect([tally('sequence_enrollment', 'insert'), tally('scheduled_step', 'insert'), tally('sequence_enrollment', 'update'), tally('scheduled_step', 'update')]).toEqual([3, 9, 1, 3]);
 
     const again = await w.api('POST', w.path(`/sequences/${seq.id}/enrollments/bulk`), { customer_ids: [acme, globex] });
     expect(again.body).toMatchObject({ enrolled_count: 0, updated_count: 2, skipped_count: 0 });
