@@ -30,9 +30,20 @@ export interface NewJob {
 
 /** Queues a job in the caller's transaction unless its idempotency key exists already. */
 export async function enqueueJob(tx: CommandTx, job: NewJob): Promise<{ id: string; created: boolean }> {
-  const id = newId();
-  const values = {
-    id,
+  const [result] = await enqueueJobs(tx, [job]);
+  return result;
+}
+
+/** Rows per INSERT: 15 columns each stays far below SQLite's bound-parameter limit. */
+const INSERT_CHUNK = 200;
+
+/**
+ * Queues many jobs in the caller's transaction with a few multi-row inserts; a job whose
+ * idempotency key exists already is not added. Results follow the input order.
+ */
+export async function enqueueJobs(tx: CommandTx, jobs: NewJob[]): Promise<Array<{ id: string; created: boolean }>> {
+  const rows = jobs.map((job) => ({
+    id: newId(),
     company_id: job.companyId,
     kind: job.kind,
     idempotency_key: job.idempotencyKey,
@@ -47,20 +58,39 @@ export async function enqueueJob(tx: CommandTx, job: NewJob): Promise<{ id: stri
     result: null,
     created_at: tx.now,
     updated_at: tx.now,
-  };
-  const inserted = await tx.db
-    .insertInto('jobs')
-    .values(values)
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (inserted) {
-    const { id: _id, ...data } = values;
-    await tx.record('job', id, 'insert', data);
-    return { id, created: true };
+  }));
+  const inserted = new Set<string>();
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    const ids = await tx.db
+      .insertInto('jobs')
+      .values(chunk)
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning('id')
+      .execute();
+    for (const { id } of ids) inserted.add(id);
   }
-  const existing = await tx.db.selectFrom('jobs').select('id').where('idempotency_key', '=', job.idempotencyKey).executeTakeFirstOrThrow();
-  return { id: existing.id, created: false };
+  const existing = new Map<string, string>();
+  const missing = rows.filter((r) => !inserted.has(r.id)).map((r) => r.idempotency_key);
+  for (let i = 0; i < missing.length; i += INSERT_CHUNK) {
+    const found = await tx.db
+      .selectFrom('jobs')
+      .select(['id', 'idempotency_key'])
+      .where('idempotency_key', 'in', missing.slice(i, i + INSERT_CHUNK))
+      .execute();
+    for (const row of found) existing.set(row.idempotency_key, row.id);
+  }
+  const results: Array<{ id: string; created: boolean }> = [];
+  for (const row of rows) {
+    if (inserted.has(row.id)) {
+      const { id, ...data } = row;
+      await tx.record('job', id, 'insert', data);
+      results.push({ id, created: true });
+    } else {
+      results.push({ id: existing.get(row.idempotency_key) as string, created: false });
+    }
+  }
+  return results;
 }
 
 /** The ids of `subjectIds` that already have a job of `kind` queued or running. */

@@ -7,10 +7,9 @@
  * an earlier day is still queued or running (retrying) gets no second job either. A reminder that
  * failed today is re-armed by asking again: it runs once more, with the same Message-ID.
  */
-import type { Job } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { InvalidStateError, ValidationError } from '../errors';
-import { DEFAULT_MAX_ATTEMPTS, enqueueJob, subjectsWithPendingJobs } from '../jobs/queue';
+import { DEFAULT_MAX_ATTEMPTS, enqueueJobs, subjectsWithPendingJobs } from '../jobs/queue';
 import { defaultConnection, loadReminderTargets, reminderBlockers } from './targets';
 
 export const INVOICE_REMINDER = 'invoice_reminder';
@@ -45,18 +44,32 @@ export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>
     const pending = await subjectsWithPendingJobs(tx.db, scope.companyId, INVOICE_REMINDER, ids);
     const payloadOf = (invoiceId: string): ReminderPayload => ({ invoice_id: invoiceId, requested_by: { user_id: scope.actor.userId, name: scope.actor.name } });
     const result: QueuedReminders = { queued: [], unchanged: [] };
-    for (const invoiceId of ids) {
-      if (pending.has(invoiceId)) {
-        result.unchanged.push(invoiceId);
-        continue;
-      }
-      const key = reminderKey(invoiceId, tx.today);
-      const job = await enqueueJob(tx, { companyId: scope.companyId, kind: INVOICE_REMINDER, idempotencyKey: key, payload: payloadOf(invoiceId), subjectId: invoiceId });
-      if (job.created || (await rearmFailed(tx, job.id, payloadOf(invoiceId)))) result.queued.push(invoiceId);
+    const fresh = ids.filter((id) => !pending.has(id));
+    const jobs = await enqueueJobs(
+      tx,
+      fresh.map((invoiceId) => ({ companyId: scope.companyId, kind: INVOICE_REMINDER, idempotencyKey: reminderKey(invoiceId, tx.today), payload: payloadOf(invoiceId), subjectId: invoiceId })),
+    );
+    const failed = await failedJobs(tx, jobs.filter((j) => !j.created).map((j) => j.id));
+    for (const [i, invoiceId] of fresh.entries()) {
+      const job = jobs[i];
+      const attempts = failed.get(job.id);
+      if (attempts !== undefined) await rearm(tx, job.id, attempts, payloadOf(invoiceId));
+      if (job.created || attempts !== undefined) result.queued.push(invoiceId);
       else result.unchanged.push(invoiceId);
     }
+    result.unchanged.push(...ids.filter((id) => pending.has(id)));
     return result;
   });
+}
+
+/** Attempts so far of the jobs among `ids` that failed, by id. */
+async function failedJobs(tx: CommandTx, ids: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await tx.db.selectFrom('jobs').select(['id', 'attempts']).where('id', 'in', ids.slice(i, i + 500)).where('status', '=', 'failed').execute();
+    for (const row of rows) out.set(row.id, row.attempts);
+  }
+  return out;
 }
 
 /**
@@ -64,12 +77,10 @@ export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>
  * the job gets a fresh set of tries. An email left 'sending' by a crash becomes 'unknown': the
  * person asking again has accepted that it may go out twice (with the same Message-ID).
  */
-async function rearmFailed(tx: CommandTx, jobId: string, payload: ReminderPayload): Promise<boolean> {
-  const job: Job | undefined = await tx.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
-  if (!job || job.status !== 'failed') return false;
+async function rearm(tx: CommandTx, jobId: string, attempts: number, payload: ReminderPayload): Promise<void> {
   const changes = {
     status: 'queued' as const,
-    max_attempts: job.attempts + DEFAULT_MAX_ATTEMPTS,
+    max_attempts: attempts + DEFAULT_MAX_ATTEMPTS,
     run_after: tx.now,
     locked_at: null,
     payload: JSON.stringify(payload),
@@ -82,5 +93,4 @@ async function rearmFailed(tx: CommandTx, jobId: string, payload: ReminderPayloa
     await tx.db.updateTable('email_outbox').set({ status: 'unknown', updated_at: tx.now }).where('id', '=', interrupted.id).execute();
     await tx.record('email_outbox', interrupted.id, 'update', { status: 'unknown' });
   }
-  return true;
 }

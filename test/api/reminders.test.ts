@@ -8,6 +8,7 @@ import { addMs, claimNextJob } from '../../core/jobs/queue';
 import { createWorker, type Worker } from '../../core/jobs/worker';
 import { OUTCOME_UNKNOWN } from '../../core/reminders/send';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
+import { startServe } from '../support/cli';
 import { type TestEngine, testEngine } from '../support/engine';
 import { addBillingCustomer, addMember, addReminderInvoice, addSmtpConnection, spawnWorkerPass } from '../support/reminders-fixtures';
 import { type SmtpOptions, type SmtpServer, startSmtp } from '../support/smtp';
@@ -413,3 +414,49 @@ describe('invoice reminders over real SMTP', () => {
 function timestampOf(engine: TestEngine): string {
   return engine.clock.now().toISOString();
 }
+
+describe('the running service (ardesk serve)', () => {
+  it('sends the reminders a request queues, with its own worker, and stops cleanly', async () => {
+    const smtp = await startSmtp({ auth: AUTH });
+    const setup = await testEngine(NOW);
+    const file = join(setup.dir, 'ardesk.sqlite');
+    try {
+      const company = await addCompany(setup, 'Delta Parts');
+      await addUser(setup, 'sam', [[company, 'collector']]);
+      await addSmtpConnection(setup, company, smtp, { auth: AUTH });
+      const customer = await addBillingCustomer(setup, company, 'Delta Buyer', 'ap@delta.example');
+      const invoiceId = await addReminderInvoice(setup, company, customer, { number: 'INV-9001' });
+      await setup.close();
+
+      const server = await startServe(['--port', '0', '--db', file]);
+      try {
+        const login = await fetch(`${server.url}/api/v1/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'sam', password: 'sam-pw' }) });
+        const { token } = (await login.json()) as { token: string };
+        const res = await fetch(`${server.url}/api/companies/${company}/invoices/bulk/send-reminders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Token ${token}` },
+          body: JSON.stringify({ invoice_ids: [invoiceId] }),
+        });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({ status: 'queued', invoice_ids: [invoiceId] });
+        const [mail] = await smtp.waitFor(1);
+        expect(mail.to).toEqual(['ap@delta.example']);
+        expect(mail.subject).toContain('INV-9001');
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+      const after = await createEngine({ file });
+      try {
+        expect(await after.db.selectFrom('jobs').select(['status', 'attempts']).execute()).toEqual([{ status: 'succeeded', attempts: 1 }]);
+        const comm = await after.db.selectFrom('communications').select(['author_name', 'message_id']).executeTakeFirstOrThrow();
+        expect(comm).toEqual({ author_name: 'sam', message_id: smtp.messages[0].messageId });
+      } finally {
+        await after.close();
+      }
+      expect(smtp.messages).toHaveLength(1);
+    } finally {
+      await smtp.close();
+      await setup.dispose();
+    }
+  });
+});

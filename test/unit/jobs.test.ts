@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../core/db/schema';
 import { runCommand, systemActor } from '../../core/engine';
 import { newId } from '../../core/ids';
-import { addMs, claimNextJob, completeJob, enqueueJob, failJob, INTERRUPTED, LostClaimError, reclaimStaleJobs, retryDelayMs } from '../../core/jobs/queue';
+import { addMs, claimNextJob, completeJob, enqueueJob, enqueueJobs, failJob, INTERRUPTED, LostClaimError, reclaimStaleJobs, retryDelayMs } from '../../core/jobs/queue';
 import { createWorker, type JobHandler, PermanentJobError } from '../../core/jobs/worker';
 import { addCompany } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
@@ -46,6 +46,23 @@ describe('the durable job queue and worker', () => {
     expect(rows[0]).toMatchObject({ status: 'queued', attempts: 0, max_attempts: 5, run_after: NOW, payload: '{"n":1}' });
     const changes = await engine.db.selectFrom('changes').selectAll().where('entity', '=', 'job').execute();
     expect(changes.map((c) => c.op)).toEqual(['insert']);
+  });
+
+  it('queues many jobs at once, in order, skipping the keys that exist', async () => {
+    const earlier = await enqueue('key-7');
+    const keys = Array.from({ length: 450 }, (_, i) => `key-${i}`);
+    const results = await runCommand(engine, 'test_enqueue', { actor: systemActor, companyId }, (tx) =>
+      enqueueJobs(tx, keys.map((key, i) => ({ companyId, kind: 'test', idempotencyKey: key, payload: { i }, subjectId: `subject-${i}` }))),
+    );
+    expect(results).toHaveLength(450);
+    expect(results[7]).toEqual({ id: earlier.id, created: false });
+    expect(results.filter((r) => r.created)).toHaveLength(449);
+    const rows = await engine.db.selectFrom('jobs').select(['id', 'idempotency_key', 'subject_id']).execute();
+    expect(rows).toHaveLength(450);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    keys.forEach((key, i) => expect(byId.get(results[i].id)?.idempotency_key).toBe(key));
+    expect(byId.get(results[300].id)?.subject_id).toBe('subject-300');
+    expect(await engine.db.selectFrom('changes').where('entity', '=', 'job').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()).toEqual({ n: 450 });
   });
 
   it('runs due jobs oldest first, and a later job only once the clock reaches it', async () => {
