@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mayChange, needsPasswordAgain, validateConnection } from '../../core/email/connections';
+import { sendEmail } from '../../core/email/mailer';
+import { createApp } from '../../core/http/app';
+import { addCompany, addUser, type App, call, loginAs } from '../support/api';
+import { type TestEngine, testEngine } from '../support/engine';
+import { addMembers } from '../support/ledger-fixtures';
+import { startSmtp } from '../support/smtp';
+
+const SECRET = 'hunter2-Secret!pw';
+
+describe('email connection rules (pure)', () => {
+  it('requires name, from_email, host and port when creating and checks each', () => {
+    expect(validateConnection({ name: 'AR', from_email: 'ar@acme.example', smtp_host: 'smtp.acme.example', smtp_port: 587 }, true)).toEqual({});
+    expect(Object.keys(validateConnection({}, true)).sort()).toEqual(['from_email', 'name', 'smtp_host', 'smtp_port']);
+    expect(validateConnection({ smtp_host: 'bad host' }, false).smtp_host).toBeDefined();
+    expect(validateConnection({ smtp_host: '127.0.0.1' }, false)).toEqual({});
+    expect(validateConnection({ smtp_port: 70000 }, false).smtp_port).toBeDefined();
+    expect(validateConnection({ from_email: 'ar' }, false).from_email).toBeDefined();
+    expect(validateConnection({ is_default: true, is_active: false }, false).is_default).toBeDefined();
+  });
+
+  it('asks for the password again only when a stored one would go to a different server', () => {
+    const current = { smtp_host: 'smtp.acme.example', smtp_port: 587, smtp_secure: 0 as const, smtp_username: 'ar', smtp_password_enc: 'sealed' };
+    expect(needsPasswordAgain(current, { smtp_host: 'evil.example' })).toBe(true);
+    expect(needsPasswordAgain(current, { smtp_port: 25 })).toBe(true);
+    expect(needsPasswordAgain(current, { smtp_secure: true })).toBe(true);
+    expect(needsPasswordAgain(current, { smtp_username: 'other' })).toBe(true);
+    expect(needsPasswordAgain(current, { smtp_host: 'SMTP.ACME.EXAMPLE', smtp_port: 587, name: 'Renamed' })).toBe(false);
+    expect(needsPasswordAgain(current, { smtp_host: 'evil.example', smtp_password: 'new' })).toBe(false);
+    expect(needsPasswordAgain({ ...current, smtp_password_enc: null }, { smtp_host: 'evil.example' })).toBe(false);
+  });
+
+  it("lets a personal connection be changed by its owner or a company owner, a shared one by any writer", () => {
+    expect(mayChange('u1', 'u1', 'collector')).toBe(true);
+    expect(mayChange('u1', 'u2', 'collector')).toBe(false);
+    expect(mayChange('u1', 'u2', 'owner')).toBe(true);
+    expect(mayChange(null, 'u2', 'collector')).toBe(true);
+    expect(mayChange(null, 'u2', 'viewer')).toBe(false);
+  });
+});
+
+describe('email connections API (extension)', () => {
+  let engine: TestEngine;
+  let app: App;
+  let token: string;
+  let collectorToken: string;
+  let viewerToken: string;
+  let otherToken: string;
+  let ownerId: string;
+  let collectorId: string;
+  let company: string;
+  let other: string;
+  let base: string;
+  /** Every response body seen, to prove the password never appears in any of them. */
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    engine = await testEngine('2026-11-23T12:00:00.000Z');
+    app = createApp(engine);
+    const home = await addCompany(engine, 'Home');
+    ownerId = await addUser(engine, 'demo', [[home, 'owner']]);
+    collectorId = await addUser(engine, 'collector', [[home, 'collector']]);
+    await addUser(engine, 'watcher', [[home, 'viewer']]);
+    await addUser(engine, 'rival', [[home, 'owner']]);
+    token = await loginAs(app, 'demo');
+    collectorToken = await loginAs(app, 'collector');
+    viewerToken = await loginAs(app, 'watcher');
+    otherToken = await loginAs(app, 'rival');
+  });
+  afterAll(async () => {
+    expect(seen.length).toBeGreaterThan(20);
+    for (const body of seen) expect(body).not.toContain(SECRET);
+    await engine.dispose();
+  });
+
+  beforeEach(async () => {
+    company = await addCompany(engine, 'Acme Supply');
+    other = await addCompany(engine, 'Borealis Foods');
+    await addMembers(engine, company, [
+      ['demo', 'owner'],
+      ['collector', 'collector'],
+      ['watcher', 'viewer'],
+    ]);
+    await addMembers(engine, other, [['rival', 'owner']]);
+    base = `/api/companies/${company}`;
+  });
+
+  async function send(method: string, path: string, body?: unknown, as = token) {
+    const res = await call(app, method, path, { token: as, body });
+    seen.push(JSON.stringify(res.body));
+    return res;
+  }
+
+  const smtp = (overrides: Record<string, unknown> = {}) => ({
+    name: 'AR mailbox',
+    from_email: 'ar@acme.example',
+    from_name: 'Acme AR',
+    smtp_host: 'smtp.acme.example',
+    smtp_port: 587,
+    smtp_username: 'ar@acme.example',
+    smtp_password: SECRET,
+    ...overrides,
+  });
+
+  async function storedRow(id: string) {
+    return engine.db.selectFrom('email_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  it('creates a connection owned by its creator, stores the password sealed, and never returns it', async () => {
+    const res = await send('POST', `${base}/email-connections`, smtp());
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      name: 'AR mailbox',
+      from_email: 'ar@acme.example',
+      from_name: 'Acme AR',
+      smtp_host: 'smtp.acme.example',
+      smtp_port: 587,
+      smtp_secure: false,
+      smtp_username: 'ar@acme.example',
+      has_password: true,
+      is_default: true,
+      is_active: true,
+      allow_shared_sending: false,
+      user_id: ownerId,
+      created_at: '2026-11-23T12:00:00.000Z',
+      updated_at: '2026-11-23T12:00:00.000Z',
+    });
+    const row = await storedRow(res.body.id);
+    expect(row.smtp_password_enc).not.toBeNull();
+    expect(row.smtp_password_enc).not.toContain(SECRET);
+    expect(engine.secrets.decrypt(row.smtp_password_enc as string)).toBe(SECRET);
+    const changes = await engine.db.selectFrom('changes').select('data').where('entity', '=', 'email_connection').where('company_id', '=', company).execute();
+    expect(changes.length).toBe(1);
+    expect(changes[0].data).not.toContain(SECRET);
+    expect(JSON.parse(changes[0].data)).toMatchObject({ has_password: true, smtp_host: 'smtp.acme.example' });
+    expect(JSON.parse(changes[0].data)).not.toHaveProperty('smtp_password_enc');
+    const raw = engine.database.sqlite.prepare('SELECT * FROM email_connections').all();
+    expect(JSON.stringify(raw)).not.toContain(SECRET);
+
+    expect((await send('GET', `${base}/email-connections`)).body).toEqual({ count: 1, data: [res.body] });
+    expect((await send('GET', `${base}/email-connections/${res.body.id}`)).body).toEqual(res.body);
+  });
+
+  it('authenticates to a real SMTP server with the sealed password', async () => {
+    const server = await startSmtp({ auth: { user: 'ar@acme.example', pass: SECRET } });
+    try {
+      const created = (await send('POST', `${base}/email-connections`, smtp({ smtp_host: server.host, smtp_port: server.port }))).body;
+      const sent = await sendEmail(await storedRow(created.id), engine.secrets, {
+        to: 'ap@customer.example',
+        subject: 'Invoice INV-1',
+        text: 'Hello',
+        messageId: '<test-1@ardesk.local>',
+      });
+      expect(sent.accepted).toEqual(['ap@customer.example']);
+      const [mail] = await server.waitFor(1);
+      expect(mail.subject).toBe('Invoice INV-1');
+      expect(mail.from).toBe('ar@acme.example');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps one default per company: the first active one, then whichever takes the flag', async () => {
+    const first = (await send('POST', `${base}/email-connections`, smtp({ name: 'First' }))).body;
+    const second = (await send('POST', `${base}/email-connections`, smtp({ name: 'Second' }))).body;
+    expect(first.is_default).toBe(true);
+    expect(second.is_default).toBe(false);
+    const third = (await send('POST', `${base}/email-connections`, smtp({ name: 'Third', is_default: true }))).body;
+    expect(third.is_default).toBe(true);
+    const defaults = async () => (await send('GET', `${base}/email-connections`)).body.data.filter((c: { is_default: boolean }) => c.is_default).map((c: { name: string }) => c.name);
+    expect(await defaults()).toEqual(['Third']);
+    expect((await send('PATCH', `${base}/email-connections/${second.id}`, { is_default: true })).body.is_default).toBe(true);
+    expect(await defaults()).toEqual(['Second']);
+    const cleared = await engine.db.selectFrom('changes').select('entity_id').where('command', '=', 'update_email_connection').where('company_id', '=', company).execute();
+    expect(cleared.map((c) => c.entity_id).sort()).toEqual([second.id, third.id].sort());
+
+    const deactivated = await send('PATCH', `${base}/email-connections/${second.id}`, { is_active: false });
+    expect(deactivated.body).toMatchObject({ is_active: false, is_default: false });
+    expect(await defaults()).toEqual([]);
+    const refused = await send('PATCH', `${base}/email-connections/${second.id}`, { is_default: true });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.is_default).toBeDefined();
+    const otherCompany = await send('POST', `/api/companies/${other}/email-connections`, smtp({ name: 'Theirs' }), otherToken);
+    expect(otherCompany.body.is_default).toBe(true);
+  });
+
+  it('updates settings; keeps, replaces or removes the password; demands it again when the server changes', async () => {
+    const created = (await send('POST', `${base}/email-connections`, smtp())).body;
+    const before = (await storedRow(created.id)).smtp_password_enc;
+    const renamed = await send('PATCH', `${base}/email-connections/${created.id}`, { name: 'Collections', from_name: null, allow_shared_sending: true });
+    expect(renamed.body).toMatchObject({ name: 'Collections', from_name: null, allow_shared_sending: true, has_password: true });
+    expect((await storedRow(created.id)).smtp_password_enc).toBe(before);
+
+    const moved = await send('PATCH', `${base}/email-connections/${created.id}`, { smtp_host: 'evil.example' });
+    expect(moved.status).toBe(400);
+    expect(moved.body.code).toBe('password_required');
+    expect((await storedRow(created.id)).smtp_host).toBe('smtp.acme.example');
+
+    const movedWithPassword = await send('PATCH', `${base}/email-connections/${created.id}`, { smtp_host: 'smtp2.acme.example', smtp_port: 465, smtp_secure: true, smtp_password: `${SECRET}-2` });
+    expect(movedWithPassword.body).toMatchObject({ smtp_host: 'smtp2.acme.example', smtp_port: 465, smtp_secure: true, has_password: true });
+    expect(engine.secrets.decrypt((await storedRow(created.id)).smtp_password_enc as string)).toBe(`${SECRET}-2`);
+
+    const removed = await send('PATCH', `${base}/email-connections/${created.id}`, { smtp_password: null });
+    expect(removed.body.has_password).toBe(false);
+    expect((await storedRow(created.id)).smtp_password_enc).toBeNull();
+    expect((await send('PATCH', `${base}/email-connections/${created.id}`, { smtp_host: 'anywhere.example' })).status).toBe(200);
+    const changes = await engine.db.selectFrom('changes').select('data').where('entity', '=', 'email_connection').where('company_id', '=', company).execute();
+    for (const c of changes) {
+      expect(c.data).not.toContain(SECRET);
+      expect(c.data).not.toContain('smtp_password');
+    }
+  });
+
+  it('defaults smtp_secure to true on port 465, and allows shared (user-less) connections', async () => {
+    const res = await send('POST', `${base}/email-connections`, smtp({ smtp_port: 465, user_id: null, smtp_password: '' }));
+    expect(res.body).toMatchObject({ smtp_secure: true, user_id: null, has_password: false });
+  });
+
+  it("lets only the owner of a personal connection or a company owner change it", async () => {
+    const mine = (await send('POST', `${base}/email-connections`, smtp({ name: 'Collector box' }), collectorToken)).body;
+    expect(mine.user_id).toBe(collectorId);
+    const ownersBox = (await send('POST', `${base}/email-connections`, smtp({ name: "Owner's box" }))).body;
+    const shared = (await send('POST', `${base}/email-connections`, smtp({ name: 'Shared', user_id: null }))).body;
+
+    const refused = await send('PATCH', `${base}/email-connections/${ownersBox.id}`, { name: 'Hijacked' }, collectorToken);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('not_connection_owner');
+    expect((await send('PATCH', `${base}/email-connections/${shared.id}`, { name: 'Shared AR' }, collectorToken)).status).toBe(200);
+    expect((await send('PATCH', `${base}/email-connections/${mine.id}`, { name: 'Mine' }, collectorToken)).status).toBe(200);
+    expect((await send('PATCH', `${base}/email-connections/${mine.id}`, { allow_shared_sending: true })).status).toBe(200);
+    expect((await send('PATCH', `${base}/email-connections/${mine.id}`, { name: 'X' }, viewerToken)).status).toBe(403);
+    expect((await send('POST', `${base}/email-connections`, smtp(), viewerToken)).status).toBe(403);
+    expect((await send('GET', `${base}/email-connections`, undefined, viewerToken)).body.count).toBe(3);
+  });
+
+  it('answers 400 for bad bodies and 404 for unknown or foreign connections', async () => {
+    const cases: Array<[unknown, string]> = [
+      [smtp({ name: undefined }), 'name'],
+      [smtp({ from_email: 'nope' }), 'from_email'],
+      [smtp({ smtp_host: 'two words' }), 'smtp_host'],
+      [smtp({ smtp_port: 0 }), 'smtp_port'],
+      [smtp({ smtp_port: '587' }), 'smtp_port'],
+      [smtp({ smtp_secure: 'yes' }), 'smtp_secure'],
+      [smtp({ user_id: 'me' }), 'user_id'],
+      [smtp({ user_id: '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a' }), 'user_id'],
+      [smtp({ is_default: true, is_active: false }), 'is_default'],
+      [smtp({ password: SECRET }), 'non_field_errors'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await send('POST', `${base}/email-connections`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(res.body.errors), JSON.stringify(body)).toContain(field);
+    }
+    expect((await send('GET', `${base}/email-connections`)).body.count).toBe(0);
+
+    const foreign = (await send('POST', `/api/companies/${other}/email-connections`, smtp(), otherToken)).body;
+    for (const id of [foreign.id, '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a']) {
+      expect((await send('GET', `${base}/email-connections/${id}`)).status).toBe(404);
+      expect((await send('PATCH', `${base}/email-connections/${id}`, { name: 'Mine' })).status).toBe(404);
+    }
+  });
+});
