@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../core/http/app';
+import { addCompany, addUser, type App, call, loginAs } from '../support/api';
+import { type TestEngine, testEngine } from '../support/engine';
+import { AR_HEADER, AR_MAPPING, csv, rowCount, workbook } from '../support/import-fixtures';
+
+const IBM_FILE = resolve(__dirname, '../../../shared/data/ibm-accounts-receivable.csv');
+
+/** A multipart upload the way a browser or `curl -F` sends one. */
+async function upload(app: App, path: string, token: string | undefined, fields: Record<string, string | Blob>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value instanceof Blob) form.append(name, value, name === 'file' ? 'upload' : undefined);
+    else form.append(name, value);
+  }
+  const res = await app.request(path, { method: 'POST', body: form, headers: token ? { authorization: `Token ${token}` } : {} });
+  return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as any };
+}
+
+const fileOf = (content: string | Uint8Array) => new Blob([content as BlobPart]);
+
+const ROWS = [
+  AR_HEADER,
+  ['C-1', 'Globex', 'US', '', 'INV-1', '1/5/2026', '', '100.00', 'No', '100.00', '1/20/2026', 'ACH'],
+  ['C-2', 'Initech', 'US', '', 'INV-2', '2/5/2026', '', '40.00', 'Yes', '', '', ''],
+];
+
+describe('POST /api/companies/{company_id}/imports', () => {
+  let engine: TestEngine;
+  let app: App;
+  let token: string;
+  let viewerToken: string;
+  let company: string;
+  let other: string;
+  let path: string;
+
+  beforeAll(async () => {
+    engine = await testEngine('2026-11-23T12:00:00.000Z');
+    app = createApp(engine);
+    company = await addCompany(engine, 'Home');
+    other = await addCompany(engine, 'Elsewhere');
+    await addUser(engine, 'demo', [[company, 'owner']]);
+    await addUser(engine, 'watcher', [[company, 'viewer']]);
+    token = await loginAs(app, 'demo');
+    viewerToken = await loginAs(app, 'watcher');
+    path = `/api/companies/${company}/imports`;
+  });
+  afterAll(async () => engine.dispose());
+
+  it('a dry run reports counts and every row error, and writes nothing', async () => {
+    const bad = [...ROWS, ['C-3', 'Hooli', '', '', 'INV-3', '2/30/2026', '', '5', '', '', '', '']];
+    const res = await upload(app, path, token, { file: fileOf(csv(bad)), mapping: JSON.stringify(AR_MAPPING), dry_run: 'true' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      dry_run: true,
+      entity: 'ar-rows',
+      rows: 3,
+      counts: { customers: { created: 2, updated: 0, unchanged: 0 }, invoices: { created: 2, updated: 0, unchanged: 0 }, payments: { created: 1, updated: 0, unchanged: 0 } },
+      labels_created: ['Disputed'],
+      errors: [{ row: 4, column: 'Date', message: 'invoice_date: "2/30/2026" is not a date in the format M/D/YYYY' }],
+    });
+    expect(rowCount(engine, 'invoices')).toBe(0);
+  });
+
+  it('a real run with a bad row is refused with problem+json listing every row error', async () => {
+    const bad = [...ROWS, ['C-3', 'Hooli', '', '', 'INV-3', '2/30/2026', '', 'x', '', '', '', '']];
+    const res = await upload(app, path, token, { file: fileOf(csv(bad)), mapping: JSON.stringify(AR_MAPPING) });
+    expect(res.status).toBe(400);
+    expect(res.type).toBe('application/problem+json');
+    expect(res.body).toMatchObject({
+      status: 400,
+      code: 'import_rejected',
+      detail: '2 row error(s): nothing was imported',
+      dry_run: false,
+      errors: { 'row 4': ['Date: invoice_date: "2/30/2026" is not a date in the format M/D/YYYY', 'Amount: total_amount: "x" is not an amount (decimal separator ".")'] },
+      row_errors: [
+        { row: 4, column: 'Date', message: 'invoice_date: "2/30/2026" is not a date in the format M/D/YYYY' },
+        { row: 4, column: 'Amount', message: 'total_amount: "x" is not an amount (decimal separator ".")' },
+      ],
+    });
+    expect(rowCount(engine, 'customers')).toBe(0);
+  });
+
+  it('a real run writes, and sending the same file again changes nothing', async () => {
+    const first = await upload(app, path, token, { file: fileOf(csv(ROWS)), mapping: JSON.stringify(AR_MAPPING), dry_run: 'false' });
+    expect(first.status).toBe(200);
+    expect(first.body.counts.invoices).toEqual({ created: 2, updated: 0, unchanged: 0 });
+    const again = await upload(app, path, token, { file: fileOf(csv(ROWS)), mapping: JSON.stringify(AR_MAPPING) });
+    expect(again.body.counts).toEqual({
+      customers: { created: 0, updated: 0, unchanged: 2 },
+      invoices: { created: 0, updated: 0, unchanged: 2 },
+      payments: { created: 0, updated: 0, unchanged: 1 },
+    });
+    const changes = engine.database.sqlite.prepare("SELECT DISTINCT user_id FROM changes WHERE command = 'import'").all() as Array<{ user_id: string }>;
+    expect(changes).toHaveLength(1);
+    expect(changes[0].user_id).not.toBeNull();
+  });
+
+  it('reads an XLSX upload, with the entity given in the request', async () => {
+    const bytes = await workbook({ Sheet1: [['Name', 'Terms'], ['Umbrella Corp', 60]] });
+    const res = await upload(app, path, token, { file: fileOf(bytes), mapping: JSON.stringify({ customers: { name: 'Name', payment_terms_days: 'Terms' } }), entity: 'customers' });
+    expect(res.status).toBe(200);
+    expect(res.body.counts.customers).toEqual({ created: 1, updated: 0, unchanged: 0 });
+  });
+
+  it('imports the IBM sample through the ibm-ar preset', async () => {
+    const fresh = await addCompany(engine, 'IBM sample');
+    await addUser(engine, 'ibm', [[fresh, 'collector']]);
+    const ibmToken = await loginAs(app, 'ibm');
+    const res = await upload(app, `/api/companies/${fresh}/imports`, ibmToken, { file: fileOf(readFileSync(IBM_FILE)), preset: 'ibm-ar' });
+    expect(res.status).toBe(200);
+    expect(res.body.counts).toEqual({
+      customers: { created: 100, updated: 0, unchanged: 0 },
+      invoices: { created: 2466, updated: 0, unchanged: 0 },
+      payments: { created: 2466, updated: 0, unchanged: 0 },
+    });
+    const open = engine.database.sqlite.prepare("SELECT count(*) AS n FROM invoice_due_totals WHERE company_id = ? AND state = 'open'").get(fresh) as { n: number };
+    expect(open.n).toBe(0);
+  });
+
+  it('answers 400 for a bad mapping, preset, entity, flag or file', async () => {
+    const file = fileOf(csv(ROWS));
+    const cases: Array<[Record<string, string | Blob>, string]> = [
+      [{ file, mapping: '{not json' }, 'mapping'],
+      [{ file, mapping: JSON.stringify({ invoices: { number: 'Invoice' } }), entity: 'invoices' }, 'mapping.invoices'],
+      [{ file, mapping: JSON.stringify({ customers: { name: 'Nope' } }), entity: 'customers' }, 'mapping.customers.name'],
+      [{ file, preset: 'sap' }, 'preset'],
+      [{ file }, 'mapping'],
+      [{ file, preset: 'ibm-ar', mapping: '{}' }, 'mapping'],
+      [{ file, preset: 'ibm-ar', entity: 'orders' }, 'entity'],
+      [{ file, preset: 'ibm-ar', dry_run: 'maybe' }, 'dry_run'],
+      [{ preset: 'ibm-ar' }, 'file'],
+      [{ file: 'just text', preset: 'ibm-ar' }, 'file'],
+      [{ file: fileOf('a,"b\n1,2'), preset: 'ibm-ar' }, 'file'],
+      [{ file: fileOf(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3])), preset: 'ibm-ar' }, 'file'],
+      [{ file, preset: 'ibm-ar', sheet: 'One' }, 'sheet'],
+    ];
+    for (const [fields, key] of cases) {
+      const res = await upload(app, path, token, fields);
+      expect(res.status, JSON.stringify(Object.keys(fields))).toBe(400);
+      expect(res.type).toBe('application/problem+json');
+      expect(Object.keys(res.body.errors ?? {}), `${key}: ${JSON.stringify(res.body)}`).toContain(key);
+    }
+  });
+
+  it('answers 415 for a JSON body', async () => {
+    const res = await call(app, 'POST', path, { token, body: { preset: 'ibm-ar' } });
+    expect(res.status).toBe(415);
+    expect(res.body.detail).toMatch(/multipart\/form-data/);
+  });
+
+  it('accepts files over the ordinary body limit, and answers 413 over the import limit', async () => {
+    // Two rows of 600 kB notes: over the 1 MB JSON limit, under the 50 MB import limit.
+    const big = csv([['Name', 'Notes'], ['A', 'x'.repeat(600_000)], ['B', 'y'.repeat(600_000)]]);
+    const res = await upload(app, path, token, { file: fileOf(big), mapping: JSON.stringify({ customers: { name: 'Name', notes: 'Notes' } }), entity: 'customers', dry_run: 'true' });
+    expect(res.status).toBe(200);
+    expect(res.body.errors.map((e: any) => e.message)).toEqual(['notes: is longer than 5000 characters', 'notes: is longer than 5000 characters']);
+    const small = createApp(engine, { maxImportBytes: 1024 });
+    const tooBig = await upload(small, path, token, { file: fileOf('x'.repeat(4096)), preset: 'ibm-ar' });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.code).toBe('payload_too_large');
+  });
+
+  it('is closed to viewers, to other companies and without a token', async () => {
+    const fields = () => ({ file: fileOf(csv(ROWS)), preset: 'ibm-ar' });
+    expect((await upload(app, path, viewerToken, fields())).status).toBe(403);
+    expect((await upload(app, `/api/companies/${other}/imports`, token, fields())).status).toBe(403);
+    expect((await upload(app, '/api/companies/not-a-uuid/imports', token, fields())).status).toBe(404);
+    expect((await upload(app, path, undefined, fields())).status).toBe(401);
+  });
+});
+
+describe('GET /api/companies/{company_id}/imports/presets', () => {
+  let engine: TestEngine;
+  let app: App;
+
+  beforeAll(async () => {
+    engine = await testEngine('2026-11-23T12:00:00.000Z');
+    app = createApp(engine);
+  });
+  afterAll(async () => engine.dispose());
+
+  it('lists the built-in mappings, readable by a viewer', async () => {
+    const company = await addCompany(engine, 'Home');
+    await addUser(engine, 'watcher', [[company, 'viewer']]);
+    const token = await loginAs(app, 'watcher');
+    const res = await call(app, 'GET', `/api/companies/${company}/imports/presets`, { token });
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(1);
+    expect(res.body.data[0]).toMatchObject({ name: 'ibm-ar', entity: 'ar-rows', mapping: { customers: { remote_id: 'customerID' } } });
+  });
+
+  it('documents both operations under Extensions', async () => {
+    const doc = (await call(app, 'GET', '/api/openapi.json')).body;
+    expect(doc.paths['/api/companies/{company_id}/imports'].post.tags).toEqual(['Extensions']);
+    expect(doc.paths['/api/companies/{company_id}/imports'].post.requestBody.content['multipart/form-data']).toBeDefined();
+    expect(doc.paths['/api/companies/{company_id}/imports/presets'].get.tags).toEqual(['Extensions']);
+    expect(doc.components.schemas.ImportMapping).toBeDefined();
+  });
+});
