@@ -164,6 +164,19 @@ export interface InvoiceDueTotalsTable {
   balance: number;
 }
 
+/** Per customer: the count, sums and oldest due dates of its invoices, kept by triggers (0003). */
+export interface CustomerInvoiceTotalsTable {
+  company_id: string;
+  customer_id: string;
+  customer_name: string;
+  invoice_count: number;
+  total_amount: number;
+  balance: number;
+  oldest_due_date: string;
+  /** Oldest due date among open invoices with a balance; null when nothing is owed. */
+  oldest_open_due_date: string | null;
+}
+
 export type PaymentStatus = 'PAID' | 'PARTIAL' | 'PENDING' | 'FAILED' | 'VOIDED';
 
 export interface PaymentsTable {
@@ -480,6 +493,7 @@ export interface Database {
   invoice_labels: InvoiceLabelsTable;
   invoices: InvoicesTable;
   invoice_due_totals: InvoiceDueTotalsTable;
+  customer_invoice_totals: CustomerInvoiceTotalsTable;
   payments: PaymentsTable;
   payment_day_totals: PaymentDayTotalsTable;
   email_connections: EmailConnectionsTable;

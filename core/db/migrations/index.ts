@@ -4,6 +4,7 @@
  */
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_initial';
+import * as m0003 from './0003_invoices';
 import * as m0004 from './0004_payments_customers';
 import * as m0005 from './0005_reminders_jobs';
 import * as m0006 from './0006_actions_insights';
@@ -12,6 +13,7 @@ import * as m0009 from './0009_saved_views';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0003_invoices': m0003,
   '0004_payments_customers': m0004,
   '0005_reminders_jobs': m0005,
   '0006_actions_insights': m0006,

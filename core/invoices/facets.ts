@@ -1,0 +1,69 @@
+/**
+ * The first page's count and facets. Facets count every status over the filtered set without its
+ * own status filter; the count is then the sum of the facets the status filter keeps, so one pass
+ * gives both. When only due date, state and zero-balance decide the filters, the pass runs over
+ * invoice_due_totals (a few thousand rows kept by triggers) instead of the invoices themselves.
+ */
+import { CLOSED_STATUS, type InvoiceStatus, openStatusOfDue, STATUS_VALUES, type StatusValue, statusThresholds } from './status';
+import { answeredByDueTotals, baseWhere, facetStatuses, type InvoiceFilters, rowStatuses, addStatusClause, statusCaseSql } from './filters';
+import { prepared, type Sqlite } from './reader';
+import type { ClosingReason } from '../db/schema';
+
+export type Facets = Record<StatusValue, number>;
+
+export interface CountAndFacets {
+  count: number;
+  facets: Facets;
+}
+
+export function emptyFacets(): Facets {
+  return Object.fromEntries(STATUS_VALUES.map((s) => [s, 0])) as Facets;
+}
+
+/** Per-status invoice counts of the facet set, from invoice_due_totals. */
+function countsFromDueTotals(sqlite: Sqlite, companyId: string, filters: InvoiceFilters, today: string): Map<InvoiceStatus, number> {
+  const allowed = facetStatuses(filters);
+  const t = statusThresholds(today);
+  const onlyNonzero = filters.hideZeroBalance || filters.overdueOnly;
+  let text = 'SELECT due_date, state, invoice_count, nonzero_count FROM invoice_due_totals WHERE company_id = ?';
+  const params: unknown[] = [companyId];
+  if (filters.dueDateFrom) {
+    text += ' AND due_date >= ?';
+    params.push(filters.dueDateFrom);
+  }
+  if (filters.dueDateTo) {
+    text += ' AND due_date <= ?';
+    params.push(filters.dueDateTo);
+  }
+  const counts = new Map<InvoiceStatus, number>();
+  for (const row of prepared(sqlite, text).raw().all(...params) as Array<[string, string, number, number]>) {
+    const [dueDate, state, invoiceCount, nonzeroCount] = row;
+    const status = state === 'open' ? openStatusOfDue(dueDate, t) : CLOSED_STATUS[state as ClosingReason];
+    if (!allowed.has(status)) continue;
+    counts.set(status, (counts.get(status) ?? 0) + (onlyNonzero ? nonzeroCount : invoiceCount));
+  }
+  return counts;
+}
+
+/** Per-status invoice counts of the facet set, grouped in SQL over the matching invoices. */
+function countsFromInvoices(sqlite: Sqlite, companyId: string, filters: InvoiceFilters, today: string): Map<InvoiceStatus, number> {
+  const where = baseWhere(companyId, filters);
+  addStatusClause(where, 'i', facetStatuses(filters), today);
+  const status = statusCaseSql('i', today);
+  const rows = prepared(sqlite, `SELECT ${status.text} AS status, count(*) AS n FROM invoices i WHERE ${where.text} GROUP BY 1`)
+    .raw()
+    .all(...status.params, ...where.params) as Array<[InvoiceStatus, number]>;
+  return new Map(rows);
+}
+
+export function countAndFacets(sqlite: Sqlite, companyId: string, filters: InvoiceFilters, today: string): CountAndFacets {
+  const counts = answeredByDueTotals(filters) ? countsFromDueTotals(sqlite, companyId, filters, today) : countsFromInvoices(sqlite, companyId, filters, today);
+  const facets = emptyFacets();
+  for (const [status, n] of counts) {
+    facets[status] += n;
+    if (status.startsWith('past_due_')) facets.overdue += n;
+  }
+  const kept = rowStatuses(filters);
+  const count = [...counts].reduce((sum, [status, n]) => (kept.has(status) ? sum + n : sum), 0);
+  return { count, facets };
+}

@@ -1,0 +1,249 @@
+/**
+ * The invoice list's filters: which statuses they allow, and the SQL WHERE they become.
+ * Status, aging bucket and overdue_only are all questions about the status, so they reduce to one
+ * set of concrete statuses; a set of open statuses is a range of due dates, which the due-date
+ * indexes (and invoice_due_totals) answer without looking at each row.
+ */
+import {
+  type AgingBucket,
+  CLOSED_STATUS,
+  CONCRETE_STATUSES,
+  type DueRange,
+  dueRangeOfOpenStatus,
+  expandStatus,
+  type InvoiceStatus,
+  type OpenStatus,
+  PAST_DUE_STATUSES,
+  type StatusValue,
+  statusesOfBucket,
+  statusThresholds,
+} from './status';
+
+export interface InvoiceFilters {
+  status?: StatusValue[];
+  agingBucket?: AgingBucket[];
+  customerId?: string;
+  dueDateFrom?: string;
+  dueDateTo?: string;
+  overdueOnly?: boolean;
+  search?: string;
+  arOwner?: string;
+  salesOwner?: string;
+  isPerson?: boolean;
+  labels?: string[];
+  hideZeroBalance?: boolean;
+}
+
+const OPEN_STATUSES: OpenStatus[] = ['current', ...PAST_DUE_STATUSES];
+const CLOSING_OF: Partial<Record<InvoiceStatus, string>> = Object.fromEntries(Object.entries(CLOSED_STATUS).map(([reason, status]) => [status, reason]));
+
+/**
+ * The statuses the facets range over: every filter except `status` itself narrows them, so each
+ * facet says what choosing that status would give.
+ */
+export function facetStatuses(filters: InvoiceFilters): Set<InvoiceStatus> {
+  let allowed = new Set<InvoiceStatus>(CONCRETE_STATUSES);
+  if (filters.agingBucket?.length) {
+    const inBuckets = new Set(filters.agingBucket.flatMap(statusesOfBucket));
+    allowed = new Set([...allowed].filter((s) => inBuckets.has(s)));
+  }
+  if (filters.overdueOnly) {
+    allowed = new Set([...allowed].filter((s) => (PAST_DUE_STATUSES as readonly string[]).includes(s)));
+  }
+  return allowed;
+}
+
+/** The statuses the rows may have: the facet statuses narrowed by the status filter. */
+export function rowStatuses(filters: InvoiceFilters): Set<InvoiceStatus> {
+  const base = facetStatuses(filters);
+  if (!filters.status?.length) return base;
+  const chosen = new Set(filters.status.flatMap(expandStatus));
+  return new Set([...base].filter((s) => chosen.has(s)));
+}
+
+/** Invoice-level filters that only invoice_due_totals' columns (due date, state, zero or not) decide. */
+export function answeredByDueTotals(filters: InvoiceFilters): boolean {
+  return !filters.customerId && !filters.search && !filters.arOwner && !filters.salesOwner && filters.isPerson === undefined && !filters.labels?.length;
+}
+
+/** Filters that pick whole customers, so a customer's group totals stay those of all its invoices. */
+export function onlyCustomerFilters(filters: InvoiceFilters): boolean {
+  return (
+    !filters.status?.length &&
+    !filters.agingBucket?.length &&
+    !filters.dueDateFrom &&
+    !filters.dueDateTo &&
+    !filters.overdueOnly &&
+    !filters.search &&
+    !filters.labels?.length &&
+    !filters.hideZeroBalance
+  );
+}
+
+/** Minimum characters for the trigram index; shorter terms fall back to LIKE. */
+export const TRIGRAM_MIN = 3;
+
+export class Where {
+  readonly clauses: string[] = [];
+  readonly params: unknown[] = [];
+
+  add(clause: string, ...params: unknown[]): this {
+    this.clauses.push(clause);
+    this.params.push(...params);
+    return this;
+  }
+
+  get text(): string {
+    return this.clauses.length ? this.clauses.join(' AND ') : '1';
+  }
+}
+
+/** Merges adjacent or overlapping inclusive due ranges (dates compare as strings). */
+function mergeRanges(ranges: DueRange[]): DueRange[] {
+  const sorted = [...ranges].sort((a, b) => (a.from ?? '').localeCompare(b.from ?? ''));
+  const out: DueRange[] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && (last.to === null || r.from === null || r.from <= nextDay(last.to))) {
+      if (last.to !== null && (r.to === null || r.to > last.to)) last.to = r.to;
+    } else {
+      out.push({ ...r });
+    }
+  }
+  return out;
+}
+
+function nextDay(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+function rangeSql(alias: string, r: DueRange, where: Where): string {
+  const parts: string[] = [];
+  if (r.from !== null) {
+    parts.push(`${alias}.due_date >= ?`);
+    where.params.push(r.from);
+  }
+  if (r.to !== null) {
+    parts.push(`${alias}.due_date <= ?`);
+    where.params.push(r.to);
+  }
+  return parts.length ? parts.join(' AND ') : '1';
+}
+
+/** The WHERE for a set of statuses. Open-only sets also bound due_date directly, for the index. */
+export function addStatusClause(where: Where, alias: string, statuses: Set<InvoiceStatus>, today: string): void {
+  if (statuses.size === CONCRETE_STATUSES.length) return;
+  if (statuses.size === 0) {
+    where.add('0');
+    return;
+  }
+  const open = OPEN_STATUSES.filter((s) => statuses.has(s));
+  const closing = [...statuses].map((s) => CLOSING_OF[s]).filter((r): r is string => !!r);
+  const ranges = mergeRanges(open.map((s) => dueRangeOfOpenStatus(s, today)));
+  if (closing.length === 0) {
+    where.add(`${alias}.closing_reason IS NULL`);
+    if (ranges.length === 1) {
+      where.clauses.push(rangeSql(alias, ranges[0], where));
+    } else {
+      const hull: DueRange = { from: ranges.some((r) => r.from === null) ? null : ranges[0].from, to: ranges.some((r) => r.to === null) ? null : ranges[ranges.length - 1].to };
+      where.clauses.push(rangeSql(alias, hull, where));
+      where.clauses.push(`(${ranges.map((r) => `(${rangeSql(alias, r, where)})`).join(' OR ')})`);
+    }
+    return;
+  }
+  const parts: string[] = [];
+  if (open.length === OPEN_STATUSES.length) parts.push(`${alias}.closing_reason IS NULL`);
+  else if (open.length) parts.push(`(${alias}.closing_reason IS NULL AND (${ranges.map((r) => `(${rangeSql(alias, r, where)})`).join(' OR ')}))`);
+  parts.push(`${alias}.closing_reason IN (${closing.map(() => '?').join(', ')})`);
+  where.params.push(...closing);
+  where.clauses.push(`(${parts.join(' OR ')})`);
+}
+
+/** A trigram MATCH phrase: the term quoted, so its characters are matched as a substring. */
+export function matchPhrase(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+export function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface WhereOptions {
+  /**
+   * Let the customer-level filters use the customer index. Pages of a filter matching many invoices
+   * are faster walking the sort index and testing each row's customer, so the caller turns this
+   * off then (see matchingInvoiceEstimate).
+   */
+  customerIndex?: boolean;
+}
+
+/**
+ * Every filter except the status set (added by the caller: the row statuses for pages, the facet
+ * statuses for facets). `alias` is the invoices alias in the caller's query.
+ */
+export function baseWhere(companyId: string, filters: InvoiceFilters, alias = 'i', options: WhereOptions = {}): Where {
+  const where = new Where().add(`${alias}.company_id = ?`, companyId);
+  if (filters.customerId) where.add(`${alias}.customer_id = ?`, filters.customerId);
+  if (filters.dueDateFrom) where.add(`${alias}.due_date >= ?`, filters.dueDateFrom);
+  if (filters.dueDateTo) where.add(`${alias}.due_date <= ?`, filters.dueDateTo);
+  if (filters.overdueOnly) where.add(`${alias}.balance > 0`);
+  if (filters.hideZeroBalance) where.add(`${alias}.balance <> 0`);
+  const customers = customerSubquery(companyId, filters);
+  if (customers) {
+    // Unary + keeps SQLite from driving the query through the customer index.
+    const column = options.customerIndex === false ? `+${alias}.customer_id` : `${alias}.customer_id`;
+    where.add(`${column} IN (${customers.text})`, ...customers.params);
+  }
+  if (filters.labels?.length) {
+    where.add(
+      `${alias}.id IN (SELECT il.invoice_id FROM invoice_labels il WHERE il.company_id = ? AND il.label_id IN (SELECT value FROM json_each(?)))`,
+      companyId,
+      JSON.stringify(filters.labels),
+    );
+  }
+  const term = filters.search?.trim();
+  if (term) {
+    // Both branches collect invoice row ids: numbers from the number index, and every invoice
+    // of the customers whose name matches, through the customer index.
+    const long = [...term].length >= TRIGRAM_MIN;
+    const numbers = long
+      ? 'SELECT rowid FROM invoice_number_fts WHERE invoice_number_fts MATCH ?'
+      : `SELECT n.seq FROM invoices n WHERE n.company_id = ? AND n.invoice_number LIKE ? ESCAPE '\\'`;
+    const names = long
+      ? 'c.rowid IN (SELECT rowid FROM customer_name_fts WHERE customer_name_fts MATCH ?)'
+      : `c.name LIKE ? ESCAPE '\\'`;
+    where.add(
+      `${alias}.seq IN (${numbers}
+        UNION
+        SELECT s.seq FROM invoices s WHERE s.company_id = ? AND s.customer_id IN (SELECT c.id FROM customers c WHERE c.company_id = ? AND ${names}))`,
+      ...(long ? [matchPhrase(term)] : [companyId, likePattern(term)]),
+      companyId,
+      companyId,
+      long ? matchPhrase(term) : likePattern(term),
+    );
+  }
+  return where;
+}
+
+/** The owner and person filters as a subquery of customer ids, or null without them. */
+export function customerSubquery(companyId: string, filters: InvoiceFilters): { text: string; params: unknown[] } | null {
+  const customer = new Where();
+  if (filters.arOwner) customer.add('c.ar_owner_id = ?', filters.arOwner);
+  if (filters.salesOwner) customer.add('c.sales_owner_id = ?', filters.salesOwner);
+  if (filters.isPerson !== undefined) customer.add('c.is_person = ?', filters.isPerson ? 1 : 0);
+  if (!customer.clauses.length) return null;
+  return { text: `SELECT c.id FROM customers c WHERE c.company_id = ? AND ${customer.text}`, params: [companyId, ...customer.params] };
+}
+
+/** The status of each row in SQL, for grouping facets in the database. */
+export function statusCaseSql(alias: string, today: string): { text: string; params: string[] } {
+  const t = statusThresholds(today);
+  return {
+    text: `CASE WHEN ${alias}.closing_reason IS NOT NULL THEN 'closed_' || ${alias}.closing_reason
+      WHEN ${alias}.due_date >= ? THEN 'current' WHEN ${alias}.due_date >= ? THEN 'past_due_1_30'
+      WHEN ${alias}.due_date >= ? THEN 'past_due_31_60' WHEN ${alias}.due_date >= ? THEN 'past_due_61_90' ELSE 'past_due_90p' END`,
+    params: [t.today, t.d30, t.d60, t.d90],
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * group_by=customer: one row per customer with matching invoices, paged and sorted like invoices
+ * (due_date sorts by the oldest due date, amount by the total amount).
+ *
+ * Without invoice-level filters every customer's group is all of its invoices, so pages walk
+ * customer_invoice_totals (kept by triggers) and only the page's customers are aggregated for the
+ * date-dependent parts (overdue and per-bucket balances). With invoice-level filters the groups
+ * are aggregated from the matching invoices, at a cost that grows with how many match.
+ */
+import { fromMinor } from '../money';
+import type { CursorPosition } from './cursor';
+import { addStatusClause, baseWhere, customerSubquery, type InvoiceFilters, onlyCustomerFilters, rowStatuses, Where } from './filters';
+import { jsonList, prepared, type Sqlite } from './reader';
+import { AGING_BUCKETS, type AgingBucket, statusThresholds } from './status';
+import type { SortDir, SortKey } from './sort';
+
+export interface CustomerGroupRow {
+  customer: string;
+  customer_name: string;
+  ar_owner: string | null;
+  is_person: boolean;
+  invoice_count: number;
+  total_amount: number;
+  balance: number;
+  /** Balance of the group's open invoices past their due date. */
+  overdue_balance: number;
+  oldest_due_date: string;
+  /** Balance of the group's open invoices per aging bucket. */
+  aging_balances: Record<AgingBucket, number>;
+}
+
+interface GroupTotals {
+  customer_id: string;
+  customer_name: string;
+  invoice_count: number;
+  total_amount: number;
+  balance: number;
+  oldest_due_date: string;
+}
+
+interface GroupBuckets {
+  overdue: number;
+  current: number;
+  b1_30: number;
+  b31_60: number;
+  b61_90: number;
+  b91_over: number;
+}
+
+const GROUP_COLUMN: Record<SortKey, keyof GroupTotals> = {
+  due_date: 'oldest_due_date',
+  balance: 'balance',
+  amount: 'total_amount',
+  customer_name: 'customer_name',
+};
+
+/** The same sort keys as aggregates over invoices, for the filtered path. */
+const GROUP_AGGREGATE: Record<SortKey, string> = {
+  due_date: 'min(i.due_date)',
+  balance: 'sum(i.balance)',
+  amount: 'sum(i.total_amount)',
+  customer_name: 'max(i.customer_name)',
+};
+
+/** Open-invoice balances by how far past due, as SQL sums over alias i. */
+function bucketSums(today: string): { text: string; params: string[] } {
+  const t = statusThresholds(today);
+  const open = 'i.closing_reason IS NULL';
+  return {
+    text: `sum(CASE WHEN ${open} AND i.due_date < ? THEN i.balance ELSE 0 END) AS overdue,
+      sum(CASE WHEN ${open} AND i.due_date >= ? THEN i.balance ELSE 0 END) AS current,
+      sum(CASE WHEN ${open} AND i.due_date >= ? AND i.due_date < ? THEN i.balance ELSE 0 END) AS b1_30,
+      sum(CASE WHEN ${open} AND i.due_date >= ? AND i.due_date < ? THEN i.balance ELSE 0 END) AS b31_60,
+      sum(CASE WHEN ${open} AND i.due_date >= ? AND i.due_date < ? THEN i.balance ELSE 0 END) AS b61_90,
+      sum(CASE WHEN ${open} AND i.due_date < ? THEN i.balance ELSE 0 END) AS b91_over`,
+    params: [t.today, t.today, t.d30, t.today, t.d60, t.d30, t.d90, t.d60, t.d90],
+  };
+}
+
+/** Customer-level filters (owner, person, one customer) as a WHERE on customer ids. */
+function customerWhere(companyId: string, filters: InvoiceFilters, column: string): Where {
+  const where = new Where();
+  if (filters.customerId) where.add(`${column} = ?`, filters.customerId);
+  const customers = customerSubquery(companyId, filters);
+  if (customers) where.add(`${column} IN (${customers.text})`, ...customers.params);
+  return where;
+}
+
+export interface GroupPage {
+  rows: CustomerGroupRow[];
+  hasMore: boolean;
+  last: CursorPosition | null;
+  count: number | null;
+}
+
+export function groupPage(
+  sqlite: Sqlite,
+  companyId: string,
+  filters: InvoiceFilters,
+  sort: SortKey,
+  dir: SortDir,
+  limit: number,
+  after: CursorPosition | null,
+  today: string,
+  withCount: boolean,
+): GroupPage {
+  const found = onlyCustomerFilters(filters)
+    ? pageFromTotals(sqlite, companyId, filters, sort, dir, limit, after, today, withCount)
+    : pageFromInvoices(sqlite, companyId, filters, sort, dir, limit, after, today, withCount);
+  const hasMore = found.totals.length > limit;
+  const totals = found.totals.slice(0, limit);
+  const customers = customerInfo(sqlite, companyId, totals.map((t) => t.customer_id));
+  const rows = totals.map((t) => {
+    const b = found.buckets.get(t.customer_id) ?? { overdue: 0, current: 0, b1_30: 0, b31_60: 0, b61_90: 0, b91_over: 0 };
+    const info = customers.get(t.customer_id);
+    const balances = [b.current, b.b1_30, b.b31_60, b.b61_90, b.b91_over];
+    return {
+      customer: t.customer_id,
+      customer_name: t.customer_name,
+      ar_owner: info?.ar_owner ?? null,
+      is_person: info?.is_person === 1,
+      invoice_count: t.invoice_count,
+      total_amount: fromMinor(t.total_amount),
+      balance: fromMinor(t.balance),
+      overdue_balance: fromMinor(b.overdue),
+      oldest_due_date: t.oldest_due_date,
+      aging_balances: Object.fromEntries(AGING_BUCKETS.map((k, n) => [k, fromMinor(balances[n])])) as Record<AgingBucket, number>,
+    };
+  });
+  const lastTotals = totals[totals.length - 1];
+  return { rows, hasMore, last: lastTotals ? { key: lastTotals[GROUP_COLUMN[sort]], id: lastTotals.customer_id } : null, count: found.count };
+}
+
+interface Found {
+  totals: GroupTotals[];
+  buckets: Map<string, GroupBuckets>;
+  count: number | null;
+}
+
+function pageFromTotals(
+  sqlite: Sqlite,
+  companyId: string,
+  filters: InvoiceFilters,
+  sort: SortKey,
+  dir: SortDir,
+  limit: number,
+  after: CursorPosition | null,
+  today: string,
+  withCount: boolean,
+): Found {
+  const where = customerWhere(companyId, filters, 't.customer_id');
+  where.clauses.unshift('t.company_id = ?');
+  where.params.unshift(companyId);
+  const count = withCount ? (prepared(sqlite, `SELECT count(*) FROM customer_invoice_totals t WHERE ${where.text}`).pluck().get(...where.params) as number) : null;
+  const column = `t.${GROUP_COLUMN[sort]}`;
+  if (after) where.add(`(${column}, t.customer_id) ${dir === 'desc' ? '<' : '>'} (?, ?)`, after.key, after.id);
+  const totals = prepared(
+    sqlite,
+    `SELECT t.customer_id, t.customer_name, t.invoice_count, t.total_amount, t.balance, t.oldest_due_date
+     FROM customer_invoice_totals t WHERE ${where.text} ORDER BY ${column} ${dir}, t.customer_id ${dir} LIMIT ?`,
+  ).all(...where.params, limit + 1) as GroupTotals[];
+  const sums = bucketSums(today);
+  const buckets = new Map<string, GroupBuckets>();
+  for (const b of prepared(
+    sqlite,
+    `SELECT i.customer_id, ${sums.text} FROM invoices i
+     WHERE i.company_id = ? AND i.customer_id IN (SELECT value FROM json_each(?)) GROUP BY i.customer_id`,
+  ).all(...sums.params, companyId, jsonList(totals.map((t) => t.customer_id))) as Array<GroupBuckets & { customer_id: string }>) {
+    buckets.set(b.customer_id, b);
+  }
+  return { totals, buckets, count };
+}
+
+function pageFromInvoices(
+  sqlite: Sqlite,
+  companyId: string,
+  filters: InvoiceFilters,
+  sort: SortKey,
+  dir: SortDir,
+  limit: number,
+  after: CursorPosition | null,
+  today: string,
+  withCount: boolean,
+): Found {
+  const where = baseWhere(companyId, filters);
+  addStatusClause(where, 'i', rowStatuses(filters), today);
+  const count = withCount ? (prepared(sqlite, `SELECT count(DISTINCT i.customer_id) FROM invoices i WHERE ${where.text}`).pluck().get(...where.params) as number) : null;
+  const key = GROUP_AGGREGATE[sort];
+  const having = after ? `HAVING (${key}, i.customer_id) ${dir === 'desc' ? '<' : '>'} (?, ?)` : '';
+  const sums = bucketSums(today);
+  const rows = prepared(
+    sqlite,
+    `SELECT i.customer_id, max(i.customer_name) AS customer_name, count(*) AS invoice_count, sum(i.total_amount) AS total_amount,
+            sum(i.balance) AS balance, min(i.due_date) AS oldest_due_date, ${sums.text}
+     FROM invoices i WHERE ${where.text} GROUP BY i.customer_id ${having}
+     ORDER BY ${key} ${dir}, i.customer_id ${dir} LIMIT ?`,
+  ).all(...sums.params, ...where.params, ...(after ? [after.key, after.id] : []), limit + 1) as Array<GroupTotals & GroupBuckets>;
+  return { totals: rows, buckets: new Map(rows.map((r) => [r.customer_id, r])), count };
+}
+
+function customerInfo(sqlite: Sqlite, companyId: string, ids: string[]): Map<string, { ar_owner: string | null; is_person: number }> {
+  const rows = prepared(
+    sqlite,
+    `SELECT c.id, t.name AS ar_owner, c.is_person FROM customers c LEFT JOIN team_members t ON t.id = c.ar_owner_id
+     WHERE c.company_id = ? AND c.id IN (SELECT value FROM json_each(?))`,
+  ).all(companyId, jsonList(ids)) as Array<{ id: string; ar_owner: string | null; is_person: number }>;
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -1,0 +1,180 @@
+/**
+ * Invoice rows as the spec's list item: money in major units, status and aging from today, and the
+ * related bits (AR owner, labels, signals) fetched for a whole page in three queries.
+ */
+import type { ClosingReason } from '../db/schema';
+import { fromMinor } from '../money';
+import { jsonList, prepared, type Sqlite } from './reader';
+import { type AgingBucket, agingBucketOfStatus, daysOutstanding, type InvoiceStatus, invoiceStatus, statusDisplay } from './status';
+
+/** The invoice columns a list item needs. */
+export const ITEM_COLUMNS = [
+  'id',
+  'customer_id',
+  'customer_name',
+  'invoice_number',
+  'invoice_date',
+  'due_date',
+  'currency',
+  'total_amount',
+  'paid_amount',
+  'balance',
+  'closing_reason',
+  'closed_date',
+  'payment_link',
+  'next_follow_up_date',
+  'last_touch_at',
+  'last_touched_by',
+  'created_at',
+  'updated_at',
+] as const;
+
+export interface InvoiceRow {
+  id: string;
+  customer_id: string;
+  customer_name: string;
+  invoice_number: string;
+  invoice_date: string;
+  due_date: string;
+  currency: string;
+  total_amount: number;
+  paid_amount: number;
+  balance: number;
+  closing_reason: ClosingReason | null;
+  closed_date: string | null;
+  payment_link: string | null;
+  next_follow_up_date: string | null;
+  last_touch_at: string | null;
+  last_touched_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelRef {
+  id: string;
+  name: string;
+  color: string;
+}
+
+/** An active signal insight on the invoice: what changed materially, per its model. */
+export interface SignalRef {
+  insight_id: string;
+  insight_type: string;
+  signal: Record<string, unknown>;
+  detected_at: string;
+}
+
+export interface InvoiceItem {
+  id: string;
+  customer: string;
+  customer_name: string;
+  invoice_number: string;
+  invoice_date: string;
+  due_date: string;
+  currency: string;
+  total_amount: number;
+  paid_amount: number;
+  balance: number;
+  status: InvoiceStatus;
+  status_display: string;
+  days_outstanding: number;
+  aging_bucket: AgingBucket;
+  ar_owner: string | null;
+  last_touch_date: string | null;
+  last_touched_by: string | null;
+  labels: LabelRef[];
+  signals: SignalRef[];
+  next_follow_up_date: string | null;
+  payment_link: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface Related {
+  owners: Map<string, string | null>;
+  labels: Map<string, LabelRef[]>;
+  signals: Map<string, SignalRef[]>;
+}
+
+/** AR owner names of customers, labels and signals of invoices, for one page. */
+function related(sqlite: Sqlite, companyId: string, rows: InvoiceRow[]): Related {
+  const invoiceIds = jsonList(rows.map((r) => r.id));
+  const customerIds = jsonList([...new Set(rows.map((r) => r.customer_id))]);
+  const owners = new Map<string, string | null>();
+  for (const o of prepared(
+    sqlite,
+    `SELECT c.id, t.name FROM customers c LEFT JOIN team_members t ON t.id = c.ar_owner_id
+     WHERE c.company_id = ? AND c.id IN (SELECT value FROM json_each(?))`,
+  ).all(companyId, customerIds) as Array<{ id: string; name: string | null }>) {
+    owners.set(o.id, o.name);
+  }
+  const labels = new Map<string, LabelRef[]>();
+  for (const l of prepared(
+    sqlite,
+    `SELECT il.invoice_id, l.id, l.name, l.color FROM invoice_labels il JOIN labels l ON l.id = il.label_id
+     WHERE il.invoice_id IN (SELECT value FROM json_each(?)) AND il.company_id = ? ORDER BY l.name COLLATE NOCASE, l.id`,
+  ).all(invoiceIds, companyId) as Array<LabelRef & { invoice_id: string }>) {
+    const list = labels.get(l.invoice_id) ?? [];
+    list.push({ id: l.id, name: l.name, color: l.color });
+    labels.set(l.invoice_id, list);
+  }
+  const signals = new Map<string, SignalRef[]>();
+  for (const s of prepared(
+    sqlite,
+    `SELECT id, invoice_id, insight_type, payload_json, valid_from FROM insights
+     WHERE invoice_id IN (SELECT value FROM json_each(?)) AND company_id = ? AND valid_to IS NULL AND insight_type LIKE '%\\_signal' ESCAPE '\\'
+     ORDER BY valid_from DESC, id DESC`,
+  ).all(invoiceIds, companyId) as Array<{ id: string; invoice_id: string; insight_type: string; payload_json: string; valid_from: string }>) {
+    const signal = signalOf(s.payload_json);
+    if (!signal) continue;
+    const list = signals.get(s.invoice_id) ?? [];
+    list.push({ insight_id: s.id, insight_type: s.insight_type, signal, detected_at: s.valid_from });
+    signals.set(s.invoice_id, list);
+  }
+  return { owners, labels, signals };
+}
+
+/** A signal insight's payload carries `signal` (an object) only when a material change was found. */
+export function signalOf(payloadJson: string): Record<string, unknown> | null {
+  try {
+    const payload = JSON.parse(payloadJson) as { signal?: unknown };
+    return payload && typeof payload.signal === 'object' && payload.signal !== null && !Array.isArray(payload.signal) ? (payload.signal as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function toItem(row: InvoiceRow, today: string, rel: Related): InvoiceItem {
+  const status = invoiceStatus(row, today);
+  return {
+    id: row.id,
+    customer: row.customer_id,
+    customer_name: row.customer_name,
+    invoice_number: row.invoice_number,
+    invoice_date: row.invoice_date,
+    due_date: row.due_date,
+    currency: row.currency,
+    total_amount: fromMinor(row.total_amount),
+    paid_amount: fromMinor(row.paid_amount),
+    balance: fromMinor(row.balance),
+    status,
+    status_display: statusDisplay(status),
+    days_outstanding: daysOutstanding(row, today),
+    aging_bucket: agingBucketOfStatus(status),
+    ar_owner: rel.owners.get(row.customer_id) ?? null,
+    last_touch_date: row.last_touch_at,
+    last_touched_by: row.last_touched_by,
+    labels: rel.labels.get(row.id) ?? [],
+    signals: rel.signals.get(row.id) ?? [],
+    next_follow_up_date: row.next_follow_up_date,
+    payment_link: row.payment_link,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toItems(sqlite: Sqlite, companyId: string, rows: InvoiceRow[], today: string): InvoiceItem[] {
+  if (rows.length === 0) return [];
+  const rel = related(sqlite, companyId, rows);
+  return rows.map((row) => toItem(row, today, rel));
+}

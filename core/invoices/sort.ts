@@ -1,0 +1,30 @@
+/**
+ * The list's sort: due_date (default), balance, amount or customer_name, optionally suffixed _asc or
+ * _desc; `order` (default desc) applies only when the sort has no suffix. Ties break on the id in
+ * the same direction, which makes (key, id) a total order for keyset paging.
+ */
+export const SORT_KEYS = ['due_date', 'balance', 'amount', 'customer_name'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export type SortDir = 'asc' | 'desc';
+
+export const SORT_VALUES = SORT_KEYS.flatMap((k) => [k, `${k}_asc`, `${k}_desc`] as const);
+export type SortValue = (typeof SORT_VALUES)[number];
+
+/** The invoices column each sort key orders by. */
+export const SORT_COLUMN: Record<SortKey, string> = {
+  due_date: 'due_date',
+  balance: 'balance',
+  amount: 'total_amount',
+  customer_name: 'customer_name',
+};
+
+export function parseSort(sort: SortValue | undefined, order: SortDir | undefined): { key: SortKey; dir: SortDir } {
+  const value = sort ?? 'due_date';
+  const m = /^(.*)_(asc|desc)$/.exec(value);
+  if (m && (SORT_KEYS as readonly string[]).includes(m[1])) return { key: m[1] as SortKey, dir: m[2] as SortDir };
+  return { key: value as SortKey, dir: order ?? 'desc' };
+}
+
+export function sortKeyType(key: SortKey): 'string' | 'integer' {
+  return key === 'due_date' || key === 'customer_name' ? 'string' : 'integer';
+}

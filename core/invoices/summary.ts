@@ -1,0 +1,103 @@
+/**
+ * GET .../invoices/summary: the company's AR at a glance. Everything comes from the trigger-kept
+ * aggregates (invoice_due_totals per due date and state, customer_invoice_totals per customer),
+ * so it costs the same at a million invoices as at ten. Aging and overdue figures count open
+ * invoices with a balance, as the analytics aging report does.
+ */
+import { today as todayOf } from '../clock';
+import type { ClosingReason } from '../db/schema';
+import type { Engine } from '../engine';
+import { fromMinor } from '../money';
+import { emptyFacets } from './facets';
+import { prepared, readSnapshot } from './reader';
+import { AGING_BUCKETS, type AgingBucket, agingBucketOfStatus, CLOSED_STATUS, daysPastDue, type InvoiceStatus, openStatusOfDue, STATUS_VALUES, type StatusValue, statusThresholds } from './status';
+
+export interface BucketTotal {
+  invoice_count: number;
+  balance: number;
+}
+
+export interface InvoiceSummary {
+  company_id: string;
+  as_of: string;
+  currency: string;
+  invoice_count: number;
+  open_invoice_count: number;
+  closed_invoice_count: number;
+  total_amount: number;
+  total_open_balance: number;
+  current_balance: number;
+  overdue_balance: number;
+  overdue_invoice_count: number;
+  average_days_past_due: number;
+  customers_with_open_balance: number;
+  customers_with_overdue: number;
+  status_counts: Record<StatusValue, number>;
+  status_balances: Record<StatusValue, number>;
+  aging: Record<AgingBucket, BucketTotal>;
+}
+
+export async function invoiceSummary(engine: Engine, companyId: string): Promise<InvoiceSummary> {
+  const today = todayOf(engine.clock);
+  const t = statusThresholds(today);
+  return readSnapshot(engine, (sqlite) => {
+    const currency = (prepared(sqlite, 'SELECT currency FROM companies WHERE id = ?').pluck().get(companyId) as string | undefined) ?? 'USD';
+    const counts = emptyFacets();
+    const balances = emptyFacets();
+    const aging = Object.fromEntries(AGING_BUCKETS.map((b) => [b, { invoice_count: 0, balance: 0 }])) as Record<AgingBucket, BucketTotal>;
+    let invoiceCount = 0;
+    let openCount = 0;
+    let totalAmount = 0;
+    let overdueWithBalance = 0;
+    let daysPastDueSum = 0;
+    const rows = prepared(sqlite, 'SELECT due_date, state, invoice_count, nonzero_count, total_amount, balance FROM invoice_due_totals WHERE company_id = ?')
+      .raw()
+      .all(companyId) as Array<[string, string, number, number, number, number]>;
+    for (const [dueDate, state, n, nonzero, total, balance] of rows) {
+      const open = state === 'open';
+      const status: InvoiceStatus = open ? openStatusOfDue(dueDate, t) : CLOSED_STATUS[state as ClosingReason];
+      invoiceCount += n;
+      totalAmount += total;
+      counts[status] += n;
+      balances[status] += balance;
+      if (!open) continue;
+      openCount += n;
+      const bucket = aging[agingBucketOfStatus(status)];
+      bucket.invoice_count += nonzero;
+      bucket.balance += balance;
+      if (status !== 'current') {
+        counts.overdue += n;
+        balances.overdue += balance;
+        overdueWithBalance += nonzero;
+        daysPastDueSum += nonzero * daysPastDue(dueDate, today);
+      }
+    }
+    const customers = prepared(
+      sqlite,
+      'SELECT count(oldest_open_due_date), coalesce(sum(oldest_open_due_date < ?), 0) FROM customer_invoice_totals WHERE company_id = ?',
+    )
+      .raw()
+      .get(today, companyId) as [number, number];
+    const money = (r: Record<StatusValue, number>) => Object.fromEntries(STATUS_VALUES.map((s) => [s, fromMinor(r[s])])) as Record<StatusValue, number>;
+    const openBalance = AGING_BUCKETS.reduce((sum, b) => sum + aging[b].balance, 0);
+    return {
+      company_id: companyId,
+      as_of: today,
+      currency,
+      invoice_count: invoiceCount,
+      open_invoice_count: openCount,
+      closed_invoice_count: invoiceCount - openCount,
+      total_amount: fromMinor(totalAmount),
+      total_open_balance: fromMinor(openBalance),
+      current_balance: fromMinor(aging.current.balance),
+      overdue_balance: fromMinor(openBalance - aging.current.balance),
+      overdue_invoice_count: overdueWithBalance,
+      average_days_past_due: overdueWithBalance ? Math.round((daysPastDueSum / overdueWithBalance) * 10) / 10 : 0,
+      customers_with_open_balance: customers[0],
+      customers_with_overdue: customers[1],
+      status_counts: counts,
+      status_balances: money(balances),
+      aging: Object.fromEntries(AGING_BUCKETS.map((b) => [b, { invoice_count: aging[b].invoice_count, balance: fromMinor(aging[b].balance) }])) as Record<AgingBucket, BucketTotal>,
+    };
+  });
+}
