@@ -109,6 +109,30 @@ interface InvoiceTarget {
   isNew: boolean;
 }
 
+interface InvoiceGroup {
+  rows: ParsedRow[];
+  /** The invoice's values merged over its rows. */
+  inv: InvoiceFields;
+  customer: CustomerTarget;
+}
+
+const INVOICE_FIELDS = ['invoice_number', 'remote_id', 'invoice_date', 'due_date', 'total_amount', 'currency', 'payment_link'] as const;
+
+/** The first value of `next` that disagrees with the invoice merged so far, for the row error. */
+function invoiceConflict(merged: InvoiceFields, next: InvoiceFields): { field: string; value: string; first: string } | null {
+  const show = (field: string, v: unknown) => (field === 'total_amount' ? (Number(v) / 100).toFixed(2) : `"${String(v)}"`);
+  for (const field of INVOICE_FIELDS) {
+    const a = merged[field];
+    const b = next[field];
+    if (a !== undefined && b !== undefined && a !== b) return { field, value: show(field, b), first: show(field, a) };
+  }
+  for (const label of next.labels) {
+    const first = merged.labels.find((l) => l.label === label.label);
+    if (first && first.on !== label.on) return { field: `label ${label.label}`, value: label.on ? 'yes' : 'no', first: first.on ? 'yes' : 'no' };
+  }
+  return null;
+}
+
 class Planner {
   readonly plan: Plan;
   private readonly touchedIds = new Set<string>();
@@ -141,7 +165,8 @@ class Planner {
 
   error(row: number, section: Section | null, field: string | null, message: string) {
     const getters = section ? (this.input.mapping[section] as Record<string, { column: string | null }> | undefined) : undefined;
-    const column = field && getters?.[field] ? getters[field].column : null;
+    const rule = field?.startsWith('label ') ? this.input.mapping.labels.find((l) => `label ${l.label}` === field) : undefined;
+    const column = rule ? rule.column : field && getters?.[field] ? getters[field].column : null;
     this.plan.errors.push({ row, column, message: field ? `${field}: ${message}` : message });
     this.failedRows.add(row);
   }
@@ -397,37 +422,60 @@ class Planner {
 
   // ---- invoices ----------------------------------------------------------------------------
 
-  private async planInvoices(rows: ParsedRow[]) {
-    const { companyId } = this.input;
-    const seenNumber = new Map<string, number>();
-    const seenRemote = new Map<string, number>();
-    const unique: ParsedRow[] = [];
+  /**
+   * Rows of one invoice (same remote_id, else same number) merge, so a file with a row per payment
+   * works; a disagreeing value is an error. Two invoices may not share a number.
+   */
+  private groupInvoices(rows: ParsedRow[]): InvoiceGroup[] {
+    const groups = new Map<string, InvoiceGroup>();
+    const numberRow = new Map<string, number>();
     for (const r of rows) {
       const inv = r.invoice!;
-      const n = seenNumber.get(inv.invoice_number);
-      const m = inv.remote_id !== undefined ? seenRemote.get(inv.remote_id) : undefined;
-      if (n !== undefined) this.error(r.row, 'invoices', 'invoice_number', `"${inv.invoice_number}" is also on row ${n}`);
-      else if (m !== undefined) this.error(r.row, 'invoices', 'remote_id', `"${inv.remote_id}" is also on row ${m}`);
-      else {
-        seenNumber.set(inv.invoice_number, r.row);
-        if (inv.remote_id !== undefined) seenRemote.set(inv.remote_id, r.row);
-        unique.push(r);
+      const customer = this.rowCustomer.get(r.row);
+      if (!customer) continue;
+      const key = inv.remote_id !== undefined ? `r:${inv.remote_id}` : `n:${inv.invoice_number}`;
+      const group = groups.get(key);
+      if (!group) {
+        const other = numberRow.get(inv.invoice_number);
+        if (other !== undefined) {
+          this.error(r.row, 'invoices', 'invoice_number', `"${inv.invoice_number}" is also on row ${other}, for another invoice`);
+          continue;
+        }
+        numberRow.set(inv.invoice_number, r.row);
+        groups.set(key, { rows: [r], inv: { ...inv, labels: [...inv.labels] }, customer });
+        continue;
+      }
+      const first = group.rows[0].row;
+      const conflict = invoiceConflict(group.inv, inv);
+      if (conflict) {
+        this.error(r.row, 'invoices', conflict.field, `${conflict.value} differs from ${conflict.first} given for the same invoice on row ${first}`);
+      } else if (group.customer.id !== customer.id) {
+        this.error(r.row, 'invoices', null, `the invoice is for customer "${group.customer.name}" on row ${first} but for "${customer.name}" here`);
+      } else {
+        for (const [k, v] of Object.entries(inv)) if (k !== 'labels' && v !== undefined) (group.inv as unknown as Record<string, unknown>)[k] ??= v;
+        group.rows.push(r);
       }
     }
+    return [...groups.values()];
+  }
+
+  private async planInvoices(rows: ParsedRow[]) {
+    const { companyId } = this.input;
+    const groups = this.groupInvoices(rows);
     const base = () => this.db.selectFrom('invoices').selectAll().where('company_id', '=', companyId);
     const byRemote = new Map(
       (await inChunks(
-        unique.flatMap((r) => (r.invoice!.remote_id !== undefined ? [r.invoice!.remote_id] : [])),
+        groups.flatMap((g) => (g.inv.remote_id !== undefined ? [g.inv.remote_id] : [])),
         (chunk) => base().where('remote_id', 'in', chunk).execute(),
       )).map((i) => [i.remote_id!, i]),
     );
     const byNumber = new Map(
       (await inChunks(
-        unique.map((r) => r.invoice!.invoice_number),
+        groups.map((g) => g.inv.invoice_number),
         (chunk) => base().where('invoice_number', 'in', chunk).execute(),
       )).map((i) => [i.invoice_number, i]),
     );
-    const labelIds = await this.planLabels(unique.map((r) => r.invoice!));
+    const labelIds = await this.planLabels(groups.map((g) => g.inv));
     const matchedIds = [...byRemote.values(), ...byNumber.values()].map((i) => i.id);
     const linked = new Set(
       labelIds.size && matchedIds.length
@@ -445,44 +493,38 @@ class Planner {
     );
 
     const claimed = new Map<string, number>();
-    for (const r of unique) {
-      const inv = r.invoice!;
-      const customer = this.rowCustomer.get(r.row);
-      if (!customer) continue;
+    for (const group of groups) {
+      const { inv } = group;
+      const fail = (message: string) => {
+        for (const r of group.rows) this.error(r.row, 'invoices', 'invoice_number', message);
+      };
       let existing = inv.remote_id !== undefined ? byRemote.get(inv.remote_id) : undefined;
       if (existing) {
         const holder = byNumber.get(inv.invoice_number);
         if (holder && holder.id !== existing.id) {
-          this.error(r.row, 'invoices', 'invoice_number', `"${inv.invoice_number}" belongs to another invoice (remote_id ${holder.remote_id ?? 'none'})`);
+          fail(`"${inv.invoice_number}" belongs to another invoice (remote_id ${holder.remote_id ?? 'none'})`);
           continue;
         }
       } else {
         existing = byNumber.get(inv.invoice_number);
         if (existing && inv.remote_id !== undefined && existing.remote_id !== null) {
-          this.error(r.row, 'invoices', 'invoice_number', `"${inv.invoice_number}" already belongs to the invoice with remote_id ${existing.remote_id}`);
+          fail(`"${inv.invoice_number}" already belongs to the invoice with remote_id ${existing.remote_id}`);
           continue;
         }
       }
       if (existing) {
         const other = claimed.get(existing.id);
         if (other !== undefined) {
-          this.error(r.row, 'invoices', 'invoice_number', `matches the same invoice as row ${other}`);
+          fail(`matches the same invoice as row ${other}`);
           continue;
         }
-        claimed.set(existing.id, r.row);
+        claimed.set(existing.id, group.rows[0].row);
       }
-      this.planInvoice(r.row, inv, customer, existing, labelIds, linked);
+      this.planInvoice(group, existing, labelIds, linked);
     }
   }
 
-  private planInvoice(
-    row: number,
-    inv: InvoiceFields,
-    customer: CustomerTarget,
-    existing: Invoice | undefined,
-    labelIds: Map<string, string>,
-    linked: Set<string>,
-  ) {
+  private planInvoice({ rows, inv, customer }: InvoiceGroup, existing: Invoice | undefined, labelIds: Map<string, string>, linked: Set<string>) {
     let id: string;
     let changed = false;
     if (existing) {
@@ -506,14 +548,8 @@ class Planner {
         changed = true;
         this.touch(id, this.touchable.get(id)!);
       }
-      this.rowInvoice.set(row, {
-        id,
-        number: inv.invoice_number,
-        total: inv.total_amount,
-        paid: existing.paid_amount,
-        closing: existing.closing_reason,
-        isNew: false,
-      });
+      const target = { id, number: inv.invoice_number, total: inv.total_amount, paid: existing.paid_amount, closing: existing.closing_reason, isNew: false };
+      for (const r of rows) this.rowInvoice.set(r.row, target);
     } else {
       id = newId();
       const insert = {
@@ -543,7 +579,8 @@ class Planner {
       };
       this.write({ table: 'invoices', entity: 'invoice', id, insert });
       this.fresh.set(id, { insert, total: inv.total_amount, settled: [] });
-      this.rowInvoice.set(row, { id, number: inv.invoice_number, total: inv.total_amount, paid: 0, closing: null, isNew: true });
+      const target = { id, number: inv.invoice_number, total: inv.total_amount, paid: 0, closing: null, isNew: true };
+      for (const r of rows) this.rowInvoice.set(r.row, target);
     }
     for (const { label, on } of inv.labels) {
       const labelId = labelIds.get(label);

@@ -159,10 +159,41 @@ describe('importing combined AR rows', () => {
     expect(report.errors).toEqual([{ row: 3, column: 'Customer', message: 'name: "Globex Corp" differs from "Globex" given for the same customer on row 2' }]);
   });
 
-  it('refuses an invoice number or payment remote_id that repeats in the file', async () => {
-    const rows = [AR_HEADER, ['C-1', 'Globex', '', '', '7', '1/5/2026', '', '5', '', '', '', ''], ['C-1', 'Globex', '', '', '7', '1/6/2026', '', '6', '', '', '', '']];
+  it('takes a row per payment: rows repeating one invoice merge, and their payments add up', async () => {
+    const mapping = { ...AR_MAPPING, payments: { amount: 'Paid', payment_date: 'Paid on' } };
+    const rows = [
+      AR_HEADER,
+      ['C-1', 'Globex', '', '', '7', '1/5/2026', '', '90.00', 'Yes', '30.00', '1/10/2026', ''],
+      ['C-1', 'Globex', '', '', '7', '1/5/2026', '', '90.00', 'Yes', '60.00', '1/20/2026', ''],
+    ];
+    const report = await runImport(engine, companyId, csv(rows), mapping);
+    expect(report.errors).toEqual([]);
+    expect(report.counts.invoices).toEqual({ created: 1, updated: 0, unchanged: 0 });
+    expect(report.counts.payments).toEqual({ created: 2, updated: 0, unchanged: 0 });
+    expect(invoice('7')).toMatchObject({ paid_amount: 9000, balance: 0, closing_reason: 'paid', closed_date: '2026-01-20' });
+    expect(sqlite().prepare('SELECT status FROM payments ORDER BY payment_date').all()).toEqual([{ status: 'PARTIAL' }, { status: 'PAID' }]);
+    const again = await runImport(engine, companyId, csv(rows), mapping);
+    expect(again.counts.payments).toEqual({ created: 0, updated: 0, unchanged: 2 });
+  });
+
+  it('refuses rows of one invoice that disagree, and two invoices with one number', async () => {
+    const rows = [
+      AR_HEADER,
+      ['C-1', 'Globex', '', '', '7', '1/5/2026', '', '5', 'No', '', '', ''],
+      ['C-1', 'Globex', '', '', '7', '1/6/2026', '', '6', 'No', '', '', ''],
+      ['C-1', 'Globex', '', '', '7', '1/5/2026', '', '5', 'Yes', '', '', ''],
+      ['C-2', 'Initech', '', '', '7', '1/5/2026', '', '5', 'No', '', '', ''],
+    ];
     const report = await runImport(engine, companyId, csv(rows), AR_MAPPING, { dryRun: true });
-    expect(report.errors).toEqual([{ row: 3, column: 'Invoice', message: 'invoice_number: "7" is also on row 2' }]);
+    expect(report.errors).toEqual([
+      { row: 3, column: 'Date', message: 'invoice_date: "2026-01-06" differs from "2026-01-05" given for the same invoice on row 2' },
+      { row: 4, column: 'Disputed', message: 'label Disputed: yes differs from no given for the same invoice on row 2' },
+      { row: 5, column: null, message: 'the invoice is for customer "Globex" on row 2 but for "Initech" here' },
+    ]);
+    const numbered = { ...AR_MAPPING, invoices: { ...AR_MAPPING.invoices, remote_id: 'Method' } };
+    const twins = [AR_HEADER, ['C-1', 'Globex', '', '', '8', '1/5/2026', '', '5', '', '', '', 'R1'], ['C-1', 'Globex', '', '', '8', '1/5/2026', '', '5', '', '', '', 'R2']];
+    const clash = await runImport(engine, companyId, csv(twins), numbered, { dryRun: true });
+    expect(clash.errors).toEqual([{ row: 3, column: 'Invoice', message: 'invoice_number: "8" is also on row 2, for another invoice' }]);
   });
 });
 
@@ -241,7 +272,7 @@ describe('importing invoices and payments as separate files', () => {
     const clash = await runImport(engine, companyId, 'Nr;Kunde;Datum;Fällig;Betrag;Ref\nA2;K1;1/1/2026;;10;R-1\nA2;K1;1/1/2026;;10;R-3\n', invoiceMapping, { entity: 'invoices', dryRun: true });
     expect(clash.errors).toEqual([
       { row: 2, column: 'Nr', message: 'invoice_number: "A2" belongs to another invoice (remote_id R-2)' },
-      { row: 3, column: 'Nr', message: 'invoice_number: "A2" is also on row 2' },
+      { row: 3, column: 'Nr', message: 'invoice_number: "A2" is also on row 2, for another invoice' },
     ]);
   });
 
