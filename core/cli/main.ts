@@ -1,6 +1,7 @@
 import { DomainError } from '../errors';
 import { backupCommand, migrateCommand } from './commands/maintenance';
 import { desktopCommand } from './commands/desktop';
+import { IMPORT_HELP, importCommand } from './commands/import';
 import { SEED_HELP, seedCommand } from './commands/seed';
 import { SERVE_HELP, serveCommand } from './commands/serve';
 import { USER_HELP, userCommand } from './commands/user';
@@ -12,6 +13,7 @@ Usage:
   ${SERVE_HELP}
   ${SEED_HELP}
   ${USER_HELP}
+  ${IMPORT_HELP}
   ardesk migrate [--db FILE | --data-dir DIR]
   ardesk backup [--db FILE | --data-dir DIR] [--out FILE]
   ardesk desktop          (npm start: the Electron window, or the headless server where Electron cannot run)
@@ -21,6 +23,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: serveCommand,
   seed: seedCommand,
   user: userCommand,
+  import: importCommand,
   migrate: migrateCommand,
   backup: backupCommand,
   desktop: desktopCommand,
