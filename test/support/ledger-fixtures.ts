@@ -59,6 +59,7 @@ export function ledger(engine: TestEngine, companyId: string) {
           invoice_date: invoiceDate,
           due_date: dueDate,
           currency: customer.currency,
+          transaction_type: 'invoice',
           total_amount: total,
           paid_amount: 0,
           balance: total,
