@@ -29,6 +29,8 @@ export default defineConfig({
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       emptyOutDir: true,
+      minify: true,
+      chunkSizeWarningLimit: 1500,
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },
   },

@@ -1,0 +1,96 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { ErrorBox } from './components/ErrorBox';
+import { FirstLaunch } from './components/FirstLaunch';
+import { Frame } from './components/Frame';
+import { SignIn } from './components/SignIn';
+import { Toasts } from './components/Toasts';
+import { Upcoming } from './components/Upcoming';
+import { companyPath, parseRoute, useRoute } from './state/route';
+import { useSession } from './state/session';
+
+const InvoiceDesk = lazy(() => import('./desk/InvoiceDesk'));
+const CustomerPage = lazy(() => import('./desk/CustomerPage'));
+
+const LAST_COMPANY_KEY = 'ardesk.company';
+
+function Loading() {
+  return (
+    <div className="loading" role="status">
+      Loading…
+    </div>
+  );
+}
+
+function Workspace() {
+  const companies = useSession((s) => s.companies);
+  const { pathname, navigate } = useRoute();
+  const route = parseRoute(pathname);
+  const known = route.companyId && companies.some((c) => c.id === route.companyId);
+
+  useEffect(() => {
+    if (known && route.section) {
+      localStorage.setItem(LAST_COMPANY_KEY, route.companyId!);
+      return;
+    }
+    const last = localStorage.getItem(LAST_COMPANY_KEY);
+    const target = known ? route.companyId! : (companies.find((c) => c.id === last) ?? companies[0])?.id;
+    if (target) navigate(companyPath(target, 'invoices'), { replace: true });
+  }, [known, route.companyId, route.section, companies, navigate]);
+
+  if (companies.length === 0) {
+    return (
+      <main className="auth-page">
+        <div className="auth-card">
+          <h1 className="brand">No company yet</h1>
+          <p className="muted">Your account is not a member of any company. Ask an owner to add you.</p>
+        </div>
+      </main>
+    );
+  }
+  if (!known || !route.section) return <Loading />;
+  const companyId = route.companyId!;
+  return (
+    <Frame companyId={companyId} section={route.section}>
+      <Suspense fallback={<Loading />}>
+        {route.section === 'invoices' ? (
+          <InvoiceDesk key={companyId} companyId={companyId} invoiceId={route.itemId} />
+        ) : route.section === 'customers' && route.itemId ? (
+          <CustomerPage key={`${companyId}/${route.itemId}`} companyId={companyId} customerId={route.itemId} />
+        ) : route.section === 'customers' ? (
+          <InvoiceDesk key={companyId} companyId={companyId} invoiceId={null} />
+        ) : (
+          <Upcoming section={route.section} />
+        )}
+      </Suspense>
+    </Frame>
+  );
+}
+
+export function App() {
+  const { phase, boot } = useSession();
+  useEffect(() => {
+    void boot();
+  }, [boot]);
+
+  return (
+    <>
+      {phase === 'booting' ? (
+        <Loading />
+      ) : phase === 'unreachable' ? (
+        <main className="auth-page">
+          <div className="auth-card">
+            <h1 className="brand">ardesk</h1>
+            <ErrorBox what="the workspace" error={new Error('The local ardesk server is not answering.')} onRetry={() => void boot()} />
+          </div>
+        </main>
+      ) : phase === 'first-launch' ? (
+        <FirstLaunch />
+      ) : phase === 'signed-out' ? (
+        <SignIn />
+      ) : (
+        <Workspace />
+      )}
+      <Toasts />
+    </>
+  );
+}

@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { ConfirmDialog } from '../components/Dialog';
+import { describeError } from '../components/ErrorBox';
+import { api } from '../state/session';
+import { toast } from '../state/toasts';
+import { formatCount, recipientsSummary } from './format';
+import { useDesk } from './store';
+
+type BulkBody = { add_labels?: string[]; remove_labels?: string[]; updates?: { next_follow_up_date?: string | null; payment_link?: string | null } };
+
+/** Actions on the selected invoices. Each write refreshes the grid and reports in a toast. */
+export function BulkBar({ companyId, onClear }: { companyId: string; onClear: () => void }) {
+  const { selection, labels, changed } = useDesk();
+  const [labelId, setLabelId] = useState('');
+  const [followUp, setFollowUp] = useState('');
+  const [link, setLink] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const n = selection.length;
+  const ids = selection.map((s) => s.id);
+  const plural = (k: number) => `${formatCount(k)} invoice${k === 1 ? '' : 's'}`;
+
+  async function patch(body: BulkBody, done: (updated: number) => string) {
+    setBusy(true);
+    try {
+      const res = await api.patch('/api/companies/{company_id}/invoices/bulk', { path: { company_id: companyId }, body: { invoice_ids: ids, ...body } });
+      toast.success(done(res.updated));
+      changed();
+    } catch (err) {
+      toast.error(`Nothing was changed: ${describeError(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function sendReminders() {
+    setBusy(true);
+    try {
+      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: ids } });
+      toast.success(`Reminders queued for ${plural(res.invoice_ids.length)}. ${res.message}`);
+      setConfirming(false);
+      changed();
+    } catch (err) {
+      toast.error(`Reminders were not queued: ${describeError(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const label = labels.find((l) => l.id === labelId);
+
+  return (
+    <div className="bulk-bar" role="toolbar" aria-label="Bulk actions">
+      <strong>{plural(n)} selected</strong>
+      <span className="bulk-group">
+        <select aria-label="Label for selected" value={labelId} onChange={(e) => setLabelId(e.target.value)}>
+          <option value="">Label…</option>
+          {labels.map((l) => (
+            <option key={l.id} value={l.id}>
+              {l.name}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="btn btn-small" disabled={busy || !label} onClick={() => void patch({ add_labels: [labelId] }, (k) => `Added “${label!.name}” to ${plural(k)}`)}>
+          Add label
+        </button>
+        <button type="button" className="btn btn-small" disabled={busy || !label} onClick={() => void patch({ remove_labels: [labelId] }, (k) => `Removed “${label!.name}” from ${plural(k)}`)}>
+          Remove label
+        </button>
+      </span>
+      <span className="bulk-group">
+        <input type="date" aria-label="Next follow-up date for selected" value={followUp} onChange={(e) => setFollowUp(e.target.value)} />
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={busy || !followUp}
+          onClick={() => void patch({ updates: { next_follow_up_date: followUp } }, (k) => `Next follow-up set on ${plural(k)}`)}
+        >
+          Set follow-up
+        </button>
+      </span>
+      <span className="bulk-group">
+        <input type="url" aria-label="Payment link for selected" placeholder="https://pay.example.com/…" value={link} onChange={(e) => setLink(e.target.value)} />
+        <button type="button" className="btn btn-small" disabled={busy || !link} onClick={() => void patch({ updates: { payment_link: link } }, (k) => `Payment link set on ${plural(k)}`)}>
+          Set link
+        </button>
+      </span>
+      <button type="button" className="btn btn-small btn-primary" disabled={busy} onClick={() => setConfirming(true)}>
+        Send reminders…
+      </button>
+      <span className="spacer" />
+      <button type="button" className="btn btn-ghost btn-small" onClick={onClear}>
+        Clear selection
+      </button>
+      {confirming && (
+        <ConfirmDialog title="Send payment reminders?" confirmLabel={`Send ${plural(n)}`} busy={busy} onConfirm={() => void sendReminders()} onCancel={() => setConfirming(false)}>
+          <p>
+            A reminder email goes to the billing contact of each customer, for {plural(n)}: {recipientsSummary(selection)}.
+          </p>
+          <p className="muted">Reminders are sent in the background from the company's default email connection.</p>
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ErrorBox } from '../components/ErrorBox';
+import { useLoad } from '../components/useLoad';
+import { companyPath, useRoute } from '../state/route';
+import { api } from '../state/session';
+import './ag';
+import { DEFAULT_FILTERS, type DeskFilters, toSearch } from './filters';
+import { formatCount, formatMoney } from './format';
+import { InvoiceGrid } from './InvoiceGrid';
+import { useDesk } from './store';
+
+/** One customer: totals, contacts, owners and locations, and all of its invoices. */
+export default function CustomerPage({ companyId, customerId }: { companyId: string; customerId: string }) {
+  const navigate = useRoute((s) => s.navigate);
+  const reset = useDesk((s) => s.reset);
+  const loadLookups = useDesk((s) => s.loadLookups);
+  const [filters, setFilters] = useState<DeskFilters>({ ...DEFAULT_FILTERS, customer_id: customerId });
+  const customer = useLoad((signal) => api.get('/api/companies/{company_id}/customers/{customer_id}', { path: { company_id: companyId, customer_id: customerId }, signal }), [companyId, customerId]);
+
+  useEffect(() => {
+    reset(companyId);
+    void loadLookups();
+  }, [companyId, reset, loadLookups]);
+
+  const onOpen = useCallback(
+    (id: string) => navigate(companyPath(companyId, 'invoices', id, toSearch({ ...DEFAULT_FILTERS, customer_id: customerId }))),
+    [companyId, customerId, navigate],
+  );
+  const onCustomer = useCallback((id: string) => navigate(companyPath(companyId, 'customers', id)), [companyId, navigate]);
+  const c = customer.data;
+
+  return (
+    <div className="customer-page">
+      <nav className="crumbs">
+        <a
+          href={companyPath(companyId, 'invoices')}
+          onClick={(e) => {
+            e.preventDefault();
+            window.history.length > 1 ? window.history.back() : navigate(companyPath(companyId, 'invoices'));
+          }}
+        >
+          ← Invoices
+        </a>
+      </nav>
+      {customer.error !== null && <ErrorBox what="the customer" error={customer.error} onRetry={customer.reload} />}
+      {!c && customer.error === null && <p className="muted">Loading…</p>}
+      {c && (
+        <>
+          <header className="customer-header">
+            <div>
+              <h1 data-testid="customer-name">{c.name}</h1>
+              <div className="muted">
+                {c.is_person ? 'Person' : 'Company'} · {c.currency} · net {c.payment_terms_days} days{c.remote_id ? ` · ${c.remote_id}` : ''}
+              </div>
+            </div>
+            <div className="kpis">
+              <div className="kpi">
+                <div className="kpi-label">Open balance</div>
+                <div className="kpi-value">{formatMoney(c.balance.open_balance, c.currency)}</div>
+                <div className="kpi-sub muted">{formatCount(c.balance.open_invoice_count)} open invoices</div>
+              </div>
+              <div className="kpi">
+                <div className="kpi-label">Overdue</div>
+                <div className="kpi-value bad">{formatMoney(c.balance.overdue_balance, c.currency)}</div>
+                <div className="kpi-sub muted">{formatCount(c.balance.overdue_invoice_count)} overdue invoices</div>
+              </div>
+            </div>
+          </header>
+          <div className="customer-facts">
+            <section>
+              <h3>Owners</h3>
+              <dl className="fields">
+                <div className="field">
+                  <dt>AR owner</dt>
+                  <dd>{c.ar_owner?.name ?? <span className="muted">Unassigned</span>}</dd>
+                </div>
+                <div className="field">
+                  <dt>Sales owner</dt>
+                  <dd>{c.sales_owner?.name ?? <span className="muted">Unassigned</span>}</dd>
+                </div>
+              </dl>
+            </section>
+            <section>
+              <h3>Contacts</h3>
+              {c.contacts.length === 0 ? (
+                <p className="muted">No contacts.</p>
+              ) : (
+                <ul className="contacts">
+                  {c.contacts.map((p) => (
+                    <li key={p.id}>
+                      <strong>{p.name}</strong>
+                      {p.is_billing && <span className="pill">billing</span>}
+                      {p.title && <span className="muted"> · {p.title}</span>}
+                      <div className="muted small">
+                        {p.email && <a href={`mailto:${p.email}`}>{p.email}</a>}
+                        {p.email && p.phone && ' · '}
+                        {p.phone}
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+            <section>
+              <h3>Locations</h3>
+              {c.locations.length === 0 ? (
+                <p className="muted">No locations.</p>
+              ) : (
+                <ul className="contacts">
+                  {c.locations.map((l) => (
+                    <li key={l.id}>
+                      <strong>{l.name}</strong>
+                      <div className="muted small">{[l.address_line1, l.city, l.region, l.postal_code, l.country].filter(Boolean).join(', ')}</div>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+            {c.notes && (
+              <section>
+                <h3>Notes</h3>
+                <p>{c.notes}</p>
+              </section>
+            )}
+          </div>
+        </>
+      )}
+      <h2 className="section-title">Invoices</h2>
+      <div className="customer-grid">
+        <InvoiceGrid companyId={companyId} filters={filters} onFilters={setFilters} onOpen={onOpen} onCustomer={onCustomer} embedded />
+      </div>
+    </div>
+  );
+}

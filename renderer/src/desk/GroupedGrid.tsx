@@ -1,0 +1,347 @@
+import type { BodyScrollEndEvent, CellKeyDownEvent, ColDef, RowClickedEvent, SortChangedEvent } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { api } from '../state/session';
+import { toast } from '../state/toasts';
+import { describeError, ErrorBox } from '../components/ErrorBox';
+import { gridTheme } from './ag';
+import { StatusBadge } from './cells';
+import { apiQuery, BUCKET_LABELS, BUCKETS, type Bucket, type DeskFilters, type Order, type SortKey } from './filters';
+import { formatCount, formatDate, formatMoney } from './format';
+import { useDesk } from './store';
+import type { Invoice, InvoiceGroup } from './types';
+
+const PAGE = 100;
+
+type GroupRow = { kind: 'group'; rowId: string; group: InvoiceGroup; expanded: boolean };
+type ChildRow = { kind: 'invoice'; rowId: string; invoice: Invoice };
+type MoreRow = { kind: 'more'; rowId: string; customer: string };
+type Row = GroupRow | ChildRow | MoreRow;
+
+interface Children {
+  items: Invoice[];
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+const SORT_OF_COLUMN: Record<string, SortKey> = { name: 'customer_name', due: 'due_date', total: 'amount', balance: 'balance' };
+const COLUMN_OF_SORT: Record<SortKey, string> = { customer_name: 'name', due_date: 'due', amount: 'total', balance: 'balance' };
+
+const money = (v: number | null | undefined) => (v === null || v === undefined ? '' : formatMoney(v));
+
+/** Flattens groups, their loaded children and "more" rows into the grid's row list. */
+export function flattenGroups(groups: InvoiceGroup[], expanded: Set<string>, children: Map<string, Children>): Row[] {
+  const rows: Row[] = [];
+  for (const group of groups) {
+    const open = expanded.has(group.customer);
+    rows.push({ kind: 'group', rowId: `g:${group.customer}`, group, expanded: open });
+    if (!open) continue;
+    const loaded = children.get(group.customer);
+    for (const invoice of loaded?.items ?? []) rows.push({ kind: 'invoice', rowId: `i:${invoice.id}`, invoice });
+    if (loaded?.has_more) rows.push({ kind: 'more', rowId: `m:${group.customer}`, customer: group.customer });
+  }
+  return rows;
+}
+
+/**
+ * Group by customer: one parent row per customer with its totals (paged by cursor as the user
+ * scrolls), expanding into that customer's invoices (group_mode=children).
+ */
+export function GroupedGrid({
+  companyId,
+  filters,
+  onFilters,
+  onOpen,
+  onCustomer,
+}: {
+  companyId: string;
+  filters: DeskFilters;
+  onFilters: (f: DeskFilters) => void;
+  onOpen: (id: string) => void;
+  onCustomer: (id: string) => void;
+}) {
+  const version = useDesk((s) => s.version);
+  const setFirstPage = useDesk((s) => s.setFirstPage);
+  const [groups, setGroups] = useState<InvoiceGroup[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(false);
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  const [children, setChildren] = useState<Map<string, Children>>(new Map());
+  const expandedRef = useRef(expanded);
+  expandedRef.current = expanded;
+  const query = useMemo(() => apiQuery({ ...filters, group_by: '' }), [filters]);
+  const queryRef = useRef(query);
+  queryRef.current = query;
+  const filtersRef = useRef(filters);
+  filtersRef.current = filters;
+  const generation = useRef(0);
+
+  const fetchGroups = useCallback(
+    async (cursor: string | null) => {
+      const gen = generation.current;
+      setLoading(true);
+      try {
+        const page = await api.get('/api/companies/{company_id}/invoices', {
+          path: { company_id: companyId },
+          query: { ...queryRef.current, group_by: 'customer', limit: PAGE, ...(cursor ? { cursor } : {}) },
+        });
+        if (gen !== generation.current) return;
+        const items = page.items as unknown as InvoiceGroup[];
+        if (!cursor) setFirstPage(page.count ?? null, page.facets ?? null);
+        setGroups((prev) => (cursor ? [...prev, ...items] : items));
+        setNext(page.has_more ? page.next_cursor : null);
+        setError(null);
+      } catch (err) {
+        if (gen === generation.current) setError(err);
+      } finally {
+        if (gen === generation.current) setLoading(false);
+      }
+    },
+    [companyId, setFirstPage],
+  );
+
+  const fetchChildren = useCallback(
+    async (customer: string, cursor: string | null) => {
+      try {
+        const page = await api.get('/api/companies/{company_id}/invoices', {
+          path: { company_id: companyId },
+          query: { ...queryRef.current, group_by: 'customer', group_mode: 'children', customer_id: customer, limit: PAGE, ...(cursor ? { cursor } : {}) },
+        });
+        const items = page.items as Invoice[];
+        setChildren((prev) => {
+          const map = new Map(prev);
+          const before = cursor ? (map.get(customer)?.items ?? []) : [];
+          map.set(customer, { items: [...before, ...items], next_cursor: page.next_cursor, has_more: page.has_more });
+          return map;
+        });
+      } catch (err) {
+        toast.error(`Could not load the invoices of this customer: ${describeError(err)}`);
+      }
+    },
+    [companyId],
+  );
+
+  // New filters or sort: start over. A write elsewhere (version): reload what is open.
+  const queryKey = JSON.stringify(query);
+  useEffect(() => {
+    generation.current++;
+    setGroups([]);
+    setNext(null);
+    setExpanded(new Set());
+    setChildren(new Map());
+    void fetchGroups(null);
+  }, [queryKey, fetchGroups]);
+
+  const firstVersion = useRef(version);
+  useEffect(() => {
+    if (version === firstVersion.current) return;
+    generation.current++;
+    void fetchGroups(null);
+    // Only a version change reloads; the groups open right now reload with it.
+    for (const customer of expandedRef.current) void fetchChildren(customer, null);
+  }, [version, fetchGroups, fetchChildren]);
+
+  const toggle = useCallback(
+    (customer: string) => {
+      setExpanded((prev) => {
+        const nextSet = new Set(prev);
+        if (nextSet.has(customer)) nextSet.delete(customer);
+        else {
+          nextSet.add(customer);
+          if (!children.has(customer)) void fetchChildren(customer, null);
+        }
+        return nextSet;
+      });
+    },
+    [children, fetchChildren],
+  );
+
+  const rows = useMemo(() => flattenGroups(groups, expanded, children), [groups, expanded, children]);
+
+  const columns = useMemo<ColDef<Row>[]>(() => {
+    const sorted = (colId: string) => (COLUMN_OF_SORT[filtersRef.current.sort] === colId ? filtersRef.current.order : null);
+    const keep = () => 0;
+    const bucketColumn = (bucket: Bucket): ColDef<Row> => ({
+      colId: `b_${bucket}`,
+      headerName: BUCKET_LABELS[bucket],
+      width: 110,
+      type: 'rightAligned',
+      cellClass: 'num',
+      valueGetter: (p) => {
+        const row = p.data;
+        if (!row) return '';
+        if (row.kind === 'group') return money(row.group.aging_balances[bucket]);
+        if (row.kind === 'invoice') return row.invoice.aging_bucket === bucket && row.invoice.balance ? money(row.invoice.balance) : '';
+        return '';
+      },
+    });
+    return [
+      {
+        colId: 'name',
+        headerName: 'Customer / invoice',
+        flex: 1,
+        minWidth: 260,
+        sortable: true,
+        comparator: keep,
+        sort: sorted('name'),
+        sortingOrder: ['desc', 'asc'],
+        cellRenderer: (p: { data?: Row }) => {
+          const row = p.data;
+          if (!row) return null;
+          if (row.kind === 'group') {
+            return (
+              <span className="group-cell">
+                <button type="button" className="expander" aria-expanded={row.expanded} aria-label={`${row.expanded ? 'Collapse' : 'Expand'} ${row.group.customer_name}`} onClick={() => toggle(row.group.customer)}>
+                  {row.expanded ? '▾' : '▸'}
+                </button>
+                <a
+                  href="#"
+                  className="cell-link strong"
+                  onClick={(e) => {
+                    e.preventDefault();
+                    onCustomer(row.group.customer);
+                  }}
+                >
+                  {row.group.customer_name}
+                </a>
+                <span className="muted small">
+                  {formatCount(row.group.invoice_count)} invoice{row.group.invoice_count === 1 ? '' : 's'}
+                </span>
+              </span>
+            );
+          }
+          if (row.kind === 'invoice') return <span className="child-cell mono">{row.invoice.invoice_number}</span>;
+          return (
+            <button type="button" className="linkish child-cell" onClick={() => void fetchChildren(row.customer, children.get(row.customer)?.next_cursor ?? null)}>
+              Load more invoices…
+            </button>
+          );
+        },
+      },
+      {
+        colId: 'status',
+        headerName: 'Status',
+        width: 140,
+        cellRenderer: (p: { data?: Row }) => (p.data?.kind === 'invoice' ? <StatusBadge status={p.data.invoice.status} label={p.data.invoice.status_display} /> : null),
+      },
+      {
+        colId: 'due',
+        headerName: 'Due / oldest due',
+        width: 140,
+        sortable: true,
+        comparator: keep,
+        sort: sorted('due'),
+        sortingOrder: ['desc', 'asc'],
+        valueGetter: (p) => (p.data?.kind === 'group' ? formatDate(p.data.group.oldest_due_date) : p.data?.kind === 'invoice' ? formatDate(p.data.invoice.due_date) : ''),
+      },
+      {
+        colId: 'total',
+        headerName: 'Amount',
+        width: 130,
+        type: 'rightAligned',
+        cellClass: 'num',
+        sortable: true,
+        comparator: keep,
+        sort: sorted('total'),
+        sortingOrder: ['desc', 'asc'],
+        valueGetter: (p) => (p.data?.kind === 'group' ? money(p.data.group.total_amount) : p.data?.kind === 'invoice' ? money(p.data.invoice.total_amount) : ''),
+      },
+      {
+        colId: 'balance',
+        headerName: 'Balance',
+        width: 130,
+        type: 'rightAligned',
+        cellClass: 'num strong',
+        sortable: true,
+        comparator: keep,
+        sort: sorted('balance'),
+        sortingOrder: ['desc', 'asc'],
+        valueGetter: (p) => (p.data?.kind === 'group' ? money(p.data.group.balance) : p.data?.kind === 'invoice' ? money(p.data.invoice.balance) : ''),
+      },
+      {
+        colId: 'overdue',
+        headerName: 'Overdue',
+        width: 130,
+        type: 'rightAligned',
+        cellClass: 'num',
+        valueGetter: (p) =>
+          p.data?.kind === 'group' ? money(p.data.group.overdue_balance) : p.data?.kind === 'invoice' && p.data.invoice.status.startsWith('past_due') ? money(p.data.invoice.balance) : '',
+      },
+      ...BUCKETS.map(bucketColumn),
+    ];
+  }, [toggle, onCustomer, fetchChildren, children]);
+
+  const onSortChanged = useCallback(
+    (e: SortChangedEvent<Row>) => {
+      const col = e.api.getColumnState().find((c) => c.sort);
+      const sort = col ? SORT_OF_COLUMN[col.colId] : undefined;
+      if (!sort) return;
+      const f = filtersRef.current;
+      if (f.sort !== sort || f.order !== col!.sort) onFilters({ ...f, sort, order: col!.sort as Order });
+    },
+    [onFilters],
+  );
+
+  const onRowClicked = useCallback(
+    (e: RowClickedEvent<Row>) => {
+      const target = e.event?.target as HTMLElement | undefined;
+      if (target?.closest('a, button')) return;
+      if (e.data?.kind === 'group') toggle(e.data.group.customer);
+      else if (e.data?.kind === 'invoice') onOpen(e.data.invoice.id);
+    },
+    [toggle, onOpen],
+  );
+
+  const onCellKeyDown = useCallback(
+    (e: CellKeyDownEvent<Row>) => {
+      const key = (e.event as KeyboardEvent | undefined)?.key;
+      if (!e.data) return;
+      if (key === 'Enter') {
+        if (e.data.kind === 'group') toggle(e.data.group.customer);
+        else if (e.data.kind === 'invoice') onOpen(e.data.invoice.id);
+      } else if (e.data.kind === 'group' && ((key === 'ArrowRight' && !e.data.expanded) || (key === 'ArrowLeft' && e.data.expanded))) {
+        toggle(e.data.group.customer);
+      }
+    },
+    [toggle, onOpen],
+  );
+
+  const onBodyScrollEnd = useCallback(
+    (e: BodyScrollEndEvent<Row>) => {
+      if (next && !loading && e.api.getLastDisplayedRowIndex() >= rows.length - 20) void fetchGroups(next);
+    },
+    [next, loading, rows.length, fetchGroups],
+  );
+
+  return (
+    <div className="grid-area">
+      {error !== null && <ErrorBox what="customer groups" error={error} onRetry={() => void fetchGroups(null)} />}
+      {!loading && error === null && groups.length === 0 && <p className="grid-empty">No invoices match these filters.</p>}
+      <div className="grid-host" data-testid="grouped-grid">
+        <AgGridReact<Row>
+          theme={gridTheme}
+          loadThemeGoogleFonts={false}
+          rowData={rows}
+          columnDefs={columns}
+          defaultColDef={{ resizable: true, suppressHeaderMenuButton: true, sortable: false }}
+          getRowId={(p) => p.data.rowId}
+          getRowClass={(p) => (p.data?.kind === 'group' ? 'group-row' : p.data?.kind === 'invoice' ? 'child-row' : 'more-row')}
+          onSortChanged={onSortChanged}
+          onRowClicked={onRowClicked}
+          onCellKeyDown={onCellKeyDown}
+          onBodyScrollEnd={onBodyScrollEnd}
+        />
+      </div>
+      <div className="grid-footer muted">
+        {formatCount(groups.length)} customer{groups.length === 1 ? '' : 's'} shown{next ? ' · scroll for more' : ''}
+        {next && (
+          <button type="button" className="btn btn-ghost btn-small" disabled={loading} onClick={() => void fetchGroups(next)}>
+            Load more
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+

@@ -1,0 +1,98 @@
+import type { GridApi } from 'ag-grid-community';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { companyPath, useRoute } from '../state/route';
+import { toast } from '../state/toasts';
+import { describeError } from '../components/ErrorBox';
+import './ag';
+import { BulkBar } from './BulkBar';
+import { FilterPanel } from './FilterPanel';
+import { type Bucket, type DeskFilters, parseFilters, toSearch } from './filters';
+import { GroupedGrid } from './GroupedGrid';
+import { InvoiceGrid } from './InvoiceGrid';
+import { InvoicePanel } from './InvoicePanel';
+import { PortfolioHeader } from './PortfolioHeader';
+import { useDesk } from './store';
+import { FilterButton, SavedViews, SearchBox, StatusChips } from './Toolbar';
+import type { Invoice } from './types';
+
+/** The collector's invoice desk: portfolio header, filters, the grid, bulk actions, detail panel. */
+export default function InvoiceDesk({ companyId, invoiceId }: { companyId: string; invoiceId: string | null }) {
+  const { search, navigate } = useRoute();
+  const filters = useMemo(() => parseFilters(search), [search]);
+  const reset = useDesk((s) => s.reset);
+  const loadLookups = useDesk((s) => s.loadLookups);
+  const loadViews = useDesk((s) => s.loadViews);
+  const selection = useDesk((s) => s.selection);
+  const setSelection = useDesk((s) => s.setSelection);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const gridRef = useRef<GridApi<Invoice> | null>(null);
+
+  useEffect(() => {
+    reset(companyId);
+    void loadLookups();
+    loadViews().catch((err: unknown) => toast.error(`Saved views could not be loaded: ${describeError(err)}`));
+  }, [companyId, reset, loadLookups, loadViews]);
+
+  // The canonical URL: a hand-edited or stale query is rewritten to what actually applies.
+  useEffect(() => {
+    const canonical = toSearch(filters);
+    if (canonical !== search) navigate(`${window.location.pathname}${canonical}`, { replace: true });
+  }, [filters, search, navigate]);
+
+  const onFilters = useCallback(
+    (next: DeskFilters) => {
+      const path = companyPath(companyId, 'invoices', invoiceId);
+      navigate(`${path}${toSearch(next)}`);
+    },
+    [companyId, invoiceId, navigate],
+  );
+
+  const onOpen = useCallback((id: string) => navigate(companyPath(companyId, 'invoices', id, toSearch(parseFilters(window.location.search)))), [companyId, navigate]);
+  const onClose = useCallback(() => {
+    navigate(companyPath(companyId, 'invoices', null, toSearch(parseFilters(window.location.search))));
+    // Back to the grid, on the row that was open: arrows and Enter keep working.
+    requestAnimationFrame(() => {
+      const grid = gridRef.current;
+      const focused = grid?.getFocusedCell();
+      if (grid && focused) grid.setFocusedCell(focused.rowIndex, focused.column);
+    });
+  }, [companyId, navigate]);
+  const onCustomer = useCallback((id: string) => navigate(companyPath(companyId, 'customers', id)), [companyId, navigate]);
+  const onBucket = useCallback((bucket: Bucket) => onFilters({ ...filters, aging_bucket: filters.aging_bucket.length === 1 && filters.aging_bucket[0] === bucket ? [] : [bucket] }), [filters, onFilters]);
+  const onSearch = useCallback((text: string) => onFilters({ ...parseFilters(window.location.search), search: text }), [onFilters]);
+
+  return (
+    <div className={invoiceId ? 'desk with-panel' : 'desk'}>
+      <div className="desk-main">
+        <PortfolioHeader companyId={companyId} selected={filters.aging_bucket} onBucket={onBucket} />
+        <div className="desk-toolbar">
+          <SearchBox value={filters.search} onChange={onSearch} />
+          <FilterButton filters={filters} open={filtersOpen} onToggle={() => setFiltersOpen(!filtersOpen)} />
+          <label className="check toggle">
+            <input type="checkbox" checked={filters.group_by === 'customer'} onChange={(e) => onFilters({ ...filters, group_by: e.target.checked ? 'customer' : '' })} />
+            Group by customer
+          </label>
+          <span className="spacer" />
+          <SavedViews companyId={companyId} filters={filters} onFilters={onFilters} />
+        </div>
+        <StatusChips filters={filters} onFilters={onFilters} />
+        {filtersOpen && <FilterPanel filters={filters} onFilters={onFilters} />}
+        {selection.length > 0 && filters.group_by === '' && (
+          <BulkBar
+            companyId={companyId}
+            onClear={() => {
+              gridRef.current?.deselectAll();
+              setSelection([]);
+            }}
+          />
+        )}
+        {filters.group_by === 'customer' ? (
+          <GroupedGrid companyId={companyId} filters={filters} onFilters={onFilters} onOpen={onOpen} onCustomer={onCustomer} />
+        ) : (
+          <InvoiceGrid companyId={companyId} filters={filters} onFilters={onFilters} onOpen={onOpen} onCustomer={onCustomer} gridRef={gridRef} />
+        )}
+      </div>
+      {invoiceId && <InvoicePanel companyId={companyId} invoiceId={invoiceId} onClose={onClose} onCustomer={onCustomer} />}
+    </div>
+  );
+}

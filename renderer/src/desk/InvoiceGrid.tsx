@@ -1,0 +1,270 @@
+import type { CellKeyDownEvent, ColDef, GridApi, GridReadyEvent, IDatasource, RowClickedEvent, SortChangedEvent } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { api } from '../state/session';
+import { ErrorBox } from '../components/ErrorBox';
+import { gridTheme } from './ag';
+import { BucketText, LabelChips, StatusBadge } from './cells';
+import { apiQuery, DEFAULT_FILTERS, type DeskFilters, type InvoiceQuery, type Order, SORTS, type SortKey } from './filters';
+import { formatCount, formatDate, formatMoney, formatTimestamp } from './format';
+import { CursorPager } from './pager';
+import { useDesk } from './store';
+import type { Invoice } from './types';
+
+export const BLOCK_SIZE = 100;
+
+/** Grid column id -> the API's sort key (only these columns sort). */
+const SORT_OF_COLUMN: Record<string, SortKey> = { due_date: 'due_date', balance: 'balance', total_amount: 'amount', customer_name: 'customer_name' };
+const COLUMN_OF_SORT: Record<SortKey, string> = { due_date: 'due_date', balance: 'balance', amount: 'total_amount', customer_name: 'customer_name' };
+
+function moneyColumn(field: keyof Invoice & string, headerName: string, sortable = false): ColDef<Invoice> {
+  return {
+    field,
+    colId: field,
+    headerName,
+    sortable,
+    type: 'rightAligned',
+    width: 130,
+    cellClass: 'num',
+    valueFormatter: (p) => formatMoney(p.value as number),
+  };
+}
+
+export function invoiceColumns(onCustomer: (id: string) => void, sort: { sort: SortKey; order: Order } | null): ColDef<Invoice>[] {
+  const sorted = (colId: string) => (sort && COLUMN_OF_SORT[sort.sort] === colId ? sort.order : null);
+  const columns: ColDef<Invoice>[] = [
+    { field: 'invoice_number', colId: 'invoice_number', headerName: 'Invoice', width: 130, pinned: 'left', cellClass: 'mono' },
+    {
+      field: 'customer_name',
+      colId: 'customer_name',
+      headerName: 'Customer',
+      sortable: true,
+      flex: 1,
+      minWidth: 180,
+      cellRenderer: (p: { data?: Invoice; value: string }) =>
+        p.data ? (
+          <a
+            className="cell-link"
+            href="#"
+            onClick={(e) => {
+              e.preventDefault();
+              e.stopPropagation();
+              onCustomer(p.data!.customer);
+            }}
+          >
+            {p.value}
+          </a>
+        ) : null,
+    },
+    { field: 'invoice_date', colId: 'invoice_date', headerName: 'Invoice date', width: 120, valueFormatter: (p) => formatDate(p.value as string) },
+    { field: 'due_date', colId: 'due_date', headerName: 'Due', width: 120, sortable: true, valueFormatter: (p) => formatDate(p.value as string) },
+    moneyColumn('total_amount', 'Amount', true),
+    moneyColumn('paid_amount', 'Paid'),
+    moneyColumn('balance', 'Balance', true),
+    {
+      field: 'status',
+      colId: 'status',
+      headerName: 'Status',
+      width: 140,
+      cellRenderer: (p: { data?: Invoice }) => (p.data ? <StatusBadge status={p.data.status} label={p.data.status_display} /> : null),
+    },
+    { field: 'days_outstanding', colId: 'days_outstanding', headerName: 'Days', width: 80, type: 'rightAligned', cellClass: 'num' },
+    { field: 'aging_bucket', colId: 'aging_bucket', headerName: 'Aging', width: 90, cellRenderer: (p: { value?: string }) => (p.value ? <BucketText bucket={p.value} /> : null) },
+    { field: 'ar_owner', colId: 'ar_owner', headerName: 'AR owner', width: 140 },
+    {
+      field: 'last_touch_date',
+      colId: 'last_touch_date',
+      headerName: 'Last touch',
+      width: 170,
+      valueFormatter: (p) => (p.value ? `${formatTimestamp(p.value as string)}${p.data?.last_touched_by ? ` · ${p.data.last_touched_by}` : ''}` : ''),
+    },
+    {
+      field: 'labels',
+      colId: 'labels',
+      headerName: 'Labels',
+      width: 200,
+      cellRenderer: (p: { data?: Invoice }) => (p.data ? <LabelChips labels={p.data.labels} /> : null),
+    },
+  ];
+  return columns.map((c) => (c.sortable ? { ...c, sort: sorted(c.colId!), sortingOrder: ['desc', 'asc'] } : { ...c, sortable: false }));
+}
+
+interface Props {
+  companyId: string;
+  filters: DeskFilters;
+  onFilters: (next: DeskFilters, replace?: boolean) => void;
+  onOpen: (invoiceId: string) => void;
+  onCustomer: (customerId: string) => void;
+  /** Fixed filters of an embedding page (the customer page): no facets, no sorting in the URL. */
+  embedded?: boolean;
+  gridRef?: React.RefObject<GridApi<Invoice> | null>;
+}
+
+/**
+ * The invoice list: AG Grid's infinite row model over the cursor API. Sorting is by header click
+ * (the API's four sort keys); the datasource keeps one pager per sort so changing back is cheap.
+ */
+export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer, embedded, gridRef }: Props) {
+  const apiRef = useRef<GridApi<Invoice> | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [empty, setEmpty] = useState(false);
+  const setFirstPage = useDesk((s) => s.setFirstPage);
+  const setSelection = useDesk((s) => s.setSelection);
+  const version = useDesk((s) => s.version);
+
+  // Filters without sort: a new datasource (and a reset grid) only when they change.
+  const queryKey = JSON.stringify(apiQuery({ ...filters, sort: DEFAULT_FILTERS.sort, order: DEFAULT_FILTERS.order }));
+
+  const filtersRef = useRef(filters);
+  filtersRef.current = filters;
+
+  const datasource = useMemo<IDatasource>(() => {
+    const query = JSON.parse(queryKey) as InvoiceQuery;
+    const pagers = new Map<string, CursorPager<Invoice>>();
+    const pagerFor = (sort: SortKey, order: Order) => {
+      const key = `${sort}:${order}`;
+      let pager = pagers.get(key);
+      if (!pager) {
+        pager = new CursorPager<Invoice>(async (cursor, limit) => {
+          const page = await api.get('/api/companies/{company_id}/invoices', {
+            path: { company_id: companyId },
+            query: { ...query, sort, order, limit, ...(cursor ? { cursor } : {}) },
+          });
+          if (!cursor && !embedded) setFirstPage(page.count ?? null, page.facets ?? null);
+          // Without group_by every item is an invoice (the union covers group rows).
+          return { ...page, items: page.items as Invoice[] };
+        }, BLOCK_SIZE);
+        pagers.set(key, pager);
+      }
+      return pager;
+    };
+    return {
+      getRows(params) {
+        const model = params.sortModel[0];
+        const sort = model ? SORT_OF_COLUMN[model.colId] : filtersRef.current.sort;
+        const order: Order = model ? (model.sort as Order) : filtersRef.current.order;
+        pagerFor(sort ?? 'due_date', order)
+          .block(params.startRow)
+          .then(({ rows, lastRow }) => {
+            setError(null);
+            if (params.startRow === 0) setEmpty(rows.length === 0);
+            params.successCallback(rows, lastRow);
+          })
+          .catch((err: unknown) => {
+            setError(err);
+            params.failCallback();
+          });
+      },
+    };
+  }, [companyId, queryKey, embedded, setFirstPage]);
+
+  useEffect(() => {
+    apiRef.current?.setGridOption('datasource', datasource);
+    apiRef.current?.deselectAll();
+  }, [datasource]);
+
+  // After a write elsewhere (bulk action, payment): reload the loaded blocks, keep the scroll.
+  const firstVersion = useRef(version);
+  useEffect(() => {
+    if (version !== firstVersion.current) apiRef.current?.refreshInfiniteCache();
+  }, [version]);
+
+  // The URL's sort (back button, a saved view) drives the headers.
+  useEffect(() => {
+    const grid = apiRef.current;
+    if (!grid) return;
+    const colId = COLUMN_OF_SORT[filters.sort];
+    const current = grid.getColumnState().find((c) => c.sort);
+    if (current?.colId === colId && current.sort === filters.order) return;
+    grid.applyColumnState({ state: [{ colId, sort: filters.order }], defaultState: { sort: null } });
+  }, [filters.sort, filters.order]);
+
+  const columns = useMemo(() => invoiceColumns(onCustomer, { sort: filtersRef.current.sort, order: filtersRef.current.order }), [onCustomer]);
+
+  const onGridReady = useCallback(
+    (e: GridReadyEvent<Invoice>) => {
+      apiRef.current = e.api;
+      if (gridRef) gridRef.current = e.api;
+    },
+    [gridRef],
+  );
+
+  const onSortChanged = useCallback(
+    (e: SortChangedEvent<Invoice>) => {
+      const sorted = e.api.getColumnState().find((c) => c.sort);
+      const sort = sorted ? SORT_OF_COLUMN[sorted.colId] : undefined;
+      if (!sort || !(SORTS as readonly string[]).includes(sort)) return;
+      const current = filtersRef.current;
+      if (current.sort === sort && current.order === sorted!.sort) return;
+      onFilters({ ...current, sort, order: sorted!.sort as Order });
+    },
+    [onFilters],
+  );
+
+  const onRowClicked = useCallback(
+    (e: RowClickedEvent<Invoice>) => {
+      const target = e.event?.target as HTMLElement | undefined;
+      if (target?.closest('.ag-selection-checkbox, .ag-checkbox-input-wrapper, a, button')) return;
+      if (e.data) onOpen(e.data.id);
+    },
+    [onOpen],
+  );
+
+  const onCellKeyDown = useCallback(
+    (e: CellKeyDownEvent<Invoice>) => {
+      const key = (e.event as KeyboardEvent | undefined)?.key;
+      if (key === 'Enter' && e.data) onOpen(e.data.id);
+    },
+    [onOpen],
+  );
+
+  const retry = useCallback(() => {
+    setError(null);
+    apiRef.current?.refreshInfiniteCache();
+  }, []);
+
+  return (
+    <div className="grid-area">
+      {error !== null && <ErrorBox what="invoices" error={error} onRetry={retry} />}
+      {empty && error === null && <p className="grid-empty">No invoices match these filters.</p>}
+      <div className="grid-host" data-testid="invoice-grid">
+        <AgGridReact<Invoice>
+          theme={gridTheme}
+          loadThemeGoogleFonts={false}
+          columnDefs={columns}
+          defaultColDef={{ resizable: true, suppressHeaderMenuButton: true }}
+          rowModelType="infinite"
+          datasource={datasource}
+          cacheBlockSize={BLOCK_SIZE}
+          maxBlocksInCache={100}
+          maxConcurrentDatasourceRequests={1}
+          infiniteInitialRowCount={1}
+          blockLoadDebounceMillis={50}
+          getRowId={(p) => p.data.id}
+          rowSelection={{ mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false }}
+          selectionColumnDef={{ pinned: 'left', width: 44 }}
+          onGridReady={onGridReady}
+          onSortChanged={onSortChanged}
+          onRowClicked={onRowClicked}
+          onCellKeyDown={onCellKeyDown}
+          onSelectionChanged={(e) =>
+            setSelection(e.api.getSelectedRows().map((r) => ({ id: r.id, invoice_number: r.invoice_number, customer_name: r.customer_name })))
+          }
+          rowClass="invoice-row"
+        />
+      </div>
+      {!embedded && <GridFooter />}
+    </div>
+  );
+}
+
+function GridFooter() {
+  const count = useDesk((s) => s.count);
+  const selected = useDesk((s) => s.selection.length);
+  return (
+    <div className="grid-footer muted">
+      {count === null ? 'Loading…' : `${formatCount(count)} invoice${count === 1 ? '' : 's'}`}
+      {selected > 0 && ` · ${formatCount(selected)} selected`}
+    </div>
+  );
+}

@@ -1,0 +1,488 @@
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import type { Schemas } from '../api/client';
+import { describeError, ErrorBox } from '../components/ErrorBox';
+import { useLoad } from '../components/useLoad';
+import { api } from '../state/session';
+import { toast } from '../state/toasts';
+import { BucketText, LabelChip, StatusBadge } from './cells';
+import { formatDate, formatMoney, formatTimestamp, localToday } from './format';
+import { useDesk } from './store';
+import type { InvoiceDetail } from './types';
+
+const PAYMENT_METHODS = ['ACH', 'WIRE', 'CHECK', 'CREDIT_CARD', 'CASH', 'OTHER'];
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <dt>{label}</dt>
+      <dd>{children === null || children === undefined || children === '' ? <span className="muted">—</span> : children}</dd>
+    </div>
+  );
+}
+
+function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+  return (
+    <section className="panel-section" data-testid={testId}>
+      <h3>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+/** The invoice detail side panel: its own URL, Esc closes it, every write refreshes the desk. */
+export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { companyId: string; invoiceId: string; onClose: () => void; onCustomer: (id: string) => void }) {
+  const version = useDesk((s) => s.version);
+  const changed = useDesk((s) => s.changed);
+  const panel = useRef<HTMLElement>(null);
+  const path = { company_id: companyId, invoice_id: invoiceId };
+  const detail = useLoad((signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}', { path, signal }), [companyId, invoiceId, version]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !document.querySelector('.modal')) onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  useEffect(() => {
+    panel.current?.focus();
+  }, [invoiceId]);
+
+  const invoice = detail.data;
+  return (
+    <aside ref={panel} className="side-panel" aria-label="Invoice detail" tabIndex={-1} data-testid="invoice-panel">
+      <header className="panel-header">
+        <div>
+          <div className="muted small">Invoice</div>
+          <h2 className="mono" data-testid="panel-invoice-number">
+            {invoice?.invoice_number ?? '…'}
+          </h2>
+        </div>
+        {invoice && <StatusBadge status={invoice.status} label={invoice.status_display} />}
+        <span className="spacer" />
+        <button type="button" className="btn btn-ghost" aria-label="Close detail" title="Close (Esc)" onClick={onClose}>
+          ✕
+        </button>
+      </header>
+      <div className="panel-body">
+        {detail.error !== null && <ErrorBox what="the invoice" error={detail.error} onRetry={detail.reload} />}
+        {!invoice && detail.error === null && <p className="muted">Loading…</p>}
+        {invoice && (
+          <>
+            <div className="amounts">
+              <div>
+                <div className="muted small">Total</div>
+                <div className="amount">{formatMoney(invoice.total_amount)}</div>
+              </div>
+              <div>
+                <div className="muted small">Paid</div>
+                <div className="amount">{formatMoney(invoice.paid_amount)}</div>
+              </div>
+              <div>
+                <div className="muted small">Balance</div>
+                <div className="amount strong" data-testid="panel-balance">
+                  {formatMoney(invoice.balance)}
+                </div>
+              </div>
+            </div>
+            <dl className="fields">
+              <Field label="Customer">
+                <a
+                  href="#"
+                  onClick={(e) => {
+                    e.preventDefault();
+                    onCustomer(invoice.customer);
+                  }}
+                >
+                  {invoice.customer_name}
+                </a>
+              </Field>
+              <Field label="Invoice date">{formatDate(invoice.invoice_date)}</Field>
+              <Field label="Due date">{formatDate(invoice.due_date)}</Field>
+              <Field label="Days outstanding">{invoice.days_outstanding}</Field>
+              <Field label="Aging">
+                <BucketText bucket={invoice.aging_bucket} />
+              </Field>
+              <Field label="AR owner">{invoice.ar_owner}</Field>
+              <Field label="Last touch">{invoice.last_touch_date ? `${formatTimestamp(invoice.last_touch_date)}${invoice.last_touched_by ? ` by ${invoice.last_touched_by}` : ''}` : null}</Field>
+              <Field label="Transaction type">{invoice.transaction_type}</Field>
+              <Field label="Progress billing">
+                {invoice.is_progress_invoice ? `${invoice.progress_percentage ?? '?'}% of parent ${invoice.parent_invoice ?? ''}` : 'No'}
+              </Field>
+              <Field label="Location">{invoice.customer_location}</Field>
+              <Field label="Created">{formatTimestamp(invoice.created_at)}</Field>
+              <Field label="Updated">{formatTimestamp(invoice.updated_at)}</Field>
+            </dl>
+            <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
+            <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
+            <RecordPayment companyId={companyId} invoice={invoice} onSaved={changed} />
+            <Payments companyId={companyId} invoiceId={invoiceId} version={version} />
+            <DunningPlan invoice={invoice} />
+            <Signals companyId={companyId} invoice={invoice} version={version} />
+            <Activity companyId={companyId} invoiceId={invoiceId} version={version} />
+          </>
+        )}
+      </div>
+    </aside>
+  );
+}
+
+type Patch = { next_follow_up_date?: string | null; payment_link?: string | null; label_ids?: string[] };
+
+async function patchInvoice(companyId: string, invoiceId: string, body: Patch): Promise<boolean> {
+  try {
+    await api.patch('/api/companies/{company_id}/invoices/{invoice_id}', { path: { company_id: companyId, invoice_id: invoiceId }, body });
+    return true;
+  } catch (err) {
+    toast.error(`Not saved: ${describeError(err)}`);
+    return false;
+  }
+}
+
+function FollowUpEditor({ companyId, invoice, onSaved }: { companyId: string; invoice: InvoiceDetail; onSaved: () => void }) {
+  const [date, setDate] = useState(invoice.next_follow_up_date ?? '');
+  const [link, setLink] = useState(invoice.payment_link ?? '');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    setDate(invoice.next_follow_up_date ?? '');
+    setLink(invoice.payment_link ?? '');
+  }, [invoice.next_follow_up_date, invoice.payment_link]);
+
+  const dirty = date !== (invoice.next_follow_up_date ?? '') || link !== (invoice.payment_link ?? '');
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    if (await patchInvoice(companyId, invoice.id, { next_follow_up_date: date || null, payment_link: link || null })) {
+      toast.success('Follow-up and payment link saved');
+      onSaved();
+    }
+    setBusy(false);
+  }
+
+  return (
+    <Section title="Follow-up">
+      <form className="form-grid" onSubmit={save}>
+        <label>
+          Next follow-up date
+          <input type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+        </label>
+        <label>
+          Payment link
+          <input type="url" placeholder="https://…" value={link} onChange={(e) => setLink(e.target.value)} />
+        </label>
+        <div className="form-actions">
+          {invoice.payment_link && (
+            <a className="btn btn-ghost" href={invoice.payment_link} target="_blank" rel="noreferrer noopener">
+              Open link ↗
+            </a>
+          )}
+          <button type="submit" className="btn" disabled={busy || !dirty}>
+            Save
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function LabelsEditor({ companyId, invoice, onSaved }: { companyId: string; invoice: InvoiceDetail; onSaved: () => void }) {
+  const labels = useDesk((s) => s.labels);
+  const [busy, setBusy] = useState(false);
+  const current = invoice.labels;
+  const available = labels.filter((l) => !current.some((c) => c.id === l.id));
+
+  async function replace(ids: string[], message: string) {
+    setBusy(true);
+    if (await patchInvoice(companyId, invoice.id, { label_ids: ids })) {
+      toast.success(message);
+      onSaved();
+    }
+    setBusy(false);
+  }
+
+  return (
+    <Section title="Labels" testId="panel-labels">
+      <div className="chips editable">
+        {current.length === 0 && <span className="muted">No labels.</span>}
+        {current.map((l) => (
+          <LabelChip
+            key={l.id}
+            label={l}
+            onRemove={
+              busy
+                ? undefined
+                : () =>
+                    void replace(
+                      current.filter((c) => c.id !== l.id).map((c) => c.id),
+                      `Removed “${l.name}”`,
+                    )
+            }
+          />
+        ))}
+        {available.length > 0 && (
+          <select
+            aria-label="Add a label"
+            value=""
+            disabled={busy}
+            onChange={(e) => {
+              const label = labels.find((l) => l.id === e.target.value);
+              if (label) void replace([...current.map((c) => c.id), label.id], `Added “${label.name}”`);
+            }}
+          >
+            <option value="">+ Add label</option>
+            {available.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </div>
+    </Section>
+  );
+}
+
+function RecordPayment({ companyId, invoice, onSaved }: { companyId: string; invoice: InvoiceDetail; onSaved: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [form, setForm] = useState({ amount: '', payment_date: localToday(), payment_method: 'ACH', notes: '' });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const amount = Number(form.amount);
+    setBusy(true);
+    setError(null);
+    try {
+      const payment = await api.post('/api/companies/{company_id}/payments', {
+        path: { company_id: companyId },
+        body: { invoice: invoice.id, amount, payment_date: form.payment_date, payment_method: form.payment_method, notes: form.notes || null },
+      });
+      toast.success(`Recorded ${formatMoney(payment.amount)} on ${invoice.invoice_number}`);
+      setForm({ amount: '', payment_date: localToday(), payment_method: 'ACH', notes: '' });
+      setOpen(false);
+      onSaved();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!open) {
+    return (
+      <div className="panel-section">
+        <button type="button" className="btn btn-primary" disabled={invoice.balance <= 0} onClick={() => setOpen(true)}>
+          Record a payment
+        </button>
+        {invoice.balance <= 0 && <span className="muted small"> Nothing is owed on this invoice.</span>}
+      </div>
+    );
+  }
+  return (
+    <Section title="Record a payment">
+      <form className="form-grid" onSubmit={submit} aria-label="Record a payment">
+        <label>
+          Amount
+          <input
+            name="amount"
+            type="number"
+            inputMode="decimal"
+            min="0.01"
+            step="0.01"
+            required
+            autoFocus
+            placeholder={invoice.balance.toFixed(2)}
+            value={form.amount}
+            onChange={(e) => setForm({ ...form, amount: e.target.value })}
+          />
+        </label>
+        <label>
+          Date
+          <input name="payment_date" type="date" required value={form.payment_date} onChange={(e) => setForm({ ...form, payment_date: e.target.value })} />
+        </label>
+        <label>
+          Method
+          <select name="payment_method" value={form.payment_method} onChange={(e) => setForm({ ...form, payment_method: e.target.value })}>
+            {PAYMENT_METHODS.map((m) => (
+              <option key={m} value={m}>
+                {m.replace('_', ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="wide">
+          Notes
+          <input name="notes" value={form.notes} onChange={(e) => setForm({ ...form, notes: e.target.value })} />
+        </label>
+        {error && (
+          <p className="form-error wide" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="form-actions wide">
+          <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)}>
+            Cancel
+          </button>
+          <button type="button" className="btn" onClick={() => setForm({ ...form, amount: invoice.balance.toFixed(2) })}>
+            Full balance
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? 'Recording…' : 'Record payment'}
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function Payments({ companyId, invoiceId, version }: { companyId: string; invoiceId: string; version: number }) {
+  const payments = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/payments', { path: { company_id: companyId, invoice_id: invoiceId }, signal }),
+    [companyId, invoiceId, version],
+  );
+  return (
+    <Section title="Payments" testId="panel-payments">
+      {payments.error !== null && <ErrorBox what="payments" error={payments.error} onRetry={payments.reload} />}
+      {payments.data && payments.data.data.length === 0 && <p className="muted">No payments yet.</p>}
+      {payments.data && payments.data.data.length > 0 && (
+        <table className="mini-table">
+          <thead>
+            <tr>
+              <th>Date</th>
+              <th>Method</th>
+              <th>Status</th>
+              <th className="num">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {payments.data.data.map((p) => (
+              <tr key={p.id} title={p.notes ?? undefined}>
+                <td>{formatDate(p.payment_date)}</td>
+                <td>{p.payment_method.replace('_', ' ')}</td>
+                <td>
+                  <span className={`pill pill-${p.status.toLowerCase()}`}>{p.status}</span>
+                </td>
+                <td className="num">{formatMoney(p.amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
+
+type PlanEntry = Record<string, unknown>;
+
+function DunningPlan({ invoice }: { invoice: InvoiceDetail }) {
+  const plan = (invoice.dunning_plan ?? []) as PlanEntry[];
+  return (
+    <Section title="Dunning plan" testId="panel-dunning">
+      {plan.length === 0 ? (
+        <p className="muted">No collection program is active on this invoice.</p>
+      ) : (
+        <ol className="timeline">
+          {plan.map((step, i) => {
+            const status = String(step.status ?? '');
+            return (
+              <li key={String(step.id ?? i)} className={`timeline-item t-${status}`}>
+                <span className="timeline-dot" aria-hidden="true" />
+                <div>
+                  <strong>{String(step.step ?? step.label ?? `Step ${i + 1}`)}</strong>
+                  <div className="muted small">
+                    {formatDate(String(step.scheduled_date ?? ''))} · {String(step.channel ?? '')} · {status}
+                  </div>
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </Section>
+  );
+}
+
+function describeInsight(insight: Schemas['Insight']): { title: string; lines: string[] } {
+  const p = insight.payload_json as Record<string, unknown>;
+  const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  switch (insight.insight_type) {
+    case 'invoice_conversation_summary':
+      return {
+        title: `Conversation · stress ${text(p.stress_level)}/10`,
+        lines: [`Topic: ${text(p.active_topic)}`, `Outcome sought: ${text(p.desired_outcome)}`, `Blocker: ${text(p.blocker)}`],
+      };
+    case 'invoice_pay_date_prediction':
+      return { title: `Predicted payment: ${p.predicted_date ? formatDate(String(p.predicted_date)) : 'not enough data'}`, lines: [`Basis: ${text(p.basis)}`] };
+    case 'invoice_signal':
+      return { title: 'Signal', lines: [p.signal ? text((p.signal as Record<string, unknown>).summary ?? (p.signal as Record<string, unknown>).type ?? p.signal) : text(p.reason)] };
+    default:
+      return { title: insight.insight_type.replace(/_/g, ' '), lines: Object.entries(p).slice(0, 3).map(([k, v]) => `${k}: ${text(v)}`) };
+  }
+}
+
+function Signals({ companyId, invoice, version }: { companyId: string; invoice: InvoiceDetail; version: number }) {
+  const insights = useLoad(
+    (signal) => api.get('/api/intelligence/insights', { query: { company_id: companyId, invoice_id: invoice.id }, signal }),
+    [companyId, invoice.id, version],
+  );
+  const signals = invoice.signals as unknown[];
+  return (
+    <Section title="Signals and insights" testId="panel-insights">
+      {signals.length > 0 && (
+        <ul className="signal-list">
+          {signals.map((s, i) => (
+            <li key={i}>{typeof s === 'object' && s !== null ? String((s as Record<string, unknown>).summary ?? (s as Record<string, unknown>).label ?? JSON.stringify(s)) : String(s)}</li>
+          ))}
+        </ul>
+      )}
+      {insights.error !== null && <ErrorBox what="insights" error={insights.error} onRetry={insights.reload} />}
+      {insights.data && insights.data.results.length === 0 && signals.length === 0 && <p className="muted">No active signals or insights.</p>}
+      {insights.data &&
+        insights.data.results.map((insight) => {
+          const { title, lines } = describeInsight(insight);
+          return (
+            <div key={insight.id} className="insight">
+              <strong>{title}</strong>
+              {lines.map((line) => (
+                <div key={line} className="muted small">
+                  {line}
+                </div>
+              ))}
+            </div>
+          );
+        })}
+    </Section>
+  );
+}
+
+function Activity({ companyId, invoiceId, version }: { companyId: string; invoiceId: string; version: number }) {
+  const activity = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/activity', { path: { company_id: companyId, invoice_id: invoiceId }, signal }),
+    [companyId, invoiceId, version],
+  );
+  return (
+    <Section title="Activity" testId="panel-activity">
+      {activity.error !== null && <ErrorBox what="the activity history" error={activity.error} onRetry={activity.reload} />}
+      {activity.data && activity.data.data.length === 0 && <p className="muted">No communications or actions yet.</p>}
+      {activity.data && activity.data.data.length > 0 && (
+        <ol className="timeline">
+          {activity.data.data.map((entry) => (
+            <li key={entry.id} className={`timeline-item k-${entry.kind}`}>
+              <span className="timeline-dot" aria-hidden="true" />
+              <div>
+                <strong>{entry.title}</strong>
+                <div className="muted small">
+                  {formatTimestamp(entry.at)} · {entry.kind === 'action' ? `${entry.type} action, ${entry.status}` : `${entry.direction} ${entry.type}`}
+                  {entry.by ? ` · ${entry.by}` : ''}
+                </div>
+                {entry.detail && <div className="small clamp">{entry.detail}</div>}
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,152 @@
+import { BarChart } from 'echarts/charts';
+import { GridComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import { useEffect, useRef } from 'react';
+import { ErrorBox } from '../components/ErrorBox';
+import { useLoad } from '../components/useLoad';
+import { api } from '../state/session';
+import { BUCKET_LABELS, BUCKETS, type Bucket } from './filters';
+import { formatCount, formatMoney, formatMoneyShort } from './format';
+import { useDesk } from './store';
+import type { Summary } from './types';
+
+echarts.use([BarChart, GridComponent, TooltipComponent, CanvasRenderer]);
+
+export interface PortfolioFigures {
+  currency: string;
+  totalOpen: number;
+  overdue: number;
+  openCount: number;
+  overdueCount: number;
+  buckets: Array<{ bucket: Bucket; balance: number; count: number }>;
+}
+
+export function portfolioFigures(summary: Summary): PortfolioFigures {
+  return {
+    currency: summary.currency,
+    totalOpen: summary.total_open_balance,
+    overdue: summary.overdue_balance,
+    openCount: summary.open_invoice_count,
+    overdueCount: summary.overdue_invoice_count,
+    buckets: BUCKETS.map((bucket) => ({ bucket, balance: summary.aging[bucket].balance, count: summary.aging[bucket].invoice_count })),
+  };
+}
+
+function cssVar(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+const BUCKET_VARS: Record<Bucket, string> = { current: '--b-current', '1_30': '--b-1-30', '31_60': '--b-31-60', '61_90': '--b-61-90', '91_over': '--b-90p' };
+
+function AgingChart({ figures, selected, onBucket }: { figures: PortfolioFigures; selected: Bucket[]; onBucket: (b: Bucket) => void }) {
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+  const onBucketRef = useRef(onBucket);
+  onBucketRef.current = onBucket;
+
+  useEffect(() => {
+    const el = host.current!;
+    const instance = echarts.init(el, undefined, { renderer: 'canvas' });
+    chart.current = instance;
+    instance.on('click', (params) => onBucketRef.current(BUCKETS[params.dataIndex as number]));
+    const resize = new ResizeObserver(() => instance.resize());
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const paint = () => {
+      const muted = cssVar('--muted');
+      chart.current?.setOption(
+        {
+          animationDuration: 250,
+          grid: { left: 8, right: 8, top: 8, bottom: 22, containLabel: true },
+          tooltip: {
+            trigger: 'item',
+            formatter: (p: { dataIndex: number }) => {
+              const b = figures.buckets[p.dataIndex];
+              return `${BUCKET_LABELS[b.bucket]}: ${formatMoney(b.balance, figures.currency)} (${formatCount(b.count)} invoices)<br/>Click to filter`;
+            },
+          },
+          xAxis: {
+            type: 'category',
+            data: figures.buckets.map((b) => BUCKET_LABELS[b.bucket]),
+            axisTick: { show: false },
+            axisLine: { lineStyle: { color: cssVar('--border') } },
+            axisLabel: { color: muted, fontSize: 11 },
+          },
+          yAxis: {
+            type: 'value',
+            splitNumber: 3,
+            axisLabel: { color: muted, fontSize: 10, formatter: (v: number) => formatMoneyShort(v, figures.currency) },
+            splitLine: { lineStyle: { color: cssVar('--border'), opacity: 0.6 } },
+          },
+          series: [
+            {
+              type: 'bar',
+              barMaxWidth: 38,
+              cursor: 'pointer',
+              data: figures.buckets.map((b) => ({
+                value: b.balance,
+                itemStyle: {
+                  color: cssVar(BUCKET_VARS[b.bucket]),
+                  opacity: selected.length === 0 || selected.includes(b.bucket) ? 1 : 0.35,
+                  borderRadius: [3, 3, 0, 0],
+                },
+              })),
+            },
+          ],
+        },
+        { notMerge: true },
+      );
+    };
+    paint();
+    const scheme = window.matchMedia('(prefers-color-scheme: dark)');
+    scheme.addEventListener('change', paint);
+    return () => scheme.removeEventListener('change', paint);
+  }, [figures, selected]);
+
+  return <div ref={host} className="aging-chart" data-testid="aging-chart" role="img" aria-label="Open balance per aging bucket; click a bar to filter" />;
+}
+
+/** Total open and overdue balance, and the open balance per aging bucket (click a bar to filter). */
+export function PortfolioHeader({ companyId, selected, onBucket }: { companyId: string; selected: Bucket[]; onBucket: (b: Bucket) => void }) {
+  const version = useDesk((s) => s.version);
+  const summary = useLoad((signal) => api.get('/api/companies/{company_id}/invoices/summary', { path: { company_id: companyId }, signal }), [companyId, version]);
+  const figures = summary.data ? portfolioFigures(summary.data) : null;
+  return (
+    <section className="portfolio" aria-label="Portfolio">
+      {summary.error !== null && !figures ? (
+        <ErrorBox what="the portfolio summary" error={summary.error} onRetry={summary.reload} />
+      ) : (
+        <>
+          <div className="kpis">
+            <div className="kpi">
+              <div className="kpi-label">Total open</div>
+              <div className="kpi-value" data-testid="kpi-open">
+                {figures ? formatMoney(figures.totalOpen, figures.currency) : '…'}
+              </div>
+              <div className="kpi-sub muted">{figures ? `${formatCount(figures.openCount)} open invoices` : ''}</div>
+            </div>
+            <div className="kpi">
+              <div className="kpi-label">Overdue</div>
+              <div className="kpi-value bad" data-testid="kpi-overdue">
+                {figures ? formatMoney(figures.overdue, figures.currency) : '…'}
+              </div>
+              <div className="kpi-sub muted">
+                {figures ? `${formatCount(figures.overdueCount)} invoices · ${figures.totalOpen ? Math.round((figures.overdue / figures.totalOpen) * 100) : 0}% of open` : ''}
+              </div>
+            </div>
+          </div>
+          {figures && <AgingChart figures={figures} selected={selected} onBucket={onBucket} />}
+          {summary.error !== null && figures && <ErrorBox what="the latest summary" error={summary.error} onRetry={summary.reload} />}
+        </>
+      )}
+    </section>
+  );
+}

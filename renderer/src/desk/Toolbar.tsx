@@ -1,0 +1,188 @@
+import { useEffect, useRef, useState } from 'react';
+import { describeError } from '../components/ErrorBox';
+import { api } from '../state/session';
+import { toast } from '../state/toasts';
+import { activeFilterCount, type DeskFilters, parseFilters, STATUS_LABELS, STATUSES, toggle, toSearch } from './filters';
+import { formatCount } from './format';
+import { useDesk } from './store';
+
+/** How long typing pauses before the search applies. */
+export const SEARCH_DEBOUNCE_MS = 250;
+
+export function SearchBox({ value, onChange }: { value: string; onChange: (text: string) => void }) {
+  const [text, setText] = useState(value);
+  const input = useRef<HTMLInputElement>(null);
+  const applied = useRef(value);
+
+  useEffect(() => {
+    // The URL changed underneath (back button, saved view): show what applies.
+    if (value !== applied.current) {
+      applied.current = value;
+      setText(value);
+    }
+  }, [value]);
+
+  useEffect(() => {
+    if (text === applied.current) return;
+    const timer = setTimeout(() => {
+      applied.current = text;
+      onChange(text);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, onChange]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      const typing = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
+      if (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        input.current?.focus();
+        input.current?.select();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <label className="search">
+      <span className="sr-only">Search invoices</span>
+      <input
+        ref={input}
+        type="search"
+        placeholder="Search invoice number or customer   /"
+        aria-label="Search invoices"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            setText('');
+            e.currentTarget.blur();
+          }
+        }}
+      />
+    </label>
+  );
+}
+
+/** The status chips with the first page's facet counts; each toggles that status in the filter. */
+export function StatusChips({ filters, onFilters }: { filters: DeskFilters; onFilters: (f: DeskFilters) => void }) {
+  const facets = useDesk((s) => s.facets);
+  const chips = STATUSES.filter((s) => s !== 'overdue');
+  const total = facets ? chips.reduce((sum, s) => sum + (facets[s] ?? 0), 0) : null;
+  return (
+    <div className="status-chips" role="group" aria-label="Status">
+      <button
+        type="button"
+        className={filters.status.length === 0 ? 'status-chip active' : 'status-chip'}
+        aria-pressed={filters.status.length === 0}
+        onClick={() => onFilters({ ...filters, status: [] })}
+      >
+        All <span className="facet">{total === null ? '' : formatCount(total)}</span>
+      </button>
+      {chips.map((status) => {
+        const on = filters.status.includes(status);
+        const count = facets?.[status];
+        return (
+          <button
+            key={status}
+            type="button"
+            data-status={status}
+            className={`status-chip tone-${status}${on ? ' active' : ''}${count === 0 && !on ? ' zero' : ''}`}
+            aria-pressed={on}
+            onClick={() => onFilters({ ...filters, status: toggle(filters.status, status, STATUSES) })}
+          >
+            {STATUS_LABELS[status]} <span className="facet">{count === undefined ? '' : formatCount(count)}</span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** Saved views: apply one, save the current view under a name, delete one. Kept by the server. */
+export function SavedViews({ companyId, filters, onFilters }: { companyId: string; filters: DeskFilters; onFilters: (f: DeskFilters) => void }) {
+  const { views, loadViews } = useDesk();
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const current = toSearch(filters).replace(/^\?/, '');
+  const active = views.find((v) => v.query === current);
+
+  async function save() {
+    try {
+      const view = await api.post('/api/companies/{company_id}/saved-views', { path: { company_id: companyId }, body: { name, query: current } });
+      toast.success(`Saved view “${view.name}”`);
+      setName('');
+      await loadViews();
+    } catch (err) {
+      toast.error(`Could not save the view: ${describeError(err)}`);
+    }
+  }
+
+  async function remove(id: string, viewName: string) {
+    try {
+      await api.delete('/api/companies/{company_id}/saved-views/{view_id}', { path: { company_id: companyId, view_id: id } });
+      toast.success(`Deleted view “${viewName}”`);
+      await loadViews();
+    } catch (err) {
+      toast.error(`Could not delete the view: ${describeError(err)}`);
+    }
+  }
+
+  return (
+    <div className="popover-anchor">
+      <button type="button" className="btn" aria-expanded={open} onClick={() => setOpen(!open)}>
+        ☆ {active ? active.name : 'Views'}
+      </button>
+      {open && (
+        <div className="popover views-menu" role="dialog" aria-label="Saved views">
+          {views.length === 0 ? (
+            <p className="muted">No saved views yet.</p>
+          ) : (
+            <ul>
+              {views.map((v) => (
+                <li key={v.id} className={v.id === active?.id ? 'active' : undefined}>
+                  <button
+                    type="button"
+                    className="linkish"
+                    onClick={() => {
+                      onFilters(parseFilters(v.query));
+                      setOpen(false);
+                    }}
+                  >
+                    {v.name}
+                  </button>
+                  <button type="button" className="btn btn-ghost btn-small" aria-label={`Delete view ${v.name}`} onClick={() => void remove(v.id, v.name)}>
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <form
+            className="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save();
+            }}
+          >
+            <input aria-label="View name" placeholder="Name this view" value={name} maxLength={80} required onChange={(e) => setName(e.target.value)} />
+            <button type="submit" className="btn btn-primary btn-small">
+              Save
+            </button>
+          </form>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function FilterButton({ filters, open, onToggle }: { filters: DeskFilters; open: boolean; onToggle: () => void }) {
+  const n = activeFilterCount({ ...filters, status: [] });
+  return (
+    <button type="button" className={open ? 'btn active' : 'btn'} aria-expanded={open} aria-controls="filter-panel" onClick={onToggle}>
+      Filters{n ? ` · ${n}` : ''}
+    </button>
+  );
+}

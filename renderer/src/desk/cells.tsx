@@ -1,0 +1,51 @@
+import { BUCKET_LABELS, type Bucket, STATUS_LABELS, type Status } from './filters';
+
+export function statusTone(status: string): string {
+  if (status === 'current') return 'current';
+  if (status.startsWith('closed_')) return 'closed';
+  return status.replace('past_due_', 'd');
+}
+
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
+  return (
+    <span className={`badge badge-${statusTone(status)}`} data-status={status}>
+      {label ?? STATUS_LABELS[status as Status] ?? status}
+    </span>
+  );
+}
+
+export function BucketText({ bucket }: { bucket: string }) {
+  return <span className={`bucket bucket-${bucket}`}>{BUCKET_LABELS[bucket as Bucket] ?? bucket}</span>;
+}
+
+export interface LabelLike {
+  id: string;
+  name: string;
+  color?: string;
+}
+
+/** A label as a chip in its own color; `onRemove` adds the × of the labels editor. */
+export function LabelChip({ label, onRemove }: { label: LabelLike; onRemove?: () => void }) {
+  const color = label.color ?? '#6B7280';
+  return (
+    <span className="chip" style={{ '--chip': color } as React.CSSProperties} data-label={label.name}>
+      <span className="chip-dot" aria-hidden="true" />
+      {label.name}
+      {onRemove && (
+        <button type="button" className="chip-x" aria-label={`Remove label ${label.name}`} onClick={onRemove}>
+          ×
+        </button>
+      )}
+    </span>
+  );
+}
+
+export function LabelChips({ labels }: { labels: LabelLike[] }) {
+  return (
+    <span className="chips">
+      {labels.map((l) => (
+        <LabelChip key={l.id} label={l} />
+      ))}
+    </span>
+  );
+}

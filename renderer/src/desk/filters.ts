@@ -1,0 +1,196 @@
+import type { QueryOf } from '../api/client';
+
+/** The invoice list API's query, as the generated types describe it. */
+export type InvoiceQuery = QueryOf<'/api/companies/{company_id}/invoices'>;
+
+/**
+ * The invoice desk's filter state. The URL query holds it (so a view is a bookmark), with the
+ * same names and values as the invoice list API, which keeps the mapping trivial and saved views
+ * readable. Pure functions: unit-tested directly.
+ */
+
+export const STATUSES = [
+  'current',
+  'overdue',
+  'past_due_1_30',
+  'past_due_31_60',
+  'past_due_61_90',
+  'past_due_90p',
+  'closed_paid',
+  'closed_overpaid',
+  'closed_credit_memo',
+  'closed_written_off',
+] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const STATUS_LABELS: Record<Status, string> = {
+  current: 'Current',
+  overdue: 'Overdue',
+  past_due_1_30: 'Past due 1-30',
+  past_due_31_60: 'Past due 31-60',
+  past_due_61_90: 'Past due 61-90',
+  past_due_90p: 'Past due 90+',
+  closed_paid: 'Paid',
+  closed_overpaid: 'Overpaid',
+  closed_credit_memo: 'Credit memo',
+  closed_written_off: 'Written off',
+};
+
+export const BUCKETS = ['current', '1_30', '31_60', '61_90', '91_over'] as const;
+export type Bucket = (typeof BUCKETS)[number];
+
+export const BUCKET_LABELS: Record<Bucket, string> = {
+  current: 'Current',
+  '1_30': '1-30',
+  '31_60': '31-60',
+  '61_90': '61-90',
+  '91_over': '91+',
+};
+
+/** Columns the API can sort by, keyed by the grid's column id. */
+export const SORTS = ['due_date', 'balance', 'amount', 'customer_name'] as const;
+export type SortKey = (typeof SORTS)[number];
+export type Order = 'asc' | 'desc';
+
+export interface DeskFilters {
+  status: Status[];
+  aging_bucket: Bucket[];
+  due_date_from: string;
+  due_date_to: string;
+  ar_owner: string;
+  sales_owner: string;
+  labels: string[];
+  /** '' both, 'true' persons only, 'false' companies only. */
+  is_person: '' | 'true' | 'false';
+  overdue_only: boolean;
+  hide_zero_balance: boolean;
+  search: string;
+  customer_id: string;
+  sort: SortKey;
+  order: Order;
+  group_by: '' | 'customer';
+}
+
+export const DEFAULT_FILTERS: DeskFilters = {
+  status: [],
+  aging_bucket: [],
+  due_date_from: '',
+  due_date_to: '',
+  ar_owner: '',
+  sales_owner: '',
+  labels: [],
+  is_person: '',
+  overdue_only: false,
+  hide_zero_balance: false,
+  search: '',
+  customer_id: '',
+  sort: 'due_date',
+  order: 'desc',
+  group_by: '',
+};
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function list<T extends string>(value: string | null, allowed: readonly T[]): T[] {
+  if (!value) return [];
+  const seen = new Set<T>();
+  for (const part of value.split(',')) if ((allowed as readonly string[]).includes(part)) seen.add(part as T);
+  return [...seen];
+}
+
+function uuids(value: string | null): string[] {
+  return value ? [...new Set(value.split(',').filter((v) => UUID_RE.test(v)))] : [];
+}
+
+function bool(value: string | null): boolean {
+  return value === 'true' || value === '1';
+}
+
+/**
+ * Reads filters from a URL query. Values the API would refuse (an unknown status, a malformed
+ * date) are dropped, so a hand-edited or stale bookmark still opens.
+ */
+export function parseFilters(search: string): DeskFilters {
+  const q = new URLSearchParams(search);
+  let sort = q.get('sort') ?? '';
+  let order: Order | null = q.get('order') === 'asc' ? 'asc' : q.get('order') === 'desc' ? 'desc' : null;
+  const suffix = /^(.*)_(asc|desc)$/.exec(sort);
+  if (suffix) {
+    sort = suffix[1];
+    order = suffix[2] as Order;
+  }
+  const date = (name: string) => {
+    const v = q.get(name) ?? '';
+    return DATE_RE.test(v) ? v : '';
+  };
+  const person = q.get('is_person');
+  return {
+    status: list(q.get('status'), STATUSES),
+    aging_bucket: list(q.get('aging_bucket'), BUCKETS),
+    due_date_from: date('due_date_from'),
+    due_date_to: date('due_date_to'),
+    ar_owner: UUID_RE.test(q.get('ar_owner') ?? '') ? q.get('ar_owner')! : '',
+    sales_owner: UUID_RE.test(q.get('sales_owner') ?? '') ? q.get('sales_owner')! : '',
+    labels: uuids(q.get('labels')),
+    is_person: person === 'true' || person === 'false' ? person : '',
+    overdue_only: bool(q.get('overdue_only')),
+    hide_zero_balance: bool(q.get('hide_zero_balance')),
+    search: (q.get('search') ?? '').slice(0, 200),
+    customer_id: UUID_RE.test(q.get('customer_id') ?? '') ? q.get('customer_id')! : '',
+    sort: (SORTS as readonly string[]).includes(sort) ? (sort as SortKey) : DEFAULT_FILTERS.sort,
+    order: order ?? DEFAULT_FILTERS.order,
+    group_by: q.get('group_by') === 'customer' ? 'customer' : '',
+  };
+}
+
+/** The invoice list API's query for these filters (no paging). */
+export function apiQuery(f: DeskFilters): InvoiceQuery {
+  const q: InvoiceQuery = {};
+  if (f.status.length) q.status = f.status.join(',');
+  if (f.aging_bucket.length) q.aging_bucket = f.aging_bucket.join(',');
+  if (f.due_date_from) q.due_date_from = f.due_date_from;
+  if (f.due_date_to) q.due_date_to = f.due_date_to;
+  if (f.ar_owner) q.ar_owner = f.ar_owner;
+  if (f.sales_owner) q.sales_owner = f.sales_owner;
+  if (f.labels.length) q.labels = f.labels.join(',');
+  if (f.is_person) q.is_person = f.is_person === 'true';
+  if (f.overdue_only) q.overdue_only = true;
+  if (f.hide_zero_balance) q.hide_zero_balance = true;
+  if (f.search.trim()) q.search = f.search.trim();
+  if (f.customer_id) q.customer_id = f.customer_id;
+  if (f.sort !== DEFAULT_FILTERS.sort) q.sort = f.sort;
+  if (f.order !== DEFAULT_FILTERS.order) q.order = f.order;
+  if (f.group_by) q.group_by = f.group_by;
+  return q;
+}
+
+/** The URL query for these filters: only what differs from the defaults, in a stable order. */
+export function toSearch(f: DeskFilters): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(apiQuery(f))) params.set(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** How many filters (beyond sort and grouping) are active: shown on the filter button. */
+export function activeFilterCount(f: DeskFilters): number {
+  let n = 0;
+  if (f.status.length) n++;
+  if (f.aging_bucket.length) n++;
+  if (f.due_date_from || f.due_date_to) n++;
+  if (f.ar_owner) n++;
+  if (f.sales_owner) n++;
+  if (f.labels.length) n++;
+  if (f.is_person) n++;
+  if (f.overdue_only) n++;
+  if (f.hide_zero_balance) n++;
+  if (f.customer_id) n++;
+  return n;
+}
+
+/** Toggles one value in a multi-select list, keeping the canonical order of `all`. */
+export function toggle<T extends string>(selected: readonly T[], value: T, all: readonly T[]): T[] {
+  const next = selected.includes(value) ? selected.filter((v) => v !== value) : [...selected, value];
+  return all.filter((v) => next.includes(v));
+}

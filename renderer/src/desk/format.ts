@@ -1,0 +1,55 @@
+/** Money, dates and times in the user's locale. Pure: unit-tested directly. */
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+export function formatMoney(amount: number | null | undefined, currency = 'USD', locale?: string): string {
+  if (amount === null || amount === undefined || Number.isNaN(amount)) return '';
+  const key = `${locale ?? ''}|${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    moneyFormats.set(key, format);
+  }
+  return format.format(amount);
+}
+
+/** A compact amount for chart axes and headers: $1.2M, $350K. */
+export function formatMoneyShort(amount: number, currency = 'USD', locale?: string): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 }).format(amount);
+}
+
+/** A 'YYYY-MM-DD' date as the locale writes it; the date is a calendar day, never shifted by time zone. */
+export function formatDate(date: string | null | undefined, locale?: string): string {
+  if (!date) return '';
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  if (!m) return date;
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))),
+  );
+}
+
+/** An ISO timestamp as the locale writes a date and time, in the user's time zone. */
+export function formatTimestamp(value: string | null | undefined, locale?: string): string {
+  if (!value) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }).format(date);
+}
+
+export function formatCount(n: number | null | undefined, locale?: string): string {
+  return n === null || n === undefined ? '' : new Intl.NumberFormat(locale).format(n);
+}
+
+/** Today as 'YYYY-MM-DD' in the user's time zone (default date of a payment). */
+export function localToday(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** Groups selected invoices by customer for the reminder confirmation: "Acme (2), Bolt (1)". */
+export function recipientsSummary(rows: Array<{ customer_name: string }>, max = 4): string {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.customer_name, (counts.get(row.customer_name) ?? 0) + 1);
+  const parts = [...counts.entries()].map(([name, n]) => `${name} (${n})`);
+  return parts.length > max ? `${parts.slice(0, max).join(', ')} and ${parts.length - max} more` : parts.join(', ');
+}

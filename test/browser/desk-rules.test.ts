@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { activeFilterCount, apiQuery, DEFAULT_FILTERS, parseFilters, toggle, toSearch, STATUSES } from '../../renderer/src/desk/filters';
+import { formatDate, formatMoney, localToday, recipientsSummary } from '../../renderer/src/desk/format';
+import { CursorPager, type CursorPage } from '../../renderer/src/desk/pager';
+
+describe('desk filters in the URL', () => {
+  it('round-trips every filter through the query string, keeping only what differs from the defaults', () => {
+    const search =
+      '?status=past_due_1_30,past_due_90p&aging_bucket=1_30&due_date_from=2026-01-01&due_date_to=2026-12-31&ar_owner=0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a&labels=0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6b&is_person=false&overdue_only=true&hide_zero_balance=true&search=acme&sort=balance&order=asc&group_by=customer';
+    const filters = parseFilters(search);
+    expect(filters).toMatchObject({ status: ['past_due_1_30', 'past_due_90p'], aging_bucket: ['1_30'], is_person: 'false', overdue_only: true, sort: 'balance', order: 'asc', group_by: 'customer' });
+    expect(parseFilters(toSearch(filters))).toEqual(filters);
+    expect(toSearch(DEFAULT_FILTERS)).toBe('');
+  });
+
+  it('drops values the API would refuse, so a stale bookmark still opens', () => {
+    const filters = parseFilters('?status=current,bogus&aging_bucket=999&due_date_from=yesterday&ar_owner=me&labels=x,0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a&sort=color&order=up&is_person=maybe');
+    expect(filters.status).toEqual(['current']);
+    expect(filters.aging_bucket).toEqual([]);
+    expect(filters.due_date_from).toBe('');
+    expect(filters.ar_owner).toBe('');
+    expect(filters.labels).toEqual(['0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a']);
+    expect(filters.sort).toBe('due_date');
+    expect(filters.order).toBe('desc');
+    expect(filters.is_person).toBe('');
+  });
+
+  it("reads the API's sort suffix form (balance_desc)", () => {
+    expect(parseFilters('?sort=customer_name_asc')).toMatchObject({ sort: 'customer_name', order: 'asc' });
+  });
+
+  it('maps filters to the API query, trimming the search', () => {
+    expect(apiQuery({ ...DEFAULT_FILTERS, search: '  acme ', status: ['overdue'] })).toEqual({ search: 'acme', status: 'overdue' });
+  });
+
+  it('counts active filters and toggles values in canonical order', () => {
+    expect(activeFilterCount({ ...DEFAULT_FILTERS, status: ['current'], due_date_to: '2026-01-01', hide_zero_balance: true })).toBe(3);
+    expect(toggle(['past_due_90p'], 'current', STATUSES)).toEqual(['current', 'past_due_90p']);
+    expect(toggle(['current', 'past_due_90p'], 'current', STATUSES)).toEqual(['past_due_90p']);
+  });
+});
+
+describe('desk formatting', () => {
+  it('formats money with two decimals and dates as calendar days in the locale', () => {
+    expect(formatMoney(1234.5, 'USD', 'en-US')).toBe('$1,234.50');
+    expect(formatMoney(1234.5, 'EUR', 'de-DE')).toBe('1.234,50\u00a0€');
+    expect(formatMoney(null)).toBe('');
+    expect(formatDate('2026-01-01', 'en-US')).toBe('Jan 1, 2026');
+    expect(formatDate('2026-01-01', 'de-DE')).toBe('1. Jan. 2026');
+    expect(localToday(new Date(2026, 10, 3, 23, 59))).toBe('2026-11-03');
+  });
+
+  it('says to whom reminders go, grouped by customer', () => {
+    const rows = [{ customer_name: 'Acme' }, { customer_name: 'Bolt' }, { customer_name: 'Acme' }];
+    expect(recipientsSummary(rows)).toBe('Acme (2), Bolt (1)');
+    expect(recipientsSummary(['a', 'b', 'c', 'd', 'e', 'f'].map((customer_name) => ({ customer_name })), 4)).toBe('a (1), b (1), c (1), d (1) and 2 more');
+  });
+});
+
+describe('cursor pager behind the infinite grid', () => {
+  /** A keyset list of n rows served page by page, counting the requests it answers. */
+  function list(n: number) {
+    const rows = Array.from({ length: n }, (_, i) => i);
+    const served: Array<string | null> = [];
+    const fetch = async (cursor: string | null, limit: number): Promise<CursorPage<number>> => {
+      served.push(cursor);
+      const start = cursor === null ? 0 : Number(cursor);
+      const items = rows.slice(start, start + limit);
+      const more = start + limit < n;
+      return { items, has_more: more, next_cursor: more ? String(start + limit) : null, ...(cursor === null ? { count: n } : {}) };
+    };
+    return { fetch, served };
+  }
+
+  it('serves blocks in order with the total from the first page', async () => {
+    const { fetch, served } = list(250);
+    const pager = new CursorPager(fetch, 100);
+    expect(await pager.block(0)).toMatchObject({ rows: Array.from({ length: 100 }, (_, i) => i), lastRow: 250 });
+    const second = await pager.block(100);
+    expect(second.rows[0]).toBe(100);
+    const last = await pager.block(200);
+    expect(last.rows).toHaveLength(50);
+    expect(last.lastRow).toBe(250);
+    expect(served).toEqual([null, '100', '200']);
+  });
+
+  it('walks forward to a block past the known ones, and refetches a known block with one request', async () => {
+    const { fetch, served } = list(1000);
+    const pager = new CursorPager(fetch, 100);
+    const far = await pager.block(500);
+    expect(far.rows[0]).toBe(500);
+    expect(served).toEqual([null, '100', '200', '300', '400', '500']);
+    served.length = 0;
+    expect((await pager.block(300)).rows[0]).toBe(300);
+    expect(served).toEqual(['300']);
+  });
+
+  it('answers an empty block beyond the end', async () => {
+    const { fetch } = list(120);
+    const pager = new CursorPager(fetch, 100);
+    const beyond = await pager.block(300);
+    expect(beyond.rows).toEqual([]);
+    expect(beyond.lastRow).toBe(120);
+  });
+});

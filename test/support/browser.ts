@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const ROOT = resolve(__dirname, '../..');
+export const CHROMIUM = '/usr/bin/chromium';
+export const OUTPUT_DIR = join(ROOT, 'test-output');
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+/**
+ * Builds the renderer when out/renderer is missing or older than its sources (CI builds first
+ * anyway). Test files run in parallel processes: a lock folder makes one build and the rest wait.
+ */
+export async function ensureRendererBuilt(): Promise<void> {
+  const built = join(ROOT, 'out', 'renderer', 'index.html');
+  const sources = Math.max(newestMtime(join(ROOT, 'renderer')), newestMtime(join(ROOT, 'electron.vite.config.ts')));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
+  const lock = join(ROOT, 'out', '.renderer-build.lock');
+  mkdirSync(join(ROOT, 'out'), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Another process builds: wait for it, then use its output.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 180_000) rmSync(lock, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 250));
+      if (existsSync(built) && statSync(built).mtimeMs >= sources && !existsSync(lock)) return;
+    }
+  }
+  try {
+    if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: ROOT, stdio: 'pipe' });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Every request URL the page made that did not go to 127.0.0.1. */
+  offHost: string[];
+  /** Console errors and uncaught page errors. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium through playwright-core, with STACK.md's launch recipe. */
+export async function openBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'ardesk-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1440, height: 900 },
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const offHost: string[] = [];
+  const errors: string[] = [];
+  context.on('request', (req) => {
+    const url = req.url();
+    if (/^(data|blob|about):/.test(url)) return;
+    if (new URL(url).hostname !== '127.0.0.1') offHost.push(url);
+  });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return {
+    context,
+    page,
+    offHost,
+    errors,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export function screenshotPath(name: string): string {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  return join(OUTPUT_DIR, name);
+}
