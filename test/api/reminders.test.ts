@@ -114,6 +114,8 @@ describe('invoice reminders over real SMTP', () => {
     });
     expect(byInvoice.get(invoices[0])?.body).toContain('Balance due: $1,000.00');
     for (const id of invoices) expect(await invoice(id)).toMatchObject({ last_touch_at: '2026-11-23T12:05:00.000Z', last_touched_by: 'Ana Collector' });
+    const shown = await call(app, 'GET', `/api/companies/${company}/invoices/${invoices[0]}`, { token });
+    expect(shown.body).toMatchObject({ last_touch_date: '2026-11-23T12:05:00.000Z', last_touched_by: 'Ana Collector' });
     const sent = await outbox().selectAll().execute();
     expect(sent.map((o) => [o.status, o.send_attempts, o.to_email])).toEqual([
       ['sent', 1, 'payables@cobalt.example'],
