@@ -298,6 +298,22 @@ describe('importing invoices and payments as separate files', () => {
     expect(backwards.errors).toEqual([{ row: 4, column: 'Status', message: 'status: a PAID payment cannot become FAILED' }]);
   });
 
+  it('moves a payment found by remote_id to the invoice the file names, recomputing both', async () => {
+    await runImport(engine, companyId, 'Nr;Kunde;Datum;Fällig;Betrag;Ref\nM1;K1;1/1/2026;;80;\nM2;K1;1/1/2026;;80;\n', invoiceMapping, { entity: 'invoices' });
+    const mapping = { payments: { remote_id: 'Ref', invoice_number: 'Invoice', amount: 'Amount', payment_date: 'Date' } };
+    const header = ['Ref', 'Invoice', 'Amount', 'Date'];
+    await runImport(engine, companyId, csv([header, ['PAY-1', 'M1', '80', '2026-02-01']]), mapping, { entity: 'payments' });
+    expect(invoice('M1')).toMatchObject({ balance: 0, closing_reason: 'paid' });
+    const seq = (sqlite().prepare('SELECT max(seq) AS s FROM changes').get() as { s: number }).s;
+    const moved = await runImport(engine, companyId, csv([header, ['PAY-1', 'M2', '80', '2026-02-01']]), mapping, { entity: 'payments' });
+    expect(moved.counts.payments).toEqual({ created: 0, updated: 1, unchanged: 0 });
+    expect(invoice('M1')).toMatchObject({ paid_amount: 0, balance: 8000, closing_reason: null });
+    expect(invoice('M2')).toMatchObject({ paid_amount: 8000, balance: 0, closing_reason: 'paid', closed_date: '2026-02-01' });
+    const recorded = sqlite().prepare('SELECT entity, entity_id FROM changes WHERE seq > ? ORDER BY seq').all(seq) as Array<{ entity: string; entity_id: string }>;
+    expect(recorded.map((r) => r.entity)).toEqual(['payment', 'invoice', 'invoice']);
+    expect(new Set(recorded.slice(1).map((r) => r.entity_id))).toEqual(new Set([invoice('M1').id, invoice('M2').id]));
+  });
+
   it('leaves a payment voided in ardesk voided, and refuses unknown invoices', async () => {
     await runImport(engine, companyId, 'Nr;Kunde;Datum;Fällig;Betrag;Ref\nV1;K1;1/1/2026;;50;\n', invoiceMapping, { entity: 'invoices' });
     const file = csv([
