@@ -10,7 +10,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import { applyPlan } from './apply';
 import { compileMapping, type Entity, ENTITIES, formatsOf, type Mapping, validateMapping } from './mapping';
 import { PRESETS } from './mappings/index';
-import { type Counts, type Plan, planImport } from './plan';
+import { type Counts, emptyCounts, type Plan, planImport } from './plan';
 import { readRows, type RowError } from './rows';
 import { type FileFormat, readTable } from './table';
 
@@ -56,11 +56,6 @@ export function parseEntity(value: string): Entity {
   return value as Entity;
 }
 
-const noCounts = () => ({ customers: zero(), invoices: zero(), payments: zero() });
-function zero(): Counts {
-  return { created: 0, updated: 0, unchanged: 0 };
-}
-
 export async function importFile(engine: Pick<Engine, 'db' | 'clock'>, options: ImportOptions): Promise<ImportReport> {
   const entity = options.entity ?? options.mapping.entity;
   if (!entity) throw new ValidationError('Say what the file holds', { entity: [`Give entity (${ENTITIES.join(', ')}) in the request or the mapping`] });
@@ -77,7 +72,7 @@ export async function importFile(engine: Pick<Engine, 'db' | 'clock'>, options: 
       dry_run: options.dryRun,
       entity,
       rows: table.rows.length,
-      counts: counted ? plan.counts : noCounts(),
+      counts: counted ? plan.counts : { customers: emptyCounts(), invoices: emptyCounts(), payments: emptyCounts() },
       labels_created: counted ? plan.labelsCreated : [],
       errors,
     };

@@ -155,7 +155,7 @@ class Planner {
     this.plan = {
       companyId: input.companyId,
       errors: [],
-      counts: { customers: zero(), invoices: zero(), payments: zero() },
+      counts: { customers: emptyCounts(), invoices: emptyCounts(), payments: emptyCounts() },
       labelsCreated: [],
       writes: [],
       links: [],
@@ -795,7 +795,7 @@ function statusMayChange(from: PaymentStatus, to: PaymentStatus): boolean {
   return (from === 'PAID' || from === 'PARTIAL') && (to === 'PAID' || to === 'PARTIAL');
 }
 
-function zero(): Counts {
+export function emptyCounts(): Counts {
   return { created: 0, updated: 0, unchanged: 0 };
 }
 
