@@ -11,6 +11,7 @@ import { sequenceRoutes } from './sequences';
 import { viewRoutes } from './views';
 import { customerRoutes } from './customers';
 import { emailConnectionRoutes } from './email-connections';
+import { importRoutes } from './imports';
 import { labelRoutes } from './labels';
 import { paymentRoutes } from './payments';
 import { teamRoutes } from './team';
@@ -20,5 +21,5 @@ import { teamRoutes } from './team';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes()];
+  return [authRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes()];
 }
