@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call } from '../support/api';
+import { addCustomer, addInvoice, type InvoiceWorld, invoiceWorld, pastDue } from '../support/invoice-fixtures';
+
+describe('invoice list paging', () => {
+  let w: InvoiceWorld;
+  let base: string;
+  let customer: string;
+
+  beforeEach(async () => {
+    w = await invoiceWorld();
+    base = `/api/companies/${w.company}/invoices`;
+    customer = await addCustomer(w.engine, w.company, { name: 'Globex' });
+  });
+  afterEach(() => w.dispose());
+
+  const get = (query: string) => call(w.app, 'GET', `${base}?${query}`, { token: w.token });
+
+  it('defaults to 30 rows, caps the page size at 500 and echoes the size used', async () => {
+    for (let i = 0; i < 32; i++) await addInvoice(w.engine, w.company, customer, { number: `N-${i}`, dueDate: pastDue(i % 7) });
+    const first = await get('');
+    expect(first.body).toMatchObject({ limit: 30, has_more: true, count: 32 });
+    expect(first.body.items).toHaveLength(30);
+    const capped = await get('limit=100000');
+    expect(capped.status).toBe(200);
+    expect(capped.body).toMatchObject({ limit: 500, has_more: false });
+    expect(capped.body.items).toHaveLength(32);
+    expect((await get('limit=500')).body.limit).toBe(500);
+    expect((await get('limit=1')).body.items).toHaveLength(1);
+  });
+
+  for (const sort of ['due_date_desc', 'balance_asc', 'customer_name_desc']) {
+    it(`walks every row exactly once by ${sort} while rows are inserted between pages`, async () => {
+      // Many equal keys (7 due dates, 5 amounts, 2 names): only the id keeps the order total.
+      const other = await addCustomer(w.engine, w.company, { name: 'Initech' });
+      const original: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        original.push(`N-${i}`);
+        await addInvoice(w.engine, w.company, i % 2 ? customer : other, { number: `N-${i}`, dueDate: pastDue(i % 7), total: 100 + (i % 5) });
+      }
+      const seen: string[] = [];
+      let res = await get(`sort=${sort}&limit=6`);
+      let inserted = 0;
+      while (true) {
+        seen.push(...res.body.items.map((i: { invoice_number: string }) => i.invoice_number));
+        if (!res.body.next_cursor) break;
+        // New rows landing before, inside and after the cursor position.
+        for (const days of [-3, 3, 10]) {
+          await addInvoice(w.engine, w.company, inserted % 2 ? customer : other, { number: `NEW-${inserted}`, dueDate: pastDue(days), total: 100 + (inserted % 5) });
+          inserted++;
+        }
+        res = await get(`sort=${sort}&limit=6&cursor=${encodeURIComponent(res.body.next_cursor)}`);
+        expect(res.status).toBe(200);
+      }
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(original.every((n) => seen.includes(n))).toBe(true);
+      expect(inserted).toBeGreaterThan(0);
+    });
+  }
+
+  it('keeps its place when the row under the cursor changes or disappears', async () => {
+    for (let i = 0; i < 6; i++) await addInvoice(w.engine, w.company, customer, { number: `N-${i}`, dueDate: pastDue(i) });
+    const first = await get('sort=due_date_desc&limit=3');
+    expect(first.body.items.map((i: { invoice_number: string }) => i.invoice_number)).toEqual(['N-0', 'N-1', 'N-2']);
+    w.engine.database.sqlite.prepare('DELETE FROM invoices WHERE invoice_number = ?').run('N-2');
+    const second = await get(`sort=due_date_desc&limit=3&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    expect(second.body.items.map((i: { invoice_number: string }) => i.invoice_number)).toEqual(['N-3', 'N-4', 'N-5']);
+  });
+});
