@@ -187,7 +187,8 @@ describe('actions API', () => {
     });
 
     it('answers 400 for an unknown status, category or malformed id filter', async () => {
-      for (const q of ['status=proposed,done', 'category=inbox', 'customer_id=nope', 'include_deleted=maybe', 'page=0', 'page_size=0', 'page=x']) {
+      // A NUL would cut the LIKE pattern short and match every action.
+      for (const q of ['status=proposed,done', 'category=inbox', 'customer_id=nope', 'include_deleted=maybe', 'page=0', 'page_size=0', 'page=x', 'search=zz%00']) {
         const res = await get(`${base()}?${q}`);
         expect(res.status, q).toBe(400);
         expect(res.headers.get('content-type')).toContain('application/problem+json');

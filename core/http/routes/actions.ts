@@ -70,7 +70,9 @@ const ListQuery = z.object({
   status: z.string().optional().openapi({ description: `Comma-separated: ${ACTION_STATUSES.join(', ')}`, example: 'proposed,scheduled' }),
   invoice_id: UuidValue.optional(),
   customer_id: UuidValue.optional(),
+  // A NUL would end the LIKE pattern early and match everything.
   search: Text(200)
+    .regex(/^[^\0]*$/, 'Must not contain NUL characters')
     .optional()
     .openapi({ description: 'Case-insensitive partial match on description, recommendation label, trigger event label, customer name, invoice number' }),
   include_deleted: QueryBool.optional().openapi({ description: 'Default false; true when category=history' }),

@@ -94,7 +94,11 @@ const NewCustomer = z.strictObject({ name: Text(200), ...fields }).openapi('NewC
 const CustomerPatch = z.strictObject({ name: Text(200).optional(), ...fields }).openapi('CustomerPatch');
 
 const ListQuery = z.object({
-  search: Text(200).optional().openapi({ description: 'Case-insensitive partial match on the name' }),
+  // A NUL cannot go into a full-text phrase (SQLite reads it as the end of the string).
+  search: Text(200)
+    .regex(/^[^\0]*$/, 'Must not contain NUL characters')
+    .optional()
+    .openapi({ description: 'Case-insensitive partial match on the name' }),
   is_person: QueryBool.optional(),
   ar_owner: UuidValue.optional().openapi({ description: 'Customers of this AR owner (team member id)' }),
   sales_owner: UuidValue.optional().openapi({ description: 'Customers of this sales owner (team member id)' }),
