@@ -49,6 +49,7 @@ export function validatePaymentInput(input: NewPaymentInput, today: string): Fie
   if (!isUuid(input.invoice)) add('invoice', 'Must be an invoice id (UUID)');
   if (!Number.isFinite(input.amount) || input.amount <= 0) add('amount', 'Must be a number greater than zero');
   else if (!hasAtMostTwoDecimals(input.amount)) add('amount', 'Use at most two decimals');
+  else if (toMinor(input.amount) < 1) add('amount', 'Must be at least 0.01');
   else if (toMinor(input.amount) > MAX_PAYMENT_MINOR) add('amount', 'Is larger than any payment this ledger accepts');
   if (input.payment_date !== undefined) {
     if (!isValidDate(input.payment_date)) add('payment_date', 'Must be a date (YYYY-MM-DD)');

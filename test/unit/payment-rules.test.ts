@@ -74,6 +74,10 @@ describe('validatePaymentInput', () => {
     expect(validatePaymentInput({ invoice: INVOICE, amount: Number.NaN }, TODAY).amount).toBeDefined();
     expect(validatePaymentInput({ invoice: INVOICE, amount: 1e13 }, TODAY).amount).toBeDefined();
     expect(validatePaymentInput({ invoice: INVOICE, amount: 0.1 + 0.2 }, TODAY)).toEqual({});
+    // Positive but below a cent: within the float tolerance of "two decimals", yet zero in the ledger.
+    expect(validatePaymentInput({ invoice: INVOICE, amount: 1e-9 }, TODAY).amount).toBeDefined();
+    expect(validatePaymentInput({ invoice: INVOICE, amount: 5e-324 }, TODAY).amount).toBeDefined();
+    expect(validatePaymentInput({ invoice: INVOICE, amount: 0.01 }, TODAY)).toEqual({});
   });
 
   it('rejects impossible and future dates, a malformed invoice id, VOIDED and over-long text', () => {
