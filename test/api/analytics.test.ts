@@ -143,7 +143,12 @@ describe('AR aging and the cash flow forecast', () => {
     expect((await get('/analytics/cashflow-forecast?weeks=0')).body.calendar.num_weeks).toBe(1);
     const alias = await get('/analytics/cashflow-forecast?request_date=2026-11-25&weeks=2');
     expect(alias.body).toMatchObject({ request_date: '2026-11-25', calendar: { num_weeks: 2 } });
+    // Clamped, not refused: a huge or negative whole number still gets a forecast; an empty value is the default.
+    expect((await get('/analytics/cashflow-forecast?weeks=99999999999999999999')).body.calendar.num_weeks).toBe(26);
+    expect((await get('/analytics/cashflow-forecast?weeks=-5')).body.calendar.num_weeks).toBe(1);
+    expect((await get('/analytics/cashflow-forecast?weeks=')).body.calendar.num_weeks).toBe(13);
     expect((await get('/analytics/cashflow-forecast?weeks=abc')).status).toBe(400);
+    expect((await get('/analytics/cashflow-forecast?weeks=2.5')).status).toBe(400);
   });
 
   it('keeps another company out', async () => {

@@ -96,7 +96,12 @@ const ExportBody = z
   .openapi('AgingExportRequest');
 
 const ForecastQuery = z.object({
-  weeks: z.coerce.number().int().optional().openapi({ description: 'Default 13, clamped to 1..26' }),
+  // Any whole number is clamped (not refused), however large; an empty value means the default.
+  weeks: z
+    .string()
+    .regex(/^([+-]?\d+)?$/, 'Must be a whole number')
+    .optional()
+    .openapi({ type: 'integer', default: DEFAULT_WEEKS, description: 'Default 13, clamped to 1..26' }),
   start_date: DateString.optional(),
   request_date: DateString.optional().openapi({ description: 'Alias of start_date' }),
 });
@@ -295,7 +300,7 @@ export function analyticsRoutes() {
       const { companyId } = scopeOf(c);
       const q = c.req.valid('query');
       const requestDate = q.start_date ?? q.request_date ?? today(c.var.engine.clock);
-      const weeks = clampWeeks(q.weeks ?? DEFAULT_WEEKS);
+      const weeks = q.weeks ? clampWeeks(Number(q.weeks)) : DEFAULT_WEEKS;
       return c.json(buildForecast(loadForecastInput(c.var.engine, companyId, requestDate, weeks)), 200);
     });
 }
