@@ -10,9 +10,12 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Parses `Token <key>`; any other scheme (Bearer, Basic) is not accepted. */
+/**
+ * Parses `Token <key>`; any other scheme (Bearer, Basic) is not accepted. The scheme name is
+ * case-insensitive and may be followed by several spaces, as HTTP defines (RFC 9110 11.1, 11.4).
+ */
 export function parseAuthorization(header: string | undefined | null): string | null {
   if (!header) return null;
-  const m = /^Token ([A-Za-z0-9_\-.~+/=]{16,256})$/.exec(header.trim());
+  const m = /^token +([A-Za-z0-9_\-.~+/=]{16,256})$/i.exec(header.trim());
   return m ? m[1] : null;
 }

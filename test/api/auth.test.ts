@@ -79,6 +79,10 @@ describe('authentication', () => {
     const me = await call(app, 'GET', '/api/v1/auth/me/', { token });
     expect(me.status).toBe(200);
     expect(me.body.user.username).toBe('demo');
+    // HTTP authentication schemes are case-insensitive (RFC 9110 11.1); the key itself is not.
+    expect((await call(app, 'GET', '/api/v1/auth/me/', { headers: { authorization: `token ${token}` } })).status).toBe(200);
+    expect((await call(app, 'GET', '/api/v1/auth/me/', { headers: { authorization: `TOKEN ${token}` } })).status).toBe(200);
+    expect((await call(app, 'GET', '/api/v1/auth/me/', { headers: { authorization: `Token ${token.toUpperCase()}` } })).status).toBe(401);
   });
 
   it('expires tokens after 30 days', async () => {
@@ -107,6 +111,10 @@ describe('authentication', () => {
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.paths['/api/v1/auth/login/'].post).toBeDefined();
     expect(res.body.components.securitySchemes.Token).toMatchObject({ type: 'apiKey', in: 'header' });
+    // Only login is in the specification; logout and me are extensions and say so.
+    expect(res.body.paths['/api/v1/auth/login/'].post.tags).toEqual(['Authentication']);
+    expect(res.body.paths['/api/v1/auth/logout/'].post.tags).toEqual(['Extensions']);
+    expect(res.body.paths['/api/v1/auth/me/'].get.tags).toEqual(['Extensions']);
   });
 
   it('serves the API reference from local assets', async () => {

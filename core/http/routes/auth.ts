@@ -31,7 +31,7 @@ const loginRoute = createRoute({
 const logoutRoute = createRoute({
   method: 'post',
   path: '/api/v1/auth/logout/',
-  tags: ['Authentication'],
+  tags: ['Extensions'],
   summary: 'Revoke the token used for this request',
   security: SECURITY,
   responses: { 204: { description: 'The token no longer works' }, ...problems(401) },
@@ -40,7 +40,7 @@ const logoutRoute = createRoute({
 const meRoute = createRoute({
   method: 'get',
   path: '/api/v1/auth/me/',
-  tags: ['Authentication'],
+  tags: ['Extensions'],
   summary: 'The signed-in user and their companies (extension)',
   security: SECURITY,
   responses: { 200: json(z.object({ user: UserRef, companies: z.array(CompanyRef) }), 'The current user'), ...problems(401) },
