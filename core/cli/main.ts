@@ -1,4 +1,5 @@
 import { DomainError } from '../errors';
+import { BENCH_HELP, benchCommand } from './commands/bench';
 import { backupCommand, migrateCommand } from './commands/maintenance';
 import { desktopCommand } from './commands/desktop';
 import { IMPORT_HELP, importCommand } from './commands/import';
@@ -14,6 +15,7 @@ Usage:
   ${SEED_HELP}
   ${USER_HELP}
   ${IMPORT_HELP}
+  ${BENCH_HELP}   (npm run bench)
   ardesk migrate [--db FILE | --data-dir DIR]
   ardesk backup [--db FILE | --data-dir DIR] [--out FILE]
   ardesk desktop          (npm start: the Electron window, or the headless server where Electron cannot run)
@@ -27,6 +29,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   migrate: migrateCommand,
   backup: backupCommand,
   desktop: desktopCommand,
+  bench: benchCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

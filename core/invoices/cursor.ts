@@ -12,6 +12,8 @@ export interface CursorPosition {
   /** The sort key of the last row: a date or name (string) or minor units (integer). */
   key: string | number;
   id: string;
+  /** How the first page chose to reach the rows, kept so every page of a walk uses the same plan. */
+  plan: string;
 }
 
 interface Sealed {
@@ -20,6 +22,7 @@ interface Sealed {
   q: string;
   k: string | number;
   i: string;
+  p: string;
 }
 
 /** A short fingerprint of the normalised query, so a cursor only continues the query it came from. */
@@ -28,7 +31,7 @@ export function queryFingerprint(query: unknown): string {
 }
 
 export function encodeCursor(secrets: SecretBox, companyId: string, fingerprint: string, position: CursorPosition): string {
-  const sealed: Sealed = { v: 1, c: companyId, q: fingerprint, k: position.key, i: position.id };
+  const sealed: Sealed = { v: 1, c: companyId, q: fingerprint, k: position.key, i: position.id, p: position.plan };
   return secrets.encrypt(JSON.stringify(sealed));
 }
 
@@ -36,7 +39,14 @@ function invalid(): ValidationError {
   return new ValidationError('The cursor is invalid: pass next_cursor from the previous page of the same query', { cursor: ['invalid cursor'] }, 'invalid_cursor');
 }
 
-export function decodeCursor(secrets: SecretBox, companyId: string, fingerprint: string, keyType: 'string' | 'integer', cursor: string): CursorPosition {
+export function decodeCursor(
+  secrets: SecretBox,
+  companyId: string,
+  fingerprint: string,
+  keyType: 'string' | 'integer',
+  plans: readonly string[],
+  cursor: string,
+): CursorPosition {
   let sealed: Sealed;
   try {
     sealed = JSON.parse(secrets.decrypt(cursor)) as Sealed;
@@ -44,6 +54,8 @@ export function decodeCursor(secrets: SecretBox, companyId: string, fingerprint:
     throw invalid();
   }
   const keyOk = keyType === 'integer' ? Number.isSafeInteger(sealed?.k) : typeof sealed?.k === 'string';
-  if (sealed?.v !== 1 || sealed.c !== companyId || sealed.q !== fingerprint || !keyOk || typeof sealed.i !== 'string' || !isUuid(sealed.i)) throw invalid();
-  return { key: sealed.k, id: sealed.i };
+  if (sealed?.v !== 1 || sealed.c !== companyId || sealed.q !== fingerprint || !keyOk || typeof sealed.i !== 'string' || !isUuid(sealed.i) || !plans.includes(sealed.p)) {
+    throw invalid();
+  }
+  return { key: sealed.k, id: sealed.i, plan: sealed.p };
 }

@@ -5,7 +5,7 @@
  * invoice_due_totals (a few thousand rows kept by triggers) instead of the invoices themselves.
  */
 import { CLOSED_STATUS, type InvoiceStatus, openStatusOfDue, STATUS_VALUES, type StatusValue, statusThresholds } from './status';
-import { answeredByDueTotals, baseWhere, facetStatuses, type InvoiceFilters, rowStatuses, addStatusClause, statusCaseSql } from './filters';
+import { addStatusClause, answeredByDueTotals, baseWhere, facetStatuses, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses, statusCaseSql } from './filters';
 import { prepared, type Sqlite } from './reader';
 import type { ClosingReason } from '../db/schema';
 
@@ -47,10 +47,13 @@ function countsFromDueTotals(sqlite: Sqlite, companyId: string, filters: Invoice
 
 /** Per-status invoice counts of the facet set, grouped in SQL over the matching invoices. */
 function countsFromInvoices(sqlite: Sqlite, companyId: string, filters: InvoiceFilters, today: string): Map<InvoiceStatus, number> {
+  const statuses = facetStatuses(filters);
   const where = baseWhere(companyId, filters);
-  addStatusClause(where, 'i', facetStatuses(filters), today);
+  addStatusClause(where, 'i', statuses, today);
   const status = statusCaseSql('i', today);
-  const rows = prepared(sqlite, `SELECT ${status.text} AS status, count(*) AS n FROM invoices i WHERE ${where.text} GROUP BY 1`)
+  // Every matching row is counted, so the narrowest set drives (a covering customer scan otherwise).
+  const from = invoicesFrom(narrowAccess(filters, statuses) ?? 'customer', 'invoices_due');
+  const rows = prepared(sqlite, `SELECT ${status.text} AS status, count(*) AS n FROM ${from} WHERE ${where.text} GROUP BY 1`)
     .raw()
     .all(...status.params, ...where.params) as Array<[InvoiceStatus, number]>;
   return new Map(rows);

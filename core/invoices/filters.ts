@@ -170,61 +170,85 @@ export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export interface WhereOptions {
-  /**
-   * Let the customer-level filters use the customer index. Pages of a filter matching many invoices
-   * are faster walking the sort index and testing each row's customer, so the caller turns this
-   * off then (see matchingInvoiceEstimate).
-   */
-  customerIndex?: boolean;
-}
-
 /**
  * Every filter except the status set (added by the caller: the row statuses for pages, the facet
- * statuses for facets). `alias` is the invoices alias in the caller's query.
+ * statuses for facets), on the invoices alias `i`. Search and labels become sets of row ids, so
+ * they can drive a query by rowid or be checked against a walk of another index.
  */
-export function baseWhere(companyId: string, filters: InvoiceFilters, alias = 'i', options: WhereOptions = {}): Where {
-  const where = new Where().add(`${alias}.company_id = ?`, companyId);
-  if (filters.customerId) where.add(`${alias}.customer_id = ?`, filters.customerId);
-  if (filters.dueDateFrom) where.add(`${alias}.due_date >= ?`, filters.dueDateFrom);
-  if (filters.dueDateTo) where.add(`${alias}.due_date <= ?`, filters.dueDateTo);
-  if (filters.overdueOnly) where.add(`${alias}.balance > 0`);
-  if (filters.hideZeroBalance) where.add(`${alias}.balance <> 0`);
+export function baseWhere(companyId: string, filters: InvoiceFilters): Where {
+  const where = new Where().add('i.company_id = ?', companyId);
+  if (filters.customerId) where.add('i.customer_id = ?', filters.customerId);
+  if (filters.dueDateFrom) where.add('i.due_date >= ?', filters.dueDateFrom);
+  if (filters.dueDateTo) where.add('i.due_date <= ?', filters.dueDateTo);
+  if (filters.overdueOnly) where.add('i.balance > 0');
+  if (filters.hideZeroBalance) where.add('i.balance <> 0');
   const customers = customerSubquery(companyId, filters);
-  if (customers) {
-    // Unary + keeps SQLite from driving the query through the customer index.
-    const column = options.customerIndex === false ? `+${alias}.customer_id` : `${alias}.customer_id`;
-    where.add(`${column} IN (${customers.text})`, ...customers.params);
-  }
+  if (customers) where.add(`i.customer_id IN (${customers.text})`, ...customers.params);
   if (filters.labels?.length) {
     where.add(
-      `${alias}.id IN (SELECT il.invoice_id FROM invoice_labels il WHERE il.company_id = ? AND il.label_id IN (SELECT value FROM json_each(?)))`,
-      companyId,
+      `i.seq IN (SELECT x.seq FROM invoice_labels il JOIN invoices x ON x.id = il.invoice_id
+        WHERE il.label_id IN (SELECT value FROM json_each(?)) AND il.company_id = ?)`,
       JSON.stringify(filters.labels),
+      companyId,
     );
   }
   const term = filters.search?.trim();
   if (term) {
-    // Both branches collect invoice row ids: numbers from the number index, and every invoice
-    // of the customers whose name matches, through the customer index.
+    // Invoice numbers from the number index, plus every invoice of the customers whose name
+    // matches, through the customer index. The trigram indexes need 3 characters; shorter terms
+    // scan the number index and the customer names (slower, documented).
     const long = [...term].length >= TRIGRAM_MIN;
     const numbers = long
       ? 'SELECT rowid FROM invoice_number_fts WHERE invoice_number_fts MATCH ?'
-      : `SELECT n.seq FROM invoices n WHERE n.company_id = ? AND n.invoice_number LIKE ? ESCAPE '\\'`;
-    const names = long
-      ? 'c.rowid IN (SELECT rowid FROM customer_name_fts WHERE customer_name_fts MATCH ?)'
-      : `c.name LIKE ? ESCAPE '\\'`;
+      : `SELECT n.seq FROM invoices n INDEXED BY invoices_number WHERE n.company_id = ? AND n.invoice_number LIKE ? ESCAPE '\\'`;
+    const customers = long
+      ? 'SELECT c.id FROM customers c NOT INDEXED WHERE c.rowid IN (SELECT rowid FROM customer_name_fts WHERE customer_name_fts MATCH ?) AND c.company_id = ?'
+      : `SELECT c.id FROM customers c INDEXED BY customers_company_name WHERE c.name LIKE ? ESCAPE '\\' AND c.company_id = ?`;
     where.add(
-      `${alias}.seq IN (${numbers}
+      `i.seq IN (${numbers}
         UNION
-        SELECT s.seq FROM invoices s WHERE s.company_id = ? AND s.customer_id IN (SELECT c.id FROM customers c WHERE c.company_id = ? AND ${names}))`,
+        SELECT s.seq FROM invoices s INDEXED BY invoices_customer WHERE s.company_id = ? AND s.customer_id IN (${customers}))`,
       ...(long ? [matchPhrase(term)] : [companyId, likePattern(term)]),
       companyId,
-      companyId,
       long ? matchPhrase(term) : likePattern(term),
+      companyId,
     );
   }
   return where;
+}
+
+/**
+ * How a query reaches its rows. SQLite's planner has no statistics on a freshly seeded or
+ * imported database and then guesses badly at a million rows, so the list chooses itself:
+ * - sort: walk the sort index in order and test each row (best when many rows match);
+ * - customer: the customer index (one customer, an owner's customers, or a covering scan);
+ * - rows: row ids of the search or label set;
+ * - due: a due-date range of the due index.
+ */
+export type Access = 'sort' | 'customer' | 'rows' | 'due';
+
+/** The narrowest index-backed set among the filters, or null when nothing narrows the rows. */
+export function narrowAccess(filters: InvoiceFilters, statuses: Set<InvoiceStatus>): Exclude<Access, 'sort'> | null {
+  if (filters.customerId) return 'customer';
+  if (filters.search?.trim() || filters.labels?.length) return 'rows';
+  if (customerSubquery('', filters)) return 'customer';
+  const openOnly = [...statuses].every((s) => !CLOSING_OF[s]) && statuses.size < OPEN_STATUSES.length;
+  if (filters.dueDateFrom || filters.dueDateTo || (openOnly && statuses.size > 0)) return 'due';
+  return null;
+}
+
+/** The FROM clause that pins the access path (the sort index is named by the caller). */
+export function invoicesFrom(access: Access, sortIndex: string): string {
+  switch (access) {
+    case 'sort':
+      return `invoices i INDEXED BY ${sortIndex}`;
+    case 'customer':
+      return 'invoices i INDEXED BY invoices_customer';
+    case 'rows':
+      return 'invoices i NOT INDEXED';
+    case 'due':
+      return 'invoices i INDEXED BY invoices_due';
+  }
 }
 
 /** The owner and person filters as a subquery of customer ids, or null without them. */

@@ -9,7 +9,9 @@
  */
 import { fromMinor } from '../money';
 import type { CursorPosition } from './cursor';
-import { addStatusClause, baseWhere, customerSubquery, type InvoiceFilters, onlyCustomerFilters, rowStatuses, Where } from './filters';
+
+type Position = Omit<CursorPosition, 'plan'>;
+import { addStatusClause, baseWhere, customerSubquery, type InvoiceFilters, invoicesFrom, onlyCustomerFilters, rowStatuses, Where } from './filters';
 import { jsonList, prepared, type Sqlite } from './reader';
 import { AGING_BUCKETS, type AgingBucket, statusThresholds } from './status';
 import type { SortDir, SortKey } from './sort';
@@ -54,12 +56,12 @@ const GROUP_COLUMN: Record<SortKey, keyof GroupTotals> = {
   customer_name: 'customer_name',
 };
 
-/** The same sort keys as aggregates over invoices, for the filtered path. */
+/** The same sort keys over the aggregated groups (g) and the kept customer totals (t), for the filtered path. */
 const GROUP_AGGREGATE: Record<SortKey, string> = {
-  due_date: 'min(i.due_date)',
-  balance: 'sum(i.balance)',
-  amount: 'sum(i.total_amount)',
-  customer_name: 'max(i.customer_name)',
+  due_date: 'g.oldest_due_date',
+  balance: 'g.balance',
+  amount: 'g.total_amount',
+  customer_name: 't.customer_name',
 };
 
 /** Open-invoice balances by how far past due, as SQL sums over alias i. */
@@ -89,7 +91,7 @@ function customerWhere(companyId: string, filters: InvoiceFilters, column: strin
 export interface GroupPage {
   rows: CustomerGroupRow[];
   hasMore: boolean;
-  last: CursorPosition | null;
+  last: Position | null;
   count: number | null;
 }
 
@@ -100,7 +102,7 @@ export function groupPage(
   sort: SortKey,
   dir: SortDir,
   limit: number,
-  after: CursorPosition | null,
+  after: Position | null,
   today: string,
   withCount: boolean,
 ): GroupPage {
@@ -144,7 +146,7 @@ function pageFromTotals(
   sort: SortKey,
   dir: SortDir,
   limit: number,
-  after: CursorPosition | null,
+  after: Position | null,
   today: string,
   withCount: boolean,
 ): Found {
@@ -178,23 +180,28 @@ function pageFromInvoices(
   sort: SortKey,
   dir: SortDir,
   limit: number,
-  after: CursorPosition | null,
+  after: Position | null,
   today: string,
   withCount: boolean,
 ): Found {
   const where = baseWhere(companyId, filters);
   addStatusClause(where, 'i', rowStatuses(filters), today);
-  const count = withCount ? (prepared(sqlite, `SELECT count(DISTINCT i.customer_id) FROM invoices i WHERE ${where.text}`).pluck().get(...where.params) as number) : null;
+  // A search or label set drives by row id; anything else reads the covering customer index,
+  // which also hands the rows over already in customer order for the grouping.
+  const from = invoicesFrom(filters.search?.trim() || filters.labels?.length ? 'rows' : 'customer', 'invoices_due');
+  const count = withCount ? (prepared(sqlite, `SELECT count(DISTINCT i.customer_id) FROM ${from} WHERE ${where.text}`).pluck().get(...where.params) as number) : null;
   const key = GROUP_AGGREGATE[sort];
-  const having = after ? `HAVING (${key}, i.customer_id) ${dir === 'desc' ? '<' : '>'} (?, ?)` : '';
+  const keyset = after ? `WHERE (${key}, g.customer_id) ${dir === 'desc' ? '<' : '>'} (?, ?)` : '';
   const sums = bucketSums(today);
   const rows = prepared(
     sqlite,
-    `SELECT i.customer_id, max(i.customer_name) AS customer_name, count(*) AS invoice_count, sum(i.total_amount) AS total_amount,
-            sum(i.balance) AS balance, min(i.due_date) AS oldest_due_date, ${sums.text}
-     FROM invoices i WHERE ${where.text} GROUP BY i.customer_id ${having}
-     ORDER BY ${key} ${dir}, i.customer_id ${dir} LIMIT ?`,
-  ).all(...sums.params, ...where.params, ...(after ? [after.key, after.id] : []), limit + 1) as Array<GroupTotals & GroupBuckets>;
+    `SELECT g.*, t.customer_name FROM (
+       SELECT i.customer_id, count(*) AS invoice_count, sum(i.total_amount) AS total_amount, sum(i.balance) AS balance,
+              min(i.due_date) AS oldest_due_date, ${sums.text}
+       FROM ${from} WHERE ${where.text} GROUP BY i.customer_id
+     ) g JOIN customer_invoice_totals t ON t.company_id = ? AND t.customer_id = g.customer_id
+     ${keyset} ORDER BY ${key} ${dir}, g.customer_id ${dir} LIMIT ?`,
+  ).all(...sums.params, ...where.params, companyId, ...(after ? [after.key, after.id] : []), limit + 1) as Array<GroupTotals & GroupBuckets>;
   return { totals: rows, buckets: new Map(rows.map((r) => [r.customer_id, r])), count };
 }
 
@@ -202,7 +209,7 @@ function customerInfo(sqlite: Sqlite, companyId: string, ids: string[]): Map<str
   const rows = prepared(
     sqlite,
     `SELECT c.id, t.name AS ar_owner, c.is_person FROM customers c LEFT JOIN team_members t ON t.id = c.ar_owner_id
-     WHERE c.company_id = ? AND c.id IN (SELECT value FROM json_each(?))`,
-  ).all(companyId, jsonList(ids)) as Array<{ id: string; ar_owner: string | null; is_person: number }>;
+     WHERE c.id IN (SELECT value FROM json_each(?)) AND +c.company_id = ?`,
+  ).all(jsonList(ids), companyId) as Array<{ id: string; ar_owner: string | null; is_person: number }>;
   return new Map(rows.map((r) => [r.id, r]));
 }

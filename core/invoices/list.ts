@@ -5,13 +5,13 @@
 import { today as todayOf } from '../clock';
 import type { Engine } from '../engine';
 import { ValidationError } from '../errors';
-import { decodeCursor, encodeCursor, queryFingerprint } from './cursor';
+import { type CursorPosition, decodeCursor, encodeCursor, queryFingerprint } from './cursor';
 import { countAndFacets, type Facets } from './facets';
-import { addStatusClause, baseWhere, customerSubquery, type InvoiceFilters, rowStatuses } from './filters';
+import { type Access, addStatusClause, baseWhere, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses } from './filters';
 import { type CustomerGroupRow, groupPage } from './groups';
-import { prepared, readSnapshot, type Sqlite } from './reader';
+import { prepared, readSnapshot } from './reader';
 import { type InvoiceItem, type InvoiceRow, ITEM_COLUMNS, toItems } from './shape';
-import { SORT_COLUMN, type SortDir, type SortKey, sortKeyType } from './sort';
+import { SORT_COLUMN, SORT_INDEX, type SortDir, type SortKey, sortKeyType } from './sort';
 import type { AgingBucket, StatusValue } from './status';
 
 export const DEFAULT_LIMIT = 30;
@@ -91,22 +91,15 @@ function checkQuery(q: InvoiceListQuery): void {
   }
 }
 
-/** Below this many invoices of the filtered customers, a page collects them and sorts. */
-const CUSTOMER_INDEX_LIMIT = 2000;
-
 /**
- * Whether a page should reach the owner or person filter's invoices through the customer index:
- * yes while they are few (collect and sort them), no when they are many (walk the sort index and
- * keep the rows whose customer matches, a few hundred rows for a page).
+ * From this many matching invoices on, a page walks the sort index and tests each row: at most
+ * about limit x total / matches rows are visited. Below it, the page collects the matching rows
+ * through the narrowest filter's index and sorts them.
  */
-function customerIndexPays(sqlite: Sqlite, companyId: string, filters: InvoiceFilters): boolean {
-  const customers = customerSubquery(companyId, filters);
-  if (!customers || filters.customerId) return true;
-  const invoices = prepared(sqlite, `SELECT coalesce(sum(invoice_count), 0) FROM customer_invoice_totals WHERE company_id = ? AND customer_id IN (${customers.text})`)
-    .pluck()
-    .get(companyId, ...customers.params) as number;
-  return invoices < CUSTOMER_INDEX_LIMIT;
-}
+const WALK_FROM = 5000;
+
+const PLANS: readonly Access[] = ['sort', 'customer', 'rows', 'due'];
+const GROUP_PLANS = ['groups'] as const;
 
 export async function listInvoices(engine: Engine, companyId: string, q: InvoiceListQuery): Promise<InvoiceListEnvelope> {
   checkQuery(q);
@@ -114,39 +107,40 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
   const limit = Math.min(q.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   const applied = appliedFilters(companyId, q);
   // The cursor belongs to the filters and sort (not the page size, which may change between pages).
-  const { company_id: _company, ...fingerprinted } = applied;
-  const fingerprint = queryFingerprint(fingerprinted);
-  const after = q.cursor ? decodeCursor(engine.secrets, companyId, fingerprint, sortKeyType(q.sort), q.cursor) : null;
+  const fingerprint = queryFingerprint({ ...applied, company_id: undefined });
   const grouped = q.groupBy === 'customer' && q.groupMode !== 'children';
-  const firstPage = !q.cursor;
+  const after = q.cursor ? decodeCursor(engine.secrets, companyId, fingerprint, sortKeyType(q.sort), grouped ? GROUP_PLANS : PLANS, q.cursor) : null;
 
   return readSnapshot(engine, (sqlite) => {
-    const summary = firstPage ? countAndFacets(sqlite, companyId, q.filters, today) : null;
+    const summary = after ? null : countAndFacets(sqlite, companyId, q.filters, today);
     let items: Array<InvoiceItem | CustomerGroupRow>;
     let hasMore: boolean;
-    let last: { key: string | number; id: string } | null;
+    let last: CursorPosition | null;
     let count = summary?.count;
     if (grouped) {
-      const page = groupPage(sqlite, companyId, q.filters, q.sort, q.order, limit, after, today, firstPage);
+      const page = groupPage(sqlite, companyId, q.filters, q.sort, q.order, limit, after, today, !after);
       items = page.rows;
       hasMore = page.hasMore;
-      last = page.last;
+      last = page.last ? { ...page.last, plan: 'groups' } : null;
       if (page.count !== null) count = page.count;
     } else {
-      const where = baseWhere(companyId, q.filters, 'i', { customerIndex: customerIndexPays(sqlite, companyId, q.filters) });
-      addStatusClause(where, 'i', rowStatuses(q.filters), today);
+      const statuses = rowStatuses(q.filters);
+      const narrow = narrowAccess(q.filters, statuses);
+      const plan = (after?.plan as Access | undefined) ?? (narrow && summary!.count < WALK_FROM ? narrow : 'sort');
+      const where = baseWhere(companyId, q.filters);
+      addStatusClause(where, 'i', statuses, today);
       const column = `i.${SORT_COLUMN[q.sort]}`;
       if (after) where.add(`(${column}, i.id) ${q.order === 'desc' ? '<' : '>'} (?, ?)`, after.key, after.id);
       const rows = prepared(
         sqlite,
-        `SELECT ${ITEM_COLUMNS.map((c) => `i.${c}`).join(', ')} FROM invoices i
+        `SELECT ${ITEM_COLUMNS.map((c) => `i.${c}`).join(', ')} FROM ${invoicesFrom(plan, SORT_INDEX[q.sort])}
          WHERE ${where.text} ORDER BY ${column} ${q.order}, i.id ${q.order} LIMIT ?`,
       ).all(...where.params, limit + 1) as InvoiceRow[];
       hasMore = rows.length > limit;
       const pageRows = rows.slice(0, limit);
       items = toItems(sqlite, companyId, pageRows, today);
       const lastRow = pageRows[pageRows.length - 1];
-      last = lastRow ? { key: lastRow[SORT_COLUMN[q.sort] as keyof InvoiceRow] as string | number, id: lastRow.id } : null;
+      last = lastRow ? { key: lastRow[SORT_COLUMN[q.sort] as keyof InvoiceRow] as string | number, id: lastRow.id, plan } : null;
     }
     const envelope: InvoiceListEnvelope = {
       ...(summary ? { count, facets: summary.facets } : {}),

@@ -104,15 +104,15 @@ function related(sqlite: Sqlite, companyId: string, rows: InvoiceRow[]): Related
   for (const o of prepared(
     sqlite,
     `SELECT c.id, t.name FROM customers c LEFT JOIN team_members t ON t.id = c.ar_owner_id
-     WHERE c.company_id = ? AND c.id IN (SELECT value FROM json_each(?))`,
-  ).all(companyId, customerIds) as Array<{ id: string; name: string | null }>) {
+     WHERE c.id IN (SELECT value FROM json_each(?)) AND +c.company_id = ?`,
+  ).all(customerIds, companyId) as Array<{ id: string; name: string | null }>) {
     owners.set(o.id, o.name);
   }
   const labels = new Map<string, LabelRef[]>();
   for (const l of prepared(
     sqlite,
     `SELECT il.invoice_id, l.id, l.name, l.color FROM invoice_labels il JOIN labels l ON l.id = il.label_id
-     WHERE il.invoice_id IN (SELECT value FROM json_each(?)) AND il.company_id = ? ORDER BY l.name COLLATE NOCASE, l.id`,
+     WHERE il.invoice_id IN (SELECT value FROM json_each(?)) AND +il.company_id = ? ORDER BY l.name COLLATE NOCASE, l.id`,
   ).all(invoiceIds, companyId) as Array<LabelRef & { invoice_id: string }>) {
     const list = labels.get(l.invoice_id) ?? [];
     list.push({ id: l.id, name: l.name, color: l.color });
@@ -122,7 +122,7 @@ function related(sqlite: Sqlite, companyId: string, rows: InvoiceRow[]): Related
   for (const s of prepared(
     sqlite,
     `SELECT id, invoice_id, insight_type, payload_json, valid_from FROM insights
-     WHERE invoice_id IN (SELECT value FROM json_each(?)) AND company_id = ? AND valid_to IS NULL AND insight_type LIKE '%\\_signal' ESCAPE '\\'
+     WHERE invoice_id IN (SELECT value FROM json_each(?)) AND +company_id = ? AND valid_to IS NULL AND insight_type LIKE '%\\_signal' ESCAPE '\\'
      ORDER BY valid_from DESC, id DESC`,
   ).all(invoiceIds, companyId) as Array<{ id: string; invoice_id: string; insight_type: string; payload_json: string; valid_from: string }>) {
     const signal = signalOf(s.payload_json);

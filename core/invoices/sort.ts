@@ -18,6 +18,14 @@ export const SORT_COLUMN: Record<SortKey, string> = {
   customer_name: 'customer_name',
 };
 
+/** The (company_id, key, id) index each sort key walks. */
+export const SORT_INDEX: Record<SortKey, string> = {
+  due_date: 'invoices_due',
+  balance: 'invoices_balance',
+  amount: 'invoices_amount',
+  customer_name: 'invoices_customer_name',
+};
+
 export function parseSort(sort: SortValue | undefined, order: SortDir | undefined): { key: SortKey; dir: SortDir } {
   const value = sort ?? 'due_date';
   const m = /^(.*)_(asc|desc)$/.exec(value);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call } from '../support/api';
-import { addCustomer, addInvoice, type InvoiceWorld, invoiceWorld, pastDue } from '../support/invoice-fixtures';
+import { newId } from '../../core/ids';
+import { addCustomer, addInvoice, addTeamMember, type InvoiceWorld, invoiceWorld, pastDue, TODAY } from '../support/invoice-fixtures';
 
 describe('invoice list paging', () => {
   let w: InvoiceWorld;
@@ -57,6 +58,46 @@ describe('invoice list paging', () => {
       expect(inserted).toBeGreaterThan(0);
     });
   }
+
+  it('gives the same rows whether a page walks the sort index (many matches) or collects and sorts (few)', async () => {
+    // 6,000 invoices of one owner's customer (enough to walk), 300 of another's (collected).
+    const alice = await addTeamMember(w.engine, w.company, 'Alice');
+    const bob = await addTeamMember(w.engine, w.company, 'Bob');
+    const big = await addCustomer(w.engine, w.company, { name: 'Big Co', arOwnerId: alice });
+    const small = await addCustomer(w.engine, w.company, { name: 'Small Co', arOwnerId: bob });
+    const sqlite = w.engine.database.sqlite;
+    const insert = sqlite.prepare(
+      `INSERT INTO invoices (id, company_id, customer_id, customer_name, invoice_number, invoice_date, due_date, total_amount, paid_amount, balance, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+    );
+    sqlite.transaction(() => {
+      for (let i = 0; i < 6300; i++) {
+        const [customer, name] = i < 6000 ? [big, 'Big Co'] : [small, 'Small Co'];
+        const total = 100 + (i % 37) * 10;
+        insert.run(newId(), w.company, customer, name, `B-${i}`, pastDue(40 + (i % 50)), pastDue(i % 50), total, total, TODAY, TODAY);
+      }
+    })();
+    for (const [owner, expected] of [
+      [alice, 6000],
+      [bob, 300],
+    ] as const) {
+      const query = `ar_owner=${owner}&sort=balance_desc&limit=500`;
+      const rows = sqlite
+        .prepare('SELECT invoice_number FROM invoices WHERE company_id = ? AND customer_id = ? ORDER BY balance DESC, id DESC')
+        .pluck()
+        .all(w.company, owner === alice ? big : small) as string[];
+      expect(rows).toHaveLength(expected);
+      const seen: string[] = [];
+      let res = await get(query);
+      expect(res.body.count).toBe(expected);
+      seen.push(...res.body.items.map((i: { invoice_number: string }) => i.invoice_number));
+      while (res.body.next_cursor) {
+        res = await get(`${query}&cursor=${encodeURIComponent(res.body.next_cursor)}`);
+        seen.push(...res.body.items.map((i: { invoice_number: string }) => i.invoice_number));
+      }
+      expect(seen).toEqual(rows);
+    }
+  });
 
   it('keeps its place when the row under the cursor changes or disappears', async () => {
     for (let i = 0; i < 6; i++) await addInvoice(w.engine, w.company, customer, { number: `N-${i}`, dueDate: pastDue(i) });

@@ -102,23 +102,25 @@ describe('cursor', () => {
   const company = '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a';
   const id = '0192f0c4-5f3e-7c4a-9a51-000000000001';
   const fp = queryFingerprint({ sort: 'balance' });
+  const PLANS = ['sort', 'rows'];
 
   it('round-trips the position and is opaque', () => {
-    const cursor = encodeCursor(box, company, fp, { key: 12345, id });
+    const cursor = encodeCursor(box, company, fp, { key: 12345, id, plan: 'sort' });
     expect(cursor).not.toContain(id);
-    expect(decodeCursor(box, company, fp, 'integer', cursor)).toEqual({ key: 12345, id });
+    expect(decodeCursor(box, company, fp, 'integer', PLANS, cursor)).toEqual({ key: 12345, id, plan: 'sort' });
   });
 
-  it('rejects altered, foreign, other-query, wrong-type and malformed cursors with invalid_cursor', () => {
-    const cursor = encodeCursor(box, company, fp, { key: 12345, id });
+  it('rejects altered, foreign, other-query, wrong-type, wrong-plan and malformed cursors with invalid_cursor', () => {
+    const cursor = encodeCursor(box, company, fp, { key: 12345, id, plan: 'sort' });
     const flipped = cursor.slice(0, -2) + (cursor.endsWith('A') ? 'B' : 'A') + cursor.slice(-1);
     const bad = [
-      () => decodeCursor(box, company, fp, 'integer', flipped),
-      () => decodeCursor(box, '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6b', fp, 'integer', cursor),
-      () => decodeCursor(box, company, queryFingerprint({ sort: 'amount' }), 'integer', cursor),
-      () => decodeCursor(box, company, fp, 'string', cursor),
-      () => decodeCursor(box, company, fp, 'integer', 'not-a-cursor'),
-      () => decodeCursor(secretBox(Buffer.alloc(32, 8)), company, fp, 'integer', cursor),
+      () => decodeCursor(box, company, fp, 'integer', PLANS, flipped),
+      () => decodeCursor(box, '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6b', fp, 'integer', PLANS, cursor),
+      () => decodeCursor(box, company, queryFingerprint({ sort: 'amount' }), 'integer', PLANS, cursor),
+      () => decodeCursor(box, company, fp, 'string', PLANS, cursor),
+      () => decodeCursor(box, company, fp, 'integer', ['groups'], cursor),
+      () => decodeCursor(box, company, fp, 'integer', PLANS, 'not-a-cursor'),
+      () => decodeCursor(secretBox(Buffer.alloc(32, 8)), company, fp, 'integer', PLANS, cursor),
     ];
     for (const attempt of bad) {
       expect(attempt).toThrow(ValidationError);

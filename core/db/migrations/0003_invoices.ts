@@ -7,15 +7,16 @@
  * The table has no secondary index on purpose: each invoice insert then costs one primary-key
  * upsert, and scanning 50k small rows to sort a page is cheaper than keeping four sort indexes.
  *
- * invoices_customer gains the status columns (closing_reason, balance) after its due date: the
- * facets of customer-level filters (AR owner, sales owner, person) and a group's bucket balances
- * are then counted from the index alone, without a table lookup per invoice.
+ * invoices_customer gains the columns that status, aging and group totals read (closing_reason,
+ * balance, total_amount) after its due date: the facets of customer-level filters (AR owner, sales
+ * owner, person) and the customer groups of a filtered list are then counted from the index alone,
+ * in customer order, without a table lookup per invoice.
  */
 import { type Kysely, sql } from 'kysely';
 
 const statements = [
   `DROP INDEX invoices_customer`,
-  `CREATE INDEX invoices_customer ON invoices(company_id, customer_id, due_date, closing_reason, balance)`,
+  `CREATE INDEX invoices_customer ON invoices(company_id, customer_id, due_date, closing_reason, balance, total_amount)`,
   `CREATE TABLE customer_invoice_totals (
   company_id TEXT NOT NULL,
   customer_id TEXT NOT NULL,

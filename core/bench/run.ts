@@ -1,0 +1,219 @@
+/**
+ * `npm run bench`: seeds a database (`ardesk seed --demo`), starts the real server (`ardesk serve`)
+ * as a child process, and times the invoice and payment endpoints over real HTTP with keep-alive,
+ * against a floor (a bare node:http server returning the same bytes). Loopback only; every loop
+ * runs a fixed number of times.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { keepAliveAgent, type Stats, stats, timedRequest } from './http';
+
+export interface BenchOptions {
+  invoices: number;
+  customers: number;
+  /** Timed requests per endpoint. */
+  samples: number;
+  /** Untimed requests per endpoint first (caches, JIT). */
+  warmup: number;
+  /** An already seeded database to reuse instead of seeding a new one. */
+  db?: string;
+  /** Keep the temporary folder with the seeded database. */
+  keep: boolean;
+}
+
+const ROOT = resolve(__dirname, '../..');
+const BIN = join(ROOT, 'core/cli/bin.cjs');
+const FLOOR = join(__dirname, 'floor-server.cjs');
+
+/** Targets from the invoices issue, at 1M invoices / 50k customers on a 2-core machine. */
+const TARGET_MS: Record<string, number> = {
+  first_page: 30,
+  cursor_page: 5,
+  search_customer: 30,
+  search_number: 30,
+  summary: 30,
+  group_by_customer: 50,
+};
+const TARGET_RSS_MB = 400;
+const TARGET_SEED_S = 60;
+
+interface Endpoint {
+  key: string;
+  label: string;
+  path: string;
+}
+
+interface Measured extends Endpoint {
+  status: number;
+  bytes: number;
+  server: Stats | null;
+  floor: Stats | null;
+}
+
+/** Runs a child and resolves with its exit code, echoing its output with a prefix. */
+function runChild(args: string[], prefix: string): Promise<number> {
+  return new Promise((resolveExit, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(`${prefix}${line}`));
+    child.on('error', reject);
+    child.on('exit', (code) => resolveExit(code ?? 1));
+  });
+}
+
+/** Starts a child that prints "... listening on <url>" and resolves with it and its URL. */
+function startListening(args: string[], name: string): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolveStart, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`${name} did not start within 120 s`));
+    }, 120_000);
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code} before listening`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /listening on (http:\/\/\S+)/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        resolveStart({ child, url: m[1] });
+      }
+    });
+  });
+}
+
+function stop(child: ChildProcess | null): Promise<void> {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+/** Peak and current resident memory of a process, in MB, from /proc. */
+function memoryOf(pid: number): { peak: number; current: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+    return { peak: kb('VmHWM') / 1024, current: kb('VmRSS') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+async function measure(agent: ReturnType<typeof keepAliveAgent>, url: string, headers: Record<string, string>, options: BenchOptions): Promise<{ stats: Stats; last: Awaited<ReturnType<typeof timedRequest>> }> {
+  let last = await timedRequest(agent, url, { headers });
+  for (let i = 1; i < options.warmup; i++) last = await timedRequest(agent, url, { headers });
+  const times: number[] = [];
+  for (let i = 0; i < options.samples; i++) {
+    last = await timedRequest(agent, url, { headers });
+    times.push(last.ms);
+  }
+  return { stats: stats(times), last };
+}
+
+const fmt = (ms: number | undefined) => (ms === undefined ? '-' : ms < 10 ? ms.toFixed(2) : ms.toFixed(1));
+
+export async function runBench(options: BenchOptions): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'ardesk-bench-'));
+  const db = options.db ? resolve(options.db) : join(dir, 'bench.sqlite');
+  let server: ChildProcess | null = null;
+  let floor: ChildProcess | null = null;
+  let seedSeconds: number | null = null;
+  try {
+    if (!options.db) {
+      console.log(`seeding ${options.invoices.toLocaleString('en-US')} invoices over ${options.customers.toLocaleString('en-US')} customers into ${db}`);
+      const started = performance.now();
+      const code = await runChild([BIN, 'seed', '--db', db, '--demo', '--invoices', String(options.invoices), '--customers', String(options.customers)], '  seed: ');
+      seedSeconds = (performance.now() - started) / 1000;
+      if (code !== 0) throw new Error(`ardesk seed exited with ${code}`);
+      console.log(`seeded in ${seedSeconds.toFixed(1)} s (whole command, process start included)`);
+    }
+
+    const started = await startListening([BIN, 'serve', '--port', '0', '--db', db], 'ardesk serve');
+    server = started.child;
+    const base = started.url;
+    console.log(`server ${base} (pid ${server.pid})`);
+    const agent = keepAliveAgent();
+    const login = await timedRequest(agent, `${base}/api/v1/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo', password: 'demo' }),
+    });
+    if (login.status !== 200) throw new Error(`login as demo failed: ${login.status} ${login.body.toString()}`);
+    const { token, companies } = JSON.parse(login.body.toString()) as { token: string; companies: Array<{ id: string; name: string }> };
+    const headers = { authorization: `Token ${token}` };
+
+    // The company holding the generated invoices: the one with the most.
+    let company = companies[0];
+    let most = -1;
+    for (const c of companies) {
+      const summary = JSON.parse((await timedRequest(agent, `${base}/api/companies/${c.id}/invoices/summary`, { headers })).body.toString()) as { invoice_count: number };
+      if (summary.invoice_count > most) {
+        most = summary.invoice_count;
+        company = c;
+      }
+    }
+    const invoices = `/api/companies/${company.id}/invoices`;
+    console.log(`company ${company.name} (${company.id}): ${most.toLocaleString('en-US')} invoices`);
+
+    const first = JSON.parse((await timedRequest(agent, `${base}${invoices}`, { headers })).body.toString()) as {
+      next_cursor: string;
+      items: Array<{ customer_name: string; invoice_number: string }>;
+    };
+    const sample = first.items[Math.min(7, first.items.length - 1)];
+    const endpoints: Endpoint[] = [
+      { key: 'first_page', label: 'first page, count + facets', path: invoices },
+      { key: 'cursor_page', label: 'cursor page', path: `${invoices}?cursor=${encodeURIComponent(first.next_cursor)}` },
+      { key: 'search_customer', label: `search customer "${sample.customer_name}"`, path: `${invoices}?search=${encodeURIComponent(sample.customer_name)}` },
+      { key: 'search_number', label: `search number "${sample.invoice_number}"`, path: `${invoices}?search=${encodeURIComponent(sample.invoice_number)}` },
+      { key: 'status_aging', label: 'status=overdue & aging_bucket=31_60', path: `${invoices}?status=overdue&aging_bucket=31_60` },
+      { key: 'sort_balance', label: 'sort=balance_desc', path: `${invoices}?sort=balance_desc` },
+      { key: 'group_by_customer', label: 'group_by=customer first page', path: `${invoices}?group_by=customer` },
+      { key: 'summary', label: 'invoice summary', path: `${invoices}/summary` },
+      { key: 'payments', label: 'payments list', path: `/api/companies/${company.id}/payments` },
+    ];
+
+    const bodiesDir = join(dir, 'bodies');
+    mkdirSync(bodiesDir);
+    const results: Measured[] = [];
+    for (const e of endpoints) {
+      const { stats: s, last } = await measure(agent, `${base}${e.path}`, headers, options);
+      const ok = last.status === 200;
+      results.push({ ...e, status: last.status, bytes: last.body.length, server: ok ? s : null, floor: null });
+      if (ok) writeFileSync(join(bodiesDir, e.key), last.body);
+      console.log(`  measured ${e.label}: ${ok ? `${fmt(s.median)} ms median` : `HTTP ${last.status} (missing)`}`);
+    }
+    const memory = memoryOf(server.pid!);
+    agent.destroy();
+
+    const floorStarted = await startListening([FLOOR, bodiesDir], 'floor server');
+    floor = floorStarted.child;
+    const floorAgent = keepAliveAgent();
+    for (const r of results) {
+      if (r.server) r.floor = (await measure(floorAgent, `${floorStarted.url}/${r.key}`, {}, options)).stats;
+    }
+    floorAgent.destroy();
+
+    console.log('');
+    console.log(`${options.samples} timed requests per endpoint after ${options.warmup} warm-up, one keep-alive connection, loopback`);
+    console.log(`${'endpoint'.padEnd(52)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'floor'.padStart(7)} ${'ratio'.padStart(7)} ${'bytes'.padStart(8)}  target`);
+    for (const r of results) {
+      const target = TARGET_MS[r.key];
+      const verdict = !r.server ? 'MISSING (no such route yet)' : target === undefined ? '' : r.server.median <= target ? `<= ${target} ms ok` : `<= ${target} ms MISSED`;
+      const ratio = r.server && r.floor ? `${(r.server.median / r.floor.median).toFixed(1)}x` : '-';
+      console.log(
+        `${r.label.slice(0, 52).padEnd(52)} ${fmt(r.server?.median).padStart(8)} ${fmt(r.server?.p95).padStart(8)} ${fmt(r.floor?.median).padStart(7)} ${ratio.padStart(7)} ${String(r.bytes).padStart(8)}  ${verdict}`,
+      );
+    }
+    if (memory) console.log(`server memory: peak RSS (VmHWM) ${memory.peak.toFixed(0)} MB, now ${memory.current.toFixed(0)} MB (target <= ${TARGET_RSS_MB} MB: ${memory.peak <= TARGET_RSS_MB ? 'ok' : 'MISSED'})`);
+    if (seedSeconds !== null) console.log(`seeding: ${seedSeconds.toFixed(1)} s (target <= ${TARGET_SEED_S} s at 1M: ${seedSeconds <= TARGET_SEED_S ? 'ok' : 'MISSED'})`);
+    return 0;
+  } finally {
+    await stop(server);
+    await stop(floor);
+    if (options.keep) console.log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
