@@ -1,6 +1,22 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+/**
+ * The renderer is served over HTTP at / and answers every client route (/companies/.../invoices/...)
+ * with index.html, so its asset URLs must be absolute. electron-vite sets base './' for file://
+ * loading in production; this runs after it and puts '/' back.
+ */
+function absoluteBase(): Plugin {
+  return {
+    name: 'ardesk-absolute-base',
+    enforce: 'post',
+    config(config) {
+      config.base = '/';
+    },
+  };
+}
 
 // Three bundles: main (Node, the core engine inside), preload (one sandboxed CommonJS file that
 // only requires electron) and the renderer (served by the local HTTP server at /).
@@ -25,7 +41,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
-    plugins: [react()],
+    plugins: [react(), absoluteBase()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       emptyOutDir: true,

@@ -67,6 +67,8 @@ export async function openBrowser(): Promise<Browser> {
     timezoneId: 'UTC',
   });
   const page = context.pages()[0] ?? (await context.newPage());
+  // Fail a step within the test's own time limit, naming the step.
+  page.setDefaultTimeout(8_000);
   const offHost: string[] = [];
   const errors: string[] = [];
   context.on('request', (req) => {

@@ -163,7 +163,7 @@ export interface paths {
         company_id: string;
       };
       query?: {
-        weeks?: number | null;
+        weeks?: number;
         start_date?: string;
         request_date?: string;
       };

@@ -89,7 +89,7 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
         {filters.group_by === 'customer' ? (
           <GroupedGrid companyId={companyId} filters={filters} onFilters={onFilters} onOpen={onOpen} onCustomer={onCustomer} />
         ) : (
-          <InvoiceGrid companyId={companyId} filters={filters} onFilters={onFilters} onOpen={onOpen} onCustomer={onCustomer} gridRef={gridRef} />
+          <InvoiceGrid companyId={companyId} filters={filters} onFilters={onFilters} onOpen={onOpen} onCustomer={onCustomer} gridRef={gridRef} openId={invoiceId} />
         )}
       </div>
       {invoiceId && <InvoicePanel companyId={companyId} invoiceId={invoiceId} onClose={onClose} onCustomer={onCustomer} />}

@@ -24,7 +24,7 @@ function moneyColumn(field: keyof Invoice & string, headerName: string, sortable
     headerName,
     sortable,
     type: 'rightAligned',
-    width: 130,
+    width: 118,
     cellClass: 'num',
     valueFormatter: (p) => formatMoney(p.value as number),
   };
@@ -33,7 +33,7 @@ function moneyColumn(field: keyof Invoice & string, headerName: string, sortable
 export function invoiceColumns(onCustomer: (id: string) => void, sort: { sort: SortKey; order: Order } | null): ColDef<Invoice>[] {
   const sorted = (colId: string) => (sort && COLUMN_OF_SORT[sort.sort] === colId ? sort.order : null);
   const columns: ColDef<Invoice>[] = [
-    { field: 'invoice_number', colId: 'invoice_number', headerName: 'Invoice', width: 130, pinned: 'left', cellClass: 'mono' },
+    { field: 'invoice_number', colId: 'invoice_number', headerName: 'Invoice', width: 116, pinned: 'left', cellClass: 'mono' },
     {
       field: 'customer_name',
       colId: 'customer_name',
@@ -56,8 +56,8 @@ export function invoiceColumns(onCustomer: (id: string) => void, sort: { sort: S
           </a>
         ) : null,
     },
-    { field: 'invoice_date', colId: 'invoice_date', headerName: 'Invoice date', width: 120, valueFormatter: (p) => formatDate(p.value as string) },
-    { field: 'due_date', colId: 'due_date', headerName: 'Due', width: 120, sortable: true, valueFormatter: (p) => formatDate(p.value as string) },
+    { field: 'invoice_date', colId: 'invoice_date', headerName: 'Invoice date', width: 112, valueFormatter: (p) => formatDate(p.value as string) },
+    { field: 'due_date', colId: 'due_date', headerName: 'Due', width: 112, sortable: true, valueFormatter: (p) => formatDate(p.value as string) },
     moneyColumn('total_amount', 'Amount', true),
     moneyColumn('paid_amount', 'Paid'),
     moneyColumn('balance', 'Balance', true),
@@ -65,8 +65,15 @@ export function invoiceColumns(onCustomer: (id: string) => void, sort: { sort: S
       field: 'status',
       colId: 'status',
       headerName: 'Status',
-      width: 140,
+      width: 134,
       cellRenderer: (p: { data?: Invoice }) => (p.data ? <StatusBadge status={p.data.status} label={p.data.status_display} /> : null),
+    },
+    {
+      field: 'labels',
+      colId: 'labels',
+      headerName: 'Labels',
+      width: 180,
+      cellRenderer: (p: { data?: Invoice }) => (p.data ? <LabelChips labels={p.data.labels} /> : null),
     },
     { field: 'days_outstanding', colId: 'days_outstanding', headerName: 'Days', width: 80, type: 'rightAligned', cellClass: 'num' },
     { field: 'aging_bucket', colId: 'aging_bucket', headerName: 'Aging', width: 90, cellRenderer: (p: { value?: string }) => (p.value ? <BucketText bucket={p.value} /> : null) },
@@ -77,13 +84,6 @@ export function invoiceColumns(onCustomer: (id: string) => void, sort: { sort: S
       headerName: 'Last touch',
       width: 170,
       valueFormatter: (p) => (p.value ? `${formatTimestamp(p.value as string)}${p.data?.last_touched_by ? ` · ${p.data.last_touched_by}` : ''}` : ''),
-    },
-    {
-      field: 'labels',
-      colId: 'labels',
-      headerName: 'Labels',
-      width: 200,
-      cellRenderer: (p: { data?: Invoice }) => (p.data ? <LabelChips labels={p.data.labels} /> : null),
     },
   ];
   return columns.map((c) => (c.sortable ? { ...c, sort: sorted(c.colId!), sortingOrder: ['desc', 'asc'] } : { ...c, sortable: false }));
@@ -98,13 +98,15 @@ interface Props {
   /** Fixed filters of an embedding page (the customer page): no facets, no sorting in the URL. */
   embedded?: boolean;
   gridRef?: React.RefObject<GridApi<Invoice> | null>;
+  /** The invoice open in the detail panel: its row is marked. */
+  openId?: string | null;
 }
 
 /**
  * The invoice list: AG Grid's infinite row model over the cursor API. Sorting is by header click
  * (the API's four sort keys); the datasource keeps one pager per sort so changing back is cheap.
  */
-export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer, embedded, gridRef }: Props) {
+export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer, embedded, gridRef, openId = null }: Props) {
   const apiRef = useRef<GridApi<Invoice> | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [empty, setEmpty] = useState(false);
@@ -117,6 +119,16 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
 
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
+  const openRef = useRef(openId);
+  useEffect(() => {
+    const previous = openRef.current;
+    openRef.current = openId;
+    const grid = apiRef.current;
+    if (!grid || previous === openId) return;
+    const rows = [previous, openId].flatMap((id) => (id ? [grid.getRowNode(id)] : [])).filter((n) => n !== undefined);
+    if (rows.length) grid.redrawRows({ rowNodes: rows });
+  }, [openId]);
+  const rowClassRules = useMemo(() => ({ 'open-row': (p: { data?: Invoice }) => p.data !== undefined && p.data.id === openRef.current }), []);
 
   const datasource = useMemo<IDatasource>(() => {
     const query = JSON.parse(queryKey) as InvoiceQuery;
@@ -250,7 +262,9 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
           onSelectionChanged={(e) =>
             setSelection(e.api.getSelectedRows().map((r) => ({ id: r.id, invoice_number: r.invoice_number, customer_name: r.customer_name })))
           }
+          suppressColumnVirtualisation
           rowClass="invoice-row"
+          rowClassRules={rowClassRules}
         />
       </div>
       {!embedded && <GridFooter />}

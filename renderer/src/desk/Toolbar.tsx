@@ -69,8 +69,9 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (text:
 /** The status chips with the first page's facet counts; each toggles that status in the filter. */
 export function StatusChips({ filters, onFilters }: { filters: DeskFilters; onFilters: (f: DeskFilters) => void }) {
   const facets = useDesk((s) => s.facets);
-  const chips = STATUSES.filter((s) => s !== 'overdue');
-  const total = facets ? chips.reduce((sum, s) => sum + (facets[s] ?? 0), 0) : null;
+  const chips = STATUSES;
+  // `overdue` spans the past-due statuses, so the total counts only the others.
+  const total = facets ? STATUSES.filter((s) => s !== 'overdue').reduce((sum, s) => sum + (facets[s] ?? 0), 0) : null;
   return (
     <div className="status-chips" role="group" aria-label="Status">
       <button

@@ -1,6 +1,7 @@
 import {
   CellStyleModule,
   ClientSideRowModelModule,
+  ColumnApiModule,
   ColumnAutoSizeModule,
   InfiniteRowModelModule,
   ModuleRegistry,
@@ -15,6 +16,7 @@ import {
 ModuleRegistry.registerModules([
   InfiniteRowModelModule,
   ClientSideRowModelModule,
+  ColumnApiModule,
   RowSelectionModule,
   RowApiModule,
   RowStyleModule,

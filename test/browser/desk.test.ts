@@ -1,0 +1,246 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { type DemoServer, startDemoServer } from '../support/server';
+
+interface GridRow {
+  index: number;
+  id: string | null;
+  number: string;
+  customer: string;
+  balance: number;
+  status: string | null;
+  labels: string[];
+}
+
+/** The rows the grid shows, in display order (pinned and scrolling parts of each row joined). */
+async function gridRows(page: Page): Promise<GridRow[]> {
+  return page.evaluate(() => {
+    const money = (text: string) => Number(text.replace(/[^0-9.-]/g, ''));
+    const rows = new Map<number, Partial<GridRow>>();
+    for (const el of document.querySelectorAll<HTMLElement>('[data-testid="invoice-grid"] .ag-row[row-index]')) {
+      const index = Number(el.getAttribute('row-index'));
+      const row = rows.get(index) ?? { index, labels: [] };
+      const cell = (col: string) => el.querySelector<HTMLElement>(`.ag-cell[col-id="${col}"]`);
+      if (el.getAttribute('row-id')) row.id = el.getAttribute('row-id');
+      if (cell('invoice_number')) row.number = cell('invoice_number')!.innerText.trim();
+      if (cell('customer_name')) row.customer = cell('customer_name')!.innerText.trim();
+      if (cell('balance')) row.balance = money(cell('balance')!.innerText);
+      if (cell('status')) row.status = cell('status')!.querySelector('[data-status]')?.getAttribute('data-status') ?? null;
+      if (cell('labels')) row.labels = [...cell('labels')!.querySelectorAll('[data-label]')].map((c) => c.getAttribute('data-label')!);
+      rows.set(index, row);
+    }
+    return [...rows.values()].filter((r) => r.number).sort((a, b) => a.index! - b.index!) as GridRow[];
+  });
+}
+
+/** Waits until the grid's loaded rows satisfy `check` (the grid loads blocks asynchronously). */
+async function rowsWhere(page: Page, check: (rows: GridRow[]) => boolean, what: string): Promise<GridRow[]> {
+  let rows: GridRow[] = [];
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    rows = await gridRows(page);
+    if (rows.length > 0 && check(rows)) return rows;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`grid never showed ${what}; last rows: ${JSON.stringify(rows.slice(0, 5))}`);
+}
+
+async function waitForUrl(page: Page, check: (url: URL) => boolean): Promise<URL> {
+  await page.waitForURL((url) => check(url), { timeout: 10_000 });
+  return new URL(page.url());
+}
+
+describe('the invoice desk in Chromium against ardesk serve --demo', () => {
+  let server: DemoServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    await ensureRendererBuilt();
+    server = await startDemoServer();
+    browser = await openBrowser();
+    page = browser.page;
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('signs in and shows invoice rows, the user and the connection state', async () => {
+    await page.goto(server.url);
+    await page.getByLabel('Username').fill('demo');
+    await page.getByLabel('Password').fill('demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const rows = await rowsWhere(page, (r) => r.length >= 10, 'ten rows');
+    expect(rows[0].number).toMatch(/\S/);
+    expect(await page.getByTestId('signed-in-user').innerText()).not.toBe('');
+    expect(await page.getByTestId('connection').innerText()).toBe('Online');
+    expect(page.url()).toMatch(/\/companies\/[0-9a-f-]{36}\/invoices$/);
+    await page.getByTestId('kpi-open').filter({ hasText: '$' }).waitFor();
+    await page.screenshot({ path: screenshotPath('desk-grid.png') });
+  });
+
+  it('filters by a status chip, and every row has that status', async () => {
+    const chip = page.locator('.status-chip[data-status="past_due_1_30"]');
+    const expected = Number((await chip.locator('.facet').innerText()).replace(/\D/g, ''));
+    expect(expected).toBeGreaterThan(0);
+    await chip.click();
+    await waitForUrl(page, (u) => u.searchParams.get('status') === 'past_due_1_30');
+    const rows = await rowsWhere(page, (r) => r.length === expected && r.every((row) => row.status === 'past_due_1_30'), `${expected} past_due_1_30 rows`);
+    expect(rows).toHaveLength(expected);
+    expect(await chip.getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('sorts by balance from the header, largest first then smallest first', async () => {
+    await page.locator('.status-chip', { hasText: 'All' }).click();
+    await page.locator('.ag-header-cell[col-id="balance"]').click();
+    await waitForUrl(page, (u) => u.searchParams.get('sort') === 'balance' && !u.searchParams.has('status'));
+    const desc = await rowsWhere(page, (r) => r.length >= 10 && r.every((row, i) => i === 0 || r[i - 1].balance >= row.balance), 'balances in descending order');
+    expect(desc[0].balance).toBeGreaterThan(desc[desc.length - 1].balance);
+    await page.locator('.ag-header-cell[col-id="balance"]').click();
+    await waitForUrl(page, (u) => u.searchParams.get('order') === 'asc');
+    await rowsWhere(page, (r) => r.length >= 10 && r.every((row, i) => i === 0 || r[i - 1].balance <= row.balance) && r[0].balance < desc[0].balance, 'balances in ascending order');
+  });
+
+  it('searches a customer by part of its name (debounced)', async () => {
+    const name = (await gridRows(page))[0].customer;
+    const part = name.split(/\s+/)[0];
+    await page.getByLabel('Search invoices').fill(part.toLowerCase());
+    await waitForUrl(page, (u) => u.searchParams.get('search') === part.toLowerCase());
+    const rows = await rowsWhere(page, (r) => r.every((row) => row.customer.toLowerCase().includes(part.toLowerCase()) || row.number.toLowerCase().includes(part.toLowerCase())), `rows matching ${part}`);
+    expect(rows.some((r) => r.customer === name)).toBe(true);
+    await page.getByLabel('Search invoices').fill('');
+    await waitForUrl(page, (u) => !u.searchParams.has('search'));
+  });
+
+  it('focuses search with /, moves with the arrow keys and opens a row with Enter; Esc closes the panel', async () => {
+    await page.locator('body').click({ position: { x: 5, y: 400 } });
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search invoices');
+    await page.keyboard.press('Escape');
+    const rows = await rowsWhere(page, (r) => r.length >= 3, 'three rows');
+    await page.locator('[data-testid="invoice-grid"] .ag-row[row-index="0"] .ag-cell[col-id="due_date"]').click();
+    await page.getByTestId('invoice-panel').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
+    await page.locator('[data-testid="invoice-grid"] .ag-row[row-index="0"] .ag-cell[col-id="due_date"]').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText()).toBe(rows[1].number);
+    await waitForUrl(page, (u) => u.pathname.endsWith(`/invoices/${rows[1].id}`));
+    await page.keyboard.press('Escape');
+    await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
+  });
+
+  it('opens the detail panel from a row, with its own URL and every section', async () => {
+    const [first] = await rowsWhere(page, (r) => r.length > 0, 'a row');
+    await page.locator(`[data-testid="invoice-grid"] .ag-row[row-index="${first.index}"] .ag-cell[col-id="invoice_date"]`).click();
+    const url = await waitForUrl(page, (u) => /\/invoices\/[0-9a-f-]{36}$/.test(u.pathname));
+    expect(url.pathname.endsWith(`/invoices/${first.id}`)).toBe(true);
+    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText()).toBe(first.number);
+    for (const section of ['panel-labels', 'panel-payments', 'panel-dunning', 'panel-insights', 'panel-activity']) await page.getByTestId(section).waitFor();
+    await page.getByTestId('panel-payments').locator('table, p').first().waitFor();
+    await page.screenshot({ path: screenshotPath('desk-detail-panel.png') });
+    // The panel's URL opens the same panel on its own.
+    await page.goto(page.url());
+    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText()).toBe(first.number);
+    await page.getByRole('button', { name: 'Close detail' }).click();
+    await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
+  });
+
+  it('adds a label to two selected invoices in bulk and shows it on both', async () => {
+    await page.locator('.status-chip[data-status="past_due_90p"]').click();
+    const rows = await rowsWhere(page, (r) => r.length >= 2 && r.every((row) => row.status === 'past_due_90p'), '90+ rows');
+    const labelNames = await page.getByLabel('Label for selected').locator('option').allInnerTexts().catch(() => [] as string[]);
+    void labelNames;
+    for (const index of [0, 1]) await page.locator(`[data-testid="invoice-grid"] .ag-row[row-index="${index}"] .ag-cell[col-id="ag-Grid-SelectionColumn"] input[type="checkbox"]`).check();
+    const bar = page.getByRole('toolbar', { name: 'Bulk actions' });
+    await expect.poll(() => bar.locator('strong').innerText()).toBe('2 invoices selected');
+    const options = (await bar.getByLabel('Label for selected').locator('option').allInnerTexts()).filter((o) => o !== 'Label…');
+    const label = options.find((name) => !rows[0].labels.includes(name) || !rows[1].labels.includes(name));
+    expect(label).toBeDefined();
+    await bar.getByLabel('Label for selected').selectOption({ label: label! });
+    await bar.getByRole('button', { name: 'Add label' }).click();
+    await page.locator('.toast-success', { hasText: `Added “${label}” to 2 invoices` }).waitFor();
+    const after = await rowsWhere(page, (r) => r[0].labels.includes(label!) && r[1].labels.includes(label!), `the label ${label} on both rows`);
+    expect(after.slice(0, 2).map((r) => r.id)).toEqual([rows[0].id, rows[1].id]);
+  });
+
+  it('records a payment from the detail panel; the balance changes in the panel and the grid', async () => {
+    const [row] = await rowsWhere(page, (r) => r.length > 0 && r[0].balance > 30, 'a row owing more than 30');
+    await page.locator(`[data-testid="invoice-grid"] .ag-row[row-index="${row.index}"] .ag-cell[col-id="due_date"]`).click();
+    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText()).toBe(row.number);
+    const balance = () => page.getByTestId('panel-balance').innerText().then((t) => Number(t.replace(/[^0-9.-]/g, '')));
+    expect(await balance()).toBeCloseTo(row.balance, 2);
+    await page.getByRole('button', { name: 'Record a payment' }).click();
+    const form = page.getByRole('form', { name: 'Record a payment' });
+    await form.getByLabel('Amount').fill('25.00');
+    await form.getByLabel('Method').selectOption('CHECK');
+    await form.getByRole('button', { name: 'Record payment' }).click();
+    await page.locator('.toast-success', { hasText: `Recorded $25.00 on ${row.number}` }).waitFor();
+    await expect.poll(balance).toBeCloseTo(row.balance - 25, 2);
+    await page.getByTestId('panel-payments').locator('td', { hasText: 'CHECK' }).first().waitFor();
+    await rowsWhere(page, (r) => r.some((x) => x.id === row.id && Math.abs(x.balance - (row.balance - 25)) < 0.005), 'the new balance in the grid');
+    await page.keyboard.press('Escape');
+  });
+
+  it('groups by customer: parent rows with totals expand into their invoices', async () => {
+    await page.getByLabel('Group by customer').check();
+    await waitForUrl(page, (u) => u.searchParams.get('group_by') === 'customer');
+    const group = page.locator('[data-testid="grouped-grid"] .ag-row.group-row').first();
+    await group.waitFor();
+    const count = Number((await group.locator('.group-cell .muted').innerText()).replace(/\D/g, ''));
+    await group.locator('.expander').click();
+    await expect.poll(() => page.locator('[data-testid="grouped-grid"] .ag-row.child-row').count()).toBe(count);
+    await page.getByLabel('Group by customer').uncheck();
+    await waitForUrl(page, (u) => !u.searchParams.has('group_by'));
+  });
+
+  it('finds the same view after a reload, and a saved view after a restart of the page', async () => {
+    await page.locator('.status-chip[data-status="past_due_90p"]').click();
+    await page.locator('.status-chip[data-status="past_due_61_90"]').click();
+    await waitForUrl(page, (u) => u.searchParams.get('status') === 'past_due_61_90' || u.searchParams.get('status') === 'past_due_61_90,past_due_90p');
+    const url = page.url();
+    const before = await rowsWhere(page, (r) => r.length > 0 && r.every((x) => x.status === 'past_due_61_90' || x.status === 'past_due_90p'), 'the filtered rows');
+    await page.getByRole('button', { name: /Views/ }).click();
+    await page.getByLabel('View name').fill('Late and large');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.locator('.toast-success', { hasText: 'Saved view “Late and large”' }).waitFor();
+
+    await page.reload();
+    expect(page.url()).toBe(url);
+    const after = await rowsWhere(page, (r) => r.length === before.length, 'the same rows');
+    expect(after.map((r) => r.number)).toEqual(before.map((r) => r.number));
+    for (const status of new URL(url).searchParams.get('status')!.split(',')) {
+      expect(await page.locator(`.status-chip[data-status="${status}"]`).getAttribute('aria-pressed')).toBe('true');
+    }
+
+    // A fresh page on the bare desk, then the saved view from the server.
+    await page.goto(`${server.url}${new URL(url).pathname}`);
+    await rowsWhere(page, (r) => r.length >= 10, 'the unfiltered desk');
+    await page.getByRole('button', { name: /Views/ }).click();
+    await page.getByRole('button', { name: 'Late and large', exact: true }).click();
+    await waitForUrl(page, (u) => u.search === new URL(url).search);
+    await rowsWhere(page, (r) => r.map((x) => x.number).join() === before.map((x) => x.number).join(), 'the saved view rows');
+  });
+
+  it('clicking a bar of the aging chart filters the grid by that bucket', async () => {
+    await page.goto(`${server.url}${new URL(page.url()).pathname}`);
+    const chart = page.getByTestId('aging-chart');
+    await chart.locator('canvas').waitFor();
+    await rowsWhere(page, (r) => r.length >= 10, 'the unfiltered desk');
+    const box = (await chart.boundingBox())!;
+    // Five bars across the plot; the last one is 91+.
+    await page.mouse.click(box.x + box.width * 0.9, box.y + box.height * 0.55);
+    const url = await waitForUrl(page, (u) => u.searchParams.has('aging_bucket'));
+    expect(url.searchParams.get('aging_bucket')).toBe('91_over');
+    await rowsWhere(page, (r) => r.every((x) => x.status === 'past_due_90p'), 'only 91+ rows');
+  });
+
+  it('sent nothing anywhere but 127.0.0.1 and logged no errors', () => {
+    expect(browser.offHost).toEqual([]);
+    expect(browser.errors).toEqual([]);
+  });
+});
