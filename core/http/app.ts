@@ -65,6 +65,16 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     const limit = /\/imports?(\/|$)/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes;
     return bodyLimit({ maxSize: limit, onError: () => problem(413, 'payload_too_large', `The request body is larger than ${limit} bytes`) })(c, next);
   });
+  // Clients that send Content-Type: application/json on every request, body or not, must not
+  // fail on operations whose body is optional: an empty body is treated as no body.
+  app.use('/api/*', async (c, next) => {
+    if (c.req.header('content-type')?.includes('application/json') && c.req.header('content-length') !== undefined && (await c.req.raw.clone().text()).trim() === '') {
+      const headers = new Headers(c.req.raw.headers);
+      headers.delete('content-type');
+      c.req.raw = new Request(c.req.raw.url, { method: c.req.method, headers });
+    }
+    await next();
+  });
   const token = requireToken();
   app.use('/api/*', async (c, next) => (PUBLIC_API.some((re) => re.test(c.req.path)) ? next() : token(c, next)));
   app.use('/api/companies/:company_id/*', requireMembership());

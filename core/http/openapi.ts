@@ -55,12 +55,13 @@ export const CompanyParams = z.object({
   company_id: z.string().openapi({ param: { name: 'company_id', in: 'path' }, format: 'uuid' }),
 });
 
+/** Path ids are lower-cased (UUIDs are case-insensitive; stored ids are lower case). */
 export function idParams<K extends string>(...names: K[]) {
   return z.object(
-    Object.fromEntries([['company_id', CompanyParams.shape.company_id], ...names.map((n) => [n, z.string().openapi({ param: { name: n, in: 'path' }, format: 'uuid' })])]) as Record<
-      'company_id' | K,
-      z.ZodString
-    >,
+    Object.fromEntries([
+      ['company_id', CompanyParams.shape.company_id],
+      ...names.map((n) => [n, z.string().toLowerCase().openapi({ param: { name: n, in: 'path' }, format: 'uuid' })]),
+    ]) as Record<'company_id' | K, z.ZodString>,
   );
 }
 

@@ -57,8 +57,8 @@ export function fieldErrors(error: ZodError): FieldErrors {
 }
 
 export function validationProblem(error: ZodError, target: string): Response {
-  const where = target === 'json' ? 'request body' : target === 'query' ? 'query parameters' : target === 'param' ? 'path' : target;
-  return problem(400, 'validation_error', `The ${where} is invalid`, fieldErrors(error));
+  const where = target === 'json' ? 'The request body is' : target === 'query' ? 'The query parameters are' : target === 'param' ? 'The path is' : `The ${target} is`;
+  return problem(400, 'validation_error', `${where} invalid`, fieldErrors(error));
 }
 
 /** The single error mapper: domain errors keep their status, everything unknown is a logged 500. */

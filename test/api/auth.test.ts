@@ -127,3 +127,20 @@ describe('authentication', () => {
     expect(bundle.status).toBe(200);
   });
 });
+
+describe('requests without a body', () => {
+  it('accepts Content-Type: application/json with an empty body where the body is optional', async () => {
+    const engine = await testEngine();
+    const app = createApp(engine);
+    const company = await addCompany(engine, 'Acme');
+    await addUser(engine, 'demo', [[company, 'owner']]);
+    const token = await loginAs(app, 'demo');
+    const res = await app.request(`/api/companies/${company}/ar-aging/snapshots`, {
+      method: 'POST',
+      headers: { authorization: `Token ${token}`, 'content-type': 'application/json', 'content-length': '0' },
+      body: '',
+    });
+    expect(res.status).toBe(201);
+    await engine.dispose();
+  });
+});
