@@ -50,6 +50,13 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
   }, [invoiceId]);
 
   const invoice = detail.data;
+  const customerId = invoice?.customer ?? null;
+  const customer = useLoad(
+    (signal) => (customerId ? api.get('/api/companies/{company_id}/customers/{customer_id}', { path: { company_id: companyId, customer_id: customerId }, signal }) : Promise.resolve(null)),
+    [companyId, customerId],
+  );
+  const location = customer.data?.locations.find((l) => l.id === invoice?.customer_location);
+  const billing = customer.data?.contacts.find((c) => c.is_billing);
   return (
     <aside ref={panel} className="side-panel" aria-label="Invoice detail" tabIndex={-1} data-testid="invoice-panel">
       <header className="panel-header">
@@ -110,7 +117,11 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
               <Field label="Progress billing">
                 {invoice.is_progress_invoice ? `${invoice.progress_percentage ?? '?'}% of parent ${invoice.parent_invoice ?? ''}` : 'No'}
               </Field>
-              <Field label="Location">{invoice.customer_location}</Field>
+              <Field label="Location">{invoice.customer_location ? (location ? [location.name, location.city].filter(Boolean).join(', ') : '…') : null}</Field>
+              <Field label="Billing contact">{billing ? `${billing.name}${billing.email ? ` <${billing.email}>` : ''}` : customer.data ? null : '…'}</Field>
+              <Field label="Next follow-up">{invoice.next_follow_up_date ? formatDate(invoice.next_follow_up_date) : null}</Field>
+              <Field label="Reference">{invoice.remote_id}</Field>
+              <Field label="Closed">{invoice.closing_reason ? `${invoice.closing_reason.replace('_', ' ')}${invoice.closed_date ? ` on ${formatDate(invoice.closed_date)}` : ''}` : null}</Field>
               <Field label="Created">{formatTimestamp(invoice.created_at)}</Field>
               <Field label="Updated">{formatTimestamp(invoice.updated_at)}</Field>
             </dl>

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, ensureRendererBuilt, openBrowser } from '../support/browser';
+import { type ServerProcess, startServe } from '../support/cli';
+
+describe('first launch on an empty workspace, in Chromium', () => {
+  let dir: string;
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    await ensureRendererBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'ardesk-first-'));
+    server = await startServe(['--port', '0', '--db', join(dir, 'ardesk.sqlite')]);
+    browser = await openBrowser();
+    page = browser.page;
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('offers to create an account, then opens the empty desk of the new company', async () => {
+    await page.goto(server.url);
+    await page.getByRole('heading', { name: 'Welcome to ardesk' }).waitFor();
+    const form = page.getByRole('form', { name: 'Create an account' });
+    await form.getByLabel('Company name').fill('Harbor Tools Ltd');
+    await form.getByLabel('Your name').fill('Robin Vale');
+    await form.getByLabel('Username').fill('robin');
+    await form.getByLabel('Password').fill('s3cret-pw');
+    await form.getByRole('button', { name: 'Create an account' }).click();
+    await page.locator('.grid-empty', { hasText: 'No invoices match these filters.' }).waitFor();
+    expect(await page.locator('.company-name').innerText()).toBe('Harbor Tools Ltd');
+    expect(await page.getByTestId('signed-in-user').innerText()).toBe('Robin Vale');
+    await expect.poll(() => page.getByTestId('kpi-open').innerText()).toBe('$0.00');
+  });
+
+  it('shows the later workflows honestly, with the API operations that exist for them', async () => {
+    await page.getByRole('link', { name: 'Actions' }).click();
+    await page.getByRole('heading', { name: 'Actions' }).waitFor();
+    expect(page.url()).toMatch(/\/companies\/[0-9a-f-]{36}\/actions$/);
+    await page.locator('.ops code', { hasText: '/api/companies/{company_id}/actions' }).first().waitFor();
+    expect(await page.locator('.upcoming').innerText()).toContain('comes in a later issue');
+    await page.getByRole('link', { name: 'Invoices' }).click();
+    await page.locator('.grid-empty').waitFor();
+  });
+
+  it('signs out to the sign-in page, refuses a wrong password, and signs back in', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('form', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Username').fill('robin');
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.form-error', { hasText: 'Unable to log in' }).waitFor();
+    await page.getByLabel('Password').fill('s3cret-pw');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.grid-empty').waitFor();
+    // The token survives a reload in browser mode.
+    await page.reload();
+    await page.locator('.grid-empty').waitFor();
+    expect(browser.offHost).toEqual([]);
+  });
+});
