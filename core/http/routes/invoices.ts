@@ -245,7 +245,7 @@ const ListQuery = z.object({
     .refine((n) => n >= 1, 'must be at least 1')
     .optional()
     .openapi({ type: 'integer', description: `Page size, default ${DEFAULT_LIMIT}; larger values are capped at ${MAX_LIMIT}` }),
-  cursor: z.string().max(1000).optional().openapi({ description: 'next_cursor of the previous page' }),
+  cursor: z.string().max(4000).optional().openapi({ description: 'next_cursor of the previous page' }),
 });
 
 const CreateBody = body({
