@@ -1,0 +1,998 @@
+/**
+ * The demo's collection history, built on the generated ledger: for a handful of customers with
+ * overdue invoices, a story (a promise to pay, a pricing dispute, silence, a payment plan, a
+ * refusal, a routine follow-up) told consistently through communications, labels, actions with
+ * their approval log, and insights of every type; plus outreach sequences with enrollments and
+ * scheduled steps. Everything is relative to the seed's today, so every view has current data.
+ */
+import type { Insertable } from 'kysely';
+import type { ActionsTable, ApprovalOperation, CommunicationsTable, InsightsTable, ScheduledStepStatus, StepType } from '../db/schema';
+import { zonedTimeToUtc } from './calendar';
+import type { LedgerLabels, LedgerResult, SampleCustomer, SampleInvoice } from './ledger';
+import type { Rng } from './random';
+import type { CompanyFrame, SeedContext, TeamMember } from './workspace';
+
+export const STORY_KINDS = ['promise', 'dispute', 'silence', 'installments', 'defiant', 'routine'] as const;
+export type StoryKind = (typeof STORY_KINDS)[number];
+
+export const INSIGHT_TYPES = [
+  'customer_conversation_summary',
+  'invoice_conversation_summary',
+  'customer_signal',
+  'invoice_signal',
+  'portfolio_signal',
+  'invoice_pay_date_prediction',
+  'customer_strategy_plan',
+] as const;
+
+export const TONES = ['cooperative', 'neutral', 'frustrated', 'avoidant', 'unknown', 'amicable', 'defiant'] as const;
+export const COURTS = ['AR', 'Sales', 'Operations', 'Executive', 'Customer'] as const;
+export const PREDICTION_BASES = ['promise', 'historical', 'pattern', 'judgement'] as const;
+
+interface Story {
+  kind: StoryKind;
+  customer: SampleCustomer;
+  invoice: SampleInvoice;
+  owner: TeamMember;
+  sales: TeamMember;
+}
+
+interface Touch {
+  day: number;
+  minute: number;
+  kind: CommunicationsTable['kind'];
+  direction: CommunicationsTable['direction'];
+  subject: string;
+  body: string;
+  /** Who wrote it: the AR owner, or the customer's contact. */
+  from: 'owner' | 'customer';
+}
+
+interface ApprovalSpec {
+  op: ApprovalOperation;
+  day: number;
+  reason?: string;
+  comment?: string;
+  approver: TeamMember;
+}
+
+interface ActionSpec {
+  invoice: SampleInvoice | null;
+  customer: SampleCustomer;
+  type: ActionsTable['action_type'];
+  status: ActionsTable['status'];
+  description: string;
+  recommendation: string | null;
+  trigger: string | null;
+  required: boolean;
+  top?: string;
+  ai: boolean;
+  metadata: Record<string, unknown>;
+  deadline?: string | null;
+  createdDay: number;
+  executedDay?: number;
+  executedBy?: string;
+  channelId?: string;
+  externalId?: string;
+  deletedDay?: number;
+  approvals: ApprovalSpec[];
+}
+
+export interface StoryOptions {
+  company: CompanyFrame;
+  ledger: LedgerResult;
+  rng: Rng;
+  demoUserId: string;
+  maxStories: number;
+  withSequences: boolean;
+}
+
+export interface StoryCounts {
+  communications: number;
+  actions: number;
+  insights: number;
+  enrollments: number;
+  scheduledSteps: number;
+}
+
+const money = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<StoryCounts> {
+  const { cal, trx, ids } = ctx;
+  const { company, ledger, rng } = o;
+  const dateOf = (day: number) => cal.date(day);
+  const spoken = (day: number) => new Date(`${cal.date(day)}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  const short = (day: number) => new Date(`${cal.date(day)}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  const arTeam = company.team.filter((m) => m.role === 'ar');
+  const salesTeam = company.team.filter((m) => m.role === 'sales');
+  const manager = company.team.find((m) => m.role === 'manager') ?? arTeam[0];
+  const demoMember = company.team.find((m) => m.userId === o.demoUserId) ?? arTeam[0];
+  const memberById = new Map(company.team.map((m) => [m.id, m]));
+  const sender = company.connections[0];
+  const first = (name: string) => name.split(' ')[0];
+
+  const comms: Array<Insertable<CommunicationsTable>> = [];
+  const actions: ActionSpec[] = [];
+  const insights: Array<Insertable<InsightsTable>> = [];
+  const extraLabels: Array<{ invoice: SampleInvoice; key: keyof LedgerLabels }> = [];
+  const lastTouch = new Map<string, { at: string; channel: string; direction: string; by: string; summary: string }>();
+
+  const addTouch = (story: Story, t: Touch) => {
+    const at = cal.stamp(t.day, t.minute);
+    const by = t.from === 'owner' ? story.owner.name : story.customer.contact.name;
+    comms.push({
+      id: ids(),
+      company_id: company.id,
+      customer_id: story.customer.id,
+      invoice_id: story.invoice.id,
+      kind: t.kind,
+      direction: t.direction,
+      subject: t.subject,
+      body: t.body,
+      occurred_at: at,
+      author_user_id: t.from === 'owner' ? story.owner.userId : null,
+      author_name: by,
+      email_connection_id: t.kind === 'email' && t.direction === 'outbound' ? sender.id : null,
+      message_id: t.kind === 'email' ? `<${story.invoice.number.toLowerCase()}.${t.day + 10_000}.${t.minute}@${t.from === 'owner' ? company.slug : 'customer'}.example.com>` : null,
+      created_at: at,
+    });
+    lastTouch.set(story.customer.id, { at, channel: t.kind, direction: t.direction, by, summary: t.subject });
+  };
+
+  const insight = (type: (typeof INSIGHT_TYPES)[number], target: { type: InsightsTable['target_type']; id: string }, customerId: string | null, invoiceId: string | null, payload: Record<string, unknown>, day = -1, validToDay: number | null = null) => {
+    const at = cal.stamp(day, 360);
+    insights.push({
+      id: ids(),
+      company_id: company.id,
+      target_type: target.type,
+      target_id: target.id,
+      customer_id: customerId,
+      invoice_id: invoiceId,
+      insight_type: type,
+      payload_json: JSON.stringify(payload),
+      valid_from: at,
+      valid_to: validToDay === null ? null : cal.stamp(validToDay, 360),
+      created_at: at,
+    });
+  };
+
+  // Stories go to the customers whose oldest open invoice is at least ten days past due.
+  const stories: Story[] = [];
+  for (const customer of ledger.customers) {
+    if (stories.length >= o.maxStories) break;
+    const overdue = ledger.invoices.filter((i) => i.customerIndex === customer.index && i.closing === null && i.dueDay <= -10 && i.balance > 0);
+    if (overdue.length === 0) continue;
+    const invoice = overdue.reduce((a, b) => (b.dueDay < a.dueDay ? b : a));
+    const owner = (customer.arOwnerId && memberById.get(customer.arOwnerId)) || demoMember;
+    stories.push({ kind: STORY_KINDS[stories.length % STORY_KINDS.length], customer, invoice, owner, sales: salesTeam[stories.length % salesTeam.length] ?? owner });
+  }
+
+  for (const story of stories) {
+    const { invoice, customer, owner, sales } = story;
+    const num = invoice.number;
+    const bal = money(invoice.balance);
+    const contact = customer.contact.name;
+    const dpd = -invoice.dueDay;
+    // Touches run from three days after the due date (at most a week ago) to yesterday.
+    const d0 = Math.min(invoice.dueDay + 3, -7);
+    const mid = Math.round(d0 / 2);
+    const link = `https://pay.example.com/${company.slug}/${num}`;
+    const entity = { type: 'customer', id: customer.id, name: customer.name };
+    const invoiceEntity = { type: 'invoice', id: invoice.id, number: num, customer_name: customer.name };
+    const reminder: Touch = {
+      day: d0,
+      minute: 845,
+      kind: 'email',
+      direction: 'outbound',
+      from: 'owner',
+      subject: `Invoice ${num} is past due`,
+      body: `Hi ${first(contact)},\n\nA friendly reminder that invoice ${num} for ${bal} was due on ${dateOf(invoice.dueDay)}. You can pay online at ${link}.\n\nThank you,\n${owner.name}\n${company.name}`,
+    };
+    const sentReminder = (label: string): ActionSpec => ({
+      invoice,
+      customer,
+      type: 'email',
+      status: 'completed',
+      description: `Send a past-due reminder for ${num} (${bal})`,
+      recommendation: 'Send reminder',
+      trigger: label,
+      required: false,
+      ai: true,
+      metadata: { final_content: reminder.body, subject: reminder.subject, to: customer.contact.email },
+      createdDay: d0 - 1,
+      executedDay: d0,
+      executedBy: owner.name,
+      channelId: `thread-${num.toLowerCase()}`,
+      externalId: `<${num.toLowerCase()}.${d0 + 10_000}.845@${company.slug}.example.com>`,
+      approvals: [{ op: 'send', day: d0, comment: 'Sent as drafted', approver: owner }],
+    });
+
+    let summary: Record<string, unknown>;
+    let invoiceSummary: Record<string, unknown>;
+    let prediction: Record<string, unknown>;
+    switch (story.kind) {
+      case 'promise': {
+        const commit = invoice.promisedDay !== null && invoice.promisedDay > 0 ? invoice.promisedDay : rng.int(2, 9);
+        const reply: Touch = {
+          day: -2,
+          minute: 1010,
+          kind: 'email',
+          direction: 'inbound',
+          from: 'customer',
+          subject: `RE: Invoice ${num} is past due`,
+          body: `Hi ${first(owner.name)},\n\nConfirming that ${num} is scheduled in our ACH run on ${spoken(commit)}.\n\nBest,\n${contact}`,
+        };
+        addTouch(story, reminder);
+        addTouch(story, { day: mid, minute: 930, kind: 'call', direction: 'outbound', from: 'owner', subject: `Call with ${contact}`, body: `Spoke with ${first(contact)}. ${num} is approved for payment and goes out in the ACH run on ${spoken(commit)}.` });
+        addTouch(story, reply);
+        if (!invoice.labels.includes('promise')) extraLabels.push({ invoice, key: 'promise' });
+        // The summary written before the promise, replaced once the customer answered.
+        insight('customer_conversation_summary', { type: 'customer', id: customer.id }, customer.id, null, {
+          summary: `Reminder sent for ${num}; no reply from accounts payable yet.`,
+          tone: 'neutral',
+          active_court: 'Customer',
+          action: `Follow up with ${contact} by phone if no reply in three days`,
+          action_breakdown: { owner: 'AR', channel: 'call', due_date: dateOf(d0 + 3), steps: [`Call ${contact}`] },
+          last_touch: { at: cal.stamp(d0, 845), channel: 'email', direction: 'outbound', by: owner.name, summary: reminder.subject },
+          commitment_date: null,
+          predicted_pay_date: dateOf(invoice.dueDay + 30),
+          evidence_trace: [`${owner.name} (email, ${dateOf(d0)}): "A friendly reminder that invoice ${num} for ${bal} was due"`],
+          unrelated_items: [],
+        }, d0 + 1, -1);
+        summary = {
+          summary: `Promised ACH payment for ${num} on ${short(commit)}; invoice approved, no dispute raised.`,
+          tone: 'cooperative',
+          active_court: 'Customer',
+          action: `Confirm the ACH for ${num} lands on ${dateOf(commit)}`,
+          action_breakdown: { owner: 'AR', channel: 'email', due_date: dateOf(commit + 1), steps: [`Check the bank feed on ${dateOf(commit)}`, `If it is missing, ask ${contact} for the ACH trace number`] },
+          commitment_date: dateOf(commit),
+          predicted_pay_date: dateOf(commit + 1),
+          evidence_trace: [`${contact} (email, ${dateOf(-2)}): "scheduled in our ACH run on ${spoken(commit)}"`],
+          unrelated_items: ['Asked for an updated W-9 for their vendor file'],
+        };
+        invoiceSummary = { stress_level: 3, active_topic: `Confirming the ACH date for ${num}`, desired_outcome: `${bal} received by ${dateOf(commit)}`, blocker: "Payment is queued in the customer's next ACH run" };
+        prediction = {
+          predicted_date: dateOf(commit + 1),
+          basis: 'promise',
+          evidence_sources: ['communication_thread', 'payment_history'],
+          alternative_scenarios: [
+            { date: dateOf(commit + 8), probability: 0.2 },
+            { date: dateOf(commit + 22), probability: 0.05 },
+          ],
+        };
+        actions.push({
+          invoice,
+          customer,
+          type: 'task',
+          status: 'proposed',
+          description: `Wait for the promised ACH payment of ${bal} for ${num} on ${dateOf(commit)}`,
+          recommendation: 'Wait for customer',
+          trigger: 'Promise to pay received',
+          required: false,
+          top: 'wait_for_customer',
+          ai: true,
+          metadata: { commitment_date: dateOf(commit) },
+          deadline: cal.stamp(commit, 1260),
+          createdDay: -1,
+          approvals: [],
+        });
+        actions.push(sentReminder(`${num} ${d0 - invoice.dueDay} days past due`));
+        insight('invoice_signal', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, { entity: invoiceEntity, signal: null, reason: 'A promise to pay is on record and its date has not passed; nothing has changed.' });
+        break;
+      }
+      case 'dispute': {
+        const po = `PO-${rng.int(40_000, 89_999)}`;
+        const disputed = money(Math.round(invoice.total * 0.12));
+        addTouch(story, reminder);
+        addTouch(story, {
+          day: mid,
+          minute: 1100,
+          kind: 'email',
+          direction: 'inbound',
+          from: 'customer',
+          subject: `RE: Invoice ${num} is past due`,
+          body: `${first(owner.name)}, the unit prices on ${num} don't match ${po}. We were quoted contract pricing; the difference is ${disputed}. Please send a corrected invoice or a credit memo and we will pay.\n\n${contact}`,
+        });
+        addTouch(story, { day: mid + 1, minute: 870, kind: 'note', direction: 'internal', from: 'owner', subject: `Pricing dispute on ${num}`, body: `Forwarded ${po} and the quote to ${sales.name} to confirm the contract price.` });
+        if (!invoice.labels.includes('disputed')) extraLabels.push({ invoice, key: 'disputed' });
+        summary = {
+          summary: `Disputes unit pricing on ${num} against ${po}; will pay once corrected or credited.`,
+          tone: 'frustrated',
+          active_court: 'Sales',
+          action: `Have ${sales.name} confirm ${po} pricing and issue a credit if owed`,
+          action_breakdown: { owner: 'Sales', channel: 'task', due_date: dateOf(3), steps: [`${sales.name} checks the quote against ${po}`, 'Issue a credit memo or a corrected invoice'] },
+          commitment_date: null,
+          predicted_pay_date: dateOf(21),
+          evidence_trace: [`${contact} (email, ${dateOf(mid)}): "the unit prices on ${num} don't match ${po}"`],
+          unrelated_items: ['Requested a quote for next quarter'],
+        };
+        invoiceSummary = { stress_level: 6, active_topic: `Price difference of ${disputed} against ${po}`, desired_outcome: 'Corrected invoice or credit agreed, then the balance paid', blocker: 'Sales has not yet confirmed the contract price' };
+        prediction = { predicted_date: dateOf(21), basis: 'judgement', evidence_sources: ['communication_thread'], alternative_scenarios: [{ date: dateOf(35), probability: 0.3 }] };
+        actions.push({
+          invoice,
+          customer,
+          type: 'task',
+          status: 'proposed',
+          description: `Ask ${sales.name} to confirm ${po} pricing for ${num}`,
+          recommendation: 'Route dispute to sales',
+          trigger: 'Customer disputed pricing',
+          required: true,
+          ai: true,
+          metadata: { po_number: po, disputed_amount: Math.round(invoice.total * 0.12) / 100 },
+          createdDay: mid + 1,
+          approvals: [],
+        });
+        actions.push({
+          invoice,
+          customer,
+          type: 'email',
+          status: 'cancelled',
+          description: `Send a second reminder for ${num}`,
+          recommendation: 'Send second reminder',
+          trigger: `${num} unpaid 7 days after first reminder`,
+          required: true,
+          ai: true,
+          metadata: { draft_subject: `Second notice: invoice ${num}` },
+          createdDay: mid + 2,
+          approvals: [{ op: 'reject', day: mid + 2, reason: 'Invoice is disputed', comment: 'Hold reminders until sales confirms the pricing', approver: manager }],
+        });
+        insight('invoice_signal', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, {
+          entity: invoiceEntity,
+          signal: { type: 'dispute_detected', severity: 'medium', title: `Pricing dispute on ${num}`, description: `${contact} disputes ${disputed} of ${num} against ${po}.`, detected_at: cal.stamp(mid, 1100) },
+        });
+        insight('customer_strategy_plan', { type: 'customer', id: customer.id }, customer.id, null, {
+          strategy_plan: {
+            strategy: 'resolve_dispute_first',
+            summary: 'Settle the pricing question before asking for payment again.',
+            options: {
+              email: { subject: `Your question about ${num}`, body: `Hi ${first(contact)}, we are checking ${po} with ${sales.name} and will reply by ${dateOf(3)}.` },
+              call: { talking_points: [`Confirm the quoted unit prices on ${po}`, 'Agree how the difference will be credited'] },
+              internal: { task: `Ask ${sales.name} for the signed quote`, owner: 'Sales', due_date: dateOf(2) },
+            },
+          },
+        });
+        break;
+      }
+      case 'silence': {
+        addTouch(story, reminder);
+        addTouch(story, {
+          day: mid,
+          minute: 850,
+          kind: 'email',
+          direction: 'outbound',
+          from: 'owner',
+          subject: `Second notice: invoice ${num}`,
+          body: `Hi ${first(contact)},\n\nWe have not received payment for ${num} (${bal}), now ${dpd + mid} days past due. Please let us know when we can expect payment.\n\n${owner.name}`,
+        });
+        addTouch(story, { day: -2, minute: 960, kind: 'call', direction: 'outbound', from: 'owner', subject: 'Call attempt', body: `Called ${contact}; no answer. Left a voicemail asking for a payment date for ${num}.` });
+        if (dpd > 60 && !invoice.labels.includes('escalated')) extraLabels.push({ invoice, key: 'escalated' });
+        summary = {
+          summary: `No reply to two reminders or a voicemail; ${num} is ${dpd} days past due.`,
+          tone: 'avoidant',
+          active_court: 'AR',
+          action: `Call ${contact} directly and ask for a firm payment date on ${num}`,
+          action_breakdown: { owner: 'AR', channel: 'call', due_date: dateOf(1), steps: [`Call ${contact}`, 'If unreachable, send a final notice'] },
+          commitment_date: null,
+          predicted_pay_date: null,
+          evidence_trace: [`No inbound message since the reminder of ${dateOf(d0)}; voicemail left ${dateOf(-2)}`],
+          unrelated_items: [],
+        };
+        invoiceSummary = { stress_level: dpd > 90 ? 9 : dpd > 60 ? 8 : 7, active_topic: `Getting any response from ${customer.name}`, desired_outcome: 'A committed payment date for the full balance', blocker: 'The customer has not answered emails or calls' };
+        prediction = { predicted_date: dateOf(30), basis: 'pattern', evidence_sources: ['payment_history', 'communication_thread'], alternative_scenarios: [{ date: dateOf(60), probability: 0.25 }] };
+        const draftSubject = `Action needed: invoice ${num} is ${dpd} days past due`;
+        actions.push({
+          invoice,
+          customer,
+          type: 'email',
+          status: 'proposed',
+          description: `Send a firm reminder for ${num} with the invoice attached`,
+          recommendation: 'Send firm reminder',
+          trigger: `${dpd} days past due, no response`,
+          required: true,
+          ai: true,
+          metadata: { draft_subject: draftSubject, draft_body: `Hi ${first(contact)},\n\nInvoice ${num} for ${bal} is now ${dpd} days past due and we have not heard back. Please reply with a payment date by ${dateOf(3)}.\n\n${owner.name}` },
+          createdDay: -1,
+          approvals: [],
+        });
+        actions.push({
+          invoice,
+          customer,
+          type: 'call',
+          status: 'proposed',
+          description: `Call ${contact} about ${num}`,
+          recommendation: 'Call the customer',
+          trigger: `${dpd} days past due, no response`,
+          required: true,
+          ai: true,
+          metadata: { talking_points: ['Ask for a payment date', 'Check whether anything blocks payment'] },
+          createdDay: -1,
+          approvals: [],
+        });
+        insight('customer_signal', { type: 'customer', id: customer.id }, customer.id, null, {
+          entity,
+          signal: {
+            type: 'payment_delay_increase',
+            severity: 'high',
+            title: `${customer.name} has gone quiet`,
+            description: `No reply to ${num} reminders in ${-d0} days; the account usually answers within a week.`,
+            detected_at: cal.stamp(-1, 360),
+            metrics: { days_since_last_inbound: -d0, open_balance: invoice.balance / 100 },
+          },
+        });
+        insight('customer_strategy_plan', { type: 'customer', id: customer.id }, customer.id, null, {
+          strategy_plan: {
+            strategy: 'escalate_contact',
+            summary: 'Move from email to phone, then a final notice with a hold on new orders.',
+            options: {
+              email: { subject: draftSubject, body: `Please reply with a payment date for ${num} by ${dateOf(3)}.` },
+              call: { talking_points: [`Reach ${contact} or the controller`, 'Ask for a payment date and any blocker'] },
+              internal: { task: 'Place a credit hold if there is no answer by Friday', owner: 'AR', due_date: dateOf(5) },
+            },
+          },
+        });
+        break;
+      }
+      case 'installments': {
+        const instalment = money(Math.round(invoice.balance / 3));
+        const firstDue = rng.int(3, 12);
+        addTouch(story, { day: d0, minute: 900, kind: 'call', direction: 'outbound', from: 'owner', subject: 'Payment plan call', body: `${contact} cannot pay ${bal} at once; agreed three monthly payments of about ${instalment}.` });
+        addTouch(story, {
+          day: d0 + 1,
+          minute: 820,
+          kind: 'email',
+          direction: 'outbound',
+          from: 'owner',
+          subject: `Payment plan for invoice ${num}`,
+          body: `Hi ${first(contact)},\n\nThanks for the call. Confirming the plan: three payments of ${instalment}, the first by ${spoken(firstDue)}.\n\n${owner.name}`,
+        });
+        addTouch(story, { day: -3, minute: 1005, kind: 'email', direction: 'inbound', from: 'customer', subject: `RE: Payment plan for invoice ${num}`, body: `Agreed, thank you. The first payment goes out ${spoken(firstDue)}.\n\n${contact}` });
+        if (!invoice.labels.includes('plan')) extraLabels.push({ invoice, key: 'plan' });
+        summary = {
+          summary: `Agreed three monthly instalments of ${instalment} on ${num}; first due ${short(firstDue)}.`,
+          tone: 'amicable',
+          active_court: 'Customer',
+          action: `Check the first instalment of ${instalment} arrives by ${dateOf(firstDue)}`,
+          action_breakdown: { owner: 'AR', channel: 'email', due_date: dateOf(firstDue + 1), steps: ['Match the instalment in the bank feed', 'Send a receipt with the remaining schedule'] },
+          commitment_date: dateOf(firstDue),
+          predicted_pay_date: dateOf(firstDue + 60),
+          evidence_trace: [`${contact} (email, ${dateOf(-3)}): "Agreed, thank you. The first payment goes out ${spoken(firstDue)}"`],
+          unrelated_items: [],
+        };
+        invoiceSummary = { stress_level: 4, active_topic: 'Tracking the agreed payment plan', desired_outcome: 'All three instalments received on schedule', blocker: 'Customer cash flow allows only partial payments' };
+        prediction = {
+          predicted_date: dateOf(firstDue + 60),
+          basis: 'historical',
+          evidence_sources: ['payment_history', 'communication_thread'],
+          alternative_scenarios: [
+            { date: dateOf(firstDue + 75), probability: 0.3 },
+            { date: dateOf(firstDue + 30), probability: 0.1 },
+          ],
+        };
+        const confirmation = `Hi ${first(contact)}, confirming three payments of ${instalment}; the first by ${dateOf(firstDue)}. Thank you for working with us.`;
+        actions.push({
+          invoice,
+          customer,
+          type: 'email',
+          status: 'processing',
+          description: `Send the payment plan confirmation for ${num}`,
+          recommendation: 'Confirm payment plan',
+          trigger: 'Payment plan agreed on a call',
+          required: true,
+          ai: true,
+          metadata: { final_content: confirmation },
+          createdDay: -2,
+          approvals: [{ op: 'approve', day: -1, comment: 'Terms match the call notes', approver: manager }],
+        });
+        insight('invoice_signal', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, { entity: invoiceEntity, signal: null, reason: 'Payments follow the agreed plan; no material change.' });
+        break;
+      }
+      case 'defiant': {
+        addTouch(story, {
+          day: d0,
+          minute: 1130,
+          kind: 'email',
+          direction: 'inbound',
+          from: 'customer',
+          subject: `Damaged shipment on ${num}`,
+          body: `We received 6 of 20 cartons crushed on this order. We will not pay ${num} until the damaged goods are replaced. Photos attached.\n\n${contact}`,
+        });
+        addTouch(story, { day: mid, minute: 915, kind: 'call', direction: 'outbound', from: 'owner', subject: `Call with ${contact}`, body: `${contact} refuses to pay any part of ${num} before the replacement ships. Escalated to operations.` });
+        addTouch(story, { day: -2, minute: 880, kind: 'note', direction: 'internal', from: 'owner', subject: 'Replacement shipment', body: 'Warehouse can ship the replacement cartons next week once sales approves the no-charge order.' });
+        for (const key of ['disputed', 'escalated'] as const) if (!invoice.labels.includes(key)) extraLabels.push({ invoice, key });
+        summary = {
+          summary: `Refuses to pay ${num} until crushed cartons are replaced; operations must schedule replacement.`,
+          tone: 'defiant',
+          active_court: 'Operations',
+          action: `Have operations ship the replacement cartons and confirm the date to ${contact}`,
+          action_breakdown: { owner: 'Operations', channel: 'task', due_date: dateOf(4), steps: ['Approve a no-charge replacement order', `Send ${contact} the ship date`] },
+          commitment_date: null,
+          predicted_pay_date: null,
+          evidence_trace: [`${contact} (email, ${dateOf(d0)}): "We will not pay ${num} until the damaged goods are replaced"`],
+          unrelated_items: ['Wants a new delivery window for future orders'],
+        };
+        invoiceSummary = { stress_level: 9, active_topic: 'Replacement of the damaged cartons', desired_outcome: 'Replacement shipped and the invoice paid in full', blocker: 'Customer withholds payment until the replacement arrives' };
+        prediction = { predicted_date: null, basis: 'judgement', evidence_sources: ['communication_thread'], alternative_scenarios: [{ date: dateOf(28), probability: 0.4 }] };
+        actions.push({
+          invoice,
+          customer,
+          type: 'task',
+          status: 'proposed',
+          description: `Ask operations to schedule the replacement shipment for ${num}`,
+          recommendation: 'Escalate to operations',
+          trigger: 'Customer refuses payment over damaged goods',
+          required: true,
+          ai: true,
+          metadata: {},
+          createdDay: mid,
+          approvals: [],
+        });
+        actions.push({
+          invoice,
+          customer,
+          type: 'email',
+          status: 'proposed',
+          description: `Send a reminder for ${num}`,
+          recommendation: 'Send reminder',
+          trigger: `${dpd} days past due`,
+          required: true,
+          ai: true,
+          metadata: { draft_subject: `Reminder: invoice ${num}` },
+          createdDay: mid,
+          deletedDay: -2,
+          approvals: [],
+        });
+        insight('customer_strategy_plan', { type: 'customer', id: customer.id }, customer.id, null, {
+          strategy_plan: {
+            strategy: 'fix_fulfilment_then_collect',
+            summary: 'Replace the damaged goods first; ask for payment in the same message that confirms the ship date.',
+            options: {
+              email: { subject: `Replacement for ${num}`, body: `Hi ${first(contact)}, the replacement cartons ship on ${dateOf(6)}. Please schedule ${num} for payment on delivery.` },
+              call: { talking_points: ['Confirm the replacement quantity', 'Agree payment on delivery'] },
+              internal: { task: 'Approve a no-charge replacement order', owner: 'Operations', due_date: dateOf(2) },
+            },
+          },
+        });
+        break;
+      }
+      case 'routine': {
+        const run = nextFriday(cal, 0);
+        addTouch(story, reminder);
+        addTouch(story, { day: -3, minute: 1040, kind: 'email', direction: 'inbound', from: 'customer', subject: `RE: Invoice ${num} is past due`, body: `Thanks, ${num} is in next ${spoken(run)} check run.\n\n${contact}` });
+        summary = {
+          summary: `Invoice ${num} is in next Friday's check run; no issues raised.`,
+          tone: 'neutral',
+          active_court: 'Customer',
+          action: `Watch for the check for ${num} around ${dateOf(run + 4)}`,
+          action_breakdown: { owner: 'AR', channel: 'email', due_date: dateOf(run + 5), steps: ['Match the check when it arrives'] },
+          commitment_date: dateOf(run),
+          predicted_pay_date: dateOf(run + 4),
+          evidence_trace: [`${contact} (email, ${dateOf(-3)}): "${num} is in next ${spoken(run)} check run"`],
+          unrelated_items: [],
+        };
+        invoiceSummary = { stress_level: 2, active_topic: 'Check run timing', desired_outcome: `Check for ${bal} received`, blocker: "Customer pays by check on a weekly run" };
+        prediction = { predicted_date: dateOf(run + 4), basis: 'historical', evidence_sources: ['payment_history'], alternative_scenarios: [{ date: dateOf(run + 11), probability: 0.15 }] };
+        actions.push({
+          invoice,
+          customer,
+          type: 'email',
+          status: 'scheduled',
+          description: `Send a courtesy reminder for ${num} the day before the check run`,
+          recommendation: 'Courtesy reminder',
+          trigger: 'Payment expected in the next check run',
+          required: false,
+          ai: true,
+          metadata: { draft_subject: `Invoice ${num}: check run on ${dateOf(run)}` },
+          deadline: cal.stamp(run - 1, 840),
+          createdDay: -2,
+          approvals: [],
+        });
+        actions.push(sentReminder(`${num} past due`));
+        break;
+      }
+    }
+    const touch = lastTouch.get(customer.id) ?? null;
+    insight('customer_conversation_summary', { type: 'customer', id: customer.id }, customer.id, null, { ...summary, last_touch: touch });
+    insight('invoice_conversation_summary', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, { ...invoiceSummary, last_touch: touch });
+    insight('invoice_pay_date_prediction', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, prediction);
+  }
+
+  // Customers without any conversation: the empty summary and a "no change" signal.
+  const quiet = ledger.customers.filter((c) => !lastTouch.has(c.id)).slice(0, 2);
+  for (const customer of quiet) {
+    insight('customer_conversation_summary', { type: 'customer', id: customer.id }, customer.id, null, {
+      summary: '',
+      tone: 'unknown',
+      active_court: 'AR',
+      action: null,
+      action_breakdown: {},
+      last_touch: null,
+      commitment_date: null,
+      predicted_pay_date: null,
+      evidence_trace: null,
+      unrelated_items: [],
+    });
+    insight('customer_signal', { type: 'customer', id: customer.id }, customer.id, null, {
+      entity: { type: 'customer', id: customer.id, name: customer.name },
+      signal: null,
+      reason: 'Paid recent invoices within terms; no change in payment behaviour.',
+    });
+  }
+
+  // Paid invoices carry the actions that were done before the money came in.
+  const paid = ledger.invoices.filter((i) => i.closing === 'paid' && i.closedDay !== null && i.closedDay >= -60 && i.closedDay <= -3 && i.dueDay < i.closedDay).slice(0, 3);
+  const customerOf = (i: SampleInvoice) => ledger.customers.find((c) => c.index === i.customerIndex)!;
+  if (paid[0]) {
+    const i = paid[0];
+    const c = customerOf(i);
+    actions.push({
+      invoice: i,
+      customer: c,
+      type: 'call',
+      status: 'completed',
+      description: `Call ${c.contact.name} to confirm remittance for ${i.number}`,
+      recommendation: 'Confirm remittance',
+      trigger: `${i.number} past due`,
+      required: true,
+      ai: true,
+      metadata: { outcome: 'Customer confirmed the payment date' },
+      createdDay: i.closedDay! - 3,
+      executedDay: i.closedDay! - 2,
+      executedBy: demoMember.name,
+      approvals: [{ op: 'complete', day: i.closedDay! - 2, comment: 'Payment confirmed on the call', approver: demoMember }],
+    });
+  }
+  if (paid[1]) {
+    const i = paid[1];
+    actions.push({
+      invoice: i,
+      customer: customerOf(i),
+      type: 'email',
+      status: 'cancelled',
+      description: `Send a reminder for ${i.number}`,
+      recommendation: 'Send reminder',
+      trigger: `${i.number} past due`,
+      required: true,
+      ai: true,
+      metadata: {},
+      createdDay: i.closedDay! - 1,
+      approvals: [{ op: 'cancel', day: i.closedDay!, reason: 'Paid before the reminder went out', approver: demoMember }],
+    });
+  }
+  if (stories[0]) {
+    actions.push({
+      invoice: null,
+      customer: stories[0].customer,
+      type: 'task',
+      status: 'proposed',
+      description: `Update the billing contact for ${stories[0].customer.name}`,
+      recommendation: null,
+      trigger: null,
+      required: false,
+      ai: false,
+      metadata: { created_by: demoMember.name },
+      createdDay: -1,
+      approvals: [],
+    });
+  }
+
+  // The portfolio signal compares the latest weekly snapshot with the one four weeks earlier.
+  const [latest, , , , older] = ledger.snapshots;
+  if (latest && older) {
+    const change = older.d91_over_amount === 0 ? 0 : Math.round(((latest.d91_over_amount - older.d91_over_amount) / older.d91_over_amount) * 100);
+    insight('portfolio_signal', { type: 'portfolio', id: company.id }, null, null, {
+      entity: { type: 'portfolio', id: company.id, name: company.name },
+      signal: {
+        type: 'aging_shift',
+        severity: Math.abs(change) >= 10 ? 'high' : 'medium',
+        title: `91+ day balance ${change >= 0 ? 'up' : 'down'} ${Math.abs(change)}% in four weeks`,
+        description: `From ${money(older.d91_over_amount)} on ${older.snapshot_date} to ${money(latest.d91_over_amount)} on ${latest.snapshot_date}.`,
+        detected_at: cal.stamp(-1, 360),
+        metrics: { d91_over_now: latest.d91_over_amount / 100, d91_over_before: older.d91_over_amount / 100, total_open_now: latest.total_amount / 100 },
+      },
+    });
+  }
+
+  await insertRows(ctx, company.id, comms, actions, insights, extraLabels, company.labels);
+  const firstInsight = insights.find((i) => i.insight_type === 'customer_conversation_summary' && i.valid_to === null);
+  const aPrediction = insights.find((i) => i.insight_type === 'invoice_pay_date_prediction');
+  for (const [target, rating, comment] of [
+    [firstInsight, 'up', 'Accurate, matches my call notes'],
+    [aPrediction, 'down', 'They always pay on the 15th'],
+  ] as const) {
+    if (!target?.id) continue;
+    await trx
+      .insertInto('insight_feedback')
+      .values({ id: ids(), company_id: company.id, insight_id: target.id, user_id: o.demoUserId, rating, comment, created_at: cal.stamp(-1, 900), updated_at: cal.stamp(-1, 900) })
+      .execute();
+  }
+
+  const sequenceCounts = o.withSequences ? await writeSequences(ctx, company, stories, o.rng, sender.id) : { enrollments: 0, scheduledSteps: 0, communications: 0 };
+  return {
+    communications: comms.length + sequenceCounts.communications,
+    actions: actions.length,
+    insights: insights.length,
+    enrollments: sequenceCounts.enrollments,
+    scheduledSteps: sequenceCounts.scheduledSteps,
+  };
+}
+
+function nextFriday(cal: { date(day: number): string }, from: number): number {
+  for (let d = from + 1; d <= from + 7; d++) if (new Date(`${cal.date(d)}T12:00:00Z`).getUTCDay() === 5) return d;
+  return from + 7;
+}
+
+async function insertRows(
+  ctx: SeedContext,
+  companyId: string,
+  comms: Array<Insertable<CommunicationsTable>>,
+  actions: ActionSpec[],
+  insights: Array<Insertable<InsightsTable>>,
+  extraLabels: Array<{ invoice: SampleInvoice; key: keyof LedgerLabels }>,
+  labelIds: LedgerLabels,
+): Promise<void> {
+  const { trx, cal, ids } = ctx;
+  // In time order, so the last-touch trigger ends on each invoice's latest touch.
+  comms.sort((a, b) => (a.occurred_at < b.occurred_at ? -1 : a.occurred_at > b.occurred_at ? 1 : 0));
+  for (let k = 0; k < comms.length; k += 200) await trx.insertInto('communications').values(comms.slice(k, k + 200)).execute();
+  for (const { invoice, key } of extraLabels) {
+    await trx
+      .insertInto('invoice_labels')
+      .values({ company_id: companyId, invoice_id: invoice.id, label_id: labelIds[key], created_at: cal.stamp(-2, 900) })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    invoice.labels.push(key);
+  }
+  for (const a of actions) {
+    const id = ids();
+    const created = cal.stamp(a.createdDay, 420);
+    const lastDay = Math.max(a.createdDay, a.executedDay ?? a.createdDay, ...a.approvals.map((p) => p.day), a.deletedDay ?? a.createdDay);
+    await trx
+      .insertInto('actions')
+      .values({
+        id,
+        company_id: companyId,
+        invoice_id: a.invoice?.id ?? null,
+        customer_id: a.customer.id,
+        action_type: a.type,
+        status: a.status,
+        description: a.description,
+        recommendation_label: a.recommendation,
+        trigger_event_label: a.trigger,
+        is_action_required: a.required ? 1 : 0,
+        top_recommendation: a.top ?? null,
+        is_ai_recommended: a.ai ? 1 : 0,
+        metadata: JSON.stringify(a.metadata),
+        response_deadline: a.deadline ?? null,
+        channel_id: a.channelId ?? null,
+        external_id: a.externalId ?? null,
+        executed_at: null,
+        executed_by: null,
+        deleted_at: a.deletedDay === undefined ? null : cal.stamp(a.deletedDay, 600),
+        created_at: created,
+        updated_at: cal.stamp(lastDay, 600),
+      })
+      .execute();
+    for (const p of a.approvals) {
+      await trx
+        .insertInto('action_approvals')
+        .values({ id: ids(), company_id: companyId, action_id: id, operation: p.op, reason: p.reason ?? null, comment: p.comment ?? null, approver_id: p.approver.id, user_id: p.approver.userId, created_at: cal.stamp(p.day, 600) })
+        .execute();
+    }
+    // Executing is an update, as in the app, so the invoice's last-touch trigger sees it.
+    if (a.executedDay !== undefined) {
+      await trx
+        .updateTable('actions')
+        .set({ executed_at: cal.stamp(a.executedDay, 600), executed_by: a.executedBy ?? null })
+        .where('id', '=', id)
+        .execute();
+    }
+  }
+  for (let k = 0; k < insights.length; k += 200) await trx.insertInto('insights').values(insights.slice(k, k + 200)).execute();
+}
+
+interface StepSpec {
+  type: StepType;
+  label: string;
+  offset: number;
+  time: string;
+  subject: string;
+  body: string;
+  html: string;
+  instructions: string;
+}
+
+const STANDARD_STEPS: StepSpec[] = [
+  {
+    type: 'reminder',
+    label: 'Friendly reminder',
+    offset: 0,
+    time: '09:00',
+    subject: 'Invoice {{invoice_number}} from {{company_name}} is past due',
+    body: 'Hi {{contact_first_name}},\n\nA friendly reminder that invoice {{invoice_number}} for {{balance}} was due on {{due_date}}. You can pay online at {{payment_link}}.\n\nThank you,\n{{sender_name}}',
+    html: '<p>Hi {{contact_first_name}},</p><p>A friendly reminder that invoice <strong>{{invoice_number}}</strong> for {{balance}} was due on {{due_date}}. <a href="{{payment_link}}">Pay online</a>.</p><p>Thank you,<br>{{sender_name}}</p>',
+    instructions: 'Keep it short and friendly; mention the payment link.',
+  },
+  {
+    type: 'reminder',
+    label: 'Second notice',
+    offset: 7,
+    time: '09:00',
+    subject: 'Second notice: invoice {{invoice_number}} is {{days_past_due}} days past due',
+    body: 'Hi {{contact_first_name}},\n\nWe have not yet received payment for invoice {{invoice_number}} ({{balance}}), due on {{due_date}}. Please reply with the date we can expect payment.\n\n{{sender_name}}',
+    html: '<p>Hi {{contact_first_name}},</p><p>We have not yet received payment for invoice <strong>{{invoice_number}}</strong> ({{balance}}), due on {{due_date}}. Please reply with the date we can expect payment.</p><p>{{sender_name}}</p>',
+    instructions: 'Firm but polite; ask for a specific payment date.',
+  },
+  {
+    type: 'call',
+    label: 'Call accounts payable',
+    offset: 14,
+    time: '10:30',
+    subject: '',
+    body: '',
+    html: '',
+    instructions: 'Call the billing contact about {{invoice_number}}; ask for a payment date and note any dispute.',
+  },
+  {
+    type: 'task',
+    label: 'Review with AR manager',
+    offset: 21,
+    time: '09:00',
+    subject: '',
+    body: '',
+    html: '',
+    instructions: 'Review {{customer_name}} with the AR manager: final notice, credit hold or payment plan.',
+  },
+];
+
+async function writeSequences(ctx: SeedContext, company: CompanyFrame, stories: Story[], rng: Rng, senderId: string) {
+  const { trx, cal, ids } = ctx;
+  const tz = 'America/New_York';
+  const created = cal.stamp(-120, 840);
+  const insertSequence = async (name: string, status: 'draft' | 'active' | 'archived', steps: StepSpec[]) => {
+    const id = ids();
+    await trx
+      .insertInto('sequences')
+      .values({ id, company_id: company.id, name, timezone: tz, send_followups_in_thread: 1, sender_connection_id: senderId, status, created_at: created, updated_at: created })
+      .execute();
+    const stepIds: string[] = [];
+    for (const [position, s] of steps.entries()) {
+      const stepId = ids();
+      await trx
+        .insertInto('sequence_steps')
+        .values({
+          id: stepId,
+          company_id: company.id,
+          sequence_id: id,
+          position: position + 1,
+          step_type: s.type,
+          label: s.label,
+          offset_days: s.offset,
+          offset_time: s.time,
+          is_active: 1,
+          subject_template: s.subject,
+          body_plain_template: s.body,
+          body_html_template: s.html,
+          instructions: s.instructions,
+          created_at: created,
+          updated_at: created,
+        })
+        .execute();
+      stepIds.push(stepId);
+    }
+    return { id, stepIds };
+  };
+
+  const standard = await insertSequence('Standard past-due follow-up', 'active', STANDARD_STEPS);
+  await insertSequence('Pre-due courtesy reminders', 'draft', [
+    { ...STANDARD_STEPS[0], label: 'Upcoming due date', subject: 'Invoice {{invoice_number}} is due on {{due_date}}', instructions: 'A courtesy note before the due date.' },
+    { ...STANDARD_STEPS[0], label: 'Due today', offset: 5, subject: 'Invoice {{invoice_number}} is due today' },
+  ]);
+  await insertSequence('Legacy dunning (2024)', 'archived', [{ ...STANDARD_STEPS[1], offset: 0 }]);
+
+  // Enroll the customers whose stories allow reminders (not those in dispute or refusing).
+  const enrolled = stories.filter((s) => s.kind !== 'dispute' && s.kind !== 'defiant').slice(0, 7);
+  const starts = [-24, -16, -11, -8, -4, -1, 2];
+  let enrollments = 0;
+  let scheduledSteps = 0;
+  let communications = 0;
+  let failedOnce = false;
+  for (const [k, story] of enrolled.entries()) {
+    const start = starts[k % starts.length];
+    // The last enrolled customer paid and was stopped; the others are active.
+    const stopDay = k === enrolled.length - 1 && enrolled.length > 2 ? Math.min(start + 9, -1) : null;
+    const enrollmentId = ids();
+    await trx
+      .insertInto('sequence_enrollments')
+      .values({
+        id: enrollmentId,
+        company_id: company.id,
+        sequence_id: standard.id,
+        customer_id: story.customer.id,
+        status: stopDay === null ? 'active' : 'completed',
+        start_date: cal.date(start),
+        stop_reason: stopDay === null ? null : 'Customer paid in full',
+        completed_at: stopDay === null ? null : cal.stamp(stopDay, 900),
+        created_at: cal.stamp(Math.min(start, -1), 780),
+        updated_at: cal.stamp(stopDay ?? Math.min(start, -1), 900),
+      })
+      .execute();
+    enrollments++;
+    const days = STANDARD_STEPS.map((s) => start + s.offset);
+    const lastPast = days.filter((d) => d < 0 && (stopDay === null || d < stopDay)).length - 1;
+    for (const [n, step] of STANDARD_STEPS.entries()) {
+      const day = days[n];
+      let status: ScheduledStepStatus;
+      if (stopDay !== null) status = day < stopDay ? (step.type === 'reminder' ? 'sent' : 'completed') : 'cancelled';
+      else if (day >= 0) status = 'scheduled';
+      else if (n === lastPast) status = 'ready';
+      else if (step.type !== 'reminder') status = 'completed';
+      else if (!failedOnce && rng.chance(0.5)) status = 'failed';
+      else status = 'sent';
+      if (status === 'failed') failedOnce = true;
+      const subject = step.type === 'reminder' ? render(step.subject, story, company, day, cal) : null;
+      const scheduledAt = zonedTimeToUtc(cal.date(day), step.time, tz);
+      const sentAt = status === 'sent' ? scheduledAt : null;
+      await trx
+        .insertInto('scheduled_steps')
+        .values({
+          id: ids(),
+          company_id: company.id,
+          enrollment_id: enrollmentId,
+          sequence_id: standard.id,
+          step_id: standard.stepIds[n],
+          customer_id: story.customer.id,
+          invoice_id: story.invoice.id,
+          scheduled_date: cal.date(day),
+          scheduled_at: scheduledAt,
+          status,
+          sender_connection_id: step.type === 'reminder' ? senderId : null,
+          email_subject: subject,
+          sent_at: sentAt,
+          error: status === 'failed' ? '550 5.1.1 Mailbox unavailable: recipient address rejected' : null,
+          created_at: cal.stamp(Math.min(start, -1), 780),
+          updated_at: status === 'scheduled' || day > 0 ? cal.stamp(Math.min(start, -1), 780) : cal.stamp(Math.min(day, -1), 900),
+        })
+        .execute();
+      scheduledSteps++;
+      if (sentAt && subject) {
+        await trx
+          .insertInto('communications')
+          .values({
+            id: ids(),
+            company_id: company.id,
+            customer_id: story.customer.id,
+            invoice_id: story.invoice.id,
+            kind: 'email',
+            direction: 'outbound',
+            subject,
+            body: render(step.body, story, company, day, cal),
+            occurred_at: sentAt,
+            author_user_id: null,
+            author_name: company.connections[0].name,
+            email_connection_id: senderId,
+            message_id: `<seq.${story.invoice.number.toLowerCase()}.${n + 1}@${company.slug}.example.com>`,
+            created_at: sentAt,
+          })
+          .execute();
+        communications++;
+      }
+    }
+  }
+  return { enrollments, scheduledSteps, communications };
+}
+
+/** Fills a step template with the invoice's data, as the sequence sender does. */
+function render(template: string, story: Story, company: CompanyFrame, day: number, cal: SeedContext['cal']): string {
+  const values: Record<string, string> = {
+    invoice_number: story.invoice.number,
+    customer_name: story.customer.name,
+    contact_first_name: story.customer.contact.name.split(' ')[0],
+    balance: money(story.invoice.balance),
+    due_date: cal.date(story.invoice.dueDay),
+    days_past_due: String(Math.max(0, day - story.invoice.dueDay)),
+    payment_link: `https://pay.example.com/${company.slug}/${story.invoice.number}`,
+    company_name: company.name,
+    sender_name: story.owner.name,
+  };
+  return template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
+}

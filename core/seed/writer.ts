@@ -1,0 +1,259 @@
+/**
+ * Writes generated ledger rows into SQLite through prepared statements on the raw handle, inside
+ * the caller's transaction. In bulk mode it sets aside the known per-row insert triggers and the
+ * secondary indexes of invoices and payments, does the triggers' work itself (the same upserts,
+ * summed per key instead of applied per row), and re-creates the indexes and triggers from their
+ * own SQL text in sqlite_master: the rows left behind are exactly those of the normal path.
+ */
+import { availableParallelism } from 'node:os';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { InvoiceRow, LedgerSink, PaymentRow } from './ledger';
+
+export function sqliteSink(sqlite: BetterSqlite3.Database): LedgerSink {
+  const customer = sqlite.prepare(
+    `INSERT INTO customers (id, company_id, name, is_person, ar_owner_id, sales_owner_id, remote_id, currency, payment_terms_days, notes, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const contact = sqlite.prepare(
+    `INSERT INTO customer_contacts (id, company_id, customer_id, name, email, phone, title, is_billing, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const location = sqlite.prepare(
+    `INSERT INTO customer_locations (id, company_id, customer_id, name, address_line1, city, region, postal_code, country, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const invoice = sqlite.prepare(
+    `INSERT INTO invoices (id, company_id, customer_id, customer_name, customer_location_id, invoice_number, invoice_date, due_date, currency,
+       total_amount, paid_amount, balance, closing_reason, closed_date, payment_link, next_follow_up_date, remote_id, transaction_type,
+       parent_invoice_id, progress_percentage, last_touch_at, last_touched_by, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const payment = sqlite.prepare(
+    `INSERT INTO payments (id, company_id, invoice_id, amount, payment_date, payment_method, payment_type, status, transaction_id, remote_id, notes, voided_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const label = sqlite.prepare(`INSERT INTO invoice_labels (company_id, invoice_id, label_id, created_at) VALUES (?, ?, ?, ?)`);
+  const snapshot = sqlite.prepare(
+    `INSERT INTO aging_snapshots (id, company_id, snapshot_date, current_amount, d1_30_amount, d31_60_amount, d61_90_amount, d91_over_amount, total_amount, invoice_count, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  return {
+    customer: (r) =>
+      customer.run(r.id, r.company_id, r.name, r.is_person, r.ar_owner_id, r.sales_owner_id, r.remote_id, r.currency, r.payment_terms_days, r.notes, r.created_at, r.updated_at),
+    contact: (r) => contact.run(r.id, r.company_id, r.customer_id, r.name, r.email, r.phone, r.title, r.is_billing, r.created_at, r.updated_at),
+    location: (r) => location.run(r.id, r.company_id, r.customer_id, r.name, r.address_line1, r.city, r.region, r.postal_code, r.country, r.created_at, r.updated_at),
+    invoice: (r) =>
+      invoice.run(
+        r.id,
+        r.company_id,
+        r.customer_id,
+        r.customer_name,
+        r.customer_location_id,
+        r.invoice_number,
+        r.invoice_date,
+        r.due_date,
+        r.currency,
+        r.total_amount,
+        r.paid_amount,
+        r.balance,
+        r.closing_reason,
+        r.closed_date,
+        r.payment_link,
+        r.next_follow_up_date,
+        r.remote_id,
+        r.transaction_type,
+        r.parent_invoice_id,
+        r.progress_percentage,
+        r.last_touch_at,
+        r.last_touched_by,
+        r.created_at,
+        r.updated_at,
+      ),
+    payment: (r) =>
+      payment.run(r.id, r.company_id, r.invoice_id, r.amount, r.payment_date, r.payment_method, r.payment_type, r.status, r.transaction_id, r.remote_id, r.notes, r.voided_at, r.created_at, r.updated_at),
+    invoiceLabel: (r) => label.run(r.company_id, r.invoice_id, r.label_id, r.created_at),
+    snapshot: (r) =>
+      snapshot.run(r.id, r.company_id, r.snapshot_date, r.current_amount, r.d1_30_amount, r.d31_60_amount, r.d61_90_amount, r.d91_over_amount, r.total_amount, r.invoice_count, r.created_at),
+  };
+}
+
+/**
+ * The insert triggers the bulk path replaces (migrations 0001, 0003, 0004). Each one's upsert is
+ * replayed below with the same key and the same merge, once per key with the summed values. A
+ * trigger not named here stays in place and fires as usual: slower, never wrong.
+ */
+export const REPLACED_TRIGGERS = ['invoices_totals_insert', 'invoices_fts_insert', 'invoices_customer_totals_insert', 'payments_totals_insert'] as const;
+type ReplacedTrigger = (typeof REPLACED_TRIGGERS)[number];
+const INDEXED_TABLES = ['invoices', 'payments'];
+
+interface DueTotal {
+  due_date: string;
+  state: string;
+  invoice_count: number;
+  nonzero_count: number;
+  total_amount: number;
+  balance: number;
+}
+
+interface CustomerTotal {
+  customer_id: string;
+  customer_name: string;
+  invoice_count: number;
+  total_amount: number;
+  balance: number;
+  oldest_due_date: string;
+  oldest_open_due_date: string | null;
+}
+
+interface PaymentTotal {
+  payment_date: string;
+  status: string;
+  payment_method: string;
+  payment_count: number;
+  amount: number;
+}
+
+/** What the replaced triggers would have accumulated, row by row, for one company's new rows. */
+export class TriggerReplica {
+  private readonly due = new Map<string, DueTotal>();
+  private readonly customers = new Map<string, CustomerTotal>();
+  private readonly payments = new Map<string, PaymentTotal>();
+
+  invoice(r: InvoiceRow): void {
+    const state = r.closing_reason ?? 'open';
+    const dueKey = `${r.due_date}|${state}`;
+    const d = this.due.get(dueKey);
+    if (d) {
+      d.invoice_count++;
+      d.nonzero_count += r.balance !== 0 ? 1 : 0;
+      d.total_amount += r.total_amount;
+      d.balance += r.balance;
+    } else {
+      this.due.set(dueKey, { due_date: r.due_date, state, invoice_count: 1, nonzero_count: r.balance !== 0 ? 1 : 0, total_amount: r.total_amount, balance: r.balance });
+    }
+    const openDue = r.closing_reason === null && r.balance > 0 ? r.due_date : null;
+    const c = this.customers.get(r.customer_id);
+    if (c) {
+      c.customer_name = r.customer_name;
+      c.invoice_count++;
+      c.total_amount += r.total_amount;
+      c.balance += r.balance;
+      if (r.due_date < c.oldest_due_date) c.oldest_due_date = r.due_date;
+      if (openDue !== null && (c.oldest_open_due_date === null || openDue < c.oldest_open_due_date)) c.oldest_open_due_date = openDue;
+    } else {
+      this.customers.set(r.customer_id, {
+        customer_id: r.customer_id,
+        customer_name: r.customer_name,
+        invoice_count: 1,
+        total_amount: r.total_amount,
+        balance: r.balance,
+        oldest_due_date: r.due_date,
+        oldest_open_due_date: openDue,
+      });
+    }
+  }
+
+  payment(r: PaymentRow): void {
+    const key = `${r.payment_date}|${r.status}|${r.payment_method}`;
+    const p = this.payments.get(key);
+    if (p) {
+      p.payment_count++;
+      p.amount += r.amount;
+    } else {
+      this.payments.set(key, { payment_date: r.payment_date, status: r.status, payment_method: r.payment_method, payment_count: 1, amount: r.amount });
+    }
+  }
+
+  /** Applies the accumulated upserts of the given (dropped) triggers. */
+  write(sqlite: BetterSqlite3.Database, companyId: string, triggers: Set<ReplacedTrigger>): void {
+    if (triggers.has('invoices_totals_insert')) {
+      const upsert = sqlite.prepare(
+        `INSERT INTO invoice_due_totals (company_id, due_date, state, invoice_count, nonzero_count, total_amount, balance) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (company_id, due_date, state) DO UPDATE SET
+           invoice_count = invoice_count + excluded.invoice_count,
+           nonzero_count = nonzero_count + excluded.nonzero_count,
+           total_amount = total_amount + excluded.total_amount,
+           balance = balance + excluded.balance`,
+      );
+      for (const d of this.due.values()) upsert.run(companyId, d.due_date, d.state, d.invoice_count, d.nonzero_count, d.total_amount, d.balance);
+    }
+    if (triggers.has('invoices_customer_totals_insert')) {
+      const upsert = sqlite.prepare(
+        `INSERT INTO customer_invoice_totals (company_id, customer_id, customer_name, invoice_count, total_amount, balance, oldest_due_date, oldest_open_due_date)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (company_id, customer_id) DO UPDATE SET
+           customer_name = excluded.customer_name,
+           invoice_count = invoice_count + excluded.invoice_count,
+           total_amount = total_amount + excluded.total_amount,
+           balance = balance + excluded.balance,
+           oldest_due_date = min(oldest_due_date, excluded.oldest_due_date),
+           oldest_open_due_date = coalesce(min(oldest_open_due_date, excluded.oldest_open_due_date), oldest_open_due_date, excluded.oldest_open_due_date)`,
+      );
+      for (const c of this.customers.values()) {
+        upsert.run(companyId, c.customer_id, c.customer_name, c.invoice_count, c.total_amount, c.balance, c.oldest_due_date, c.oldest_open_due_date);
+      }
+    }
+    if (triggers.has('payments_totals_insert')) {
+      const upsert = sqlite.prepare(
+        `INSERT INTO payment_day_totals (company_id, payment_date, status, payment_method, payment_count, amount) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (company_id, payment_date, status, payment_method) DO UPDATE SET
+           payment_count = payment_count + excluded.payment_count,
+           amount = amount + excluded.amount`,
+      );
+      for (const p of this.payments.values()) upsert.run(companyId, p.payment_date, p.status, p.payment_method, p.payment_count, p.amount);
+    }
+    if (triggers.has('invoices_fts_insert')) {
+      // The full-text rows are keyed by invoices.seq, known only once the rows are in.
+      sqlite.prepare(`INSERT INTO invoice_number_fts (rowid, invoice_number) SELECT seq, invoice_number FROM invoices WHERE company_id = ? ORDER BY seq`).run(companyId);
+    }
+  }
+}
+
+interface SchemaObject {
+  type: 'index' | 'trigger';
+  name: string;
+  sql: string;
+}
+
+/**
+ * Runs `load` (which writes one new company's ledger through the sink it is given) with the
+ * replaced triggers and the secondary indexes of invoices and payments set aside, then restores
+ * them. Must run inside a transaction: a failure anywhere rolls the schema back with the data.
+ */
+export function bulkLoad<T>(sqlite: BetterSqlite3.Database, companyId: string, sink: LedgerSink, load: (sink: LedgerSink) => T): T {
+  if (!sqlite.inTransaction) throw new Error('bulkLoad must run inside a transaction');
+  const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+  const triggers = sqlite
+    .prepare(`SELECT type, name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${placeholders(REPLACED_TRIGGERS.length)}) ORDER BY name`)
+    .all(...REPLACED_TRIGGERS) as SchemaObject[];
+  const indexes = sqlite
+    .prepare(`SELECT type, name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${placeholders(INDEXED_TABLES.length)}) ORDER BY name`)
+    .all(...INDEXED_TABLES) as SchemaObject[];
+  for (const t of triggers) sqlite.exec(`DROP TRIGGER "${t.name}"`);
+  for (const i of indexes) sqlite.exec(`DROP INDEX "${i.name}"`);
+
+  const replica = new TriggerReplica();
+  const result = load({
+    ...sink,
+    invoice(row) {
+      sink.invoice(row);
+      replica.invoice(row);
+    },
+    payment(row) {
+      sink.payment(row);
+      replica.payment(row);
+    },
+  });
+
+  replica.write(sqlite, companyId, new Set(triggers.map((t) => t.name as ReplacedTrigger)));
+  // SQLite's sorter may use helper threads for CREATE INDEX; it uses none unless asked.
+  const threads = sqlite.pragma('threads', { simple: true }) as number;
+  sqlite.pragma(`threads = ${Math.min(4, availableParallelism())}`);
+  try {
+    for (const i of indexes) sqlite.exec(i.sql);
+  } finally {
+    sqlite.pragma(`threads = ${threads}`);
+  }
+  for (const t of triggers) sqlite.exec(t.sql);
+  return result;
+}
