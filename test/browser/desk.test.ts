@@ -191,7 +191,7 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     await waitForUrl(page, (u) => u.searchParams.get('group_by') === 'customer');
     const group = page.locator('[data-testid="grouped-grid"] .ag-row.group-row').first();
     await group.waitFor();
-    const count = Number((await group.locator('.group-cell .muted').innerText()).replace(/\D/g, ''));
+    const count = Number((await group.getByTestId('group-count').innerText()).replace(/\D/g, ''));
     await group.locator('.expander').click();
     await expect.poll(() => page.locator('[data-testid="grouped-grid"] .ag-row.child-row').count()).toBe(count);
     await page.getByLabel('Group by customer').uncheck();

@@ -61,7 +61,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
               </div>
               <div className="kpi">
                 <div className="kpi-label">Overdue</div>
-                <div className="kpi-value bad">{formatMoney(c.balance.overdue_balance, c.currency)}</div>
+                <div className={c.balance.overdue_balance > 0 ? 'kpi-value bad' : 'kpi-value'}>{formatMoney(c.balance.overdue_balance, c.currency)}</div>
                 <div className="kpi-sub muted">{formatCount(c.balance.overdue_invoice_count)} overdue invoices</div>
               </div>
             </div>

@@ -12,14 +12,16 @@ export function FilterPanel({ filters, onFilters }: { filters: DeskFilters; onFi
   return (
     <section id="filter-panel" className="filter-panel" aria-label="Filters">
       {lookupsError !== null && <ErrorBox what="labels and team members" error={lookupsError} onRetry={() => void loadLookups()} />}
-      <fieldset>
+      <fieldset className="wide-field">
         <legend>Status</legend>
-        {STATUSES.map((s) => (
-          <label key={s} className="check">
-            <input type="checkbox" checked={filters.status.includes(s)} onChange={() => set({ status: toggle(filters.status, s, STATUSES) })} />
-            {STATUS_LABELS[s]}
-          </label>
-        ))}
+        <div className="check-grid">
+          {STATUSES.map((s) => (
+            <label key={s} className="check">
+              <input type="checkbox" checked={filters.status.includes(s)} onChange={() => set({ status: toggle(filters.status, s, STATUSES) })} />
+              {STATUS_LABELS[s]}
+            </label>
+          ))}
+        </div>
       </fieldset>
       <fieldset>
         <legend>Aging bucket</legend>

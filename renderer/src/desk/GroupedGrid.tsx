@@ -205,9 +205,6 @@ export function GroupedGrid({
                 >
                   {row.group.customer_name}
                 </a>
-                <span className="muted small">
-                  {formatCount(row.group.invoice_count)} invoice{row.group.invoice_count === 1 ? '' : 's'}
-                </span>
               </span>
             );
           }
@@ -221,9 +218,16 @@ export function GroupedGrid({
       },
       {
         colId: 'status',
-        headerName: 'Status',
+        headerName: 'Status / invoices',
         width: 140,
-        cellRenderer: (p: { data?: Row }) => (p.data?.kind === 'invoice' ? <StatusBadge status={p.data.invoice.status} label={p.data.invoice.status_display} /> : null),
+        cellRenderer: (p: { data?: Row }) =>
+          p.data?.kind === 'invoice' ? (
+            <StatusBadge status={p.data.invoice.status} label={p.data.invoice.status_display} />
+          ) : p.data?.kind === 'group' ? (
+            <span className="muted small" data-testid="group-count">
+              {formatCount(p.data.group.invoice_count)} invoice{p.data.group.invoice_count === 1 ? '' : 's'}
+            </span>
+          ) : null,
       },
       {
         colId: 'due',

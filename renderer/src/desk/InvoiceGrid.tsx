@@ -191,7 +191,11 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
     grid.applyColumnState({ state: [{ colId, sort: filters.order }], defaultState: { sort: null } });
   }, [filters.sort, filters.order]);
 
-  const columns = useMemo(() => invoiceColumns(onCustomer, { sort: filtersRef.current.sort, order: filtersRef.current.order }), [onCustomer]);
+  const columns = useMemo(() => {
+    const all = invoiceColumns(onCustomer, { sort: filtersRef.current.sort, order: filtersRef.current.order });
+    // On the customer page every row is that customer's.
+    return embedded ? all.filter((c) => c.colId !== 'customer_name') : all;
+  }, [onCustomer, embedded]);
 
   const onGridReady = useCallback(
     (e: GridReadyEvent<Invoice>) => {
@@ -253,7 +257,7 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
           infiniteInitialRowCount={1}
           blockLoadDebounceMillis={50}
           getRowId={(p) => p.data.id}
-          rowSelection={{ mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false }}
+          rowSelection={embedded ? undefined : { mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false }}
           selectionColumnDef={{ pinned: 'left', width: 44 }}
           onGridReady={onGridReady}
           onSortChanged={onSortChanged}
