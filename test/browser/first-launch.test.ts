@@ -67,3 +67,40 @@ describe('first launch on an empty workspace, in Chromium', () => {
     expect(browser.offHost).toEqual([]);
   });
 });
+
+describe('first launch: open the demo workspace, in Chromium', () => {
+  let dir: string;
+  let server: ServerProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    await ensureRendererBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'ardesk-first-demo-'));
+    server = await startServe(['--port', '0', '--db', join(dir, 'ardesk.sqlite')]);
+    browser = await openBrowser();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fills the empty workspace with the demo data and signs in as demo, with a company switcher', async () => {
+    const page = browser.page;
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Open the demo workspace' }).click();
+    await page.locator('[data-testid="invoice-grid"] .ag-row[row-index="9"]').waitFor({ timeout: 30_000 });
+    const switcher = page.getByLabel('Company');
+    const companies = await switcher.locator('option').allInnerTexts();
+    expect(companies).toHaveLength(2);
+    const first = page.url();
+    const current = await switcher.inputValue();
+    const values = await switcher.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    await switcher.selectOption(values.find((v) => v !== current)!);
+    expect(page.url()).not.toContain(current);
+    await page.waitForURL((u) => u.href !== first && /\/invoices$/.test(u.pathname));
+    await page.locator('[data-testid="invoice-grid"] .ag-row[row-index="0"]').waitFor();
+    expect(browser.offHost).toEqual([]);
+  });
+});

@@ -1388,6 +1388,15 @@ export interface paths {
       };
     };
   };
+  "/api/v1/setup/demo/": {
+    post: {
+      /** Fill an empty workspace with the demo data (users demo and outsider, two companies), and sign in as demo */
+      responses: {
+        201: components["schemas"]["SetupSignedIn"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
 }
 
 export interface components {
@@ -1541,7 +1550,7 @@ export interface components {
     };
     ApproveActionRequest: {
       final_content?: string;
-      approved_by?: string | null;
+      approved_by?: string;
       comment?: string;
     };
     BulkEnrollRequest: {
@@ -1556,7 +1565,7 @@ export interface components {
     };
     CancelActionRequest: {
       reason?: string;
-      approved_by?: string | null;
+      approved_by?: string;
     };
     CashflowForecast: {
       request_date: string;
@@ -1627,7 +1636,7 @@ export interface components {
     };
     CreateActionRequest: {
       customer?: string;
-      invoice?: string | null;
+      invoice?: string;
       action_type: "email" | "call" | "task";
       status?: "proposed" | "scheduled";
       description: string;
@@ -1654,7 +1663,7 @@ export interface components {
       timezone?: string;
       duplicate_from?: string;
       send_followups_in_thread?: boolean;
-      sender_connection_id?: string | null;
+      sender_connection_id?: string;
     };
     Customer: {
       id: string;
@@ -2588,7 +2597,7 @@ export interface components {
     };
     RejectActionRequest: {
       reason?: string;
-      approved_by?: string | null;
+      approved_by?: string;
       comment?: string;
     };
     SavedView: {
@@ -2744,6 +2753,15 @@ export interface components {
       body_plain_template?: string;
       body_html_template?: string;
       instructions?: string;
+    };
+    SetupSignedIn: {
+      token: string;
+      expires_at: string;
+      companies: {
+        id: string;
+        name: string;
+        role: string;
+      }[];
     };
     SetupStatus: {
       initialized: boolean;

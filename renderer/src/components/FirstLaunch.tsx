@@ -6,10 +6,10 @@ import { describeError } from './ErrorBox';
 export function FirstLaunch() {
   const adopt = useSession((s) => s.adopt);
   const [form, setForm] = useState({ company_name: '', display_name: '', username: '', password: '' });
-  const [busy, setBusy] = useState<'account' | null>(null);
+  const [busy, setBusy] = useState<'demo' | 'account' | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  async function run(kind: 'account', action: () => Promise<{ token: string }>) {
+  async function run(kind: 'demo' | 'account', action: () => Promise<{ token: string }>) {
     setBusy(kind);
     setError(null);
     try {
@@ -33,6 +33,13 @@ export function FirstLaunch() {
       <div className="auth-card first-launch">
         <h1 className="brand">Welcome to ardesk</h1>
         <p className="muted">This workspace is empty. Explore it with realistic demo data, or start with your own company.</p>
+        <section className="choice">
+          <h2>Open the demo workspace</h2>
+          <p className="muted">Two companies with customers, invoices in every aging bucket, payments, sequences and insights. Sign in later as demo / demo.</p>
+          <button type="button" className="btn btn-primary" disabled={busy !== null} onClick={() => void run('demo', () => api.post('/api/v1/setup/demo/', {}))}>
+            {busy === 'demo' ? 'Preparing the demo…' : 'Open the demo workspace'}
+          </button>
+        </section>
         <form className="choice" onSubmit={createAccount} aria-label="Create an account">
           <h2>Create an account</h2>
           <label>
