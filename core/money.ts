@@ -3,6 +3,9 @@
  * two decimals. Conversions round half away from zero on the third decimal, so 0.1 + 0.2 problems
  * never reach the ledger.
  */
+/** The largest amount accepted (major units): far beyond any invoice, well inside exact integer cents. */
+export const MAX_AMOUNT = 1_000_000_000_000;
+
 export function toMinor(amount: number): number {
   const cents = Math.round(Math.abs(amount) * 100 + 1e-9);
   return amount < 0 ? -cents : cents;

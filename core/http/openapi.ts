@@ -1,4 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { isUuid } from '../ids';
+import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../money';
 import type { AppEnv } from './env';
 import { validationProblem } from './problem';
 
@@ -64,6 +66,27 @@ export function idParams<K extends string>(...names: K[]) {
     ]) as Record<'company_id' | K, z.ZodString>,
   );
 }
+
+/** A UUID in a body or query: any letter case accepted, lower-cased like the stored ids. */
+export const UuidValue = z
+  .string()
+  .refine(isUuid, 'must be a UUID')
+  .transform((v) => v.toLowerCase())
+  .openapi({ type: 'string', format: 'uuid' });
+
+/** Free text of at most `max` characters. */
+export const Text = (max: number) => z.string().max(max);
+
+/** A search term: a NUL would end a LIKE pattern or a full-text phrase early, so it is refused. */
+export const SearchText = z.string().max(200).regex(/^[^\0]*$/, 'Must not contain NUL characters');
+
+/** Money in major units: at least one cent, at most two decimals. */
+export const MoneyValue = z
+  .number()
+  .min(0.01, 'Must be at least 0.01')
+  .max(MAX_AMOUNT)
+  .refine(hasAtMostTwoDecimals, 'must have at most two decimals')
+  .openapi({ example: 1250.5, description: 'Major currency units, at most two decimals, at least 0.01' });
 
 /** Query booleans: only true/false/1/0 are accepted; anything else is a 400. */
 export const QueryBool = z

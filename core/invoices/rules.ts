@@ -2,10 +2,8 @@
  * Input rules for invoice writes, pure: each returns the problems it finds (empty when valid).
  */
 import { addDays, isValidDate } from '../dates';
-import { hasAtMostTwoDecimals } from '../money';
+import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../money';
 
-/** Largest amount accepted: far beyond any invoice, well inside exact integer cents. */
-export const MAX_AMOUNT = 1_000_000_000_000;
 export const MAX_NUMBER_LENGTH = 64;
 export const MAX_URL_LENGTH = 2048;
 export const MAX_BULK_IDS = 1000;

@@ -285,6 +285,7 @@ describe('GET /invoices', () => {
     ['limit=0', 'limit'],
     ['limit=-1', 'limit'],
     ['limit=ten', 'limit'],
+    ['search=a%00b', 'search'],
   ])('answers 400 problem+json for %s', async (query, field) => {
     const res = await get(query);
     expect(res.status).toBe(400);

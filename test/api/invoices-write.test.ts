@@ -109,6 +109,7 @@ describe('invoice writes', () => {
       [{ customer: 'OURS', total_amount: 0 }, 'total_amount'],
       [{ customer: 'OURS', total_amount: -3 }, 'total_amount'],
       [{ customer: 'OURS', total_amount: 1.234 }, 'total_amount'],
+      [{ customer: 'OURS', total_amount: 1e-9 }, 'total_amount'],
       [{ customer: 'OURS', total_amount: '12' }, 'total_amount'],
       [{ customer: 'OURS', total_amount: 5, due_date: '2026-13-01' }, 'due_date'],
       [{ customer: 'OURS', total_amount: 5, issue_date: '2026-11-20', due_date: '2026-11-19' }, 'due_date'],

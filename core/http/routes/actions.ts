@@ -11,13 +11,11 @@ import {
 import { getAction, listActions } from '../../actions/queries';
 import { ACTION_CATEGORIES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, QueryBool, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Actions';
 const ActionParams = idParams('action_id');
 /** UUIDs in query strings and bodies: malformed ones are a 400 rather than an empty match. */
-const UuidValue = z.guid().openapi({ format: 'uuid' });
-const Text = (max: number) => z.string().max(max);
 
 const ApprovalLogEntry = z
   .object({
@@ -70,10 +68,7 @@ const ListQuery = z.object({
   status: z.string().optional().openapi({ description: `Comma-separated: ${ACTION_STATUSES.join(', ')}`, example: 'proposed,scheduled' }),
   invoice_id: UuidValue.optional(),
   customer_id: UuidValue.optional(),
-  // A NUL would end the LIKE pattern early and match everything.
-  search: Text(200)
-    .regex(/^[^\0]*$/, 'Must not contain NUL characters')
-    .optional()
+  search: SearchText.optional()
     .openapi({ description: 'Case-insensitive partial match on description, recommendation label, trigger event label, customer name, invoice number' }),
   include_deleted: QueryBool.optional().openapi({ description: 'Default false; true when category=history' }),
   executed_after: DateString.optional().openapi({ description: 'Only with category=history; on or after this UTC date' }),

@@ -4,12 +4,10 @@ import { CUSTOMER_PAGE_DEFAULT, CUSTOMER_PAGE_MAX, getCustomer, listCustomers } 
 import { MAX_CONTACTS, MAX_LOCATIONS, MAX_PAYMENT_TERMS_DAYS } from '../../customers/rules';
 import { today } from '../../clock';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, idParams, json, jsonBody, problems, QueryBool, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, idParams, json, jsonBody, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { offsetPaging } from './payments';
 
 const TAGS = ['Extensions'];
-const UuidValue = z.guid().openapi({ format: 'uuid' });
-const Text = (max: number) => z.string().max(max);
 
 const PersonRef = z.object({ id: Uuid, name: z.string() }).openapi('TeamMemberRef');
 
@@ -94,10 +92,7 @@ const NewCustomer = z.strictObject({ name: Text(200), ...fields }).openapi('NewC
 const CustomerPatch = z.strictObject({ name: Text(200).optional(), ...fields }).openapi('CustomerPatch');
 
 const ListQuery = z.object({
-  // A NUL cannot go into a full-text phrase (SQLite reads it as the end of the string).
-  search: Text(200)
-    .regex(/^[^\0]*$/, 'Must not contain NUL characters')
-    .optional()
+  search: SearchText.optional()
     .openapi({ description: 'Case-insensitive partial match on the name' }),
   is_person: QueryBool.optional(),
   ar_owner: UuidValue.optional().openapi({ description: 'Customers of this AR owner (team member id)' }),

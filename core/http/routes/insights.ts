@@ -3,11 +3,10 @@ import { createInsight, submitFeedback } from '../../insights/commands';
 import { ACTIVE_COURTS, INSIGHT_TYPE_NAMES, PREDICTION_BASES, SUMMARY_MAX_WORDS, TONES } from '../../insights/payloads';
 import { DEFAULT_INSIGHT_LIMIT, getInsight, listInsights, MAX_INSIGHT_LIMIT } from '../../insights/queries';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, json, jsonBody, problems, QueryBool, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, json, jsonBody, problems, QueryBool, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Intelligence';
 const TARGET_TYPES = ['customer', 'invoice', 'portfolio'] as const;
-const UuidValue = z.guid().openapi({ format: 'uuid' });
 
 const MyFeedback = z.object({ rating: z.enum(['up', 'down']), comment: z.string().nullable(), updated_at: Timestamp }).openapi('MyInsightFeedback');
 

@@ -7,25 +7,18 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { bulkUpdateInvoices, createInvoice, replaceInvoice, updateInvoice } from '../../invoices/commands';
 import { getInvoiceDetail } from '../../invoices/detail';
 import { DEFAULT_LIMIT, listInvoices, MAX_LIMIT } from '../../invoices/list';
-import { isPaymentLink, MAX_AMOUNT, MAX_BULK_IDS, MAX_NUMBER_LENGTH } from '../../invoices/rules';
+import { isPaymentLink, MAX_BULK_IDS, MAX_NUMBER_LENGTH } from '../../invoices/rules';
 import { parseSort, SORT_VALUES } from '../../invoices/sort';
 import { AGING_BUCKETS, CONCRETE_STATUSES, STATUS_VALUES } from '../../invoices/status';
 import { invoiceSummary } from '../../invoices/summary';
 import { ValidationError } from '../../errors';
 import { isUuid } from '../../ids';
-import { hasAtMostTwoDecimals } from '../../money';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, QueryBool, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, problems, QueryBool, SearchText, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAGS = ['Invoices'];
 
 // ---- Shared pieces -------------------------------------------------------------------------
-
-const UuidValue = z
-  .string()
-  .refine(isUuid, 'must be a UUID')
-  .transform((v) => v.toLowerCase())
-  .openapi({ type: 'string', format: 'uuid' });
 
 /** A comma-separated multi-select: each value must be one of `values`; repeats are dropped. */
 function csvOf<T extends string>(values: readonly T[], what: string, description: string) {
@@ -56,12 +49,7 @@ const UuidCsv = z
   })
   .openapi({ type: 'string', description: 'Comma-separated label UUIDs; an invoice matches when it has any of them' });
 
-const Money = z
-  .number()
-  .positive()
-  .max(MAX_AMOUNT)
-  .refine(hasAtMostTwoDecimals, 'must have at most two decimals')
-  .openapi({ example: 1250.5, description: 'Major currency units, at most two decimals, greater than 0' });
+const Money = MoneyValue;
 
 const PaymentLink = z
   .string()
@@ -228,7 +216,7 @@ const ListQuery = z.object({
   due_date_from: DateString.optional(),
   due_date_to: DateString.optional(),
   overdue_only: QueryBool.optional().openapi({ description: 'Only open invoices with a positive balance past their due date' }),
-  search: z.string().max(200).optional().openapi({ description: 'Case-insensitive part of the invoice number or customer name' }),
+  search: SearchText.optional().openapi({ description: 'Case-insensitive part of the invoice number or customer name' }),
   ar_owner: UuidValue.optional(),
   sales_owner: UuidValue.optional(),
   is_person: QueryBool.optional(),

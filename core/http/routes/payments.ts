@@ -4,7 +4,7 @@ import { changePaymentStatus, recordPayment } from '../../payments/commands';
 import { getPayment, listInvoicePayments, listPayments, PAYMENT_PAGE_DEFAULT, PAYMENT_PAGE_MAX } from '../../payments/queries';
 import { normalizePaymentMethod, PAYMENT_STATUSES, type PaymentOperation, RECORDABLE_STATUSES } from '../../payments/rules';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
 
 /**
  * limit/offset paging for the extension lists (payments, customers): `count` is always the total
@@ -55,7 +55,6 @@ const ListQuery = z.object({
   ...offsetPaging(PAYMENT_PAGE_DEFAULT, PAYMENT_PAGE_MAX),
 });
 
-const Text = (max: number) => z.string().max(max);
 
 const NewPayment = z
   .strictObject({

@@ -24,12 +24,11 @@ import { changeSequenceStatus, createSequence, getSequence, listSequences, seque
 import { createStep, deleteStep, getStep, listSteps, updateStep } from '../../sequences/steps';
 import { PLACEHOLDERS } from '../../sequences/templates';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Sequences';
 const EXT = ['Extensions'];
 /** UUIDs in query strings and bodies: malformed ones are a 400 rather than an empty match. */
-const UuidValue = z.guid().openapi({ format: 'uuid' });
 const Page = z.coerce.number().int().min(1).optional().openapi({ type: 'integer', default: 1 });
 const PageSize = z.coerce
   .number()

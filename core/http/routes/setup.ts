@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { login } from '../../auth/sessions';
 import { createFirstAccount, isInitialized } from '../../auth/setup';
+import { seedDemo } from '../../seed';
 import type { HttpOptions } from '../app';
 import { clientAddress } from '../context';
 import { createRouter, json, jsonBody, problems } from '../openapi';
@@ -36,6 +37,21 @@ const accountRoute = createRoute({
   },
 });
 
+const SignedIn = z
+  .object({ token: z.string(), expires_at: z.string(), companies: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })) })
+  .openapi('SetupSignedIn');
+
+const demoRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/setup/demo/',
+  tags: ['Extensions'],
+  summary: 'Fill an empty workspace with the demo data (users demo and outsider, two companies), and sign in as demo',
+  responses: {
+    201: json(SignedIn, 'Signed in as demo'),
+    ...problems(409),
+  },
+});
+
 export function setupRoutes(options: HttpOptions) {
   return createRouter()
     .openapi(statusRoute, async (c) => c.json({ initialized: await isInitialized(c.var.engine) }, 200))
@@ -43,6 +59,12 @@ export function setupRoutes(options: HttpOptions) {
       const body = c.req.valid('json');
       await createFirstAccount(c.var.engine, { username: body.username, password: body.password, displayName: body.display_name, companyName: body.company_name });
       const result = await login(c.var.engine, body.username, body.password, { throttle: options.throttle, address: clientAddress(c), tokenTtlDays: options.tokenTtlDays });
+      return c.json(result, 201);
+    })
+    .openapi(demoRoute, async (c) => {
+      // seedDemo refuses (409 already_initialized) once any user exists, checked inside its transaction.
+      await seedDemo(c.var.engine);
+      const result = await login(c.var.engine, 'demo', 'demo', { throttle: options.throttle, address: clientAddress(c), tokenTtlDays: options.tokenTtlDays });
       return c.json(result, 201);
     });
 }
