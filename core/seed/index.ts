@@ -85,6 +85,8 @@ export function seedDemo(engine: Engine): Promise<SeedReport> {
 
 export async function seedDatabase(engine: Engine, options: SeedOptions): Promise<SeedReport> {
   const { invoices, customers, seed } = validateSeedOptions(options);
+  // Checked again inside the transaction; this early answer spares the password hashing.
+  if (options.demo && (await engine.db.selectFrom('users').select('id').limit(1).executeTakeFirst())) throw alreadyInitialized();
   const hashes = options.demo ? await Promise.all([hashPassword('demo'), hashPassword('outsider')]) : [];
   const day0 = today(engine.clock);
   const cal = new Calendar(day0);
@@ -185,7 +187,7 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
     }
 
     const anyUser = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
-    if (anyUser) throw new ConflictError('This workspace is already set up; the demo needs an empty one', 'already_initialized');
+    if (anyUser) throw alreadyInitialized();
     const created = -SPAN_DAYS - 60;
     const demoUser = await insertUser(ctx, 'demo', 'Dana Moreno', 'dana.moreno@acme-industrial.example.com', hashes[0], created);
     const outsider = await insertUser(ctx, 'outsider', 'Olivia Stone', 'olivia.stone@bluebird-catering.example.com', hashes[1], created);
@@ -244,6 +246,10 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
     for (const company of report.companies) await record(company);
     return report;
   });
+}
+
+function alreadyInitialized(): ConflictError {
+  return new ConflictError('This workspace is already set up; the demo needs an empty one', 'already_initialized');
 }
 
 function teamOf(prefix: string) {

@@ -82,6 +82,7 @@ export interface SampleInvoice {
   closedDay: number | null;
   labels: Array<keyof LedgerLabels>;
   promisedDay: number | null;
+  paymentLink: string | null;
   payments: Array<{ day: number; amount: number; status: string; method: PaymentMethod }>;
 }
 
@@ -333,6 +334,7 @@ export function generateLedger(spec: LedgerSpec, sink: LedgerSink): LedgerResult
     for (const p of plan.payments) lastDay = Math.max(lastDay, p.voidedDay ?? p.day);
     if (closedDay !== null) lastDay = Math.max(lastDay, closedDay);
     const open = totals.closing_reason === null;
+    const paymentLink = rng.chance(0.85) ? `https://pay.example.com/${spec.companySlug}/${number}` : null;
     const followUp = open && dueDay < 0 && rng.chance(0.3) ? cal.date(rng.int(-3, 10)) : null;
     sink.invoice({
       id,
@@ -349,7 +351,7 @@ export function generateLedger(spec: LedgerSpec, sink: LedgerSink): LedgerResult
       balance: totals.balance,
       closing_reason: totals.closing_reason,
       closed_date: totals.closed_date,
-      payment_link: rng.chance(0.85) ? `https://pay.example.com/${spec.companySlug}/${number}` : null,
+      payment_link: paymentLink,
       next_follow_up_date: followUp,
       remote_id: `QB-${spec.firstInvoiceNumber + n}`,
       transaction_type: parent ? 'progress_invoice' : 'invoice',
@@ -415,6 +417,7 @@ export function generateLedger(spec: LedgerSpec, sink: LedgerSink): LedgerResult
         closedDay,
         labels,
         promisedDay: plan.promisedDay,
+        paymentLink,
         payments: plan.payments.map((p, k) => ({ day: p.day, amount: p.amount, status: p.status, method: methods[k] })),
       });
     }

@@ -7,6 +7,8 @@
  */
 import type { Insertable } from 'kysely';
 import type { ActionsTable, ApprovalOperation, CommunicationsTable, InsightsTable, ScheduledStepStatus, StepType } from '../db/schema';
+import type { INSIGHT_TYPES } from '../insights/payloads';
+import { renderTemplate, templateValues } from '../sequences/templates';
 import { zonedTimeToUtc } from './calendar';
 import type { LedgerLabels, LedgerResult, SampleCustomer, SampleInvoice } from './ledger';
 import type { Rng } from './random';
@@ -15,19 +17,7 @@ import type { CompanyFrame, SeedContext, TeamMember } from './workspace';
 export const STORY_KINDS = ['promise', 'dispute', 'silence', 'installments', 'defiant', 'routine'] as const;
 export type StoryKind = (typeof STORY_KINDS)[number];
 
-export const INSIGHT_TYPES = [
-  'customer_conversation_summary',
-  'invoice_conversation_summary',
-  'customer_signal',
-  'invoice_signal',
-  'portfolio_signal',
-  'invoice_pay_date_prediction',
-  'customer_strategy_plan',
-] as const;
-
-export const TONES = ['cooperative', 'neutral', 'frustrated', 'avoidant', 'unknown', 'amicable', 'defiant'] as const;
-export const COURTS = ['AR', 'Sales', 'Operations', 'Executive', 'Customer'] as const;
-export const PREDICTION_BASES = ['promise', 'historical', 'pattern', 'judgement'] as const;
+type InsightType = keyof typeof INSIGHT_TYPES;
 
 interface Story {
   kind: StoryKind;
@@ -139,7 +129,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
     lastTouch.set(story.customer.id, { at, channel: t.kind, direction: t.direction, by, summary: t.subject });
   };
 
-  const insight = (type: (typeof INSIGHT_TYPES)[number], target: { type: InsightsTable['target_type']; id: string }, customerId: string | null, invoiceId: string | null, payload: Record<string, unknown>, day = -1, validToDay: number | null = null) => {
+  const insight = (type: InsightType, target: { type: InsightsTable['target_type']; id: string }, customerId: string | null, invoiceId: string | null, payload: Record<string, unknown>, day = -1, validToDay: number | null = null) => {
     const at = cal.stamp(day, 360);
     insights.push({
       id: ids(),
@@ -176,7 +166,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
     // Touches run from three days after the due date (at most a week ago) to yesterday.
     const d0 = Math.min(invoice.dueDay + 3, -7);
     const mid = Math.round(d0 / 2);
-    const link = `https://pay.example.com/${company.slug}/${num}`;
+    const payOnline = invoice.paymentLink ? ` You can pay online at ${invoice.paymentLink}.` : '';
     const entity = { type: 'customer', id: customer.id, name: customer.name };
     const invoiceEntity = { type: 'invoice', id: invoice.id, number: num, customer_name: customer.name };
     const reminder: Touch = {
@@ -186,7 +176,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
       direction: 'outbound',
       from: 'owner',
       subject: `Invoice ${num} is past due`,
-      body: `Hi ${first(contact)},\n\nA friendly reminder that invoice ${num} for ${bal} was due on ${dateOf(invoice.dueDay)}. You can pay online at ${link}.\n\nThank you,\n${owner.name}\n${company.name}`,
+      body: `Hi ${first(contact)},\n\nA friendly reminder that invoice ${num} for ${bal} was due on ${dateOf(invoice.dueDay)}.${payOnline}\n\nThank you,\n${owner.name}\n${company.name}`,
     };
     const sentReminder = (label: string): ActionSpec => ({
       invoice,
@@ -590,7 +580,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
         break;
       }
     }
-    const touch = lastTouch.get(customer.id) ?? null;
+    const touch = lastTouch.get(customer.id) ?? {};
     insight('customer_conversation_summary', { type: 'customer', id: customer.id }, customer.id, null, { ...summary, last_touch: touch });
     insight('invoice_conversation_summary', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, { ...invoiceSummary, last_touch: touch });
     insight('invoice_pay_date_prediction', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, prediction);
@@ -605,7 +595,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
       active_court: 'AR',
       action: null,
       action_breakdown: {},
-      last_touch: null,
+      last_touch: {},
       commitment_date: null,
       predicted_pay_date: null,
       evidence_trace: null,
@@ -706,7 +696,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
       .execute();
   }
 
-  const sequenceCounts = o.withSequences ? await writeSequences(ctx, company, stories, o.rng, sender.id) : { enrollments: 0, scheduledSteps: 0, communications: 0 };
+  const sequenceCounts = o.withSequences ? await writeSequences(ctx, company, stories, ledger, o.rng, sender.id) : { enrollments: 0, scheduledSteps: 0, communications: 0 };
   return {
     communications: comms.length + sequenceCounts.communications,
     actions: actions.length,
@@ -808,8 +798,8 @@ const STANDARD_STEPS: StepSpec[] = [
     offset: 0,
     time: '09:00',
     subject: 'Invoice {{invoice_number}} from {{company_name}} is past due',
-    body: 'Hi {{contact_first_name}},\n\nA friendly reminder that invoice {{invoice_number}} for {{balance}} was due on {{due_date}}. You can pay online at {{payment_link}}.\n\nThank you,\n{{sender_name}}',
-    html: '<p>Hi {{contact_first_name}},</p><p>A friendly reminder that invoice <strong>{{invoice_number}}</strong> for {{balance}} was due on {{due_date}}. <a href="{{payment_link}}">Pay online</a>.</p><p>Thank you,<br>{{sender_name}}</p>',
+    body: 'Hi {{contact_name}},\n\nA friendly reminder that invoice {{invoice_number}} for {{balance}} was due on {{due_date}}. You can pay online at {{payment_link}}.\n\nThank you,\n{{sender_name}}',
+    html: '<p>Hi {{contact_name}},</p><p>A friendly reminder that invoice <strong>{{invoice_number}}</strong> for {{balance}} was due on {{due_date}}. <a href="{{payment_link}}">Pay online</a>.</p><p>Thank you,<br>{{sender_name}}</p>',
     instructions: 'Keep it short and friendly; mention the payment link.',
   },
   {
@@ -818,8 +808,8 @@ const STANDARD_STEPS: StepSpec[] = [
     offset: 7,
     time: '09:00',
     subject: 'Second notice: invoice {{invoice_number}} is {{days_past_due}} days past due',
-    body: 'Hi {{contact_first_name}},\n\nWe have not yet received payment for invoice {{invoice_number}} ({{balance}}), due on {{due_date}}. Please reply with the date we can expect payment.\n\n{{sender_name}}',
-    html: '<p>Hi {{contact_first_name}},</p><p>We have not yet received payment for invoice <strong>{{invoice_number}}</strong> ({{balance}}), due on {{due_date}}. Please reply with the date we can expect payment.</p><p>{{sender_name}}</p>',
+    body: 'Hi {{contact_name}},\n\nWe have not yet received payment for invoice {{invoice_number}} ({{balance}}), due on {{due_date}}. Please reply with the date we can expect payment.\n\n{{sender_name}}',
+    html: '<p>Hi {{contact_name}},</p><p>We have not yet received payment for invoice <strong>{{invoice_number}}</strong> ({{balance}}), due on {{due_date}}. Please reply with the date we can expect payment.</p><p>{{sender_name}}</p>',
     instructions: 'Firm but polite; ask for a specific payment date.',
   },
   {
@@ -844,8 +834,9 @@ const STANDARD_STEPS: StepSpec[] = [
   },
 ];
 
-async function writeSequences(ctx: SeedContext, company: CompanyFrame, stories: Story[], rng: Rng, senderId: string) {
+async function writeSequences(ctx: SeedContext, company: CompanyFrame, stories: Story[], ledger: LedgerResult, rng: Rng, senderId: string) {
   const { trx, cal, ids } = ctx;
+  const openOf = (story: Story) => ledger.invoices.filter((i) => i.customerIndex === story.customer.index && i.closing === null);
   const tz = 'America/New_York';
   const created = cal.stamp(-120, 840);
   const insertSequence = async (name: string, status: 'draft' | 'active' | 'archived', steps: StepSpec[]) => {
@@ -929,9 +920,59 @@ async function writeSequences(ctx: SeedContext, company: CompanyFrame, stories: 
       else if (!failedOnce && rng.chance(0.5)) status = 'failed';
       else status = 'sent';
       if (status === 'failed') failedOnce = true;
-      const subject = step.type === 'reminder' ? render(step.subject, story, company, day, cal) : null;
+      const subject = step.type === 'reminder' ? render(step.subject, story, company, day, cal, openOf(story)) : null;
       const scheduledAt = zonedTimeToUtc(cal.date(day), step.time, tz);
       const sentAt = status === 'sent' ? scheduledAt : null;
+      const messageId = step.type === 'reminder' && status !== 'scheduled' && status !== 'cancelled' ? `<seq.${story.invoice.number.toLowerCase()}.${n + 1}@${company.slug}.example.com>` : null;
+      // A sent reminder is a communication (the invoice's last touch), linked as the sender links it.
+      let communicationId: string | null = null;
+      if (sentAt && subject) {
+        communicationId = ids();
+        await trx
+          .insertInto('communications')
+          .values({
+            id: communicationId,
+            company_id: company.id,
+            customer_id: story.customer.id,
+            invoice_id: story.invoice.id,
+            kind: 'email',
+            direction: 'outbound',
+            subject,
+            body: render(step.body, story, company, day, cal, openOf(story)),
+            occurred_at: sentAt,
+            author_user_id: null,
+            author_name: company.connections[0].name,
+            email_connection_id: senderId,
+            message_id: messageId,
+            created_at: sentAt,
+          })
+          .execute();
+        communications++;
+      } else if (status === 'completed') {
+        // A completed call or task is recorded as the queue records it: a call touches the invoice, a task is a note.
+        communicationId = ids();
+        const at = cal.stamp(day, 960);
+        await trx
+          .insertInto('communications')
+          .values({
+            id: communicationId,
+            company_id: company.id,
+            customer_id: story.customer.id,
+            invoice_id: story.invoice.id,
+            kind: step.type === 'call' ? 'call' : 'note',
+            direction: step.type === 'call' ? 'outbound' : 'internal',
+            subject: step.label,
+            body: step.type === 'call' ? `Left a voicemail for ${story.customer.contact.name} about ${story.invoice.number}.` : `Reviewed ${story.customer.name} with ${company.team.find((m) => m.role === 'manager')?.name ?? 'the AR manager'}: one more reminder, then a credit hold.`,
+            occurred_at: at,
+            author_user_id: story.owner.userId,
+            author_name: story.owner.name,
+            email_connection_id: null,
+            message_id: null,
+            created_at: at,
+          })
+          .execute();
+        communications++;
+      }
       await trx
         .insertInto('scheduled_steps')
         .values({
@@ -949,50 +990,39 @@ async function writeSequences(ctx: SeedContext, company: CompanyFrame, stories: 
           email_subject: subject,
           sent_at: sentAt,
           error: status === 'failed' ? '550 5.1.1 Mailbox unavailable: recipient address rejected' : null,
+          send_started_at: sentAt ?? (status === 'failed' ? scheduledAt : null),
+          message_id: status === 'sent' || status === 'failed' ? messageId : null,
+          communication_id: communicationId,
           created_at: cal.stamp(Math.min(start, -1), 780),
           updated_at: status === 'scheduled' || day > 0 ? cal.stamp(Math.min(start, -1), 780) : cal.stamp(Math.min(day, -1), 900),
         })
         .execute();
       scheduledSteps++;
-      if (sentAt && subject) {
-        await trx
-          .insertInto('communications')
-          .values({
-            id: ids(),
-            company_id: company.id,
-            customer_id: story.customer.id,
-            invoice_id: story.invoice.id,
-            kind: 'email',
-            direction: 'outbound',
-            subject,
-            body: render(step.body, story, company, day, cal),
-            occurred_at: sentAt,
-            author_user_id: null,
-            author_name: company.connections[0].name,
-            email_connection_id: senderId,
-            message_id: `<seq.${story.invoice.number.toLowerCase()}.${n + 1}@${company.slug}.example.com>`,
-            created_at: sentAt,
-          })
-          .execute();
-        communications++;
-      }
     }
   }
   return { enrollments, scheduledSteps, communications };
 }
 
-/** Fills a step template with the invoice's data, as the sequence sender does. */
-function render(template: string, story: Story, company: CompanyFrame, day: number, cal: SeedContext['cal']): string {
-  const values: Record<string, string> = {
-    invoice_number: story.invoice.number,
-    customer_name: story.customer.name,
-    contact_first_name: story.customer.contact.name.split(' ')[0],
-    balance: money(story.invoice.balance),
-    due_date: cal.date(story.invoice.dueDay),
-    days_past_due: String(Math.max(0, day - story.invoice.dueDay)),
-    payment_link: `https://pay.example.com/${company.slug}/${story.invoice.number}`,
-    company_name: company.name,
-    sender_name: story.owner.name,
-  };
-  return template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
+/** Fills a step template with the invoice's data through the sequence sender's own renderer. */
+function render(template: string, story: Story, company: CompanyFrame, day: number, cal: SeedContext['cal'], openInvoices: SampleInvoice[]): string {
+  const asTemplate = (i: SampleInvoice) => ({
+    invoice_number: i.number,
+    invoice_date: cal.date(i.invoiceDay),
+    due_date: cal.date(i.dueDay),
+    currency: 'USD',
+    total_amount: i.total,
+    balance: i.balance,
+    payment_link: i.paymentLink,
+  });
+  const values = templateValues({
+    customerName: story.customer.name,
+    contactName: story.customer.contact.name,
+    companyName: company.name,
+    senderName: company.connections[0].name,
+    openInvoices: openInvoices.map(asTemplate),
+    invoice: asTemplate(story.invoice),
+    currency: 'USD',
+    today: cal.date(day),
+  });
+  return renderTemplate(template, values);
 }
