@@ -239,6 +239,24 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     await rowsWhere(page, (r) => r.every((x) => x.status === 'past_due_90p'), 'only 91+ rows');
   });
 
+  it('says what failed and offers a retry when the server does not answer, never a blank screen', async () => {
+    const path = new URL(page.url()).pathname;
+    await page.route('**/api/companies/*/invoices?*', (route) => route.abort('connectionrefused'));
+    await page.goto(`${server.url}${path}?status=current`);
+    const box = page.locator('.grid-area .error-box');
+    await box.waitFor();
+    expect(await box.innerText()).toContain('Could not load invoices.');
+    expect(await box.innerText()).toContain('The local ardesk server is not answering.');
+    await expect.poll(() => page.getByTestId('connection').innerText()).toBe('Server unreachable');
+    await page.unroute('**/api/companies/*/invoices?*');
+    await box.getByRole('button', { name: 'Retry' }).click();
+    await rowsWhere(page, (r) => r.length > 0 && r.every((x) => x.status === 'current'), 'rows after the retry');
+    await box.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('connection').innerText()).toBe('Online');
+    // The failed loads above were provoked; they are not errors of the app.
+    browser.errors.splice(0, browser.errors.length, ...browser.errors.filter((e) => !e.includes('ERR_CONNECTION_REFUSED')));
+  });
+
   it('sent nothing anywhere but 127.0.0.1 and logged no errors', () => {
     expect(browser.offHost).toEqual([]);
     expect(browser.errors).toEqual([]);
