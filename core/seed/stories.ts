@@ -516,21 +516,24 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           createdDay: mid,
           approvals: [],
         });
-        actions.push({
-          invoice,
-          customer,
-          type: 'email',
-          status: 'proposed',
-          description: `Send a reminder for ${num}`,
-          recommendation: 'Send reminder',
-          trigger: `${dpd} days past due`,
-          required: true,
-          ai: true,
-          metadata: { draft_subject: `Reminder: invoice ${num}` },
-          createdDay: mid,
-          deletedDay: -2,
-          approvals: [],
-        });
+        // A duplicate suggestion a collector deleted (once in the demo).
+        if (!actions.some((a) => a.deletedDay !== undefined)) {
+          actions.push({
+            invoice,
+            customer,
+            type: 'email',
+            status: 'proposed',
+            description: `Send a reminder for ${num}`,
+            recommendation: 'Send reminder',
+            trigger: `${dpd} days past due`,
+            required: true,
+            ai: true,
+            metadata: { draft_subject: `Reminder: invoice ${num}` },
+            createdDay: mid,
+            deletedDay: -2,
+            approvals: [],
+          });
+        }
         insight('customer_strategy_plan', { type: 'customer', id: customer.id }, customer.id, null, {
           strategy_plan: {
             strategy: 'fix_fulfilment_then_collect',
