@@ -100,7 +100,7 @@ describe('invoice plans', () => {
         expect(plan.promisedDay).toBeGreaterThan(0);
         expect(dueDay).toBeLessThan(0);
       }
-      for (const p of plan.payments.filter((x) => x.status === 'PENDING' || x.status === 'FAILED')) expect(state).toBe('open');
+      if (plan.payments.some((x) => x.status === 'PENDING' || x.status === 'FAILED')) expect(state).toBe('open');
     }
     expect([...seen].sort()).toEqual(['credit_memo', 'open', 'overpaid', 'paid', 'written_off']);
   });
