@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { createEngine, type Engine } from '../core/engine';
 import { RENDERER_CSP } from '../core/http/renderer';
 import { databaseFileIn, defaultDataDir } from '../core/paths';
@@ -71,19 +71,28 @@ function createWindow(shellState: Shell): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
-  win.webContents.on('will-navigate', (event, url) => {
-    if (sameOrigin(url, shellState.origin)) return;
-    event.preventDefault();
-    openExternally(url);
-  });
-  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    openExternally(url);
-    return { action: 'deny' };
-  });
   void win.loadURL(`${shellState.origin}/`);
   return win;
 }
+
+// Every web contents (the window and anything it might spawn) stays on our origin: other links open
+// in the system browser, new windows and webviews are refused.
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-navigate', (event, url) => {
+    if (running && sameOrigin(url, running.origin)) return;
+    event.preventDefault();
+    openExternally(url);
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (running && sameOrigin(url, running.origin)) return;
+    event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    openExternally(url);
+    return { action: 'deny' };
+  });
+});
 
 // The preload asks once per page load; only our own pages get an answer.
 ipcMain.on(BOOTSTRAP_CHANNEL, (event) => {
@@ -112,18 +121,25 @@ if (!app.requestSingleInstanceLock()) {
     mainWindow.focus();
   });
 
-  app.whenReady().then(async () => {
-    running = await start();
-    lockDownSession(running.origin);
-    mainWindow = createWindow(running);
-    mainWindow.on('closed', () => (mainWindow = null));
-    app.on('activate', () => {
-      if (running && BrowserWindow.getAllWindows().length === 0) {
-        mainWindow = createWindow(running);
-        mainWindow.on('closed', () => (mainWindow = null));
-      }
+  app
+    .whenReady()
+    .then(async () => {
+      running = await start();
+      lockDownSession(running.origin);
+      mainWindow = createWindow(running);
+      mainWindow.on('closed', () => (mainWindow = null));
+      app.on('activate', () => {
+        if (running && BrowserWindow.getAllWindows().length === 0) {
+          mainWindow = createWindow(running);
+          mainWindow.on('closed', () => (mainWindow = null));
+        }
+      });
+    })
+    .catch((err: unknown) => {
+      // The database could not be opened or migrated, or the server could not bind: say so, then quit.
+      dialog.showErrorBox('ardesk could not start', err instanceof Error ? err.message : String(err));
+      app.exit(1);
     });
-  });
 
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();

@@ -1,0 +1,94 @@
+/**
+ * Benchmark of the invoice desk in a real browser at scale (issue 4's performance figures; a
+ * benchmark, never a timed test): `npx tsx test/browser/desk-bench.mts [--invoices N]
+ * [--customers N] [--db FILE] [--runs N]`. It seeds a database with `ardesk seed --demo` (or reuses
+ * --db), starts `ardesk serve` on it, opens the desk in Debian's Chromium and reports, over
+ * several runs, the time from navigation to the first rows on screen, and from a filter click to
+ * the repainted rows. Targets at 1,000,000 invoices: first rows within 1 s, a filter within 300 ms.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureRendererBuilt, openBrowser } from '../support/browser';
+import { BIN, startServe } from '../support/cli';
+
+const { values } = parseArgs({
+  options: { invoices: { type: 'string', default: '1000000' }, customers: { type: 'string', default: '50000' }, db: { type: 'string' }, runs: { type: 'string', default: '7' } },
+});
+const runs = Math.max(1, Number(values.runs));
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'ardesk-desk-bench-'));
+const db = values.db ?? join(dir, 'bench.sqlite');
+try {
+  if (!existsSync(db)) {
+    const started = Date.now();
+    console.log(`seeding ${values.invoices} invoices over ${values.customers} customers…`);
+    execFileSync(process.execPath, [BIN, 'seed', '--db', db, '--demo', '--invoices', values.invoices!, '--customers', values.customers!], { stdio: 'inherit' });
+    console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  await ensureRendererBuilt();
+  const server = await startServe(['--port', '0', '--db', db]);
+  const browser = await openBrowser();
+  const { page } = browser;
+  try {
+    await page.goto(server.url);
+    await page.getByLabel('Username').fill('demo');
+    await page.getByLabel('Password').fill('demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('[data-testid="invoice-grid"] .ag-row[row-index="0"] .ag-cell[col-id="invoice_number"]').waitFor({ timeout: 60_000 });
+    const deskUrl = page.url().split('?')[0];
+    const count = await page.locator('.grid-footer').innerText();
+    console.log(`desk: ${count}`);
+
+    const firstRows: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = Date.now();
+      await page.goto(deskUrl);
+      await page.waitForFunction(() => document.querySelector('[data-testid="invoice-grid"] .ag-row[row-index="0"] .ag-cell[col-id="invoice_number"]')?.textContent?.trim(), undefined, {
+        polling: 'raf',
+        timeout: 60_000,
+      });
+      firstRows.push(Date.now() - t0);
+    }
+
+    const statuses = ['past_due_31_60', 'current', 'past_due_90p', 'closed_paid'];
+    const filterRepaint: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      for (const status of statuses) {
+        const t0 = Date.now();
+        await page.locator(`.status-chip[data-status="${status}"]`).click();
+        await page.waitForFunction(
+          (s) => {
+            const badges = [...document.querySelectorAll('[data-testid="invoice-grid"] .ag-row .ag-cell[col-id="status"] [data-status]')];
+            return badges.length > 0 && badges.every((b) => b.getAttribute('data-status') === s);
+          },
+          status,
+          { polling: 'raf', timeout: 60_000 },
+        );
+        filterRepaint.push(Date.now() - t0);
+        await page.locator(`.status-chip[data-status="${status}"]`).click();
+      }
+    }
+
+    const show = (name: string, samples: number[], target: number) => {
+      const s = stats(samples);
+      console.log(`${name.padEnd(34)} median ${String(s.median).padStart(5)} ms   p95 ${String(s.p95).padStart(5)} ms   max ${String(s.max).padStart(5)} ms   target ${target} ms   ${s.median <= target ? 'ok' : 'MISSED'}`);
+    };
+    show('first rows after opening the desk', firstRows, 1000);
+    show('repaint after a status filter', filterRepaint, 300);
+    if (browser.offHost.length) console.log(`requests off 127.0.0.1: ${browser.offHost.join(', ')}`);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+} finally {
+  if (!values.db) rmSync(dir, { recursive: true, force: true });
+}
