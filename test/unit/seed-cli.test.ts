@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../core/engine';
+import { BIN } from '../support/cli';
+
+const dir = mkdtempSync(join(tmpdir(), 'ardesk-seed-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function ardesk(...args: string[]) {
+  const run = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+}
+
+describe('ardesk seed', () => {
+  it('creates the demo workspace once, and refuses a second time', async () => {
+    const file = join(dir, 'demo.sqlite');
+    const first = ardesk('seed', '--db', file, '--demo', '--invoices', '400', '--customers', '60', '--seed', '4');
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toContain('Acme Industrial Supply');
+    expect(first.out).toMatch(/60 customers, 400 invoices/);
+    expect(first.out).toContain('users: demo / demo, outsider / outsider');
+    expect(first.out).toMatch(/seeded .* with seed 4 in \d+\.\d s/);
+
+    const again = ardesk('seed', '--db', file, '--demo');
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('already set up');
+
+    // The file is back in WAL mode with its data, ready for `ardesk serve`.
+    const engine = await createEngine({ file });
+    try {
+      expect(engine.database.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(engine.database.sqlite.prepare(`SELECT count(*) AS n FROM invoices`).get()).toEqual({ n: 440 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('adds a generated ledger as a new company without --demo', () => {
+    const res = ardesk('seed', '--db', join(dir, 'plain.sqlite'), '--invoices', '250', '--customers', '30');
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toMatch(/Generated Ledger 1 \([0-9a-f-]{36}\): 30 customers, 250 invoices/);
+    expect(res.out).not.toContain('users:');
+  });
+
+  it('rejects malformed numbers as a usage error', () => {
+    const res = ardesk('seed', '--db', join(dir, 'bad.sqlite'), '--invoices', 'many');
+    expect(res.code).toBe(2);
+    expect(res.err).toContain('--invoices must be a whole number');
+  });
+});
