@@ -168,6 +168,22 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     expect(after.slice(0, 2).map((r) => r.id)).toEqual([rows[0].id, rows[1].id]);
   });
 
+  it('sends reminders for the selection after a confirmation that says how many and to whom', async () => {
+    const rows = await rowsWhere(page, (r) => r.length >= 2, 'two rows');
+    const bar = page.getByRole('toolbar', { name: 'Bulk actions' });
+    await bar.getByRole('button', { name: 'Send reminders…' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Send payment reminders?' });
+    expect(await dialog.innerText()).toContain('2 invoices in all');
+    const recipients = dialog.getByTestId('reminder-recipients').locator('li');
+    await expect.poll(() => recipients.count()).toBe(new Set([rows[0].customer, rows[1].customer]).size);
+    for (const text of await recipients.allInnerTexts()) expect(text).toMatch(/: .+ <.+@.+>$/);
+    await dialog.getByRole('button', { name: 'Send 2 reminders' }).click();
+    await page.locator('.toast-success', { hasText: 'Reminders queued for 2 invoices' }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await bar.getByRole('button', { name: 'Clear selection' }).click();
+    await bar.waitFor({ state: 'detached' });
+  });
+
   it('records a payment from the detail panel; the balance changes in the panel and the grid', async () => {
     const [row] = await rowsWhere(page, (r) => r.length > 0 && r[0].balance > 30, 'a row owing more than 30');
     await page.locator(`[data-testid="invoice-grid"] .ag-row[row-index="${row.index}"] .ag-cell[col-id="due_date"]`).click();

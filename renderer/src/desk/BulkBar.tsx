@@ -1,10 +1,38 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../components/Dialog';
-import { describeError } from '../components/ErrorBox';
+import { describeError, ErrorBox } from '../components/ErrorBox';
+import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { formatCount, recipientsSummary } from './format';
 import { useDesk } from './store';
+
+/** How many customers' billing contacts the confirmation looks up and lists by name. */
+const LISTED_RECIPIENTS = 8;
+
+/** The billing contacts the reminders go to, for the first few customers of the selection. */
+function Recipients({ companyId, customers }: { companyId: string; customers: string[] }) {
+  const shown = customers.slice(0, LISTED_RECIPIENTS);
+  const contacts = useLoad(
+    (signal) => Promise.all(shown.map((id) => api.get('/api/companies/{company_id}/customers/{customer_id}', { path: { company_id: companyId, customer_id: id }, signal }))),
+    [companyId, shown.join()],
+  );
+  if (contacts.error !== null) return <ErrorBox what="the billing contacts" error={contacts.error} onRetry={contacts.reload} />;
+  if (!contacts.data) return <p className="muted">Looking up billing contacts…</p>;
+  return (
+    <ul className="recipients" data-testid="reminder-recipients">
+      {contacts.data.map((c) => {
+        const billing = c.contacts.find((p) => p.is_billing && p.email) ?? c.contacts.find((p) => p.email);
+        return (
+          <li key={c.id}>
+            <strong>{c.name}</strong>: {billing ? `${billing.name} <${billing.email}>` : <span className="bad">no billing email: this reminder will fail</span>}
+          </li>
+        );
+      })}
+      {customers.length > shown.length && <li className="muted">and {formatCount(customers.length - shown.length)} more customers</li>}
+    </ul>
+  );
+}
 
 type BulkBody = { add_labels?: string[]; remove_labels?: string[]; updates?: { next_follow_up_date?: string | null; payment_link?: string | null } };
 
@@ -93,10 +121,17 @@ export function BulkBar({ companyId, onClear }: { companyId: string; onClear: ()
         Clear selection
       </button>
       {confirming && (
-        <ConfirmDialog title="Send payment reminders?" confirmLabel={`Send ${plural(n)}`} busy={busy} onConfirm={() => void sendReminders()} onCancel={() => setConfirming(false)}>
+        <ConfirmDialog
+          title="Send payment reminders?"
+          confirmLabel={`Send ${formatCount(n)} reminder${n === 1 ? '' : 's'}`}
+          busy={busy}
+          onConfirm={() => void sendReminders()}
+          onCancel={() => setConfirming(false)}
+        >
           <p>
-            A reminder email goes to the billing contact of each customer, for {plural(n)}: {recipientsSummary(selection)}.
+            One reminder email per invoice, {plural(n)} in all, to the billing contact of each customer: {recipientsSummary(selection)}.
           </p>
+          <Recipients companyId={companyId} customers={[...new Set(selection.map((s) => s.customer))]} />
           <p className="muted">Reminders are sent in the background from the company's default email connection.</p>
         </ConfirmDialog>
       )}

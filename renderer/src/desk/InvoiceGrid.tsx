@@ -264,7 +264,7 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
           onRowClicked={onRowClicked}
           onCellKeyDown={onCellKeyDown}
           onSelectionChanged={(e) =>
-            setSelection(e.api.getSelectedRows().map((r) => ({ id: r.id, invoice_number: r.invoice_number, customer_name: r.customer_name })))
+            setSelection(e.api.getSelectedRows().map((r) => ({ id: r.id, invoice_number: r.invoice_number, customer: r.customer, customer_name: r.customer_name })))
           }
           suppressColumnVirtualisation
           rowClass="invoice-row"

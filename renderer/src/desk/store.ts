@@ -10,6 +10,7 @@ import type { Label, SavedView, TeamMember } from './types';
 export interface SelectedInvoice {
   id: string;
   invoice_number: string;
+  customer: string;
   customer_name: string;
 }
 
