@@ -236,7 +236,7 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
     await insertConnection(ctx, catering, { name: 'Bluebird Billing', fromEmail: 'billing@bluebird-catering.example.com', fromName: 'Bluebird Catering Billing', userId: null, isDefault: true, isActive: true, shared: true }, created);
 
     const supplyLedger = loadLedger(supply, SUPPLY_CUSTOMERS, invoices, customers, 1, 10_001);
-    const cateringLedger = loadLedger(catering, CATERING_CUSTOMERS, SECOND_COMPANY.invoices, SECOND_COMPANY.customers, 2, 2_401);
+    const cateringLedger = loadLedger(catering, CATERING_CUSTOMERS, SECOND_COMPANY.invoices, SECOND_COMPANY.customers, 2, 24_001);
     const supplyStories = await writeStories(ctx, { company: supply, ledger: supplyLedger, rng: createRng(seed, 3), demoUserId: demoUser, maxStories: 12, withSequences: true });
     const cateringStories = await writeStories(ctx, { company: catering, ledger: cateringLedger, rng: createRng(seed, 4), demoUserId: demoUser, maxStories: 3, withSequences: false });
     report.companies.push(
