@@ -1,17 +1,10 @@
 import type { Engine } from '../engine';
+import { AGING_BUCKET_LABELS, AGING_BUCKETS, type AgingBucket as AgingBucketKey } from '../invoices/status';
 import { fromMinor } from '../money';
 
-export const AGING_BUCKETS = [
-  { key: 'current', label: 'Current' },
-  { key: '1_30', label: '1-30 days' },
-  { key: '31_60', label: '31-60 days' },
-  { key: '61_90', label: '61-90 days' },
-  { key: '91_over', label: '90+ days' },
-] as const;
+export type { AgingBucketKey };
 
-export type AgingBucketKey = (typeof AGING_BUCKETS)[number]['key'];
-
-/** The bucket of a number of days past due, in SQL, so grouping happens in the database. */
+/** The bucket of a number of days past due (as openStatus in core/invoices/status), in SQL, so grouping happens in the database. */
 const BUCKET_SQL = `CASE WHEN d <= 0 THEN 'current' WHEN d <= 30 THEN '1_30' WHEN d <= 60 THEN '31_60' WHEN d <= 90 THEN '61_90' ELSE '91_over' END`;
 
 /**
@@ -63,9 +56,9 @@ export function agingSummary(engine: Engine, companyId: string, asOf: string, to
 export function summarise(asOf: string, rows: Array<{ bucket: AgingBucketKey; balance: number; n: number }>): AgingSummary {
   const by = new Map(rows.map((r) => [r.bucket, r]));
   const total = rows.reduce((s, r) => s + r.balance, 0);
-  const buckets = AGING_BUCKETS.map(({ key, label }) => {
+  const buckets = AGING_BUCKETS.map((key) => {
     const balance = by.get(key)?.balance ?? 0;
-    return { key, label, balance: fromMinor(balance), invoice_count: by.get(key)?.n ?? 0, percent: total ? Math.round((balance / total) * 10000) / 100 : 0 };
+    return { key, label: AGING_BUCKET_LABELS[key], balance: fromMinor(balance), invoice_count: by.get(key)?.n ?? 0, percent: total ? Math.round((balance / total) * 10000) / 100 : 0 };
   });
   return {
     as_of: asOf,

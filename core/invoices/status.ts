@@ -46,6 +46,14 @@ export type OpenStatus = 'current' | PastDueStatus;
 export const AGING_BUCKETS = ['current', '1_30', '31_60', '61_90', '91_over'] as const;
 export type AgingBucket = (typeof AGING_BUCKETS)[number];
 
+export const AGING_BUCKET_LABELS: Record<AgingBucket, string> = {
+  current: 'Current',
+  '1_30': '1-30 days',
+  '31_60': '31-60 days',
+  '61_90': '61-90 days',
+  '91_over': '90+ days',
+};
+
 export const CLOSED_STATUS: Record<ClosingReason, InvoiceStatus> = {
   paid: 'closed_paid',
   overpaid: 'closed_overpaid',
@@ -53,7 +61,7 @@ export const CLOSED_STATUS: Record<ClosingReason, InvoiceStatus> = {
   written_off: 'closed_written_off',
 };
 
-const STATUS_LABELS: Record<StatusValue, string> = {
+export const STATUS_LABELS: Record<StatusValue, string> = {
   current: 'Current',
   overdue: 'Overdue',
   past_due_1_30: 'Past due 1-30',

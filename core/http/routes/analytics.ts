@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { AGING_BUCKETS, type AgingBucketKey, agingDetails, agingSummary } from '../../analytics/aging';
+import { type AgingBucketKey, agingDetails, agingSummary } from '../../analytics/aging';
 import { clampWeeks, DEFAULT_WEEKS } from '../../analytics/calendar';
 import { buildForecast } from '../../analytics/forecast';
 import { loadForecastInput } from '../../analytics/forecast-data';
@@ -7,12 +7,13 @@ import { agingCsv, agingReport, agingXlsx } from '../../analytics/report';
 import { captureAgingSnapshot, snapshotDates, snapshotHistory } from '../../analytics/snapshots';
 import { today } from '../../clock';
 import { ValidationError } from '../../errors';
+import { AGING_BUCKETS } from '../../invoices/status';
 import { fromMinor } from '../../money';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
 
 const TAG = ['Analytics'];
-const BUCKET_KEYS = AGING_BUCKETS.map((b) => b.key) as [AgingBucketKey, ...AgingBucketKey[]];
+const BUCKET_KEYS = AGING_BUCKETS;
 
 const AsOfQuery = z.object({ as_of: DateString.optional().openapi({ description: 'Aging at this date (default today)' }) });
 
@@ -196,7 +197,7 @@ const forecastRoute = createRoute({
 function parseBuckets(value: string | undefined): AgingBucketKey[] {
   if (!value) return [];
   const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = parts.filter((p) => !(BUCKET_KEYS as string[]).includes(p));
+  const bad = parts.filter((p) => !(BUCKET_KEYS as readonly string[]).includes(p));
   if (bad.length) throw new ValidationError('Unknown aging bucket', { bucket: [`Unknown value(s): ${bad.join(', ')}; use ${BUCKET_KEYS.join(', ')}`] });
   return parts as AgingBucketKey[];
 }

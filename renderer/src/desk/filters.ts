@@ -9,43 +9,15 @@ export type InvoiceQuery = QueryOf<'/api/companies/{company_id}/invoices'>;
  * readable. Pure functions: unit-tested directly.
  */
 
-export const STATUSES = [
-  'current',
-  'overdue',
-  'past_due_1_30',
-  'past_due_31_60',
-  'past_due_61_90',
-  'past_due_90p',
-  'closed_paid',
-  'closed_overpaid',
-  'closed_credit_memo',
-  'closed_written_off',
-] as const;
-export type Status = (typeof STATUSES)[number];
+// Status and bucket values and labels come from the core's rules: one source for both sides.
+import { AGING_BUCKET_LABELS, AGING_BUCKETS, type AgingBucket, STATUS_LABELS, STATUS_VALUES, type StatusValue } from '../../../core/invoices/status';
 
-export const STATUS_LABELS: Record<Status, string> = {
-  current: 'Current',
-  overdue: 'Overdue',
-  past_due_1_30: 'Past due 1-30',
-  past_due_31_60: 'Past due 31-60',
-  past_due_61_90: 'Past due 61-90',
-  past_due_90p: 'Past due 90+',
-  closed_paid: 'Paid',
-  closed_overpaid: 'Overpaid',
-  closed_credit_memo: 'Credit memo',
-  closed_written_off: 'Written off',
-};
-
-export const BUCKETS = ['current', '1_30', '31_60', '61_90', '91_over'] as const;
-export type Bucket = (typeof BUCKETS)[number];
-
-export const BUCKET_LABELS: Record<Bucket, string> = {
-  current: 'Current',
-  '1_30': '1-30',
-  '31_60': '31-60',
-  '61_90': '61-90',
-  '91_over': '91+',
-};
+export const STATUSES = STATUS_VALUES;
+export type Status = StatusValue;
+export const BUCKETS = AGING_BUCKETS;
+export type Bucket = AgingBucket;
+export const BUCKET_LABELS = AGING_BUCKET_LABELS;
+export { STATUS_LABELS };
 
 /** Columns the API can sort by, keyed by the grid's column id. */
 export const SORTS = ['due_date', 'balance', 'amount', 'customer_name'] as const;
