@@ -151,6 +151,16 @@ describe('AR aging and the cash flow forecast', () => {
     expect((await get('/analytics/cashflow-forecast?weeks=2.5')).status).toBe(400);
   });
 
+  it('lets a viewer export the report (a read) but not take a snapshot (a write)', async () => {
+    await addUser(engine, 'vera', [[company, 'viewer']]);
+    const viewer = await loginAs(app, 'vera');
+    const exported = await call(app, 'POST', `/api/companies/${company}/ar-aging/report-export`, { token: viewer, body: { format: 'csv' } });
+    expect(exported.status).toBe(200);
+    const snapshot = await call(app, 'POST', `/api/companies/${company}/ar-aging/snapshots`, { token: viewer });
+    expect(snapshot.status).toBe(403);
+    expect(snapshot.body.code).toBe('read_only');
+  });
+
   it('keeps another company out', async () => {
     const res = await call(app, 'GET', `/api/companies/${other}/ar-aging/summary`, { token });
     expect(res.status).toBe(403);
