@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isEmail, normalizeCurrency, validateContacts, validateCustomerFields, validateLocations } from '../../core/customers/rules';
-import { createApp } from '../../core/http/app';
-import { addCompany, addUser, type App, call, loginAs } from '../support/api';
-import { type TestEngine, testEngine } from '../support/engine';
-import { addMembers, type Ledger, ledger } from '../support/ledger-fixtures';
+import { type App, apiUsers, call, twoCompanies } from '../support/api';
+import type { TestEngine } from '../support/engine';
+import { type Ledger, ledger } from '../support/ledger-fixtures';
 
 describe('customer rules (pure)', () => {
   it('recognises plausible email addresses only', () => {
@@ -52,24 +51,14 @@ describe('customers API (extension)', () => {
   let l: Ledger;
 
   beforeAll(async () => {
-    engine = await testEngine('2026-11-23T12:00:00.000Z');
-    app = createApp(engine);
-    const home = await addCompany(engine, 'Home');
-    await addUser(engine, 'demo', [[home, 'owner']]);
-    await addUser(engine, 'watcher', [[home, 'viewer']]);
-    await addUser(engine, 'rival', [[home, 'owner']]);
-    token = await loginAs(app, 'demo');
-    viewerToken = await loginAs(app, 'watcher');
-    otherToken = await loginAs(app, 'rival');
+    const users = await apiUsers();
+    ({ engine, app } = users);
+    ({ demo: token, watcher: viewerToken, rival: otherToken } = users.tokens);
   });
   afterAll(() => engine.dispose());
 
   beforeEach(async () => {
-    company = await addCompany(engine, 'Acme Supply');
-    other = await addCompany(engine, 'Borealis Foods');
-    await addMembers(engine, company, [['demo', 'owner'], ['watcher', 'viewer']]);
-    await addMembers(engine, other, [['rival', 'owner']]);
-    base = `/api/companies/${company}`;
+    ({ company, other, base } = await twoCompanies(engine));
     l = ledger(engine, company);
   });
 

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Role } from '../../core/db/schema';
 import { mayChange, needsPasswordAgain, validateConnection } from '../../core/email/connections';
 import { sendEmail } from '../../core/email/mailer';
-import { createApp } from '../../core/http/app';
-import { addCompany, addUser, type App, call, loginAs } from '../support/api';
-import { type TestEngine, testEngine } from '../support/engine';
-import { addMembers } from '../support/ledger-fixtures';
+import { type App, apiUsers, call, twoCompanies } from '../support/api';
+import type { TestEngine } from '../support/engine';
 import { startSmtp } from '../support/smtp';
 
 const SECRET = 'hunter2-Secret!pw';
@@ -41,6 +40,8 @@ describe('email connection rules (pure)', () => {
 });
 
 describe('email connections API (extension)', () => {
+  /** A collector of the test company, besides the shared demo owner and watcher viewer. */
+  const COLLECTOR: Array<[string, Role]> = [['collector', 'collector']];
   let engine: TestEngine;
   let app: App;
   let token: string;
@@ -56,17 +57,10 @@ describe('email connections API (extension)', () => {
   const seen: string[] = [];
 
   beforeAll(async () => {
-    engine = await testEngine('2026-11-23T12:00:00.000Z');
-    app = createApp(engine);
-    const home = await addCompany(engine, 'Home');
-    ownerId = await addUser(engine, 'demo', [[home, 'owner']]);
-    collectorId = await addUser(engine, 'collector', [[home, 'collector']]);
-    await addUser(engine, 'watcher', [[home, 'viewer']]);
-    await addUser(engine, 'rival', [[home, 'owner']]);
-    token = await loginAs(app, 'demo');
-    collectorToken = await loginAs(app, 'collector');
-    viewerToken = await loginAs(app, 'watcher');
-    otherToken = await loginAs(app, 'rival');
+    const users = await apiUsers(COLLECTOR);
+    ({ engine, app } = users);
+    ({ demo: token, collector: collectorToken, watcher: viewerToken, rival: otherToken } = users.tokens);
+    ({ demo: ownerId, collector: collectorId } = users.userIds);
   });
   afterAll(async () => {
     expect(seen.length).toBeGreaterThan(20);
@@ -75,15 +69,7 @@ describe('email connections API (extension)', () => {
   });
 
   beforeEach(async () => {
-    company = await addCompany(engine, 'Acme Supply');
-    other = await addCompany(engine, 'Borealis Foods');
-    await addMembers(engine, company, [
-      ['demo', 'owner'],
-      ['collector', 'collector'],
-      ['watcher', 'viewer'],
-    ]);
-    await addMembers(engine, other, [['rival', 'owner']]);
-    base = `/api/companies/${company}`;
+    ({ company, other, base } = await twoCompanies(engine, COLLECTOR));
   });
 
   async function send(method: string, path: string, body?: unknown, as = token) {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand, systemActor } from '../../core/engine';
-import { createApp } from '../../core/http/app';
 import { normalizeColor, validateLabel } from '../../core/labels/labels';
-import { addCompany, addUser, type App, call, loginAs } from '../support/api';
-import { type TestEngine, testEngine } from '../support/engine';
-import { addMembers, ledger } from '../support/ledger-fixtures';
+import { type App, apiUsers, call, twoCompanies } from '../support/api';
+import type { TestEngine } from '../support/engine';
+import { ledger } from '../support/ledger-fixtures';
 
 describe('label rules (pure)', () => {
   it('accepts #RRGGBB colors in any case and stores them upper-case', () => {
@@ -33,24 +32,14 @@ describe('labels API (extension)', () => {
   let base: string;
 
   beforeAll(async () => {
-    engine = await testEngine('2026-11-23T12:00:00.000Z');
-    app = createApp(engine);
-    const home = await addCompany(engine, 'Home');
-    await addUser(engine, 'demo', [[home, 'owner']]);
-    await addUser(engine, 'watcher', [[home, 'viewer']]);
-    await addUser(engine, 'rival', [[home, 'owner']]);
-    token = await loginAs(app, 'demo');
-    viewerToken = await loginAs(app, 'watcher');
-    otherToken = await loginAs(app, 'rival');
+    const users = await apiUsers();
+    ({ engine, app } = users);
+    ({ demo: token, watcher: viewerToken, rival: otherToken } = users.tokens);
   });
   afterAll(() => engine.dispose());
 
   beforeEach(async () => {
-    company = await addCompany(engine, 'Acme Supply');
-    other = await addCompany(engine, 'Borealis Foods');
-    await addMembers(engine, company, [['demo', 'owner'], ['watcher', 'viewer']]);
-    await addMembers(engine, other, [['rival', 'owner']]);
-    base = `/api/companies/${company}`;
+    ({ company, other, base } = await twoCompanies(engine));
   });
 
   const send = (method: string, path: string, body?: unknown) => call(app, method, path, { token, body });

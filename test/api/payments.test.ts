@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand, systemActor } from '../../core/engine';
-import { createApp } from '../../core/http/app';
 import { insertPayment } from '../../core/payments/commands';
-import { addCompany, addUser, type App, call, loginAs } from '../support/api';
-import { type TestEngine, testEngine } from '../support/engine';
-import { addMembers, type Ledger, ledger } from '../support/ledger-fixtures';
+import { type App, apiUsers, call, twoCompanies } from '../support/api';
+import type { TestEngine } from '../support/engine';
+import { type Ledger, ledger } from '../support/ledger-fixtures';
 
 const PAYMENT_KEYS = [
   'amount',
@@ -36,27 +35,17 @@ describe('payments API', () => {
 
   // Users (whose password hashing is slow on purpose) are made once; every test gets fresh companies.
   beforeAll(async () => {
-    engine = await testEngine('2026-11-23T12:00:00.000Z');
-    app = createApp(engine);
-    const home = await addCompany(engine, 'Home');
-    await addUser(engine, 'demo', [[home, 'owner']]);
-    await addUser(engine, 'watcher', [[home, 'viewer']]);
-    await addUser(engine, 'rival', [[home, 'owner']]);
-    token = await loginAs(app, 'demo');
-    viewerToken = await loginAs(app, 'watcher');
-    otherToken = await loginAs(app, 'rival');
+    const users = await apiUsers();
+    ({ engine, app } = users);
+    ({ demo: token, watcher: viewerToken, rival: otherToken } = users.tokens);
   });
   afterAll(() => engine.dispose());
 
   beforeEach(async () => {
     engine.clock.set('2026-11-23T12:00:00.000Z');
-    company = await addCompany(engine, 'Acme Supply');
-    other = await addCompany(engine, 'Borealis Foods');
-    await addMembers(engine, company, [['demo', 'owner'], ['watcher', 'viewer']]);
-    await addMembers(engine, other, [['rival', 'owner']]);
+    ({ company, other, base } = await twoCompanies(engine));
     l = ledger(engine, company);
     customer = await l.customer({ name: 'Cobalt Industries' });
-    base = `/api/companies/${company}`;
   });
 
   const get = (path: string) => call(app, 'GET', path, { token });

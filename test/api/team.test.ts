@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../core/http/app';
 import { validateTeamMember } from '../../core/team/team';
-import { addCompany, addUser, type App, call, loginAs } from '../support/api';
-import { type TestEngine, testEngine } from '../support/engine';
-import { addMembers, ledger } from '../support/ledger-fixtures';
+import { type App, apiUsers, call, twoCompanies } from '../support/api';
+import type { TestEngine } from '../support/engine';
+import { ledger } from '../support/ledger-fixtures';
 
 describe('team member rules (pure)', () => {
   it('requires a name and a known role when creating; validates email and user id', () => {
@@ -24,29 +23,19 @@ describe('team members API (extension)', () => {
   let otherToken: string;
   let userId: string;
   let rivalId: string;
-  let company: string;
   let other: string;
   let base: string;
 
   beforeAll(async () => {
-    engine = await testEngine('2026-11-23T12:00:00.000Z');
-    app = createApp(engine);
-    const home = await addCompany(engine, 'Home');
-    userId = await addUser(engine, 'demo', [[home, 'owner']]);
-    await addUser(engine, 'watcher', [[home, 'viewer']]);
-    rivalId = await addUser(engine, 'rival', [[home, 'owner']]);
-    token = await loginAs(app, 'demo');
-    viewerToken = await loginAs(app, 'watcher');
-    otherToken = await loginAs(app, 'rival');
+    const users = await apiUsers();
+    ({ engine, app } = users);
+    ({ demo: token, watcher: viewerToken, rival: otherToken } = users.tokens);
+    ({ demo: userId, rival: rivalId } = users.userIds);
   });
   afterAll(() => engine.dispose());
 
   beforeEach(async () => {
-    company = await addCompany(engine, 'Acme Supply');
-    other = await addCompany(engine, 'Borealis Foods');
-    await addMembers(engine, company, [['demo', 'owner'], ['watcher', 'viewer']]);
-    await addMembers(engine, other, [['rival', 'owner']]);
-    base = `/api/companies/${company}`;
+    ({ other, base } = await twoCompanies(engine));
   });
 
   const send = (method: string, path: string, body?: unknown) => call(app, method, path, { token, body });

@@ -3,7 +3,8 @@ import { insertCompany, insertMembership } from '../../core/companies/companies'
 import type { Role } from '../../core/db/schema';
 import { runCommand, systemActor } from '../../core/engine';
 import { createApp } from '../../core/http/app';
-import type { TestEngine } from './engine';
+import { type TestEngine, testEngine } from './engine';
+import { addMembers } from './ledger-fixtures';
 
 export type App = ReturnType<typeof createApp>;
 
@@ -43,4 +44,42 @@ export async function loginAs(app: App, username: string): Promise<string> {
   const res = await call(app, 'POST', '/api/v1/auth/login/', { body: { username, password: `${username}-pw` } });
   if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.token;
+}
+
+export interface ApiUsers {
+  engine: TestEngine;
+  app: App;
+  /** Session token of each user, by username. */
+  tokens: Record<string, string>;
+  /** User id of each user, by username. */
+  userIds: Record<string, string>;
+}
+
+/**
+ * The users most API tests share, made and logged in once per file (password hashing is slow on
+ * purpose): 'demo' (owner) and 'watcher' (viewer) of the test company, 'rival' (owner) of the other
+ * one, plus any `extra` users that join the test company. Pair with twoCompanies() in beforeEach.
+ */
+export async function apiUsers(extra: Array<[string, Role]> = []): Promise<ApiUsers> {
+  const engine = await testEngine('2026-11-23T12:00:00.000Z');
+  const app = createApp(engine);
+  const home = await addCompany(engine, 'Home');
+  const users: Array<[string, Role]> = [['demo', 'owner'], ...extra, ['watcher', 'viewer'], ['rival', 'owner']];
+  const userIds: Record<string, string> = {};
+  const tokens: Record<string, string> = {};
+  for (const [username, role] of users) userIds[username] = await addUser(engine, username, [[home, role]]);
+  for (const [username] of users) tokens[username] = await loginAs(app, username);
+  return { engine, app, tokens, userIds };
+}
+
+/**
+ * A fresh company ('Acme Supply') with demo as owner, watcher as viewer and the `extra` members,
+ * and a second one ('Borealis Foods') owned by rival, so every test starts from an empty ledger.
+ */
+export async function twoCompanies(engine: TestEngine, extra: Array<[string, Role]> = []): Promise<{ company: string; other: string; base: string }> {
+  const company = await addCompany(engine, 'Acme Supply');
+  const other = await addCompany(engine, 'Borealis Foods');
+  await addMembers(engine, company, [['demo', 'owner'], ...extra, ['watcher', 'viewer']]);
+  await addMembers(engine, other, [['rival', 'owner']]);
+  return { company, other, base: `/api/companies/${company}` };
 }
