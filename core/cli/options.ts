@@ -28,8 +28,10 @@ export function databaseFile(values: { db?: string; 'data-dir'?: string }): stri
   return file;
 }
 
-export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
+export function intOption(value: string | undefined, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}`);
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  }
   return Number(value);
 }

@@ -69,5 +69,8 @@ describe('the ardesk command', () => {
     const badOption = await ardesk(['serve', '--bogus']);
     expect(badOption.code).toBe(2);
     expect(badOption.stderr).toContain("Unknown option '--bogus'");
+    const badPort = await ardesk(['serve', '--port', '70000', '--db', db]);
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain('--port must be a whole number from 0 to 65535');
   });
 });

@@ -58,6 +58,23 @@ describe('ardesk serve --demo over real HTTP', () => {
     expect((await fetch(`${server.url}/api/docs`)).status).toBe(200);
   });
 
+  it('issues tokens for the configured lifetime', async () => {
+    const short = await startServe(['--port', '0', '--db', join(dir, 'x.sqlite'), '--token-days', '2']);
+    try {
+      const res = await fetch(`${short.url}/api/v1/auth/login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'demo', password: 'demo' }),
+      });
+      const body = (await res.json()) as { expires_at: string };
+      const days = (Date.parse(body.expires_at) - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(1.99);
+      expect(days).toBeLessThanOrEqual(2);
+    } finally {
+      await short.stop();
+    }
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     const code = await server.stop();
     expect(code).toBe(0);
