@@ -16,7 +16,8 @@ export interface OpenedDatabase {
 export function openDatabase(file: string): OpenedDatabase {
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  // FULL: a committed write survives a power cut too, not only a crash of the process.
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -65536');

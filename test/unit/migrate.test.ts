@@ -14,13 +14,14 @@ describe('migrations at start-up', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('creates a new database without a backup, with WAL and foreign keys on', async () => {
+  it('creates a new database without a backup, with WAL, full sync and foreign keys on', async () => {
     const file = join(dir, 'new.sqlite');
     const engine = await createEngine({ file });
     expect(engine.migration.applied).toEqual(Object.keys(migrations));
     expect(engine.migration.backup).toBeNull();
     expect(engine.database.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(engine.database.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(engine.database.sqlite.pragma('synchronous', { simple: true })).toBe(2);
     await engine.close();
     expect(readdirSync(dir).filter((f) => f.endsWith('.bak'))).toEqual([]);
   });

@@ -113,7 +113,7 @@ describe('the bulk path', () => {
 
     expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(sqlite.pragma('synchronous', { simple: true })).toBe(1);
+    expect(sqlite.pragma('synchronous', { simple: true })).toBe(2);
     expect(sqlite.pragma('foreign_key_check')).toEqual([]);
     expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
 
