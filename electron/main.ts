@@ -60,6 +60,7 @@ function createWindow(shellState: Shell): BrowserWindow {
     minWidth: 960,
     minHeight: 600,
     title: 'ardesk',
+    icon: join(__dirname, '..', '..', 'resources', 'icon.png'),
     show: false,
     webPreferences: {
       preload: join(__dirname, '..', 'preload', 'index.js'),
