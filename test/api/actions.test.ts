@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ActionStatus } from '../../core/db/schema';
 import { createApp } from '../../core/http/app';
-import { addAction, addCustomer, addInvoice, addMember, addTeamMember } from '../support/actions-fixtures';
+import { addAction, addCustomer, addInvoice, addTeamMember } from '../support/actions-fixtures';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
+import { addMember } from '../support/rows';
 
 describe('actions API', () => {
   let engine: TestEngine;

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/http/app';
 import type { InsightType } from '../../core/insights/payloads';
-import { addCustomer, addInvoice, addMember, SAMPLE_PAYLOADS } from '../support/actions-fixtures';
+import { addCustomer, addInvoice, SAMPLE_PAYLOADS } from '../support/actions-fixtures';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
+import { addMember } from '../support/rows';
 
 describe('intelligence API', () => {
   let engine: TestEngine;

@@ -10,7 +10,8 @@ import { OUTCOME_UNKNOWN } from '../../core/reminders/send';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { startServe } from '../support/cli';
 import { type TestEngine, testEngine } from '../support/engine';
-import { addBillingCustomer, addMember, addReminderInvoice, addSmtpConnection, spawnWorkerPass } from '../support/reminders-fixtures';
+import { addBillingCustomer, addReminderInvoice, addSmtpConnection, spawnWorkerPass } from '../support/reminders-fixtures';
+import { addMember } from '../support/rows';
 import { type SmtpOptions, type SmtpServer, startSmtp } from '../support/smtp';
 
 const NOW = '2026-11-23T12:00:00.000Z';

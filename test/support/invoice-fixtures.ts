@@ -10,6 +10,7 @@ import { newId } from '../../core/ids';
 import { toMinor } from '../../core/money';
 import { addCompany, addUser, type App, loginAs } from './api';
 import { type TestEngine, testEngine } from './engine';
+import { fixture, insertCustomerRow, insertInvoiceRow, insertTeamMemberRow } from './rows';
 
 export const TODAY = '2026-11-23';
 
@@ -18,14 +19,8 @@ export function pastDue(days: number): string {
   return addDays(TODAY, -days);
 }
 
-export async function addTeamMember(engine: TestEngine, companyId: string, name: string, role: 'ar' | 'sales' | 'manager' = 'ar'): Promise<string> {
-  const id = newId();
-  await runCommand(engine, 'test_team_member', { actor: systemActor, companyId }, async (tx) => {
-    const row = { id, company_id: companyId, user_id: null, name, email: null, role, is_active: 1 as const, created_at: tx.now, updated_at: tx.now };
-    await tx.db.insertInto('team_members').values(row).execute();
-    await tx.record('team_member', id, 'insert', row);
-  });
-  return id;
+export function addTeamMember(engine: TestEngine, companyId: string, name: string, role: 'ar' | 'sales' | 'manager' = 'ar'): Promise<string> {
+  return fixture(engine, companyId, (tx) => insertTeamMemberRow(tx, companyId, { name, role }));
 }
 
 export interface CustomerFixture {
@@ -37,27 +32,17 @@ export interface CustomerFixture {
   currency?: string;
 }
 
-export async function addCustomer(engine: TestEngine, companyId: string, fixture: CustomerFixture): Promise<string> {
-  const id = newId();
-  await runCommand(engine, 'test_customer', { actor: systemActor, companyId }, async (tx) => {
-    const row = {
-      id,
-      company_id: companyId,
-      name: fixture.name,
-      is_person: (fixture.isPerson ? 1 : 0) as 0 | 1,
-      ar_owner_id: fixture.arOwnerId ?? null,
-      sales_owner_id: fixture.salesOwnerId ?? null,
-      remote_id: null,
-      currency: fixture.currency ?? 'USD',
-      payment_terms_days: fixture.paymentTermsDays ?? 30,
-      notes: null,
-      created_at: tx.now,
-      updated_at: tx.now,
-    };
-    await tx.db.insertInto('customers').values(row).execute();
-    await tx.record('customer', id, 'insert', row);
-  });
-  return id;
+export function addCustomer(engine: TestEngine, companyId: string, input: CustomerFixture): Promise<string> {
+  return fixture(engine, companyId, (tx) =>
+    insertCustomerRow(tx, companyId, {
+      name: input.name,
+      is_person: input.isPerson ? 1 : 0,
+      ar_owner_id: input.arOwnerId ?? null,
+      sales_owner_id: input.salesOwnerId ?? null,
+      currency: input.currency ?? 'USD',
+      payment_terms_days: input.paymentTermsDays ?? 30,
+    }),
+  );
 }
 
 export async function addLabel(engine: TestEngine, companyId: string, name: string, color = '#3366ff'): Promise<string> {
@@ -82,37 +67,23 @@ export interface InvoiceFixture {
   labels?: string[];
 }
 
-export async function addInvoice(engine: TestEngine, companyId: string, customerId: string, fixture: InvoiceFixture): Promise<string> {
-  const id = newId();
-  await runCommand(engine, 'test_invoice', { actor: systemActor, companyId }, async (tx) => {
-    const customer = await tx.db.selectFrom('customers').select(['name', 'currency']).where('id', '=', customerId).executeTakeFirstOrThrow();
-    const total = toMinor(fixture.total ?? 100);
-    const paid = toMinor(fixture.paid ?? 0);
-    const row = {
-      id,
-      company_id: companyId,
-      customer_id: customerId,
-      customer_name: customer.name,
-      invoice_number: fixture.number,
-      invoice_date: fixture.invoiceDate ?? addDays(fixture.dueDate, -30),
-      due_date: fixture.dueDate,
-      currency: customer.currency,
-      total_amount: total,
-      paid_amount: paid,
-      balance: total - paid,
-      closing_reason: fixture.closing ?? null,
-      closed_date: fixture.closing ? (fixture.closedDate ?? fixture.dueDate) : null,
-      transaction_type: 'invoice',
-      created_at: tx.now,
-      updated_at: tx.now,
-    };
-    await tx.db.insertInto('invoices').values(row).execute();
-    await tx.record('invoice', id, 'insert', row);
-    for (const labelId of fixture.labels ?? []) {
+/** An invoice in the customer's currency, issued 30 days before it is due unless `invoiceDate` is given. */
+export function addInvoice(engine: TestEngine, companyId: string, customerId: string, input: InvoiceFixture): Promise<string> {
+  return fixture(engine, companyId, async (tx) => {
+    const id = await insertInvoiceRow(tx, companyId, customerId, {
+      invoice_number: input.number,
+      invoice_date: input.invoiceDate ?? addDays(input.dueDate, -30),
+      due_date: input.dueDate,
+      total_amount: toMinor(input.total ?? 100),
+      paid_amount: toMinor(input.paid ?? 0),
+      closing_reason: input.closing ?? null,
+      closed_date: input.closing ? (input.closedDate ?? input.dueDate) : null,
+    });
+    for (const labelId of input.labels ?? []) {
       await tx.db.insertInto('invoice_labels').values({ company_id: companyId, invoice_id: id, label_id: labelId, created_at: tx.now }).execute();
     }
+    return id;
   });
-  return id;
 }
 
 export interface InvoiceWorld {

@@ -15,11 +15,11 @@ import { insertCustomer, type CustomerInput } from '../../core/customers/command
 import { addDays } from '../../core/dates';
 import type { Role, TeamMemberRole } from '../../core/db/schema';
 import { runCommand, systemActor } from '../../core/engine';
-import { newId } from '../../core/ids';
 import { toMinor } from '../../core/money';
 import { insertPayment, type NewPaymentInput } from '../../core/payments/commands';
 import { createTeamMember } from '../../core/team/team';
 import type { TestEngine } from './engine';
+import { insertInvoiceRow } from './rows';
 
 export interface InvoiceFixture {
   customer: string;
@@ -45,32 +45,16 @@ export function ledger(engine: TestEngine, companyId: string) {
      * depend on it.
      */
     invoice(input: InvoiceFixture): Promise<string> {
-      return runCommand(engine, 'fixture_invoice', scope, async (tx) => {
-        const customer = await tx.db.selectFrom('customers').select(['name', 'currency']).where('id', '=', input.customer).executeTakeFirstOrThrow();
+      return runCommand(engine, 'fixture_invoice', scope, (tx) => {
         const dueDate = input.dueDate ?? tx.today;
-        const invoiceDate = input.invoiceDate ?? addDays(dueDate, -30);
-        const total = toMinor(input.total);
-        const row = {
-          id: newId(),
-          company_id: companyId,
-          customer_id: input.customer,
-          customer_name: customer.name,
+        return insertInvoiceRow(tx, companyId, input.customer, {
           invoice_number: input.number,
-          invoice_date: invoiceDate,
+          invoice_date: input.invoiceDate ?? addDays(dueDate, -30),
           due_date: dueDate,
-          currency: customer.currency,
-          transaction_type: 'invoice',
-          total_amount: total,
-          paid_amount: 0,
-          balance: total,
+          total_amount: toMinor(input.total),
           closing_reason: input.closingReason ?? null,
           closed_date: input.closingReason ? tx.today : null,
-          created_at: tx.now,
-          updated_at: tx.now,
-        };
-        await tx.db.insertInto('invoices').values(row).execute();
-        await tx.record('invoice', row.id, 'insert', { invoice_number: row.invoice_number, total_amount: total });
-        return row.id;
+        });
       });
     },
 

@@ -1,40 +1,24 @@
 /**
  * Rows the reminder tests need (customers with a billing contact, invoices, an email connection
- * pointing at the loopback SMTP server), written straight through commands so these tests do not
- * depend on the other areas' endpoints.
+ * pointing at the loopback SMTP server), written straight through commands (see rows.ts) so these
+ * tests do not depend on the other areas' endpoints.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fixedClock } from '../../core/clock';
-import { insertMembership } from '../../core/companies/companies';
-import type { ClosingReason, Role } from '../../core/db/schema';
-import { createEngine, type Engine, runCommand, systemActor } from '../../core/engine';
+import type { ClosingReason } from '../../core/db/schema';
+import { createEngine, type Engine } from '../../core/engine';
 import { newId } from '../../core/ids';
 import { coreJobHandlers } from '../../core/jobs/handlers';
 import { createWorker } from '../../core/jobs/worker';
+import { fixture, insertBillingContactRow, insertCustomerRow, insertInvoiceRow } from './rows';
 
 type Fixture = Pick<Engine, 'db' | 'clock' | 'secrets'>;
 
-function fixture<T>(engine: Fixture, companyId: string, fn: Parameters<typeof runCommand<T>>[3]): Promise<T> {
-  return runCommand(engine, 'test_fixture', { actor: systemActor, companyId }, fn);
-}
-
-/** Membership for an existing user, so a suite logs in once and uses fresh companies per test. */
-export async function addMember(engine: Fixture, companyId: string, userId: string, role: Role): Promise<void> {
-  await fixture(engine, companyId, (tx) => insertMembership(tx, companyId, userId, role));
-}
-
 /** A customer, with a billing contact when `billingEmail` is given. */
-export async function addBillingCustomer(engine: Fixture, companyId: string, name: string, billingEmail: string | null, contactName = 'Pat Payables'): Promise<string> {
+export function addBillingCustomer(engine: Fixture, companyId: string, name: string, billingEmail: string | null, contactName = 'Pat Payables'): Promise<string> {
   return fixture(engine, companyId, async (tx) => {
-    const id = newId();
-    const row = { id, company_id: companyId, name, is_person: 0 as const, ar_owner_id: null, sales_owner_id: null, remote_id: null, currency: 'USD', payment_terms_days: 30, notes: null, created_at: tx.now, updated_at: tx.now };
-    await tx.db.insertInto('customers').values(row).execute();
-    await tx.record('customer', id, 'insert', row);
-    if (billingEmail !== null) {
-      const contact = { id: newId(), company_id: companyId, customer_id: id, name: contactName, email: billingEmail, phone: null, title: null, is_billing: 1 as const, created_at: tx.now, updated_at: tx.now };
-      await tx.db.insertInto('customer_contacts').values(contact).execute();
-      await tx.record('customer_contact', contact.id, 'insert', contact);
-    }
+    const id = await insertCustomerRow(tx, companyId, { name });
+    if (billingEmail !== null) await insertBillingContactRow(tx, companyId, id, { name: contactName, email: billingEmail });
     return id;
   });
 }
@@ -51,42 +35,20 @@ export interface InvoiceFixture {
 }
 
 /** An invoice; amounts in cents. */
-export async function addReminderInvoice(engine: Fixture, companyId: string, customerId: string, input: InvoiceFixture): Promise<string> {
-  return fixture(engine, companyId, async (tx) => {
-    const customer = await tx.db.selectFrom('customers').select('name').where('id', '=', customerId).executeTakeFirstOrThrow();
-    const total = input.total ?? 125_000;
-    const paid = input.paid ?? 0;
-    const id = newId();
-    const row = {
-      id,
-      company_id: companyId,
-      customer_id: customerId,
-      customer_name: customer.name,
-      customer_location_id: null,
+export function addReminderInvoice(engine: Fixture, companyId: string, customerId: string, input: InvoiceFixture): Promise<string> {
+  return fixture(engine, companyId, (tx) =>
+    insertInvoiceRow(tx, companyId, customerId, {
       invoice_number: input.number,
       invoice_date: input.invoiceDate ?? '2026-10-01',
       due_date: input.dueDate ?? '2026-10-31',
-      total_amount: total,
-      paid_amount: paid,
-      balance: total - paid,
+      total_amount: input.total ?? 125_000,
+      paid_amount: input.paid ?? 0,
       currency: input.currency ?? 'USD',
       closing_reason: input.closingReason ?? null,
       closed_date: input.closingReason ? '2026-11-01' : null,
       payment_link: input.paymentLink ?? null,
-      next_follow_up_date: null,
-      remote_id: null,
-      transaction_type: 'invoice',
-      parent_invoice_id: null,
-      progress_percentage: null,
-      last_touch_at: null,
-      last_touched_by: null,
-      created_at: tx.now,
-      updated_at: tx.now,
-    };
-    await tx.db.insertInto('invoices').values(row).execute();
-    await tx.record('invoice', id, 'insert', row);
-    return id;
-  });
+    }),
+  );
 }
 
 /** The company's default SMTP connection, its password sealed with the engine's key. */

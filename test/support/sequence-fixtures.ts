@@ -1,7 +1,7 @@
 /**
  * Rows the sequence tests need (team members, customers with contacts, invoices, email connections,
- * manual communications), written straight through runCommand so these tests do not depend on the
- * other areas' endpoints, and a two-company world with users and tokens.
+ * manual communications), written straight through runCommand (see rows.ts) so these tests do not
+ * depend on the other areas' endpoints, and a two-company world with users and tokens.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -11,20 +11,12 @@ import { createApp } from '../../core/http/app';
 import { newId } from '../../core/ids';
 import { addCompany, addUser, type App, call, loginAs } from './api';
 import { type TestEngine, testEngine } from './engine';
+import { fixture, insertBillingContactRow, insertCommunicationRow, insertCustomerRow, insertInvoiceRow, insertTeamMemberRow } from './rows';
 
 type Fixture = Pick<Engine, 'db' | 'clock'>;
 
-function fixture<T>(engine: Fixture, companyId: string, fn: Parameters<typeof runCommand<T>>[3]): Promise<T> {
-  return runCommand(engine, 'test_fixture', { actor: systemActor, companyId }, fn);
-}
-
-export async function addTeamMember(engine: Fixture, companyId: string, name: string): Promise<string> {
-  return fixture(engine, companyId, async (tx) => {
-    const row = { id: newId(), company_id: companyId, user_id: null, name, email: null, role: 'ar' as const, is_active: 1 as const, created_at: tx.now, updated_at: tx.now };
-    await tx.db.insertInto('team_members').values(row).execute();
-    await tx.record('team_member', row.id, 'insert', row);
-    return row.id;
-  });
+export function addTeamMember(engine: Fixture, companyId: string, name: string): Promise<string> {
+  return fixture(engine, companyId, (tx) => insertTeamMemberRow(tx, companyId, { name }));
 }
 
 export interface CustomerFixture {
@@ -35,42 +27,13 @@ export interface CustomerFixture {
   contactName?: string;
 }
 
-export async function addCustomer(engine: Fixture, companyId: string, input: CustomerFixture): Promise<string> {
+/** A customer with a billing contact (billing@<name>.test unless `email` says otherwise). */
+export function addCustomer(engine: Fixture, companyId: string, input: CustomerFixture): Promise<string> {
   return fixture(engine, companyId, async (tx) => {
-    const row = {
-      id: newId(),
-      company_id: companyId,
-      name: input.name,
-      is_person: 0 as const,
-      ar_owner_id: input.arOwner ?? null,
-      sales_owner_id: null,
-      remote_id: null,
-      currency: 'USD',
-      payment_terms_days: 30,
-      notes: null,
-      created_at: tx.now,
-      updated_at: tx.now,
-    };
-    await tx.db.insertInto('customers').values(row).execute();
-    await tx.record('customer', row.id, 'insert', row);
+    const id = await insertCustomerRow(tx, companyId, { name: input.name, ar_owner_id: input.arOwner ?? null });
     const email = input.email === undefined ? `billing@${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.test` : input.email;
-    if (email !== null) {
-      const contact = {
-        id: newId(),
-        company_id: companyId,
-        customer_id: row.id,
-        name: input.contactName ?? 'Pat Payables',
-        email,
-        phone: null,
-        title: null,
-        is_billing: 1 as const,
-        created_at: tx.now,
-        updated_at: tx.now,
-      };
-      await tx.db.insertInto('customer_contacts').values(contact).execute();
-      await tx.record('customer_contact', contact.id, 'insert', contact);
-    }
-    return row.id;
+    if (email !== null) await insertBillingContactRow(tx, companyId, id, { name: input.contactName ?? 'Pat Payables', email });
+    return id;
   });
 }
 
@@ -83,39 +46,21 @@ export interface InvoiceFixture {
   closed?: boolean;
 }
 
-export async function addInvoice(engine: Fixture, companyId: string, customerId: string, input: InvoiceFixture): Promise<string> {
-  return fixture(engine, companyId, async (tx) => {
-    const customer = await tx.db.selectFrom('customers').select('name').where('id', '=', customerId).executeTakeFirstOrThrow();
-    const row = {
-      id: newId(),
-      company_id: companyId,
-      customer_id: customerId,
-      customer_name: customer.name,
-      customer_location_id: null,
+/** A USD invoice issued 2026-09-01: open, or paid in full on 2026-11-01 when `closed`. */
+export function addInvoice(engine: Fixture, companyId: string, customerId: string, input: InvoiceFixture): Promise<string> {
+  return fixture(engine, companyId, (tx) =>
+    insertInvoiceRow(tx, companyId, customerId, {
       invoice_number: input.number,
       invoice_date: '2026-09-01',
       due_date: input.dueDate,
       currency: 'USD',
       total_amount: input.total,
       paid_amount: input.closed ? input.total : 0,
-      balance: input.closed ? 0 : input.total,
-      closing_reason: input.closed ? ('paid' as const) : null,
+      closing_reason: input.closed ? 'paid' : null,
       closed_date: input.closed ? '2026-11-01' : null,
       payment_link: input.paymentLink ?? null,
-      next_follow_up_date: null,
-      remote_id: null,
-      transaction_type: 'invoice',
-      parent_invoice_id: null,
-      progress_percentage: null,
-      last_touch_at: null,
-      last_touched_by: null,
-      created_at: tx.now,
-      updated_at: tx.now,
-    };
-    await tx.db.insertInto('invoices').values(row).execute();
-    await tx.record('invoice', row.id, 'insert', row);
-    return row.id;
-  });
+    }),
+  );
 }
 
 export interface ConnectionFixture {
@@ -156,28 +101,10 @@ export async function addConnection(engine: Fixture, companyId: string, input: C
 }
 
 /** A collector's manual touch of a customer (outside any sequence). */
-export async function addManualEmail(engine: Fixture, companyId: string, customerId: string, occurredAt: string): Promise<string> {
-  return fixture(engine, companyId, async (tx) => {
-    const row = {
-      id: newId(),
-      company_id: companyId,
-      customer_id: customerId,
-      invoice_id: null,
-      kind: 'email' as const,
-      direction: 'outbound' as const,
-      subject: 'Quick note',
-      body: 'Following up by hand',
-      occurred_at: occurredAt,
-      author_user_id: null,
-      author_name: 'Collector',
-      email_connection_id: null,
-      message_id: null,
-      created_at: tx.now,
-    };
-    await tx.db.insertInto('communications').values(row).execute();
-    await tx.record('communication', row.id, 'insert', row);
-    return row.id;
-  });
+export function addManualEmail(engine: Fixture, companyId: string, customerId: string, occurredAt: string): Promise<string> {
+  return fixture(engine, companyId, (tx) =>
+    insertCommunicationRow(tx, companyId, { customer_id: customerId, kind: 'email', subject: 'Quick note', body: 'Following up by hand', occurred_at: occurredAt, author_name: 'Collector' }),
+  );
 }
 
 /** A loopback port nothing listens on: connections to it are refused at once. */
