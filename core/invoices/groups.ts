@@ -9,12 +9,12 @@
  */
 import { fromMinor } from '../money';
 import type { CursorPosition } from './cursor';
-
-type Position = Omit<CursorPosition, 'plan'>;
 import { addStatusClause, baseWhere, customerSubquery, type InvoiceFilters, invoicesFrom, onlyCustomerFilters, rowStatuses, Where } from './filters';
 import { jsonList, prepared, type Sqlite } from './reader';
 import { AGING_BUCKETS, type AgingBucket, statusThresholds } from './status';
-import type { SortDir, SortKey } from './sort';
+import { afterPosition, type SortDir, type SortKey } from './sort';
+
+type Position = Omit<CursorPosition, 'plan'>;
 
 export interface CustomerGroupRow {
   customer: string;
@@ -95,20 +95,22 @@ export interface GroupPage {
   count: number | null;
 }
 
-export function groupPage(
-  sqlite: Sqlite,
-  companyId: string,
-  filters: InvoiceFilters,
-  sort: SortKey,
-  dir: SortDir,
-  limit: number,
-  after: Position | null,
-  today: string,
-  withCount: boolean,
-): GroupPage {
-  const found = onlyCustomerFilters(filters)
-    ? pageFromTotals(sqlite, companyId, filters, sort, dir, limit, after, today, withCount)
-    : pageFromInvoices(sqlite, companyId, filters, sort, dir, limit, after, today, withCount);
+/** One page of groups: `limit` rows after the keyset position `after` (null: the first page). */
+export interface GroupQuery {
+  companyId: string;
+  filters: InvoiceFilters;
+  sort: SortKey;
+  dir: SortDir;
+  limit: number;
+  after: Position | null;
+  today: string;
+  /** Count every matching group too (only the first page needs it). */
+  withCount: boolean;
+}
+
+export function groupPage(sqlite: Sqlite, q: GroupQuery): GroupPage {
+  const { companyId, limit, sort } = q;
+  const found = onlyCustomerFilters(q.filters) ? pageFromTotals(sqlite, q) : pageFromInvoices(sqlite, q);
   const hasMore = found.totals.length > limit;
   const totals = found.totals.slice(0, limit);
   const customers = customerInfo(sqlite, companyId, totals.map((t) => t.customer_id));
@@ -139,23 +141,13 @@ interface Found {
   count: number | null;
 }
 
-function pageFromTotals(
-  sqlite: Sqlite,
-  companyId: string,
-  filters: InvoiceFilters,
-  sort: SortKey,
-  dir: SortDir,
-  limit: number,
-  after: Position | null,
-  today: string,
-  withCount: boolean,
-): Found {
+function pageFromTotals(sqlite: Sqlite, { companyId, filters, sort, dir, limit, after, today, withCount }: GroupQuery): Found {
   const where = customerWhere(companyId, filters, 't.customer_id');
   where.clauses.unshift('t.company_id = ?');
   where.params.unshift(companyId);
   const count = withCount ? (prepared(sqlite, `SELECT count(*) FROM customer_invoice_totals t WHERE ${where.text}`).pluck().get(...where.params) as number) : null;
   const column = `t.${GROUP_COLUMN[sort]}`;
-  if (after) where.add(`(${column}, t.customer_id) ${dir === 'desc' ? '<' : '>'} (?, ?)`, after.key, after.id);
+  if (after) where.add(afterPosition(column, 't.customer_id', dir), after.key, after.id);
   const totals = prepared(
     sqlite,
     `SELECT t.customer_id, t.customer_name, t.invoice_count, t.total_amount, t.balance, t.oldest_due_date
@@ -173,17 +165,7 @@ function pageFromTotals(
   return { totals, buckets, count };
 }
 
-function pageFromInvoices(
-  sqlite: Sqlite,
-  companyId: string,
-  filters: InvoiceFilters,
-  sort: SortKey,
-  dir: SortDir,
-  limit: number,
-  after: Position | null,
-  today: string,
-  withCount: boolean,
-): Found {
+function pageFromInvoices(sqlite: Sqlite, { companyId, filters, sort, dir, limit, after, today, withCount }: GroupQuery): Found {
   const where = baseWhere(companyId, filters);
   addStatusClause(where, 'i', rowStatuses(filters), today);
   // A search or label set drives by row id; anything else reads the covering customer index,
@@ -191,7 +173,7 @@ function pageFromInvoices(
   const from = invoicesFrom(filters.search?.trim() || filters.labels?.length ? 'rows' : 'customer', 'invoices_due');
   const count = withCount ? (prepared(sqlite, `SELECT count(DISTINCT i.customer_id) FROM ${from} WHERE ${where.text}`).pluck().get(...where.params) as number) : null;
   const key = GROUP_AGGREGATE[sort];
-  const keyset = after ? `WHERE (${key}, g.customer_id) ${dir === 'desc' ? '<' : '>'} (?, ?)` : '';
+  const keyset = after ? `WHERE ${afterPosition(key, 'g.customer_id', dir)}` : '';
   const sums = bucketSums(today);
   const rows = prepared(
     sqlite,

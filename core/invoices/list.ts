@@ -11,7 +11,7 @@ import { type Access, addStatusClause, baseWhere, type InvoiceFilters, invoicesF
 import { type CustomerGroupRow, groupPage } from './groups';
 import { prepared, readSnapshot } from './reader';
 import { type InvoiceItem, type InvoiceRow, ITEM_COLUMNS, toItems } from './shape';
-import { SORT_COLUMN, SORT_INDEX, type SortDir, type SortKey, sortKeyType } from './sort';
+import { afterPosition, SORT_COLUMN, SORT_INDEX, type SortDir, type SortKey, sortKeyType } from './sort';
 import type { AgingBucket, StatusValue } from './status';
 
 export const DEFAULT_LIMIT = 30;
@@ -118,7 +118,7 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
     let last: CursorPosition | null;
     let count = summary?.count;
     if (grouped) {
-      const page = groupPage(sqlite, companyId, q.filters, q.sort, q.order, limit, after, today, !after);
+      const page = groupPage(sqlite, { companyId, filters: q.filters, sort: q.sort, dir: q.order, limit, after, today, withCount: !after });
       items = page.rows;
       hasMore = page.hasMore;
       last = page.last ? { ...page.last, plan: 'groups' } : null;
@@ -130,7 +130,7 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
       const where = baseWhere(companyId, q.filters);
       addStatusClause(where, 'i', statuses, today);
       const column = `i.${SORT_COLUMN[q.sort]}`;
-      if (after) where.add(`(${column}, i.id) ${q.order === 'desc' ? '<' : '>'} (?, ?)`, after.key, after.id);
+      if (after) where.add(afterPosition(column, 'i.id', q.order), after.key, after.id);
       const rows = prepared(
         sqlite,
         `SELECT ${ITEM_COLUMNS.map((c) => `i.${c}`).join(', ')} FROM ${invoicesFrom(plan, SORT_INDEX[q.sort])}

@@ -36,3 +36,8 @@ export function parseSort(sort: SortValue | undefined, order: SortDir | undefine
 export function sortKeyType(key: SortKey): 'string' | 'integer' {
   return key === 'due_date' || key === 'customer_name' ? 'string' : 'integer';
 }
+
+/** The SQL condition on (key, id) that keeps only the rows after the keyset position `(?, ?)` in this direction. */
+export function afterPosition(key: string, id: string, dir: SortDir): string {
+  return `(${key}, ${id}) ${dir === 'desc' ? '<' : '>'} (?, ?)`;
+}
