@@ -5,7 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection';
-import type { SequenceStepsTable, StepType } from '../db/schema';
+import type { SequenceStepsTable } from '../db/schema';
 import { type CommandTx, type Engine, runCommand } from '../engine';
 import { ConflictError, ValidationError } from '../errors';
 import { newId } from '../ids';
@@ -13,18 +13,9 @@ import { isValidOffsetTime } from './schedule';
 import { assertStepEditable, EXECUTED_STATUSES, OFFSET_DAYS_MAX, STEP_DEFAULTS, type StepFields } from './rules';
 import { completeIfFinished, type Scope, sequenceRow, stepRow, stepRows, touchSequence } from './store';
 
-export interface StepView {
+export interface StepView extends StepFields {
   id: string;
   sequence: string;
-  step_type: StepType;
-  label: string;
-  offset_days: number;
-  offset_time: string;
-  is_active: boolean;
-  subject_template: string;
-  body_plain_template: string;
-  body_html_template: string;
-  instructions: string;
   /** True once the step was executed for some enrollment: its content is then frozen. */
   has_history: boolean;
   created_at: string;
@@ -34,24 +25,10 @@ export interface StepView {
 type StepRow = Selectable<SequenceStepsTable>;
 
 export function toStepView(row: StepRow, hasHistory: boolean): StepView {
-  return {
-    id: row.id,
-    sequence: row.sequence_id,
-    step_type: row.step_type,
-    label: row.label,
-    offset_days: row.offset_days,
-    offset_time: row.offset_time,
-    is_active: row.is_active === 1,
-    subject_template: row.subject_template,
-    body_plain_template: row.body_plain_template,
-    body_html_template: row.body_html_template,
-    instructions: row.instructions,
-    has_history: hasHistory,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  return { id: row.id, sequence: row.sequence_id, ...fieldsOf(row), has_history: hasHistory, created_at: row.created_at, updated_at: row.updated_at };
 }
 
+/** The editable fields of a stored step, as the API and the rules see them. */
 function fieldsOf(row: StepRow): StepFields {
   return {
     step_type: row.step_type,
