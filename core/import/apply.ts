@@ -3,8 +3,9 @@
  * import touched gets its paid amount, balance and closing from its settled payments.
  */
 import type { CommandTx } from '../engine';
+import { applyLabelChanges, type LabelAssignment } from '../invoices/labels';
 import { recomputeInvoiceBalance } from '../payments/balance';
-import type { Plan, RowWrite } from './plan';
+import type { LabelLink, Plan, RowWrite } from './plan';
 
 /** Fields every table row carries that say nothing about the change itself. */
 function changeData(values: Record<string, unknown>): Record<string, unknown> {
@@ -43,19 +44,13 @@ export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
     await tx.record(w.entity, w.id, 'update', w.update!);
   }
   await flush();
-  const added = plan.links.filter((l) => l.add);
-  for (let i = 0; i < added.length; i += INSERT_BATCH) {
-    const chunk = added.slice(i, i + INSERT_BATCH);
-    await tx.db
-      .insertInto('invoice_labels')
-      .values(chunk.map((l) => ({ company_id: plan.companyId, invoice_id: l.invoiceId, label_id: l.labelId, created_at: tx.now })))
-      .execute();
-    for (const l of chunk) await tx.record('invoice_label', l.invoiceId, 'insert', { label_id: l.labelId });
-  }
-  for (const l of plan.links.filter((link) => !link.add)) {
-    await tx.db.deleteFrom('invoice_labels').where('invoice_id', '=', l.invoiceId).where('label_id', '=', l.labelId).execute();
-    await tx.record('invoice_label', l.invoiceId, 'delete', { label_id: l.labelId });
-  }
+  const assignment = (l: LabelLink): LabelAssignment => [l.invoiceId, l.labelId];
+  await applyLabelChanges(
+    tx,
+    plan.companyId,
+    plan.links.filter((l) => l.add).map(assignment),
+    plan.links.filter((l) => !l.add).map(assignment),
+  );
   for (const { id, before } of plan.touched) {
     const after = await recomputeInvoiceBalance(tx.db, id, tx.now);
     const changed = (Object.keys(after) as Array<keyof typeof after>).filter((k) => after[k] !== before[k]);

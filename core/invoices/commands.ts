@@ -9,6 +9,7 @@ import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from 
 import { newId } from '../ids';
 import { toMinor } from '../money';
 import { recomputeInvoiceBalance } from '../payments/balance';
+import { applyLabelChanges, assignmentId, type LabelAssignment } from './labels';
 import { amountProblems, defaultDueDate, dueDateProblems, generatedNumber, invoiceNumberProblems, isPaymentLink, MAX_BULK_IDS, missingIds } from './rules';
 
 export interface Scope {
@@ -112,26 +113,8 @@ async function replaceLabels(tx: CommandTx, companyId: string, invoiceId: string
   return add.length + remove.length > 0;
 }
 
+/** Ids per statement in bulk updates: well under SQLite's parameter limit. */
 const CHUNK = 400;
-
-async function applyLabelChanges(tx: CommandTx, companyId: string, add: Array<[string, string]>, remove: Array<[string, string]>): Promise<void> {
-  for (let i = 0; i < add.length; i += CHUNK) {
-    const chunk = add.slice(i, i + CHUNK);
-    await tx.db
-      .insertInto('invoice_labels')
-      .values(chunk.map(([invoice_id, label_id]) => ({ company_id: companyId, invoice_id, label_id, created_at: tx.now })))
-      .execute();
-  }
-  for (const [invoiceId, labelId] of add) await tx.record('invoice_label', `${invoiceId}:${labelId}`, 'insert', { invoice_id: invoiceId, label_id: labelId });
-  const byLabel = new Map<string, string[]>();
-  for (const [invoiceId, labelId] of remove) byLabel.set(labelId, [...(byLabel.get(labelId) ?? []), invoiceId]);
-  for (const [labelId, invoiceIds] of byLabel) {
-    for (let i = 0; i < invoiceIds.length; i += CHUNK) {
-      await tx.db.deleteFrom('invoice_labels').where('label_id', '=', labelId).where('invoice_id', 'in', invoiceIds.slice(i, i + CHUNK)).execute();
-    }
-  }
-  for (const [invoiceId, labelId] of remove) await tx.record('invoice_label', `${invoiceId}:${labelId}`, 'delete', { invoice_id: invoiceId, label_id: labelId });
-}
 
 export async function createInvoice(engine: Engine, scope: Scope, input: CreateInvoiceInput): Promise<string> {
   return runCommand(engine, 'create_invoice', scope, async (tx) => {
@@ -300,10 +283,10 @@ export async function bulkUpdateInvoices(engine: Engine, scope: Scope, input: Bu
           .where('invoice_id', 'in', ids.slice(i, i + CHUNK))
           .where('label_id', 'in', [...add, ...remove])
           .execute();
-        for (const r of rows) existing.add(`${r.invoice_id}:${r.label_id}`);
+        for (const r of rows) existing.add(assignmentId(r.invoice_id, r.label_id));
       }
-      const toAdd = ids.flatMap((id) => add.filter((l) => !existing.has(`${id}:${l}`)).map((l): [string, string] => [id, l]));
-      const toRemove = ids.flatMap((id) => remove.filter((l) => existing.has(`${id}:${l}`)).map((l): [string, string] => [id, l]));
+      const toAdd = ids.flatMap((id) => add.filter((l) => !existing.has(assignmentId(id, l))).map((l): LabelAssignment => [id, l]));
+      const toRemove = ids.flatMap((id) => remove.filter((l) => existing.has(assignmentId(id, l))).map((l): LabelAssignment => [id, l]));
       await applyLabelChanges(tx, scope.companyId, toAdd, toRemove);
     }
     return { updated: ids.length };

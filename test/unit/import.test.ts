@@ -62,6 +62,10 @@ describe('importing combined AR rows', () => {
       'invoice_label.insert': 1,
       'payment.insert': 2,
     });
+    // Recorded as the invoices area records an assignment: one change per invoice and label.
+    const assigned = sqlite().prepare("SELECT invoice_id, label_id FROM invoice_labels").get() as { invoice_id: string; label_id: string };
+    const labelChange = sqlite().prepare("SELECT entity_id, data FROM changes WHERE entity = 'invoice_label'").get();
+    expect(labelChange).toEqual({ entity_id: `${assigned.invoice_id}:${assigned.label_id}`, data: JSON.stringify(assigned) });
     const totals = sqlite().prepare("SELECT state, invoice_count, balance FROM invoice_due_totals WHERE company_id = ? ORDER BY state").all(companyId);
     expect(totals).toEqual([
       { state: 'open', invoice_count: 1, balance: 20000 },
