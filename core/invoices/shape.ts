@@ -2,7 +2,8 @@
  * Invoice rows as the spec's list item: money in major units, status and aging from today, and the
  * related bits (AR owner, labels, signals) fetched for a whole page in three queries.
  */
-import type { ClosingReason } from '../db/schema';
+import type { Selectable } from 'kysely';
+import type { InvoicesTable } from '../db/schema';
 import { fromMinor } from '../money';
 import { jsonList, prepared, type Sqlite } from './reader';
 import { type AgingBucket, agingBucketOfStatus, daysOutstanding, type InvoiceStatus, invoiceStatus, statusDisplay } from './status';
@@ -29,26 +30,8 @@ export const ITEM_COLUMNS = [
   'updated_at',
 ] as const;
 
-export interface InvoiceRow {
-  id: string;
-  customer_id: string;
-  customer_name: string;
-  invoice_number: string;
-  invoice_date: string;
-  due_date: string;
-  currency: string;
-  total_amount: number;
-  paid_amount: number;
-  balance: number;
-  closing_reason: ClosingReason | null;
-  closed_date: string | null;
-  payment_link: string | null;
-  next_follow_up_date: string | null;
-  last_touch_at: string | null;
-  last_touched_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** An invoices row as read for a list item: exactly the ITEM_COLUMNS. */
+export type InvoiceRow = Pick<Selectable<InvoicesTable>, (typeof ITEM_COLUMNS)[number]>;
 
 export interface LabelRef {
   id: string;
