@@ -232,30 +232,15 @@ export function generateLedger(spec: LedgerSpec, sink: LedgerSink): LedgerResult
       contacts++;
     }
 
-    const locationId = ids();
     const address = () => `${rng.int(12, 9800)} ${rng.pick(STREETS)}`;
     const zip = () => `${city.zip}${String(rng.int(1, 99)).padStart(2, '0')}`;
-    sink.location({
-      id: locationId,
-      company_id: companyId,
-      customer_id: id,
-      name: isPerson ? 'Home' : 'Main office',
-      address_line1: address(),
-      city: city.city,
-      region: city.region,
-      postal_code: zip(),
-      country: 'US',
-      created_at: created,
-      updated_at: created,
-    });
-    locationCount++;
-    locations[i] = locationId;
-    if (curated && (kind === 'contractor' || kind === 'distributor')) {
+    const addLocation = (name: string): string => {
+      const locationId = ids();
       sink.location({
-        id: ids(),
+        id: locationId,
         company_id: companyId,
         customer_id: id,
-        name: kind === 'contractor' ? 'Job site yard' : 'Warehouse',
+        name,
         address_line1: address(),
         city: city.city,
         region: city.region,
@@ -265,7 +250,10 @@ export function generateLedger(spec: LedgerSpec, sink: LedgerSink): LedgerResult
         updated_at: created,
       });
       locationCount++;
-    }
+      return locationId;
+    };
+    locations[i] = addLocation(isPerson ? 'Home' : 'Main office');
+    if (curated && (kind === 'contractor' || kind === 'distributor')) addLocation(kind === 'contractor' ? 'Job site yard' : 'Warehouse');
     if (i < curatedCount) {
       sampleCustomers.push({ id, index: i, name, isPerson, kind, arOwnerId: arOwner, contact: { id: contactId, name: `${first} ${last}`, email } });
     }
