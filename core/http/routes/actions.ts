@@ -15,7 +15,6 @@ import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, prob
 
 const TAG = 'Actions';
 const ActionParams = idParams('action_id');
-/** UUIDs in query strings and bodies: malformed ones are a 400 rather than an empty match. */
 
 const ApprovalLogEntry = z
   .object({
@@ -182,8 +181,8 @@ export function actionRoutes() {
     const filter = resolveActionList({
       category: q.category,
       status: q.status,
-      invoiceId: q.invoice_id?.toLowerCase(),
-      customerId: q.customer_id?.toLowerCase(),
+      invoiceId: q.invoice_id,
+      customerId: q.customer_id,
       search: q.search,
       includeDeleted: q.include_deleted,
       executedAfter: q.executed_after,
@@ -195,13 +194,7 @@ export function actionRoutes() {
   });
 
   router.openapi(createActionRoute, async (c) => {
-    const body = c.req.valid('json');
-    const action = await createAction(c.var.engine, scopeOf(c), {
-      ...body,
-      customer: body.customer?.toLowerCase(),
-      invoice: body.invoice?.toLowerCase() ?? null,
-    });
-    return c.json(action, 201);
+    return c.json(await createAction(c.var.engine, scopeOf(c), c.req.valid('json')), 201);
   });
 
   router.openapi(getRoute, async (c) => c.json(await getAction(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').action_id), 200));

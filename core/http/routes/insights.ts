@@ -132,12 +132,12 @@ export function insightRoutes() {
   router.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
     const page = await listInsights(c.var.engine.db, c.var.user.id, {
-      companyId: q.company_id?.toLowerCase(),
+      companyId: q.company_id,
       targetType: q.target_type,
       targetId: q.target_id,
       insightType: q.insight_type,
-      customerId: q.customer_id?.toLowerCase(),
-      invoiceId: q.invoice_id?.toLowerCase(),
+      customerId: q.customer_id,
+      invoiceId: q.invoice_id,
       activeOnly: q.active_only,
       limit: q.limit,
       offset: q.offset,

@@ -28,7 +28,6 @@ import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, prob
 
 const TAG = 'Sequences';
 const EXT = ['Extensions'];
-/** UUIDs in query strings and bodies: malformed ones are a 400 rather than an empty match. */
 const Page = z.coerce.number().int().min(1).optional().openapi({ type: 'integer', default: 1 });
 const PageSize = z.coerce
   .number()
