@@ -4,7 +4,7 @@
  * placeholders stay as written, so a typo shows in the preview instead of vanishing silently.
  */
 import { daysBetween } from '../dates';
-import { fromMinor } from '../money';
+import { escapeHtml, formatMoney } from '../reminders/template';
 
 export const PLACEHOLDERS = [
   'customer_name',
@@ -30,10 +30,6 @@ export type TemplateValues = Record<Placeholder, string>;
 
 const PLACEHOLDER_RE = /\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g;
 const KNOWN = new Set<string>(PLACEHOLDERS);
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
-}
 
 /** Substitutes placeholders; in HTML the values are escaped (customer names are data, not markup) and line breaks kept. */
 export function renderTemplate(template: string, values: TemplateValues, format: 'text' | 'html' = 'text'): string {
@@ -72,14 +68,6 @@ export interface TemplateContext {
   invoice: TemplateInvoice | null;
   currency: string;
   today: string;
-}
-
-export function formatMoney(minor: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(fromMinor(minor));
-  } catch {
-    return `${currency} ${fromMinor(minor).toFixed(2)}`;
-  }
 }
 
 export function daysPastDue(dueDate: string, today: string): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { daysPastDue, formatMoney, PLACEHOLDERS, renderTemplate, type TemplateContext, templateValues, unknownPlaceholders } from '../../core/sequences/templates';
+import { formatMoney } from '../../core/reminders/template';
+import { daysPastDue, PLACEHOLDERS, renderTemplate, type TemplateContext, templateValues, unknownPlaceholders } from '../../core/sequences/templates';
 
 const inv = (invoice_number: string, due_date: string, balance: number, payment_link: string | null = null) => ({
   invoice_number,
