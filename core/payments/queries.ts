@@ -46,11 +46,6 @@ export interface OffsetPage {
 export const PAYMENT_PAGE_DEFAULT = 100;
 export const PAYMENT_PAGE_MAX = 1000;
 
-type PaymentRow = Pick<
-  Payment,
-  'id' | 'invoice_id' | 'company_id' | 'payment_type' | 'amount' | 'payment_date' | 'payment_method' | 'transaction_id' | 'remote_id' | 'status' | 'notes' | 'created_at'
-> & { invoice_number: string };
-
 const PAYMENT_COLUMNS = [
   'id',
   'invoice_id',
@@ -66,7 +61,9 @@ const PAYMENT_COLUMNS = [
   'created_at',
 ] as const;
 
-export function toPaymentDto(row: PaymentRow): PaymentDto {
+type PaymentRow = Pick<Payment, (typeof PAYMENT_COLUMNS)[number]> & { invoice_number: string };
+
+function toPaymentDto(row: PaymentRow): PaymentDto {
   return {
     id: row.id,
     invoice: row.invoice_id,
@@ -125,7 +122,7 @@ export async function listPayments(db: Db, companyId: string, filters: PaymentFi
   return { count: Number(n), data: data.map(toPaymentDto) };
 }
 
-export async function findPayment(db: Db, companyId: string, paymentId: string): Promise<PaymentDto | undefined> {
+async function findPayment(db: Db, companyId: string, paymentId: string): Promise<PaymentDto | undefined> {
   const row = await db
     .selectFrom('payments as p')
     .innerJoin('invoices as i', 'i.id', 'p.invoice_id')
