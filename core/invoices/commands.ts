@@ -2,7 +2,7 @@
  * Invoice writes: create, update (PATCH), replace (PUT) and bulk update. Each is one command (one
  * transaction, every row written recorded); any error rolls the whole command back.
  */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
@@ -77,11 +77,12 @@ async function findCustomer(tx: Tx, companyId: string, customerId: string) {
     .executeTakeFirst();
 }
 
-/** The label ids among `ids` that are not labels of this company. */
-async function unknownLabels(tx: Tx, companyId: string, ids: string[]): Promise<string[]> {
-  if (!ids.length) return [];
+/** Adds an error under `field` naming the ids among `ids` that are not labels of this company. */
+async function checkLabels(tx: Tx, companyId: string, ids: string[], errors: FieldErrors, field: string): Promise<void> {
+  if (!ids.length) return;
   const found = await tx.selectFrom('labels').select('id').where('company_id', '=', companyId).where('id', 'in', ids).execute();
-  return missingIds(ids, found.map((l) => l.id));
+  const unknown = missingIds(ids, found.map((l) => l.id));
+  if (unknown.length) addError(errors, field, [`unknown label ids: ${unknown.join(', ')}`]);
 }
 
 async function numberTaken(tx: Tx, companyId: string, number: string, exceptId?: string): Promise<boolean> {
@@ -90,10 +91,23 @@ async function numberTaken(tx: Tx, companyId: string, number: string, exceptId?:
   return (await q.executeTakeFirst()) !== undefined;
 }
 
-/** The next free INV-nnnnnn of the company, counting on from the highest row number. */
+async function ensureNumberFree(tx: Tx, companyId: string, number: string, exceptId?: string): Promise<void> {
+  if (await numberTaken(tx, companyId, number, exceptId)) {
+    throw new ConflictError(`Invoice number ${number} is already used in this company`, 'duplicate_invoice_number');
+  }
+}
+
+/**
+ * The next free INV-nnnnnn of the company, counting on from its number of invoices (from
+ * invoice_due_totals: no scan, and nothing of other companies shows in the number).
+ */
 async function nextNumber(tx: Tx, companyId: string): Promise<string> {
-  const { max } = await tx.selectFrom('invoices').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirstOrThrow();
-  for (let n = Number(max ?? 0) + 1; ; n++) {
+  const { count } = await tx
+    .selectFrom('invoice_due_totals')
+    .select(sql<number>`coalesce(sum(invoice_count), 0)`.as('count'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  for (let n = Number(count) + 1; ; n++) {
     const candidate = generatedNumber(n);
     if (!(await numberTaken(tx, companyId, candidate))) return candidate;
   }
@@ -101,6 +115,15 @@ async function nextNumber(tx: Tx, companyId: string): Promise<string> {
 
 function paymentLinkProblems(value: string | null | undefined): string[] {
   return value === undefined || value === null || isPaymentLink(value) ? [] : ['must be an absolute http(s) URL'];
+}
+
+/** The columns an update (PATCH or bulk) sets: the fields given, omitted ones left alone. */
+function editedFields(input: { due_date?: string; payment_link?: string | null; next_follow_up_date?: string | null }): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  if (input.due_date !== undefined) set.due_date = input.due_date;
+  if (input.payment_link !== undefined) set.payment_link = input.payment_link;
+  if (input.next_follow_up_date !== undefined) set.next_follow_up_date = input.next_follow_up_date;
+  return set;
 }
 
 /** Makes the invoice's label set exactly `labelIds`, recording each assignment added or removed. */
@@ -124,17 +147,14 @@ export async function createInvoice(engine: Engine, scope: Scope, input: CreateI
     const customer = await findCustomer(tx.db, scope.companyId, input.customer);
     if (!customer) addError(errors, 'customer', ['is not a customer of this company']);
     const labelIds = lower(input.label_ids ?? []);
-    const unknown = await unknownLabels(tx.db, scope.companyId, labelIds);
-    if (unknown.length) addError(errors, 'label_ids', [`unknown label ids: ${unknown.join(', ')}`]);
+    await checkLabels(tx.db, scope.companyId, labelIds, errors, 'label_ids');
     const number = input.number?.trim();
     if (input.number !== undefined) addError(errors, 'number', invoiceNumberProblems(input.number));
     const issueDate = input.issue_date ?? tx.today;
     const dueDate = input.due_date ?? (customer ? defaultDueDate(issueDate, customer.payment_terms_days) : issueDate);
     addError(errors, 'due_date', dueDateProblems(issueDate, dueDate));
     throwIfAny(errors);
-    if (number && (await numberTaken(tx.db, scope.companyId, number))) {
-      throw new ConflictError(`Invoice number ${number} is already used in this company`, 'duplicate_invoice_number');
-    }
+    if (number) await ensureNumberFree(tx.db, scope.companyId, number);
     const total = toMinor(input.total_amount);
     const id = newId();
     const row = {
@@ -180,13 +200,9 @@ export async function updateInvoice(engine: Engine, scope: Scope, invoiceId: str
     if (input.due_date !== undefined) addError(errors, 'due_date', dueDateProblems(invoice.invoice_date, input.due_date));
     addError(errors, 'payment_link', paymentLinkProblems(input.payment_link));
     const labelIds = input.label_ids === undefined ? undefined : lower(input.label_ids);
-    const unknown = await unknownLabels(tx.db, scope.companyId, labelIds ?? []);
-    if (unknown.length) addError(errors, 'label_ids', [`unknown label ids: ${unknown.join(', ')}`]);
+    await checkLabels(tx.db, scope.companyId, labelIds ?? [], errors, 'label_ids');
     throwIfAny(errors);
-    const set: Record<string, unknown> = {};
-    if (input.due_date !== undefined) set.due_date = input.due_date;
-    if (input.payment_link !== undefined) set.payment_link = input.payment_link;
-    if (input.next_follow_up_date !== undefined) set.next_follow_up_date = input.next_follow_up_date;
+    const set = editedFields(input);
     const labelsChanged = labelIds ? await replaceLabels(tx, scope.companyId, invoice.id, labelIds) : false;
     if (!Object.keys(set).length && !labelsChanged) return;
     set.updated_at = tx.now;
@@ -206,13 +222,10 @@ export async function replaceInvoice(engine: Engine, scope: Scope, invoiceId: st
     const customer = await findCustomer(tx.db, scope.companyId, input.customer);
     if (!customer) addError(errors, 'customer', ['is not a customer of this company']);
     const labelIds = input.label_ids === undefined ? undefined : lower(input.label_ids);
-    const unknown = await unknownLabels(tx.db, scope.companyId, labelIds ?? []);
-    if (unknown.length) addError(errors, 'label_ids', [`unknown label ids: ${unknown.join(', ')}`]);
+    await checkLabels(tx.db, scope.companyId, labelIds ?? [], errors, 'label_ids');
     throwIfAny(errors);
     const number = input.number.trim();
-    if (await numberTaken(tx.db, scope.companyId, number, invoice.id)) {
-      throw new ConflictError(`Invoice number ${number} is already used in this company`, 'duplicate_invoice_number');
-    }
+    await ensureNumberFree(tx.db, scope.companyId, number, invoice.id);
     const total = toMinor(input.total_amount);
     const sameCustomer = customer!.id === invoice.customer_id;
     const set: Record<string, unknown> = {
@@ -249,10 +262,8 @@ export async function bulkUpdateInvoices(engine: Engine, scope: Scope, input: Bu
     const found = await tx.db.selectFrom('invoices').select(['id', 'invoice_date']).where('company_id', '=', scope.companyId).where('id', 'in', ids).execute();
     const unknownInvoices = missingIds(ids, found.map((r) => r.id));
     if (unknownInvoices.length) addError(errors, 'invoice_ids', [`unknown invoice ids: ${unknownInvoices.join(', ')}`]);
-    const unknownAdd = await unknownLabels(tx.db, scope.companyId, add);
-    if (unknownAdd.length) addError(errors, 'add_labels', [`unknown label ids: ${unknownAdd.join(', ')}`]);
-    const unknownRemove = await unknownLabels(tx.db, scope.companyId, remove);
-    if (unknownRemove.length) addError(errors, 'remove_labels', [`unknown label ids: ${unknownRemove.join(', ')}`]);
+    await checkLabels(tx.db, scope.companyId, add, errors, 'add_labels');
+    await checkLabels(tx.db, scope.companyId, remove, errors, 'remove_labels');
     const both = add.filter((id) => remove.includes(id));
     if (both.length) addError(errors, 'remove_labels', [`labels both added and removed: ${both.join(', ')}`]);
     addError(errors, 'updates.payment_link', paymentLinkProblems(updates.payment_link));
@@ -260,10 +271,7 @@ export async function bulkUpdateInvoices(engine: Engine, scope: Scope, input: Bu
       const before = found.filter((r) => dueDateProblems(r.invoice_date, updates.due_date!).length).map((r) => r.id);
       if (before.length) addError(errors, 'updates.due_date', [`is before the invoice date of: ${before.join(', ')}`]);
     }
-    const set: Record<string, unknown> = {};
-    if (updates.due_date !== undefined) set.due_date = updates.due_date;
-    if (updates.payment_link !== undefined) set.payment_link = updates.payment_link;
-    if (updates.next_follow_up_date !== undefined) set.next_follow_up_date = updates.next_follow_up_date;
+    const set = editedFields(updates);
     if (!Object.keys(set).length && !add.length && !remove.length) {
       addError(errors, 'non_field_errors', ['nothing to change: give updates, add_labels or remove_labels']);
     }

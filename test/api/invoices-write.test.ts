@@ -66,6 +66,15 @@ describe('invoice writes', () => {
       expect(listed.body.items.map((i: { id: string }) => i.id)).toContain(res.body.id);
     });
 
+    it('generates the number from the company’s own invoice count, past numbers already taken', async () => {
+      await addInvoice(w.engine, w.other, foreignCustomer, { number: num('THEIRS'), dueDate: TODAY });
+      const own = w.engine.database.sqlite.prepare('SELECT count(*) FROM invoices WHERE company_id = ?').pluck().get(w.company) as number;
+      const taken = `INV-${String(own + 2).padStart(6, '0')}`;
+      expect((await send('POST', '', { customer, total_amount: 10, number: taken })).status).toBe(201);
+      const res = await send('POST', '', { customer, total_amount: 10 });
+      expect(res.body.invoice_number).toBe(`INV-${String(own + 3).padStart(6, '0')}`);
+    });
+
     it('takes every writable field, issue_date or its alias invoice_date, and labels', async () => {
       const res = await send('POST', '', {
         customer: customer.toUpperCase(),
