@@ -6,7 +6,8 @@
 import { addDays, isValidDate } from '../dates';
 
 const DAY_MS = 86_400_000;
-const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)$/;
+/** A wall-clock time HH:MM, 00:00 to 23:59. */
+export const OFFSET_TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)$/;
 // IANA names only: Intl also accepts UTC offsets such as "+05:00", which are not zones.
 const ZONE_NAME_RE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 
@@ -41,7 +42,7 @@ export function canonicalTimeZone(value: string): string | null {
 }
 
 export function isValidOffsetTime(value: string): boolean {
-  return TIME_RE.test(value);
+  return OFFSET_TIME_RE.test(value);
 }
 
 /** The wall clock in `timeZone` at `instantMs`, as epoch milliseconds of that wall time read as UTC. */

@@ -22,9 +22,10 @@ import {
 import { sendQueueStep } from '../../sequences/send';
 import { changeSequenceStatus, createSequence, getSequence, listSequences, sequenceOverview, updateSequence } from '../../sequences/sequences';
 import { createStep, deleteStep, getStep, listSteps, updateStep } from '../../sequences/steps';
+import { OFFSET_TIME_RE } from '../../sequences/schedule';
 import { PLACEHOLDERS } from '../../sequences/templates';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SearchText, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Sequences';
 const EXT = ['Extensions'];
@@ -35,11 +36,11 @@ const PageSize = z.coerce
   .min(1)
   .optional()
   .openapi({ type: 'integer', default: DEFAULT_PAGE_SIZE, description: `Values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}` });
-const Search = z.string().max(200).optional();
+const Search = SearchText.optional();
 const StepType = z.enum(STEP_TYPES);
 const OffsetTime = z
   .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use HH:MM (00:00 to 23:59)')
+  .regex(OFFSET_TIME_RE, 'Use HH:MM (00:00 to 23:59)')
   .openapi({ example: '09:00' });
 
 const Sequence = z
