@@ -17,6 +17,7 @@ import {
   validateCustomerFields,
   validateLocations,
 } from './rules';
+import { blankToNull } from '../text';
 
 export interface CustomerInput extends CustomerFields {
   contacts?: ContactInput[];
@@ -24,11 +25,6 @@ export interface CustomerInput extends CustomerFields {
 }
 
 type Scope = { actor: Actor; companyId: string };
-
-function orNull(value: string | null | undefined): string | null {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-}
 
 function fail(errors: FieldErrors): void {
   if (Object.keys(errors).length) throw new ValidationError('The customer is invalid', errors);
@@ -68,12 +64,12 @@ async function replaceContacts(tx: CommandTx, companyId: string, customerId: str
   // Clear the billing flag first: the one-billing-contact index must hold after every statement.
   await tx.db.updateTable('customer_contacts').set({ is_billing: 0 }).where('customer_id', '=', customerId).where('is_billing', '=', 1).execute();
   for (const c of contacts) {
-    const email = orNull(c.email);
+    const email = blankToNull(c.email);
     const fields = {
       name: c.name?.trim() || email || '',
       email,
-      phone: orNull(c.phone),
-      title: orNull(c.title),
+      phone: blankToNull(c.phone),
+      title: blankToNull(c.title),
       is_billing: c.is_billing ? (1 as const) : (0 as const),
     };
     if (c.id) {
@@ -99,11 +95,11 @@ async function replaceLocations(tx: CommandTx, companyId: string, customerId: st
   for (const l of locations) {
     const fields = {
       name: l.name.trim(),
-      address_line1: orNull(l.address_line1),
-      city: orNull(l.city),
-      region: orNull(l.region),
-      postal_code: orNull(l.postal_code),
-      country: orNull(l.country),
+      address_line1: blankToNull(l.address_line1),
+      city: blankToNull(l.city),
+      region: blankToNull(l.region),
+      postal_code: blankToNull(l.postal_code),
+      country: blankToNull(l.country),
     };
     if (l.id) {
       const id = l.id.toLowerCase();
@@ -133,7 +129,7 @@ async function validate(tx: CommandTx, companyId: string, input: CustomerInput, 
 /** Inserts a customer inside an open command (the import uses this too); returns its id. */
 export async function insertCustomer(tx: CommandTx, companyId: string, input: CustomerInput & { name: string }): Promise<string> {
   const existing = await validate(tx, companyId, input, null);
-  const remoteId = orNull(input.remote_id);
+  const remoteId = blankToNull(input.remote_id);
   await checkRemoteId(tx, companyId, remoteId, null);
   let currency = input.currency === undefined ? null : normalizeCurrency(input.currency);
   if (!currency) {
@@ -150,7 +146,7 @@ export async function insertCustomer(tx: CommandTx, companyId: string, input: Cu
     remote_id: remoteId,
     currency,
     payment_terms_days: input.payment_terms_days ?? 30,
-    notes: orNull(input.notes),
+    notes: blankToNull(input.notes),
     created_at: tx.now,
     updated_at: tx.now,
   };
@@ -177,12 +173,12 @@ export async function updateCustomer(engine: Pick<Engine, 'db' | 'clock'>, scope
     if (input.ar_owner !== undefined) changes.ar_owner_id = input.ar_owner?.toLowerCase() ?? null;
     if (input.sales_owner !== undefined) changes.sales_owner_id = input.sales_owner?.toLowerCase() ?? null;
     if (input.remote_id !== undefined) {
-      changes.remote_id = orNull(input.remote_id);
+      changes.remote_id = blankToNull(input.remote_id);
       await checkRemoteId(tx, scope.companyId, changes.remote_id, current.id);
     }
     if (input.payment_terms_days !== undefined) changes.payment_terms_days = input.payment_terms_days;
     if (input.currency !== undefined) changes.currency = normalizeCurrency(input.currency);
-    if (input.notes !== undefined) changes.notes = orNull(input.notes);
+    if (input.notes !== undefined) changes.notes = blankToNull(input.notes);
     const touched = Object.keys(changes).length > 0 || input.contacts !== undefined || input.locations !== undefined;
     if (touched) {
       await tx.db

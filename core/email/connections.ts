@@ -9,6 +9,7 @@ import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { isUuid, newId } from '../ids';
 import { isEmail } from '../customers/rules';
+import { blankToNull } from '../text';
 
 export interface EmailConnectionDto {
   id: string;
@@ -89,7 +90,7 @@ export function needsPasswordAgain(current: Pick<EmailConnection, (typeof SERVER
     (input.smtp_host !== undefined && input.smtp_host.trim().toLowerCase() !== current.smtp_host.toLowerCase()) ||
     (input.smtp_port !== undefined && input.smtp_port !== current.smtp_port) ||
     (input.smtp_secure !== undefined && (input.smtp_secure ? 1 : 0) !== current.smtp_secure) ||
-    (input.smtp_username !== undefined && (input.smtp_username?.trim() || null) !== current.smtp_username)
+    (input.smtp_username !== undefined && blankToNull(input.smtp_username) !== current.smtp_username)
   );
 }
 
@@ -148,11 +149,6 @@ async function clearOtherDefaults(tx: CommandTx, companyId: string, keepId: stri
   }
 }
 
-function orNull(value: string | null | undefined): string | null {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-}
-
 /** The fields of a change record: everything but the password, whose presence alone is noted. */
 function recordable(row: Partial<EmailConnection>): Record<string, unknown> {
   const { smtp_password_enc, id: _id, company_id: _company, created_at: _created, updated_at: _updated, ...rest } = row;
@@ -160,6 +156,11 @@ function recordable(row: Partial<EmailConnection>): Record<string, unknown> {
 }
 
 type Box = Pick<Engine, 'db' | 'clock' | 'secrets'>;
+
+/** A blank password is no password; any other is kept exactly as given (spaces count), encrypted. */
+function encryptedPassword(engine: Box, password: string | null | undefined): string | null {
+  return blankToNull(password) === null ? null : engine.secrets.encrypt(password as string);
+}
 
 export async function createConnection(engine: Box, scope: ConnectionScope, input: EmailConnectionInput): Promise<EmailConnectionDto> {
   const errors = validateConnection(input, true);
@@ -172,19 +173,18 @@ export async function createConnection(engine: Box, scope: ConnectionScope, inpu
     // The company's first active connection becomes its default unless told otherwise.
     const isDefault = input.is_default ?? (isActive && !hasDefault);
     const port = input.smtp_port as number;
-    const password = orNull(input.smtp_password) === null ? null : (input.smtp_password as string);
     const row: EmailConnection = {
       id: newId(),
       company_id: scope.companyId,
       user_id: userId,
       name: (input.name as string).trim(),
       from_email: (input.from_email as string).trim(),
-      from_name: orNull(input.from_name),
+      from_name: blankToNull(input.from_name),
       smtp_host: (input.smtp_host as string).trim(),
       smtp_port: port,
       smtp_secure: (input.smtp_secure ?? port === 465) ? 1 : 0,
-      smtp_username: orNull(input.smtp_username),
-      smtp_password_enc: password === null ? null : engine.secrets.encrypt(password),
+      smtp_username: blankToNull(input.smtp_username),
+      smtp_password_enc: encryptedPassword(engine, input.smtp_password),
       is_default: isDefault ? 1 : 0,
       is_active: isActive ? 1 : 0,
       allow_shared_sending: input.allow_shared_sending ? 1 : 0,
@@ -212,12 +212,12 @@ export async function updateConnection(engine: Box, scope: ConnectionScope, conn
     const changes: Partial<EmailConnection> = {};
     if (input.name !== undefined) changes.name = input.name.trim();
     if (input.from_email !== undefined) changes.from_email = input.from_email.trim();
-    if (input.from_name !== undefined) changes.from_name = orNull(input.from_name);
+    if (input.from_name !== undefined) changes.from_name = blankToNull(input.from_name);
     if (input.smtp_host !== undefined) changes.smtp_host = input.smtp_host.trim();
     if (input.smtp_port !== undefined) changes.smtp_port = input.smtp_port;
     if (input.smtp_secure !== undefined) changes.smtp_secure = input.smtp_secure ? 1 : 0;
-    if (input.smtp_username !== undefined) changes.smtp_username = orNull(input.smtp_username);
-    if (input.smtp_password !== undefined) changes.smtp_password_enc = orNull(input.smtp_password) === null ? null : engine.secrets.encrypt(input.smtp_password as string);
+    if (input.smtp_username !== undefined) changes.smtp_username = blankToNull(input.smtp_username);
+    if (input.smtp_password !== undefined) changes.smtp_password_enc = encryptedPassword(engine, input.smtp_password);
     if (input.allow_shared_sending !== undefined) changes.allow_shared_sending = input.allow_shared_sending ? 1 : 0;
     if (input.user_id !== undefined) {
       changes.user_id = input.user_id?.toLowerCase() ?? null;

@@ -20,6 +20,7 @@ import {
   RECORDABLE_STATUSES,
   settledStatus,
 } from './rules';
+import { blankToNull } from '../text';
 
 export interface NewPaymentInput {
   invoice: string;
@@ -66,11 +67,6 @@ export function validatePaymentInput(input: NewPaymentInput, today: string): Fie
     else if ((field === 'payment_method' || field === 'payment_type') && normalizePaymentMethod(value) === '') add(field, 'Must not be blank');
   }
   return errors;
-}
-
-function blankToNull(value: string | null | undefined): string | null {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
 }
 
 async function loadInvoiceForPayment(tx: CommandTx, companyId: string, invoiceId: string) {

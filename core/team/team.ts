@@ -8,6 +8,7 @@ import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { isUuid, newId } from '../ids';
 import { isEmail } from '../customers/rules';
+import { blankToNull } from '../text';
 
 export const TEAM_ROLES = ['ar', 'sales', 'manager'] as const satisfies readonly TeamMemberRole[];
 
@@ -82,11 +83,6 @@ async function checkUser(tx: CommandTx, companyId: string, userId: string, excep
   if (await taken.executeTakeFirst()) throw new ConflictError('That user is already linked to another team member', 'duplicate_team_user');
 }
 
-function orNull(value: string | null | undefined): string | null {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-}
-
 export async function createTeamMember(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, input: TeamMemberInput): Promise<TeamMemberDto> {
   const errors = validateTeamMember(input, true);
   if (Object.keys(errors).length) throw new ValidationError('The team member is invalid', errors);
@@ -98,7 +94,7 @@ export async function createTeamMember(engine: Pick<Engine, 'db' | 'clock'>, sco
       company_id: scope.companyId,
       user_id: userId,
       name: (input.name ?? '').trim(),
-      email: orNull(input.email),
+      email: blankToNull(input.email),
       role: input.role as TeamMemberRole,
       is_active: input.is_active === false ? (0 as const) : (1 as const),
       created_at: tx.now,
@@ -118,7 +114,7 @@ export async function updateTeamMember(engine: Pick<Engine, 'db' | 'clock'>, sco
     const current = await getTeamMember(tx.db, scope.companyId, memberId);
     const changes: { name?: string; email?: string | null; role?: TeamMemberRole; is_active?: 0 | 1; user_id?: string | null } = {};
     if (input.name !== undefined) changes.name = input.name.trim();
-    if (input.email !== undefined) changes.email = orNull(input.email);
+    if (input.email !== undefined) changes.email = blankToNull(input.email);
     if (input.role !== undefined) changes.role = input.role;
     if (input.is_active !== undefined) changes.is_active = input.is_active ? 1 : 0;
     if (input.user_id !== undefined) {
