@@ -30,9 +30,12 @@ export interface EnrollmentView {
 
 type Sequence = Selectable<SequencesTable>;
 
-function enrollmentQuery(db: Db, companyId: string) {
-  return db
-    .selectFrom('sequence_enrollments as e')
+function companyEnrollments(db: Db, companyId: string) {
+  return db.selectFrom('sequence_enrollments as e').where('e.company_id', '=', companyId);
+}
+
+function withNames(query: ReturnType<typeof companyEnrollments>) {
+  return query
     .innerJoin('sequences as q', 'q.id', 'e.sequence_id')
     .innerJoin('customers as c', 'c.id', 'e.customer_id')
     .select([
@@ -47,11 +50,10 @@ function enrollmentQuery(db: Db, companyId: string) {
       'e.completed_at',
       'e.created_at',
       'e.updated_at',
-    ])
-    .where('e.company_id', '=', companyId);
+    ]);
 }
 
-type EnrollmentRow = Awaited<ReturnType<ReturnType<typeof enrollmentQuery>['executeTakeFirstOrThrow']>>;
+type EnrollmentRow = Awaited<ReturnType<ReturnType<typeof withNames>['executeTakeFirstOrThrow']>>;
 
 function toView(r: EnrollmentRow): EnrollmentView {
   return {
@@ -70,7 +72,7 @@ function toView(r: EnrollmentRow): EnrollmentView {
 }
 
 export async function getEnrollment(db: Db, companyId: string, id: string): Promise<EnrollmentView> {
-  const row = await enrollmentQuery(db, companyId).where('e.id', '=', id.toLowerCase()).executeTakeFirst();
+  const row = await withNames(companyEnrollments(db, companyId)).where('e.id', '=', id.toLowerCase()).executeTakeFirst();
   if (!row) throw new NotFoundError('Enrollment', id);
   return toView(row);
 }
@@ -85,22 +87,12 @@ export interface EnrollmentListFilter {
 
 /** Newest first (ids are time-ordered). */
 export async function listEnrollments(db: Db, companyId: string, f: EnrollmentListFilter) {
-  let where = db.selectFrom('sequence_enrollments as e').where('e.company_id', '=', companyId);
-  let rows = enrollmentQuery(db, companyId);
-  if (f.sequenceId) {
-    where = where.where('e.sequence_id', '=', f.sequenceId.toLowerCase());
-    rows = rows.where('e.sequence_id', '=', f.sequenceId.toLowerCase());
-  }
-  if (f.customerId) {
-    where = where.where('e.customer_id', '=', f.customerId.toLowerCase());
-    rows = rows.where('e.customer_id', '=', f.customerId.toLowerCase());
-  }
-  if (f.statuses) {
-    where = where.where('e.status', 'in', f.statuses);
-    rows = rows.where('e.status', 'in', f.statuses);
-  }
+  let where = companyEnrollments(db, companyId);
+  if (f.sequenceId) where = where.where('e.sequence_id', '=', f.sequenceId.toLowerCase());
+  if (f.customerId) where = where.where('e.customer_id', '=', f.customerId.toLowerCase());
+  if (f.statuses) where = where.where('e.status', 'in', f.statuses);
   const { n } = await where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const data = await rows
+  const data = await withNames(where)
     .orderBy('e.id', 'desc')
     .limit(f.pageSize)
     .offset((f.page - 1) * f.pageSize)

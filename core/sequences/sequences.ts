@@ -9,9 +9,9 @@ import { type CommandTx, type Engine, runCommand } from '../engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { canonicalTimeZone } from './schedule';
-import { DEFAULT_TIMEZONE, EXECUTED_STATUSES, nextSequenceStatus, type SequenceAction } from './rules';
+import { DEFAULT_TIMEZONE, nextSequenceStatus, type SequenceAction } from './rules';
 import { finishEnrollment, type Scope, sequenceRow, stepRows } from './store';
-import { toStepView, type StepView } from './steps';
+import { stepViews, type StepView } from './steps';
 
 export interface SequenceView {
   id: string;
@@ -59,33 +59,32 @@ function toView(row: SequenceRow): SequenceView {
   };
 }
 
-function withCounts(db: Db, companyId: string) {
-  return db
-    .selectFrom('sequences as q')
+function companySequences(db: Db, companyId: string) {
+  return db.selectFrom('sequences as q').where('q.company_id', '=', companyId);
+}
+
+function withCounts(query: ReturnType<typeof companySequences>) {
+  return query
     .selectAll('q')
     .select([
       sql<number>`(SELECT count(*) FROM sequence_steps st WHERE st.sequence_id = q.id)`.as('step_count'),
       sql<number>`(SELECT count(*) FROM sequence_enrollments e WHERE e.sequence_id = q.id AND e.status = 'active')`.as('active_enrollment_count'),
-    ])
-    .where('q.company_id', '=', companyId);
+    ]);
 }
 
 export async function getSequence(db: Db, companyId: string, id: string): Promise<SequenceView> {
-  const row = await withCounts(db, companyId).where('q.id', '=', id.toLowerCase()).executeTakeFirst();
+  const row = await withCounts(companySequences(db, companyId)).where('q.id', '=', id.toLowerCase()).executeTakeFirst();
   if (!row) throw new NotFoundError('Sequence', id);
   return toView(row);
 }
 
 /** Sequences by name (case-insensitive), then id; search is a case-insensitive partial match on the name. */
 export async function listSequences(db: Db, companyId: string, f: SequenceListFilter): Promise<SequenceList> {
-  let where = db.selectFrom('sequences as q').where('q.company_id', '=', companyId);
+  let where = companySequences(db, companyId);
   if (f.statuses) where = where.where('q.status', 'in', f.statuses);
   if (f.search) where = where.where(sql<boolean>`instr(lower(q.name), lower(${f.search})) > 0`);
   const { n } = await where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  let rows = withCounts(db, companyId);
-  if (f.statuses) rows = rows.where('q.status', 'in', f.statuses);
-  if (f.search) rows = rows.where(sql<boolean>`instr(lower(q.name), lower(${f.search})) > 0`);
-  const data = await rows
+  const data = await withCounts(where)
     .orderBy(sql`q.name COLLATE NOCASE`)
     .orderBy('q.id')
     .limit(f.pageSize)
@@ -270,18 +269,9 @@ export async function senderOptions(db: Db, companyId: string, userId: string | 
 
 export async function sequenceOverview(db: Db, companyId: string, id: string, userId: string | null): Promise<SequenceOverview> {
   const sequence = await getSequence(db, companyId, id);
-  const steps = await stepRows(db, sequence.id);
-  const executed = await db
-    .selectFrom('scheduled_steps')
-    .select('step_id')
-    .distinct()
-    .where('sequence_id', '=', sequence.id)
-    .where('status', 'in', EXECUTED_STATUSES)
-    .execute();
-  const withHistory = new Set(executed.map((r) => r.step_id));
   return {
     sequence,
-    steps: steps.map((s) => toStepView(s, withHistory.has(s.id))),
+    steps: await stepViews(db, sequence.id),
     active_enrollment_count: sequence.active_enrollment_count,
     email_connections: await senderOptions(db, companyId, userId, sequence.sender_connection_id),
   };
