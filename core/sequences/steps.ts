@@ -24,7 +24,7 @@ export interface StepView extends StepFields {
 
 type StepRow = Selectable<SequenceStepsTable>;
 
-export function toStepView(row: StepRow, hasHistory: boolean): StepView {
+function toStepView(row: StepRow, hasHistory: boolean): StepView {
   return { id: row.id, sequence: row.sequence_id, ...fieldsOf(row), has_history: hasHistory, created_at: row.created_at, updated_at: row.updated_at };
 }
 
@@ -77,8 +77,13 @@ function columns(fields: StepInput): Partial<StepRow> {
 
 export async function listSteps(db: Db, companyId: string, sequenceId: string): Promise<StepView[]> {
   const sequence = await sequenceRow(db, companyId, sequenceId);
-  const rows = await stepRows(db, sequence.id);
-  const executed = await db.selectFrom('scheduled_steps').select('step_id').distinct().where('sequence_id', '=', sequence.id).where('status', 'in', EXECUTED_STATUSES).execute();
+  return stepViews(db, sequence.id);
+}
+
+/** The steps of a sequence (already checked to be the company's), in firing order, each with its history flag. */
+export async function stepViews(db: Db, sequenceId: string): Promise<StepView[]> {
+  const rows = await stepRows(db, sequenceId);
+  const executed = await db.selectFrom('scheduled_steps').select('step_id').distinct().where('sequence_id', '=', sequenceId).where('status', 'in', EXECUTED_STATUSES).execute();
   const withHistory = new Set(executed.map((r) => r.step_id));
   return rows.map((r) => toStepView(r, withHistory.has(r.id)));
 }
