@@ -27,8 +27,6 @@ interface Children {
 const SORT_OF_COLUMN: Record<string, SortKey> = { name: 'customer_name', due: 'due_date', total: 'amount', balance: 'balance' };
 const COLUMN_OF_SORT: Record<SortKey, string> = { customer_name: 'name', due_date: 'due', amount: 'total', balance: 'balance' };
 
-const money = (v: number | null | undefined) => (v === null || v === undefined ? '' : formatMoney(v));
-
 /** Flattens groups, their loaded children and "more" rows into the grid's row list. */
 export function flattenGroups(groups: InvoiceGroup[], expanded: Set<string>, children: Map<string, Children>): Row[] {
   const rows: Row[] = [];
@@ -171,8 +169,8 @@ export function GroupedGrid({
       valueGetter: (p) => {
         const row = p.data;
         if (!row) return '';
-        if (row.kind === 'group') return money(row.group.aging_balances[bucket]);
-        if (row.kind === 'invoice') return row.invoice.aging_bucket === bucket && row.invoice.balance ? money(row.invoice.balance) : '';
+        if (row.kind === 'group') return formatMoney(row.group.aging_balances[bucket]);
+        if (row.kind === 'invoice') return row.invoice.aging_bucket === bucket && row.invoice.balance ? formatMoney(row.invoice.balance) : '';
         return '';
       },
     });
@@ -249,7 +247,7 @@ export function GroupedGrid({
         comparator: keep,
         sort: sorted('total'),
         sortingOrder: ['desc', 'asc'],
-        valueGetter: (p) => (p.data?.kind === 'group' ? money(p.data.group.total_amount) : p.data?.kind === 'invoice' ? money(p.data.invoice.total_amount) : ''),
+        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.total_amount) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.total_amount) : ''),
       },
       {
         colId: 'balance',
@@ -261,7 +259,7 @@ export function GroupedGrid({
         comparator: keep,
         sort: sorted('balance'),
         sortingOrder: ['desc', 'asc'],
-        valueGetter: (p) => (p.data?.kind === 'group' ? money(p.data.group.balance) : p.data?.kind === 'invoice' ? money(p.data.invoice.balance) : ''),
+        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.balance) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.balance) : ''),
       },
       {
         colId: 'overdue',
@@ -270,7 +268,7 @@ export function GroupedGrid({
         type: 'rightAligned',
         cellClass: 'num',
         valueGetter: (p) =>
-          p.data?.kind === 'group' ? money(p.data.group.overdue_balance) : p.data?.kind === 'invoice' && p.data.invoice.status.startsWith('past_due') ? money(p.data.invoice.balance) : '',
+          p.data?.kind === 'group' ? formatMoney(p.data.group.overdue_balance) : p.data?.kind === 'invoice' && p.data.invoice.status.startsWith('past_due') ? formatMoney(p.data.invoice.balance) : '',
       },
       ...BUCKETS.map(bucketColumn),
     ];

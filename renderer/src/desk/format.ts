@@ -1,21 +1,28 @@
 /** Money, dates and times in the user's locale. Pure: unit-tested directly. */
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
+/**
+ * Building an Intl formatter costs far more than using one, and grid cells format on every
+ * scroll: each formatter is built once per kind, locale and currency.
+ */
+const formats = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, build: () => F): F {
+  let format = formats.get(key) as F | undefined;
+  if (!format) {
+    format = build();
+    formats.set(key, format);
+  }
+  return format;
+}
 
 export function formatMoney(amount: number | null | undefined, currency = 'USD', locale?: string): string {
   if (amount === null || amount === undefined || Number.isNaN(amount)) return '';
-  const key = `${locale ?? ''}|${currency}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    moneyFormats.set(key, format);
-  }
-  return format.format(amount);
+  return cached(`money|${locale ?? ''}|${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(amount);
 }
 
 /** A compact amount for chart axes and headers: $1.2M, $350K. */
 export function formatMoneyShort(amount: number, currency = 'USD', locale?: string): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 }).format(amount);
+  return cached(`short|${locale ?? ''}|${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 })).format(amount);
 }
 
 /** A 'YYYY-MM-DD' date as the locale writes it; the date is a calendar day, never shifted by time zone. */
@@ -23,7 +30,7 @@ export function formatDate(date: string | null | undefined, locale?: string): st
   if (!date) return '';
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
   if (!m) return date;
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+  return cached(`date|${locale ?? ''}`, () => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })).format(
     new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))),
   );
 }
@@ -33,11 +40,11 @@ export function formatTimestamp(value: string | null | undefined, locale?: strin
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }).format(date);
+  return cached(`time|${locale ?? ''}`, () => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })).format(date);
 }
 
 export function formatCount(n: number | null | undefined, locale?: string): string {
-  return n === null || n === undefined ? '' : new Intl.NumberFormat(locale).format(n);
+  return n === null || n === undefined ? '' : cached(`count|${locale ?? ''}`, () => new Intl.NumberFormat(locale)).format(n);
 }
 
 /** Today as 'YYYY-MM-DD' in the user's time zone (default date of a payment). */
