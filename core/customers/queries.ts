@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import { NotFoundError } from '../errors';
+import { likePattern, matchPhrase, TRIGRAM_MIN } from '../invoices/filters';
 import { fromMinor } from '../money';
 
 export interface PersonRef {
@@ -110,12 +111,10 @@ function toDto(r: Row): CustomerDto {
  * (a trigram index cannot answer fewer than three characters). Both are case-insensitive.
  */
 function nameMatches(search: string) {
-  if ([...search].length >= 3) {
-    const phrase = `"${search.replace(/"/g, '""')}"`;
-    return sql<boolean>`c.rowid IN (SELECT rowid FROM customer_name_fts WHERE customer_name_fts MATCH ${phrase})`;
+  if ([...search].length >= TRIGRAM_MIN) {
+    return sql<boolean>`c.rowid IN (SELECT rowid FROM customer_name_fts WHERE customer_name_fts MATCH ${matchPhrase(search)})`;
   }
-  const pattern = `%${search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-  return sql<boolean>`c.name LIKE ${pattern} ESCAPE '\\'`;
+  return sql<boolean>`c.name LIKE ${likePattern(search)} ESCAPE '\\'`;
 }
 
 export async function listCustomers(db: Db, companyId: string, filters: CustomerFilters, page: { limit: number; offset: number }) {
