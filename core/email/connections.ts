@@ -9,6 +9,7 @@ import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { isUuid, newId } from '../ids';
 import { isEmail } from '../customers/rules';
+import { membershipOf } from '../companies/companies';
 import { blankToNull } from '../text';
 
 export interface EmailConnectionDto {
@@ -136,8 +137,7 @@ export async function getConnection(db: Db, companyId: string, connectionId: str
 }
 
 async function checkUser(tx: CommandTx, companyId: string, userId: string): Promise<void> {
-  const member = await tx.db.selectFrom('memberships').select('id').where('company_id', '=', companyId).where('user_id', '=', userId).executeTakeFirst();
-  if (!member) throw new ValidationError('The email connection is invalid', { user_id: ['No such user in this company'] });
+  if (!(await membershipOf(tx.db, userId, companyId))) throw new ValidationError('The email connection is invalid', { user_id: ['No such user in this company'] });
 }
 
 /** Only one default per company: taking the flag clears it elsewhere, in the same transaction. */

@@ -8,6 +8,7 @@ import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { isUuid, newId } from '../ids';
 import { isEmail } from '../customers/rules';
+import { membershipOf } from '../companies/companies';
 import { blankToNull } from '../text';
 
 export const TEAM_ROLES = ['ar', 'sales', 'manager'] as const satisfies readonly TeamMemberRole[];
@@ -76,8 +77,7 @@ export async function getTeamMember(db: Db, companyId: string, memberId: string)
 
 /** A linked user must belong to this company and be linked to no other member of it. */
 async function checkUser(tx: CommandTx, companyId: string, userId: string, exceptMemberId: string | null): Promise<void> {
-  const membership = await tx.db.selectFrom('memberships').select('id').where('company_id', '=', companyId).where('user_id', '=', userId).executeTakeFirst();
-  if (!membership) throw new ValidationError('The team member is invalid', { user_id: ['No such user in this company'] });
+  if (!(await membershipOf(tx.db, userId, companyId))) throw new ValidationError('The team member is invalid', { user_id: ['No such user in this company'] });
   let taken = tx.db.selectFrom('team_members').select('id').where('company_id', '=', companyId).where('user_id', '=', userId);
   if (exceptMemberId) taken = taken.where('id', '<>', exceptMemberId);
   if (await taken.executeTakeFirst()) throw new ConflictError('That user is already linked to another team member', 'duplicate_team_user');
