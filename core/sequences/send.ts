@@ -11,13 +11,13 @@
 import type { EmailConnection } from '../db/schema';
 import { sendEmail } from '../email/mailer';
 import { type Engine, runCommand } from '../engine';
-import { ConflictError, ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
+import { ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
-import { EMAIL_STEP_TYPE, isPastReady, replySubject, SEND_CLAIM_STALE_MS, stepMessageId } from './rules';
+import { assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
 import { localDate } from './schedule';
-import { completeIfFinished, type Scope } from './store';
+import { activeConnection, completeIfFinished, type Scope } from './store';
 import { renderTemplate, templateValues } from './templates';
 
 const ERROR_MAX = 1000;
@@ -85,18 +85,13 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     if (row.step_type !== EMAIL_STEP_TYPE) {
       throw new InvalidStateError(`Only email steps (step_type ${EMAIL_STEP_TYPE}) can be sent; this is a ${row.step_type} step: complete it instead`, 'not_email_step');
     }
-    if (row.status !== 'ready') throw new InvalidStateError('The step is not ready yet: it becomes ready when it is due', 'not_ready');
-    if (row.send_started_at && Date.parse(tx.now) - Date.parse(row.send_started_at) < SEND_CLAIM_STALE_MS) {
-      throw new ConflictError('The step is being sent', 'send_in_progress');
-    }
+    assertReadyUnclaimed(row.status, row.send_started_at, tx.now);
 
     const senderId = (input.sender_connection_id || row.sequence_sender)?.toLowerCase();
     if (!senderId) {
       throw new ValidationError('No sender: pass sender_connection_id or set the sequence sender', { sender_connection_id: ['Required: the sequence has no sender'] }, 'no_sender');
     }
-    const connection = await tx.db.selectFrom('email_connections').selectAll().where('company_id', '=', scope.companyId).where('id', '=', senderId).executeTakeFirst();
-    if (!connection) throw new ValidationError('The request body is invalid', { sender_connection_id: ['No email connection with this id in the company'] });
-    if (connection.is_active !== 1) throw new ValidationError('The request body is invalid', { sender_connection_id: ['The email connection is not active'] });
+    const connection = await activeConnection(tx.db, scope.companyId, senderId);
     const allowed = connection.user_id === scope.actor.userId || connection.id === row.sequence_sender || connection.allow_shared_sending === 1;
     if (!allowed) throw new ForbiddenError("You may send only from your own connection, the sequence's sender, or a shared connection", 'sender_not_allowed');
 

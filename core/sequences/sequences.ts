@@ -10,7 +10,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { canonicalTimeZone } from './schedule';
 import { DEFAULT_TIMEZONE, nextSequenceStatus, type SequenceAction } from './rules';
-import { finishEnrollment, type Scope, sequenceRow, stepRows } from './store';
+import { activeConnection, finishEnrollment, type Scope, sequenceRow, stepRows } from './store';
 import { stepViews, type StepView } from './steps';
 
 export interface SequenceView {
@@ -111,14 +111,6 @@ async function assertNameFree(tx: CommandTx, companyId: string, name: string, ex
   if (await q.executeTakeFirst()) throw new ConflictError(`A sequence named "${name}" already exists`, 'duplicate_name');
 }
 
-/** A sender must be an active email connection of the company. */
-async function validSender(tx: CommandTx, companyId: string, id: string): Promise<string> {
-  const conn = await tx.db.selectFrom('email_connections').select(['id', 'is_active']).where('company_id', '=', companyId).where('id', '=', id.toLowerCase()).executeTakeFirst();
-  if (!conn) throw new ValidationError('The request body is invalid', { sender_connection_id: ['No email connection with this id in the company'] });
-  if (conn.is_active !== 1) throw new ValidationError('The request body is invalid', { sender_connection_id: ['The email connection is not active'] });
-  return conn.id;
-}
-
 export interface CreateSequenceInput {
   name: string;
   timezone?: string;
@@ -137,7 +129,7 @@ export async function createSequence(engine: Engine, scope: Scope, input: Create
       if (!found) throw new ValidationError('The request body is invalid', { duplicate_from: ['No sequence with this id in the company'] });
       source = found.id;
     }
-    const sender = input.sender_connection_id ? await validSender(tx, scope.companyId, input.sender_connection_id) : null;
+    const sender = input.sender_connection_id ? (await activeConnection(tx.db, scope.companyId, input.sender_connection_id)).id : null;
     await assertNameFree(tx, scope.companyId, name, null);
     const row = {
       id: newId(),
@@ -185,7 +177,7 @@ export async function updateSequence(engine: Engine, scope: Scope, id: string, i
     }
     if (input.timezone !== undefined) changes.timezone = validTimeZone(input.timezone);
     if (input.sender_connection_id !== undefined) {
-      changes.sender_connection_id = input.sender_connection_id ? await validSender(tx, scope.companyId, input.sender_connection_id) : null;
+      changes.sender_connection_id = input.sender_connection_id ? (await activeConnection(tx.db, scope.companyId, input.sender_connection_id)).id : null;
     }
     if (input.send_followups_in_thread !== undefined) changes.send_followups_in_thread = input.send_followups_in_thread ? 1 : 0;
     if (Object.keys(changes).length) {

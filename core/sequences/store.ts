@@ -6,7 +6,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/connection';
 import type { Database } from '../db/schema';
 import type { Actor, CommandTx } from '../engine';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 
 export interface Scope {
   companyId: string;
@@ -48,6 +48,14 @@ export async function customerRow(db: Reader, companyId: string, id: string) {
   const row = await db.selectFrom('customers').select(['id', 'name', 'ar_owner_id']).where('company_id', '=', companyId).where('id', '=', id.toLowerCase()).executeTakeFirst();
   if (!row) throw new NotFoundError('Customer', id);
   return row;
+}
+
+/** An active email connection of the company, named by sender_connection_id; anything else is a 400 on that field. */
+export async function activeConnection(db: Reader, companyId: string, id: string) {
+  const conn = await db.selectFrom('email_connections').selectAll().where('company_id', '=', companyId).where('id', '=', id.toLowerCase()).executeTakeFirst();
+  if (!conn) throw new ValidationError('The request body is invalid', { sender_connection_id: ['No email connection with this id in the company'] });
+  if (conn.is_active !== 1) throw new ValidationError('The request body is invalid', { sender_connection_id: ['The email connection is not active'] });
+  return conn;
 }
 
 /** A change to a sequence's steps is a change to the sequence. */
