@@ -7,10 +7,10 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import type { ScheduledStepStatus, StepType } from '../db/schema';
 import { type Engine, runCommand } from '../engine';
-import { ConflictError, InvalidStateError, NotFoundError } from '../errors';
+import { NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
-import { CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, SEND_CLAIM_STALE_MS } from './rules';
+import { assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory } from './rules';
 import { localDate } from './schedule';
 import { completeIfFinished, type Scope } from './store';
 import { renderTemplate, templateValues } from './templates';
@@ -265,10 +265,7 @@ export async function completeQueueStep(engine: Engine, scope: Scope, id: string
       .executeTakeFirst();
     if (!row) throw new NotFoundError('Scheduled step', id);
     if (isPastReady(row.status)) return row.id;
-    if (row.status !== 'ready') throw new InvalidStateError('The step is not ready yet: it becomes ready when it is due', 'not_ready');
-    if (row.send_started_at && Date.parse(tx.now) - Date.parse(row.send_started_at) < SEND_CLAIM_STALE_MS) {
-      throw new ConflictError('The step is being sent', 'send_in_progress');
-    }
+    assertReadyUnclaimed(row.status, row.send_started_at, tx.now);
     let communicationId: string | null = null;
     if (row.step_type !== EMAIL_STEP_TYPE) {
       // A call is about the step's invoice, else the customer's oldest open one (its last touch);

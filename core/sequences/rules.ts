@@ -126,6 +126,14 @@ export const LAST_TOUCH_QUIET_DAYS = 3;
 /** A send claim older than this is taken to be from a crashed attempt and may be retried. */
 export const SEND_CLAIM_STALE_MS = 5 * 60_000;
 
+/** Sending or completing needs a ready step that no send claimed less than SEND_CLAIM_STALE_MS ago. */
+export function assertReadyUnclaimed(status: ScheduledStepStatus, sendStartedAt: string | null, now: string): void {
+  if (status !== 'ready') throw new InvalidStateError('The step is not ready yet: it becomes ready when it is due', 'not_ready');
+  if (sendStartedAt && Date.parse(now) - Date.parse(sendStartedAt) < SEND_CLAIM_STALE_MS) {
+    throw new ConflictError('The step is being sent', 'send_in_progress');
+  }
+}
+
 /** A stable Message-ID per scheduled step, in the sender's domain. */
 export function stepMessageId(scheduledStepId: string, fromEmail: string): string {
   const domain = fromEmail.includes('@') ? fromEmail.slice(fromEmail.lastIndexOf('@') + 1) : 'ardesk.local';
