@@ -10,7 +10,8 @@
  */
 import { timestamp } from '../clock';
 import type { Db } from '../db/connection';
-import type { Job, JobStatus } from '../db/schema';
+import type { Updateable } from 'kysely';
+import type { Job, JobStatus, JobsTable } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
 
@@ -149,6 +150,21 @@ export async function claimNextJob(engine: Pick<Engine, 'db' | 'clock'>): Promis
   }
 }
 
+/**
+ * Updates a job only while it is still the claim `job` describes (running, same attempts): the
+ * fencing check every transition after the claim makes. False when the claim was lost.
+ */
+async function updateClaimed(tx: CommandTx, job: Pick<Job, 'id' | 'attempts'>, set: Updateable<JobsTable>): Promise<boolean> {
+  const updated = await tx.db
+    .updateTable('jobs')
+    .set({ ...set, updated_at: tx.now })
+    .where('id', '=', job.id)
+    .where('status', '=', 'running')
+    .where('attempts', '=', job.attempts)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
 /** Raised when a job's claim was taken over (its lease expired) before the worker finished it. */
 export class LostClaimError extends Error {
   constructor(jobId: string) {
@@ -169,14 +185,7 @@ export async function completeJob<T>(
   return runCommand(engine, 'complete_job', { actor: options.actor ?? systemActor, companyId: job.company_id }, async (tx) => {
     const result = options.write ? await options.write(tx) : null;
     const resultText = result === null || result === undefined ? null : JSON.stringify(result);
-    const updated = await tx.db
-      .updateTable('jobs')
-      .set({ status: 'succeeded', locked_at: null, last_error: null, result: resultText, updated_at: tx.now })
-      .where('id', '=', job.id)
-      .where('status', '=', 'running')
-      .where('attempts', '=', job.attempts)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw new LostClaimError(job.id);
+    if (!(await updateClaimed(tx, job, { status: 'succeeded', locked_at: null, last_error: null, result: resultText }))) throw new LostClaimError(job.id);
     await tx.record('job', job.id, 'update', { status: 'succeeded', result: resultText });
     return result ?? null;
   });
@@ -202,14 +211,7 @@ export async function failJob(
     const final = permanent || job.attempts >= job.max_attempts;
     const status: JobStatus = final ? 'failed' : 'queued';
     const runAfter = final ? job.run_after : addMs(tx.now, retryDelayMs(job.attempts, policy.baseMs, policy.maxMs));
-    const updated = await tx.db
-      .updateTable('jobs')
-      .set({ status, run_after: runAfter, locked_at: null, last_error: error, updated_at: tx.now })
-      .where('id', '=', job.id)
-      .where('status', '=', 'running')
-      .where('attempts', '=', job.attempts)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return null;
+    if (!(await updateClaimed(tx, job, { status, run_after: runAfter, locked_at: null, last_error: error }))) return null;
     await tx.record('job', job.id, 'update', { status, run_after: runAfter, last_error: error });
     return status;
   });
@@ -234,14 +236,7 @@ export async function reclaimStaleJobs(engine: Pick<Engine, 'db' | 'clock'>, lea
   for (const job of stale) {
     const done = await runCommand(engine, 'reclaim_job', { actor: systemActor, companyId: job.company_id }, async (tx) => {
       const status: JobStatus = job.attempts >= job.max_attempts ? 'failed' : 'queued';
-      const updated = await tx.db
-        .updateTable('jobs')
-        .set({ status, run_after: tx.now, locked_at: null, last_error: INTERRUPTED, updated_at: tx.now })
-        .where('id', '=', job.id)
-        .where('status', '=', 'running')
-        .where('attempts', '=', job.attempts)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return false;
+      if (!(await updateClaimed(tx, job, { status, run_after: tx.now, locked_at: null, last_error: INTERRUPTED }))) return false;
       await tx.record('job', job.id, 'update', { status, run_after: tx.now, last_error: INTERRUPTED });
       return true;
     });
