@@ -6,7 +6,8 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import type { ActionStatus, ActionType, ApprovalOperation } from '../db/schema';
 import { NotFoundError } from '../errors';
-import { type ActionListFilter, containsPattern } from './rules';
+import { likePattern } from '../invoices/filters';
+import type { ActionListFilter } from './rules';
 
 export interface ApprovalLogEntry {
   operation: ApprovalOperation;
@@ -122,7 +123,7 @@ function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
   if (f.customerId) q = q.where('a.customer_id', '=', f.customerId);
   if (!f.includeDeleted) q = q.where('a.deleted_at', 'is', null);
   if (f.search) {
-    const pattern = containsPattern(f.search);
+    const pattern = likePattern(f.search);
     const like = (column: string) => sql<boolean>`${sql.ref(column)} LIKE ${pattern} ESCAPE '\\'`;
     q = q.where((eb) => eb.or(SEARCHED_COLUMNS.map(like)));
   }

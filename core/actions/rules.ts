@@ -139,8 +139,3 @@ export function resolveActionList(input: ActionListInput): ActionListFilter {
     pageSize: Math.min(input.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
   };
 }
-
-/** LIKE pattern for a case-insensitive partial match, with the wildcards in the text escaped. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}

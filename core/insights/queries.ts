@@ -4,11 +4,11 @@
  * belongs to.
  */
 import { sql } from 'kysely';
-import { containsPattern } from '../actions/rules';
 import { membershipOf } from '../companies/companies';
 import type { Db } from '../db/connection';
 import type { InsightTargetType } from '../db/schema';
 import { NotFoundError } from '../errors';
+import { likePattern } from '../invoices/filters';
 
 export interface InsightView {
   id: string;
@@ -93,7 +93,7 @@ export async function listInsights(db: Db, userId: string, filter: InsightFilter
   if (filter.targetId) q = q.where('n.target_id', '=', filter.targetId);
   if (filter.customerId) q = q.where('n.customer_id', '=', filter.customerId);
   if (filter.invoiceId) q = q.where('n.invoice_id', '=', filter.invoiceId);
-  if (filter.insightType?.trim()) q = q.where(sql<boolean>`n.insight_type LIKE ${containsPattern(filter.insightType.trim())} ESCAPE '\\'`);
+  if (filter.insightType?.trim()) q = q.where(sql<boolean>`n.insight_type LIKE ${likePattern(filter.insightType.trim())} ESCAPE '\\'`);
 
   const { count } = await q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   const rows = await q.select(COLUMNS).orderBy('n.valid_from', 'desc').orderBy('n.id', 'desc').limit(limit).offset(offset).execute();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionStatus, ApprovalOperation } from '../../core/db/schema';
-import { containsPattern, isExecution, nextStatus, parseResponseDeadline, resolveActionList } from '../../core/actions/rules';
+import { isExecution, nextStatus, parseResponseDeadline, resolveActionList } from '../../core/actions/rules';
+import { likePattern } from '../../core/invoices/filters';
 import { InvalidStateError, ValidationError } from '../../core/errors';
 
 /** Expected result of every operation from every status: a status, or null for a 400 invalid_state. */
@@ -119,6 +120,6 @@ describe('action list parameters', () => {
   });
 
   it('escapes LIKE wildcards in search text', () => {
-    expect(containsPattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
+    expect(likePattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
   });
 });
