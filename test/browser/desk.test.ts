@@ -210,6 +210,10 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     const count = Number((await group.getByTestId('group-count').innerText()).replace(/\D/g, ''));
     await group.locator('.expander').click();
     await expect.poll(() => page.locator('[data-testid="grouped-grid"] .ag-row.child-row').count()).toBe(count);
+    await expect.poll(() => group.locator('.expander').getAttribute('aria-expanded')).toBe('true');
+    await group.locator('.expander').click();
+    await expect.poll(() => page.locator('[data-testid="grouped-grid"] .ag-row.child-row').count()).toBe(0);
+    await expect.poll(() => group.locator('.expander').getAttribute('aria-expanded')).toBe('false');
     await page.getByLabel('Group by customer').uncheck();
     await waitForUrl(page, (u) => !u.searchParams.has('group_by'));
   });

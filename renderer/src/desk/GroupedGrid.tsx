@@ -1,10 +1,10 @@
-import type { BodyScrollEndEvent, CellKeyDownEvent, ColDef, RowClickedEvent, SortChangedEvent } from 'ag-grid-community';
+import type { BodyScrollEndEvent, CellKeyDownEvent, ColDef, GetRowIdParams, RowClassParams, RowClickedEvent, SortChangedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { describeError, ErrorBox } from '../components/ErrorBox';
-import { gridTheme } from './ag';
+import { DEFAULT_COL_DEF, gridTheme } from './ag';
 import { StatusBadge } from './cells';
 import { apiQuery, BUCKET_LABELS, BUCKETS, type Bucket, type DeskFilters, type Order, type SortKey } from './filters';
 import { formatCount, formatDate, formatMoney } from './format';
@@ -27,8 +27,12 @@ interface Children {
 const SORT_OF_COLUMN: Record<string, SortKey> = { name: 'customer_name', due: 'due_date', total: 'amount', balance: 'balance' };
 const COLUMN_OF_SORT: Record<SortKey, string> = { customer_name: 'name', due_date: 'due', amount: 'total', balance: 'balance' };
 
+// Grid options as constants: a new function per render would make the grid redraw every row.
+const rowId = (p: GetRowIdParams<Row>) => p.data.rowId;
+const rowClass = (p: RowClassParams<Row>) => (p.data?.kind === 'group' ? 'group-row' : p.data?.kind === 'invoice' ? 'child-row' : 'more-row');
+
 /** Flattens groups, their loaded children and "more" rows into the grid's row list. */
-export function flattenGroups(groups: InvoiceGroup[], expanded: Set<string>, children: Map<string, Children>): Row[] {
+function flattenGroups(groups: InvoiceGroup[], expanded: Set<string>, children: Map<string, Children>): Row[] {
   const rows: Row[] = [];
   for (const group of groups) {
     const open = expanded.has(group.customer);
@@ -66,8 +70,12 @@ export function GroupedGrid({
   const [loading, setLoading] = useState(false);
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [children, setChildren] = useState<Map<string, Children>>(new Map());
+  // Read by the callbacks through refs, so the columns (and their cell renderers) stay the same
+  // object while groups expand and load.
   const expandedRef = useRef(expanded);
   expandedRef.current = expanded;
+  const childrenRef = useRef(children);
+  childrenRef.current = children;
   const query = useMemo(() => apiQuery({ ...filters, group_by: '' }), [filters]);
   const queryRef = useRef(query);
   queryRef.current = query;
@@ -142,17 +150,16 @@ export function GroupedGrid({
 
   const toggle = useCallback(
     (customer: string) => {
+      const open = !expandedRef.current.has(customer);
       setExpanded((prev) => {
         const nextSet = new Set(prev);
-        if (nextSet.has(customer)) nextSet.delete(customer);
-        else {
-          nextSet.add(customer);
-          if (!children.has(customer)) void fetchChildren(customer, null);
-        }
+        if (open) nextSet.add(customer);
+        else nextSet.delete(customer);
         return nextSet;
       });
+      if (open && !childrenRef.current.has(customer)) void fetchChildren(customer, null);
     },
-    [children, fetchChildren],
+    [fetchChildren],
   );
 
   const rows = useMemo(() => flattenGroups(groups, expanded, children), [groups, expanded, children]);
@@ -208,7 +215,7 @@ export function GroupedGrid({
           }
           if (row.kind === 'invoice') return <span className="child-cell mono">{row.invoice.invoice_number}</span>;
           return (
-            <button type="button" className="linkish child-cell" onClick={() => void fetchChildren(row.customer, children.get(row.customer)?.next_cursor ?? null)}>
+            <button type="button" className="linkish child-cell" onClick={() => void fetchChildren(row.customer, childrenRef.current.get(row.customer)?.next_cursor ?? null)}>
               Load more invoices…
             </button>
           );
@@ -272,7 +279,7 @@ export function GroupedGrid({
       },
       ...BUCKETS.map(bucketColumn),
     ];
-  }, [toggle, onCustomer, fetchChildren, children]);
+  }, [toggle, onCustomer, fetchChildren]);
 
   const onSortChanged = useCallback(
     (e: SortChangedEvent<Row>) => {
@@ -326,9 +333,9 @@ export function GroupedGrid({
           loadThemeGoogleFonts={false}
           rowData={rows}
           columnDefs={columns}
-          defaultColDef={{ resizable: true, suppressHeaderMenuButton: true, sortable: false }}
-          getRowId={(p) => p.data.rowId}
-          getRowClass={(p) => (p.data?.kind === 'group' ? 'group-row' : p.data?.kind === 'invoice' ? 'child-row' : 'more-row')}
+          defaultColDef={DEFAULT_COL_DEF}
+          getRowId={rowId}
+          getRowClass={rowClass}
           onSortChanged={onSortChanged}
           onRowClicked={onRowClicked}
           onCellKeyDown={onCellKeyDown}

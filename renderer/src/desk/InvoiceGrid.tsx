@@ -1,17 +1,22 @@
-import type { CellKeyDownEvent, ColDef, GridApi, GridReadyEvent, IDatasource, RowClickedEvent, SortChangedEvent } from 'ag-grid-community';
+import type { CellKeyDownEvent, ColDef, GetRowIdParams, GridApi, GridReadyEvent, IDatasource, RowClickedEvent, RowSelectionOptions, SelectionChangedEvent, SortChangedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../state/session';
 import { ErrorBox } from '../components/ErrorBox';
-import { gridTheme } from './ag';
+import { DEFAULT_COL_DEF, gridTheme } from './ag';
 import { BucketText, LabelChips, StatusBadge } from './cells';
-import { apiQuery, DEFAULT_FILTERS, type DeskFilters, type InvoiceQuery, type Order, SORTS, type SortKey } from './filters';
+import { apiQuery, DEFAULT_FILTERS, type DeskFilters, type InvoiceQuery, type Order, type SortKey } from './filters';
 import { formatCount, formatDate, formatMoney, formatTimestamp } from './format';
 import { CursorPager } from './pager';
 import { useDesk } from './store';
 import type { Invoice } from './types';
 
-export const BLOCK_SIZE = 100;
+const BLOCK_SIZE = 100;
+
+// Grid options as constants: a new object per render would make the grid rebuild its columns.
+const ROW_SELECTION: RowSelectionOptions = { mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false };
+const SELECTION_COLUMN: ColDef = { pinned: 'left', width: 44 };
+const rowId = (p: GetRowIdParams<Invoice>) => p.data.id;
 
 /** Grid column id -> the API's sort key (only these columns sort). */
 const SORT_OF_COLUMN: Record<string, SortKey> = { due_date: 'due_date', balance: 'balance', total_amount: 'amount', customer_name: 'customer_name' };
@@ -30,7 +35,7 @@ function moneyColumn(field: keyof Invoice & string, headerName: string, sortable
   };
 }
 
-export function invoiceColumns(onCustomer: (id: string) => void, sort: { sort: SortKey; order: Order } | null): ColDef<Invoice>[] {
+function invoiceColumns(onCustomer: (id: string) => void, sort: { sort: SortKey; order: Order } | null): ColDef<Invoice>[] {
   const sorted = (colId: string) => (sort && COLUMN_OF_SORT[sort.sort] === colId ? sort.order : null);
   const columns: ColDef<Invoice>[] = [
     { field: 'invoice_number', colId: 'invoice_number', headerName: 'Invoice', width: 116, pinned: 'left', cellClass: 'mono' },
@@ -86,7 +91,7 @@ export function invoiceColumns(onCustomer: (id: string) => void, sort: { sort: S
       valueFormatter: (p) => (p.value ? `${formatTimestamp(p.value as string)}${p.data?.last_touched_by ? ` · ${p.data.last_touched_by}` : ''}` : ''),
     },
   ];
-  return columns.map((c) => (c.sortable ? { ...c, sort: sorted(c.colId!), sortingOrder: ['desc', 'asc'] } : { ...c, sortable: false }));
+  return columns.map((c) => (c.sortable ? { ...c, sort: sorted(c.colId!), sortingOrder: ['desc', 'asc'] } : c));
 }
 
 interface Props {
@@ -209,7 +214,7 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
     (e: SortChangedEvent<Invoice>) => {
       const sorted = e.api.getColumnState().find((c) => c.sort);
       const sort = sorted ? SORT_OF_COLUMN[sorted.colId] : undefined;
-      if (!sort || !(SORTS as readonly string[]).includes(sort)) return;
+      if (!sort) return;
       const current = filtersRef.current;
       if (current.sort === sort && current.order === sorted!.sort) return;
       onFilters({ ...current, sort, order: sorted!.sort as Order });
@@ -234,6 +239,12 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
     [onOpen],
   );
 
+  const onSelectionChanged = useCallback(
+    (e: SelectionChangedEvent<Invoice>) =>
+      setSelection(e.api.getSelectedRows().map((r) => ({ id: r.id, invoice_number: r.invoice_number, customer: r.customer, customer_name: r.customer_name }))),
+    [setSelection],
+  );
+
   const retry = useCallback(() => {
     setError(null);
     apiRef.current?.refreshInfiniteCache();
@@ -248,7 +259,7 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
           theme={gridTheme}
           loadThemeGoogleFonts={false}
           columnDefs={columns}
-          defaultColDef={{ resizable: true, suppressHeaderMenuButton: true }}
+          defaultColDef={DEFAULT_COL_DEF}
           rowModelType="infinite"
           datasource={datasource}
           cacheBlockSize={BLOCK_SIZE}
@@ -256,16 +267,14 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
           maxConcurrentDatasourceRequests={1}
           infiniteInitialRowCount={1}
           blockLoadDebounceMillis={50}
-          getRowId={(p) => p.data.id}
-          rowSelection={embedded ? undefined : { mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false }}
-          selectionColumnDef={{ pinned: 'left', width: 44 }}
+          getRowId={rowId}
+          rowSelection={embedded ? undefined : ROW_SELECTION}
+          selectionColumnDef={SELECTION_COLUMN}
           onGridReady={onGridReady}
           onSortChanged={onSortChanged}
           onRowClicked={onRowClicked}
           onCellKeyDown={onCellKeyDown}
-          onSelectionChanged={(e) =>
-            setSelection(e.api.getSelectedRows().map((r) => ({ id: r.id, invoice_number: r.invoice_number, customer: r.customer, customer_name: r.customer_name })))
-          }
+          onSelectionChanged={onSelectionChanged}
           suppressColumnVirtualisation
           rowClass="invoice-row"
           rowClassRules={rowClassRules}
