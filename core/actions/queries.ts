@@ -98,6 +98,10 @@ const SEARCHED_COLUMNS = ['a.description', 'a.recommendation_label', 'a.trigger_
 
 type BaseQuery = ReturnType<typeof baseQuery>;
 
+function selectActions(query: BaseQuery) {
+  return query.select(COLUMNS);
+}
+
 function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
   let q = query;
   switch (f.category) {
@@ -139,7 +143,7 @@ type ActionFilterWhere = Omit<ActionListFilter, 'page' | 'pageSize'>;
 export async function listActions(db: Db, companyId: string, filter: ActionListFilter): Promise<ActionPage> {
   const where = applyFilter(baseQuery(db, companyId), filter);
   const { count } = await where.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  let rowsQuery = where.select(COLUMNS);
+  let rowsQuery = selectActions(where);
   rowsQuery = filter.category === 'history' ? rowsQuery.orderBy(effectiveExecutedAt, 'desc') : rowsQuery.orderBy('a.created_at', 'desc');
   const rows = await rowsQuery
     .orderBy('a.id', 'desc')
@@ -152,7 +156,7 @@ export async function listActions(db: Db, companyId: string, filter: ActionListF
 
 /** One action of the company, whatever its status, soft-deleted ones included; 404 otherwise. */
 export async function getAction(db: Db, companyId: string, actionId: string): Promise<ActionView> {
-  const row = await baseQuery(db, companyId).select(COLUMNS).where('a.id', '=', actionId).executeTakeFirst();
+  const row = await selectActions(baseQuery(db, companyId)).where('a.id', '=', actionId).executeTakeFirst();
   if (!row) throw new NotFoundError('Action', actionId);
   const logs = await approvalLogs(db, [row.id]);
   return toView(row, logs.get(row.id) ?? []);
@@ -185,31 +189,7 @@ async function approvalLogs(db: Db, actionIds: string[]): Promise<Map<string, Ap
   return out;
 }
 
-interface ActionRow {
-  id: string;
-  company_id: string;
-  invoice_id: string | null;
-  invoice_number: string | null;
-  customer_id: string;
-  customer_name: string;
-  action_type: ActionType;
-  status: ActionStatus;
-  is_action_required: number;
-  is_ai_recommended: number;
-  description: string;
-  recommendation_label: string | null;
-  trigger_event_label: string | null;
-  top_recommendation: string | null;
-  metadata: string;
-  response_deadline: string | null;
-  channel_id: string | null;
-  external_id: string | null;
-  executed_at: string | null;
-  executed_by: string | null;
-  deleted_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+type ActionRow = Awaited<ReturnType<ReturnType<typeof selectActions>['executeTakeFirstOrThrow']>>;
 
 function toView(r: ActionRow, log: ApprovalLogEntry[]): ActionView {
   return {
