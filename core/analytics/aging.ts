@@ -53,7 +53,7 @@ export function agingSummary(engine: Engine, companyId: string, asOf: string, to
   return summarise(asOf, rows);
 }
 
-export function summarise(asOf: string, rows: Array<{ bucket: AgingBucketKey; balance: number; n: number }>): AgingSummary {
+function summarise(asOf: string, rows: Array<{ bucket: AgingBucketKey; balance: number; n: number }>): AgingSummary {
   const by = new Map(rows.map((r) => [r.bucket, r]));
   const total = rows.reduce((s, r) => s + r.balance, 0);
   const buckets = AGING_BUCKETS.map((key) => {

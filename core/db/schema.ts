@@ -3,7 +3,7 @@
  * Conventions: ids are UUID text; money is integer minor units (cents); dates are 'YYYY-MM-DD'
  * text; timestamps are ISO-8601 UTC text; booleans are 0/1 integers.
  */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable, Updateable } from 'kysely';
 
 export type Bool = 0 | 1;
 
@@ -514,7 +514,6 @@ export interface Database {
 }
 
 export type Invoice = Selectable<InvoicesTable>;
-export type NewInvoice = Insertable<InvoicesTable>;
 export type InvoiceUpdate = Updateable<InvoicesTable>;
 export type Customer = Selectable<CustomersTable>;
 export type Payment = Selectable<PaymentsTable>;

@@ -101,7 +101,7 @@ export function mayChange(connectionUserId: string | null, actorUserId: string |
   return connectionUserId === null || connectionUserId === actorUserId || role === 'owner';
 }
 
-export function toConnectionDto(row: EmailConnection): EmailConnectionDto {
+function toConnectionDto(row: EmailConnection): EmailConnectionDto {
   return {
     id: row.id,
     name: row.name,

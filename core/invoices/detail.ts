@@ -80,7 +80,7 @@ function dunningPlan(sqlite: Sqlite, companyId: string, customerId: string, invo
   }));
 }
 
-export function readInvoiceDetail(sqlite: Sqlite, companyId: string, invoiceId: string, today: string): InvoiceDetail {
+function readInvoiceDetail(sqlite: Sqlite, companyId: string, invoiceId: string, today: string): InvoiceDetail {
   const row = prepared(
     sqlite,
     `SELECT ${ITEM_COLUMNS.join(', ')}, customer_location_id, transaction_type, parent_invoice_id, progress_percentage, remote_id

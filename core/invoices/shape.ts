@@ -118,7 +118,7 @@ function related(sqlite: Sqlite, companyId: string, rows: InvoiceRow[]): Related
 }
 
 /** A signal insight's payload carries `signal` (an object) only when a material change was found. */
-export function signalOf(payloadJson: string): Record<string, unknown> | null {
+function signalOf(payloadJson: string): Record<string, unknown> | null {
   try {
     const payload = JSON.parse(payloadJson) as { signal?: unknown };
     return payload && typeof payload.signal === 'object' && payload.signal !== null && !Array.isArray(payload.signal) ? (payload.signal as Record<string, unknown>) : null;
@@ -127,7 +127,7 @@ export function signalOf(payloadJson: string): Record<string, unknown> | null {
   }
 }
 
-export function toItem(row: InvoiceRow, today: string, rel: Related): InvoiceItem {
+function toItem(row: InvoiceRow, today: string, rel: Related): InvoiceItem {
   const status = invoiceStatus(row, today);
   return {
     id: row.id,

@@ -21,7 +21,7 @@ export function normaliseViewQuery(query: string): string {
   return new URLSearchParams(query.trim().replace(/^\?/, '')).toString();
 }
 
-export function validateView(input: { name: string; query: string }): { name: string; query: string } {
+function validateView(input: { name: string; query: string }): { name: string; query: string } {
   const name = input.name.trim();
   const query = normaliseViewQuery(input.query);
   const errors: Record<string, string[]> = {};
