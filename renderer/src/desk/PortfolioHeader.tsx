@@ -2,7 +2,7 @@ import { BarChart } from 'echarts/charts';
 import { GridComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
@@ -13,7 +13,7 @@ import type { Summary } from './types';
 
 echarts.use([BarChart, GridComponent, TooltipComponent, CanvasRenderer]);
 
-export interface PortfolioFigures {
+interface PortfolioFigures {
   currency: string;
   totalOpen: number;
   overdue: number;
@@ -22,7 +22,7 @@ export interface PortfolioFigures {
   buckets: Array<{ bucket: Bucket; balance: number; count: number }>;
 }
 
-export function portfolioFigures(summary: Summary): PortfolioFigures {
+function portfolioFigures(summary: Summary): PortfolioFigures {
   return {
     currency: summary.currency,
     totalOpen: summary.total_open_balance,
@@ -118,7 +118,8 @@ function AgingChart({ figures, selected, onBucket }: { figures: PortfolioFigures
 export function PortfolioHeader({ companyId, selected, onBucket }: { companyId: string; selected: Bucket[]; onBucket: (b: Bucket) => void }) {
   const version = useDesk((s) => s.version);
   const summary = useLoad((signal) => api.get('/api/companies/{company_id}/invoices/summary', { path: { company_id: companyId }, signal }), [companyId, version]);
-  const figures = summary.data ? portfolioFigures(summary.data) : null;
+  // Memoised: the chart repaints when the figures change, not on every render of the desk.
+  const figures = useMemo(() => (summary.data ? portfolioFigures(summary.data) : null), [summary.data]);
   return (
     <section className="portfolio" aria-label="Portfolio">
       {summary.error !== null && !figures ? (
