@@ -11,36 +11,17 @@
 import type { ClosingReason } from '../db/schema';
 import { addDays, daysBetween } from '../dates';
 
-export const STATUS_VALUES = [
-  'current',
-  'overdue',
-  'past_due_1_30',
-  'past_due_31_60',
-  'past_due_61_90',
-  'past_due_90p',
-  'closed_paid',
-  'closed_overpaid',
-  'closed_credit_memo',
-  'closed_written_off',
-] as const;
-export type StatusValue = (typeof STATUS_VALUES)[number];
-
-/** The statuses an invoice can actually have (`overdue` is only a filter value and a facet). */
-export const CONCRETE_STATUSES = [
-  'current',
-  'past_due_1_30',
-  'past_due_31_60',
-  'past_due_61_90',
-  'past_due_90p',
-  'closed_paid',
-  'closed_overpaid',
-  'closed_credit_memo',
-  'closed_written_off',
-] as const;
-export type InvoiceStatus = (typeof CONCRETE_STATUSES)[number];
-
 export const PAST_DUE_STATUSES = ['past_due_1_30', 'past_due_31_60', 'past_due_61_90', 'past_due_90p'] as const;
 export type PastDueStatus = (typeof PAST_DUE_STATUSES)[number];
+const CLOSED_STATUSES = ['closed_paid', 'closed_overpaid', 'closed_credit_memo', 'closed_written_off'] as const;
+
+/** The statuses an invoice can actually have (`overdue` is only a filter value and a facet). */
+export const CONCRETE_STATUSES = ['current', ...PAST_DUE_STATUSES, ...CLOSED_STATUSES] as const;
+export type InvoiceStatus = (typeof CONCRETE_STATUSES)[number];
+
+export const STATUS_VALUES = ['current', 'overdue', ...PAST_DUE_STATUSES, ...CLOSED_STATUSES] as const;
+export type StatusValue = (typeof STATUS_VALUES)[number];
+
 export type OpenStatus = 'current' | PastDueStatus;
 
 export const AGING_BUCKETS = ['current', '1_30', '31_60', '61_90', '91_over'] as const;
