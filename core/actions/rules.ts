@@ -16,7 +16,7 @@ export const ACTION_OPERATIONS = ['approve', 'reject', 'send', 'cancel', 'comple
  * by hand or called off, while a completed or cancelled action is never reopened or re-finished.
  * reject is "any status except completed", so rejecting a cancelled action is allowed (it logs again).
  */
-export const TRANSITIONS: Record<ApprovalOperation, { from: readonly ActionStatus[]; to: ActionStatus }> = {
+const TRANSITIONS: Record<ApprovalOperation, { from: readonly ActionStatus[]; to: ActionStatus }> = {
   approve: { from: ['proposed', 'scheduled'], to: 'processing' },
   reject: { from: ['proposed', 'scheduled', 'processing', 'cancelled'], to: 'cancelled' },
   send: { from: ['proposed', 'scheduled'], to: 'completed' },

@@ -22,12 +22,12 @@ import { type CompanyFrame, insertCompany, insertConnection, insertLabels, inser
 import { bulkLoad, sqliteSink } from './writer';
 
 /** The demo's first company, unless told otherwise. */
-export const DEMO_SIZES = { invoices: 360, customers: 48 };
+const DEMO_SIZES = { invoices: 360, customers: 48 };
 const SECOND_COMPANY = { invoices: 40, customers: 8 };
 /** From this many invoices on, the ledger is loaded with triggers and indexes set aside. */
-export const BULK_THRESHOLD = 5_000;
-export const MAX_INVOICES = 20_000_000;
-export const MAX_CUSTOMERS = 2_000_000;
+const BULK_THRESHOLD = 5_000;
+const MAX_INVOICES = 20_000_000;
+const MAX_CUSTOMERS = 2_000_000;
 const SPAN_DAYS = 450;
 const DAY_MS = 86_400_000;
 
@@ -62,7 +62,7 @@ export interface SeedReport {
   users: string[];
 }
 
-export function validateSeedOptions(options: SeedOptions): Required<Pick<SeedOptions, 'invoices' | 'customers' | 'seed'>> {
+function validateSeedOptions(options: SeedOptions): Required<Pick<SeedOptions, 'invoices' | 'customers' | 'seed'>> {
   const errors: Record<string, string[]> = {};
   const whole = (name: 'invoices' | 'customers' | 'seed', value: number | undefined, fallback: number, min: number, max: number) => {
     const v = value ?? fallback;

@@ -14,7 +14,7 @@ import type { LedgerLabels, LedgerResult, SampleCustomer, SampleInvoice } from '
 import type { Rng } from './random';
 import type { CompanyFrame, SeedContext, TeamMember } from './workspace';
 
-export const STORY_KINDS = ['promise', 'dispute', 'silence', 'installments', 'defiant', 'routine'] as const;
+const STORY_KINDS = ['promise', 'dispute', 'silence', 'installments', 'defiant', 'routine'] as const;
 export type StoryKind = (typeof STORY_KINDS)[number];
 
 type InsightType = keyof typeof INSIGHT_TYPES;

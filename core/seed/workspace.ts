@@ -33,7 +33,7 @@ export interface CompanyFrame {
   connections: Array<{ id: string; name: string; fromEmail: string; userId: string | null }>;
 }
 
-export const LABELS: Array<{ key: keyof LedgerLabels; name: string; color: string }> = [
+const LABELS: Array<{ key: keyof LedgerLabels; name: string; color: string }> = [
   { key: 'disputed', name: 'Disputed', color: '#d64545' },
   { key: 'promise', name: 'Promise to pay', color: '#2f80ed' },
   { key: 'escalated', name: 'Escalated', color: '#e08a1e' },
@@ -42,7 +42,7 @@ export const LABELS: Array<{ key: keyof LedgerLabels; name: string; color: strin
 ];
 
 /** Local SMTP relay for the demo: `ardesk` tests and a developer's mail catcher listen on 2525. */
-export const DEMO_SMTP = { host: '127.0.0.1', port: 2525, password: 'demo-smtp-password' };
+const DEMO_SMTP = { host: '127.0.0.1', port: 2525, password: 'demo-smtp-password' };
 
 export async function insertCompany(ctx: SeedContext, name: string, slug: string, createdDay: number): Promise<CompanyFrame> {
   const id = ctx.ids();

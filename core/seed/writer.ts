@@ -114,7 +114,7 @@ interface PaymentTotal {
 }
 
 /** What the replaced triggers would have accumulated, row by row, for one company's new rows. */
-export class TriggerReplica {
+class TriggerReplica {
   private readonly due = new Map<string, DueTotal>();
   private readonly customers = new Map<string, CustomerTotal>();
   private readonly payments = new Map<string, PaymentTotal>();

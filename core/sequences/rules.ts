@@ -47,7 +47,7 @@ export const OFFSET_DAYS_MAX = 3650;
 /** Scheduled-step states that mean the step was executed: a step with any of them has history. */
 export const EXECUTED_STATUSES = ['sent', 'completed', 'failed'] as const satisfies readonly ScheduledStepStatus[];
 /** States past ready: sending or completing such a step returns it as it is. */
-export const PAST_READY_STATUSES = ['sent', 'completed', 'cancelled', 'failed'] as const satisfies readonly ScheduledStepStatus[];
+const PAST_READY_STATUSES = ['sent', 'completed', 'cancelled', 'failed'] as const satisfies readonly ScheduledStepStatus[];
 
 export function isPastReady(status: ScheduledStepStatus): boolean {
   return (PAST_READY_STATUSES as readonly string[]).includes(status);

@@ -235,7 +235,7 @@ export interface SequenceOverview {
  * The caller's choice of senders for this sequence: active connections that are the caller's own,
  * shared (allow_shared_sending), or the sequence's configured sender, as send queue step allows.
  */
-export async function senderOptions(db: Db, companyId: string, userId: string | null, sequenceSender: string | null): Promise<SenderOption[]> {
+async function senderOptions(db: Db, companyId: string, userId: string | null, sequenceSender: string | null): Promise<SenderOption[]> {
   const rows = await db
     .selectFrom('email_connections')
     .select(['id', 'name', 'from_email', 'from_name', 'user_id', 'is_default', 'allow_shared_sending'])
