@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activeFilterCount, apiQuery, DEFAULT_FILTERS, parseFilters, toggle, toSearch, STATUSES } from '../../renderer/src/desk/filters';
-import { formatDate, formatMoney, localToday, recipientsSummary } from '../../renderer/src/desk/format';
+import { billingContact, formatDate, formatMoney, localToday, recipientsSummary } from '../../renderer/src/desk/format';
 import { CursorPager, type CursorPage } from '../../renderer/src/desk/pager';
 
 describe('desk filters in the URL', () => {
@@ -54,6 +54,14 @@ describe('desk formatting', () => {
     const rows = [{ customer_name: 'Acme' }, { customer_name: 'Bolt' }, { customer_name: 'Acme' }];
     expect(recipientsSummary(rows)).toBe('Acme (2), Bolt (1)');
     expect(recipientsSummary(['a', 'b', 'c', 'd', 'e', 'f'].map((customer_name) => ({ customer_name })), 4)).toBe('a (1), b (1), c (1), d (1) and 2 more');
+  });
+
+  it('names the billing contact as the reminder picks it, never another contact with an address', () => {
+    const ops = { name: 'Ops', email: 'ops@acme.test', is_billing: false };
+    expect(billingContact([ops, { name: 'Ann', email: ' ann@acme.test ', is_billing: true }])).toEqual({ name: 'Ann', email: 'ann@acme.test' });
+    expect(billingContact([ops, { name: 'Ann', email: null, is_billing: true }])).toEqual({ name: 'Ann', email: null });
+    expect(billingContact([ops, { name: 'Ann', email: 'not an address', is_billing: true }])).toEqual({ name: 'Ann', email: null });
+    expect(billingContact([ops])).toBeNull();
   });
 });
 

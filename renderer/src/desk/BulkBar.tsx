@@ -4,7 +4,7 @@ import { describeError, ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
-import { formatCount, recipientsSummary } from './format';
+import { billingContact, formatCount, recipientsSummary } from './format';
 import { useDesk } from './store';
 
 /** How many customers' billing contacts the confirmation looks up and lists by name. */
@@ -22,10 +22,10 @@ function Recipients({ companyId, customers }: { companyId: string; customers: st
   return (
     <ul className="recipients" data-testid="reminder-recipients">
       {contacts.data.map((c) => {
-        const billing = c.contacts.find((p) => p.is_billing && p.email) ?? c.contacts.find((p) => p.email);
+        const billing = billingContact(c.contacts);
         return (
           <li key={c.id}>
-            <strong>{c.name}</strong>: {billing ? `${billing.name} <${billing.email}>` : <span className="bad">no billing email: this reminder will fail</span>}
+            <strong>{c.name}</strong>: {billing?.email ? `${billing.name} <${billing.email}>` : <span className="bad">no billing email: this reminder will fail</span>}
           </li>
         );
       })}

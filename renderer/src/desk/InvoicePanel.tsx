@@ -5,7 +5,7 @@ import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { BucketText, LabelChip, StatusBadge } from './cells';
-import { formatDate, formatMoney, formatTimestamp, localToday } from './format';
+import { billingContact, formatDate, formatMoney, formatTimestamp, localToday } from './format';
 import { useDesk } from './store';
 import type { InvoiceDetail } from './types';
 
@@ -56,7 +56,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
     [companyId, customerId],
   );
   const location = customer.data?.locations.find((l) => l.id === invoice?.customer_location);
-  const billing = customer.data?.contacts.find((c) => c.is_billing);
+  const billing = customer.data ? billingContact(customer.data.contacts) : null;
   return (
     <aside ref={panel} className="side-panel" aria-label="Invoice detail" tabIndex={-1} data-testid="invoice-panel">
       <header className="panel-header">

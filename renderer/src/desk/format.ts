@@ -60,3 +60,14 @@ export function recipientsSummary(rows: Array<{ customer_name: string }>, max = 
   const parts = [...counts.entries()].map(([name, n]) => `${name} (${n})`);
   return parts.length > max ? `${parts.slice(0, max).join(', ')} and ${parts.length - max} more` : parts.join(', ');
 }
+
+/**
+ * The contact a reminder goes to, picked as the server picks it (core/reminders/targets.ts): the
+ * billing contact, and its address only when it is one a mail can go to.
+ */
+export function billingContact(contacts: Array<{ name: string; email: string | null; is_billing: boolean }>): { name: string; email: string | null } | null {
+  const billing = contacts.find((c) => c.is_billing);
+  if (!billing) return null;
+  const email = billing.email?.trim() ?? '';
+  return { name: billing.name, email: email.includes('@') ? email : null };
+}
