@@ -2,6 +2,7 @@
  * An invoice's activity history for the desk's detail panel: its communications (emails, calls,
  * notes) and its collection actions, newest first, in one list.
  */
+import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import { NotFoundError } from '../errors';
 
@@ -53,7 +54,8 @@ export async function invoiceActivity(db: Db, companyId: string, invoiceId: stri
       .where('invoice_id', '=', invoiceId)
       .where('company_id', '=', companyId)
       .where('deleted_at', 'is', null)
-      .orderBy('created_at', 'desc')
+      // The entry is dated by execution when there was one: the limit must keep the newest by that date.
+      .orderBy(sql`coalesce(executed_at, created_at)`, 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
       .execute(),
@@ -69,18 +71,16 @@ export async function invoiceActivity(db: Db, companyId: string, invoiceId: stri
     detail: clip(c.body),
     by: c.author_name,
   }));
-  const fromActions: ActivityEntry[] = actions
-    .map((a) => ({
-      kind: 'action' as const,
-      id: a.id,
-      at: a.executed_at ?? a.created_at,
-      type: a.action_type,
-      direction: null,
-      status: a.status,
-      title: a.description,
-      detail: clip(a.recommendation_label),
-      by: a.executed_by,
-    }))
-    .sort((x, y) => (x.at === y.at ? (x.id < y.id ? 1 : -1) : x.at < y.at ? 1 : -1));
+  const fromActions: ActivityEntry[] = actions.map((a) => ({
+    kind: 'action',
+    id: a.id,
+    at: a.executed_at ?? a.created_at,
+    type: a.action_type,
+    direction: null,
+    status: a.status,
+    title: a.description,
+    detail: clip(a.recommendation_label),
+    by: a.executed_by,
+  }));
   return mergeNewestFirst(fromCommunications, fromActions, limit);
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mergeNewestFirst, type ActivityEntry } from '../../core/activity/activity';
+import { invoiceActivity, mergeNewestFirst, type ActivityEntry } from '../../core/activity/activity';
 import { createApp } from '../../core/http/app';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
@@ -73,6 +73,17 @@ describe('invoice activity (extension)', () => {
     ]);
     expect(res.body.data[0]).toMatchObject({ type: 'email', status: 'proposed', direction: null, detail: 'Friendly reminder' });
     expect(res.body.data[1]).toMatchObject({ type: 'call', direction: 'outbound', status: null, by: 'Dana' });
+  });
+
+  it('keeps, under a limit, the actions executed most recently, not the ones created most recently', async () => {
+    const { customer, invoice } = await invoiceOf(engine, company, 'Globex');
+    await fixture(engine, company, async (tx) => {
+      const action = (createdAt: string, executedAt: string | null, description: string) =>
+        insertActionRow(tx, company, { invoice_id: invoice, customer_id: customer, status: executedAt ? 'completed' : 'proposed', description, executed_at: executedAt, created_at: createdAt, updated_at: createdAt });
+      await action('2026-10-01T09:00:00.000Z', '2026-11-15T09:00:00.000Z', 'Old suggestion, done last week');
+      await action('2026-11-10T09:00:00.000Z', null, 'Newer suggestion, still open');
+    });
+    expect((await invoiceActivity(engine.db, company, invoice, 1)).map((e) => e.title)).toEqual(['Old suggestion, done last week']);
   });
 
   it("answers 404 for an unknown id and for another company's invoice", async () => {
