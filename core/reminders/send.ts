@@ -100,8 +100,7 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
       const { id: _id, ...data } = communication;
       await tx.record('communication', communicationId, 'insert', data);
       const sent = { status: 'sent' as const, sent_at: tx.now, last_error: null, communication_id: communicationId, updated_at: tx.now };
-      await tx.db.updateTable('email_outbox').set(sent).where('job_id', '=', job.id).execute();
-      const row = await tx.db.selectFrom('email_outbox').select('id').where('job_id', '=', job.id).executeTakeFirstOrThrow();
+      const row = await tx.db.updateTable('email_outbox').set(sent).where('job_id', '=', job.id).returning('id').executeTakeFirstOrThrow();
       await tx.record('email_outbox', row.id, 'update', sent);
       return { message_id: messageId, to, communication_id: communicationId };
     },
