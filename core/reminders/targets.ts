@@ -6,6 +6,7 @@
 import type { Db } from '../db/connection';
 import type { ClosingReason, EmailConnection } from '../db/schema';
 import type { CommandTx } from '../engine';
+import { blankToNull } from '../text';
 
 type Reader = Db | CommandTx['db'];
 
@@ -56,7 +57,7 @@ export async function loadReminderTargets(db: Reader, companyId: string, invoice
     .orderBy('bc.created_at')
     .execute();
   for (const r of rows) {
-    const email = r.contact_email?.trim() || null;
+    const email = blankToNull(r.contact_email);
     const seen = out.get(r.id);
     // A customer has one billing contact; should there be several, the first with an address wins.
     if (seen && (seen.billingEmail || !email)) continue;
