@@ -56,7 +56,7 @@ function fillPath(path: string, values: Record<string, string> | undefined): str
   });
 }
 
-export function queryString(query: Record<string, unknown> | undefined): string {
+function queryString(query: Record<string, unknown> | undefined): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null || value === '') continue;
@@ -99,7 +99,6 @@ export function createClient(config: ClientConfig) {
   }
 
   return {
-    request,
     get: <P extends PathOf<'get'>>(path: P, args: Args<Operation<'get', P>>) => request('get', path, args),
     post: <P extends PathOf<'post'>>(path: P, args: Args<Operation<'post', P>>) => request('post', path, args),
     put: <P extends PathOf<'put'>>(path: P, args: Args<Operation<'put', P>>) => request('put', path, args),

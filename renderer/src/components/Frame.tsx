@@ -21,18 +21,14 @@ const PING_MS = 15_000;
 function useServerPing() {
   const network = useConnection((s) => s.network);
   useEffect(() => {
-    let stopped = false;
     const ping = () => {
       api.get('/api/v1/setup/', {}).catch(() => {
         // The client already reported the server unreachable; nothing else to do here.
       });
     };
     ping();
-    const timer = setInterval(() => !stopped && ping(), PING_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
+    const timer = setInterval(ping, PING_MS);
+    return () => clearInterval(timer);
   }, [network]);
 }
 

@@ -7,7 +7,7 @@ import { formatCount } from './format';
 import { useDesk } from './store';
 
 /** How long typing pauses before the search applies. */
-export const SEARCH_DEBOUNCE_MS = 250;
+const SEARCH_DEBOUNCE_MS = 250;
 
 export function SearchBox({ value, onChange }: { value: string; onChange: (text: string) => void }) {
   const [text, setText] = useState(value);

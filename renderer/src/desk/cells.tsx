@@ -1,6 +1,6 @@
 import { BUCKET_LABELS, type Bucket, STATUS_LABELS, type Status } from './filters';
 
-export function statusTone(status: string): string {
+function statusTone(status: string): string {
   if (status === 'current') return 'current';
   if (status.startsWith('closed_')) return 'closed';
   return status.replace('past_due_', 'd');

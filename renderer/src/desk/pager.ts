@@ -16,7 +16,7 @@ export type FetchPage<T> = (cursor: string | null, limit: number, signal?: Abort
 export class CursorPager<T> {
   /** The cursor that fetches the block starting at each row (null: the first page). */
   private readonly cursors = new Map<number, string | null>([[0, null]]);
-  /** Starts of blocks known to be past the end. */
+  /** Where the list ends (its row count), once its last page has been seen. */
   private end: number | null = null;
   private count: number | null = null;
 
@@ -25,24 +25,19 @@ export class CursorPager<T> {
     readonly blockSize: number,
   ) {}
 
-  /** Total rows from the first page's `count`, once known. */
-  get total(): number | null {
-    return this.count;
-  }
-
   /** Rows of one block and, when known, the total row count (for the grid's scrollbar). */
-  async block(startRow: number, signal?: AbortSignal): Promise<{ rows: T[]; lastRow: number | undefined; page: CursorPage<T> | null }> {
+  async block(startRow: number, signal?: AbortSignal): Promise<{ rows: T[]; lastRow: number | undefined }> {
     if (startRow % this.blockSize !== 0) throw new Error(`block start ${startRow} is not a multiple of ${this.blockSize}`);
     let start = this.nearestKnown(startRow);
     while (start < startRow) {
-      if (this.end !== null && start >= this.end) return { rows: [], lastRow: this.end, page: null };
+      if (this.end !== null && start >= this.end) return { rows: [], lastRow: this.end };
       await this.fetchAt(start, signal);
       start += this.blockSize;
-      if (!this.cursors.has(start)) return { rows: [], lastRow: this.end ?? start, page: null };
+      if (!this.cursors.has(start)) return { rows: [], lastRow: this.end ?? start };
     }
     const page = await this.fetchAt(startRow, signal);
     const lastRow = !page.has_more ? startRow + page.items.length : (this.count ?? undefined);
-    return { rows: page.items, lastRow, page };
+    return { rows: page.items, lastRow };
   }
 
   private nearestKnown(startRow: number): number {
