@@ -95,7 +95,7 @@ export async function enqueueJobs(tx: CommandTx, jobs: NewJob[]): Promise<Array<
 }
 
 /** The ids of `subjectIds` that already have a job of `kind` queued or running. */
-export async function subjectsWithPendingJobs(db: Db | CommandTx['db'], companyId: string, kind: string, subjectIds: string[]): Promise<Set<string>> {
+export async function subjectsWithPendingJobs(db: Db, companyId: string, kind: string, subjectIds: string[]): Promise<Set<string>> {
   if (subjectIds.length === 0) return new Set();
   const rows = await db
     .selectFrom('jobs')

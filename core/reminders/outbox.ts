@@ -9,10 +9,10 @@
  */
 import type { Db } from '../db/connection';
 import type { EmailOutboxStatus, Job } from '../db/schema';
-import { type CommandTx, type Engine, runCommand, systemActor } from '../engine';
+import { type Engine, runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
 
-export async function findOutbox(db: Db | CommandTx['db'], jobId: string) {
+export async function findOutbox(db: Db, jobId: string) {
   return db.selectFrom('email_outbox').selectAll().where('job_id', '=', jobId).executeTakeFirst();
 }
 

@@ -5,10 +5,7 @@
  */
 import type { Db } from '../db/connection';
 import type { ClosingReason, EmailConnection } from '../db/schema';
-import type { CommandTx } from '../engine';
 import { blankToNull } from '../text';
-
-type Reader = Db | CommandTx['db'];
 
 export interface ReminderTarget {
   invoiceId: string;
@@ -29,7 +26,7 @@ export interface ReminderTarget {
 }
 
 /** The company's invoices among `invoiceIds` (others' and unknown ids are simply absent). */
-export async function loadReminderTargets(db: Reader, companyId: string, invoiceIds: string[]): Promise<Map<string, ReminderTarget>> {
+export async function loadReminderTargets(db: Db, companyId: string, invoiceIds: string[]): Promise<Map<string, ReminderTarget>> {
   const out = new Map<string, ReminderTarget>();
   if (invoiceIds.length === 0) return out;
   const rows = await db
@@ -82,7 +79,7 @@ export async function loadReminderTargets(db: Reader, companyId: string, invoice
 }
 
 /** The company's default, active sending connection. */
-export async function defaultConnection(db: Reader, companyId: string): Promise<EmailConnection | undefined> {
+export async function defaultConnection(db: Db, companyId: string): Promise<EmailConnection | undefined> {
   return db.selectFrom('email_connections').selectAll().where('company_id', '=', companyId).where('is_default', '=', 1).where('is_active', '=', 1).executeTakeFirst();
 }
 
