@@ -53,7 +53,8 @@ function lockDownSession(origin: string): void {
   });
 }
 
-function createWindow(shellState: Shell): BrowserWindow {
+/** Opens the one window on our origin; it becomes mainWindow until it closes. */
+function openWindow(shellState: Shell): void {
   const win = new BrowserWindow({
     width: 1440,
     height: 900,
@@ -72,8 +73,11 @@ function createWindow(shellState: Shell): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
+  });
   void win.loadURL(`${shellState.origin}/`);
-  return win;
+  mainWindow = win;
 }
 
 // Every web contents (the window and anything it might spawn) stays on our origin: other links open
@@ -127,13 +131,9 @@ if (!app.requestSingleInstanceLock()) {
     .then(async () => {
       running = await start();
       lockDownSession(running.origin);
-      mainWindow = createWindow(running);
-      mainWindow.on('closed', () => (mainWindow = null));
+      openWindow(running);
       app.on('activate', () => {
-        if (running && BrowserWindow.getAllWindows().length === 0) {
-          mainWindow = createWindow(running);
-          mainWindow.on('closed', () => (mainWindow = null));
-        }
+        if (running && BrowserWindow.getAllWindows().length === 0) openWindow(running);
       });
     })
     .catch((err: unknown) => {
