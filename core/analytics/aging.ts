@@ -46,14 +46,20 @@ export interface AgingSummary {
   buckets: BucketTotal[];
 }
 
-export function agingSummary(engine: Engine, companyId: string, asOf: string, today: string): AgingSummary {
-  const rows = engine.database.sqlite
+/** Open balance (minor units) and invoice count of each bucket that has any, at `asOf`. */
+type BucketRow = { bucket: AgingBucketKey; balance: number; n: number };
+
+export function agingBucketRows(engine: Engine, companyId: string, asOf: string, today: string): BucketRow[] {
+  return engine.database.sqlite
     .prepare(`SELECT ${BUCKET_SQL} AS bucket, sum(balance) AS balance, count(*) AS n FROM (${openAtSql(asOf === today)}) GROUP BY 1`)
-    .all({ company: companyId, asOf }) as Array<{ bucket: AgingBucketKey; balance: number; n: number }>;
-  return summarise(asOf, rows);
+    .all({ company: companyId, asOf }) as BucketRow[];
 }
 
-function summarise(asOf: string, rows: Array<{ bucket: AgingBucketKey; balance: number; n: number }>): AgingSummary {
+export function agingSummary(engine: Engine, companyId: string, asOf: string, today: string): AgingSummary {
+  return summarise(asOf, agingBucketRows(engine, companyId, asOf, today));
+}
+
+function summarise(asOf: string, rows: BucketRow[]): AgingSummary {
   const by = new Map(rows.map((r) => [r.bucket, r]));
   const total = rows.reduce((s, r) => s + r.balance, 0);
   const buckets = AGING_BUCKETS.map((key) => {

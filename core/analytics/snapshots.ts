@@ -1,21 +1,21 @@
 import type { Db } from '../db/connection';
 import { type Actor, type Engine, runCommand } from '../engine';
 import { newId } from '../ids';
-import { toMinor } from '../money';
-import { agingSummary } from './aging';
+import { agingBucketRows, type AgingBucketKey } from './aging';
 
 /** Stores the aging at `date` for a company; taking it again for the same date replaces it (idempotent catch-up). */
 export async function captureAgingSnapshot(engine: Engine, companyId: string, date: string, today: string, actor: Actor) {
-  const summary = agingSummary(engine, companyId, date, today);
-  const amount = (key: string) => toMinor(summary.buckets.find((b) => b.key === key)!.balance);
+  // Straight from the minor-unit rows: no round trip through the API's major units.
+  const rows = agingBucketRows(engine, companyId, date, today);
+  const amount = (key: AgingBucketKey) => rows.find((r) => r.bucket === key)?.balance ?? 0;
   const row = {
     current_amount: amount('current'),
     d1_30_amount: amount('1_30'),
     d31_60_amount: amount('31_60'),
     d61_90_amount: amount('61_90'),
     d91_over_amount: amount('91_over'),
-    total_amount: toMinor(summary.total_balance),
-    invoice_count: summary.invoice_count,
+    total_amount: rows.reduce((sum, r) => sum + r.balance, 0),
+    invoice_count: rows.reduce((sum, r) => sum + r.n, 0),
   };
   return runCommand(engine, 'capture_aging_snapshot', { actor, companyId }, async (tx) => {
     const existing = await tx.db.selectFrom('aging_snapshots').select('id').where('company_id', '=', companyId).where('snapshot_date', '=', date).executeTakeFirst();
