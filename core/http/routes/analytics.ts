@@ -6,6 +6,7 @@ import { loadForecastInput } from '../../analytics/forecast-data';
 import { agingCsv, agingReport, agingXlsx } from '../../analytics/report';
 import { captureAgingSnapshot, snapshotDates, snapshotHistory } from '../../analytics/snapshots';
 import { today } from '../../clock';
+import type { Engine } from '../../engine';
 import { ValidationError } from '../../errors';
 import { AGING_BUCKETS } from '../../invoices/status';
 import { fromMinor } from '../../money';
@@ -226,6 +227,12 @@ function snapshotOut(s: SnapshotRow) {
 
 const EXPORT_ROW_LIMIT = 100_000;
 
+/** The aging report at `asOf`, as the report and its export both show it. */
+async function reportAt(engine: Engine, companyId: string, asOf: string, now: string) {
+  const company = await engine.db.selectFrom('companies').select(['name', 'currency']).where('id', '=', companyId).executeTakeFirstOrThrow();
+  return agingReport(agingSummary(engine, companyId, asOf, now), company.name, company.currency, engine.clock.now().toISOString());
+}
+
 export function analyticsRoutes() {
   return createRouter()
     .openapi(summaryRoute, async (c) => {
@@ -264,8 +271,7 @@ export function analyticsRoutes() {
       const now = today(c.var.engine.clock);
       const asOf = c.req.valid('query').as_of ?? now;
       notInFuture(asOf, now, 'as_of');
-      const company = await c.var.engine.db.selectFrom('companies').select(['name', 'currency']).where('id', '=', companyId).executeTakeFirstOrThrow();
-      const report = agingReport(agingSummary(c.var.engine, companyId, asOf, now), company.name, company.currency, c.var.engine.clock.now().toISOString());
+      const report = await reportAt(c.var.engine, companyId, asOf, now);
       return c.json(report, 200);
     })
     .openapi(exportRoute, async (c) => {
@@ -274,8 +280,7 @@ export function analyticsRoutes() {
       const now = today(c.var.engine.clock);
       const asOf = body.as_of ?? now;
       notInFuture(asOf, now, 'as_of');
-      const company = await c.var.engine.db.selectFrom('companies').select(['name', 'currency']).where('id', '=', companyId).executeTakeFirstOrThrow();
-      const report = agingReport(agingSummary(c.var.engine, companyId, asOf, now), company.name, company.currency, c.var.engine.clock.now().toISOString());
+      const report = await reportAt(c.var.engine, companyId, asOf, now);
       const details = agingDetails(c.var.engine, companyId, { asOf, today: now, buckets: [], groupBy: 'invoice', page: 1, pageSize: EXPORT_ROW_LIMIT });
       const rows = details.data as Array<z.infer<typeof AgingInvoiceRow>>;
       const name = `ar-aging-${asOf}.${body.format}`;
