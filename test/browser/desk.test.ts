@@ -277,6 +277,22 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     browser.errors.splice(0, browser.errors.length, ...browser.errors.filter((e) => !e.includes('ERR_CONNECTION_REFUSED')));
   });
 
+  it('says when the saved views cannot be loaded, and loads them on retry', async () => {
+    const path = new URL(page.url()).pathname;
+    await page.route('**/api/companies/*/saved-views', (route) => route.abort('connectionrefused'));
+    await page.goto(`${server.url}${path}`);
+    await rowsWhere(page, (r) => r.length >= 10, 'the unfiltered desk');
+    await page.getByRole('button', { name: /Views/ }).click();
+    const box = page.getByRole('dialog', { name: 'Saved views' }).locator('.error-box');
+    await box.waitFor();
+    expect(await box.innerText()).toContain('Could not load the saved views.');
+    await page.unroute('**/api/companies/*/saved-views');
+    await box.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('button', { name: 'Late and large', exact: true }).waitFor();
+    await box.waitFor({ state: 'detached' });
+    browser.errors.splice(0, browser.errors.length, ...browser.errors.filter((e) => !e.includes('ERR_CONNECTION_REFUSED')));
+  });
+
   it('sent nothing anywhere but 127.0.0.1 and logged no errors', () => {
     expect(browser.offHost).toEqual([]);
     expect(browser.errors).toEqual([]);

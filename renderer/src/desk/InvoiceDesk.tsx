@@ -1,8 +1,6 @@
 import type { GridApi } from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { companyPath, useRoute } from '../state/route';
-import { toast } from '../state/toasts';
-import { describeError } from '../components/ErrorBox';
 import './ag';
 import { BulkBar } from './BulkBar';
 import { FilterPanel } from './FilterPanel';
@@ -30,7 +28,7 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
   useEffect(() => {
     reset(companyId);
     void loadLookups();
-    loadViews().catch((err: unknown) => toast.error(`Saved views could not be loaded: ${describeError(err)}`));
+    void loadViews();
   }, [companyId, reset, loadLookups, loadViews]);
 
   // The canonical URL: a hand-edited or stale query is rewritten to what actually applies.

@@ -125,6 +125,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
               <Field label="Created">{formatTimestamp(invoice.created_at)}</Field>
               <Field label="Updated">{formatTimestamp(invoice.updated_at)}</Field>
             </dl>
+            {customer.error !== null && <ErrorBox what="the customer's location and billing contact" error={customer.error} onRetry={customer.reload} />}
             <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
             <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
             <RecordPayment companyId={companyId} invoice={invoice} onSaved={changed} />

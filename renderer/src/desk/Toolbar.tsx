@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { describeError } from '../components/ErrorBox';
+import { describeError, ErrorBox } from '../components/ErrorBox';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { activeFilterCount, type DeskFilters, parseFilters, STATUS_LABELS, STATUSES, toggle, toSearch } from './filters';
@@ -104,7 +104,7 @@ export function StatusChips({ filters, onFilters }: { filters: DeskFilters; onFi
 
 /** Saved views: apply one, save the current view under a name, delete one. Kept by the server. */
 export function SavedViews({ companyId, filters, onFilters }: { companyId: string; filters: DeskFilters; onFilters: (f: DeskFilters) => void }) {
-  const { views, loadViews } = useDesk();
+  const { views, viewsError, loadViews } = useDesk();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const current = toSearch(filters).replace(/^\?/, '');
@@ -138,7 +138,9 @@ export function SavedViews({ companyId, filters, onFilters }: { companyId: strin
       </button>
       {open && (
         <div className="popover views-menu" role="dialog" aria-label="Saved views">
-          {views.length === 0 ? (
+          {viewsError !== null ? (
+            <ErrorBox what="the saved views" error={viewsError} onRetry={() => void loadViews()} />
+          ) : views.length === 0 ? (
             <p className="muted">No saved views yet.</p>
           ) : (
             <ul>

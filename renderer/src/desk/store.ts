@@ -22,6 +22,7 @@ interface DeskState {
   team: TeamMember[];
   views: SavedView[];
   lookupsError: unknown;
+  viewsError: unknown;
   selection: SelectedInvoice[];
   /** Bumped after any write: grids, summary and panel reload. */
   version: number;
@@ -41,11 +42,12 @@ export const useDesk = create<DeskState>((set, get) => ({
   team: [],
   views: [],
   lookupsError: null,
+  viewsError: null,
   selection: [],
   version: 0,
 
   reset(companyId) {
-    set({ companyId, count: null, facets: null, labels: [], team: [], views: [], lookupsError: null, selection: [] });
+    set({ companyId, count: null, facets: null, labels: [], team: [], views: [], lookupsError: null, viewsError: null, selection: [] });
   },
 
   async loadLookups() {
@@ -66,8 +68,13 @@ export const useDesk = create<DeskState>((set, get) => ({
   async loadViews() {
     const companyId = get().companyId;
     if (!companyId) return;
-    const views = await api.get('/api/companies/{company_id}/saved-views', { path: { company_id: companyId } });
-    if (get().companyId === companyId) set({ views: views.data });
+    set({ viewsError: null });
+    try {
+      const views = await api.get('/api/companies/{company_id}/saved-views', { path: { company_id: companyId } });
+      if (get().companyId === companyId) set({ views: views.data });
+    } catch (err) {
+      set({ viewsError: err });
+    }
   },
 
   setFirstPage(count, facets) {
