@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { companyPath, useRoute } from '../state/route';
@@ -7,20 +7,12 @@ import './ag';
 import { DEFAULT_FILTERS, type DeskFilters, toSearch } from './filters';
 import { formatCount, formatMoney } from './format';
 import { InvoiceGrid } from './InvoiceGrid';
-import { useDesk } from './store';
 
 /** One customer: totals, contacts, owners and locations, and all of its invoices. */
 export default function CustomerPage({ companyId, customerId }: { companyId: string; customerId: string }) {
   const navigate = useRoute((s) => s.navigate);
-  const reset = useDesk((s) => s.reset);
-  const loadLookups = useDesk((s) => s.loadLookups);
   const [filters, setFilters] = useState<DeskFilters>({ ...DEFAULT_FILTERS, customer_id: customerId });
   const customer = useLoad((signal) => api.get('/api/companies/{company_id}/customers/{customer_id}', { path: { company_id: companyId, customer_id: customerId }, signal }), [companyId, customerId]);
-
-  useEffect(() => {
-    reset(companyId);
-    void loadLookups();
-  }, [companyId, reset, loadLookups]);
 
   const onOpen = useCallback(
     (id: string) => navigate(companyPath(companyId, 'invoices', id, toSearch({ ...DEFAULT_FILTERS, customer_id: customerId }))),
