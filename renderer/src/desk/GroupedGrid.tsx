@@ -24,8 +24,9 @@ interface Children {
   has_more: boolean;
 }
 
-const SORT_OF_COLUMN: Record<string, SortKey> = { name: 'customer_name', due: 'due_date', total: 'amount', balance: 'balance' };
+/** The column that shows each of the API's sort keys; the reverse lookup is derived, so they agree. */
 const COLUMN_OF_SORT: Record<SortKey, string> = { customer_name: 'name', due_date: 'due', amount: 'total', balance: 'balance' };
+const SORT_OF_COLUMN = Object.fromEntries(Object.entries(COLUMN_OF_SORT).map(([sort, column]) => [column, sort])) as Record<string, SortKey>;
 
 // Grid options as constants: a new function per render would make the grid redraw every row.
 const rowId = (p: GetRowIdParams<Row>) => p.data.rowId;

@@ -18,9 +18,9 @@ const ROW_SELECTION: RowSelectionOptions = { mode: 'multiRow', checkboxes: true,
 const SELECTION_COLUMN: ColDef = { pinned: 'left', width: 44 };
 const rowId = (p: GetRowIdParams<Invoice>) => p.data.id;
 
-/** Grid column id -> the API's sort key (only these columns sort). */
-const SORT_OF_COLUMN: Record<string, SortKey> = { due_date: 'due_date', balance: 'balance', total_amount: 'amount', customer_name: 'customer_name' };
+/** The column that shows each of the API's sort keys (only these columns sort); the reverse lookup is derived, so they agree. */
 const COLUMN_OF_SORT: Record<SortKey, string> = { due_date: 'due_date', balance: 'balance', amount: 'total_amount', customer_name: 'customer_name' };
+const SORT_OF_COLUMN = Object.fromEntries(Object.entries(COLUMN_OF_SORT).map(([sort, column]) => [column, sort])) as Record<string, SortKey>;
 
 function moneyColumn(field: keyof Invoice & string, headerName: string, sortable = false): ColDef<Invoice> {
   return {
