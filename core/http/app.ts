@@ -68,7 +68,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   // Clients that send Content-Type: application/json on every request, body or not, must not
   // fail on operations whose body is optional: an empty body is treated as no body.
   app.use('/api/*', async (c, next) => {
-    if (c.req.header('content-type')?.includes('application/json') && c.req.header('content-length') !== undefined && (await c.req.raw.clone().text()).trim() === '') {
+    if (c.req.header('content-length') === '0' && c.req.header('content-type')?.includes('application/json')) {
       const headers = new Headers(c.req.raw.headers);
       headers.delete('content-type');
       c.req.raw = new Request(c.req.raw.url, { method: c.req.method, headers });
