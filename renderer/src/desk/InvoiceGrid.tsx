@@ -175,8 +175,8 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
     };
   }, [companyId, queryKey, embedded, setFirstPage]);
 
+  // The datasource prop hands the grid new filters; a selection made under the old ones goes.
   useEffect(() => {
-    apiRef.current?.setGridOption('datasource', datasource);
     apiRef.current?.deselectAll();
   }, [datasource]);
 
