@@ -181,6 +181,8 @@ describe('intelligence API', () => {
       const res = await call(app, 'GET', `/api/intelligence/insights/${id}`, { token: tokens.demo });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id, payload_json: SAMPLE_PAYLOADS.customer_strategy_plan, is_active: true });
+      const upper = await call(app, 'GET', `/api/intelligence/insights/${id.toUpperCase()}`, { token: tokens.demo });
+      expect(upper.body.id).toBe(id);
       for (const [token, path] of [
         [tokens.outsider, id],
         [tokens.demo, '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a'],

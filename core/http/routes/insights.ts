@@ -95,7 +95,7 @@ const getRoute = createRoute({
   tags: [TAG],
   summary: 'One insight with its full payload',
   security: SECURITY,
-  request: { params: z.object({ pk: z.string().openapi({ param: { name: 'pk', in: 'path' }, format: 'uuid' }) }) },
+  request: { params: z.object({ pk: z.string().toLowerCase().openapi({ param: { name: 'pk', in: 'path' }, format: 'uuid' }) }) },
   responses: { 200: json(Insight, 'The insight'), ...problems(401, 404) },
 });
 
@@ -106,7 +106,7 @@ const feedbackRoute = createRoute({
   summary: 'Rate an insight up or down; a later rating by the same user overwrites the earlier one',
   security: SECURITY,
   request: {
-    params: CompanyParams.extend({ pk: z.string().openapi({ param: { name: 'pk', in: 'path' }, format: 'uuid' }) }),
+    params: CompanyParams.extend({ pk: z.string().toLowerCase().openapi({ param: { name: 'pk', in: 'path' }, format: 'uuid' }) }),
     body: jsonBody(FeedbackBody),
   },
   responses: {
