@@ -67,7 +67,7 @@ function Workspace() {
 }
 
 export function App() {
-  const { phase, boot } = useSession();
+  const { phase, bootError, boot } = useSession();
   useEffect(() => {
     void boot();
   }, [boot]);
@@ -76,11 +76,11 @@ export function App() {
     <>
       {phase === 'booting' ? (
         <Loading />
-      ) : phase === 'unreachable' ? (
+      ) : phase === 'failed' ? (
         <main className="auth-page">
           <div className="auth-card">
             <h1 className="brand">ardesk</h1>
-            <ErrorBox what="the workspace" error={new Error('The local ardesk server is not answering.')} onRetry={() => void boot()} />
+            <ErrorBox what="the workspace" error={bootError} onRetry={() => void boot()} />
           </div>
         </main>
       ) : phase === 'first-launch' ? (

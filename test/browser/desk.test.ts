@@ -293,6 +293,20 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     browser.errors.splice(0, browser.errors.length, ...browser.errors.filter((e) => !e.includes('ERR_CONNECTION_REFUSED')));
   });
 
+  it('says why the workspace could not be opened, and opens it on retry', async () => {
+    const path = new URL(page.url()).pathname;
+    await page.route('**/api/v1/setup/', (route) => route.abort('connectionrefused'));
+    await page.goto(`${server.url}${path}`);
+    const box = page.locator('.auth-card .error-box');
+    await box.waitFor();
+    expect(await box.innerText()).toContain('Could not load the workspace.');
+    expect(await box.innerText()).toContain('The local ardesk server is not answering.');
+    await page.unroute('**/api/v1/setup/');
+    await box.getByRole('button', { name: 'Retry' }).click();
+    await rowsWhere(page, (r) => r.length >= 10, 'the desk after the retry');
+    browser.errors.splice(0, browser.errors.length, ...browser.errors.filter((e) => !e.includes('ERR_CONNECTION_REFUSED')));
+  });
+
   it('sent nothing anywhere but 127.0.0.1 and logged no errors', () => {
     expect(browser.offHost).toEqual([]);
     expect(browser.errors).toEqual([]);

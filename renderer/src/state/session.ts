@@ -13,7 +13,7 @@ export type Mode = 'desktop' | 'browser';
 export type Company = Schemas['CompanyRef'];
 export type User = Schemas['UserRef'];
 
-type Phase = 'booting' | 'first-launch' | 'signed-out' | 'signed-in' | 'unreachable';
+type Phase = 'booting' | 'first-launch' | 'signed-out' | 'signed-in' | 'failed';
 
 interface SessionState {
   mode: Mode;
@@ -24,6 +24,8 @@ interface SessionState {
   companies: Company[];
   /** Why the user is on the sign-in page, when it was not their choice. */
   notice: string | null;
+  /** What went wrong when the workspace could not be opened (phase 'failed'). */
+  bootError: unknown;
   boot(): Promise<void>;
   adopt(token: string): Promise<void>;
   signIn(username: string, password: string): Promise<void>;
@@ -57,9 +59,10 @@ export const useSession = create<SessionState>((set, get) => ({
   user: null,
   companies: [],
   notice: null,
+  bootError: null,
 
   async boot() {
-    set({ phase: 'booting' });
+    set({ phase: 'booting', bootError: null });
     try {
       const setup = await api.get('/api/v1/setup/', {});
       if (!setup.initialized) {
@@ -76,7 +79,7 @@ export const useSession = create<SessionState>((set, get) => ({
       set({ phase: 'signed-in', user: me.user, companies: me.companies, notice: null });
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) set({ phase: 'signed-out', token: null });
-      else set({ phase: 'unreachable' });
+      else set({ phase: 'failed', bootError: err });
     }
   },
 
