@@ -178,7 +178,7 @@ export function GroupedGrid({
         const row = p.data;
         if (!row) return '';
         if (row.kind === 'group') return formatMoney(row.group.aging_balances[bucket]);
-        if (row.kind === 'invoice') return row.invoice.aging_bucket === bucket && row.invoice.balance ? formatMoney(row.invoice.balance) : '';
+        if (row.kind === 'invoice') return row.invoice.aging_bucket === bucket && row.invoice.balance ? formatMoney(row.invoice.balance, row.invoice.currency) : '';
         return '';
       },
     });
@@ -255,7 +255,7 @@ export function GroupedGrid({
         comparator: keep,
         sort: sorted('total'),
         sortingOrder: ['desc', 'asc'],
-        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.total_amount) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.total_amount) : ''),
+        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.total_amount) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.total_amount, p.data.invoice.currency) : ''),
       },
       {
         colId: 'balance',
@@ -267,7 +267,7 @@ export function GroupedGrid({
         comparator: keep,
         sort: sorted('balance'),
         sortingOrder: ['desc', 'asc'],
-        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.balance) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.balance) : ''),
+        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.balance) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.balance, p.data.invoice.currency) : ''),
       },
       {
         colId: 'overdue',
@@ -276,7 +276,7 @@ export function GroupedGrid({
         type: 'rightAligned',
         cellClass: 'num',
         valueGetter: (p) =>
-          p.data?.kind === 'group' ? formatMoney(p.data.group.overdue_balance) : p.data?.kind === 'invoice' && p.data.invoice.status.startsWith('past_due') ? formatMoney(p.data.invoice.balance) : '',
+          p.data?.kind === 'group' ? formatMoney(p.data.group.overdue_balance) : p.data?.kind === 'invoice' && p.data.invoice.status.startsWith('past_due') ? formatMoney(p.data.invoice.balance, p.data.invoice.currency) : '',
       },
       ...BUCKETS.map(bucketColumn),
     ];

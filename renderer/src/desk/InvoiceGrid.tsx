@@ -31,7 +31,7 @@ function moneyColumn(field: keyof Invoice & string, headerName: string, sortable
     type: 'rightAligned',
     width: 118,
     cellClass: 'num',
-    valueFormatter: (p) => formatMoney(p.value as number),
+    valueFormatter: (p) => formatMoney(p.value as number, p.data?.currency),
   };
 }
 

@@ -80,16 +80,16 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
             <div className="amounts">
               <div>
                 <div className="muted small">Total</div>
-                <div className="amount">{formatMoney(invoice.total_amount)}</div>
+                <div className="amount">{formatMoney(invoice.total_amount, invoice.currency)}</div>
               </div>
               <div>
                 <div className="muted small">Paid</div>
-                <div className="amount">{formatMoney(invoice.paid_amount)}</div>
+                <div className="amount">{formatMoney(invoice.paid_amount, invoice.currency)}</div>
               </div>
               <div>
                 <div className="muted small">Balance</div>
                 <div className="amount strong" data-testid="panel-balance">
-                  {formatMoney(invoice.balance)}
+                  {formatMoney(invoice.balance, invoice.currency)}
                 </div>
               </div>
             </div>
@@ -129,7 +129,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
             <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
             <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
             <RecordPayment companyId={companyId} invoice={invoice} onSaved={changed} />
-            <Payments companyId={companyId} invoiceId={invoiceId} version={version} />
+            <Payments companyId={companyId} invoiceId={invoiceId} currency={invoice.currency} version={version} />
             <DunningPlan invoice={invoice} />
             <Signals companyId={companyId} invoice={invoice} version={version} />
             <Activity companyId={companyId} invoiceId={invoiceId} version={version} />
@@ -271,7 +271,7 @@ function RecordPayment({ companyId, invoice, onSaved }: { companyId: string; inv
         path: { company_id: companyId },
         body: { invoice: invoice.id, amount, payment_date: form.payment_date, payment_method: form.payment_method, notes: form.notes || null },
       });
-      toast.success(`Recorded ${formatMoney(payment.amount)} on ${invoice.invoice_number}`);
+      toast.success(`Recorded ${formatMoney(payment.amount, invoice.currency)} on ${invoice.invoice_number}`);
       setForm({ amount: '', payment_date: localToday(), payment_method: 'ACH', notes: '' });
       setOpen(false);
       onSaved();
@@ -349,7 +349,7 @@ function RecordPayment({ companyId, invoice, onSaved }: { companyId: string; inv
   );
 }
 
-function Payments({ companyId, invoiceId, version }: { companyId: string; invoiceId: string; version: number }) {
+function Payments({ companyId, invoiceId, currency, version }: { companyId: string; invoiceId: string; currency: string; version: number }) {
   const payments = useLoad(
     (signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/payments', { path: { company_id: companyId, invoice_id: invoiceId }, signal }),
     [companyId, invoiceId, version],
@@ -376,7 +376,7 @@ function Payments({ companyId, invoiceId, version }: { companyId: string; invoic
                 <td>
                   <span className={`pill pill-${p.status.toLowerCase()}`}>{p.status}</span>
                 </td>
-                <td className="num">{formatMoney(p.amount)}</td>
+                <td className="num">{formatMoney(p.amount, currency)}</td>
               </tr>
             ))}
           </tbody>
