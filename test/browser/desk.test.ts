@@ -277,6 +277,20 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     browser.errors.splice(0, browser.errors.length, ...browser.errors.filter((e) => !e.includes('ERR_CONNECTION_REFUSED')));
   });
 
+  it("opens a customer's page from the customer link of a row: its name and its invoices", async () => {
+    await page.goto(`${server.url}${new URL(page.url()).pathname}`);
+    const [first] = await rowsWhere(page, (r) => r.length > 0, 'a row');
+    const link = page.locator(`[data-testid="invoice-grid"] .ag-row[row-index="${first.index}"] .ag-cell[col-id="customer_name"] a`);
+    const href = (await link.getAttribute('href'))!;
+    expect(href).toMatch(/\/customers\/[0-9a-f-]{36}$/);
+    await link.click();
+    await waitForUrl(page, (u) => u.pathname === href);
+    await expect.poll(() => page.getByTestId('customer-name').innerText()).toBe(first.customer);
+    await rowsWhere(page, (r) => r.some((x) => x.number === first.number), "the customer's invoices");
+    await page.goBack();
+    await waitForUrl(page, (u) => !u.pathname.includes('/customers/'));
+  });
+
   it('says when the saved views cannot be loaded, and loads them on retry', async () => {
     const path = new URL(page.url()).pathname;
     await page.route('**/api/companies/*/saved-views', (route) => route.abort('connectionrefused'));

@@ -5,7 +5,7 @@ import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { DEFAULT_COL_DEF, gridTheme } from './ag';
-import { StatusBadge } from './cells';
+import { CustomerLink, StatusBadge } from './cells';
 import { apiQuery, BUCKET_LABELS, BUCKETS, type Bucket, type DeskFilters, type Order, type SortKey } from './filters';
 import { formatCount, formatDate, formatMoney } from './format';
 import { useDesk } from './store';
@@ -201,16 +201,7 @@ export function GroupedGrid({
                 <button type="button" className="expander" aria-expanded={row.expanded} aria-label={`${row.expanded ? 'Collapse' : 'Expand'} ${row.group.customer_name}`} onClick={() => toggle(row.group.customer)}>
                   {row.expanded ? '▾' : '▸'}
                 </button>
-                <a
-                  href="#"
-                  className="cell-link strong"
-                  onClick={(e) => {
-                    e.preventDefault();
-                    onCustomer(row.group.customer);
-                  }}
-                >
-                  {row.group.customer_name}
-                </a>
+                <CustomerLink className="cell-link strong" companyId={companyId} customerId={row.group.customer} name={row.group.customer_name} onOpen={onCustomer} />
               </span>
             );
           }
@@ -280,7 +271,7 @@ export function GroupedGrid({
       },
       ...BUCKETS.map(bucketColumn),
     ];
-  }, [toggle, onCustomer, fetchChildren]);
+  }, [companyId, toggle, onCustomer, fetchChildren]);
 
   const onSortChanged = useCallback(
     (e: SortChangedEvent<Row>) => {

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../state/session';
 import { ErrorBox } from '../components/ErrorBox';
 import { DEFAULT_COL_DEF, gridTheme } from './ag';
-import { BucketText, LabelChips, StatusBadge } from './cells';
+import { BucketText, CustomerLink, LabelChips, StatusBadge } from './cells';
 import { apiQuery, DEFAULT_FILTERS, type DeskFilters, type InvoiceQuery, type Order, type SortKey } from './filters';
 import { formatCount, formatDate, formatMoney, formatTimestamp } from './format';
 import { CursorPager } from './pager';
@@ -35,7 +35,7 @@ function moneyColumn(field: keyof Invoice & string, headerName: string, sortable
   };
 }
 
-function invoiceColumns(onCustomer: (id: string) => void, sort: { sort: SortKey; order: Order } | null): ColDef<Invoice>[] {
+function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sort: { sort: SortKey; order: Order } | null): ColDef<Invoice>[] {
   const sorted = (colId: string) => (sort && COLUMN_OF_SORT[sort.sort] === colId ? sort.order : null);
   const columns: ColDef<Invoice>[] = [
     { field: 'invoice_number', colId: 'invoice_number', headerName: 'Invoice', width: 116, pinned: 'left', cellClass: 'mono' },
@@ -46,20 +46,8 @@ function invoiceColumns(onCustomer: (id: string) => void, sort: { sort: SortKey;
       sortable: true,
       flex: 1,
       minWidth: 180,
-      cellRenderer: (p: { data?: Invoice; value: string }) =>
-        p.data ? (
-          <a
-            className="cell-link"
-            href="#"
-            onClick={(e) => {
-              e.preventDefault();
-              e.stopPropagation();
-              onCustomer(p.data!.customer);
-            }}
-          >
-            {p.value}
-          </a>
-        ) : null,
+      cellRenderer: (p: { data?: Invoice }) =>
+        p.data ? <CustomerLink className="cell-link" companyId={companyId} customerId={p.data.customer} name={p.data.customer_name} onOpen={onCustomer} /> : null,
     },
     { field: 'invoice_date', colId: 'invoice_date', headerName: 'Invoice date', width: 112, valueFormatter: (p) => formatDate(p.value as string) },
     { field: 'due_date', colId: 'due_date', headerName: 'Due', width: 112, sortable: true, valueFormatter: (p) => formatDate(p.value as string) },
@@ -197,10 +185,10 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
   }, [filters.sort, filters.order]);
 
   const columns = useMemo(() => {
-    const all = invoiceColumns(onCustomer, { sort: filtersRef.current.sort, order: filtersRef.current.order });
+    const all = invoiceColumns(companyId, onCustomer, { sort: filtersRef.current.sort, order: filtersRef.current.order });
     // On the customer page every row is that customer's.
     return embedded ? all.filter((c) => c.colId !== 'customer_name') : all;
-  }, [onCustomer, embedded]);
+  }, [companyId, onCustomer, embedded]);
 
   const onGridReady = useCallback(
     (e: GridReadyEvent<Invoice>) => {

@@ -4,7 +4,7 @@ import { describeError, ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
-import { BucketText, LabelChip, StatusBadge } from './cells';
+import { BucketText, CustomerLink, LabelChip, StatusBadge } from './cells';
 import { billingContact, formatDate, formatMoney, formatTimestamp, localToday } from './format';
 import { useDesk } from './store';
 import type { InvoiceDetail } from './types';
@@ -95,15 +95,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
             </div>
             <dl className="fields">
               <Field label="Customer">
-                <a
-                  href="#"
-                  onClick={(e) => {
-                    e.preventDefault();
-                    onCustomer(invoice.customer);
-                  }}
-                >
-                  {invoice.customer_name}
-                </a>
+                <CustomerLink companyId={companyId} customerId={invoice.customer} name={invoice.customer_name} onOpen={onCustomer} />
               </Field>
               <Field label="Invoice date">{formatDate(invoice.invoice_date)}</Field>
               <Field label="Due date">{formatDate(invoice.due_date)}</Field>

@@ -1,3 +1,4 @@
+import { companyPath } from '../state/route';
 import { BUCKET_LABELS, type Bucket, STATUS_LABELS, type Status } from './filters';
 
 function statusTone(status: string): string {
@@ -16,6 +17,25 @@ export function StatusBadge({ status, label }: { status: string; label?: string 
 
 export function BucketText({ bucket }: { bucket: string }) {
   return <span className={`bucket bucket-${bucket}`}>{BUCKET_LABELS[bucket as Bucket] ?? bucket}</span>;
+}
+
+/**
+ * A customer's name as a link to its page: a real address (copy link, screen readers say where it
+ * goes); a click opens the page in place through `onOpen`.
+ */
+export function CustomerLink({ companyId, customerId, name, className, onOpen }: { companyId: string; customerId: string; name: string; className?: string; onOpen: (id: string) => void }) {
+  return (
+    <a
+      className={className}
+      href={companyPath(companyId, 'customers', customerId)}
+      onClick={(e) => {
+        e.preventDefault();
+        onOpen(customerId);
+      }}
+    >
+      {name}
+    </a>
+  );
 }
 
 export interface LabelLike {
