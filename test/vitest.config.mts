@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  root: resolve(__dirname, '..'),
+  root: resolve(import.meta.dirname, '..'),
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
