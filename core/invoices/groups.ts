@@ -21,6 +21,8 @@ export interface CustomerGroupRow {
   customer_name: string;
   ar_owner: string | null;
   is_person: boolean;
+  /** The customer's currency, which its invoices are billed in. */
+  currency: string;
   invoice_count: number;
   total_amount: number;
   balance: number;
@@ -123,6 +125,7 @@ export function groupPage(sqlite: Sqlite, q: GroupQuery): GroupPage {
       customer_name: t.customer_name,
       ar_owner: info?.ar_owner ?? null,
       is_person: info?.is_person === 1,
+      currency: info?.currency ?? 'USD',
       invoice_count: t.invoice_count,
       total_amount: fromMinor(t.total_amount),
       balance: fromMinor(t.balance),
@@ -187,11 +190,13 @@ function pageFromInvoices(sqlite: Sqlite, { companyId, filters, sort, dir, limit
   return { totals: rows, buckets: new Map(rows.map((r) => [r.customer_id, r])), count };
 }
 
-function customerInfo(sqlite: Sqlite, companyId: string, ids: string[]): Map<string, { ar_owner: string | null; is_person: number }> {
+type CustomerInfo = { id: string; ar_owner: string | null; is_person: number; currency: string };
+
+function customerInfo(sqlite: Sqlite, companyId: string, ids: string[]): Map<string, CustomerInfo> {
   const rows = prepared(
     sqlite,
-    `SELECT c.id, t.name AS ar_owner, c.is_person FROM customers c LEFT JOIN team_members t ON t.id = c.ar_owner_id
+    `SELECT c.id, t.name AS ar_owner, c.is_person, c.currency FROM customers c LEFT JOIN team_members t ON t.id = c.ar_owner_id
      WHERE c.id IN (SELECT value FROM json_each(?)) AND +c.company_id = ?`,
-  ).all(jsonList(ids), companyId) as Array<{ id: string; ar_owner: string | null; is_person: number }>;
+  ).all(jsonList(ids), companyId) as CustomerInfo[];
   return new Map(rows.map((r) => [r.id, r]));
 }

@@ -312,6 +312,7 @@ describe('GET /invoices', () => {
       customer_name: 'Initech LLC',
       ar_owner: 'Bob Baker',
       is_person: false,
+      currency: 'USD',
       invoice_count: 4,
       total_amount: 700,
       balance: 440,

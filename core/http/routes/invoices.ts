@@ -142,6 +142,7 @@ const CustomerGroupRow = z
     customer_name: z.string(),
     ar_owner: z.string().nullable(),
     is_person: z.boolean(),
+    currency: z.string().openapi({ example: 'USD' }),
     invoice_count: z.number().int(),
     total_amount: z.number(),
     balance: z.number(),

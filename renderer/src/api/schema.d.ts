@@ -2351,6 +2351,7 @@ export interface components {
       customer_name: string;
       ar_owner: string | null;
       is_person: boolean;
+      currency: string;
       invoice_count: number;
       total_amount: number;
       balance: number;

@@ -177,7 +177,7 @@ export function GroupedGrid({
       valueGetter: (p) => {
         const row = p.data;
         if (!row) return '';
-        if (row.kind === 'group') return formatMoney(row.group.aging_balances[bucket]);
+        if (row.kind === 'group') return formatMoney(row.group.aging_balances[bucket], row.group.currency);
         if (row.kind === 'invoice') return row.invoice.aging_bucket === bucket && row.invoice.balance ? formatMoney(row.invoice.balance, row.invoice.currency) : '';
         return '';
       },
@@ -246,7 +246,7 @@ export function GroupedGrid({
         comparator: keep,
         sort: sorted('total'),
         sortingOrder: ['desc', 'asc'],
-        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.total_amount) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.total_amount, p.data.invoice.currency) : ''),
+        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.total_amount, p.data.group.currency) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.total_amount, p.data.invoice.currency) : ''),
       },
       {
         colId: 'balance',
@@ -258,7 +258,7 @@ export function GroupedGrid({
         comparator: keep,
         sort: sorted('balance'),
         sortingOrder: ['desc', 'asc'],
-        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.balance) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.balance, p.data.invoice.currency) : ''),
+        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.balance, p.data.group.currency) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.balance, p.data.invoice.currency) : ''),
       },
       {
         colId: 'overdue',
@@ -267,7 +267,7 @@ export function GroupedGrid({
         type: 'rightAligned',
         cellClass: 'num',
         valueGetter: (p) =>
-          p.data?.kind === 'group' ? formatMoney(p.data.group.overdue_balance) : p.data?.kind === 'invoice' && p.data.invoice.status.startsWith('past_due') ? formatMoney(p.data.invoice.balance, p.data.invoice.currency) : '',
+          p.data?.kind === 'group' ? formatMoney(p.data.group.overdue_balance, p.data.group.currency) : p.data?.kind === 'invoice' && p.data.invoice.status.startsWith('past_due') ? formatMoney(p.data.invoice.balance, p.data.invoice.currency) : '',
       },
       ...BUCKETS.map(bucketColumn),
     ];
