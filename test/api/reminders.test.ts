@@ -319,6 +319,8 @@ describe('invoice reminders over real SMTP', () => {
     // Whether INV-1001's email arrived is unknown to ardesk: no communication claims it did.
     expect((await communications()).map((c) => c.invoice_id).sort()).toEqual(invoices.slice(1).sort());
     expect(await outbox().select('status').where('job_id', '=', crashed.id).executeTakeFirst()).toEqual({ status: 'unknown' });
+    const shown = await call(app, 'GET', `/api/companies/${company}/invoices/${invoices[0]}/reminders`, { token });
+    expect(shown.body.data).toMatchObject([{ id: crashed.id, status: 'failed', last_error: run.error, sent_at: null }]);
     engine.clock.set(addMs(NOW, 2 * 60 * MINUTE));
     expect(await worker.runDueJobs()).toEqual([]);
 
@@ -328,6 +330,86 @@ describe('invoice reminders over real SMTP', () => {
     expect(smtp.messages).toHaveLength(5);
     expect(smtp.messages[4].messageId).toBe(smtp.messages[0].messageId);
     expect(await communications()).toHaveLength(4);
+  });
+
+  describe('an invoice\'s reminders and their outcome', () => {
+    const reminders = (invoiceId: string, companyId = company) => call(app, 'GET', `/api/companies/${companyId}/invoices/${invoiceId}/reminders`, { token });
+
+    it('shows a reminder queued, then sent once a worker pass delivered it, newest first', async () => {
+      expect((await reminders(invoices[0])).body).toEqual({ count: 0, data: [] });
+      await send([invoices[0]]);
+      const [job] = await jobs();
+      const queued = await reminders(invoices[0]);
+      expect(queued.status).toBe(200);
+      expect(queued.body).toEqual({
+        count: 1,
+        data: [
+          {
+            id: job.id,
+            status: 'queued',
+            attempts: 0,
+            max_attempts: 5,
+            next_attempt_at: null,
+            last_error: null,
+            queued_at: NOW,
+            sent_at: null,
+            queued_by: 'Ana Collector',
+            recipient: 'payables@cobalt.example',
+          },
+        ],
+      });
+      expect((await reminders(invoices[1])).body).toEqual({ count: 0, data: [] });
+
+      engine.clock.set('2026-11-23T12:05:00.000Z');
+      await worker.runDueJobs();
+      expect((await reminders(invoices[0])).body.data).toEqual([{ ...queued.body.data[0], status: 'sent', attempts: 1, sent_at: '2026-11-23T12:05:00.000Z' }]);
+
+      engine.clock.set('2026-11-24T09:00:00.000Z');
+      await send([invoices[0]]);
+      const both = await reminders(invoices[0].toUpperCase());
+      expect(both.body.count).toBe(2);
+      expect(both.body.data.map((r: { status: string; queued_at: string }) => [r.status, r.queued_at])).toEqual([
+        ['queued', '2026-11-24T09:00:00.000Z'],
+        ['sent', NOW],
+      ]);
+    });
+
+    it('shows the retry time while a refused send waits, then failed with the last error', async () => {
+      await useSmtp({ rejectRecipient: () => ({ code: 451, message: 'Mailbox busy, try later' }) });
+      await send([invoices[0]]);
+      await worker.runDueJobs();
+      const [retrying] = (await reminders(invoices[0])).body.data;
+      expect(retrying).toMatchObject({ status: 'queued', attempts: 1, max_attempts: 5, next_attempt_at: addMs(NOW, MINUTE), sent_at: null, recipient: 'payables@cobalt.example' });
+      expect(retrying.last_error).toContain('451 Mailbox busy, try later');
+
+      for (let attempt = 2; attempt <= 5; attempt++) {
+        engine.clock.set((await reminders(invoices[0])).body.data[0].next_attempt_at);
+        await worker.runDueJobs();
+      }
+      const failed = await reminders(invoices[0]);
+      expect(failed.body.count).toBe(1);
+      expect(failed.body.data[0]).toEqual({
+        ...retrying,
+        status: 'failed',
+        attempts: 5,
+        next_attempt_at: null,
+        last_error: `Sending reminder <reminder.${retrying.id}@acme.example> to payables@cobalt.example failed: Can't send mail - all recipients were rejected: 451 Mailbox busy, try later`,
+      });
+    });
+
+    it('is 404 for another company\'s invoice, an unknown or malformed id, and checks the path\'s company', async () => {
+      const foreignCustomer = await addBillingCustomer(engine, other, 'Foreign', 'ap@foreign.example');
+      const foreign = await addReminderInvoice(engine, other, foreignCustomer, { number: 'F-1' });
+      await send([invoices[0]]);
+      for (const id of [foreign, '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a', 'not-a-uuid']) {
+        const res = await reminders(id);
+        expect(res.status, id).toBe(404);
+        expect(res.headers.get('content-type')).toContain('application/problem+json');
+      }
+      expect((await reminders(invoices[0], other)).status).toBe(404);
+      expect((await reminders(foreign, other)).body).toEqual({ count: 0, data: [] });
+      expect((await call(app, 'GET', `/api/companies/${company}/invoices/${invoices[0]}/reminders`)).status).toBe(401);
+    });
   });
 
   describe('all or nothing', () => {

@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { invoiceReminders, MAX_REMINDERS } from '../../reminders/history';
 import { queueInvoiceReminders } from '../../reminders/queue';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, json, jsonBody, problems, SECURITY, Uuid } from '../openapi';
+import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
 
 export const MAX_REMINDER_IDS = 1000;
 
@@ -34,8 +35,40 @@ const sendRemindersRoute = createRoute({
   responses: { 200: json(SendRemindersResponse, 'The reminders are queued'), ...problems(400, 401, 403, 404) },
 });
 
+const Reminder = z
+  .object({
+    id: Uuid,
+    status: z.enum(['queued', 'running', 'sent', 'failed']).openapi({
+      description:
+        "queued: waiting for the worker (first try or a retry at next_attempt_at); running: being sent now; sent: the mail server accepted it; failed: given up, see last_error (this includes an email whose delivery is unknown after a crash or a lost connection: it is not sent again unless asked again)",
+    }),
+    attempts: z.number().int(),
+    max_attempts: z.number().int(),
+    next_attempt_at: Timestamp.nullable().openapi({ description: 'When a reminder queued after a failed try runs again; null otherwise' }),
+    last_error: z.string().nullable().openapi({ description: 'Why the last try failed; null once sent' }),
+    queued_at: Timestamp,
+    sent_at: Timestamp.nullable(),
+    queued_by: z.string().nullable().openapi({ description: 'Who asked for the reminder' }),
+    recipient: z.string().nullable().openapi({ description: "The address it was sent to; before the first try, the customer's current billing contact" }),
+  })
+  .openapi('Reminder');
+
+const listRemindersRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/invoices/{invoice_id}/reminders',
+  tags: ['Extensions'],
+  summary: `An invoice's reminder emails and their outcome, newest first (at most ${MAX_REMINDERS})`,
+  security: SECURITY,
+  request: { params: idParams('invoice_id') },
+  responses: { 200: json(z.object({ count: z.number().int(), data: z.array(Reminder) }).openapi('ReminderList'), "The invoice's reminders"), ...problems(401, 403, 404) },
+});
+
 export function reminderRoutes() {
   const router = createRouter();
+  router.openapi(listRemindersRoute, async (c) => {
+    const data = await invoiceReminders(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').invoice_id);
+    return c.json({ count: data.length, data }, 200);
+  });
   router.openapi(sendRemindersRoute, async (c) => {
     const { invoice_ids } = c.req.valid('json');
     const result = await queueInvoiceReminders(c.var.engine, scopeOf(c), invoice_ids);
