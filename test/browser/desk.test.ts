@@ -140,7 +140,7 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     const url = await waitForUrl(page, (u) => /\/invoices\/[0-9a-f-]{36}$/.test(u.pathname));
     expect(url.pathname.endsWith(`/invoices/${first.id}`)).toBe(true);
     await expect.poll(() => page.getByTestId('panel-invoice-number').innerText()).toBe(first.number);
-    for (const section of ['panel-labels', 'panel-payments', 'panel-dunning', 'panel-insights', 'panel-activity']) await page.getByTestId(section).waitFor();
+    for (const section of ['panel-labels', 'panel-payments', 'panel-reminders', 'panel-dunning', 'panel-insights', 'panel-activity']) await page.getByTestId(section).waitFor();
     await page.getByTestId('panel-payments').locator('table, p').first().waitFor();
     await page.screenshot({ path: screenshotPath('desk-detail-panel.png') });
     // The panel's URL opens the same panel on its own.
@@ -182,6 +182,15 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     await dialog.waitFor({ state: 'detached' });
     await bar.getByRole('button', { name: 'Clear selection' }).click();
     await bar.waitFor({ state: 'detached' });
+    // The invoice's panel lists the reminder just queued, with its status and recipient.
+    await page.locator(`[data-testid="invoice-grid"] .ag-row[row-index="${rows[0].index}"] .ag-cell[col-id="due_date"]`).click();
+    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText()).toBe(rows[0].number);
+    const reminder = page.getByTestId('panel-reminders').getByTestId('reminder');
+    await reminder.first().waitFor();
+    expect(await reminder.count()).toBe(1);
+    expect(await reminder.innerText()).toMatch(/(queued|running|sent|failed)\s+To .+@.+/);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
   });
 
   it('records a payment from the detail panel; the balance changes in the panel and the grid', async () => {

@@ -670,6 +670,21 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/invoices/{invoice_id}/reminders": {
+    get: {
+      /** An invoice's reminder emails and their outcome, newest first (at most 200) */
+      path: {
+        company_id: string;
+        invoice_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ReminderList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/labels": {
     get: {
       /** The company's labels, by name */
@@ -2600,6 +2615,22 @@ export interface components {
       reason?: string;
       approved_by?: string;
       comment?: string;
+    };
+    Reminder: {
+      id: string;
+      status: "queued" | "running" | "sent" | "failed";
+      attempts: number;
+      max_attempts: number;
+      next_attempt_at: string | null;
+      last_error: string | null;
+      queued_at: string;
+      sent_at: string | null;
+      queued_by: string | null;
+      recipient: string | null;
+    };
+    ReminderList: {
+      count: number;
+      data: components["schemas"]["Reminder"][];
     };
     SavedView: {
       id: string;

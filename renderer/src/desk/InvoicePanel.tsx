@@ -122,6 +122,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
             <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
             <RecordPayment companyId={companyId} invoice={invoice} onSaved={changed} />
             <Payments companyId={companyId} invoiceId={invoiceId} currency={invoice.currency} version={version} />
+            <Reminders companyId={companyId} invoiceId={invoiceId} version={version} />
             <DunningPlan invoice={invoice} />
             <Signals companyId={companyId} invoice={invoice} version={version} />
             <Activity companyId={companyId} invoiceId={invoiceId} version={version} />
@@ -373,6 +374,48 @@ function Payments({ companyId, invoiceId, currency, version }: { companyId: stri
             ))}
           </tbody>
         </table>
+      )}
+    </Section>
+  );
+}
+
+type Reminder = Schemas['Reminder'];
+
+/** The stylesheet's pill colours: sent reads as done, failed as bad, waiting or sending as pending. */
+const REMINDER_PILL: Record<Reminder['status'], string> = { sent: 'pill-paid', failed: 'pill-failed', queued: 'pill-pending', running: 'pill-pending' };
+
+function reminderWhen(r: Reminder): string {
+  if (r.status === 'sent' && r.sent_at) return `Sent ${formatTimestamp(r.sent_at)}`;
+  if (r.status === 'queued' && r.next_attempt_at) return `Try ${r.attempts + 1} of ${r.max_attempts} at ${formatTimestamp(r.next_attempt_at)}`;
+  return `Queued ${formatTimestamp(r.queued_at)}`;
+}
+
+function Reminders({ companyId, invoiceId, version }: { companyId: string; invoiceId: string; version: number }) {
+  const reminders = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/reminders', { path: { company_id: companyId, invoice_id: invoiceId }, signal }),
+    [companyId, invoiceId, version],
+  );
+  return (
+    <Section title="Reminders" testId="panel-reminders">
+      {reminders.error !== null && <ErrorBox what="the reminders" error={reminders.error} onRetry={reminders.reload} />}
+      {reminders.data && reminders.data.data.length === 0 && <p className="muted">No reminders yet.</p>}
+      {reminders.data && reminders.data.data.length > 0 && (
+        <ol className="timeline">
+          {reminders.data.data.map((r) => (
+            <li key={r.id} className="timeline-item" data-testid="reminder">
+              <span className="timeline-dot" aria-hidden="true" />
+              <div>
+                <strong>{reminderWhen(r)}</strong>
+                <span className={`pill ${REMINDER_PILL[r.status]}`}>{r.status}</span>
+                <div className="muted small">
+                  To {r.recipient ?? 'no billing contact'}
+                  {r.queued_by ? ` · asked by ${r.queued_by}` : ''}
+                </div>
+                {r.last_error && r.status !== 'sent' && <div className="small form-error clamp">{r.last_error}</div>}
+              </div>
+            </li>
+          ))}
+        </ol>
       )}
     </Section>
   );
