@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reminderMessage } from '../../core/http/routes/reminders';
+import { reminderStatus } from '../../core/reminders/history';
 import { classifySendError, jobMessageId } from '../../core/reminders/outbox';
 import { reminderKey } from '../../core/reminders/queue';
 import { type ReminderTarget, reminderBlockers } from '../../core/reminders/targets';
@@ -90,5 +91,21 @@ describe('reminderMessage', () => {
     expect(reminderMessage(3, 0)).toBe('3 reminders queued.');
     expect(reminderMessage(2, 1)).toBe('2 reminders queued; 1 invoice already has a reminder queued or sent today.');
     expect(reminderMessage(0, 2)).toBe('0 reminders queued; 2 invoices already have a reminder queued or sent today.');
+  });
+});
+
+describe('a reminder as a collector sees it', () => {
+  it('follows the job: succeeded is sent, failed is failed whatever the email said', () => {
+    expect(reminderStatus('succeeded', 'sent')).toBe('sent');
+    expect(reminderStatus('failed', 'unknown')).toBe('failed');
+    expect(reminderStatus('failed', 'not_sent')).toBe('failed');
+    expect(reminderStatus('failed', null)).toBe('failed');
+  });
+
+  it('is running while a worker holds it or its email is mid-send, else queued', () => {
+    expect(reminderStatus('running', null)).toBe('running');
+    expect(reminderStatus('queued', 'sending')).toBe('running');
+    expect(reminderStatus('queued', null)).toBe('queued');
+    expect(reminderStatus('queued', 'not_sent')).toBe('queued');
   });
 });
