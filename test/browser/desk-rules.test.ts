@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeFilterCount, apiQuery, DEFAULT_FILTERS, parseFilters, toggle, toSearch, STATUSES } from '../../renderer/src/desk/filters';
+import { activeFilterCount, apiQuery, DEFAULT_FILTERS, parseFilters, sortOfColumn, toggle, toSearch, STATUSES, withColumnSort } from '../../renderer/src/desk/filters';
 import { billingContact, formatDate, formatMoney, localToday, recipientsSummary } from '../../renderer/src/desk/format';
 import { CursorPager, type CursorPage } from '../../renderer/src/desk/pager';
 
@@ -109,5 +109,20 @@ describe('cursor pager behind the infinite grid', () => {
     const beyond = await pager.block(300);
     expect(beyond.rows).toEqual([]);
     expect(beyond.lastRow).toBe(120);
+  });
+});
+
+describe('sorting from a grid header', () => {
+  const byColumn = sortOfColumn({ due_date: 'due', balance: 'balance', amount: 'total', customer_name: 'name' });
+
+  it('maps columns back to the API sort keys', () => {
+    expect(byColumn).toEqual({ due: 'due_date', balance: 'balance', total: 'amount', name: 'customer_name' });
+  });
+
+  it('gives new filters only when a server-sorted column changes the sort', () => {
+    expect(withColumnSort(DEFAULT_FILTERS, byColumn, { colId: 'balance', sort: 'asc' })).toEqual({ ...DEFAULT_FILTERS, sort: 'balance', order: 'asc' });
+    expect(withColumnSort(DEFAULT_FILTERS, byColumn, { colId: 'due', sort: DEFAULT_FILTERS.order })).toBeNull();
+    expect(withColumnSort(DEFAULT_FILTERS, byColumn, { colId: 'status', sort: 'asc' })).toBeNull();
+    expect(withColumnSort(DEFAULT_FILTERS, byColumn, undefined)).toBeNull();
   });
 });

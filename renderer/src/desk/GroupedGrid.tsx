@@ -6,7 +6,7 @@ import { toast } from '../state/toasts';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { DEFAULT_COL_DEF, gridTheme } from './ag';
 import { CustomerLink, StatusBadge } from './cells';
-import { apiQuery, BUCKET_LABELS, BUCKETS, type Bucket, type DeskFilters, type Order, type SortKey } from './filters';
+import { apiQuery, BUCKET_LABELS, BUCKETS, type Bucket, type DeskFilters, type SortKey, sortOfColumn, withColumnSort } from './filters';
 import { formatCount, formatDate, formatMoney } from './format';
 import { useDesk } from './store';
 import type { Invoice, InvoiceGroup } from './types';
@@ -26,7 +26,7 @@ interface Children {
 
 /** The column that shows each of the API's sort keys; the reverse lookup is derived, so they agree. */
 const COLUMN_OF_SORT: Record<SortKey, string> = { customer_name: 'name', due_date: 'due', amount: 'total', balance: 'balance' };
-const SORT_OF_COLUMN = Object.fromEntries(Object.entries(COLUMN_OF_SORT).map(([sort, column]) => [column, sort])) as Record<string, SortKey>;
+const SORT_OF_COLUMN = sortOfColumn(COLUMN_OF_SORT);
 
 // Grid options as constants: a new function per render would make the grid redraw every row.
 const rowId = (p: GetRowIdParams<Row>) => p.data.rowId;
@@ -275,11 +275,8 @@ export function GroupedGrid({
 
   const onSortChanged = useCallback(
     (e: SortChangedEvent<Row>) => {
-      const col = e.api.getColumnState().find((c) => c.sort);
-      const sort = col ? SORT_OF_COLUMN[col.colId] : undefined;
-      if (!sort) return;
-      const f = filtersRef.current;
-      if (f.sort !== sort || f.order !== col!.sort) onFilters({ ...f, sort, order: col!.sort as Order });
+      const next = withColumnSort(filtersRef.current, SORT_OF_COLUMN, e.api.getColumnState().find((c) => c.sort));
+      if (next) onFilters(next);
     },
     [onFilters],
   );

@@ -5,7 +5,7 @@ import { api } from '../state/session';
 import { ErrorBox } from '../components/ErrorBox';
 import { DEFAULT_COL_DEF, gridTheme } from './ag';
 import { BucketText, CustomerLink, LabelChips, StatusBadge } from './cells';
-import { apiQuery, DEFAULT_FILTERS, type DeskFilters, type InvoiceQuery, type Order, type SortKey } from './filters';
+import { apiQuery, DEFAULT_FILTERS, type DeskFilters, type InvoiceQuery, type Order, type SortKey, sortOfColumn, withColumnSort } from './filters';
 import { formatCount, formatDate, formatMoney, formatTimestamp } from './format';
 import { CursorPager } from './pager';
 import { useDesk } from './store';
@@ -20,7 +20,7 @@ const rowId = (p: GetRowIdParams<Invoice>) => p.data.id;
 
 /** The column that shows each of the API's sort keys (only these columns sort); the reverse lookup is derived, so they agree. */
 const COLUMN_OF_SORT: Record<SortKey, string> = { due_date: 'due_date', balance: 'balance', amount: 'total_amount', customer_name: 'customer_name' };
-const SORT_OF_COLUMN = Object.fromEntries(Object.entries(COLUMN_OF_SORT).map(([sort, column]) => [column, sort])) as Record<string, SortKey>;
+const SORT_OF_COLUMN = sortOfColumn(COLUMN_OF_SORT);
 
 function moneyColumn(field: keyof Invoice & string, headerName: string, sortable = false): ColDef<Invoice> {
   return {
@@ -200,12 +200,8 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
 
   const onSortChanged = useCallback(
     (e: SortChangedEvent<Invoice>) => {
-      const sorted = e.api.getColumnState().find((c) => c.sort);
-      const sort = sorted ? SORT_OF_COLUMN[sorted.colId] : undefined;
-      if (!sort) return;
-      const current = filtersRef.current;
-      if (current.sort === sort && current.order === sorted!.sort) return;
-      onFilters({ ...current, sort, order: sorted!.sort as Order });
+      const next = withColumnSort(filtersRef.current, SORT_OF_COLUMN, e.api.getColumnState().find((c) => c.sort));
+      if (next) onFilters(next);
     },
     [onFilters],
   );

@@ -166,3 +166,23 @@ export function toggle<T extends string>(selected: readonly T[], value: T, all: 
   const next = selected.includes(value) ? selected.filter((v) => v !== value) : [...selected, value];
   return all.filter((v) => next.includes(v));
 }
+
+/** The reverse of a grid's column-of-sort map, so the two lookups always agree. */
+export function sortOfColumn(columnOfSort: Record<SortKey, string>): Record<string, SortKey> {
+  return Object.fromEntries(Object.entries(columnOfSort).map(([sort, column]) => [column, sort])) as Record<string, SortKey>;
+}
+
+/**
+ * The filters after a header click sorted `column` (`order` from the grid's column state), or null
+ * when the column does not sort on the server or the sort did not change.
+ */
+export function withColumnSort(
+  current: DeskFilters,
+  sortByColumn: Record<string, SortKey>,
+  column: { colId: string; sort?: string | null } | undefined,
+): DeskFilters | null {
+  const sort = column ? sortByColumn[column.colId] : undefined;
+  if (!column || !sort) return null;
+  const order = column.sort as Order;
+  return current.sort === sort && current.order === order ? null : { ...current, sort, order };
+}
