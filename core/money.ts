@@ -19,3 +19,13 @@ export function fromMinor(minor: number): number {
 export function hasAtMostTwoDecimals(amount: number): boolean {
   return Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6;
 }
+
+/** An amount in minor units for display: "$1,234.50", "€99.00"; an unknown currency code falls back to "1,234.50 XYZ". */
+export function formatMoney(minor: number, currency: string): string {
+  const amount = minor / 100;
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)} ${currency}`;
+  }
+}

@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { formatMoney, toMinor } from '../money';
 import type { AgingSummary } from './aging';
 
 export interface AgingReport {
@@ -10,10 +11,6 @@ export interface AgingReport {
   rows: Array<{ bucket: string; label: string; balance: number; balance_display: string; invoice_count: number; percent: number; percent_display: string }>;
   total: { balance: number; balance_display: string; invoice_count: number };
   overdue: { balance: number; balance_display: string; percent: number; percent_display: string };
-}
-
-export function formatMoney(amount: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
 }
 
 /** The point-in-time aging report: the summary with display strings a person can read as is. */
@@ -29,13 +26,13 @@ export function agingReport(summary: AgingSummary, companyName: string, currency
       bucket: b.key,
       label: b.label,
       balance: b.balance,
-      balance_display: formatMoney(b.balance, currency),
+      balance_display: formatMoney(toMinor(b.balance), currency),
       invoice_count: b.invoice_count,
       percent: b.percent,
       percent_display: `${b.percent.toFixed(1)}%`,
     })),
-    total: { balance: summary.total_balance, balance_display: formatMoney(summary.total_balance, currency), invoice_count: summary.invoice_count },
-    overdue: { balance: summary.overdue_balance, balance_display: formatMoney(summary.overdue_balance, currency), percent: overduePercent, percent_display: `${overduePercent.toFixed(1)}%` },
+    total: { balance: summary.total_balance, balance_display: formatMoney(toMinor(summary.total_balance), currency), invoice_count: summary.invoice_count },
+    overdue: { balance: summary.overdue_balance, balance_display: formatMoney(toMinor(summary.overdue_balance), currency), percent: overduePercent, percent_display: `${overduePercent.toFixed(1)}%` },
   };
 }
 

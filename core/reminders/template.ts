@@ -2,6 +2,8 @@
  * The payment reminder email: subject, plain text and HTML from one invoice's data. Pure, so the
  * wording rules are tested directly.
  */
+import { formatMoney } from '../money';
+
 export interface ReminderData {
   companyName: string;
   customerName: string;
@@ -23,16 +25,6 @@ export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
-}
-
-/** "$1,234.50", "€99.00"; an unknown currency code falls back to "1,234.50 XYZ". */
-export function formatMoney(minor: number, currency: string): string {
-  const amount = minor / 100;
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)} ${currency}`;
-  }
 }
 
 /** How the due date reads: "is 12 days past due", "is 1 day past due", "is due today", "is due on 2026-12-01". */

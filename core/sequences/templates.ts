@@ -4,7 +4,8 @@
  * placeholders stay as written, so a typo shows in the preview instead of vanishing silently.
  */
 import { daysBetween } from '../dates';
-import { escapeHtml, formatMoney } from '../reminders/template';
+import { formatMoney } from '../money';
+import { escapeHtml } from '../reminders/template';
 
 export const PLACEHOLDERS = [
   'customer_name',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dueState, escapeHtml, formatMoney, type ReminderData, renderReminder } from '../../core/reminders/template';
+import { formatMoney } from '../../core/money';
+import { dueState, escapeHtml, type ReminderData, renderReminder } from '../../core/reminders/template';
 
 const base: ReminderData = {
   companyName: 'Acme Supply',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from '../../core/reminders/template';
+import { formatMoney } from '../../core/money';
 import { daysPastDue, PLACEHOLDERS, renderTemplate, type TemplateContext, templateValues, unknownPlaceholders } from '../../core/sequences/templates';
 
 const inv = (invoice_number: string, due_date: string, balance: number, payment_link: string | null = null) => ({
