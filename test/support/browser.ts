@@ -63,6 +63,8 @@ export async function openBrowser(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1440, height: 900 },
+    // The app's CSP (script-src 'self') would refuse the axe-core script that a11y checks inject.
+    bypassCSP: true,
     locale: 'en-US',
     timezoneId: 'UTC',
   });

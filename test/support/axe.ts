@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeFinding {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+interface AxeResult {
+  violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }>;
+}
+
+/**
+ * Runs axe-core (WCAG 2.x A/AA rules) on the page as it is now and returns the violations of
+ * impact serious or critical, each with the selectors of the elements at fault. The browser
+ * context must bypass the CSP (openBrowser does), or the injected script is refused.
+ */
+export async function seriousA11yFindings(page: Page): Promise<AxeFinding[]> {
+  const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  if (!loaded) await page.addScriptTag({ content: AXE_SOURCE });
+  const result = (await page.evaluate(() =>
+    (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<unknown> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    }),
+  )) as AxeResult;
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.map((n) => n.target.map(String).join(' ')) }));
+}
+
+/** One line per finding, for an assertion message a person can act on. */
+export function describeFindings(findings: AxeFinding[]): string {
+  return findings.map((f) => `${f.impact} ${f.id}: ${f.help} (${f.targets.slice(0, 5).join(', ')})`).join('\n');
+}
