@@ -5,7 +5,7 @@ import { actorOf, clientAddress } from '../context';
 import type { HttpOptions } from '../app';
 import { createRouter, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
 
-const CompanyRef = z.object({ id: Uuid, name: z.string(), role: z.enum(['owner', 'collector', 'viewer']) }).openapi('CompanyRef');
+export const CompanyRef = z.object({ id: Uuid, name: z.string(), role: z.enum(['owner', 'collector', 'viewer']) }).openapi('CompanyRef');
 const UserRef = z.object({ id: Uuid, username: z.string(), display_name: z.string() }).openapi('UserRef');
 
 const LoginBody = z

@@ -1376,6 +1376,15 @@ export interface paths {
       };
     };
   };
+  "/api/v1/companies/": {
+    get: {
+      /** The caller's companies with their role in each (extension) */
+      responses: {
+        200: components["schemas"]["CompanyList"];
+        401: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/v1/setup/": {
     get: {
       /** Whether this workspace has any user yet (first launch) */
@@ -1637,6 +1646,9 @@ export interface components {
           [key: string]: string | number;
         };
       };
+    };
+    CompanyList: {
+      companies: components["schemas"]["CompanyRef"][];
     };
     CompanyRef: {
       id: string;
