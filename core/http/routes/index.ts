@@ -14,6 +14,7 @@ import { customerRoutes } from './customers';
 import { emailConnectionRoutes } from './email-connections';
 import { importRoutes } from './imports';
 import { labelRoutes } from './labels';
+import { metricsRoutes } from './metrics';
 import { paymentRoutes } from './payments';
 import { teamRoutes } from './team';
 
@@ -22,5 +23,5 @@ import { teamRoutes } from './team';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes()];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes()];
 }

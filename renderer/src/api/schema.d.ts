@@ -176,6 +176,25 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/analytics/metrics": {
+    get: {
+      /** Collection metrics: DSO, best possible DSO, average days delinquent, CEI and promise-to-pay kept rate, with a monthly trend (extension) */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        as_of?: string;
+        months?: number;
+      };
+      responses: {
+        200: components["schemas"]["CollectionMetrics"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/ar-aging/available-dates": {
     get: {
       /** Dates that have an aging snapshot */
@@ -1646,6 +1665,25 @@ export interface components {
           [key: string]: string | number;
         };
       };
+    };
+    CollectionMetrics: {
+      as_of: string;
+      currency: string;
+      current: {
+        dso: number | null;
+        best_possible_dso: number | null;
+        average_days_delinquent: number | null;
+        cei: number | null;
+        promise_kept_rate: number | null;
+      };
+      trend: {
+        dso: number | null;
+        best_possible_dso: number | null;
+        average_days_delinquent: number | null;
+        cei: number | null;
+        promise_kept_rate: number | null;
+        month: string;
+      }[];
     };
     CompanyList: {
       companies: components["schemas"]["CompanyRef"][];
