@@ -46,6 +46,9 @@ function oldSystemNode(): string | null {
 
 const OLD_NODE = oldSystemNode();
 
+/** Each start of a real server spawns Node and tsx; on a loaded machine that takes many seconds. */
+const SERVER_TEST_MS = 120_000;
+
 describe('the ardesk launcher and stop signals', () => {
   let dir: string;
   beforeAll(() => {
@@ -63,7 +66,7 @@ describe('the ardesk launcher and stop signals', () => {
     process.kill(server.child.pid!, 'SIGTERM');
     expect(await msUntilFree(port)).toBeLessThan(2000);
     expect(await exited).toBe(0);
-  });
+  }, SERVER_TEST_MS);
 
   describe.runIf(OLD_NODE)(`started by a Node the driver cannot load in (${OLD_NODE})`, () => {
     it('runs the project Node as its child, passing SIGTERM, SIGINT and SIGHUP on and exiting with its code', async () => {
@@ -76,14 +79,14 @@ describe('the ardesk launcher and stop signals', () => {
         expect(await msUntilFree(port), signal).toBeLessThan(2000);
         expect(await exited, signal).toBe(0);
       }
-    });
+    }, 3 * SERVER_TEST_MS);
 
     it('takes its child down with it when killed outright', async () => {
       const server = await startServe(['--port', '0', '--db', join(dir, 'killed.sqlite')], {}, [OLD_NODE!, BIN]);
       const port = portOf(server.url);
       process.kill(server.child.pid!, 'SIGKILL');
       expect(await msUntilFree(port)).toBeLessThan(2000);
-    });
+    }, SERVER_TEST_MS);
 
     it('says in one line what to do when the project Node is not installed, instead of crashing', () => {
       // A package with the launcher and the driver but without node_modules/node (npm ci never ran
@@ -101,7 +104,7 @@ describe('the ardesk launcher and stop signals', () => {
       expect(run.stderr).toMatch(/^ardesk: Node v\d+\.\d+\.\d+ cannot load the SQLite driver \(better-sqlite3 [\d.]+ needs Node >=\d+\)/);
       expect(run.stderr).toContain(`run \`npm ci\` in ${pkg}`);
       expect(existsSync(join(dir, 'never.sqlite'))).toBe(false);
-    });
+    }, SERVER_TEST_MS);
   });
 
   it('frees the port within 2 s when `npx ardesk serve` is killed', async () => {
@@ -110,5 +113,5 @@ describe('the ardesk launcher and stop signals', () => {
     expect(server.output()).not.toContain('EBADENGINE');
     process.kill(server.child.pid!, 'SIGTERM');
     expect(await msUntilFree(port)).toBeLessThan(2000);
-  });
+  }, SERVER_TEST_MS);
 });

@@ -84,7 +84,7 @@ describe('ardesk serve --demo over real HTTP', () => {
     expect(output).not.toContain('demo workspace created');
     const lines = output.split('\n').filter((line) => line.includes('demo workspace'));
     expect(lines).toEqual([`ardesk: demo workspace not created: ${file} already has users (sign in as one of them, or start on a new database file for the demo: --db FILE)`]);
-  });
+  }, 120_000);
 
   it('stops cleanly on SIGTERM', async () => {
     const code = await server.stop();
