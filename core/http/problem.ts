@@ -46,6 +46,15 @@ export function problem(status: number, code: string, detail: string, errors?: F
   });
 }
 
+/**
+ * 413: the rest of the body is left unread, so the connection cannot carry another request.
+ * Saying so (Connection: close) makes a keep-alive client open a new one instead of writing into
+ * a socket the server is about to drop.
+ */
+export function payloadTooLarge(detail: string): Response {
+  return problem(413, 'payload_too_large', detail, undefined, { connection: 'close' });
+}
+
 /** zod issues as field -> messages, with dotted paths ("updates.payment_link"). */
 export function fieldErrors(error: ZodError): FieldErrors {
   const out: FieldErrors = {};
@@ -69,7 +78,7 @@ export function errorToResponse(err: unknown, c: Context): Response {
   if (err instanceof DomainError) return problem(err.status, err.code, err.message, err.errors);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
-    if (status === 413) return problem(413, 'payload_too_large', 'The request body is too large');
+    if (status === 413) return payloadTooLarge('The request body is too large');
     if (status === 415) return problem(415, 'unsupported_media_type', 'Send the body as application/json');
     if (status === 400) return problem(400, 'malformed_request', err.message || 'The request could not be read');
     return problem(status, 'http_error', err.message || TITLES[status] || 'Error');
