@@ -26,6 +26,7 @@ const TITLES: Record<number, string> = {
   421: 'Misdirected Request',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export function problemBody(status: number, code: string, detail: string, errors?: FieldErrors): Problem {
