@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { isUuid } from '../ids';
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../money';
 import type { AppEnv } from './env';
@@ -49,7 +50,11 @@ export function jsonBody<T extends z.ZodType>(schema: T, required = true) {
 }
 
 export const Uuid = z.string().openapi({ format: 'uuid', example: '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a' });
-export const DateString = z.iso.date().openapi({ example: '2026-11-23' });
+/** A date YYYY-MM-DD between MIN_DATE and MAX_DATE (core/dates). */
+export const DateString = z
+  .string()
+  .refine(isValidDate, `Must be a date YYYY-MM-DD from ${MIN_DATE} to ${MAX_DATE}`)
+  .openapi({ format: 'date', example: '2026-11-23' });
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-23T09:30:00.000Z' });
 
 /** Path parameters are plain strings: a malformed UUID simply matches nothing and gets a 404. */
