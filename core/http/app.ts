@@ -9,6 +9,7 @@ import { requireToken } from './middleware/auth';
 import { requireMembership } from './middleware/company';
 import { crossSiteGuard } from './middleware/cross-site';
 import { hostGuard } from './middleware/host';
+import { refuseUntypeableText } from './middleware/typeable-text';
 import { createRouter } from './openapi';
 import { errorToResponse, payloadTooLarge, problem } from './problem';
 import { rendererRoutes } from './renderer';
@@ -81,6 +82,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   app.use('/api/*', async (c, next) => (PUBLIC_API.some((re) => re.test(c.req.path)) ? next() : token(c, next)));
   app.use('/api/companies/:company_id/*', requireMembership());
   app.use('/api/companies/:company_id', requireMembership());
+  app.use('/api/*', refuseUntypeableText());
 
   app.route('/', publicAuthRoutes(options));
   app.route('/', setupRoutes(options));

@@ -79,11 +79,27 @@ export const UuidValue = z
   .transform((v) => v.toLowerCase())
   .openapi({ type: 'string', format: 'uuid' });
 
-/** Free text of at most `max` characters. */
-export const Text = (max: number) => z.string().max(max);
+/** A UUID or null (clears the reference). The document says null is allowed, as the behaviour does. */
+export const NullableUuidValue = UuidValue.nullable().openapi({ type: ['string', 'null'], format: 'uuid' });
 
-/** A search term: a NUL would end a LIKE pattern or a full-text phrase early, so it is refused. */
-export const SearchText = z.string().max(200).regex(/^[^\0]*$/, 'Must not contain NUL characters');
+/**
+ * Text a person could have typed: no NUL (it ends strings in C libraries, CSV readers and LIKE
+ * patterns) and no unpaired UTF-16 surrogate (SQLite would store U+FFFD instead, so what was
+ * stored would differ from what was sent).
+ */
+export function isTypeableText(value: string): boolean {
+  return !UNTYPEABLE.test(value);
+}
+
+const UNTYPEABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const TYPEABLE_TEXT_MESSAGE = 'Must not contain NUL characters or unpaired surrogates';
+
+/** Free text of at most `max` characters: the one schema for every free-text field. */
+export const Text = (max: number) => z.string().max(max).refine(isTypeableText, TYPEABLE_TEXT_MESSAGE);
+
+/** A search term (a NUL would end a LIKE pattern or a full-text phrase early). */
+export const SearchText = Text(200);
 
 /** Money in major units: at least one cent, at most two decimals. */
 export const MoneyValue = z
