@@ -3,9 +3,17 @@ const DAY_MS = 86_400_000;
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/**
+ * Every date the app accepts lies in this range: wide enough for any real ledger, narrow enough
+ * that date arithmetic (a step offset of years, a due date from payment terms) stays a valid date.
+ */
+export const MIN_DATE = '1900-01-01';
+export const MAX_DATE = '2999-12-31';
+
+/** A real calendar date YYYY-MM-DD within MIN_DATE..MAX_DATE. */
 export function isValidDate(value: string): boolean {
   const m = DATE_RE.exec(value);
-  if (!m) return false;
+  if (!m || value < MIN_DATE || value > MAX_DATE) return false;
   const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }

@@ -1,9 +1,48 @@
 import type { Transaction } from 'kysely';
 import { type Clock, systemClock, timestamp, today } from './clock';
-import { type Db, type OpenedDatabase, openDatabase } from './db/connection';
+import { DatabaseBusyError, type Db, type OpenedDatabase, openDatabase } from './db/connection';
 import { migrateToLatest, type MigrationReport } from './db/migrate';
 import type { ChangesTable, Database } from './db/schema';
 import { loadOrCreateKey, type SecretBox, secretBox } from './email/secrets';
+import { DomainError } from './errors';
+
+/**
+ * How a write waits while another connection (another ardesk process, an import) is writing: it
+ * retries for up to timeoutMs without blocking the event loop, and calls onWait once when it has
+ * waited a second (the CLI says so).
+ */
+export interface WriteWait {
+  timeoutMs: number;
+  onWait?: () => void;
+}
+
+export const DEFAULT_WRITE_WAIT: WriteWait = { timeoutMs: 30_000 };
+
+export class DatabaseBusyTimeout extends DomainError {
+  constructor(waitedMs: number) {
+    super(503, 'database_busy', `The database stayed busy for ${Math.round(waitedMs / 1000)} s (another process is writing); try again`);
+  }
+}
+
+/** Runs `attempt` (a write transaction) until it gets the write lock or the wait runs out. */
+export async function whileBusy<T>(wait: WriteWait, attempt: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  let told = false;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof DatabaseBusyError)) throw err;
+      const waited = Date.now() - started;
+      if (waited >= wait.timeoutMs) throw new DatabaseBusyTimeout(waited);
+      if (!told && waited >= 1000) {
+        told = true;
+        wait.onWait?.();
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
 
 /** The core engine: one database, one clock. Both entry points (desktop, headless) build one. */
 export interface Engine {
@@ -13,24 +52,28 @@ export interface Engine {
   /** Encrypts secrets stored in the database (SMTP passwords). */
   secrets: SecretBox;
   migration: MigrationReport;
+  writeWait: WriteWait;
   close(): Promise<void>;
 }
 
 export interface EngineOptions {
   file: string;
   clock?: Clock;
+  writeWait?: WriteWait;
 }
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const database = openDatabase(options.file);
+  const writeWait = options.writeWait ?? DEFAULT_WRITE_WAIT;
   try {
-    const migration = await migrateToLatest(database);
+    const migration = await whileBusy(writeWait, () => migrateToLatest(database));
     return {
       db: database.db,
       database,
       clock: options.clock ?? systemClock,
       secrets: secretBox(loadOrCreateKey(options.file)),
       migration,
+      writeWait,
       close: () => database.close(),
     };
   } catch (err) {
@@ -61,13 +104,13 @@ export interface CommandTx {
  * changes in `changes` (the audit trail now, the sync feed later). Throwing rolls everything back.
  */
 export async function runCommand<T>(
-  engine: Pick<Engine, 'db' | 'clock'>,
+  engine: Pick<Engine, 'db' | 'clock'> & Partial<Pick<Engine, 'writeWait'>>,
   command: string,
   scope: { actor: Actor; companyId: string | null },
   fn: (tx: CommandTx) => Promise<T>,
 ): Promise<T> {
   const now = timestamp(engine.clock);
-  return engine.db.transaction().execute(async (trx) => {
+  return whileBusy(engine.writeWait ?? DEFAULT_WRITE_WAIT, () => engine.db.transaction().execute(async (trx) => {
     const tx: CommandTx = {
       db: trx,
       now,
@@ -90,5 +133,5 @@ export async function runCommand<T>(
       },
     };
     return fn(tx);
-  });
+  }));
 }

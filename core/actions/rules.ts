@@ -3,7 +3,7 @@
  * them inside a transaction, the tests call them directly.
  */
 import type { ActionStatus, ApprovalOperation } from '../db/schema';
-import { addDays } from '../dates';
+import { addDays, isValidDate } from '../dates';
 import { InvalidStateError, ValidationError } from '../errors';
 
 export const ACTION_STATUSES = ['proposed', 'scheduled', 'processing', 'completed', 'cancelled'] as const satisfies readonly ActionStatus[];
@@ -55,7 +55,7 @@ export function parseResponseDeadline(value: string): string {
   const inRange = +hh <= 23 && +mm <= 59 && (ss === undefined || +ss <= 59) && (offH === undefined || (+offH <= 23 && +offM <= 59));
   const ms = Date.parse(value.trim());
   // Date.parse rolls 2026-02-30 over into March; the round trip of the date part catches it.
-  if (!inRange || Number.isNaN(ms) || !sameCalendarDate(date)) throw invalid();
+  if (!inRange || Number.isNaN(ms) || !sameCalendarDate(date) || !isValidDate(date)) throw invalid();
   return new Date(ms).toISOString();
 }
 

@@ -27,19 +27,18 @@ export interface LoginOptions {
  * password check as known ones, and both fail with the same message.
  */
 export async function login(engine: Engine, username: string, password: string, options: LoginOptions): Promise<LoginResult> {
-  const wait = options.throttle.retryAfter(username, options.address);
-  if (wait > 0) throw new TooManyRequestsError(`Too many failed logins; try again in ${wait} seconds`, wait);
-  const user = await engine.db
-    .selectFrom('users')
-    .select(['id', 'username', 'display_name', 'password_hash'])
-    .where('username', '=', username)
-    .executeTakeFirst();
-  const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
-  if (!user || !ok) {
-    options.throttle.recordFailure(username, options.address);
-    throw new UnauthorizedError('Unable to log in with the provided credentials', 'invalid_credentials');
+  const attempt = options.throttle.reserve(username, options.address);
+  if (typeof attempt === 'number') throw new TooManyRequestsError(`Too many failed logins; try again in ${attempt} seconds`, attempt);
+  let user: { id: string; username: string; display_name: string; password_hash: string } | undefined;
+  let ok = false;
+  try {
+    user = await engine.db.selectFrom('users').select(['id', 'username', 'display_name', 'password_hash']).where('username', '=', username).executeTakeFirst();
+    ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+  } finally {
+    if (user && ok) attempt.succeeded();
+    else attempt.failed();
   }
-  options.throttle.recordSuccess(username, options.address);
+  if (!user || !ok) throw new UnauthorizedError('Unable to log in with the provided credentials', 'invalid_credentials');
   const actor = { userId: user.id, name: user.display_name };
   const issued = await issueToken(engine, user.id, actor, options.tokenName ?? 'login', options.tokenTtlDays ?? DEFAULT_TOKEN_TTL_DAYS);
   return {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { WriteWait } from '../engine';
 import { databaseFileIn, defaultDataDir } from '../paths';
 
 export class UsageError extends Error {}
@@ -35,3 +36,12 @@ export function intOption(value: string | undefined, name: string, fallback: num
   }
   return Number(value);
 }
+
+/**
+ * A command run by hand waits for a server (or another command) that is writing the same file,
+ * for up to ten minutes, and says so after a second instead of failing with "database is locked".
+ */
+export const CLI_WRITE_WAIT: WriteWait = {
+  timeoutMs: 10 * 60_000,
+  onWait: () => console.error('ardesk: waiting for the database: another ardesk process is writing to it...'),
+};

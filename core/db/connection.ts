@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, SqliteDialect } from 'kysely';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -12,6 +12,51 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+/** How long a write waits for another connection's write to finish (busy_timeout, for statements). */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** Raised when a write transaction cannot start because another connection is writing. */
+export class DatabaseBusyError extends Error {
+  constructor() {
+    super('The database is busy: another connection is writing');
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+/**
+ * Every Kysely transaction is a write transaction here (reads use plain statements or
+ * readSnapshot), so it starts as BEGIN IMMEDIATE: the write lock is taken up front, and a
+ * transaction never fails half-way by upgrading a read lock another writer blocks. The BEGIN
+ * does not wait inside SQLite (that would block the event loop): it fails at once with
+ * DatabaseBusyError, and runCommand waits and retries asynchronously, holding no lock meanwhile.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqlite: BetterSqlite3.Database) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const sqlite = this.sqlite;
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      sqlite.pragma('busy_timeout = 0');
+      try {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      } catch (err) {
+        throw isBusy(err) ? new DatabaseBusyError() : err;
+      } finally {
+        sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
+    };
+    return driver;
+  }
+}
+
 /** Opens (creating if needed) a SQLite file with the pragmas the engine relies on. */
 export function openDatabase(file: string): OpenedDatabase {
   const sqlite = new BetterSqlite3(file);
@@ -19,10 +64,10 @@ export function openDatabase(file: string): OpenedDatabase {
   // FULL: a committed write survives a power cut too, not only a crash of the process.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('temp_store = MEMORY');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
   let closed = false;
   return {
     db,

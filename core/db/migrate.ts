@@ -19,12 +19,15 @@ export async function migrateToLatest(opened: OpenedDatabase, now: Date = new Da
     provider: { getMigrations: async () => migrations },
   });
   const pending = (await migrator.getMigrations()).filter((m) => !m.executedAt);
+  // Up to date: no write at all, so opening a database another process is writing never waits here.
+  if (pending.length === 0) return { applied: [], backup: null };
   let backup: string | null = null;
   if (pending.length > 0 && opened.file !== ':memory:' && existsSync(opened.file) && hasUserTables(opened)) {
     backup = `${opened.file}.${now.toISOString().replace(/[:.]/g, '-')}.bak`;
     await backupDatabase(opened, backup);
   }
   const { error, results } = await migrator.migrateToLatest();
+  // Thrown as is: a DatabaseBusyError lets the caller wait for the other writer and try again.
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName), backup };
 }

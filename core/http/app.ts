@@ -7,9 +7,11 @@ import { docsRoutes } from './docs';
 import type { AppEnv } from './env';
 import { requireToken } from './middleware/auth';
 import { requireMembership } from './middleware/company';
+import { crossSiteGuard } from './middleware/cross-site';
 import { hostGuard } from './middleware/host';
+import { refuseUntypeableText } from './middleware/typeable-text';
 import { createRouter } from './openapi';
-import { errorToResponse, problem } from './problem';
+import { errorToResponse, payloadTooLarge, problem } from './problem';
 import { rendererRoutes } from './renderer';
 import { publicAuthRoutes } from './routes/auth';
 import { protectedRoutes } from './routes/index';
@@ -56,6 +58,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   );
 
   app.use('*', hostGuard(options.allowedHosts));
+  app.use('*', crossSiteGuard());
   app.use('*', async (c, next) => {
     c.set('engine', engine);
     await next();
@@ -63,7 +66,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   });
   app.use('/api/*', async (c, next) => {
     const limit = /\/imports?(\/|$)/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes;
-    return bodyLimit({ maxSize: limit, onError: () => problem(413, 'payload_too_large', `The request body is larger than ${limit} bytes`) })(c, next);
+    return bodyLimit({ maxSize: limit, onError: () => payloadTooLarge(`The request body is larger than ${limit} bytes`) })(c, next);
   });
   // Clients that send Content-Type: application/json on every request, body or not, must not
   // fail on operations whose body is optional: an empty body is treated as no body.
@@ -79,6 +82,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   app.use('/api/*', async (c, next) => (PUBLIC_API.some((re) => re.test(c.req.path)) ? next() : token(c, next)));
   app.use('/api/companies/:company_id/*', requireMembership());
   app.use('/api/companies/:company_id', requireMembership());
+  app.use('/api/*', refuseUntypeableText());
 
   app.route('/', publicAuthRoutes(options));
   app.route('/', setupRoutes(options));

@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { isUuid } from '../ids';
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../money';
 import type { AppEnv } from './env';
@@ -49,7 +50,11 @@ export function jsonBody<T extends z.ZodType>(schema: T, required = true) {
 }
 
 export const Uuid = z.string().openapi({ format: 'uuid', example: '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a' });
-export const DateString = z.iso.date().openapi({ example: '2026-11-23' });
+/** A date YYYY-MM-DD between MIN_DATE and MAX_DATE (core/dates). */
+export const DateString = z
+  .string()
+  .refine(isValidDate, `Must be a date YYYY-MM-DD from ${MIN_DATE} to ${MAX_DATE}`)
+  .openapi({ format: 'date', example: '2026-11-23' });
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-23T09:30:00.000Z' });
 
 /** Path parameters are plain strings: a malformed UUID simply matches nothing and gets a 404. */
@@ -74,11 +79,27 @@ export const UuidValue = z
   .transform((v) => v.toLowerCase())
   .openapi({ type: 'string', format: 'uuid' });
 
-/** Free text of at most `max` characters. */
-export const Text = (max: number) => z.string().max(max);
+/** A UUID or null (clears the reference). The document says null is allowed, as the behaviour does. */
+export const NullableUuidValue = UuidValue.nullable().openapi({ type: ['string', 'null'], format: 'uuid' });
 
-/** A search term: a NUL would end a LIKE pattern or a full-text phrase early, so it is refused. */
-export const SearchText = z.string().max(200).regex(/^[^\0]*$/, 'Must not contain NUL characters');
+/**
+ * Text a person could have typed: no NUL (it ends strings in C libraries, CSV readers and LIKE
+ * patterns) and no unpaired UTF-16 surrogate (SQLite would store U+FFFD instead, so what was
+ * stored would differ from what was sent).
+ */
+export function isTypeableText(value: string): boolean {
+  return !UNTYPEABLE.test(value);
+}
+
+const UNTYPEABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const TYPEABLE_TEXT_MESSAGE = 'Must not contain NUL characters or unpaired surrogates';
+
+/** Free text of at most `max` characters: the one schema for every free-text field. */
+export const Text = (max: number) => z.string().max(max).refine(isTypeableText, TYPEABLE_TEXT_MESSAGE);
+
+/** A search term (a NUL would end a LIKE pattern or a full-text phrase early). */
+export const SearchText = Text(200);
 
 /** Money in major units: at least one cent, at most two decimals. */
 export const MoneyValue = z

@@ -26,6 +26,7 @@ const TITLES: Record<number, string> = {
   421: 'Misdirected Request',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export function problemBody(status: number, code: string, detail: string, errors?: FieldErrors): Problem {
@@ -44,6 +45,15 @@ export function problem(status: number, code: string, detail: string, errors?: F
     status,
     headers: { 'content-type': 'application/problem+json', ...headers },
   });
+}
+
+/**
+ * 413: the rest of the body is left unread, so the connection cannot carry another request.
+ * Saying so (Connection: close) makes a keep-alive client open a new one instead of writing into
+ * a socket the server is about to drop.
+ */
+export function payloadTooLarge(detail: string): Response {
+  return problem(413, 'payload_too_large', detail, undefined, { connection: 'close' });
 }
 
 /** zod issues as field -> messages, with dotted paths ("updates.payment_link"). */
@@ -69,7 +79,7 @@ export function errorToResponse(err: unknown, c: Context): Response {
   if (err instanceof DomainError) return problem(err.status, err.code, err.message, err.errors);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
-    if (status === 413) return problem(413, 'payload_too_large', 'The request body is too large');
+    if (status === 413) return payloadTooLarge('The request body is too large');
     if (status === 415) return problem(415, 'unsupported_media_type', 'Send the body as application/json');
     if (status === 400) return problem(400, 'malformed_request', err.message || 'The request could not be read');
     return problem(status, 'http_error', err.message || TITLES[status] || 'Error');

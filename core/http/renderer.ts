@@ -19,6 +19,15 @@ const TYPES: Record<string, string> = {
 export const RENDERER_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
+/** The path with its percent-escapes decoded, or null when an escape is malformed (`/%`, `/%zz`, `/%c0`). */
+function decodedPath(path: string): string | null {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Serves the built renderer (electron-vite's out/renderer) at /, with the SPA fallback to
  * index.html. A path that leaves the folder is refused.
@@ -30,7 +39,8 @@ export function rendererRoutes(dir: string | null): Hono {
     if (!root || !existsSync(join(root, 'index.html'))) {
       return c.html('<!doctype html><title>ardesk</title><p>The ardesk renderer is not built. Run <code>npm run build</code>, then reload. The API is at <a href="/api/docs">/api/docs</a>.</p>', 200);
     }
-    const path = decodeURIComponent(c.req.path);
+    const path = decodedPath(c.req.path);
+    if (path === null) return c.text('Bad request: malformed percent-escape in the path', 400);
     const candidate = normalize(join(root, path));
     const inside = candidate === root || candidate.startsWith(root + sep);
     const file = inside && extname(candidate) && existsSync(candidate) ? candidate : join(root, 'index.html');

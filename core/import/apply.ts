@@ -5,6 +5,7 @@
 import type { CommandTx } from '../engine';
 import { applyLabelChanges, type LabelAssignment } from '../invoices/labels';
 import { recomputeInvoiceBalance } from '../payments/balance';
+import { yieldToEventLoop } from '../yielding';
 import type { LabelLink, Plan, RowWrite } from './plan';
 
 /** Fields every table row carries that say nothing about the change itself. */
@@ -13,7 +14,7 @@ function changeData(values: Record<string, unknown>): Record<string, unknown> {
   return data;
 }
 
-/** Rows per multi-row INSERT: one statement per batch keeps a large import fast. */
+/** Rows per multi-row INSERT (one statement per batch keeps a large import fast), and per turn of the event loop. */
 const INSERT_BATCH = 200;
 
 export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
@@ -26,7 +27,9 @@ export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
       .execute();
     for (const w of batch) await tx.record(w.entity, w.id, 'insert', changeData(w.insert!));
     batch = [];
+    await yieldToEventLoop();
   };
+  let updates = 0;
   // Writes are in dependency order (labels, customers, their locations and contacts, invoices,
   // payments); consecutive inserts into one table go in one statement.
   for (const w of plan.writes) {
@@ -42,6 +45,7 @@ export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
       .where('id', '=', w.id)
       .execute();
     await tx.record(w.entity, w.id, 'update', w.update!);
+    if (++updates % INSERT_BATCH === 0) await yieldToEventLoop();
   }
   await flush();
   const assignment = (l: LabelLink): LabelAssignment => [l.invoiceId, l.labelId];
@@ -51,7 +55,8 @@ export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
     plan.links.filter((l) => l.add).map(assignment),
     plan.links.filter((l) => !l.add).map(assignment),
   );
-  for (const { id, before } of plan.touched) {
+  for (const [i, { id, before }] of plan.touched.entries()) {
+    if (i % INSERT_BATCH === INSERT_BATCH - 1) await yieldToEventLoop();
     const after = await recomputeInvoiceBalance(tx.db, id, tx.now);
     const changed = (Object.keys(after) as Array<keyof typeof after>).filter((k) => after[k] !== before[k]);
     if (changed.length) await tx.record('invoice', id, 'update', Object.fromEntries(changed.map((k) => [k, after[k]])));

@@ -5,7 +5,9 @@
  * row has an error.
  */
 import { today as todayOf, timestamp } from '../clock';
+import { openDatabase } from '../db/connection';
 import { type Actor, type Engine, runCommand } from '../engine';
+import { yieldToEventLoop } from '../yielding';
 import { NotFoundError, ValidationError } from '../errors';
 import { applyPlan } from './apply';
 import { compileMapping, type Entity, ENTITIES, formatsOf, type Mapping, validateMapping } from './mapping';
@@ -56,7 +58,22 @@ export function parseEntity(value: string): Entity {
   return value as Entity;
 }
 
-export async function importFile(engine: Pick<Engine, 'db' | 'clock'>, options: ImportOptions): Promise<ImportReport> {
+/**
+ * An import on a database connection of its own, for the server: its write transaction yields
+ * between chunks, and meanwhile other requests keep reading through the engine's connection (WAL:
+ * they see the data as it was until the import commits, all or nothing). Their writes wait for it
+ * without blocking (runCommand retries while the file is busy).
+ */
+export async function importOnOwnConnection(engine: Pick<Engine, 'database' | 'clock' | 'writeWait'>, options: ImportOptions): Promise<ImportReport> {
+  const own = openDatabase(engine.database.file);
+  try {
+    return await importFile({ db: own.db, clock: engine.clock, writeWait: engine.writeWait }, options);
+  } finally {
+    await own.close();
+  }
+}
+
+export async function importFile(engine: Pick<Engine, 'db' | 'clock'> & Partial<Pick<Engine, 'writeWait'>>, options: ImportOptions): Promise<ImportReport> {
   const entity = options.entity ?? options.mapping.entity;
   if (!entity) throw new ValidationError('Say what the file holds', { entity: [`Give entity (${ENTITIES.join(', ')}) in the request or the mapping`] });
   const company = await engine.db.selectFrom('companies').select(['id', 'currency']).where('id', '=', options.companyId).executeTakeFirst();
@@ -79,6 +96,7 @@ export async function importFile(engine: Pick<Engine, 'db' | 'clock'>, options: 
   };
   const plan = async (db: Parameters<typeof planImport>[0], today: string, now: string) => {
     const parsed = readRows(table, mapping, today);
+    await yieldToEventLoop();
     return { parsed, plan: await planImport(db, { companyId: company.id, currency: company.currency, today, mapping, rows: parsed.rows }, now) };
   };
 

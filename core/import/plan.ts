@@ -10,6 +10,7 @@ import { newId } from '../ids';
 import { DEFAULT_LABEL_COLOR } from '../labels/labels';
 import { invoiceTotals, SETTLED_STATUSES } from '../payments/balance';
 import { acceptsPayments, settledStatus } from '../payments/rules';
+import { yieldToEventLoop } from '../yielding';
 import type { CompiledMapping, Section } from './mapping';
 import type { CustomerFields, InvoiceFields, ParsedRow, PaymentFields, RowError } from './rows';
 
@@ -67,7 +68,10 @@ const CHUNK = 500;
 async function inChunks<T>(values: string[], load: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
   const unique = [...new Set(values)];
   const out: T[] = [];
-  for (let i = 0; i < unique.length; i += CHUNK) out.push(...(await load(unique.slice(i, i + CHUNK))));
+  for (let i = 0; i < unique.length; i += CHUNK) {
+    out.push(...(await load(unique.slice(i, i + CHUNK))));
+    await yieldToEventLoop();
+  }
   return out;
 }
 

@@ -66,7 +66,13 @@ export async function createInsight(engine: EngineLike, scope: Scope & { userId:
 
 /** The target must be this company's customer or invoice; an invoice insight is also linked to its customer. */
 async function resolveTarget(tx: CommandTx, companyId: string, targetType: InsightTargetType, targetId: string | undefined) {
-  if (targetType === 'portfolio') return { targetId: targetId ?? companyId, customerId: null, invoiceId: null };
+  if (targetType === 'portfolio') {
+    // A portfolio insight is about its own company and nothing else.
+    if (targetId !== undefined && targetId.toLowerCase() !== companyId) {
+      throw new ValidationError("A portfolio insight's target is its own company", { target_id: ['Omit it, or give this company’s id'] });
+    }
+    return { targetId: companyId, customerId: null, invoiceId: null };
+  }
   if (!targetId) throw new ValidationError(`A ${targetType} insight needs target_id`, { target_id: ['Required for this target_type'] });
   const id = targetId.toLowerCase();
   if (targetType === 'customer') {

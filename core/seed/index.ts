@@ -11,7 +11,7 @@
  */
 import { hashPassword } from '../auth/passwords';
 import { timestamp, today } from '../clock';
-import type { Engine } from '../engine';
+import { type Engine, whileBusy } from '../engine';
 import { ConflictError, ValidationError } from '../errors';
 import { Calendar } from './calendar';
 import { generateLedger, type LedgerResult, type LedgerSink } from './ledger';
@@ -134,7 +134,7 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
   const sqlite = engine.database.sqlite;
   // Kysely's transaction holds the one connection, so the raw statements below share it and
   // nothing else can interleave.
-  return engine.db.transaction().execute(async (trx) => {
+  return whileBusy(engine.writeWait, () => engine.db.transaction().execute(async (trx) => {
     const ctx: SeedContext = { trx, cal, ids, secrets: engine.secrets };
     const report: SeedReport = { seed, companies: [], users: [] };
     const loadLedger = (company: CompanyFrame, curated: typeof SUPPLY_CUSTOMERS, invoiceCount: number, customerCount: number, stream: number, firstNumber: number) => {
@@ -245,7 +245,7 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
     );
     for (const company of report.companies) await record(company);
     return report;
-  });
+  }));
 }
 
 function alreadyInitialized(): ConflictError {

@@ -7,7 +7,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection';
 import type { EnrollmentStatus, SequencesTable } from '../db/schema';
 import { type CommandTx, type Engine, runCommand } from '../engine';
-import { isValidDate } from '../dates';
+import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { localDate, scheduleStep } from './schedule';
@@ -108,7 +108,7 @@ function assertActive(sequence: Sequence): void {
 
 function validStartDate(value: string | undefined, sequence: Sequence, now: Date): string {
   if (value === undefined) return localDate(now, sequence.timezone);
-  if (!isValidDate(value)) throw new ValidationError('The request body is invalid', { start_date: ['Use a date YYYY-MM-DD'] });
+  if (!isValidDate(value)) throw new ValidationError('The request body is invalid', { start_date: [`Use a date YYYY-MM-DD from ${MIN_DATE} to ${MAX_DATE}`] });
   return value;
 }
 

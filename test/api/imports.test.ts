@@ -166,7 +166,10 @@ describe('POST /api/companies/{company_id}/imports', () => {
     expect((await upload(app, path, viewerToken, fields())).status).toBe(403);
     expect((await upload(app, `/api/companies/${other}/imports`, token, fields())).status).toBe(403);
     expect((await upload(app, '/api/companies/not-a-uuid/imports', token, fields())).status).toBe(404);
-    expect((await upload(app, path, undefined, fields())).status).toBe(401);
+    // A multipart post without a token is what a form on another site could send: refused before auth.
+    const anonymous = await upload(app, path, undefined, fields());
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.body.code).toBe('cross_site_request');
   });
 });
 

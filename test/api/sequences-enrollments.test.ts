@@ -35,6 +35,21 @@ describe('enrollments', () => {
 
   const detail = async (id: string) => (await w.api('GET', w.path(`/sequence-enrollments/${id}`))).body;
 
+  it('refuses a start date past the end of the supported range (9999-12-31 with a 1-day step was a 500), alone and in bulk', async () => {
+    const late = await activeSequence(w, 'Late', [{ label: 'Next day', offset_days: 1, offset_time: '09:00' }]);
+    for (const start_date of ['9999-12-31', '3000-01-01', '1899-12-31', '0000-01-01']) {
+      const one = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: late.id, customer_id: acme, start_date });
+      expect(one.status, start_date).toBe(400);
+      expect(one.body.errors.start_date, start_date).toBeDefined();
+      const bulk = await w.api('POST', w.path(`/sequences/${late.id}/enrollments/bulk`), { customer_ids: [acme, globex], start_date });
+      expect(bulk.status, start_date).toBe(400);
+    }
+    const last = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: late.id, customer_id: acme, start_date: '2999-12-31' });
+    expect(last.status).toBe(201);
+    const bulk = await w.api('POST', w.path(`/sequences/${late.id}/enrollments/bulk`), { customer_ids: [globex], start_date: '2999-12-31' });
+    expect(bulk.status).toBe(200);
+  });
+
   it('enrolls one customer and schedules each active step in the sequence time zone', async () => {
     const res = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-11-25' });
     expect(res.status).toBe(201);

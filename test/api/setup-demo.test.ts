@@ -36,9 +36,16 @@ describe('POST /api/v1/setup/demo/', () => {
     for (const status of CONCRETE_STATUSES) expect(invoices.body.facets[status], status).toBeGreaterThan(0);
   });
 
-  it('answers without a body too', async () => {
-    const res = await call(app, 'POST', '/api/v1/setup/demo/');
+  it('answers without a body too, sent as JSON', async () => {
+    const res = await call(app, 'POST', '/api/v1/setup/demo/', { headers: { 'content-type': 'application/json', 'content-length': '0' } });
     expect(res.status).toBe(201);
+  });
+
+  it('refuses a POST without a JSON content type: a page on another site could send that', async () => {
+    const res = await call(app, 'POST', '/api/v1/setup/demo/');
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('cross_site_request');
+    expect((await call(app, 'GET', '/api/v1/setup/')).body).toEqual({ initialized: false });
   });
 
   it('lets demo, outsider and the spec API see what the demo holds, and no more', async () => {

@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { addDays, isValidDate, MAX_DATE, MIN_DATE } from '../../core/dates';
+import { OFFSET_DAYS_MAX } from '../../core/sequences/rules';
 import { canonicalTimeZone, isValidOffsetTime, localDate, scheduleStep, zonedToUtc } from '../../core/sequences/schedule';
 
 describe('scheduleStep', () => {
@@ -76,5 +79,29 @@ describe('time zones and times', () => {
   it('gives the local date of an instant', () => {
     expect(localDate(new Date('2026-11-23T03:00:00Z'), 'America/New_York')).toBe('2026-11-22');
     expect(localDate(new Date('2026-11-23T03:00:00Z'), 'Asia/Tokyo')).toBe('2026-11-23');
+  });
+});
+
+describe('schedule arithmetic is total over the accepted inputs', () => {
+  const day = fc.integer({ min: 0, max: 400_000 }).map((n) => addDays(MIN_DATE, n)).filter(isValidDate);
+  const time = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+  const zone = fc.constantFrom('UTC', 'America/New_York', 'Europe/Berlin', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Australia/Lord_Howe');
+
+  it('gives a valid date and instant for every start date in range, offset and zone', () => {
+    fc.assert(
+      fc.property(day, fc.integer({ min: 0, max: OFFSET_DAYS_MAX }), time, zone, (start, offset_days, offset_time, tz) => {
+        const s = scheduleStep(start, { offset_days, offset_time }, tz);
+        expect(s.scheduled_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect(Number.isNaN(Date.parse(s.scheduled_at))).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+    expect(scheduleStep(MAX_DATE, { offset_days: OFFSET_DAYS_MAX, offset_time: '23:59' }, 'Pacific/Kiritimati').scheduled_date).toBe('3009-12-29');
+  });
+
+  it('accepts dates only from 1900-01-01 to 2999-12-31', () => {
+    expect(isValidDate(MIN_DATE)).toBe(true);
+    expect(isValidDate(MAX_DATE)).toBe(true);
+    for (const d of ['1899-12-31', '3000-01-01', '9999-12-31', '0000-01-01']) expect(isValidDate(d), d).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { createEngine, systemActor } from '../../engine';
 import { type ImportReport, importFile, parseEntity, resolveMapping } from '../../import/import';
 import type { FileFormat } from '../../import/table';
-import { DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
+import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 
 export const IMPORT_HELP =
   'ardesk import --company NAME_OR_ID --file F.csv|F.xlsx (--mapping FILE.json | --preset ibm-ar) [--entity customers|invoices|payments|ar-rows] [--dry-run] [--sheet NAME] [--format csv|xlsx] [--json] [--db FILE | --data-dir DIR]';
@@ -67,7 +67,7 @@ export async function importCommand(args: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`cannot read --file ${values.file}: ${(err as Error).message}`);
   }
-  const engine = await createEngine({ file: databaseFile(values) });
+  const engine = await createEngine({ file: databaseFile(values) , writeWait: CLI_WRITE_WAIT });
   try {
     const company = values.company;
     const found = await engine.db

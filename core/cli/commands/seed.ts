@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { createEngine } from '../../engine';
 import { seedDatabase } from '../../seed';
-import { DB_OPTIONS, databaseFile, intOption, parse } from '../options';
+import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, intOption, parse } from '../options';
 
 export const SEED_HELP = 'ardesk seed --db FILE [--demo] [--invoices N] [--customers N] [--seed S]';
 
@@ -27,7 +27,7 @@ export async function seedCommand(args: string[]): Promise<number> {
     // This process owns the file while it seeds: the fast settings are safe here.
     exclusive: true,
   };
-  const engine = await createEngine({ file });
+  const engine = await createEngine({ file , writeWait: CLI_WRITE_WAIT });
   const started = performance.now();
   try {
     const report = await seedDatabase(engine, options);

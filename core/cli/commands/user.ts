@@ -2,7 +2,7 @@ import { createUser } from '../../auth/users';
 import { insertCompany, insertMembership } from '../../companies/companies';
 import type { Role } from '../../db/schema';
 import { createEngine, runCommand, systemActor } from '../../engine';
-import { DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
+import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 
 export const USER_HELP = 'ardesk user add --username U --password P [--name "Full Name"] [--company NAME_OR_ID] [--role owner|collector|viewer] [--db FILE | --data-dir DIR]';
 
@@ -23,7 +23,7 @@ export async function userCommand(args: string[]): Promise<number> {
   if (!values.username || !values.password) throw new UsageError(USER_HELP);
   const role = (values.role ?? 'collector') as Role;
   if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-  const engine = await createEngine({ file: databaseFile(values) });
+  const engine = await createEngine({ file: databaseFile(values) , writeWait: CLI_WRITE_WAIT });
   try {
     const userId = await createUser(engine, { username: values.username, password: values.password, displayName: values.name });
     if (values.company) {

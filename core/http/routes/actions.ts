@@ -11,7 +11,7 @@ import {
 import { getAction, listActions } from '../../actions/queries';
 import { ACTION_CATEGORIES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Actions';
 const ActionParams = idParams('action_id');
@@ -81,26 +81,26 @@ const ListQuery = z.object({
     .openapi({ type: 'integer', default: DEFAULT_PAGE_SIZE, description: `Values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}` }),
 });
 
-const ApproverField = UuidValue.nullable()
+const ApproverField = NullableUuidValue
   .optional()
   .openapi({ description: 'Team member of this company; defaults to the caller’s own team member; null for none' });
 
-const ApproveBody = z.object({ final_content: Text(100_000).optional(), approved_by: ApproverField, comment: Text(10_000).optional() }).openapi('ApproveActionRequest');
-const RejectBody = z.object({ reason: Text(2_000).optional(), approved_by: ApproverField, comment: Text(10_000).optional() }).openapi('RejectActionRequest');
+const ApproveBody = z.strictObject({ final_content: Text(100_000).optional(), approved_by: ApproverField, comment: Text(10_000).optional() }).openapi('ApproveActionRequest');
+const RejectBody = z.strictObject({ reason: Text(2_000).optional(), approved_by: ApproverField, comment: Text(10_000).optional() }).openapi('RejectActionRequest');
 const SendBody = z
-  .object({
+  .strictObject({
     final_content: Text(100_000).optional(),
     channel_id: Text(500).optional().openapi({ description: 'e.g. the email thread id' }),
     external_id: Text(500).optional(),
     response_deadline: Text(64).optional().openapi({ format: 'date-time', description: 'Timezone-aware ISO 8601 date-time', example: '2026-12-01T17:00:00-05:00' }),
   })
   .openapi('SendActionRequest');
-const CancelBody = z.object({ reason: Text(2_000).optional(), approved_by: ApproverField }).openapi('CancelActionRequest');
+const CancelBody = z.strictObject({ reason: Text(2_000).optional(), approved_by: ApproverField }).openapi('CancelActionRequest');
 
 const CreateBody = z
-  .object({
+  .strictObject({
     customer: UuidValue.optional().openapi({ description: 'Required unless invoice is given' }),
-    invoice: UuidValue.nullable().optional(),
+    invoice: NullableUuidValue.optional(),
     action_type: z.enum(['email', 'call', 'task']),
     status: z.enum(['proposed', 'scheduled']).optional().openapi({ default: 'proposed' }),
     description: Text(2_000).min(1),
@@ -171,7 +171,7 @@ const approveRoute = operationRoute('approve', 'Approve: proposed or scheduled -
 const rejectRoute = operationRoute('reject', 'Reject: any status but completed -> cancelled', RejectBody);
 const sendRoute = operationRoute('send', 'Send: proposed or scheduled -> completed, delivery recorded', SendBody);
 const cancelRoute = operationRoute('cancel', 'Cancel: proposed, scheduled or processing -> cancelled', CancelBody);
-const completeRoute = operationRoute('complete', 'Complete without sending: proposed, scheduled or processing -> completed', z.object({}).openapi('CompleteActionRequest'));
+const completeRoute = operationRoute('complete', 'Complete without sending: proposed, scheduled or processing -> completed', z.strictObject({}).openapi('CompleteActionRequest'));
 
 export function actionRoutes() {
   const router = createRouter();

@@ -11,7 +11,7 @@ import { ValidationError } from '../../errors';
 import { AGING_BUCKETS } from '../../invoices/status';
 import { fromMinor } from '../../money';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, DateString, json, jsonBody, problems, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = ['Analytics'];
 const BUCKET_KEYS = AGING_BUCKETS;
@@ -28,7 +28,7 @@ const DetailsQuery = AsOfQuery.extend({
     .string()
     .optional()
     .openapi({ description: 'Comma-separated buckets: current, 1_30, 31_60, 61_90, 91_over' }),
-  customer_id: Uuid.optional(),
+  customer_id: UuidValue.optional(),
   group_by: z.enum(['invoice', 'customer']).optional(),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(500).default(50),
@@ -94,7 +94,7 @@ const ReportSchema = z
   .openapi('AgingReport');
 
 const ExportBody = z
-  .object({ as_of: DateString.optional(), format: z.enum(['csv', 'xlsx']).default('csv') })
+  .strictObject({ as_of: DateString.optional(), format: z.enum(['csv', 'xlsx']).default('csv') })
   .openapi('AgingExportRequest');
 
 const ForecastQuery = z.object({
@@ -186,7 +186,7 @@ const snapshotRoute = createRoute({
   summary: 'Take (or retake) the aging snapshot of a date',
   tags: ['Extensions'],
   security: SECURITY,
-  request: { params: CompanyParams, body: jsonBody(z.object({ snapshot_date: DateString.optional() }).openapi('AgingSnapshotRequest'), false) },
+  request: { params: CompanyParams, body: jsonBody(z.strictObject({ snapshot_date: DateString.optional() }).openapi('AgingSnapshotRequest'), false) },
   responses: { 201: json(SnapshotSchema, 'The snapshot'), ...problems(400, 401, 403, 404) },
 });
 const forecastRoute = createRoute({

@@ -9,7 +9,7 @@ export const CompanyRef = z.object({ id: Uuid, name: z.string(), role: z.enum(['
 const UserRef = z.object({ id: Uuid, username: z.string(), display_name: z.string() }).openapi('UserRef');
 
 const LoginBody = z
-  .object({
+  .strictObject({
     username: z.string().min(1).max(64),
     password: z.string().min(1).max(256),
   })

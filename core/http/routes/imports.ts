@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { ValidationError } from '../../errors';
 import { ENTITIES, MappingSchema } from '../../import/mapping';
-import { type ImportReport, importFile, resolveMapping } from '../../import/import';
+import { type ImportReport, importOnOwnConnection, resolveMapping } from '../../import/import';
 import { PRESETS } from '../../import/mappings/index';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
@@ -119,7 +119,7 @@ export function importRoutes() {
   router.openapi(importRoute, async (c) => {
     const form = c.req.valid('form');
     const mapping = resolveMapping({ preset: form.preset, mapping: form.mapping === undefined ? undefined : parseMappingText(form.mapping) });
-    const report = await importFile(c.var.engine, {
+    const report = await importOnOwnConnection(c.var.engine, {
       ...scopeOf(c),
       bytes: new Uint8Array(await form.file.arrayBuffer()),
       mapping,

@@ -54,7 +54,7 @@ const ListQuery = z.object({
   offset: z.coerce.number().int().min(0).optional().openapi({ type: 'integer', default: 0 }),
 });
 
-const FeedbackBody = z.object({ rating: z.enum(['up', 'down']), comment: z.string().max(5_000).nullable().optional() }).openapi('InsightFeedbackRequest');
+const FeedbackBody = z.strictObject({ rating: z.enum(['up', 'down']), comment: z.string().max(5_000).nullable().optional() }).openapi('InsightFeedbackRequest');
 
 const Feedback = z
   .object({
@@ -69,7 +69,7 @@ const Feedback = z
   .openapi('InsightFeedback');
 
 const CreateBody = z
-  .object({
+  .strictObject({
     target_type: z.enum(TARGET_TYPES),
     target_id: z.string().min(1).max(200).optional().openapi({ description: 'Required for customer and invoice targets' }),
     insight_type: z.enum(INSIGHT_TYPE_NAMES),

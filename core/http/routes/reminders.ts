@@ -7,7 +7,7 @@ import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURI
 export const MAX_REMINDER_IDS = 1000;
 
 const SendRemindersRequest = z
-  .object({
+  .strictObject({
     invoice_ids: z
       .array(z.guid().openapi({ format: 'uuid' }))
       .min(1)

@@ -25,7 +25,7 @@ import { createStep, deleteStep, getStep, listSteps, updateStep } from '../../se
 import { OFFSET_TIME_RE } from '../../sequences/schedule';
 import { PLACEHOLDERS } from '../../sequences/templates';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SearchText, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, NullableUuidValue, problems, SearchText, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Sequences';
 const EXT = ['Extensions'];
@@ -165,17 +165,17 @@ const ListQuery = z.object({
 });
 
 const CreateBody = z
-  .object({
+  .strictObject({
     name: z.string().max(NAME_MAX),
     timezone: z.string().max(100).optional().openapi({ default: DEFAULT_TIMEZONE }),
     duplicate_from: UuidValue.optional().openapi({ description: 'A sequence of this company whose steps are copied' }),
     send_followups_in_thread: z.boolean().optional().openapi({ default: false }),
-    sender_connection_id: UuidValue.nullable().optional().openapi({ description: 'An active email connection of the company' }),
+    sender_connection_id: NullableUuidValue.optional().openapi({ description: 'An active email connection of the company; null for none' }),
   })
   .openapi('CreateSequenceRequest');
 
 const PatchBody = z
-  .object({
+  .strictObject({
     name: z.string().max(NAME_MAX).optional(),
     timezone: z.string().max(100).optional().openapi({ description: 'A valid IANA time zone' }),
     sender_connection_id: z
@@ -188,12 +188,12 @@ const PatchBody = z
   .openapi('UpdateSequenceRequest');
 
 const LifecycleBody = z
-  .object({ action: z.enum(SEQUENCE_ACTIONS).openapi({ description: 'activate: draft or archived -> active; archive: draft or active -> archived (ends active enrollments)' }) })
+  .strictObject({ action: z.enum(SEQUENCE_ACTIONS).openapi({ description: 'activate: draft or archived -> active; archive: draft or active -> archived (ends active enrollments)' }) })
   .openapi('SequenceLifecycleRequest');
 
 const placeholderHelp = `Placeholders: ${PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}`;
 const StepBody = z
-  .object({
+  .strictObject({
     step_type: StepType.optional().openapi({ default: STEP_DEFAULTS.step_type }),
     label: z.string().max(200).optional().openapi({ default: STEP_DEFAULTS.label }),
     offset_days: z.number().int().min(0).max(OFFSET_DAYS_MAX).optional().openapi({ default: 0, description: 'Days after the enrollment start date' }),
@@ -207,12 +207,12 @@ const StepBody = z
   .openapi('SequenceStepRequest');
 
 const EnrollBody = z
-  .object({ sequence_id: UuidValue, customer_id: UuidValue, start_date: DateString.optional().openapi({ description: "Default: today in the sequence's time zone" }) })
+  .strictObject({ sequence_id: UuidValue, customer_id: UuidValue, start_date: DateString.optional().openapi({ description: "Default: today in the sequence's time zone" }) })
   .openapi('EnrollCustomerRequest');
 const EnrollResult = z.object({ created: z.boolean(), enrollment: Enrollment }).openapi('EnrollCustomerResult');
 
 const BulkBody = z
-  .object({ customer_ids: z.array(UuidValue).min(1).max(BULK_ENROLL_MAX), start_date: DateString.optional() })
+  .strictObject({ customer_ids: z.array(UuidValue).min(1).max(BULK_ENROLL_MAX), start_date: DateString.optional() })
   .openapi('BulkEnrollRequest');
 const BulkResult = z
   .object({
@@ -223,7 +223,7 @@ const BulkResult = z
   })
   .openapi('BulkEnrollResult');
 
-const StopBody = z.object({ stop_reason: z.string().max(500).optional() }).openapi('StopEnrollmentRequest');
+const StopBody = z.strictObject({ stop_reason: z.string().max(500).optional() }).openapi('StopEnrollmentRequest');
 const StopResult = z.object({ enrollment: Enrollment, cancelled_scheduled_steps: z.number().int() }).openapi('StopEnrollmentResult');
 
 const EnrollmentListQuery = z.object({
@@ -251,9 +251,9 @@ const QueueQuery = z.object({
 });
 
 const SendBody = z
-  .object({ sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }) })
+  .strictObject({ sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }) })
   .openapi('SendScheduledStepRequest');
-const CompleteBody = z.object({ note: z.string().max(10_000).optional() }).openapi('CompleteScheduledStepRequest');
+const CompleteBody = z.strictObject({ note: z.string().max(10_000).optional() }).openapi('CompleteScheduledStepRequest');
 
 const seqPath = '/api/companies/{company_id}/sequences';
 const queuePath = `${seqPath}/queue`;

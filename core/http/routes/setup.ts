@@ -17,7 +17,7 @@ const statusRoute = createRoute({
 });
 
 const AccountBody = z
-  .object({
+  .strictObject({
     username: z.string().min(2).max(64),
     password: z.string().min(4).max(256),
     display_name: z.string().max(100).optional(),

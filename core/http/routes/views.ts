@@ -16,7 +16,7 @@ const SavedView = z
   .openapi('SavedView');
 
 const SavedViewBody = z
-  .object({
+  .strictObject({
     name: z.string().max(MAX_VIEW_NAME * 2),
     query: z.string().max(MAX_VIEW_QUERY * 2),
   })

@@ -73,7 +73,9 @@ export function createClient(config: ClientConfig) {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = config.token();
     if (token) headers.authorization = `Token ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // The server refuses a state-changing request that could come from another site unless it
+    // carries a token or a JSON content type; a public POST without a body (first-launch demo) sends the type too.
+    if (body !== undefined || method !== 'get') headers['content-type'] = 'application/json';
     let res: globalThis.Response;
     try {
       res = await fetch(`${config.baseUrl()}${fillPath(path, pathValues)}${queryString(query)}`, {

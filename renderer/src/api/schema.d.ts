@@ -1593,7 +1593,7 @@ export interface components {
     };
     ApproveActionRequest: {
       final_content?: string;
-      approved_by?: string;
+      approved_by?: string | null;
       comment?: string;
     };
     BulkEnrollRequest: {
@@ -1608,7 +1608,7 @@ export interface components {
     };
     CancelActionRequest: {
       reason?: string;
-      approved_by?: string;
+      approved_by?: string | null;
     };
     CashflowForecast: {
       request_date: string;
@@ -1693,15 +1693,13 @@ export interface components {
       name: string;
       role: "owner" | "collector" | "viewer";
     };
-    CompleteActionRequest: {
-      [key: string]: unknown;
-    };
+    CompleteActionRequest: Record<string, never>;
     CompleteScheduledStepRequest: {
       note?: string;
     };
     CreateActionRequest: {
       customer?: string;
-      invoice?: string;
+      invoice?: string | null;
       action_type: "email" | "call" | "task";
       status?: "proposed" | "scheduled";
       description: string;
@@ -1728,7 +1726,7 @@ export interface components {
       timezone?: string;
       duplicate_from?: string;
       send_followups_in_thread?: boolean;
-      sender_connection_id?: string;
+      sender_connection_id?: string | null;
     };
     Customer: {
       id: string;
@@ -2663,7 +2661,7 @@ export interface components {
     };
     RejectActionRequest: {
       reason?: string;
-      approved_by?: string;
+      approved_by?: string | null;
       comment?: string;
     };
     Reminder: {

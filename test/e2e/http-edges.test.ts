@@ -1,0 +1,99 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../../core/runtime';
+import { type TestEngine, testEngine } from '../support/engine';
+import { listen, rawRequest } from '../support/http';
+
+describe('HTTP edges over a real port', () => {
+  let engine: TestEngine;
+  let server: Runtime;
+
+  beforeAll(async () => {
+    engine = await testEngine();
+    const rendererDir = join(engine.dir, 'renderer');
+    mkdirSync(join(rendererDir, 'assets'), { recursive: true });
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>ardesk</title>');
+    server = await listen(engine, { rendererDir });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await engine.dispose();
+  });
+
+  it('answers a malformed percent-escape in a page path with 400, unauthenticated, not 500', async () => {
+    for (const path of ['/%', '/%zz', '/assets/%c0', '/a%e0%80', '/%%']) {
+      const res = await rawRequest(`${server.url}${path}`);
+      expect(res.status, path).toBe(400);
+    }
+    expect((await rawRequest(`${server.url}/invoices`)).status).toBe(200);
+    expect((await rawRequest(`${server.url}/%41bc`)).status).toBe(200);
+  });
+
+  it('says Connection: close with a 413, and the next request on the same keep-alive agent succeeds', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const warm = await rawRequest(`${server.url}/api/v1/setup/`, { agent });
+      expect(warm.status).toBe(200);
+      const big = await rawRequest(`${server.url}/api/v1/auth/login/`, {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'x', password: 'y'.repeat(2 * 1024 * 1024) }),
+      });
+      expect(big.status).toBe(413);
+      expect(big.headers.connection).toBe('close');
+      expect(JSON.parse(big.body).code).toBe('payload_too_large');
+      for (let i = 0; i < 3; i++) expect((await rawRequest(`${server.url}/api/v1/setup/`, { agent })).status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  describe('state-changing requests a browser could send from another site', () => {
+    const demo = (headers: Record<string, string>, body?: string) => rawRequest(`${server.url}/api/v1/setup/demo/`, { method: 'POST', headers, body });
+    const initialized = async () => JSON.parse((await rawRequest(`${server.url}/api/v1/setup/`)).body).initialized as boolean;
+
+    it('refuses a text/plain form post, an urlencoded form post and a no-cors fetch, each as Chromium sends it cross-site', async () => {
+      const evil = { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
+      const attempts = [
+        demo({ ...evil, 'content-type': 'text/plain' }, '{"a":1}'),
+        demo({ ...evil, 'content-type': 'application/x-www-form-urlencoded' }, 'a=1'),
+        demo({ ...evil, 'sec-fetch-mode': 'no-cors', 'content-length': '0' }),
+        // Without the Fetch Metadata headers (older browsers), the content type alone is refused.
+        demo({ origin: 'http://evil.example', 'content-type': 'text/plain' }, '{}'),
+        demo({ 'content-type': 'multipart/form-data; boundary=x' }, '--x--'),
+        // A page on another port of this machine is another origin too.
+        demo({ origin: `http://127.0.0.1:${server.port + 1}`, 'sec-fetch-site': 'same-site', 'content-type': 'text/plain' }, '{}'),
+        // Even JSON is refused when the browser says it comes from elsewhere.
+        demo({ origin: 'http://evil.example', 'content-type': 'application/json', 'content-length': '0' }),
+        demo({ origin: 'null', 'content-type': 'application/json', 'content-length': '0' }),
+      ];
+      for (const res of await Promise.all(attempts)) {
+        expect(res.status).toBe(403);
+        expect(JSON.parse(res.body).code).toBe('cross_site_request');
+      }
+      expect(await initialized()).toBe(false);
+      const login = await rawRequest(`${server.url}/api/v1/auth/login/`, {
+        method: 'POST',
+        headers: { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site', 'content-type': 'text/plain' },
+        body: '{"username":"a","password":"b"}',
+      });
+      expect(login.status).toBe(403);
+    });
+
+    it('accepts the same request from its own origin, as the renderer sends it', async () => {
+      const account = await rawRequest(`${server.url}/api/v1/setup/account/`, {
+        method: 'POST',
+        headers: { origin: server.url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'owner', password: 'secret-pw', company_name: 'Mine' }),
+      });
+      expect(account.status).toBe(201);
+      const token = JSON.parse(account.body).token as string;
+      // A scripted client (no Origin, no Fetch Metadata) with a token needs no JSON content type.
+      const logout = await rawRequest(`${server.url}/api/v1/auth/logout/`, { method: 'POST', headers: { authorization: `Token ${token}` } });
+      expect(logout.status).toBe(204);
+    });
+  });
+});
