@@ -45,7 +45,11 @@ export interface ApiTokensTable {
   expires_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** session: from a login or a desktop launch; personal: made by its user for scripts (0010). */
+  kind: Generated<ApiTokenKind>;
 }
+
+export type ApiTokenKind = 'session' | 'personal';
 
 export type TeamMemberRole = 'ar' | 'sales' | 'manager';
 

@@ -1395,6 +1395,40 @@ export interface paths {
       };
     };
   };
+  "/api/v1/auth/tokens/": {
+    get: {
+      /** The caller's personal API tokens, newest first (never their keys) (extension) */
+      responses: {
+        200: {
+          tokens: components["schemas"]["PersonalToken"][];
+        };
+        401: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Make a personal API token for scripts; it acts as the caller (extension) */
+      body: components["schemas"]["NewPersonalToken"];
+      responses: {
+        201: components["schemas"]["CreatedPersonalToken"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/auth/tokens/{token_id}/": {
+    delete: {
+      /** Revoke one of the caller’s personal API tokens (extension) */
+      path: {
+        token_id: string;
+      };
+      responses: {
+        204: null;
+        401: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/v1/companies/": {
     get: {
       /** The caller's companies with their role in each (extension) */
@@ -1729,6 +1763,9 @@ export interface components {
       duplicate_from?: string;
       send_followups_in_thread?: boolean;
       sender_connection_id?: string;
+    };
+    CreatedPersonalToken: components["schemas"]["PersonalToken"] & {
+      token: string;
     };
     Customer: {
       id: string;
@@ -2625,6 +2662,10 @@ export interface components {
       remote_id?: string | null;
       notes?: string | null;
     };
+    NewPersonalToken: {
+      name: string;
+      expires_in_days?: number;
+    };
     NewTeamMember: {
       name: string;
       role: "ar" | "sales" | "manager";
@@ -2650,6 +2691,13 @@ export interface components {
     PaymentList: {
       count: number;
       data: components["schemas"]["Payment"][];
+    };
+    PersonalToken: {
+      id: string;
+      name: string;
+      created_at: string;
+      expires_at: string;
+      last_used_at: string | null;
     };
     Problem: {
       type: string;
