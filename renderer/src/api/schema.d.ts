@@ -777,6 +777,69 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/members": {
+    get: {
+      /** The company's users and their roles (owner only; extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: {
+          members: components["schemas"]["CompanyMember"][];
+        };
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Create a user in this company, or add an existing user by username (owner only; extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["NewCompanyMember"];
+      responses: {
+        201: components["schemas"]["CompanyMember"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/members/{user_id}": {
+    patch: {
+      /** Change a member's role (never the last owner's) (owner only; extension) */
+      path: {
+        company_id: string;
+        user_id: string;
+      };
+      body: components["schemas"]["CompanyMemberRole"];
+      responses: {
+        200: components["schemas"]["CompanyMember"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+    delete: {
+      /** Remove a member from this company (never the last owner); the user account stays (owner only; extension) */
+      path: {
+        company_id: string;
+        user_id: string;
+      };
+      responses: {
+        204: null;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/payments": {
     get: {
       /** List payments, newest payment date first */
@@ -1722,6 +1785,17 @@ export interface components {
     CompanyList: {
       companies: components["schemas"]["CompanyRef"][];
     };
+    CompanyMember: {
+      user_id: string;
+      username: string;
+      display_name: string;
+      email: string | null;
+      role: "owner" | "collector" | "viewer";
+      member_since: string;
+    };
+    CompanyMemberRole: {
+      role: "owner" | "collector" | "viewer";
+    };
     CompanyRef: {
       id: string;
       name: string;
@@ -2621,6 +2695,13 @@ export interface components {
       comment: string | null;
       updated_at: string;
     } | null;
+    NewCompanyMember: {
+      username: string;
+      role: "owner" | "collector" | "viewer";
+      password?: string;
+      name?: string;
+      email?: string | null;
+    };
     NewCustomer: {
       name: string;
       is_person?: boolean;
