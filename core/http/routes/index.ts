@@ -4,6 +4,7 @@ import { actionRoutes } from './actions';
 import { activityRoutes } from './activity';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
+import { backupRoutes } from './backups';
 import { companyRoutes } from './companies';
 import { insightRoutes } from './insights';
 import { invoiceRoutes } from './invoices';
@@ -25,5 +26,5 @@ import { tokenRoutes } from './tokens';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes()];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes(), backupRoutes()];
 }

@@ -1492,6 +1492,24 @@ export interface paths {
       };
     };
   };
+  "/api/v1/backups/": {
+    get: {
+      /** The data folder and the backups in it (only a user who owns every company in the database; extension) */
+      responses: {
+        200: components["schemas"]["DataFolder"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Back up the database now, beside it (only a user who owns every company in the database; extension) */
+      responses: {
+        201: components["schemas"]["BackupFile"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/v1/companies/": {
     get: {
       /** The caller's companies with their role in each (extension) */
@@ -1692,6 +1710,12 @@ export interface components {
       final_content?: string;
       approved_by?: string;
       comment?: string;
+    };
+    BackupFile: {
+      file_name: string;
+      path: string;
+      size_bytes: number;
+      created_at: string;
     };
     BulkEnrollRequest: {
       customer_ids: string[];
@@ -1913,6 +1937,12 @@ export interface components {
       notes?: string | null;
       contacts?: components["schemas"]["CustomerContactInput"][];
       locations?: components["schemas"]["CustomerLocationInput"][];
+    };
+    DataFolder: {
+      data_folder: string;
+      database_file: string;
+      database_size_bytes: number;
+      backups: components["schemas"]["BackupFile"][];
     };
     DunningStep: {
       step: number;
