@@ -471,6 +471,19 @@ export interface SavedViewsTable {
   updated_at: string;
 }
 
+/** A company's saved import mapping (0011). */
+export interface ImportMappingsTable {
+  id: string;
+  company_id: string;
+  /** Unique per company regardless of case. */
+  name: string;
+  /** The mapping as JSON text, valid against core/import's MappingSchema when saved. */
+  mapping: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ChangesTable {
   seq: Generated<number>;
   company_id: string | null;
@@ -514,6 +527,7 @@ export interface Database {
   jobs: JobsTable;
   email_outbox: EmailOutboxTable;
   saved_views: SavedViewsTable;
+  import_mappings: ImportMappingsTable;
   changes: ChangesTable;
 }
 

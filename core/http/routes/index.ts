@@ -13,6 +13,7 @@ import { sequenceRoutes } from './sequences';
 import { viewRoutes } from './views';
 import { customerRoutes } from './customers';
 import { emailConnectionRoutes } from './email-connections';
+import { importMappingRoutes } from './import-mappings';
 import { importRoutes } from './imports';
 import { labelRoutes } from './labels';
 import { memberRoutes } from './members';
@@ -26,5 +27,5 @@ import { tokenRoutes } from './tokens';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes(), backupRoutes()];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes(), backupRoutes(), importMappingRoutes()];
 }

@@ -451,6 +451,53 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/import-mappings": {
+    get: {
+      /** The company's saved import mappings, by name (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: {
+          count: number;
+          data: components["schemas"]["SavedImportMapping"][];
+        };
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Save an import mapping under a name (unique in the company regardless of case) (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["NewSavedImportMapping"];
+      responses: {
+        201: components["schemas"]["SavedImportMapping"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/import-mappings/{mapping_id}": {
+    delete: {
+      /** Delete a saved import mapping (extension) */
+      path: {
+        company_id: string;
+        mapping_id: string;
+      };
+      responses: {
+        204: null;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/imports": {
     post: {
       /** Import customers, invoices and payments from a CSV or XLSX file */
@@ -2777,6 +2824,10 @@ export interface components {
       name: string;
       expires_in_days?: number;
     };
+    NewSavedImportMapping: {
+      name: string;
+      mapping: components["schemas"]["ImportMapping"];
+    };
     NewTeamMember: {
       name: string;
       role: "ar" | "sales" | "manager";
@@ -2840,6 +2891,13 @@ export interface components {
     ReminderList: {
       count: number;
       data: components["schemas"]["Reminder"][];
+    };
+    SavedImportMapping: {
+      id: string;
+      name: string;
+      mapping: components["schemas"]["ImportMapping"];
+      created_at: string;
+      updated_at: string;
     };
     SavedView: {
       id: string;
