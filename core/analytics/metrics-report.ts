@@ -18,10 +18,89 @@ export interface MetricsReport {
   trend: Array<MonthMetrics & { month: string }>;
 }
 
-/** Open receivables at the end of `date`: all of them, and the part not past due (minor units). */
-function receivablesAt(engine: Engine, companyId: string, date: string, today: string): { total: number; current: number } {
-  const rows = agingBucketRows(engine, companyId, date, today);
-  return { total: rows.reduce((sum, r) => sum + r.balance, 0), current: rows.find((r) => r.bucket === 'current')?.balance ?? 0 };
+export interface Receivables {
+  total: number;
+  current: number;
+}
+
+/** Amounts grouped by the dates that decide when they count: issued, due, closed by credit memo or write-off, paid. */
+interface DatedAmount {
+  issued: string;
+  due: string;
+  /** The closing date of an invoice closed by a credit memo or write-off, else null. */
+  written_off: string | null;
+  /** A payment's date; null for invoice totals. */
+  paid: string | null;
+  amount: number;
+}
+
+/** Whether an amount counts in the receivables at the end of `date` (the aging's rule for a past date). */
+function countsAt(row: DatedAmount, date: string): boolean {
+  return row.issued <= date && (row.written_off === null || row.written_off > date) && (row.paid === null || row.paid <= date);
+}
+
+/**
+ * Open receivables at the end of each date, all and not past due (minor units), as the aging
+ * computes them: its stored balances for today; for a past date, total less settled payments dated
+ * by then, over invoices issued by then and not closed by a credit memo or write-off, counting
+ * only balances above 0. Past dates come from invoice totals and payments grouped by their dates
+ * (one pass over each for every date together), plus the negative balances of the few overpaid
+ * invoices, which the aging leaves out and the grouped sums would subtract.
+ */
+export function receivablesAt(engine: Engine, companyId: string, dates: string[], today: string): Map<string, Receivables> {
+  const result = new Map<string, Receivables>();
+  if (dates.includes(today)) {
+    const rows = agingBucketRows(engine, companyId, today, today);
+    result.set(today, { total: rows.reduce((sum, r) => sum + r.balance, 0), current: rows.find((r) => r.bucket === 'current')?.balance ?? 0 });
+  }
+  const past = dates.filter((d) => d !== today);
+  if (past.length === 0) return result;
+  const params = { company: companyId, last: past.reduce((a, b) => (a > b ? a : b)) };
+  const writtenOff = `CASE WHEN i.closing_reason IN ('credit_memo','written_off') THEN coalesce(i.closed_date, '') END`;
+  const sqlite = engine.database.sqlite;
+  const totals = sqlite
+    .prepare(
+      `SELECT i.invoice_date AS issued, i.due_date AS due, ${writtenOff} AS written_off, NULL AS paid, sum(i.total_amount) AS amount
+       FROM invoices i WHERE i.company_id = :company AND i.invoice_date <= :last GROUP BY 1, 2, 3`,
+    )
+    .all(params) as DatedAmount[];
+  // Invoices first (CROSS JOIN keeps that order): their payments by index, about twice as fast as the other way round.
+  const payments = sqlite
+    .prepare(
+      `SELECT i.invoice_date AS issued, i.due_date AS due, ${writtenOff} AS written_off, p.payment_date AS paid, sum(p.amount) AS amount
+       FROM invoices i CROSS JOIN payments p ON p.invoice_id = i.id
+       WHERE i.company_id = :company AND p.status IN ('PAID','PARTIAL') AND p.payment_date <= :last AND i.invoice_date <= :last
+       GROUP BY 1, 2, 3, 4`,
+    )
+    .all(params) as DatedAmount[];
+  // Each overpaid invoice with each payment's running total: what it was paid beyond its total by a date.
+  const overpaid = sqlite
+    .prepare(
+      `SELECT i.id, i.invoice_date AS issued, i.due_date AS due, ${writtenOff} AS written_off, p.payment_date AS paid, i.total_amount AS total,
+              (SELECT sum(q.amount) FROM payments q WHERE q.invoice_id = i.id AND q.status IN ('PAID','PARTIAL') AND q.payment_date <= p.payment_date) AS paid_by
+       FROM invoices i JOIN payments p ON p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL')
+       WHERE i.company_id = :company AND i.paid_amount > i.total_amount AND i.invoice_date <= :last`,
+    )
+    .all(params) as Array<DatedAmount & { id: string; total: number; paid_by: number }>;
+  for (const date of past) {
+    const receivables = { total: 0, current: 0 };
+    const add = (row: DatedAmount, amount: number) => {
+      receivables.total += amount;
+      if (row.due >= date) receivables.current += amount;
+    };
+    for (const row of totals) if (countsAt(row, date)) add(row, row.amount);
+    for (const row of payments) if (countsAt(row, date)) add(row, -row.amount);
+    // An overpaid invoice's balance is left out while negative: add back what it was paid beyond its total by then.
+    const paidBy = new Map<string, { row: DatedAmount & { total: number }; paid: number }>();
+    for (const row of overpaid) {
+      if (!countsAt(row, date)) continue;
+      const seen = paidBy.get(row.id);
+      if (!seen || row.paid_by > seen.paid) paidBy.set(row.id, { row, paid: row.paid_by });
+    }
+    for (const { row, paid } of paidBy.values()) if (paid > row.total) add(row, paid - row.total);
+    result.set(date, receivables);
+  }
+  return result;
 }
 
 function monthlySales(engine: Engine, companyId: string, asOf: string): MonthlySales {
@@ -61,12 +140,16 @@ export async function metricsReport(engine: Engine, companyId: string, asOf: str
   const sales = monthlySales(engine, companyId, asOf);
   const first = addMonths(monthOf(asOf), -(months - 1));
   const promises = promisesDue(engine, companyId, monthStart(first), asOf);
-  let opening = receivablesAt(engine, companyId, addDays(monthStart(first), -1), today).total;
-  const trend: MetricsReport['trend'] = [];
-  for (let i = 0; i < months; i++) {
+  const ends = Array.from({ length: months }, (_, i) => {
     const month = addMonths(first, i);
-    const end = month === monthOf(asOf) ? asOf : monthEnd(month);
-    const closing = receivablesAt(engine, companyId, end, today);
+    return { month, end: month === monthOf(asOf) ? asOf : monthEnd(month) };
+  });
+  const openingDate = addDays(monthStart(first), -1);
+  const receivables = receivablesAt(engine, companyId, [openingDate, ...ends.map((e) => e.end)], today);
+  let opening = receivables.get(openingDate)!.total;
+  const trend: MetricsReport['trend'] = [];
+  for (const { month, end } of ends) {
+    const closing = receivables.get(end)!;
     trend.push({
       month,
       ...dsoFigures(closing.total, closing.current, end, sales),

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agingBucketRows } from '../../core/analytics/aging';
+import { receivablesAt } from '../../core/analytics/metrics-report';
+import { addDays } from '../../core/dates';
+import { seedDatabase } from '../../core/seed';
 import { createApp } from '../../core/http/app';
 import { addAction } from '../support/actions-fixtures';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
@@ -93,4 +97,26 @@ describe('GET /api/companies/{id}/analytics/metrics (extension)', () => {
     }
     expect((await call(app, 'GET', `/api/companies/${other}/analytics/metrics`, { token })).status).toBe(403);
   });
+});
+
+describe('receivables at many dates in one pass', () => {
+  it('equal the aging of each date (incl. overpaid, written-off and credit-memo invoices) on a generated ledger', async () => {
+    const engine = await testEngine('2026-11-23T12:00:00.000Z');
+    try {
+      const { companies } = await seedDatabase(engine, { demo: false, invoices: 3000, customers: 200, seed: 7 });
+      const dates = Array.from({ length: 30 }, (_, i) => addDays('2026-11-23', -19 * i));
+      for (const { id } of companies) {
+        const states = engine.database.sqlite.prepare('SELECT closing_reason AS r, count(*) AS n FROM invoices WHERE company_id = ? GROUP BY 1').all(id) as Array<{ r: string | null }>;
+        expect(states.map((s) => s.r)).toEqual(expect.arrayContaining([null, 'paid', 'overpaid', 'credit_memo', 'written_off']));
+        const batched = receivablesAt(engine, id, dates, '2026-11-23');
+        for (const date of dates) {
+          const rows = agingBucketRows(engine, id, date, '2026-11-23');
+          const expected = { total: rows.reduce((sum, r) => sum + r.balance, 0), current: rows.find((r) => r.bucket === 'current')?.balance ?? 0 };
+          expect(batched.get(date), date).toEqual(expected);
+        }
+      }
+    } finally {
+      await engine.dispose();
+    }
+  }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { createEngine } from '../../engine';
-import { backupDatabase } from '../../db/migrate';
+import { backupDatabase, backupPathFor } from '../../db/migrate';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse } from '../options';
 
 export async function migrateCommand(args: string[]): Promise<number> {
@@ -15,8 +15,8 @@ export async function migrateCommand(args: string[]): Promise<number> {
 export async function backupCommand(args: string[]): Promise<number> {
   const { values } = parse(args, { ...DB_OPTIONS, out: { type: 'string' } });
   const file = databaseFile(values);
-  const engine = await createEngine({ file , writeWait: CLI_WRITE_WAIT });
-  const target = values.out ? resolve(values.out) : `${file}.${new Date().toISOString().replace(/[:.]/g, '-')}.bak`;
+  const engine = await createEngine({ file, writeWait: CLI_WRITE_WAIT });
+  const target = values.out ? resolve(values.out) : backupPathFor(file, new Date());
   await backupDatabase(engine.database, target);
   console.log(`backup written to ${target}`);
   await engine.close();

@@ -10,6 +10,8 @@ import * as m0005 from './0005_reminders_jobs';
 import * as m0006 from './0006_actions_insights';
 import * as m0007 from './0007_sequences';
 import * as m0009 from './0009_saved_views';
+import * as m0010 from './0010_personal_tokens';
+import * as m0011 from './0011_import_mappings';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -19,4 +21,6 @@ export const migrations: Record<string, Migration> = {
   '0006_actions_insights': m0006,
   '0007_sequences': m0007,
   '0009_saved_views': m0009,
+  '0010_personal_tokens': m0010,
+  '0011_import_mappings': m0011,
 };

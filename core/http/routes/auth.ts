@@ -47,7 +47,7 @@ const meRoute = createRoute({
 });
 
 /** The spec's paths end in a slash; the same routes answer without it too (hidden from the document). */
-function withoutSlash<R extends { path: string }>(route: R): R & { hide: true } {
+export function withoutSlash<R extends { path: string }>(route: R): R & { hide: true } {
   return { ...route, path: route.path.replace(/\/$/, ''), hide: true };
 }
 

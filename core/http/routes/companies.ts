@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { companiesOfUser } from '../../companies/companies';
 import { createRouter, json, problems, SECURITY } from '../openapi';
-import { CompanyRef } from './auth';
+import { CompanyRef, withoutSlash } from './auth';
 
 const CompanyList = z.object({ companies: z.array(CompanyRef).openapi({ description: "The caller's companies by name, each with the caller's role" }) }).openapi('CompanyList');
 
@@ -16,8 +16,7 @@ const listRoute = createRoute({
 
 export function companyRoutes() {
   const router = createRouter();
-  // Like the auth paths, it answers with and without the trailing slash (the bare one hidden from the document).
-  for (const route of [listRoute, { ...listRoute, path: '/api/v1/companies', hide: true }]) {
+  for (const route of [listRoute, withoutSlash(listRoute)]) {
     router.openapi(route, async (c) => c.json({ companies: await companiesOfUser(c.var.engine.db, c.var.user.id) }, 200));
   }
   return router;
