@@ -1,6 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { isUuid } from '../ids';
+import { isTypeableText } from '../text';
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../money';
 import type { AppEnv } from './env';
 import { validationProblem } from './problem';
@@ -81,17 +82,6 @@ export const UuidValue = z
 
 /** A UUID or null (clears the reference). The document says null is allowed, as the behaviour does. */
 export const NullableUuidValue = UuidValue.nullable().openapi({ type: ['string', 'null'], format: 'uuid' });
-
-/**
- * Text a person could have typed: no NUL (it ends strings in C libraries, CSV readers and LIKE
- * patterns) and no unpaired UTF-16 surrogate (SQLite would store U+FFFD instead, so what was
- * stored would differ from what was sent).
- */
-export function isTypeableText(value: string): boolean {
-  return !UNTYPEABLE.test(value);
-}
-
-const UNTYPEABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const TYPEABLE_TEXT_MESSAGE = 'Must not contain NUL characters or unpaired surrogates';
 

@@ -14,8 +14,10 @@ function changeData(values: Record<string, unknown>): Record<string, unknown> {
   return data;
 }
 
-/** Rows per multi-row INSERT (one statement per batch keeps a large import fast), and per turn of the event loop. */
+/** Rows per multi-row INSERT: one statement per batch keeps a large import fast. */
 const INSERT_BATCH = 200;
+/** Change records written between turns of the event loop. */
+const YIELD_EVERY = 50;
 
 export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
   let batch: RowWrite[] = [];
@@ -25,7 +27,10 @@ export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
       .insertInto(batch[0].table)
       .values(batch.map((w) => w.insert) as never)
       .execute();
-    for (const w of batch) await tx.record(w.entity, w.id, 'insert', changeData(w.insert!));
+    for (const [i, w] of batch.entries()) {
+      await tx.record(w.entity, w.id, 'insert', changeData(w.insert!));
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
+    }
     batch = [];
     await yieldToEventLoop();
   };
@@ -45,7 +50,7 @@ export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
       .where('id', '=', w.id)
       .execute();
     await tx.record(w.entity, w.id, 'update', w.update!);
-    if (++updates % INSERT_BATCH === 0) await yieldToEventLoop();
+    if (++updates % YIELD_EVERY === 0) await yieldToEventLoop();
   }
   await flush();
   const assignment = (l: LabelLink): LabelAssignment => [l.invoiceId, l.labelId];
@@ -56,7 +61,7 @@ export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
     plan.links.filter((l) => !l.add).map(assignment),
   );
   for (const [i, { id, before }] of plan.touched.entries()) {
-    if (i % INSERT_BATCH === INSERT_BATCH - 1) await yieldToEventLoop();
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
     const after = await recomputeInvoiceBalance(tx.db, id, tx.now);
     const changed = (Object.keys(after) as Array<keyof typeof after>).filter((k) => after[k] !== before[k]);
     if (changed.length) await tx.record('invoice', id, 'update', Object.fromEntries(changed.map((k) => [k, after[k]])));

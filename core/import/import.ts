@@ -10,11 +10,11 @@ import { type Actor, type Engine, runCommand } from '../engine';
 import { yieldToEventLoop } from '../yielding';
 import { NotFoundError, ValidationError } from '../errors';
 import { applyPlan } from './apply';
-import { compileMapping, type Entity, ENTITIES, formatsOf, type Mapping, validateMapping } from './mapping';
+import { type CompiledMapping, compileMapping, type Entity, ENTITIES, formatsOf, type Mapping, validateMapping } from './mapping';
 import { PRESETS } from './mappings/index';
 import { type Counts, emptyCounts, type Plan, planImport } from './plan';
-import { readRows, type RowError } from './rows';
-import { type FileFormat, readTable } from './table';
+import { type ParsedRow, readRows, type RowError } from './rows';
+import { type FileFormat, readTable, type Table } from './table';
 
 export interface ImportOptions {
   companyId: string;
@@ -58,6 +58,22 @@ export function parseEntity(value: string): Entity {
   return value as Entity;
 }
 
+/** Rows read per turn of the event loop. */
+const READ_SLICE = 500;
+
+/** readRows over slices of the table, letting other work run between them. */
+async function readRowsInSlices(table: Table, mapping: CompiledMapping, today: string): Promise<ReturnType<typeof readRows>> {
+  const rows: ParsedRow[] = [];
+  const errors: RowError[] = [];
+  for (let i = 0; i < table.rows.length; i += READ_SLICE) {
+    const part = readRows({ ...table, rows: table.rows.slice(i, i + READ_SLICE) }, mapping, today);
+    rows.push(...part.rows);
+    errors.push(...part.errors);
+    await yieldToEventLoop();
+  }
+  return { rows, errors };
+}
+
 /**
  * An import on a database connection of its own, for the server: its write transaction yields
  * between chunks, and meanwhile other requests keep reading through the engine's connection (WAL:
@@ -95,8 +111,7 @@ export async function importFile(engine: Pick<Engine, 'db' | 'clock'> & Partial<
     };
   };
   const plan = async (db: Parameters<typeof planImport>[0], today: string, now: string) => {
-    const parsed = readRows(table, mapping, today);
-    await yieldToEventLoop();
+    const parsed = await readRowsInSlices(table, mapping, today);
     return { parsed, plan: await planImport(db, { companyId: company.id, currency: company.currency, today, mapping, rows: parsed.rows }, now) };
   };
 

@@ -5,6 +5,7 @@
 import type { PaymentStatus } from '../db/schema';
 import { isEmail, MAX_PAYMENT_TERMS_DAYS } from '../customers/rules';
 import { MAX_PAYMENT_MINOR, normalizeCode, RECORDABLE_STATUSES } from '../payments/rules';
+import { isTypeableText } from '../text';
 import { type CompiledMapping, FIELDS, type FieldDef, type Formats, type Getter, type Section } from './mapping';
 import { type Cell, cellText, type Table } from './table';
 import { parseAmount, parseBoolean, parseDate, type Parsed, parseWholeNumber } from './values';
@@ -133,6 +134,7 @@ class SectionReader {
     if (!getter) return undefined;
     const raw = getter.read(this.cells);
     if (!raw.ok) return this.fail(field, raw.message);
+    if (typeof raw.value === 'string' && !isTypeableText(raw.value)) return this.fail(field, 'contains a NUL character or an unpaired surrogate');
     if (raw.value === null || cellText(raw.value) === '') return undefined;
     const value = convert(raw.value, (FIELDS[this.section] as Record<string, FieldDef>)[field], this.formats);
     return value.ok ? value.value : this.fail(field, value.message);

@@ -4,13 +4,33 @@
  * with a 4xx and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiUsers, apiUsers, call, twoCompanies } from '../support/api';
+import { createApp } from '../../core/http/app';
+import { seedDemo } from '../../core/seed';
+import { type App, call } from '../support/api';
+import { type TestEngine, testEngine } from '../support/engine';
 
 interface Operation {
   method: string;
   path: string;
   hasJsonBody: boolean;
+  /** The JSON body schema, $refs resolved at the top level. */
+  bodySchema: Schema | null;
   queryParams: string[];
+}
+
+interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  example?: unknown;
+  default?: unknown;
+  minLength?: number;
+  minimum?: number;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
 }
 
 const NUL = 'a\u0000b';
@@ -34,9 +54,57 @@ const HOSTILE_BODIES: Array<[string, unknown]> = [
 ];
 
 const HOSTILE_QUERY_VALUES = [NUL, '%ZZ', FAR_DATE, 'garbage', '-1', '1e400', 'x'.repeat(5000)];
+/** The table holding the resource each path parameter names (the demo has a row of each, or a made-up id is used). */
+const PARAM_TABLES: Record<string, string> = {
+  invoice_id: 'invoices',
+  action_id: 'actions',
+  pk: 'insights',
+  view_id: 'saved_views',
+  payment_id: 'payments',
+  customer_id: 'customers',
+  label_id: 'labels',
+  member_id: 'team_members',
+  connection_id: 'email_connections',
+  scheduled_step_id: 'scheduled_steps',
+  sequence_id: 'sequences',
+  step_id: 'sequence_steps',
+  enrollment_id: 'sequence_enrollments',
+};
+const MADE_UP_ID = '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a';
+
 const HOSTILE_PATH_IDS = ['garbage', '..%2F..%2Fetc', '%00', 'FFFFFFFF-FFFF-7FFF-BFFF-FFFFFFFFFFFF', '1'.repeat(300)];
 
-function operationsOf(doc: { paths: Record<string, Record<string, any>> }): Operation[] {
+type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, Schema> } };
+
+function resolve(doc: Doc, schema: Schema): Schema {
+  return schema.$ref ? resolve(doc, doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')]) : schema;
+}
+
+/**
+ * A plausible body for a schema (required fields only, examples and enums used, ids of real
+ * resources where the name says which), so that poisoning one field tests that field rather than
+ * failing on a missing one.
+ */
+function sample(doc: Doc, raw: Schema, name: string, ids: Record<string, string>): unknown {
+  const schema = resolve(doc, raw);
+  if (schema.anyOf) return sample(doc, schema.anyOf[0], name, ids);
+  if (schema.example !== undefined) return schema.example;
+  if (schema.enum) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'object') {
+    return Object.fromEntries((schema.required ?? []).map((k) => [k, sample(doc, schema.properties?.[k] ?? {}, k, ids)]));
+  }
+  if (type === 'array') return [];
+  if (type === 'integer' || type === 'number') return Math.max(schema.minimum ?? 1, 1);
+  if (type === 'boolean') return false;
+  if (schema.format === 'uuid') return ids[name.endsWith('_id') ? name : `${name}_id`] ?? MADE_UP_ID;
+  if (schema.format === 'date') return '2026-11-20';
+  if (schema.format === 'date-time') return '2026-12-01T17:00:00Z';
+  return 'sweep '.repeat(Math.ceil((schema.minLength ?? 1) / 6)).trim();
+}
+
+function operationsOf(doc: Doc): Operation[] {
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
@@ -47,6 +115,7 @@ function operationsOf(doc: { paths: Record<string, Record<string, any>> }): Oper
         method: method.toUpperCase(),
         path,
         hasJsonBody: Boolean(op.requestBody?.content?.['application/json']),
+        bodySchema: op.requestBody?.content?.['application/json']?.schema ? resolve(doc, op.requestBody.content['application/json'].schema) : null,
         queryParams: params.filter((p: any) => p.in === 'query').map((p: any) => p.name),
       });
     }
@@ -55,41 +124,57 @@ function operationsOf(doc: { paths: Record<string, Record<string, any>> }): Oper
 }
 
 describe('hostile sweep over every operation in the OpenAPI document', () => {
-  let api: ApiUsers;
-  let ops: Operation[];
+  let engine: TestEngine;
+  let app: App;
+  let token: string;
   let company: string;
+  let ops: Operation[];
+  const realIds: Record<string, string> = {};
 
-  /** Every row of every table: a 2xx for an invalid input must leave it unchanged. */
+  /** Rows changed through the engine's connection, and the audit trail: an invalid input must move neither. */
   const fingerprint = () => {
-    const sqlite = api.engine.database.sqlite;
-    const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' ORDER BY name").all() as Array<{ name: string }>;
-    return tables.map(({ name }) => `${name}:${(sqlite.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n}`).join(',') +
-      `|changes:${(sqlite.prepare('SELECT coalesce(max(seq), 0) AS s FROM changes').get() as { s: number }).s}`;
+    const sqlite = engine.database.sqlite;
+    const { n } = sqlite.prepare('SELECT total_changes() AS n').get() as { n: number };
+    const { s } = sqlite.prepare('SELECT coalesce(max(seq), 0) AS s FROM changes').get() as { s: number };
+    return `${n}/${s}`;
   };
 
-  const fill = (path: string, id: string) => path.replace('{company_id}', company).replace(/\{[a-z_]+\}/g, id);
+  /** The path with the demo company and, for each other parameter, a real id of it (or `id` when given). */
+  const fill = (path: string, id?: string) =>
+    path.replace('{company_id}', company).replace(/\{([a-z_]+)\}/g, (_, name: string) => id ?? realIds[name] ?? MADE_UP_ID);
 
   beforeAll(async () => {
-    api = await apiUsers();
-    ({ company } = await twoCompanies(api.engine));
-    const doc = await call(api.app, 'GET', '/api/openapi.json');
-    ops = operationsOf(doc.body);
+    engine = await testEngine();
+    await seedDemo(engine);
+    app = createApp(engine);
+    const login = await call(app, 'POST', '/api/v1/auth/login/', { body: { username: 'demo', password: 'demo' } });
+    token = login.body.token;
+    company = login.body.companies.find((c: { name: string }) => c.name === 'Acme Industrial Supply').id;
+    for (const [param, table] of Object.entries(PARAM_TABLES)) {
+      const columns = engine.database.sqlite.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as Array<{ name: string }>;
+      const scoped = columns.some((c) => c.name === 'company_id');
+      const row = engine.database.sqlite.prepare(`SELECT id FROM "${table}"${scoped ? ' WHERE company_id = ?' : ''} LIMIT 1`).get(...(scoped ? [company] : [])) as
+        | { id: string }
+        | undefined;
+      if (row) realIds[param] = row.id;
+    }
+    ops = operationsOf((await call(app, 'GET', '/api/openapi.json')).body as Doc);
   });
-  afterAll(() => api.engine.dispose());
+  afterAll(() => engine.dispose());
 
-  it('finds the operations in the document', () => {
+  it('finds the operations in the document and real resources for their paths', () => {
     expect(ops.length).toBeGreaterThan(60);
     expect(ops.filter((o) => o.hasJsonBody).length).toBeGreaterThan(30);
+    expect(Object.keys(realIds).length).toBeGreaterThanOrEqual(10);
   });
 
   it('answers every hostile body with a 4xx and changes nothing', async () => {
     const failures: string[] = [];
-    const token = api.tokens.demo;
     for (const op of ops.filter((o) => o.hasJsonBody)) {
-      const path = fill(op.path, '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a');
+      const path = fill(op.path);
       for (const [kind, body] of HOSTILE_BODIES) {
         const before = fingerprint();
-        const res = await call(api.app, op.method, path, { token, body: body === null ? 'null' : body });
+        const res = await call(app, op.method, path, { token, body: body === null ? 'null' : body });
         const after = fingerprint();
         if (res.status >= 500) failures.push(`${op.method} ${op.path} [${kind}]: ${res.status}`);
         else if (res.status < 400) failures.push(`${op.method} ${op.path} [${kind}]: ${res.status} accepted an invalid body`);
@@ -99,27 +184,46 @@ describe('hostile sweep over every operation in the OpenAPI document', () => {
     expect(failures).toEqual([]);
   });
 
-  it('answers hostile query values and path ids without a 5xx, and changes nothing unless the request is valid', async () => {
+  it('refuses NUL, an unpaired surrogate or an unknown field in each field of an otherwise plausible body, changing nothing', async () => {
     const failures: string[] = [];
-    const token = api.tokens.demo;
-    for (const op of ops) {
-      for (const id of HOSTILE_PATH_IDS) {
-        if (!/\{(?!company_id)[a-z_]+\}/.test(op.path)) break;
-        const before = fingerprint();
-        const res = await call(api.app, op.method, fill(op.path, id), { token, ...(op.hasJsonBody ? { body: {} } : {}) });
-        if (res.status >= 500) failures.push(`${op.method} ${op.path} id=${id}: ${res.status}`);
-        else if (res.status < 400 && before !== fingerprint()) failures.push(`${op.method} ${op.path} id=${id}: ${res.status} changed data`);
+    const doc = (await call(app, 'GET', '/api/openapi.json')).body as Doc;
+    for (const op of ops.filter((o) => o.bodySchema?.properties)) {
+      const path = fill(op.path);
+      const base = sample(doc, op.bodySchema!, '', realIds) as Record<string, unknown>;
+      const poisoned: Array<[string, Record<string, unknown>]> = [[`unknown field`, { ...base, __sweep_unknown_field__: 'x' }]];
+      for (const name of Object.keys(op.bodySchema!.properties!)) {
+        poisoned.push([`${name}=NUL`, { ...base, [name]: NUL }], [`${name}=lone surrogate`, { ...base, [name]: LONE }]);
       }
-      const path = fill(op.path, '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a');
+      for (const [kind, body] of poisoned) {
+        const before = fingerprint();
+        const res = await call(app, op.method, path, { token, body });
+        if (res.status >= 500) failures.push(`${op.method} ${op.path} [${kind}]: ${res.status}`);
+        else if (res.status < 400) failures.push(`${op.method} ${op.path} [${kind}]: ${res.status} accepted`);
+        else if (before !== fingerprint()) failures.push(`${op.method} ${op.path} [${kind}]: ${res.status} but the data changed`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers hostile query values and path ids without a 5xx; a refusal changes nothing, and NUL is always refused', async () => {
+    const failures: string[] = [];
+    const check = async (op: Operation, url: string, label: string, invalid: boolean) => {
+      const before = fingerprint();
+      const res = await call(app, op.method, url, { token, ...(op.hasJsonBody ? { body: {} } : {}) });
+      const changed = before !== fingerprint();
+      if (res.status >= 500) failures.push(`${op.method} ${label}: ${res.status}`);
+      else if (invalid && res.status < 400) failures.push(`${op.method} ${label}: ${res.status} accepted`);
+      else if (res.status >= 400 && changed) failures.push(`${op.method} ${label}: ${res.status} but the data changed`);
+    };
+    for (const op of ops) {
+      if (/\{(?!company_id)[a-z_]+\}/.test(op.path)) {
+        for (const id of HOSTILE_PATH_IDS) await check(op, fill(op.path, id), `${op.path} id=${id.slice(0, 20)}`, true);
+      }
+      const path = fill(op.path);
       for (const name of op.queryParams) {
         for (const value of HOSTILE_QUERY_VALUES) {
-          const before = fingerprint();
-          const sep = path.includes('?') ? '&' : '?';
           const q = value === '%ZZ' ? `${name}=%ZZ` : `${name}=${encodeURIComponent(value)}`;
-          const res = await call(api.app, op.method, `${path}${sep}${q}`, { token, ...(op.hasJsonBody ? { body: {} } : {}) });
-          if (res.status >= 500) failures.push(`${op.method} ${op.path}?${name}=${value.slice(0, 20)}: ${res.status}`);
-          else if (value === NUL && res.status < 400) failures.push(`${op.method} ${op.path}?${name}=NUL: ${res.status} accepted`);
-          else if (res.status < 400 && before !== fingerprint()) failures.push(`${op.method} ${op.path}?${name}=${value.slice(0, 20)}: changed data`);
+          await check(op, `${path}${path.includes('?') ? '&' : '?'}${q}`, `${op.path}?${name}=${value.slice(0, 20)}`, value === NUL);
         }
       }
     }

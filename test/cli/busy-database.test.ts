@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,18 +35,33 @@ describe('CLI writes while a server writes the same database', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('user add waits for a write transaction that holds the lock for 6 s (past the 5 s busy timeout), says so, and succeeds', async () => {
+  it('user add waits for a write transaction that holds the lock, says so after a second, and succeeds once it ends', async () => {
     const holder = new BetterSqlite3(db);
     holder.exec('BEGIN IMMEDIATE');
     holder.prepare("INSERT INTO changes (company_id, user_id, command, entity, entity_id, op, data, created_at) VALUES (NULL, NULL, 'hold', 'x', 'x', 'insert', '{}', '2026-01-01')").run();
-    const release = setTimeout(() => holder.exec('ROLLBACK'), 6000);
     try {
-      const res = await ardesk(['user', 'add', '--db', db, '--username', 'bo', '--password', 'bo-pw', '--company', 'Busy Co']);
-      expect(res.stderr).toContain('waiting for the database');
-      expect(res.code).toBe(0);
-      expect(res.stdout).toContain('user bo added');
+      const child = spawn(process.execPath, [BIN, 'user', 'add', '--db', db, '--username', 'bo', '--password', 'bo-pw', '--company', 'Busy Co'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      // The lock is held past SQLite's 5 s busy timeout, until the command says it is waiting.
+      const waited = Date.now();
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no waiting message: ${stderr}`)), 60_000);
+        child.stderr.on('data', (c: Buffer) => {
+          stderr += c.toString();
+          if (stderr.includes('waiting for the database')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      await new Promise((r) => setTimeout(r, Math.max(0, 5_500 - (Date.now() - waited))));
+      holder.exec('ROLLBACK');
+      expect(await exited).toBe(0);
+      expect(stdout).toContain('user bo added');
     } finally {
-      clearTimeout(release);
       if (holder.inTransaction) holder.exec('ROLLBACK');
       holder.close();
     }

@@ -115,6 +115,13 @@ describe('importing combined AR rows', () => {
     expect(rowCount(engine, 'changes')).toBe(before);
   });
 
+  it('refuses a NUL in a cell as a row error (it would reach the CSV export as a raw byte)', async () => {
+    const rows = [...AR_ROWS, ['C-3', 'Hoo\u0000li', 'US', '', '000104', '1/5/2026', '', '5', 'No', '', '', '']];
+    const report = await runImport(engine, companyId, csv(rows), AR_MAPPING);
+    expect(report.errors).toEqual([{ row: 5, column: 'Customer', message: 'name: contains a NUL character or an unpaired surrogate' }]);
+    expect(rowCount(engine, 'customers')).toBe(0);
+  });
+
   it('importing the same file again changes nothing and records nothing', async () => {
     await runImport(engine, companyId, csv(AR_ROWS), AR_MAPPING);
     const recorded = rowCount(engine, 'changes');

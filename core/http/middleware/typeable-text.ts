@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { isTypeableText, TYPEABLE_TEXT_MESSAGE } from '../openapi';
+import { isTypeableText } from '../../text';
+import { TYPEABLE_TEXT_MESSAGE } from '../openapi';
 import { problem } from '../problem';
 
 /** Dotted paths of every string (keys included) in a JSON value that is not typeable text. */

@@ -3,15 +3,15 @@ import { login, revokeToken } from '../../auth/sessions';
 import { companiesOfUser } from '../../companies/companies';
 import { actorOf, clientAddress } from '../context';
 import type { HttpOptions } from '../app';
-import { createRouter, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+import { createRouter, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
 
 export const CompanyRef = z.object({ id: Uuid, name: z.string(), role: z.enum(['owner', 'collector', 'viewer']) }).openapi('CompanyRef');
 const UserRef = z.object({ id: Uuid, username: z.string(), display_name: z.string() }).openapi('UserRef');
 
 const LoginBody = z
   .strictObject({
-    username: z.string().min(1).max(64),
-    password: z.string().min(1).max(256),
+    username: Text(64).min(1),
+    password: Text(256).min(1),
   })
   .openapi('LoginRequest');
 

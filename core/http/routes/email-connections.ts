@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createConnection, getConnection, listConnections, updateConnection } from '../../email/connections';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
 
 const TAGS = ['Extensions'];
 
@@ -28,12 +28,10 @@ const EmailConnection = z
 const EmailConnectionList = z.object({ count: z.number().int(), data: z.array(EmailConnection) }).openapi('EmailConnectionList');
 
 const fields = {
-  from_name: z.string().max(200).nullable().optional(),
+  from_name: Text(200).nullable().optional(),
   smtp_secure: z.boolean().optional().openapi({ description: 'Default true on port 465, else false' }),
-  smtp_username: z.string().max(255).nullable().optional(),
-  smtp_password: z
-    .string()
-    .max(1024)
+  smtp_username: Text(255).nullable().optional(),
+  smtp_password: Text(1024)
     .nullable()
     .optional()
     .openapi({ description: 'Write-only; stored encrypted. Omit to keep the stored one, null or "" to remove it. Required again when host, port, security or username change.' }),
@@ -45,9 +43,9 @@ const fields = {
 
 const NewConnection = z
   .strictObject({
-    name: z.string().max(100),
-    from_email: z.string().max(254),
-    smtp_host: z.string().max(253),
+    name: Text(100),
+    from_email: Text(254),
+    smtp_host: Text(253),
     smtp_port: z.number().int().min(1).max(65535),
     ...fields,
   })
@@ -55,9 +53,9 @@ const NewConnection = z
 
 const ConnectionPatch = z
   .strictObject({
-    name: z.string().max(100).optional(),
-    from_email: z.string().max(254).optional(),
-    smtp_host: z.string().max(253).optional(),
+    name: Text(100).optional(),
+    from_email: Text(254).optional(),
+    smtp_host: Text(253).optional(),
     smtp_port: z.number().int().min(1).max(65535).optional(),
     ...fields,
   })

@@ -6,7 +6,7 @@ import { type ImportReport, importOnOwnConnection, resolveMapping } from '../../
 import { PRESETS } from '../../import/mappings/index';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
-import { CompanyParams, createRouter, json, ProblemSchema, problems, QueryBool, SECURITY } from '../openapi';
+import { CompanyParams, createRouter, json, problems, ProblemSchema, QueryBool, SECURITY, Text } from '../openapi';
 import { problem, problemBody } from '../problem';
 
 const TAGS = ['Extensions'];
@@ -23,10 +23,10 @@ const ImportForm = z
       .enum(Object.keys(PRESETS) as [string, ...string[]])
       .optional()
       .openapi({ description: 'A built-in mapping (ibm-ar: the IBM accounts-receivable sample); give this or mapping' }),
-    mapping: z.string().max(100_000).optional().openapi({ description: 'The ImportMapping as JSON text; give this or preset' }),
+    mapping: Text(100_000).optional().openapi({ description: 'The ImportMapping as JSON text; give this or preset' }),
     entity: z.enum(ENTITIES).optional().openapi({ description: "What each row is; overrides the mapping's entity" }),
     dry_run: QueryBool.optional().openapi({ description: 'true: check every row and report what would change, writing nothing' }),
-    sheet: z.string().min(1).max(100).optional().openapi({ description: 'XLSX: the sheet to read (default the first)' }),
+    sheet: Text(100).min(1).optional().openapi({ description: 'XLSX: the sheet to read (default the first)' }),
     format: z.enum(['csv', 'xlsx']).optional().openapi({ description: 'Overrides detection from the content' }),
   })
   .openapi('ImportRequest');

@@ -3,7 +3,7 @@ import { createInsight, submitFeedback } from '../../insights/commands';
 import { ACTIVE_COURTS, INSIGHT_TYPE_NAMES, PREDICTION_BASES, SUMMARY_MAX_WORDS, TONES } from '../../insights/payloads';
 import { DEFAULT_INSIGHT_LIMIT, getInsight, listInsights, MAX_INSIGHT_LIMIT } from '../../insights/queries';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, json, jsonBody, problems, QueryBool, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, json, jsonBody, problems, QueryBool, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Intelligence';
 const TARGET_TYPES = ['customer', 'invoice', 'portfolio'] as const;
@@ -40,8 +40,8 @@ const InsightList = z
 const ListQuery = z.object({
   company_id: UuidValue.optional().openapi({ description: 'Without it, or without membership in it, the result is empty' }),
   target_type: z.enum(TARGET_TYPES).optional(),
-  target_id: z.string().max(200).optional(),
-  insight_type: z.string().max(100).optional().openapi({ description: 'Partial match: signal matches every *_signal type' }),
+  target_id: Text(200).optional(),
+  insight_type: Text(100).optional().openapi({ description: 'Partial match: signal matches every *_signal type' }),
   customer_id: UuidValue.optional(),
   invoice_id: UuidValue.optional(),
   active_only: QueryBool.optional().openapi({ description: 'Default true: only insights with valid_to null' }),
@@ -54,7 +54,7 @@ const ListQuery = z.object({
   offset: z.coerce.number().int().min(0).optional().openapi({ type: 'integer', default: 0 }),
 });
 
-const FeedbackBody = z.strictObject({ rating: z.enum(['up', 'down']), comment: z.string().max(5_000).nullable().optional() }).openapi('InsightFeedbackRequest');
+const FeedbackBody = z.strictObject({ rating: z.enum(['up', 'down']), comment: Text(5_000).nullable().optional() }).openapi('InsightFeedbackRequest');
 
 const Feedback = z
   .object({
@@ -71,7 +71,7 @@ const Feedback = z
 const CreateBody = z
   .strictObject({
     target_type: z.enum(TARGET_TYPES),
-    target_id: z.string().min(1).max(200).optional().openapi({ description: 'Required for customer and invoice targets' }),
+    target_id: Text(200).min(1).optional().openapi({ description: 'Required for customer and invoice targets' }),
     insight_type: z.enum(INSIGHT_TYPE_NAMES),
     payload_json: z.record(z.string(), z.unknown()).openapi({
       description: `Checked against the insight_type's shape: e.g. summary of at most ${SUMMARY_MAX_WORDS} words, tone one of ${TONES.join(', ')}, active_court one of ${ACTIVE_COURTS.join(', ')}, stress_level 1-10, basis one of ${PREDICTION_BASES.join(', ')}, dates as YYYY-MM-DD or null`,

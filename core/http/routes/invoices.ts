@@ -14,7 +14,7 @@ import { invoiceSummary } from '../../invoices/summary';
 import { ValidationError } from '../../errors';
 import { isUuid } from '../../ids';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, problems, QueryBool, SearchText, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAGS = ['Invoices'];
 
@@ -56,7 +56,7 @@ const PaymentLink = z
   .refine(isPaymentLink, 'must be an absolute http(s) URL of at most 2048 characters')
   .openapi({ format: 'uri', example: 'https://pay.example.com/inv/INV-000123', description: 'The payment portal URL' });
 
-const InvoiceNumber = z.string().trim().min(1).max(MAX_NUMBER_LENGTH).openapi({ example: 'INV-000123' });
+const InvoiceNumber = Text(MAX_NUMBER_LENGTH).trim().min(1).openapi({ example: 'INV-000123' });
 const LabelIds = z.array(UuidValue).max(100);
 
 /** Strict bodies: a misspelt or read-only field (paid_amount, balance: they follow from payments) is a 400, not silently dropped. */
@@ -234,7 +234,7 @@ const ListQuery = z.object({
     .refine((n) => n >= 1, 'must be at least 1')
     .optional()
     .openapi({ type: 'integer', description: `Page size, default ${DEFAULT_LIMIT}; larger values are capped at ${MAX_LIMIT}` }),
-  cursor: z.string().max(4000).optional().openapi({ description: 'next_cursor of the previous page' }),
+  cursor: Text(4000).optional().openapi({ description: 'next_cursor of the previous page' }),
 });
 
 const CreateBody = body({

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createLabel, deleteLabel, getLabel, listLabels, MAX_LABEL_NAME, updateLabel } from '../../labels/labels';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
 
 const TAGS = ['Extensions'];
 
@@ -11,8 +11,8 @@ const Label = z
 
 const LabelList = z.object({ count: z.number().int(), data: z.array(Label) }).openapi('LabelList');
 
-const Name = z.string().max(MAX_LABEL_NAME).openapi({ description: 'Unique in the company, regardless of case' });
-const Color = z.string().max(7).openapi({ description: '#RRGGBB', example: '#2563EB' });
+const Name = Text(MAX_LABEL_NAME).openapi({ description: 'Unique in the company, regardless of case' });
+const Color = Text(7).openapi({ description: '#RRGGBB', example: '#2563EB' });
 
 const NewLabel = z.strictObject({ name: Name, color: Color.optional().openapi({ description: '#RRGGBB; default #6B7280' }) }).openapi('NewLabel');
 const LabelPatch = z.strictObject({ name: Name.optional(), color: Color.optional() }).openapi('LabelPatch');

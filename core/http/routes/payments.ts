@@ -49,7 +49,7 @@ const InvoiceParams = idParams('invoice_id');
 
 const ListQuery = z.object({
   status: z.enum(PAYMENT_STATUSES).optional().openapi({ description: 'One payment status' }),
-  payment_method: z.string().trim().min(1).max(40).optional().openapi({ description: 'Payment method, case-insensitive (credit card matches CREDIT_CARD)' }),
+  payment_method: Text(40).trim().min(1).optional().openapi({ description: 'Payment method, case-insensitive (credit card matches CREDIT_CARD)' }),
   date_from: DateString.optional().openapi({ description: 'payment_date on or after' }),
   date_to: DateString.optional().openapi({ description: 'payment_date on or before' }),
   ...offsetPaging(PAYMENT_PAGE_DEFAULT, PAYMENT_PAGE_MAX),

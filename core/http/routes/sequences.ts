@@ -25,7 +25,7 @@ import { createStep, deleteStep, getStep, listSteps, updateStep } from '../../se
 import { OFFSET_TIME_RE } from '../../sequences/schedule';
 import { PLACEHOLDERS } from '../../sequences/templates';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, NullableUuidValue, problems, SearchText, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, NullableUuidValue, problems, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Sequences';
 const EXT = ['Extensions'];
@@ -166,8 +166,8 @@ const ListQuery = z.object({
 
 const CreateBody = z
   .strictObject({
-    name: z.string().max(NAME_MAX),
-    timezone: z.string().max(100).optional().openapi({ default: DEFAULT_TIMEZONE }),
+    name: Text(NAME_MAX),
+    timezone: Text(100).optional().openapi({ default: DEFAULT_TIMEZONE }),
     duplicate_from: UuidValue.optional().openapi({ description: 'A sequence of this company whose steps are copied' }),
     send_followups_in_thread: z.boolean().optional().openapi({ default: false }),
     sender_connection_id: NullableUuidValue.optional().openapi({ description: 'An active email connection of the company; null for none' }),
@@ -176,8 +176,8 @@ const CreateBody = z
 
 const PatchBody = z
   .strictObject({
-    name: z.string().max(NAME_MAX).optional(),
-    timezone: z.string().max(100).optional().openapi({ description: 'A valid IANA time zone' }),
+    name: Text(NAME_MAX).optional(),
+    timezone: Text(100).optional().openapi({ description: 'A valid IANA time zone' }),
     sender_connection_id: z
       .union([UuidValue, z.literal('')])
       .nullable()
@@ -195,14 +195,14 @@ const placeholderHelp = `Placeholders: ${PLACEHOLDERS.map((p) => `{{${p}}}`).joi
 const StepBody = z
   .strictObject({
     step_type: StepType.optional().openapi({ default: STEP_DEFAULTS.step_type }),
-    label: z.string().max(200).optional().openapi({ default: STEP_DEFAULTS.label }),
+    label: Text(200).optional().openapi({ default: STEP_DEFAULTS.label }),
     offset_days: z.number().int().min(0).max(OFFSET_DAYS_MAX).optional().openapi({ default: 0, description: 'Days after the enrollment start date' }),
     offset_time: OffsetTime.optional().openapi({ default: STEP_DEFAULTS.offset_time }),
     is_active: z.boolean().optional().openapi({ default: true, description: 'Whether the step fires for new enrollments' }),
-    subject_template: z.string().max(1_000).optional().openapi({ description: placeholderHelp }),
-    body_plain_template: z.string().max(100_000).optional(),
-    body_html_template: z.string().max(200_000).optional(),
-    instructions: z.string().max(10_000).optional(),
+    subject_template: Text(1_000).optional().openapi({ description: placeholderHelp }),
+    body_plain_template: Text(100_000).optional(),
+    body_html_template: Text(200_000).optional(),
+    instructions: Text(10_000).optional(),
   })
   .openapi('SequenceStepRequest');
 
@@ -223,7 +223,7 @@ const BulkResult = z
   })
   .openapi('BulkEnrollResult');
 
-const StopBody = z.strictObject({ stop_reason: z.string().max(500).optional() }).openapi('StopEnrollmentRequest');
+const StopBody = z.strictObject({ stop_reason: Text(500).optional() }).openapi('StopEnrollmentRequest');
 const StopResult = z.object({ enrollment: Enrollment, cancelled_scheduled_steps: z.number().int() }).openapi('StopEnrollmentResult');
 
 const EnrollmentListQuery = z.object({
@@ -253,7 +253,7 @@ const QueueQuery = z.object({
 const SendBody = z
   .strictObject({ sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }) })
   .openapi('SendScheduledStepRequest');
-const CompleteBody = z.strictObject({ note: z.string().max(10_000).optional() }).openapi('CompleteScheduledStepRequest');
+const CompleteBody = z.strictObject({ note: Text(10_000).optional() }).openapi('CompleteScheduledStepRequest');
 
 const seqPath = '/api/companies/{company_id}/sequences';
 const queuePath = `${seqPath}/queue`;

@@ -4,7 +4,7 @@ import { createFirstAccount, isInitialized } from '../../auth/setup';
 import { seedDemo } from '../../seed';
 import type { HttpOptions } from '../app';
 import { clientAddress } from '../context';
-import { createRouter, json, jsonBody, problems } from '../openapi';
+import { createRouter, json, jsonBody, problems, Text } from '../openapi';
 
 const SetupStatus = z.object({ initialized: z.boolean() }).openapi('SetupStatus');
 
@@ -18,10 +18,10 @@ const statusRoute = createRoute({
 
 const AccountBody = z
   .strictObject({
-    username: z.string().min(2).max(64),
-    password: z.string().min(4).max(256),
-    display_name: z.string().max(100).optional(),
-    company_name: z.string().trim().min(1).max(200),
+    username: Text(64).min(2),
+    password: Text(256).min(4),
+    display_name: Text(100).optional(),
+    company_name: Text(200).trim().min(1),
   })
   .openapi('FirstAccountRequest');
 

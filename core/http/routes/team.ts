@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createTeamMember, getTeamMember, listTeamMembers, TEAM_ROLES, updateTeamMember } from '../../team/team';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, idParams, json, jsonBody, problems, QueryBool, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, idParams, json, jsonBody, problems, QueryBool, SECURITY, Text, Timestamp, Uuid } from '../openapi';
 
 const TAGS = ['Extensions'];
 
@@ -21,12 +21,12 @@ const TeamMember = z
 const TeamMemberList = z.object({ count: z.number().int(), data: z.array(TeamMember) }).openapi('TeamMemberList');
 
 const fields = {
-  email: z.string().max(254).nullable().optional(),
+  email: Text(254).nullable().optional(),
   is_active: z.boolean().optional(),
   user_id: Uuid.nullable().optional().openapi({ description: 'A user of this company, linked to at most one member' }),
 };
-const NewTeamMember = z.strictObject({ name: z.string().max(200), role: z.enum(TEAM_ROLES), ...fields }).openapi('NewTeamMember');
-const TeamMemberPatch = z.strictObject({ name: z.string().max(200).optional(), role: z.enum(TEAM_ROLES).optional(), ...fields }).openapi('TeamMemberPatch');
+const NewTeamMember = z.strictObject({ name: Text(200), role: z.enum(TEAM_ROLES), ...fields }).openapi('NewTeamMember');
+const TeamMemberPatch = z.strictObject({ name: Text(200).optional(), role: z.enum(TEAM_ROLES).optional(), ...fields }).openapi('TeamMemberPatch');
 
 const MemberParams = idParams('member_id');
 

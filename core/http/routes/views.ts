@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { deleteView, listViews, MAX_VIEW_NAME, MAX_VIEW_QUERY, saveView } from '../../views/views';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
 
 const TAG = 'Extensions';
 
@@ -17,8 +17,8 @@ const SavedView = z
 
 const SavedViewBody = z
   .strictObject({
-    name: z.string().max(MAX_VIEW_NAME * 2),
-    query: z.string().max(MAX_VIEW_QUERY * 2),
+    name: Text(MAX_VIEW_NAME * 2),
+    query: Text(MAX_VIEW_QUERY * 2),
   })
   .openapi('SavedViewRequest');
 
