@@ -1,7 +1,7 @@
 /** A raw message read over IMAP, parsed (mailparser) into what the reply rules and the record need. */
 import { type AddressObject, simpleParser } from 'mailparser';
 import type { AttachmentInfo } from '../communications/timeline';
-import { type IncomingHeaders, keptText, normalizeMessageId, SUBJECT_MAX, threadCandidates } from './rules';
+import { htmlToPlainText, type IncomingHeaders, keptText, normalizeMessageId, SUBJECT_MAX, threadCandidates } from './rules';
 
 export interface IncomingMessage extends IncomingHeaders {
   uid: number;
@@ -10,7 +10,7 @@ export interface IncomingMessage extends IncomingHeaders {
   threadIds: string[];
   fromName: string | null;
   date: Date | undefined;
-  /** Plain text (an HTML-only message reduced to text by the parser). */
+  /** Plain text (an HTML-only message reduced to text). */
   text: string | null;
   attachments: AttachmentInfo[];
   /** The message as received, for a bounce's delivery-status fields. */
@@ -35,7 +35,7 @@ function headerText(value: unknown): string {
 }
 
 export async function parseMessage(uid: number, source: Buffer): Promise<IncomingMessage> {
-  const parsed = await simpleParser(source, { skipHtmlToText: false, skipTextToHtml: true, skipImageLinks: true });
+  const parsed = await simpleParser(source, { skipTextToHtml: true, skipImageLinks: true });
   const headers: Record<string, string> = {};
   for (const [key, value] of parsed.headers) headers[key.toLowerCase()] = headerText(value);
   const from = firstAddress(parsed.from);
@@ -48,7 +48,7 @@ export async function parseMessage(uid: number, source: Buffer): Promise<Incomin
     messageId: parsed.messageId ? normalizeMessageId(parsed.messageId) : null,
     threadIds: threadCandidates(parsed.inReplyTo, parsed.references),
     date: parsed.date,
-    text: keptText(parsed.text),
+    text: keptText(parsed.text || (parsed.html ? htmlToPlainText(parsed.html) : null)),
     attachments: parsed.attachments.map((a) => ({ name: keptText(a.filename ?? '', 255) ?? 'unnamed', size: a.size ?? a.content?.length ?? 0 })),
     source: source.toString('utf8'),
   };

@@ -112,6 +112,35 @@ export function keptText(text: string | null | undefined, max = REPLY_TEXT_MAX):
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/**
+ * An HTML body reduced to text: scripts, styles and the head dropped with their content, block
+ * ends and <br> as line breaks, list items as "- ", every other tag removed, entities decoded.
+ * Only text is kept of an email, so nothing in it can run.
+ */
+export function htmlToPlainText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<(script|style|head|title|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<li\b[^>]*>/gi, '\n- ')
+    .replace(/<\/(p|div|h[1-6]|li|tr|table|blockquote|pre|ul|ol|section|article|header|footer)\s*>/gi, '\n')
+    .replace(/<(p|div|h[1-6]|tr|table|blockquote|pre|ul|ol)\b[^>]*>/gi, '\n')
+    .replace(/<\/?[a-z!?][^>]*>/gi, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
+      if (code[0] === '#') {
+        const n = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+        return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
+      }
+      return ENTITIES[code.toLowerCase()] ?? whole;
+    })
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
 /** An invoice number of the customer's that the subject names as a whole word, longest first. */
 export function invoiceNumberMentioned(subject: string, invoiceNumbers: string[]): string | null {
   const text = subject.toLowerCase();

@@ -10,6 +10,7 @@ import { describeMailError } from '../email/diagnose';
 import { hasImap, IMAP_TIMEOUT_SECONDS, openImap, UnreadableSecretError } from '../email/imap';
 import { type Engine, runCommand, systemActor } from '../engine';
 import { InvalidStateError, NotFoundError } from '../errors';
+import { newId } from '../ids';
 import { enqueueJob } from '../jobs/queue';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import type { Scope } from '../sequences/store';
@@ -145,7 +146,8 @@ export async function requestReplyRead(engine: Pick<Engine, 'db' | 'clock'>, sco
   if (!connection) throw new NotFoundError('Email connection', connectionId);
   if (connection.is_active !== 1) throw new InvalidStateError('The connection is switched off', 'connection_inactive');
   if (!hasImap(connection)) throw new InvalidStateError('The connection has no IMAP server to read replies from; add one first', 'no_imap');
-  return queueRead(engine, scope, connection.id, `${REPLY_SYNC}:${connection.id}:${engine.clock.now().toISOString()}`);
+  // Each request is new work once nothing is pending (the check above), so its key is unique.
+  return queueRead(engine, scope, connection.id, `${REPLY_SYNC}:${connection.id}:manual:${newId()}`);
 }
 
 /** How often each connection's mailbox is read on the schedule. */

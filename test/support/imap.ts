@@ -18,6 +18,8 @@ export interface ImapServer {
   password: string;
   /** Puts a raw RFC 5322 message into a mailbox (created if missing) with an IMAP APPEND. */
   append(raw: string, mailbox?: string): Promise<void>;
+  /** Creates a mailbox unless it exists. */
+  create(mailbox: string): Promise<void>;
   /** Deletes and creates a mailbox again: the server gives it a new UIDVALIDITY. */
   recreate(mailbox: string): Promise<void>;
   /** The mailbox's UIDVALIDITY as the server reports it. */
@@ -144,6 +146,7 @@ export async function startImap(options: { user?: string; password?: string } = 
         await ensure(client, mailbox);
         await client.append(mailbox, raw.replace(/\r?\n/g, '\r\n'));
       }),
+    create: (mailbox) => session((client) => ensure(client, mailbox)),
     recreate: (mailbox) =>
       session(async (client) => {
         await client.mailboxDelete(mailbox);
