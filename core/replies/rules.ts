@@ -125,7 +125,7 @@ export function htmlToPlainText(html: string): string {
     .replace(/<(script|style|head|title|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<li\b[^>]*>/gi, '\n- ')
-    .replace(/<\/(p|div|h[1-6]|li|tr|table|blockquote|pre|ul|ol|section|article|header|footer)\s*>/gi, '\n')
+    .replace(/<\/(p|div|h[1-6]|tr|table|blockquote|pre|ul|ol|section|article|header|footer)\s*>/gi, '\n')
     .replace(/<(p|div|h[1-6]|tr|table|blockquote|pre|ul|ol)\b[^>]*>/gi, '\n')
     .replace(/<\/?[a-z!?][^>]*>/gi, '')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
