@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { coreJobHandlers } from '../../core/jobs/handlers';
 import { createWorker } from '../../core/jobs/worker';
+import { queueScheduledReplyReads } from '../../core/replies/sync';
 import { type ImapServer, startImap } from '../support/imap';
 import { activeSequence, addCustomer, addInvoice, closedPort, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
@@ -204,6 +205,33 @@ describe("customers' replies over IMAP", () => {
     const patched = await w.api('PATCH', w.path(`/customers/${globex.customer}`), { contacts: [{ id: contact.id, name: contact.name, email: 'payables@globex.test', is_billing: true }] });
     expect(patched.status).toBe(200);
     expect(patched.body.contacts[0]).toMatchObject({ email: 'payables@globex.test', email_failing: false, email_failure: null });
+  });
+
+  it("a message without threading headers matches the customer by the sender's address, and the invoice its subject names", async () => {
+    const sender = await connection();
+    const umbrella = await addCustomer(w.engine, w.company, { name: 'Umbrella', email: 'ap@umbrella.test' });
+    await addInvoice(w.engine, w.company, umbrella, { number: 'UMB-1', total: 10_000, dueDate: '2026-09-01' });
+    const named = await addInvoice(w.engine, w.company, umbrella, { number: 'UMB-2', total: 20_000, dueDate: '2026-10-01' });
+    await imap.append(mail(['From: AP@umbrella.test', 'To: ar@acme-supply.test', 'Subject: Question about UMB-2', 'Message-ID: <q@umbrella.test>', '', 'Which PO is this?']), mailbox);
+    const job = await readReplies(sender);
+    expect(job.result).toMatchObject({ replies: 1, unmatched: 0 });
+    expect((await inbound()).body.data[0]).toMatchObject({ customer: umbrella, invoice: named, body: 'Which PO is this?', attachments: [] });
+  });
+
+  it('the schedule queues one reading per active IMAP connection per interval', async () => {
+    const reading = await connection();
+    await connection({ name: 'No IMAP', imap_host: null });
+    await connection({ name: 'Off', is_active: false });
+    const pending = () => w.engine.db.selectFrom('jobs').select('subject_id').where('kind', '=', 'email_reply_sync').where('company_id', '=', w.company).where('status', '=', 'queued').execute();
+    await queueScheduledReplyReads(w.engine);
+    await queueScheduledReplyReads(w.engine);
+    expect(await pending()).toEqual([{ subject_id: reading }]);
+    await createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
+    await queueScheduledReplyReads(w.engine);
+    expect(await pending()).toEqual([]);
+    w.engine.clock.set('2026-11-23T12:05:00.000Z');
+    await queueScheduledReplyReads(w.engine);
+    expect(await pending()).toEqual([{ subject_id: reading }]);
   });
 
   it('a changed UIDVALIDITY reads the mailbox again without recording anything twice', async () => {
