@@ -102,6 +102,7 @@ const Overview = z
     steps: z.array(Step).openapi({ description: 'In firing order: offset_days, then offset_time' }),
     active_enrollment_count: z.number().int(),
     email_connections: z.array(SenderOption).openapi({ description: "Active connections the caller may send with: their own, shared ones, and the sequence's sender" }),
+    placeholders: z.array(z.string()).openapi({ description: 'Extension: the placeholder names templates may use, as {{name}}' }),
   })
   .openapi('SequenceOverview');
 
@@ -556,7 +557,7 @@ export function sequenceRoutes() {
     c.json(await changeSequenceStatus(c.var.engine, scopeOf(c), c.req.valid('param').sequence_id, c.req.valid('json').action), 200),
   );
   router.openapi(overviewRoute, async (c) =>
-    c.json(await sequenceOverview(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').sequence_id, c.var.user.id), 200),
+    c.json({ ...(await sequenceOverview(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').sequence_id, c.var.user.id)), placeholders: [...PLACEHOLDERS] }, 200),
   );
 
   router.openapi(templatePreviewRoute, async (c) =>

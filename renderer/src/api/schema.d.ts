@@ -2795,6 +2795,7 @@ export interface components {
       steps: components["schemas"]["SequenceStep"][];
       active_enrollment_count: number;
       email_connections: components["schemas"]["SequenceSenderOption"][];
+      placeholders: string[];
     };
     SequenceSenderOption: {
       id: string;
