@@ -245,10 +245,10 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                 </th>
                 <th>Customer</th>
                 <th>Invoice</th>
-                <th>Type</th>
+                <th className="optional">Type</th>
                 <th>Recommendation</th>
                 <th>Status</th>
-                <th>{category === 'history' ? 'Executed' : 'Created'}</th>
+                <th className="optional">{category === 'history' ? 'Executed' : 'Created'}</th>
               </tr>
             </thead>
             <tbody>
@@ -282,13 +282,14 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                     </a>
                   </td>
                   <td className="mono">{a.invoice_number ?? <span className="muted">—</span>}</td>
-                  <td>{TYPE_WORDS[a.action_type]}</td>
+                  <td className="optional">{TYPE_WORDS[a.action_type]}</td>
                   <td>
                     {a.recommendation_label ?? a.description}
+                    <span className="muted small"> · {TYPE_WORDS[a.action_type]}</span>
                     {a.response_deadline && <div className="muted small">Reply by {formatDate(a.response_deadline.slice(0, 10))}</div>}
                   </td>
                   <td>{a.is_deleted ? 'Deleted' : STATUS_WORDS[a.status]}</td>
-                  <td className="small">{when(a)}</td>
+                  <td className="small optional">{when(a)}</td>
                 </tr>
               ))}
             </tbody>
