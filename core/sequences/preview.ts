@@ -7,6 +7,7 @@ import type { Db } from '../db/connection';
 import type { Engine } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
+import { replySubject } from './rules';
 import { localDate } from './schedule';
 import { sequenceRow } from './store';
 import { htmlToText, renderTemplate, templateValues, unknownPlaceholders } from './templates';
@@ -80,12 +81,12 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     .selectFrom('scheduled_steps as s')
     .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
     .innerJoin('sequences as q', 'q.id', 's.sequence_id')
-    .select(['s.customer_id', 's.invoice_id', 'st.subject_template', 'st.body_plain_template', 'st.body_html_template', 'q.timezone', 'q.sender_connection_id'])
+    .select(['s.customer_id', 's.invoice_id', 's.enrollment_id', 'st.subject_template', 'st.body_plain_template', 'st.body_html_template', 'q.timezone', 'q.sender_connection_id', 'q.send_followups_in_thread'])
     .where('s.company_id', '=', companyId)
     .where('s.id', '=', id.toLowerCase())
     .executeTakeFirst();
   if (!row) throw new NotFoundError('Scheduled step', id);
-  return renderEmailPreview(engine, companyId, {
+  const preview = await renderEmailPreview(engine, companyId, {
     subject_template: row.subject_template,
     body_plain_template: row.body_plain_template,
     body_html_template: row.body_html_template,
@@ -95,6 +96,20 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     timezone: row.timezone,
     actorName,
   });
+  // Follow-ups sent in one thread reuse the first email's subject, as the sender does.
+  if (row.send_followups_in_thread === 1) {
+    const first = await engine.db
+      .selectFrom('scheduled_steps')
+      .select('email_subject')
+      .where('enrollment_id', '=', row.enrollment_id)
+      .where('status', '=', 'sent')
+      .where('message_id', 'is not', null)
+      .orderBy('sent_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    if (first) preview.subject = replySubject(first.email_subject ?? preview.subject);
+  }
+  return preview;
 }
 
 /** A sequence's unsaved templates rendered for a customer (and invoice) of the company. */

@@ -41,7 +41,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
   beforeAll(async () => {
     await ensureRendererBuilt();
     server = await startDemoServer();
-    smtp = await startSmtp();
+    smtp = await startSmtp({ auth: { user: 'ar-test', pass: 'test-secret' } });
     browser = await openBrowser();
     page = browser.page;
     await page.goto(server.url);
@@ -53,16 +53,18 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     // The demo's email connection points at 127.0.0.1:2525; this test's SMTP server listens elsewhere.
     const connections = await apiGet<{ data: Array<{ id: string; is_default: boolean }> }>(page, `/api/companies/${companyId}/email-connections`);
     for (const c of connections.data) {
-      await page.evaluate(
+      const patched = await page.evaluate(
         async ({ path, port }) => {
-          await fetch(path, {
+          const res = await fetch(path, {
             method: 'PATCH',
             headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ smtp_port: port }),
+            body: JSON.stringify({ smtp_port: port, smtp_username: 'ar-test', smtp_password: 'test-secret' }),
           });
+          return `${res.status} ${await res.text()}`;
         },
         { path: `/api/companies/${companyId}/email-connections/${c.id}`, port: smtp.port },
       );
+      expect(patched).toMatch(/^200 /);
     }
   }, 240_000);
 
@@ -124,5 +126,99 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByTestId('tab-history').click();
     await page.getByLabel('Executed from').waitFor();
     await rows.first().waitFor();
+  });
+
+  it('Queue: previews and sends an email step through the SMTP server, logs a call, and lists them in history', async () => {
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
+    const emails = page.getByTestId('queue-group-reminder');
+    await emails.waitFor();
+    const firstEmail = emails.locator('tbody tr').first();
+    const emailRowId = await firstEmail.getAttribute('data-queue-row');
+    await firstEmail.locator('button.linkish').click();
+    const preview = page.getByTestId('email-preview');
+    await preview.getByText('From', { exact: true }).waitFor();
+    const subject = (await preview.locator('.field', { hasText: 'Subject' }).locator('dd').innerText()).trim();
+    expect(subject).not.toMatch(/\{\{/);
+    expect(await preview.locator('.preview-box').innerText()).not.toMatch(/\{\{(customer_name|balance|invoice_number)\}\}/);
+    await lookAt(page, 'queue');
+    await preview.getByRole('button', { name: 'Send this email' }).click();
+    await page.locator('.toast').last().waitFor();
+    await page.screenshot({ path: screenshotPath('outreach-queue-after-send.png') });
+    const [mail] = await smtp.waitFor(1, 15_000);
+    expect(mail.subject).toBe(subject);
+    await page.getByText('Sent 1 email').waitFor();
+    await expect.poll(() => page.locator(`[data-queue-row="${emailRowId}"]`).count()).toBe(0);
+
+    const calls = page.getByTestId('queue-group-call');
+    if (await calls.count()) {
+      const firstCall = calls.locator('tbody tr').first();
+      const customer = (await firstCall.locator('button.linkish').innerText()).trim();
+      await firstCall.locator('button.linkish').click();
+      const form = page.getByRole('form', { name: `Log the call to ${customer}` });
+      await form.getByLabel('What was said (note)').fill('Spoke to accounts payable; payment promised for Friday.');
+      await form.getByRole('button', { name: 'Log call and complete' }).click();
+      await page.getByText(`Call with ${customer} logged`).waitFor();
+    }
+
+    await page.getByTestId('tab-history').click();
+    const history = page.getByTestId('queue-rows');
+    await history.getByText(subject).first().waitFor();
+    await lookAt(page, 'queue-history');
+  });
+
+  it('Sequences: creates a sequence, builds an email step with placeholders and a live preview, activates it, enrolls and stops a customer', async () => {
+    await page.getByRole('link', { name: 'Sequences' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sequences' }).waitFor();
+    await page.getByTestId('sequences-list').waitFor();
+    await lookAt(page, 'sequences');
+    await page.getByRole('button', { name: 'New sequence' }).click();
+    const create = page.getByRole('form', { name: 'New sequence' });
+    await create.getByLabel('Name', { exact: true }).fill('Year-end chase');
+    await create.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Year-end chase' }).waitFor();
+    expect(await page.getByTestId('sequence-status').innerText()).toBe('Draft');
+
+    await page.getByRole('button', { name: 'Add a step' }).click();
+    const editor = page.getByTestId('step-editor');
+    await editor.getByLabel('Name').fill('First reminder');
+    await editor.getByLabel('Days after the start date').fill('2');
+    await editor.getByLabel('Subject').fill('Invoice ');
+    await editor.getByRole('button', { name: 'invoice number', exact: true }).click();
+    await editor.getByLabel('Body').fill('Dear ');
+    await editor.getByRole('button', { name: 'contact name', exact: true }).click();
+    await editor.getByLabel('Body').press('End');
+    await editor.getByLabel('Body').pressSequentially(', {{balance}} is open for {{customer_name}}. {{oops}}');
+    expect(await editor.getByLabel('Subject').inputValue()).toBe('Invoice {{invoice_number}}');
+    const livePreview = editor.getByTestId('live-preview');
+    await livePreview.getByLabel('Preview for another customer').fill('Granite');
+    await livePreview.getByRole('button', { name: /^Preview Granite/ }).first().click();
+    await livePreview.getByRole('heading', { name: /^Preview for Granite/ }).waitFor();
+    await expect.poll(() => livePreview.getByTestId('preview-subject').innerText(), { timeout: 10_000 }).toMatch(/^Invoice \S+$/);
+    await expect.poll(() => livePreview.getByTestId('preview-body').innerText()).toMatch(/^Dear .+, \$[\d,.]+ is open for .+\. \{\{oops\}\}$/);
+    await livePreview.getByText('Not a known placeholder, left as written: {{oops}}').waitFor();
+    await lookAt(page, 'sequence-builder');
+    await editor.getByRole('button', { name: 'Add step' }).click();
+    await page.getByText('Step added').waitFor();
+    await page.getByTestId('steps').getByText('2 days after the start date, 09:00').waitFor();
+
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await expect.poll(() => page.getByTestId('sequence-status').innerText()).toBe('Active');
+
+    await page.getByTestId('tab-enrollments').click();
+    await page.getByLabel('Enroll a customer').fill('Granite');
+    await page.getByRole('button', { name: /^Enroll Granite/ }).first().click();
+    await page.getByText(/enrolled, starting/).waitFor();
+    const row = page.locator('[data-enrollment^="Granite"]');
+    await row.waitFor();
+    await row.locator('button.linkish').click();
+    await page.getByTestId('scheduled-steps').getByText('Email: First reminder').waitFor();
+    await lookAt(page, 'sequence-enrollments');
+    await row.getByRole('button', { name: /^Stop/ }).click();
+    await row.getByLabel(/Why stop/).fill('Promised to pay on Friday');
+    await row.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.getByText(/Stopped: 1 scheduled step cancelled/).waitFor();
+    await page.getByLabel('Show').selectOption('completed');
+    await page.getByTestId('enrollment-status').getByText(/Stopped: Promised to pay on Friday/).waitFor();
   });
 });

@@ -177,8 +177,10 @@ function LivePreview({ companyId, sequenceId, subject, body, html }: { companyId
     return () => clearTimeout(t);
   }, [subject, body, html]);
 
-  const first = useLoad((signal) => api.get('/api/companies/{company_id}/customers', { path: { company_id: companyId }, query: { limit: 1 }, signal }), [companyId]);
-  const target = customer ?? (first.data?.data[0] ? { id: first.data.data[0].id, name: first.data.data[0].name } : null);
+  // Until someone picks a customer: the customer of an overdue invoice, so every placeholder has a value.
+  const first = useLoad((signal) => api.get('/api/companies/{company_id}/invoices', { path: { company_id: companyId }, query: { overdue_only: true, limit: 1 }, signal }), [companyId]);
+  const firstRow = first.data?.items[0];
+  const target = customer ?? (firstRow && 'invoice_number' in firstRow ? { id: firstRow.customer, name: firstRow.customer_name } : null);
   const invoices = useLoad(
     (signal) => (target ? api.get('/api/companies/{company_id}/invoices', { path: { company_id: companyId }, query: { customer_id: target.id, limit: 100, sort: 'due_date_asc' }, signal }) : Promise.resolve(null)),
     [companyId, target?.id],
