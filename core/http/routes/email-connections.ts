@@ -20,6 +20,14 @@ const EmailConnection = z
     is_active: z.boolean(),
     allow_shared_sending: z.boolean().openapi({ description: 'Other team members may send through it' }),
     user_id: Uuid.nullable().openapi({ description: 'The mailbox owner; null for a shared company mailbox' }),
+    imap_host: z.string().nullable().openapi({ description: 'The IMAP server replies are read from; null: replies are not read' }),
+    imap_port: z.number().int().nullable(),
+    imap_secure: z.boolean().openapi({ description: 'Implicit TLS (port 993); otherwise STARTTLS is used when offered' }),
+    imap_username: z.string().nullable(),
+    has_imap_password: z.boolean().openapi({ description: 'Whether an IMAP password is stored; the password itself is never returned' }),
+    imap_mailbox: z.string().openapi({ description: 'The mailbox read for replies', example: 'INBOX' }),
+    replies_checked_at: Timestamp.nullable().openapi({ description: 'When replies were last read successfully' }),
+    replies_error: z.string().nullable().openapi({ description: 'Why the last reading of replies failed, in words; null after a success' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -41,6 +49,17 @@ const fields = {
   is_active: z.boolean().optional(),
   allow_shared_sending: z.boolean().optional(),
   user_id: Uuid.nullable().optional().openapi({ description: 'A user of this company, or null for shared; default the creator' }),
+  imap_host: z.string().max(253).nullable().optional().openapi({ description: 'Where replies are read from; null or "" stops reading replies (and forgets the IMAP password)' }),
+  imap_port: z.number().int().min(1).max(65535).nullable().optional().openapi({ description: 'Default 993 with imap_secure, else 143' }),
+  imap_secure: z.boolean().optional().openapi({ description: 'Implicit TLS; default true unless the port is 143' }),
+  imap_username: z.string().max(255).nullable().optional().openapi({ description: 'Default the SMTP username, else from_email' }),
+  imap_password: z
+    .string()
+    .max(1024)
+    .nullable()
+    .optional()
+    .openapi({ description: 'Write-only; stored encrypted. Omit to keep the stored one, null or "" to remove it. Required again when the IMAP host, port, security or username change.' }),
+  imap_mailbox: z.string().max(200).optional().openapi({ description: 'Default INBOX' }),
 };
 
 const NewConnection = z

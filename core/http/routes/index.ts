@@ -3,6 +3,7 @@ import type { AppEnv } from '../env';
 import { actionRoutes } from './actions';
 import { activityRoutes } from './activity';
 import { analyticsRoutes } from './analytics';
+import { communicationRoutes } from './communications';
 import { authRoutes } from './auth';
 import { insightRoutes } from './insights';
 import { invoiceRoutes } from './invoices';
@@ -21,5 +22,5 @@ import { teamRoutes } from './team';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes()];
+  return [authRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), communicationRoutes()];
 }

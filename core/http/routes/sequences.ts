@@ -26,7 +26,8 @@ import { createStep, deleteStep, getStep, listSteps, updateStep } from '../../se
 import { OFFSET_TIME_RE } from '../../sequences/schedule';
 import { PLACEHOLDERS } from '../../sequences/templates';
 import { actorOf, scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SearchText, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, problems, SearchText, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CallOutcome } from './communications';
 
 const TAG = 'Sequences';
 const EXT = ['Extensions'];
@@ -255,7 +256,14 @@ const QueueQuery = z.object({
 const SendBody = z
   .object({ sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }) })
   .openapi('SendScheduledStepRequest');
-const CompleteBody = z.object({ note: z.string().max(10_000).optional() }).openapi('CompleteScheduledStepRequest');
+const CompleteBody = z
+  .object({
+    note: z.string().max(10_000).nullable().optional(),
+    outcome: CallOutcome.nullable().optional().openapi({ description: 'Call steps only' }),
+    promise_date: DateString.nullable().optional().openapi({ description: 'Call steps with outcome promised_to_pay: required then, allowed only then' }),
+    promise_amount: MoneyValue.nullable().optional().openapi({ description: 'Call steps with outcome promised_to_pay only' }),
+  })
+  .openapi('CompleteScheduledStepRequest');
 
 const EmailPreview = z
   .object({
@@ -541,7 +549,7 @@ export function sequenceRoutes() {
   );
   router.openapi(sendRoute, async (c) => c.json(await sendQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200));
   router.openapi(completeRoute, async (c) =>
-    c.json(await completeQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json').note?.trim() || null), 200),
+    c.json(await completeQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200),
   );
 
   router.openapi(listRoute, async (c) => {

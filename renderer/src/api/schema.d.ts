@@ -307,6 +307,43 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/communications": {
+    get: {
+      /** Communications (emails sent and received, calls, notes), newest first */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        customer_id?: string;
+        invoice_id?: string;
+        kind?: string;
+        direction?: "outbound" | "inbound" | "internal";
+        limit?: number;
+        offset?: number;
+      };
+      responses: {
+        200: components["schemas"]["CommunicationList"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Log a call or a note */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["NewCommunication"];
+      responses: {
+        201: components["schemas"]["Communication"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/customers": {
     get: {
       /** List customers by name */
@@ -1504,6 +1541,9 @@ export interface components {
       title: string;
       detail: string | null;
       by: string | null;
+      outcome: components["schemas"]["CallOutcome"];
+      promise_date: string | null;
+      promise_amount: number | null;
     };
     ActivityList: {
       count: number;
@@ -1612,6 +1652,7 @@ export interface components {
       skipped_count: number;
       skipped_customer_ids: string[];
     };
+    CallOutcome: "reached" | "left_voicemail" | "no_answer" | "wrong_number" | "promised_to_pay" | "disputed" | null;
     CancelActionRequest: {
       reason?: string;
       approved_by?: string;
@@ -1672,6 +1713,37 @@ export interface components {
         };
       };
     };
+    Communication: {
+      id: string;
+      customer: string;
+      customer_name: string;
+      invoice: string | null;
+      invoice_number: string | null;
+      kind: "email" | "call" | "note";
+      direction: "outbound" | "inbound" | "internal";
+      outcome: components["schemas"]["CallOutcome"];
+      subject: string | null;
+      body: string | null;
+      promise_date: string | null;
+      promise_amount: number | null;
+      currency: string;
+      occurred_at: string;
+      author_user_id: string | null;
+      author_name: string | null;
+      from_email: string | null;
+      attachments: {
+        name: string;
+        size: number;
+      }[];
+      email_connection_id: string | null;
+      created_at: string;
+    };
+    CommunicationList: {
+      count: number;
+      limit: number;
+      offset: number;
+      data: components["schemas"]["Communication"][];
+    };
     CompanyRef: {
       id: string;
       name: string;
@@ -1681,7 +1753,10 @@ export interface components {
       [key: string]: unknown;
     };
     CompleteScheduledStepRequest: {
-      note?: string;
+      note?: string | null;
+      outcome?: "reached" | "left_voicemail" | "no_answer" | "wrong_number" | "promised_to_pay" | "disputed" | null;
+      promise_date?: string | null;
+      promise_amount?: number | null;
     };
     CreateActionRequest: {
       customer?: string;
@@ -1811,6 +1886,14 @@ export interface components {
       is_active: boolean;
       allow_shared_sending: boolean;
       user_id: string | null;
+      imap_host: string | null;
+      imap_port: number | null;
+      imap_secure: boolean;
+      imap_username: string | null;
+      has_imap_password: boolean;
+      imap_mailbox: string;
+      replies_checked_at: string | null;
+      replies_error: string | null;
       created_at: string;
       updated_at: string;
     };
@@ -1831,6 +1914,12 @@ export interface components {
       is_active?: boolean;
       allow_shared_sending?: boolean;
       user_id?: string | null;
+      imap_host?: string | null;
+      imap_port?: number | null;
+      imap_secure?: boolean;
+      imap_username?: string | null;
+      imap_password?: string | null;
+      imap_mailbox?: string;
     };
     EmailPreview: {
       subject: string;
@@ -2585,6 +2674,18 @@ export interface components {
       comment: string | null;
       updated_at: string;
     } | null;
+    NewCommunication: {
+      customer_id: string;
+      invoice_id?: string;
+      kind: "call" | "note";
+      direction?: "outbound" | "inbound";
+      outcome?: "reached" | "left_voicemail" | "no_answer" | "wrong_number" | "promised_to_pay" | "disputed" | null;
+      subject?: string | null;
+      body?: string | null;
+      promise_date?: string | null;
+      promise_amount?: number | null;
+      occurred_at?: string | null;
+    };
     NewCustomer: {
       name: string;
       is_person?: boolean;
@@ -2610,6 +2711,12 @@ export interface components {
       is_active?: boolean;
       allow_shared_sending?: boolean;
       user_id?: string | null;
+      imap_host?: string | null;
+      imap_port?: number | null;
+      imap_secure?: boolean;
+      imap_username?: string | null;
+      imap_password?: string | null;
+      imap_mailbox?: string;
     };
     NewLabel: {
       name: string;
