@@ -1444,6 +1444,7 @@ export interface components {
       approval_log: components["schemas"]["ActionApprovalLogEntry"][];
       created_at: string;
       updated_at: string;
+      evidence: components["schemas"]["EvidenceItem"][];
     };
     ActionApprovalLogEntry: {
       operation: "approve" | "reject" | "send" | "cancel" | "complete";
@@ -1806,6 +1807,15 @@ export interface components {
     EnrollCustomerResult: {
       created: boolean;
       enrollment: components["schemas"]["SequenceEnrollment"];
+    };
+    EvidenceItem: {
+      fact: string;
+      value?: string | number | null;
+      source: string;
+      ref?: {
+        type: "invoice" | "payment" | "communication" | "action" | "insight" | "customer";
+        id: string;
+      };
     };
     FirstAccountRequest: {
       username: string;
@@ -2272,6 +2282,7 @@ export interface components {
       valid_to: string | null;
       is_active: boolean;
       created_at: string;
+      evidence: components["schemas"]["EvidenceItem"][];
       my_feedback: components["schemas"]["MyInsightFeedback"];
     };
     InsightFeedback: {
