@@ -10,7 +10,8 @@ export function isValidDate(value: string): boolean {
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }
 
-function toEpochDay(date: string): number {
+/** Days since 1970-01-01 (UTC). */
+export function toEpochDay(date: string): number {
   return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 }
 

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors';
+import { BACKTEST_HELP, backtestCommand } from './commands/backtest';
 import { BENCH_HELP, benchCommand } from './commands/bench';
 import { backupCommand, migrateCommand } from './commands/maintenance';
 import { desktopCommand } from './commands/desktop';
@@ -15,6 +16,7 @@ Usage:
   ${SEED_HELP}
   ${USER_HELP}
   ${IMPORT_HELP}
+  ${BACKTEST_HELP}
   ${BENCH_HELP}   (npm run bench)
   ardesk migrate [--db FILE | --data-dir DIR]
   ardesk backup [--db FILE | --data-dir DIR] [--out FILE]
@@ -26,6 +28,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   seed: seedCommand,
   user: userCommand,
   import: importCommand,
+  backtest: backtestCommand,
   migrate: migrateCommand,
   backup: backupCommand,
   desktop: desktopCommand,

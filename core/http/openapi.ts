@@ -3,6 +3,7 @@ import { isUuid } from '../ids';
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../money';
 import type { AppEnv } from './env';
 import { validationProblem } from './problem';
+import { evidenceItemSchema } from '../intelligence/evidence';
 
 /** Every router shares one validation hook, so a bad request always gets the same problem+json. */
 export function createRouter(): OpenAPIHono<AppEnv> {
@@ -50,6 +51,9 @@ export function jsonBody<T extends z.ZodType>(schema: T, required = true) {
 
 export const Uuid = z.string().openapi({ format: 'uuid', example: '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a' });
 export const DateString = z.iso.date().openapi({ example: '2026-11-23' });
+/** Extension on insights and actions: one fact, figure or record behind them. */
+export const EvidenceItem = evidenceItemSchema.openapi('EvidenceItem');
+
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-23T09:30:00.000Z' });
 
 /** Path parameters are plain strings: a malformed UUID simply matches nothing and gets a 404. */

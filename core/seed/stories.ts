@@ -143,6 +143,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
       valid_from: at,
       valid_to: validToDay === null ? null : cal.stamp(validToDay, 360),
       created_at: at,
+      evidence: '[]',
     });
   };
 
@@ -763,6 +764,8 @@ async function insertRows(
         deleted_at: a.deletedDay === undefined ? null : cal.stamp(a.deletedDay, 600),
         created_at: created,
         updated_at: cal.stamp(lastDay, 600),
+        evidence: '[]',
+        trigger_key: null,
       })
       .execute();
     for (const p of a.approvals) {

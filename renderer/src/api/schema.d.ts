@@ -1515,6 +1515,7 @@ export interface components {
       approval_log: components["schemas"]["ActionApprovalLogEntry"][];
       created_at: string;
       updated_at: string;
+      evidence: components["schemas"]["EvidenceItem"][];
     };
     ActionApprovalLogEntry: {
       operation: "approve" | "reject" | "send" | "cancel" | "complete";
@@ -1946,6 +1947,15 @@ export interface components {
     EnrollCustomerResult: {
       created: boolean;
       enrollment: components["schemas"]["SequenceEnrollment"];
+    };
+    EvidenceItem: {
+      fact: string;
+      value?: string | number | null;
+      source: string;
+      ref?: {
+        type: "invoice" | "payment" | "communication" | "action" | "insight" | "customer";
+        id: string;
+      };
     };
     FirstAccountRequest: {
       username: string;
@@ -2412,6 +2422,7 @@ export interface components {
       valid_to: string | null;
       is_active: boolean;
       created_at: string;
+      evidence: components["schemas"]["EvidenceItem"][];
       my_feedback: components["schemas"]["MyInsightFeedback"];
     };
     InsightFeedback: {
