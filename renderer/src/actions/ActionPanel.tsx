@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { describeError, ErrorBox } from '../components/ErrorBox';
+import { Evidence } from '../components/Evidence';
 import { useLoad } from '../components/useLoad';
 import { BucketText, StatusBadge } from '../desk/cells';
 import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
@@ -194,6 +195,12 @@ export function ActionPanel({
               {action.trigger_event_label && <p className="muted">Because: {action.trigger_event_label}</p>}
               {action.response_deadline && <p className="muted">Response expected by {formatTimestamp(action.response_deadline)}</p>}
             </section>
+            {action.evidence.length > 0 && (
+              <section className="panel-section">
+                <h3>Evidence</h3>
+                <Evidence companyId={companyId} items={action.evidence} />
+              </section>
+            )}
             <Glance companyId={companyId} action={action} />
             <section className="panel-section">
               <h3>{action.action_type === 'email' ? 'Email' : action.action_type === 'call' ? 'Call notes' : 'Task'}</h3>

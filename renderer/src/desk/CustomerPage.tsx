@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { ErrorBox } from '../components/ErrorBox';
+import { LogContactButton } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
@@ -45,6 +46,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
                 {c.is_person ? 'Person' : 'Company'} · {c.currency} · net {c.payment_terms_days} days{c.remote_id ? ` · ${c.remote_id}` : ''}
               </div>
             </div>
+            <LogContactButton companyId={companyId} customerId={c.id} customerName={c.name} onLogged={customer.reload} />
             <div className="kpis">
               <div className="kpi">
                 <div className="kpi-label">Open balance</div>

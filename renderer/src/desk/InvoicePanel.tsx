@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { Schemas } from '../api/client';
 import { describeError, ErrorBox } from '../components/ErrorBox';
+import { LogContactButton } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
@@ -118,6 +119,9 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
               <Field label="Updated">{formatTimestamp(invoice.updated_at)}</Field>
             </dl>
             {customer.error !== null && <ErrorBox what="the customer's location and billing contact" error={customer.error} onRetry={customer.reload} />}
+            <div className="form-actions">
+              <LogContactButton companyId={companyId} customerId={invoice.customer} customerName={invoice.customer_name} invoiceId={invoice.id} invoiceNumber={invoice.invoice_number} onLogged={changed} />
+            </div>
             <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
             <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
             <RecordPayment companyId={companyId} invoice={invoice} onSaved={changed} />

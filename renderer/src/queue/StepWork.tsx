@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import type { CallOutcome } from '../components/callOutcomes';
 import { describeError, ErrorBox } from '../components/ErrorBox';
+import { CallFields, promiseAmountValue } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
@@ -48,6 +50,9 @@ export function EmailPreview({ companyId, row, sending, onSend }: { companyId: s
 /** A call step's number and contact, or a task's instructions; completing records what happened. */
 export function CompleteStepForm({ companyId, row, onDone }: { companyId: string; row: QueueRow; onDone: () => void }) {
   const [note, setNote] = useState('');
+  const [outcome, setOutcome] = useState<CallOutcome | ''>('');
+  const [promiseDate, setPromiseDate] = useState('');
+  const [promiseAmount, setPromiseAmount] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const customer = useLoad(
@@ -62,7 +67,15 @@ export function CompleteStepForm({ companyId, row, onDone }: { companyId: string
     try {
       await api.post('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/complete', {
         path: { company_id: companyId, scheduled_step_id: row.id },
-        body: { note: note.trim() || undefined },
+        body:
+          row.step_type === 'call'
+            ? {
+                note: note.trim() || undefined,
+                outcome: outcome || undefined,
+                promise_date: outcome === 'promised_to_pay' && promiseDate ? promiseDate : undefined,
+                promise_amount: outcome === 'promised_to_pay' ? promiseAmountValue(promiseAmount) : undefined,
+              }
+            : { note: note.trim() || undefined },
       });
       toast.success(row.step_type === 'call' ? `Call with ${row.customer_name} logged` : 'Task completed');
       onDone();
@@ -95,6 +108,18 @@ export function CompleteStepForm({ companyId, row, onDone }: { companyId: string
             </div>
           ))}
         </div>
+      )}
+      {row.step_type === 'call' && (
+        <CallFields
+          outcome={outcome}
+          promiseDate={promiseDate}
+          promiseAmount={promiseAmount}
+          onChange={(p) => {
+            if (p.outcome !== undefined) setOutcome(p.outcome);
+            if (p.promiseDate !== undefined) setPromiseDate(p.promiseDate);
+            if (p.promiseAmount !== undefined) setPromiseAmount(p.promiseAmount);
+          }}
+        />
       )}
       <label className="wide-field">
         {row.step_type === 'call' ? 'What was said (note)' : 'Note'}
