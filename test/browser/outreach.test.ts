@@ -72,7 +72,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await browser?.close();
     await server?.stop();
     await smtp?.close();
-  });
+  }, 120_000);
 
   it('Actions: approves with edited content, rejects by keyboard, bulk-approves, and shows counts and the approval log', async () => {
     await page.getByRole('link', { name: 'Actions' }).click();
@@ -126,7 +126,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByTestId('tab-history').click();
     await page.getByLabel('Executed from').waitFor();
     await rows.first().waitFor();
-  });
+  }, 120_000);
 
   it('Queue: previews and sends an email step through the SMTP server, logs a call, and lists them in history', async () => {
     await page.getByRole('link', { name: 'Queue' }).click();
@@ -165,7 +165,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     const history = page.getByTestId('queue-rows');
     await history.getByText(subject).first().waitFor();
     await lookAt(page, 'queue-history');
-  });
+  }, 120_000);
 
   it('Sequences: creates a sequence, builds an email step with placeholders and a live preview, activates it, enrolls and stops a customer', async () => {
     await page.getByRole('link', { name: 'Sequences' }).click();
@@ -220,5 +220,42 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByText(/Stopped: 1 scheduled step cancelled/).waitFor();
     await page.getByLabel('Show').selectOption('completed');
     await page.getByTestId('enrollment-status').getByText(/Stopped: Promised to pay on Friday/).waitFor();
-  });
+  }, 120_000);
+
+  it('Calls and notes: logs a call with a promise to pay from the invoice panel and a note from the customer page', async () => {
+    await page.getByRole('link', { name: 'Invoices' }).click();
+    const firstRow = page.locator('[data-testid="invoice-grid"] .ag-row[row-index="0"] .ag-cell[col-id="invoice_number"]');
+    await firstRow.waitFor();
+    await firstRow.click();
+    const panel = page.getByTestId('invoice-panel');
+    await panel.getByTestId('panel-balance').waitFor();
+    const invoiceId = page.url().split('/invoices/')[1].split('?')[0];
+    await panel.getByRole('button', { name: 'Log call / Add note' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Outcome').selectOption('promised_to_pay');
+    await dialog.getByLabel('Promised payment date').fill('2026-12-04');
+    await dialog.getByLabel('Promised amount').fill('250.50');
+    await dialog.getByLabel('What was said').fill('AP clerk promised a partial payment on Friday.');
+    await lookAt(page, 'log-call');
+    await dialog.getByRole('button', { name: 'Log call' }).click();
+    await page.getByText(/^Call with .+ logged$/).waitFor();
+    const calls = await apiGet<{ data: Array<{ kind: string; outcome: string; body: string; promise_date: string; promise_amount: number }> }>(
+      page,
+      `/api/companies/${companyId}/communications?invoice_id=${invoiceId}&kind=call`,
+    );
+    expect(calls.data[0]).toMatchObject({ kind: 'call', outcome: 'promised_to_pay', body: 'AP clerk promised a partial payment on Friday.', promise_date: '2026-12-04', promise_amount: 250.5 });
+    await panel.getByTestId('panel-activity').getByText('AP clerk promised a partial payment on Friday.').first().waitFor();
+
+    // A note without text is not saved; with text it is, from the customer page.
+    await panel.locator('a[href*="/customers/"]').first().click();
+    await page.getByTestId('customer-name').waitFor();
+    const customerId = page.url().split('/customers/')[1].split('?')[0];
+    await page.getByRole('button', { name: 'Log call / Add note' }).click();
+    await page.getByRole('dialog').getByLabel('A note').check();
+    await page.getByRole('dialog').getByLabel('Note', { exact: true }).fill('Prefers email after 2 pm.');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save note' }).click();
+    await page.getByText(/^Note on .+ saved$/).waitFor();
+    const notes = await apiGet<{ data: Array<{ kind: string; body: string; invoice: string | null }> }>(page, `/api/companies/${companyId}/communications?customer_id=${customerId}&kind=note`);
+    expect(notes.data[0]).toMatchObject({ kind: 'note', body: 'Prefers email after 2 pm.', invoice: null });
+  }, 120_000);
 });
