@@ -220,6 +220,20 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByText(/Stopped: 1 scheduled step cancelled/).waitFor();
     await page.getByLabel('Show').selectOption('completed');
     await page.getByTestId('enrollment-status').getByText(/Stopped: Promised to pay on Friday/).waitFor();
+
+    // A step that already ran is locked, and says why; duplicating copies the steps into a draft.
+    await page.getByRole('link', { name: '← Sequences' }).click();
+    await page.getByRole('link', { name: 'Standard past-due follow-up' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Standard past-due follow-up' }).waitFor();
+    const stepCount = await page.getByTestId('steps').locator('tbody tr').count();
+    await page.getByTestId('steps').locator('tbody tr', { hasText: 'Has run: locked' }).first().locator('button.linkish').click();
+    await page.getByTestId('step-editor').getByText('This step has already run for some customers').waitFor();
+    expect(await page.getByTestId('step-editor').getByLabel('Subject').isDisabled()).toBe(true);
+    await page.getByRole('link', { name: '← Sequences' }).click();
+    await page.getByRole('button', { name: 'Duplicate Standard past-due follow-up' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Standard past-due follow-up (copy)' }).waitFor();
+    expect(await page.getByTestId('sequence-status').innerText()).toBe('Draft');
+    await expect.poll(() => page.getByTestId('steps').locator('tbody tr').count()).toBe(stepCount);
   }, 120_000);
 
   it('Calls and notes: logs a call with a promise to pay from the invoice panel and a note from the customer page', async () => {

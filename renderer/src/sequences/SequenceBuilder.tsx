@@ -9,7 +9,7 @@ import { toast } from '../state/toasts';
 import '../components/outreach.css';
 import { Enrollments } from './Enrollments';
 import { StepEditor } from './StepEditor';
-import { lifecycleActions, SEQUENCE_STATUS_WORDS, STEP_TYPE_WORDS, stepWhen } from './words';
+import { lifecycleActions, plural, SEQUENCE_STATUS_WORDS, STEP_TYPE_WORDS, stepWhen } from './words';
 
 type Overview = Schemas['SequenceOverview'];
 
@@ -58,7 +58,7 @@ export default function SequenceBuilder({ companyId, sequenceId }: { companyId: 
                 {SEQUENCE_STATUS_WORDS[o.sequence.status]}
               </span>
               <span className="muted">
-                {o.steps.length} steps · {o.active_enrollment_count} active enrollments
+                {plural(o.steps.length, 'step')} · {plural(o.active_enrollment_count, 'active enrollment')}
               </span>
               <span className="spacer" />
               {lifecycleActions(o.sequence.status).map((a) => (

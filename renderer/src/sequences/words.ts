@@ -33,3 +33,8 @@ export function copyName(name: string, taken: string[]): string {
     if (!lower.has(candidate.toLowerCase())) return candidate;
   }
 }
+
+/** "1 step", "3 steps". */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
