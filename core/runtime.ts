@@ -3,7 +3,8 @@ import { serve } from '@hono/node-server';
 import type { Engine } from './engine';
 import { createApp, type HttpOptions } from './http/app';
 import { coreJobHandlers } from './jobs/handlers';
-import { createWorker } from './jobs/worker';
+import { createWorker, WORKER_DEFAULTS } from './jobs/worker';
+import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from './replies/sync';
 
 export interface RuntimeOptions extends Partial<HttpOptions> {
   port: number;
@@ -32,10 +33,20 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const worker = createWorker(engine, { handlers: coreJobHandlers(), ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}) });
   worker.start();
+  // Replies are read on a schedule: a reading job per connection per interval (and one at start).
+  let queueing: Promise<unknown> = Promise.resolve();
+  const queueReplyReads = () => {
+    queueing = queueScheduledReplyReads(engine).catch(WORKER_DEFAULTS.onError);
+  };
+  queueReplyReads();
+  const replyTimer = setInterval(queueReplyReads, REPLY_READ_INTERVAL_MS);
+  replyTimer.unref();
   return {
     url: `http://${shownHost}:${port}`,
     port,
     async stop() {
+      clearInterval(replyTimer);
+      await queueing;
       // The job in hand finishes (and records its outcome) before the database can be closed.
       await worker.stop();
       await new Promise<void>((resolve) => {

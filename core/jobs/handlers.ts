@@ -1,8 +1,9 @@
 /** The job kinds the core runs in the background, and who runs each. */
 import { INVOICE_REMINDER } from '../reminders/queue';
 import { sendInvoiceReminder } from '../reminders/send';
+import { REPLY_SYNC, syncReplies } from '../replies/sync';
 import type { JobHandler } from './worker';
 
 export function coreJobHandlers(): Record<string, JobHandler> {
-  return { [INVOICE_REMINDER]: sendInvoiceReminder };
+  return { [INVOICE_REMINDER]: sendInvoiceReminder, [REPLY_SYNC]: syncReplies };
 }

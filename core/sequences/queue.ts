@@ -13,7 +13,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
-import { assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory } from './rules';
+import { assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED } from './rules';
 import { localDate } from './schedule';
 import { completeIfFinished, type Scope } from './store';
 import { renderTemplate, templateValues } from './templates';
@@ -81,8 +81,23 @@ export interface QueueRowView {
   message_id: string | null;
   sent_at: string | null;
   error: string | null;
+  /** When the customer last replied by email (any of their replies); null if never. */
+  replied_at: string | null;
+  /**
+   * Why the step is not going out: 'recent_contact' (a due email step held while the customer was
+   * contacted by hand in the last LAST_TOUCH_QUIET_DAYS days), 'replied' (cancelled because the
+   * customer replied); null otherwise.
+   */
+  hold_reason: 'recent_contact' | 'replied' | null;
   created_at: string;
   updated_at: string;
+}
+
+/** The hold reason the queue shows (see QueueRowView.hold_reason). */
+export function holdReason(r: { step_type: StepType; status: ScheduledStepStatus; scheduled_at: string; stop_reason: string | null }, now: string): QueueRowView['hold_reason'] {
+  if (r.status === 'cancelled' && r.stop_reason === REPLIED) return 'replied';
+  if (r.status === 'scheduled' && r.step_type === EMAIL_STEP_TYPE && r.scheduled_at <= now) return 'recent_contact';
+  return null;
 }
 
 export interface QueueFilter {
@@ -110,6 +125,7 @@ function base(db: Db, companyId: string) {
     .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
     .innerJoin('sequences as q', 'q.id', 's.sequence_id')
     .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .innerJoin('sequence_enrollments as e', 'e.id', 's.enrollment_id')
     .leftJoin('invoices as i', 'i.id', 's.invoice_id')
     .leftJoin('team_members as tm', 'tm.id', 'c.ar_owner_id')
     .leftJoin('email_connections as ec', 'ec.id', 'q.sender_connection_id')
@@ -144,6 +160,9 @@ function withColumns(q: ReturnType<typeof base>) {
     's.error',
     's.created_at',
     's.updated_at',
+    'e.stop_reason',
+    sql<string | null>`(SELECT max(m.occurred_at) FROM communications m
+      WHERE m.company_id = s.company_id AND m.customer_id = s.customer_id AND m.direction = 'inbound' AND m.kind = 'email')`.as('replied_at'),
   ]);
 }
 
@@ -163,6 +182,7 @@ async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promi
     previews.flatMap((r) => (r.invoice_id ? [r.invoice_id] : [])),
   );
   const company = previews.length ? await companyName(db, companyId) : '';
+  const nowIso = now.toISOString();
   return rows.map((r) => {
     let subject = r.email_subject;
     const customer = customers.get(r.customer_id);
@@ -192,6 +212,8 @@ async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promi
       message_id: r.message_id,
       sent_at: r.sent_at,
       error: r.error,
+      replied_at: r.replied_at,
+      hold_reason: holdReason(r, nowIso),
       created_at: r.created_at,
       updated_at: r.updated_at,
     };

@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { checkConnection } from '../../email/check';
 import { createConnection, getConnection, listConnections, updateConnection } from '../../email/connections';
+import { requestReplyRead } from '../../replies/sync';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
 
@@ -124,6 +126,43 @@ const patchRoute = createRoute({
   responses: { 200: json(EmailConnection, 'The updated connection'), ...problems(400, 401, 403, 404) },
 });
 
+const CheckOutcome = z.object({ ok: z.boolean(), message: z.string().openapi({ description: 'What happened, in words (refused, timeout, username or password refused, TLS, mailbox missing...)' }) });
+
+const ConnectionCheck = z
+  .object({
+    smtp: CheckOutcome,
+    imap: CheckOutcome.nullable().openapi({ description: 'null when the connection has no IMAP server' }),
+  })
+  .openapi('EmailConnectionCheck');
+
+const testRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/email-connections/{connection_id}/test',
+  tags: TAGS,
+  summary: 'Test connection: sign in to the SMTP server and, when set, the IMAP server and mailbox (nothing is sent or stored)',
+  security: SECURITY,
+  request: { params: ConnectionParams },
+  responses: { 200: json(ConnectionCheck, 'The outcome of each check; a failure is a 200 with ok false and the reason'), ...problems(401, 403, 404) },
+});
+
+const QueuedRead = z
+  .object({
+    job_id: Uuid.openapi({ description: 'Read its progress at GET /api/companies/{company_id}/jobs/{job_id}' }),
+    created: z.boolean().openapi({ description: 'false when a reading of this connection was already queued or running (its job is returned)' }),
+  })
+  .openapi('QueuedReplyRead');
+
+const syncRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/email-connections/{connection_id}/sync-replies',
+  tags: TAGS,
+  summary: "Read the connection's mailbox for replies now (a background job)",
+  description: 'An inactive connection is a 400 connection_inactive; one without an IMAP server a 400 no_imap.',
+  security: SECURITY,
+  request: { params: ConnectionParams },
+  responses: { 202: json(QueuedRead, 'The reading job'), ...problems(400, 401, 403, 404) },
+});
+
 export function emailConnectionRoutes() {
   const scope = (c: Parameters<typeof scopeOf>[0]) => ({ ...scopeOf(c), role: c.var.membership.role });
   return createRouter()
@@ -133,5 +172,10 @@ export function emailConnectionRoutes() {
     })
     .openapi(getRoute, async (c) => c.json(await getConnection(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').connection_id), 200))
     .openapi(createConnectionRoute, async (c) => c.json(await createConnection(c.var.engine, scope(c), c.req.valid('json')), 201))
-    .openapi(patchRoute, async (c) => c.json(await updateConnection(c.var.engine, scope(c), c.req.valid('param').connection_id, c.req.valid('json')), 200));
+    .openapi(patchRoute, async (c) => c.json(await updateConnection(c.var.engine, scope(c), c.req.valid('param').connection_id, c.req.valid('json')), 200))
+    .openapi(testRoute, async (c) => c.json(await checkConnection(c.var.engine, scopeOf(c).companyId, c.req.valid('param').connection_id), 200))
+    .openapi(syncRoute, async (c) => {
+      const job = await requestReplyRead(c.var.engine, scopeOf(c), c.req.valid('param').connection_id);
+      return c.json({ job_id: job.id, created: job.created }, 202);
+    });
 }

@@ -6,6 +6,7 @@ import { analyticsRoutes } from './analytics';
 import { communicationRoutes } from './communications';
 import { authRoutes } from './auth';
 import { insightRoutes } from './insights';
+import { jobRoutes } from './jobs';
 import { invoiceRoutes } from './invoices';
 import { reminderRoutes } from './reminders';
 import { sequenceRoutes } from './sequences';
@@ -22,5 +23,5 @@ import { teamRoutes } from './team';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), communicationRoutes()];
+  return [authRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), communicationRoutes(), jobRoutes()];
 }

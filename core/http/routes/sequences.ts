@@ -116,7 +116,7 @@ const Enrollment = z
     customer_name: z.string(),
     status: z.enum(['active', 'completed']),
     start_date: DateString,
-    stop_reason: z.string().nullable().openapi({ description: 'Why it ended: the reason given to stop, "re-enrolled", "sequence archived"; null when it ran to the end' }),
+    stop_reason: z.string().nullable().openapi({ description: 'Why it ended: the reason given to stop, "re-enrolled", "sequence archived", "replied" (the customer answered by email); null when it ran to the end' }),
     completed_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -146,6 +146,11 @@ const QueueRow = z
     message_id: z.string().nullable(),
     sent_at: Timestamp.nullable(),
     error: z.string().nullable(),
+    replied_at: Timestamp.nullable().openapi({ description: 'When the customer last replied by email; null if never' }),
+    hold_reason: z
+      .enum(['recent_contact', 'replied'])
+      .nullable()
+      .openapi({ description: 'recent_contact: a due email step held while the customer was contacted by hand in the last 3 days; replied: cancelled because the customer replied' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })

@@ -471,6 +471,37 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/email-connections/{connection_id}/sync-replies": {
+    post: {
+      /** Read the connection's mailbox for replies now (a background job) */
+      path: {
+        company_id: string;
+        connection_id: string;
+      };
+      responses: {
+        202: components["schemas"]["QueuedReplyRead"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/email-connections/{connection_id}/test": {
+    post: {
+      /** Test connection: sign in to the SMTP server and, when set, the IMAP server and mailbox (nothing is sent or stored) */
+      path: {
+        company_id: string;
+        connection_id: string;
+      };
+      responses: {
+        200: components["schemas"]["EmailConnectionCheck"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/imports": {
     post: {
       /** Import customers, invoices and payments from a CSV or XLSX file */
@@ -718,6 +749,21 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["ReminderList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/jobs/{job_id}": {
+    get: {
+      /** A background job of the company: its status, error and result */
+      path: {
+        company_id: string;
+        job_id: string;
+      };
+      responses: {
+        200: components["schemas"]["Job"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -1810,6 +1856,9 @@ export interface components {
       phone: string | null;
       title: string | null;
       is_billing: boolean;
+      email_failing: boolean;
+      email_failed_at: string | null;
+      email_failure: string | null;
     };
     CustomerContactInput: {
       id?: string;
@@ -1828,6 +1877,7 @@ export interface components {
         overdue_invoice_count: number;
         overdue_balance: number;
       };
+      last_reply_at: string | null;
     };
     CustomerList: {
       count: number;
@@ -1897,6 +1947,16 @@ export interface components {
       replies_error: string | null;
       created_at: string;
       updated_at: string;
+    };
+    EmailConnectionCheck: {
+      smtp: {
+        ok: boolean;
+        message: string;
+      };
+      imap: {
+        ok: boolean;
+        message: string;
+      } | null;
     };
     EmailConnectionList: {
       count: number;
@@ -2655,6 +2715,18 @@ export interface components {
       next_follow_up_date?: string | null;
       label_ids?: string[];
     };
+    Job: {
+      id: string;
+      kind: string;
+      status: "queued" | "running" | "succeeded" | "failed";
+      attempts: number;
+      max_attempts: number;
+      run_after: string;
+      last_error: string | null;
+      result?: unknown;
+      created_at: string;
+      updated_at: string;
+    };
     Label: {
       id: string;
       name: string;
@@ -2780,6 +2852,10 @@ export interface components {
         [key: string]: string[];
       };
     };
+    QueuedReplyRead: {
+      job_id: string;
+      created: boolean;
+    };
     RejectActionRequest: {
       reason?: string;
       approved_by?: string;
@@ -2838,6 +2914,8 @@ export interface components {
       message_id: string | null;
       sent_at: string | null;
       error: string | null;
+      replied_at: string | null;
+      hold_reason: "recent_contact" | "replied" | null;
       created_at: string;
       updated_at: string;
     };
