@@ -7,7 +7,7 @@ import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { CompleteStepForm, EmailPreview } from './StepWork';
-import { CHANNEL_TITLES, groupByChannel, isHeld, type QueueRow, STEP_STATUS_WORDS } from './words';
+import { CHANNEL_TITLES, groupByChannel, HOLD_WORDS, type QueueRow, STEP_STATUS_WORDS } from './words';
 
 type Tab = 'ready' | 'upcoming' | 'history';
 const PAGE_SIZE = 100;
@@ -46,12 +46,11 @@ export default function QueuePage({ companyId }: { companyId: string }) {
 
   const team = useLoad((signal) => api.get('/api/companies/{company_id}/team-members', { path, signal }), [companyId]);
   const list = useLoad((signal) => api.get('/api/companies/{company_id}/sequences/queue', { path, query: query(tab, filters, page, PAGE_SIZE), signal }), [companyId, tab, filters, page, version]);
-  // Held steps are the due ones still scheduled; upcoming runs soonest first, so they lead its first page.
+  // Held steps are due ones kept scheduled; upcoming runs soonest first, so they lead its first page.
   const held = useLoad(
     async (signal) => {
       const upcoming = await api.get('/api/companies/{company_id}/sequences/queue', { path, query: query('upcoming', filters, 1, PAGE_SIZE), signal });
-      const now = new Date();
-      return upcoming.data.filter((r) => isHeld(r, now));
+      return upcoming.data.filter((r) => r.hold_reason === 'recent_contact');
     },
     [companyId, filters, version],
   );
@@ -254,7 +253,10 @@ function QueueItem({
           </button>
         </td>
         <td className="mono">{row.invoice_number ? <a href={companyPath(companyId, 'invoices', row.invoice)}>{row.invoice_number}</a> : <span className="muted">All open</span>}</td>
-        <td>{row.step_label}</td>
+        <td>
+          {row.step_label}
+          {row.replied_at && <div className="small notice-warn">Replied {formatTimestamp(row.replied_at)}: read the reply before sending</div>}
+        </td>
         <td>{row.sequence_name}</td>
         <td className="small">{formatTimestamp(row.scheduled_at)}</td>
         <td>{email ? row.email_subject : (row.ar_owner_name ?? <span className="muted">Unassigned</span>)}</td>
@@ -300,8 +302,8 @@ function SimpleRows({ companyId, rows, history }: { companyId: string; rows: Que
             </td>
             <td>{row.sequence_name}</td>
             <td className="small">{formatTimestamp(history ? (row.sent_at ?? row.updated_at) : row.scheduled_at)}</td>
-            <td>
-              {STEP_STATUS_WORDS[row.status]}
+            <td data-testid="queue-row-status">
+              {row.hold_reason ? HOLD_WORDS[row.hold_reason] : STEP_STATUS_WORDS[row.status]}
               {row.error && <div className="small bad">{row.error}</div>}
             </td>
           </tr>

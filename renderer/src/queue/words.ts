@@ -15,10 +15,11 @@ export const STEP_STATUS_WORDS: Record<QueueRow['status'], string> = {
   failed: 'Failed',
 };
 
-/** A due step still scheduled is held: the core keeps an email step back after a recent manual contact. */
-export function isHeld(row: QueueRow, now: Date): boolean {
-  return row.status === 'scheduled' && Date.parse(row.scheduled_at) <= now.getTime();
-}
+/** Why a step did not go out, in words (the core's hold_reason). */
+export const HOLD_WORDS: Record<NonNullable<QueueRow['hold_reason']>, string> = {
+  recent_contact: 'Held: the customer was contacted by hand in the last 3 days',
+  replied: 'Stopped: the customer replied',
+};
 
 export function groupByChannel(rows: QueueRow[]): Array<[Channel, QueueRow[]]> {
   const order: Channel[] = ['reminder', 'call', 'task'];
