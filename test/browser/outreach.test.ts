@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFindings, seriousA11yFindings } from '../support/axe';
 import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
+import { type ImapServer, startImap } from '../support/imap';
 import { type SmtpServer, startSmtp } from '../support/smtp';
 
 /** The API as the signed-in page sees it (same token), to check what the screens did. */
@@ -37,6 +38,8 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
   let browser: Browser;
   let page: Page;
   let companyId: string;
+  /** The customer whose queued email the Queue test sent: the reply test answers it. */
+  let emailedCustomer = '';
 
   beforeAll(async () => {
     await ensureRendererBuilt();
@@ -135,6 +138,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await emails.waitFor();
     const firstEmail = emails.locator('tbody tr').first();
     const emailRowId = await firstEmail.getAttribute('data-queue-row');
+    emailedCustomer = (await firstEmail.locator('button.linkish').innerText()).trim();
     await firstEmail.locator('button.linkish').click();
     const preview = page.getByTestId('email-preview');
     await preview.getByText('From', { exact: true }).waitFor();
@@ -271,5 +275,75 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByText(/^Note on .+ saved$/).waitFor();
     const notes = await apiGet<{ data: Array<{ kind: string; body: string; invoice: string | null }> }>(page, `/api/companies/${companyId}/communications?customer_id=${customerId}&kind=note`);
     expect(notes.data[0]).toMatchObject({ kind: 'note', body: 'Prefers email after 2 pm.', invoice: null });
+  }, 120_000);
+
+  it("Replies: the customer's answer to a sent step, read from the mailbox, stops their sequence and shows in the Queue and on the customer page", async () => {
+    expect(smtp.messages.length, 'the Queue test sends the email this test answers').toBeGreaterThan(0);
+    const sent = smtp.messages[0];
+    const imap: ImapServer = await startImap({ user: 'ar-inbox', password: 'imap-secret' });
+    try {
+      const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/email-connections`);
+      for (const c of connections.data) {
+        const status = await page.evaluate(
+          async ({ path, port }) => {
+            const res = await fetch(path, {
+              method: 'PATCH',
+              headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ imap_host: '127.0.0.1', imap_port: port, imap_secure: false, imap_username: 'ar-inbox', imap_password: 'imap-secret' }),
+            });
+            return `${res.status} ${await res.text()}`;
+          },
+          { path: `/api/companies/${companyId}/email-connections/${c.id}`, port: imap.port },
+        );
+        expect(status).toMatch(/^200 /);
+      }
+      const messageId = sent.messageId.startsWith('<') ? sent.messageId : `<${sent.messageId}>`;
+      await imap.append(
+        [
+          `From: Accounts Payable <${sent.to[0]}>`,
+          `To: ${sent.from}`,
+          `Subject: Re: ${sent.subject}`,
+          'Message-ID: <reply-1@customer.example>',
+          `In-Reply-To: ${messageId}`,
+          `References: ${messageId}`,
+          `Date: ${new Date().toUTCString()}`,
+          'Content-Type: text/plain; charset=utf-8',
+          '',
+          'Thanks for the reminder. We will pay this invoice on Friday.',
+          '',
+        ].join('\n'),
+      );
+      for (const c of connections.data) {
+        await page.evaluate(async (path) => {
+          await fetch(path, { method: 'POST', headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}` } });
+        }, `/api/companies/${companyId}/email-connections/${c.id}/sync-replies`);
+      }
+
+      // The sequence's enrollment for that customer ends with the reason "replied".
+      await page.getByRole('link', { name: 'Sequences' }).click();
+      await page.getByRole('link', { name: 'Standard past-due follow-up', exact: true }).click();
+      await page.getByTestId('tab-enrollments').click();
+      await page.getByLabel('Show').selectOption('completed');
+      const ended = page.locator(`[data-enrollment="${emailedCustomer}"]`).getByTestId('enrollment-status');
+      await expect.poll(async () => {
+        await page.getByLabel('Show').selectOption('active');
+        await page.getByLabel('Show').selectOption('completed');
+        return (await ended.count()) ? ended.first().innerText() : '';
+      }, { timeout: 30_000, interval: 1000 }).toMatch(/^Stopped: the customer replied/);
+      await lookAt(page, 'replied-enrollment');
+
+      // The Queue's history says why the remaining steps did not go out.
+      await page.getByRole('link', { name: 'Queue' }).click();
+      await page.getByTestId('tab-history').click();
+      await page.getByLabel('Search the queue').fill(emailedCustomer.slice(0, 12));
+      await page.getByTestId('queue-row-status').getByText('Stopped: the customer replied').first().waitFor({ timeout: 10_000 });
+      await lookAt(page, 'queue-replied');
+
+      // The customer page shows the reply.
+      await page.getByTestId('queue-rows').getByRole('link', { name: emailedCustomer }).first().click();
+      await page.getByTestId('customer-last-reply').waitFor();
+    } finally {
+      await imap.stop();
+    }
   }, 120_000);
 });
