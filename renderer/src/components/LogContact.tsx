@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
-import { CALL_OUTCOME_WORDS, CALL_OUTCOMES, type CallOutcome } from './callOutcomes';
+import { CALL_OUTCOME_WORDS, CALL_OUTCOMES, type CallOutcome, promiseAmountValue } from './callOutcomes';
 import { describeError } from './ErrorBox';
 import './outreach.css';
 
@@ -44,12 +44,6 @@ export function CallFields({
       )}
     </>
   );
-}
-
-/** A promise amount typed by a person: a positive number with at most two decimals, else nothing. */
-export function promiseAmountValue(text: string): number | undefined {
-  const n = Number(text);
-  return text.trim() && Number.isFinite(n) && n > 0 ? Math.round(n * 100) / 100 : undefined;
 }
 
 /**

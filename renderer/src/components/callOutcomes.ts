@@ -13,3 +13,9 @@ export const CALL_OUTCOME_WORDS: Record<CallOutcome, string> = {
 };
 
 export const CALL_OUTCOMES = Object.keys(CALL_OUTCOME_WORDS) as CallOutcome[];
+
+/** A promise amount typed by a person: a positive number with at most two decimals, else nothing. */
+export function promiseAmountValue(text: string): number | undefined {
+  const n = Number(text);
+  return text.trim() && Number.isFinite(n) && n > 0 ? Math.round(n * 100) / 100 : undefined;
+}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { CallOutcome } from '../components/callOutcomes';
+import { type CallOutcome, promiseAmountValue } from '../components/callOutcomes';
 import { describeError, ErrorBox } from '../components/ErrorBox';
-import { CallFields, promiseAmountValue } from '../components/LogContact';
+import { CallFields } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
