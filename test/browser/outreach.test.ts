@@ -125,6 +125,19 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByText('Approved 2 actions').waitFor();
     await expect.poll(async () => Number((await page.getByTestId('tab-needs_action').locator('.count').innerText()).replace(/\D/g, ''))).toBe(before - 2);
 
+    // Someone else approves the open action meanwhile: the state machine's refusal is shown in words.
+    await rows.first().click();
+    const racedId = page.url().split('/actions/')[1].split('?')[0];
+    await panel.getByRole('button', { name: 'Approve', exact: true }).waitFor();
+    const raced = await page.evaluate(async (path) => {
+      const res = await fetch(path, { method: 'POST', headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' }, body: '{}' });
+      return res.status;
+    }, `/api/companies/${companyId}/actions/${racedId}/send`);
+    expect(raced).toBe(200);
+    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect.poll(() => panel.getByTestId('action-error').innerText()).toMatch(/^Cannot approve an action whose status is completed/);
+    await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Done');
+
     // History shows what was decided, with a date range filter.
     await page.getByTestId('tab-history').click();
     await page.getByLabel('Executed from').waitFor();

@@ -152,6 +152,8 @@ export function ActionPanel({
       onChanged();
     } catch (err) {
       setError(describeError(err));
+      // The action may have changed under us (someone else acted): show it as it is now.
+      onChanged();
     }
     setBusy(false);
   }
@@ -165,6 +167,7 @@ export function ActionPanel({
       onChanged();
     } catch (err) {
       setError(describeError(err));
+      onChanged();
     }
   }
 
