@@ -512,14 +512,16 @@ export interface paths {
         due_date_to?: string;
         overdue_only?: boolean;
         search?: string;
-        ar_owner?: string;
+        ar_owner?: "me" | string;
         sales_owner?: string;
         is_person?: boolean;
         labels?: string;
         hide_zero_balance?: boolean;
+        follow_up?: string;
+        attention?: boolean;
         group_by?: "customer";
         group_mode?: "children";
-        sort?: "due_date" | "due_date_asc" | "due_date_desc" | "balance" | "balance_asc" | "balance_desc" | "amount" | "amount_asc" | "amount_desc" | "customer_name" | "customer_name_asc" | "customer_name_desc";
+        sort?: "due_date" | "due_date_asc" | "due_date_desc" | "balance" | "balance_asc" | "balance_desc" | "amount" | "amount_asc" | "amount_desc" | "customer_name" | "customer_name_asc" | "customer_name_desc" | "days_past_due" | "days_past_due_asc" | "days_past_due_desc" | "attention" | "attention_asc" | "attention_desc" | "overdue_balance" | "overdue_balance_asc" | "overdue_balance_desc";
         order?: "asc" | "desc";
         limit?: number;
         cursor?: string;
@@ -1568,6 +1570,10 @@ export interface components {
       approved_by?: string;
       comment?: string;
     };
+    AttentionNote: {
+      reason: "promise_broken" | "promise_due" | "reply_received" | "dunning_ready" | "follow_up_due" | "past_due";
+      label: string;
+    };
     BulkEnrollRequest: {
       customer_ids: string[];
       start_date?: string;
@@ -2304,9 +2310,12 @@ export interface components {
       total_amount: number;
       paid_amount: number;
       balance: number;
+      open_balance: number;
+      pending_amount: number;
       status: components["schemas"]["InvoiceStatus"];
       status_display: string;
       days_outstanding: number;
+      days_past_due: number;
       aging_bucket: components["schemas"]["AgingBucket"];
       ar_owner: string | null;
       last_touch_date: string | null;
@@ -2317,6 +2326,7 @@ export interface components {
       payment_link: string | null;
       created_at: string;
       updated_at: string;
+      attention?: components["schemas"]["AttentionNote"][];
     };
     InvoiceAppliedFilters: {
       company_id: string;
@@ -2332,9 +2342,11 @@ export interface components {
       is_person?: boolean;
       labels?: string[];
       hide_zero_balance?: boolean;
+      follow_up?: ("overdue" | "today" | "this_week")[];
+      attention?: boolean;
       group_by?: "customer";
       group_mode?: "children";
-      sort: "due_date" | "balance" | "amount" | "customer_name";
+      sort: "due_date" | "balance" | "amount" | "customer_name" | "days_past_due" | "attention" | "overdue_balance";
       order: "asc" | "desc";
     };
     InvoiceBulkUpdate: {
