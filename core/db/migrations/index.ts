@@ -11,6 +11,7 @@ import * as m0006 from './0006_actions_insights';
 import * as m0007 from './0007_sequences';
 import * as m0009 from './0009_saved_views';
 import * as m0060 from './0060_worklist';
+import * as m0061 from './0061_email_health';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0007_sequences': m0007,
   '0009_saved_views': m0009,
   '0060_worklist': m0060,
+  '0061_email_health': m0061,
 };

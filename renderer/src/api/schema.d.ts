@@ -432,6 +432,20 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/email-health": {
+    get: {
+      /** Whether reminders can go out: the default connection and the outcome of its last send */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["EmailHealth"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/imports": {
     post: {
       /** Import customers, invoices and payments from a CSV or XLSX file */
@@ -666,6 +680,21 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["PaymentList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/invoices/{invoice_id}/reminder-preview": {
+    get: {
+      /** The reminder email as it would be sent now, with what blocks it and double-dunning warnings; queues nothing */
+      path: {
+        company_id: string;
+        invoice_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ReminderPreview"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -1804,6 +1833,13 @@ export interface components {
       allow_shared_sending?: boolean;
       user_id?: string | null;
     };
+    EmailHealth: {
+      status: "ok" | "failing" | "missing";
+      connection_id: string | null;
+      connection_name: string | null;
+      message: string | null;
+      since: string | null;
+    };
     EnrollCustomerRequest: {
       sequence_id: string;
       customer_id: string;
@@ -2643,6 +2679,24 @@ export interface components {
     ReminderList: {
       count: number;
       data: components["schemas"]["Reminder"][];
+    };
+    ReminderPreview: {
+      invoice_id: string;
+      to: string | null;
+      contact_name: string | null;
+      from: string | null;
+      connection_name: string | null;
+      email: {
+        subject: string;
+        text: string;
+        html: string;
+      } | null;
+      blockers: string[];
+      warnings: components["schemas"]["ReminderWarning"][];
+    };
+    ReminderWarning: {
+      kind: "recent_email" | "dunning_step_ready" | "reminder_today";
+      message: string;
     };
     SavedView: {
       id: string;
