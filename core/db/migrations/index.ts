@@ -12,6 +12,7 @@ import * as m0007 from './0007_sequences';
 import * as m0009 from './0009_saved_views';
 import * as m0060 from './0060_worklist';
 import * as m0061 from './0061_email_health';
+import * as m0062 from './0062_payment_status_reason';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0009_saved_views': m0009,
   '0060_worklist': m0060,
   '0061_email_health': m0061,
+  '0062_payment_status_reason': m0062,
 };

@@ -849,6 +849,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -866,6 +867,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -883,6 +885,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -2643,11 +2646,15 @@ export interface components {
       remote_id: string | null;
       status: "PAID" | "PARTIAL" | "PENDING" | "FAILED" | "VOIDED";
       notes: string | null;
+      status_reason: string | null;
       created_at: string;
     };
     PaymentList: {
       count: number;
       data: components["schemas"]["Payment"][];
+    };
+    PaymentStatusChange: {
+      reason?: string | null;
     };
     Problem: {
       type: string;
