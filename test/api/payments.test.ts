@@ -92,6 +92,7 @@ describe('payments API', () => {
         remote_id: null,
         status: 'PAID',
         notes: null,
+        status_reason: null,
         created_at: '2026-11-23T12:00:00.000Z',
       });
       expect(res.body.data[0]).toMatchObject({ status: 'PENDING', amount: 75 });
