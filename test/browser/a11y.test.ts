@@ -67,8 +67,18 @@ describe('accessibility of every page (axe-core, WCAG 2.2 AA) in Chromium agains
     await page.getByLabel('Password').fill('demo');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('nav[aria-label="Main"] a').first().waitFor();
-    nav = await page.locator('nav[aria-label="Main"] a').evaluateAll((links) => links.map((a) => ({ name: (a as HTMLElement).innerText.trim(), href: a.getAttribute('href')! })));
-    company = (await page.getByTestId('company-name').innerText()).trim();
+    // Each link's text without its decorative (aria-hidden) icon.
+    nav = await page.locator('nav[aria-label="Main"] a').evaluateAll((links) =>
+      links.map((a) => {
+        const copy = a.cloneNode(true) as HTMLElement;
+        for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+        return { name: copy.textContent!.trim(), href: a.getAttribute('href')! };
+      }),
+    );
+    company = await page.evaluate(() => {
+      const select = document.querySelector<HTMLSelectElement>('select[aria-label="Company"]');
+      return (select ? select.selectedOptions[0].text : document.querySelector('[data-testid="company-name"]')?.textContent ?? '').trim();
+    });
     expect(nav.length).toBeGreaterThanOrEqual(7);
     expect(nav.map((n) => n.name)).toContain('Invoices');
     expect(company).not.toBe('');

@@ -195,6 +195,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
                 href={companyPath(companyId, item.section)}
                 className={item.section === active ? 'nav-link active' : 'nav-link'}
                 aria-current={item.section === active ? 'page' : undefined}
+                title={item.label}
                 onClick={(e) => {
                   e.preventDefault();
                   navigate(companyPath(companyId, item.section));
@@ -203,7 +204,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
                 <span className="nav-icon" aria-hidden="true">
                   {item.icon}
                 </span>
-                {item.label}
+                <span className="nav-label">{item.label}</span>
               </a>
             </li>
           ))}

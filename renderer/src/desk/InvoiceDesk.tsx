@@ -101,13 +101,16 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
         <StatusChips filters={filters} onFilters={onFilters} />
         {filtersOpen && <FilterPanel filters={filters} onFilters={onFilters} />}
         {selection.length > 0 && filters.group_by === '' && (
-          <BulkBar
-            companyId={companyId}
-            onClear={() => {
-              gridRef.current?.deselectAll();
-              setSelection([]);
-            }}
-          />
+          <fieldset className="writes" disabled={!server} title={server ? undefined : 'The local server is not answering: changes are paused'}>
+            <legend className="sr-only">Bulk changes</legend>
+            <BulkBar
+              companyId={companyId}
+              onClear={() => {
+                gridRef.current?.deselectAll();
+                setSelection([]);
+              }}
+            />
+          </fieldset>
         )}
         {filters.group_by === 'customer' ? (
           <GroupedGrid companyId={companyId} filters={filters} onFilters={onFilters} onOpen={onOpen} onCustomer={onCustomer} />

@@ -1,6 +1,7 @@
 import type { CellKeyDownEvent, ColDef, GetRowIdParams, GridApi, GridReadyEvent, IDatasource, RowClickedEvent, RowSelectionOptions, SelectionChangedEvent, SortChangedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useConnection } from '../state/connection';
 import { api } from '../state/session';
 import { ErrorBox } from '../components/ErrorBox';
 import { DEFAULT_COL_DEF, gridTheme } from './ag';
@@ -15,7 +16,7 @@ const BLOCK_SIZE = 100;
 
 // Grid options as constants: a new object per render would make the grid rebuild its columns.
 const ROW_SELECTION: RowSelectionOptions = { mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false };
-const SELECTION_COLUMN: ColDef = { pinned: 'left', width: 44 };
+const SELECTION_COLUMN: ColDef = { pinned: 'left', width: 40, headerName: 'Select', headerClass: 'sr-header' };
 const rowId = (p: GetRowIdParams<Invoice>) => p.data.id;
 
 /** The column that shows each of the API's sort keys (only these columns sort); the reverse lookup is derived, so they agree. */
@@ -42,17 +43,37 @@ function moneyColumn(field: keyof Invoice & string, headerName: string, sortable
 function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sort: { sort: SortKey | ''; order: Order }, work: boolean): ColDef<Invoice>[] {
   const sorted = (colId: string) => (sort.sort && COLUMN_OF_SORT[sort.sort] === colId ? sort.order : null);
   const columns: ColDef<Invoice>[] = [
-    { field: 'invoice_number', colId: 'invoice_number', headerName: 'Invoice', width: 116, pinned: 'left', cellClass: 'mono' },
+    { field: 'invoice_number', colId: 'invoice_number', headerName: 'Invoice', width: 104, pinned: 'left', cellClass: 'mono', tooltipField: 'invoice_number' },
     {
       field: 'customer_name',
       colId: 'customer_name',
       headerName: 'Customer',
       sortable: true,
       flex: 1,
-      minWidth: 150,
+      minWidth: 110,
       tooltipField: 'customer_name',
       cellRenderer: (p: { data?: Invoice }) =>
         p.data ? <CustomerLink className="cell-link" companyId={companyId} customerId={p.data.customer} name={p.data.customer_name} onOpen={onCustomer} /> : null,
+    },
+    {
+      field: 'open_balance',
+      colId: 'balance',
+      headerName: 'Balance',
+      sortable: true,
+      type: 'rightAligned',
+      width: 112,
+      cellClass: 'num',
+      tooltipValueGetter: (p) => (p.data ? balanceTooltip(p.data) : undefined),
+      cellRenderer: (p: { data?: Invoice }) => (p.data ? <BalanceCell invoice={p.data} /> : null),
+    },
+    { field: 'days_past_due', colId: 'days_past_due', headerName: 'Days past due', wrapHeaderText: true, autoHeaderHeight: true, headerTooltip: 'Whole days since the due date; 0 when not yet due or closed', sortable: true, width: 76, type: 'rightAligned', cellClass: 'num', valueFormatter: (p) => (p.value ? String(p.value) : '') },
+    {
+      field: 'status',
+      colId: 'status',
+      headerName: 'Status',
+      width: 124,
+      tooltipField: 'status_display',
+      cellRenderer: (p: { data?: Invoice }) => (p.data ? <StatusBadge status={p.data.status} label={p.data.status_display} /> : null),
     },
     ...(work
       ? [
@@ -65,26 +86,6 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
           } satisfies ColDef<Invoice>,
         ]
       : []),
-    {
-      field: 'open_balance',
-      colId: 'balance',
-      headerName: 'Balance',
-      sortable: true,
-      type: 'rightAligned',
-      width: 128,
-      cellClass: 'num',
-      tooltipValueGetter: (p) => (p.data ? balanceTooltip(p.data) : undefined),
-      cellRenderer: (p: { data?: Invoice }) => (p.data ? <BalanceCell invoice={p.data} /> : null),
-    },
-    { field: 'days_past_due', colId: 'days_past_due', headerName: 'Days past due', headerTooltip: 'Whole days since the due date; 0 when not yet due or closed', sortable: true, width: 96, type: 'rightAligned', cellClass: 'num', valueFormatter: (p) => (p.value ? String(p.value) : '') },
-    {
-      field: 'status',
-      colId: 'status',
-      headerName: 'Status',
-      width: 140,
-      tooltipField: 'status_display',
-      cellRenderer: (p: { data?: Invoice }) => (p.data ? <StatusBadge status={p.data.status} label={p.data.status_display} /> : null),
-    },
     { field: 'due_date', colId: 'due_date', headerName: 'Due', width: 112, sortable: true, valueFormatter: (p) => formatDate(p.value as string) },
     {
       field: 'next_follow_up_date',
@@ -328,9 +329,11 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
 function GridFooter() {
   const count = useDesk((s) => s.count);
   const selected = useDesk((s) => s.selection.length);
+  const stale = useConnection((s) => !s.server);
   return (
-    <div className="grid-footer muted">
+    <div className="grid-footer muted" data-testid="grid-footer">
       {count === null ? 'Loading…' : `${formatCount(count)} invoice${count === 1 ? '' : 's'}`}
+      {stale && count !== null && <span className="stale-note"> (may be out of date: the server is not answering)</span>}
       {selected > 0 && ` · ${formatCount(selected)} selected`}
     </div>
   );
