@@ -12,6 +12,9 @@ import * as m0007 from './0007_sequences';
 import * as m0009 from './0009_saved_views';
 import * as m0020 from './0020_outreach_replies';
 import * as m0040 from './0040_intelligence';
+import * as m0060 from './0060_worklist';
+import * as m0061 from './0061_email_health';
+import * as m0062 from './0062_payment_status_reason';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -23,4 +26,7 @@ export const migrations: Record<string, Migration> = {
   '0009_saved_views': m0009,
   '0020_outreach_replies': m0020,
   '0040_intelligence': m0040,
+  '0060_worklist': m0060,
+  '0061_email_health': m0061,
+  '0062_payment_status_reason': m0062,
 };

@@ -502,6 +502,20 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/email-health": {
+    get: {
+      /** Whether reminders can go out: the default connection and the outcome of its last send */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["EmailHealth"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/imports": {
     post: {
       /** Import customers, invoices and payments from a CSV or XLSX file */
@@ -582,14 +596,16 @@ export interface paths {
         due_date_to?: string;
         overdue_only?: boolean;
         search?: string;
-        ar_owner?: string;
+        ar_owner?: "me" | string;
         sales_owner?: string;
         is_person?: boolean;
         labels?: string;
         hide_zero_balance?: boolean;
+        follow_up?: string;
+        attention?: boolean;
         group_by?: "customer";
         group_mode?: "children";
-        sort?: "due_date" | "due_date_asc" | "due_date_desc" | "balance" | "balance_asc" | "balance_desc" | "amount" | "amount_asc" | "amount_desc" | "customer_name" | "customer_name_asc" | "customer_name_desc";
+        sort?: "due_date" | "due_date_asc" | "due_date_desc" | "balance" | "balance_asc" | "balance_desc" | "amount" | "amount_asc" | "amount_desc" | "customer_name" | "customer_name_asc" | "customer_name_desc" | "days_past_due" | "days_past_due_asc" | "days_past_due_desc" | "attention" | "attention_asc" | "attention_desc" | "overdue_balance" | "overdue_balance_asc" | "overdue_balance_desc";
         order?: "asc" | "desc";
         limit?: number;
         cursor?: string;
@@ -734,6 +750,21 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["PaymentList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/invoices/{invoice_id}/reminder-preview": {
+    get: {
+      /** The reminder email as it would be sent now, with what blocks it and double-dunning warnings; queues nothing */
+      path: {
+        company_id: string;
+        invoice_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ReminderPreview"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -903,6 +934,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -920,6 +952,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -937,6 +970,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -1689,6 +1723,10 @@ export interface components {
       approved_by?: string;
       comment?: string;
     };
+    AttentionNote: {
+      reason: "promise_broken" | "promise_due" | "reply_received" | "dunning_ready" | "follow_up_due" | "past_due";
+      label: string;
+    };
     BulkEnrollRequest: {
       customer_ids: string[];
       start_date?: string;
@@ -1981,6 +2019,13 @@ export interface components {
       imap_username?: string | null;
       imap_password?: string | null;
       imap_mailbox?: string;
+    };
+    EmailHealth: {
+      status: "ok" | "failing" | "missing";
+      connection_id: string | null;
+      connection_name: string | null;
+      message: string | null;
+      since: string | null;
     };
     EmailPreview: {
       subject: string;
@@ -2515,9 +2560,12 @@ export interface components {
       total_amount: number;
       paid_amount: number;
       balance: number;
+      open_balance: number;
+      pending_amount: number;
       status: components["schemas"]["InvoiceStatus"];
       status_display: string;
       days_outstanding: number;
+      days_past_due: number;
       aging_bucket: components["schemas"]["AgingBucket"];
       ar_owner: string | null;
       last_touch_date: string | null;
@@ -2528,6 +2576,7 @@ export interface components {
       payment_link: string | null;
       created_at: string;
       updated_at: string;
+      attention?: components["schemas"]["AttentionNote"][];
     };
     InvoiceAppliedFilters: {
       company_id: string;
@@ -2543,9 +2592,11 @@ export interface components {
       is_person?: boolean;
       labels?: string[];
       hide_zero_balance?: boolean;
+      follow_up?: ("overdue" | "today" | "this_week")[];
+      attention?: boolean;
       group_by?: "customer";
       group_mode?: "children";
-      sort: "due_date" | "balance" | "amount" | "customer_name";
+      sort: "due_date" | "balance" | "amount" | "customer_name" | "days_past_due" | "attention" | "overdue_balance";
       order: "asc" | "desc";
     };
     InvoiceBulkUpdate: {
@@ -2836,11 +2887,15 @@ export interface components {
       remote_id: string | null;
       status: "PAID" | "PARTIAL" | "PENDING" | "FAILED" | "VOIDED";
       notes: string | null;
+      status_reason: string | null;
       created_at: string;
     };
     PaymentList: {
       count: number;
       data: components["schemas"]["Payment"][];
+    };
+    PaymentStatusChange: {
+      reason?: string | null;
     };
     Problem: {
       type: string;
@@ -2876,6 +2931,24 @@ export interface components {
     ReminderList: {
       count: number;
       data: components["schemas"]["Reminder"][];
+    };
+    ReminderPreview: {
+      invoice_id: string;
+      to: string | null;
+      contact_name: string | null;
+      from: string | null;
+      connection_name: string | null;
+      email: {
+        subject: string;
+        text: string;
+        html: string;
+      } | null;
+      blockers: string[];
+      warnings: components["schemas"]["ReminderWarning"][];
+    };
+    ReminderWarning: {
+      kind: "recent_email" | "dunning_step_ready" | "reminder_today";
+      message: string;
     };
     SavedView: {
       id: string;
