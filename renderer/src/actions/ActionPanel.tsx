@@ -4,6 +4,7 @@ import { Evidence } from '../components/Evidence';
 import { useLoad } from '../components/useLoad';
 import { BucketText, StatusBadge } from '../desk/cells';
 import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
+import { AppLink } from '../components/AppLink';
 import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
@@ -39,9 +40,9 @@ function Glance({ companyId, action }: { companyId: string; action: Action }) {
       {invoice.error !== null && <ErrorBox what="the invoice" error={invoice.error} onRetry={invoice.reload} />}
       <dl className="fields">
         <Row label="Customer">
-          <a href={companyPath(companyId, 'customers', action.customer)}>{action.customer_name}</a>
+          <AppLink to={companyPath(companyId, 'customers', action.customer)}>{action.customer_name}</AppLink>
         </Row>
-        <Row label="Invoice">{action.invoice ? <a href={companyPath(companyId, 'invoices', action.invoice)}>{action.invoice_number}</a> : 'None (about the customer)'}</Row>
+        <Row label="Invoice">{action.invoice ? <AppLink to={companyPath(companyId, 'invoices', action.invoice)}>{action.invoice_number}</AppLink> : 'None (about the customer)'}</Row>
         {inv && (
           <>
             <Row label="Balance">

@@ -285,7 +285,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                   <td className="optional">{TYPE_WORDS[a.action_type]}</td>
                   <td>
                     {a.recommendation_label ?? a.description}
-                    <span className="muted small"> · {TYPE_WORDS[a.action_type]}</span>
+                    <span className="muted small type-inline"> · {TYPE_WORDS[a.action_type]}</span>
                     {a.response_deadline && <div className="muted small">Reply by {formatDate(a.response_deadline.slice(0, 10))}</div>}
                   </td>
                   <td>{a.is_deleted ? 'Deleted' : STATUS_WORDS[a.status]}</td>

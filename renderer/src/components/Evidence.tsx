@@ -1,3 +1,4 @@
+import { AppLink } from './AppLink';
 import type { Schemas } from '../api/client';
 import { companyPath, type Section } from '../state/route';
 import './outreach.css';
@@ -21,7 +22,7 @@ export function Evidence({ companyId, items }: { companyId: string; items: Evide
         );
         return (
           <li key={i}>
-            {section && item.ref ? <a href={companyPath(companyId, section, item.ref.id)}>{fact}</a> : fact}
+            {section && item.ref ? <AppLink to={companyPath(companyId, section, item.ref.id)}>{fact}</AppLink> : fact}
             <span className="muted small"> · {item.source}</span>
           </li>
         );

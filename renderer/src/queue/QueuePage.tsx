@@ -1,3 +1,4 @@
+import { AppLink } from '../components/AppLink';
 import { useCallback, useEffect, useState } from 'react';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { PageFooter, Tabs } from '../components/Tabs';
@@ -252,7 +253,7 @@ function QueueItem({
             {row.customer_name}
           </button>
         </td>
-        <td className="mono">{row.invoice_number ? <a href={companyPath(companyId, 'invoices', row.invoice)}>{row.invoice_number}</a> : <span className="muted">All open</span>}</td>
+        <td className="mono">{row.invoice_number ? <AppLink to={companyPath(companyId, 'invoices', row.invoice)}>{row.invoice_number}</AppLink> : <span className="muted">All open</span>}</td>
         <td>
           {row.step_label}
           {row.replied_at && <div className="small notice-warn">Replied {formatTimestamp(row.replied_at)}: read the reply before sending</div>}
@@ -293,7 +294,7 @@ function SimpleRows({ companyId, rows, history }: { companyId: string; rows: Que
         {rows.map((row) => (
           <tr key={row.id}>
             <td>
-              <a href={companyPath(companyId, 'customers', row.customer)}>{row.customer_name}</a>
+              <AppLink to={companyPath(companyId, 'customers', row.customer)}>{row.customer_name}</AppLink>
             </td>
             <td>{CHANNEL_TITLES[row.step_type].replace(/s$/, '')}</td>
             <td>

@@ -1,3 +1,4 @@
+import { AppLink } from '../components/AppLink';
 import { useCallback, useState } from 'react';
 import type { Schemas } from '../api/client';
 import { CustomerPicker } from '../components/CustomerPicker';
@@ -97,7 +98,7 @@ export function Enrollments({ companyId, sequence, onChanged }: { companyId: str
             </div>
           ) : (
             <p className="muted small">
-              To enroll many customers, select their invoices in the <a href={companyPath(companyId, 'invoices')}>invoice desk</a> and come back here.
+              To enroll many customers, select their invoices in the <AppLink to={companyPath(companyId, 'invoices')}>invoice desk</AppLink> and come back here.
             </p>
           )}
         </div>
