@@ -251,6 +251,22 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByRole('heading', { level: 1, name: 'Standard past-due follow-up (copy)' }).waitFor();
     expect(await page.getByTestId('sequence-status').innerText()).toBe('Draft');
     await expect.poll(() => page.getByTestId('steps').locator('tbody tr').count()).toBe(stepCount);
+
+    // Enroll the customers of invoices selected in the desk.
+    await page.getByRole('link', { name: 'Invoices' }).click();
+    const cell = (index: number, col: string) => page.locator(`[data-testid="invoice-grid"] .ag-row[row-index="${index}"] .ag-cell[col-id="${col}"]`);
+    await cell(1, 'customer_name').waitFor();
+    const picked = new Set<string>();
+    for (const index of [0, 1]) {
+      await cell(index, 'ag-Grid-SelectionColumn').locator('input[type="checkbox"]').check();
+      picked.add((await cell(index, 'customer_name').innerText()).trim());
+    }
+    await page.getByRole('link', { name: 'Sequences' }).click();
+    await page.getByRole('link', { name: 'Year-end chase' }).click();
+    await page.getByTestId('tab-enrollments').click();
+    await page.getByRole('button', { name: `Enroll the ${picked.size} customer${picked.size === 1 ? '' : 's'} of the invoices selected in the desk` }).click();
+    await page.getByText(/enrolled, .* already enrolled/).waitFor();
+    for (const name of picked) await page.locator(`[data-enrollment="${name}"]`).waitFor();
   }, 120_000);
 
   it('Calls and notes: logs a call with a promise to pay from the invoice panel and a note from the customer page', async () => {

@@ -1,6 +1,6 @@
-import { AppLink } from './AppLink';
 import type { Schemas } from '../api/client';
 import { companyPath, type Section } from '../state/route';
+import { AppLink } from './AppLink';
 import './outreach.css';
 
 type EvidenceItem = Schemas['EvidenceItem'];

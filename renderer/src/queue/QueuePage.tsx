@@ -1,5 +1,5 @@
-import { AppLink } from '../components/AppLink';
 import { useCallback, useEffect, useState } from 'react';
+import { AppLink } from '../components/AppLink';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { PageFooter, Tabs } from '../components/Tabs';
 import { useLoad } from '../components/useLoad';

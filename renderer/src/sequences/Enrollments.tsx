@@ -1,6 +1,6 @@
-import { AppLink } from '../components/AppLink';
 import { useCallback, useState } from 'react';
 import type { Schemas } from '../api/client';
+import { AppLink } from '../components/AppLink';
 import { CustomerPicker } from '../components/CustomerPicker';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { PageFooter } from '../components/Tabs';
