@@ -8,7 +8,7 @@ export interface PickedCustomer {
   name: string;
 }
 
-/** Search the company's customers by name and pick one (or several, with `multi` buttons). */
+/** Search the company's customers by name; each match has a button that hands it to `onPick`. */
 export function CustomerPicker({ companyId, label, actionLabel, onPick }: { companyId: string; label: string; actionLabel: string; onPick: (customer: PickedCustomer) => void }) {
   const id = useId();
   const [typed, setTyped] = useState('');
