@@ -112,12 +112,16 @@ function checkQuery(q: InvoiceListQuery): void {
  */
 const WALK_FROM = 5000;
 
-const PLANS: readonly string[] = ['sort', 'customer', 'rows', 'due', 'follow_up', 'attention'] satisfies ReadonlyArray<Access | 'attention'>;
+const PLANS: readonly string[] = ['sort', 'customer', 'rows', 'due', 'follow_up', 'attention', 'days'] satisfies ReadonlyArray<Access | 'attention' | 'days'>;
 const GROUP_PLANS = ['groups'] as const;
 
-/** The order the rows are read in: days past due is the due date the other way round. */
-function physicalOrder(sort: OrderKey, dir: SortDir): { sort: Exclude<OrderKey, 'days_past_due'>; dir: SortDir } {
-  return sort === 'days_past_due' ? { sort: 'due_date', dir: flipDir(dir) } : { sort, dir };
+/**
+ * The order the rows are read in. Customer groups read days past due as the oldest due date the
+ * other way round; invoices have their own walk (daysPastDuePage), since a closed invoice is 0 days
+ * past due whatever its due date.
+ */
+function physicalOrder(sort: OrderKey, dir: SortDir, grouped: boolean): { sort: OrderKey; dir: SortDir } {
+  return sort === 'days_past_due' && grouped ? { sort: 'due_date', dir: flipDir(dir) } : { sort, dir };
 }
 
 export async function listInvoices(engine: Engine, companyId: string, q: InvoiceListQuery): Promise<InvoiceListEnvelope> {
@@ -130,7 +134,7 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
   const fingerprint = queryFingerprint({ ...applied, company_id: undefined });
   const grouped = q.groupBy === 'customer' && q.groupMode !== 'children';
   const after = q.cursor ? decodeCursor(engine.secrets, companyId, fingerprint, sortKeyType(q.sort), grouped ? GROUP_PLANS : PLANS, q.cursor) : null;
-  const order = physicalOrder(q.sort, q.order);
+  const order = physicalOrder(q.sort, q.order, grouped);
 
   return readSnapshot(engine, (sqlite) => {
     const events = q.attention ? attentionEvents(sqlite, companyId, today, now) : null;
@@ -153,6 +157,8 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
       let rows: InvoiceRow[];
       if (order.sort === 'attention') {
         rows = worklistPage(sqlite, where, events!, after, limit + 1, today);
+      } else if (order.sort === 'days_past_due') {
+        rows = daysPastDuePage(sqlite, where, order.dir, after, limit + 1);
       } else {
         const sort = order.sort as SortKey;
         const narrow = narrowAccess(filters, statuses);
@@ -184,8 +190,9 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
   });
 }
 
-function positionOf(row: InvoiceRow, sort: Exclude<OrderKey, 'days_past_due'>, events: AttentionEvents | null, plan: string | undefined): CursorPosition {
+function positionOf(row: InvoiceRow, sort: OrderKey, events: AttentionEvents | null, plan: string | undefined): CursorPosition {
   if (sort === 'attention') return { key: (events!.byInvoice.has(row.id) ? EVENT_TIER : 0) + row.balance, id: row.id, plan: 'attention' };
+  if (sort === 'days_past_due') return { key: `${row.closing_reason ? CLOSED_TIER : OPEN_TIER}${row.due_date}`, id: row.id, plan: 'days' };
   return { key: row[SORT_COLUMN[sort as SortKey] as keyof InvoiceRow] as string | number, id: row.id, plan: plan ?? 'sort' };
 }
 
@@ -217,6 +224,38 @@ function worklistPage(sqlite: Sqlite, where: Where, events: AttentionEvents, aft
          WHERE ${where.text} AND i.closing_reason IS NULL AND i.balance > 0 AND i.due_date < ? AND i.id NOT IN (SELECT value FROM json_each(?))${keyset}
          ORDER BY i.balance DESC, i.id DESC LIMIT ?`,
       ).all(...where.params, today, eventIds, ...(after && !inEvents ? [after.key, after.id] : []), take - rows.length) as InvoiceRow[]),
+    );
+  }
+  return rows;
+}
+
+/** The tiers of the days-past-due walk, as the first character of its keyset key. */
+const OPEN_TIER = 'o';
+const CLOSED_TIER = 'z';
+
+/**
+ * Days past due, most first (desc): open invoices by due date, oldest first, then the closed ones
+ * (0 days) by due date; asc is the exact reverse. Each tier walks a due-date index; the cursor key
+ * is the tier letter and the due date.
+ */
+function daysPastDuePage(sqlite: Sqlite, where: Where, dir: SortDir, after: CursorPosition | null, take: number): InvoiceRow[] {
+  const columns = ITEM_COLUMNS.map((c) => `i.${c}`).join(', ');
+  const tiers = dir === 'desc' ? [OPEN_TIER, CLOSED_TIER] : [CLOSED_TIER, OPEN_TIER];
+  // Within a tier the due date runs the other way from the days: most days is the earliest date.
+  const dueDir = flipDir(dir);
+  const afterTier = after ? (after.key as string).slice(0, 1) : null;
+  const rows: InvoiceRow[] = [];
+  for (const tier of tiers.slice(afterTier ? tiers.indexOf(afterTier) : 0)) {
+    if (rows.length >= take) break;
+    const keyset = after && tier === afterTier ? ` AND ${afterPosition('i.due_date', 'i.id', dueDir)}` : '';
+    const from = tier === OPEN_TIER ? 'invoices i INDEXED BY invoices_open_due' : 'invoices i INDEXED BY invoices_due';
+    const state = tier === OPEN_TIER ? 'i.closing_reason IS NULL' : 'i.closing_reason IS NOT NULL';
+    rows.push(
+      ...(prepared(sqlite, `SELECT ${columns} FROM ${from} WHERE ${where.text} AND ${state}${keyset} ORDER BY i.due_date ${dueDir}, i.id ${dueDir} LIMIT ?`).all(
+        ...where.params,
+        ...(keyset ? [(after!.key as string).slice(1), after!.id] : []),
+        take - rows.length,
+      ) as InvoiceRow[]),
     );
   }
   return rows;

@@ -124,10 +124,11 @@ describe('the invoice worklist', () => {
     expect(numbers(byDays.body)).toEqual(['G-PAST-BIG', 'G-PAST-SMALL', 'G-ANSWERED', 'G-PROMISE', 'G-FOLLOW']);
   });
 
-  it('sorts by days past due both ways and reports them on each row (0 once closed or not due)', async () => {
+  it('sorts by days past due both ways, closed invoices (0 days) after every open one, and reports them on each row', async () => {
     const res = await get('ar_owner=me&sort=days_past_due&order=desc&limit=100');
     const rows = res.body.items as Item[];
-    expect(rows.map((r) => r.invoice_number).slice(0, 2)).toEqual(['G-CLOSED', 'G-PAST-BIG']);
+    expect(rows.map((r) => r.invoice_number)).toEqual(['G-PAST-BIG', 'G-PAST-SMALL', 'G-ANSWERED', 'G-PROMISE', 'G-FOLLOW', 'G-CURRENT', 'G-WEEK', 'G-CLOSED']);
+    expect(await walk('ar_owner=me&sort=days_past_due_desc', 3)).toEqual(rows.map((r) => r.invoice_number));
     expect(Object.fromEntries(rows.map((r) => [r.invoice_number, r.days_past_due]))).toMatchObject({ 'G-CLOSED': 0, 'G-PAST-BIG': 40, 'G-FOLLOW': 0 });
     const asc = await walk('ar_owner=me&sort=days_past_due_asc', 3);
     expect(asc).toEqual([...rows.map((r) => r.invoice_number)].reverse());

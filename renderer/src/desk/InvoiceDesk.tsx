@@ -66,10 +66,15 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
     // Back to the grid, on the row that was open: arrows and Enter keep working.
     requestAnimationFrame(() => {
       const grid = gridRef.current;
-      const focused = grid?.getFocusedCell();
-      if (grid && focused) grid.setFocusedCell(focused.rowIndex, focused.column);
+      if (!grid) return;
+      const row = invoiceId ? grid.getRowNode(invoiceId) : undefined;
+      const focused = grid.getFocusedCell();
+      const rowIndex = row?.rowIndex ?? focused?.rowIndex;
+      if (rowIndex === null || rowIndex === undefined) return;
+      grid.ensureIndexVisible(rowIndex);
+      grid.setFocusedCell(rowIndex, focused?.column ?? 'invoice_number');
     });
-  }, [companyId, navigate]);
+  }, [companyId, invoiceId, navigate]);
   const onCustomer = useCallback((id: string) => navigate(companyPath(companyId, 'customers', id)), [companyId, navigate]);
   const onBucket = useCallback((bucket: Bucket) => onFilters({ ...filters, aging_bucket: filters.aging_bucket.length === 1 && filters.aging_bucket[0] === bucket ? [] : [bucket] }), [filters, onFilters]);
   const onSearch = useCallback((text: string) => onFilters({ ...parseFilters(window.location.search), search: text }), [onFilters]);

@@ -50,7 +50,7 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
       headerName: 'Customer',
       sortable: true,
       flex: 1,
-      minWidth: 110,
+      minWidth: 100,
       tooltipField: 'customer_name',
       cellRenderer: (p: { data?: Invoice }) =>
         p.data ? <CustomerLink className="cell-link" companyId={companyId} customerId={p.data.customer} name={p.data.customer_name} onOpen={onCustomer} /> : null,
@@ -71,7 +71,7 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
       field: 'status',
       colId: 'status',
       headerName: 'Status',
-      width: 124,
+      width: 138,
       tooltipField: 'status_display',
       cellRenderer: (p: { data?: Invoice }) => (p.data ? <StatusBadge status={p.data.status} label={p.data.status_display} /> : null),
     },

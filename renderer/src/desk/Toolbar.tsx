@@ -53,6 +53,7 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (text:
         ref={input}
         type="search"
         placeholder="Search invoice number or customer   /"
+        title="Search invoice number or customer (press / to come here)"
         aria-label="Search invoices"
         value={text}
         onChange={(e) => setText(e.target.value)}
