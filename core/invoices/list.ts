@@ -112,12 +112,12 @@ function checkQuery(q: InvoiceListQuery): void {
  */
 const WALK_FROM = 5000;
 
-const PLANS: readonly string[] = ['sort', 'customer', 'rows', 'due', 'follow_up', 'attention', 'days'] satisfies ReadonlyArray<Access | 'attention' | 'days'>;
+const PLANS: readonly string[] = ['sort', 'customer', 'rows', 'due', 'follow_up', 'attention'] satisfies ReadonlyArray<Access | 'attention'>;
 const GROUP_PLANS = ['groups'] as const;
 
 /**
  * The order the rows are read in. Customer groups read days past due as the oldest due date the
- * other way round; invoices have their own walk (daysPastDuePage), since a closed invoice is 0 days
+ * other way round; invoices have their own walk (tieredPage), since a closed invoice is 0 days
  * past due whatever its due date.
  */
 function physicalOrder(sort: OrderKey, dir: SortDir, grouped: boolean): { sort: OrderKey; dir: SortDir } {
@@ -133,7 +133,8 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
   // The cursor belongs to the filters and sort (not the page size, which may change between pages).
   const fingerprint = queryFingerprint({ ...applied, company_id: undefined });
   const grouped = q.groupBy === 'customer' && q.groupMode !== 'children';
-  const after = q.cursor ? decodeCursor(engine.secrets, companyId, fingerprint, sortKeyType(q.sort), grouped ? GROUP_PLANS : PLANS, q.cursor) : null;
+  const plans = grouped ? GROUP_PLANS : TIERED[q.sort] ? TIERED_PLANS : PLANS;
+  const after = q.cursor ? decodeCursor(engine.secrets, companyId, fingerprint, sortKeyType(q.sort), plans, q.cursor) : null;
   const order = physicalOrder(q.sort, q.order, grouped);
 
   return readSnapshot(engine, (sqlite) => {
@@ -155,10 +156,14 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
       const where = baseWhere(companyId, filters);
       addStatusClause(where, 'i', statuses, today);
       let rows: InvoiceRow[];
+      let tieredAccess = 'walk';
       if (order.sort === 'attention') {
         rows = worklistPage(sqlite, where, events!, after, limit + 1, today);
-      } else if (order.sort === 'days_past_due') {
-        rows = daysPastDuePage(sqlite, where, order.dir, after, limit + 1);
+      } else if (TIERED[order.sort]) {
+        const narrow = narrowAccess(filters, statuses);
+        const access = after ? (after.plan.split(':')[0] as (typeof TIER_ACCESS)[number]) : narrow && summary!.count < WALK_FROM ? narrow : 'walk';
+        tieredAccess = access;
+        rows = tieredPage(sqlite, where, order.sort, order.dir, access === 'walk' ? null : access, after, limit + 1);
       } else {
         const sort = order.sort as SortKey;
         const narrow = narrowAccess(filters, statuses);
@@ -176,7 +181,7 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
       items = toItems(sqlite, companyId, pageRows, today);
       if (events) (items as InvoiceItem[]).forEach((item, n) => (item.attention = attentionNotes(events, pageRows[n])));
       const lastRow = pageRows[pageRows.length - 1];
-      last = lastRow ? positionOf(lastRow, order.sort, events, after?.plan) : null;
+      last = lastRow ? positionOf(lastRow, order.sort, events, TIERED[order.sort] ? tieredAccess : after?.plan) : null;
     }
     const envelope: InvoiceListEnvelope = {
       ...(summary ? { count, facets: summary.facets } : {}),
@@ -192,7 +197,8 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
 
 function positionOf(row: InvoiceRow, sort: OrderKey, events: AttentionEvents | null, plan: string | undefined): CursorPosition {
   if (sort === 'attention') return { key: (events!.byInvoice.has(row.id) ? EVENT_TIER : 0) + row.balance, id: row.id, plan: 'attention' };
-  if (sort === 'days_past_due') return { key: `${row.closing_reason ? CLOSED_TIER : OPEN_TIER}${row.due_date}`, id: row.id, plan: 'days' };
+  const tiered = TIERED[sort];
+  if (tiered) return { key: row[tiered.column], id: row.id, plan: `${plan}:${tierOf(row)}` };
   return { key: row[SORT_COLUMN[sort as SortKey] as keyof InvoiceRow] as string | number, id: row.id, plan: plan ?? 'sort' };
 }
 
@@ -229,31 +235,50 @@ function worklistPage(sqlite: Sqlite, where: Where, events: AttentionEvents, aft
   return rows;
 }
 
-/** The tiers of the days-past-due walk, as the first character of its keyset key. */
-const OPEN_TIER = 'o';
-const CLOSED_TIER = 'z';
-
 /**
- * Days past due, most first (desc): open invoices by due date, oldest first, then the closed ones
- * (0 days) by due date; asc is the exact reverse. Each tier walks a due-date index; the cursor key
- * is the tier letter and the due date.
+ * Orders where a closed invoice counts as 0 whatever its stored value (the closed-invoice balance
+ * rule): days past due and balance. Open invoices come first for desc (most days, largest open
+ * balance), then the closed ones; asc is the exact reverse. Each tier is one keyset walk of an
+ * index, or of the narrow filter's rows when few match; the cursor's plan names both.
  */
-function daysPastDuePage(sqlite: Sqlite, where: Where, dir: SortDir, after: CursorPosition | null, take: number): InvoiceRow[] {
+const TIERED: Partial<Record<OrderKey, { column: 'due_date' | 'balance'; openIndex: string; closedIndex: string; flip: boolean }>> = {
+  // Most days past due is the earliest due date.
+  days_past_due: { column: 'due_date', openIndex: 'invoices_open_due', closedIndex: 'invoices_due', flip: true },
+  balance: { column: 'balance', openIndex: 'invoices_balance', closedIndex: 'invoices_balance', flip: false },
+};
+const TIERS = ['open', 'closed'] as const;
+type Tier = (typeof TIERS)[number];
+const TIER_ACCESS = ['walk', 'customer', 'rows', 'due', 'follow_up'] as const;
+const TIERED_PLANS = TIER_ACCESS.flatMap((a) => TIERS.map((t) => `${a}:${t}`));
+
+function tierOf(row: Pick<InvoiceRow, 'closing_reason'>): Tier {
+  return row.closing_reason ? 'closed' : 'open';
+}
+
+function tieredPage(
+  sqlite: Sqlite,
+  where: Where,
+  sort: OrderKey,
+  dir: SortDir,
+  access: Exclude<Access, 'sort'> | null,
+  after: CursorPosition | null,
+  take: number,
+): InvoiceRow[] {
+  const spec = TIERED[sort]!;
   const columns = ITEM_COLUMNS.map((c) => `i.${c}`).join(', ');
-  const tiers = dir === 'desc' ? [OPEN_TIER, CLOSED_TIER] : [CLOSED_TIER, OPEN_TIER];
-  // Within a tier the due date runs the other way from the days: most days is the earliest date.
-  const dueDir = flipDir(dir);
-  const afterTier = after ? (after.key as string).slice(0, 1) : null;
+  const tiers: Tier[] = dir === 'desc' ? ['open', 'closed'] : ['closed', 'open'];
+  const columnDir = spec.flip ? flipDir(dir) : dir;
+  const afterTier = after ? (after.plan.split(':')[1] as Tier) : null;
   const rows: InvoiceRow[] = [];
   for (const tier of tiers.slice(afterTier ? tiers.indexOf(afterTier) : 0)) {
     if (rows.length >= take) break;
-    const keyset = after && tier === afterTier ? ` AND ${afterPosition('i.due_date', 'i.id', dueDir)}` : '';
-    const from = tier === OPEN_TIER ? 'invoices i INDEXED BY invoices_open_due' : 'invoices i INDEXED BY invoices_due';
-    const state = tier === OPEN_TIER ? 'i.closing_reason IS NULL' : 'i.closing_reason IS NOT NULL';
+    const keyset = after && tier === afterTier ? ` AND ${afterPosition(`i.${spec.column}`, 'i.id', columnDir)}` : '';
+    const from = access ? invoicesFrom(access, 'invoices_due') : `invoices i INDEXED BY ${tier === 'open' ? spec.openIndex : spec.closedIndex}`;
+    const state = tier === 'open' ? 'i.closing_reason IS NULL' : 'i.closing_reason IS NOT NULL';
     rows.push(
-      ...(prepared(sqlite, `SELECT ${columns} FROM ${from} WHERE ${where.text} AND ${state}${keyset} ORDER BY i.due_date ${dueDir}, i.id ${dueDir} LIMIT ?`).all(
+      ...(prepared(sqlite, `SELECT ${columns} FROM ${from} WHERE ${where.text} AND ${state}${keyset} ORDER BY i.${spec.column} ${columnDir}, i.id ${columnDir} LIMIT ?`).all(
         ...where.params,
-        ...(keyset ? [(after!.key as string).slice(1), after!.id] : []),
+        ...(keyset ? [after!.key, after!.id] : []),
         take - rows.length,
       ) as InvoiceRow[]),
     );

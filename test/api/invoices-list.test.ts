@@ -200,7 +200,9 @@ describe('GET /invoices', () => {
 
   const SORTS: Array<[string, (s: Spec) => string | number]> = [
     ['due_date', (s) => pastDue(s.daysPastDue)],
-    ['balance', (s) => balanceOf(s)],
+    // The open balance: every closed invoice owes 0, so they sort together below the open ones
+    // (in stored-balance order among themselves).
+    ['balance', (s) => (s.closing ? 0 : 1e9) + balanceOf(s)],
     ['amount', (s) => s.total],
     ['customer_name', (s) => CUSTOMER_NAMES[s.customer]],
   ];
