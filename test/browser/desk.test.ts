@@ -153,7 +153,7 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     await page.screenshot({ path: screenshotPath('desk-detail-panel.png') });
     // The panel's URL opens the same panel on its own.
     await page.goto(page.url());
-    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText()).toBe(first.number);
+    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText(), { timeout: 8000 }).toBe(first.number);
     await page.getByRole('button', { name: 'Close detail' }).click();
     await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
   });

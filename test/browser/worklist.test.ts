@@ -326,6 +326,7 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
     await cellOf(page, row.index, 'due_date').click();
     await page.getByRole('button', { name: 'Record a payment' }).waitFor();
     await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+    const checkFails = page.waitForEvent('requestfailed', { predicate: (r) => r.url().endsWith('/api/v1/setup/'), timeout: 10_000 });
     await page.locator('.status-chip[data-status="current"]').click();
     await page.getByTestId('server-down').waitFor();
     expect(await page.getByTestId('server-down').innerText()).toContain('Changes are paused');
@@ -333,6 +334,8 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
     expect(await page.getByRole('button', { name: 'Record a payment' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Send reminder…' }).isDisabled()).toBe(true);
     await page.screenshot({ path: screenshotPath('worklist-server-down.png') });
+    // The periodic check finds the server gone too (not just one request failing), then it comes back.
+    await checkFails;
     await page.unroute('**/api/**');
     await page.getByTestId('server-down').waitFor({ state: 'detached', timeout: 10_000 });
     await page.getByRole('button', { name: 'Record a payment' }).waitFor();

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import type { Schemas } from '../api/client';
 import { useConnection } from '../state/connection';
 import { companyPath, type Section, useRoute } from '../state/route';
@@ -27,16 +27,19 @@ const PING_DOWN_MS = 2_000;
 function useServerPing() {
   const network = useConnection((s) => s.network);
   const server = useConnection((s) => s.server);
+  const ping = useCallback(() => {
+    const { checked } = useConnection.getState();
+    api.get('/api/v1/setup/', {}).then(
+      () => checked(true),
+      () => checked(false),
+    );
+  }, []);
+  // At once on start and when the network comes or goes; then on a timer, faster while the server is gone.
+  useEffect(() => ping(), [network, ping]);
   useEffect(() => {
-    const ping = () => {
-      api.get('/api/v1/setup/', {}).catch(() => {
-        // The client already reported the server unreachable; nothing else to do here.
-      });
-    };
-    ping();
     const timer = setInterval(ping, server ? PING_MS : PING_DOWN_MS);
     return () => clearInterval(timer);
-  }, [network, server]);
+  }, [server, ping]);
 }
 
 /** How often the frame asks whether email can go out. */

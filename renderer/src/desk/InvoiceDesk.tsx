@@ -32,19 +32,18 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
     void loadViews();
   }, [companyId, reset, loadLookups, loadViews]);
 
-  // The server answers again: everything on screen reloads by itself (grid, counts, panel).
+  // The server answers again after it was gone: everything on screen reloads by itself.
   const server = useConnection((s) => s.server);
+  const reconnects = useConnection((s) => s.reconnects);
   const changed = useDesk((s) => s.changed);
-  const wasDown = useRef(false);
+  const seenReconnects = useRef(reconnects);
   useEffect(() => {
-    if (!server) wasDown.current = true;
-    else if (wasDown.current) {
-      wasDown.current = false;
-      changed();
-      void loadLookups();
-      void loadViews();
-    }
-  }, [server, changed, loadLookups, loadViews]);
+    if (reconnects === seenReconnects.current) return;
+    seenReconnects.current = reconnects;
+    changed();
+    void loadLookups();
+    void loadViews();
+  }, [reconnects, changed, loadLookups, loadViews]);
 
   // The canonical URL: a hand-edited or stale query is rewritten to what actually applies.
   useEffect(() => {
