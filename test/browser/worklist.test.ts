@@ -346,6 +346,20 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
     browser.errors.splice(0, browser.errors.length, ...browser.errors.filter((e) => !e.includes('ERR_CONNECTION_REFUSED')));
   });
 
+  it('groups by customer with the largest overdue balance first', async () => {
+    await page.goto(`${server.url}${desk}?view=all&ar_owner=all`);
+    await rowsWhere(page, (r) => r.length > 3, 'rows');
+    await page.getByLabel('Group by customer').check();
+    await page.waitForURL((u) => u.searchParams.get('group_by') === 'customer');
+    const overdue = () =>
+      page.locator('[data-testid="grouped-grid"] .ag-row.group-row .ag-cell[col-id="overdue"]').evaluateAll((cells) => cells.map((c) => Number((c as HTMLElement).innerText.replace(/[^0-9.-]/g, ''))));
+    await expect.poll(async () => (await overdue()).length, { timeout: 8000 }).toBeGreaterThan(5);
+    const values = await overdue();
+    expect(values[0]).toBeGreaterThan(0);
+    for (let i = 1; i < values.length; i++) expect(values[i - 1]).toBeGreaterThanOrEqual(values[i]);
+    expect(await page.locator('[data-testid="grouped-grid"] .ag-header-cell[col-id="overdue"]').getAttribute('aria-sort')).toBe('descending');
+  });
+
   it('logged no errors', () => {
     expect(browser.errors).toEqual([]);
   });
