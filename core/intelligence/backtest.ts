@@ -4,21 +4,11 @@
  * baselines (the due date; the customer's running mean days-to-pay, the portfolio's for a first
  * invoice). Scores are days between predicted and actual settled date.
  */
-import { sql } from 'kysely';
 import { addDays, daysBetween } from '../dates';
-import type { Db } from '../db/connection';
+import { type SettledInvoice } from './facts';
 import { PayDateModel } from './pay-date';
 
-export interface HistoryInvoice {
-  id: string;
-  customerId: string;
-  invoiceDate: string;
-  dueDate: string;
-  settledDate: string;
-  disputed: boolean;
-  /** The method of the payment that settled it. */
-  method: string | null;
-}
+export type HistoryInvoice = SettledInvoice;
 
 export interface ReplayedPrediction {
   invoiceId: string;
@@ -43,39 +33,6 @@ export interface BacktestReport {
   late_accuracy: number;
   interval_coverage: number;
   baselines: { due_date: Score; customer_mean: Score };
-}
-
-/** A label whose name says dispute marks an invoice as disputed (the IBM preset's "Disputed"). */
-export const DISPUTE_LABEL_PATTERN = '%disput%';
-
-/** The company's invoices settled in full (paid or overpaid), with their dispute flag. */
-export async function loadPaidHistory(db: Db, companyId: string): Promise<HistoryInvoice[]> {
-  const rows = await db
-    .selectFrom('invoices as i')
-    .select([
-      'i.id',
-      'i.customer_id',
-      'i.invoice_date',
-      'i.due_date',
-      'i.closed_date',
-      sql<number>`EXISTS (SELECT 1 FROM invoice_labels il JOIN labels l ON l.id = il.label_id
-        WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND lower(l.name) LIKE ${DISPUTE_LABEL_PATTERN})`.as('disputed'),
-      sql<string | null>`(SELECT p.payment_method FROM payments p WHERE p.invoice_id = i.id AND p.status IN ('PAID', 'PARTIAL')
-        ORDER BY p.payment_date DESC, p.created_at DESC LIMIT 1)`.as('method'),
-    ])
-    .where('i.company_id', '=', companyId)
-    .where('i.closing_reason', 'in', ['paid', 'overpaid'])
-    .where('i.closed_date', 'is not', null)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    customerId: r.customer_id,
-    invoiceDate: r.invoice_date,
-    dueDate: r.due_date,
-    settledDate: r.closed_date!,
-    disputed: r.disputed === 1,
-    method: r.method,
-  }));
 }
 
 /** Running mean of days from invoice to settlement, per customer and for the portfolio. */

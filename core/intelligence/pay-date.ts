@@ -132,6 +132,26 @@ export class PayDateModel {
     this.cache = null;
   }
 
+  /** Takes a customer's observations out (before observing its current history again). */
+  forget(customerId: string): void {
+    const history = this.customers.get(customerId);
+    if (!history) return;
+    for (const o of history.observations) {
+      addTo(o.disputed ? this.disputedSums : this.plainSums, o.daysLate, o.disputed, -1);
+      if (o.method !== null) addTo(this.methodSums.get(o.method)!, o.daysLate, o.disputed, -1);
+      const key = `${o.daysLate}|${o.disputed ? 1 : 0}|${o.method ?? ''}`;
+      const bin = this.histogram.get(key)!;
+      if (--bin.count === 0) this.histogram.delete(key);
+    }
+    this.customers.delete(customerId);
+    this.cache = null;
+  }
+
+  /** A customer's days late, oldest settlement first. */
+  daysLateOf(customerId: string): { daysLate: number; disputed: boolean; settledDay: number }[] {
+    return [...(this.customers.get(customerId)?.observations ?? [])].sort((a, b) => a.settledDay - b.settledDay);
+  }
+
   customerObservationCount(customerId: string): number {
     return this.customers.get(customerId)?.observations.length ?? 0;
   }
@@ -196,10 +216,10 @@ export class PayDateModel {
   }
 }
 
-function addTo(sums: Sums, daysLate: number, disputed: boolean): void {
-  sums.n += 1;
-  sums.daysLate += daysLate;
-  if (disputed) sums.disputed += 1;
+function addTo(sums: Sums, daysLate: number, disputed: boolean, sign = 1): void {
+  sums.n += sign;
+  sums.daysLate += sign * daysLate;
+  if (disputed) sums.disputed += sign;
 }
 
 /** An invoice's prediction from its customer's distribution: the dispute shift applies to disputed invoices. */

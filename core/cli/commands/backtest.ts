@@ -1,5 +1,6 @@
 import { createEngine } from '../../engine';
-import { backtest, loadPaidHistory } from '../../intelligence/backtest';
+import { backtest } from '../../intelligence/backtest';
+import { loadSettledHistory } from '../../intelligence/facts';
 import { findCompany } from '../company';
 import { DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 
@@ -12,7 +13,7 @@ export async function backtestCommand(args: string[]): Promise<number> {
   const engine = await createEngine({ file: databaseFile(values) });
   try {
     const company = await findCompany(engine, values.company);
-    const report = backtest(await loadPaidHistory(engine.db, company.id));
+    const report = backtest(loadSettledHistory(engine, company.id));
     if (values.json) {
       console.log(JSON.stringify(report));
       return 0;
