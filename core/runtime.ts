@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Engine } from './engine';
 import { createApp, type HttpOptions } from './http/app';
+import { startIntelligenceScheduler } from './intelligence/jobs';
 import { coreJobHandlers } from './jobs/handlers';
 import { createWorker } from './jobs/worker';
 
@@ -32,11 +33,13 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const worker = createWorker(engine, { handlers: coreJobHandlers(), ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}) });
   worker.start();
+  const intelligence = startIntelligenceScheduler(engine, options.jobPollMs ? { pollMs: options.jobPollMs } : {});
   return {
     url: `http://${shownHost}:${port}`,
     port,
     async stop() {
       // The job in hand finishes (and records its outcome) before the database can be closed.
+      await intelligence.stop();
       await worker.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -4,6 +4,7 @@ import { BENCH_HELP, benchCommand } from './commands/bench';
 import { backupCommand, migrateCommand } from './commands/maintenance';
 import { desktopCommand } from './commands/desktop';
 import { IMPORT_HELP, importCommand } from './commands/import';
+import { INSIGHTS_HELP, insightsCommand } from './commands/insights';
 import { SEED_HELP, seedCommand } from './commands/seed';
 import { SERVE_HELP, serveCommand } from './commands/serve';
 import { USER_HELP, userCommand } from './commands/user';
@@ -17,6 +18,7 @@ Usage:
   ${USER_HELP}
   ${IMPORT_HELP}
   ${BACKTEST_HELP}
+  ${INSIGHTS_HELP}
   ${BENCH_HELP}   (npm run bench)
   ardesk migrate [--db FILE | --data-dir DIR]
   ardesk backup [--db FILE | --data-dir DIR] [--out FILE]
@@ -29,6 +31,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   user: userCommand,
   import: importCommand,
   backtest: backtestCommand,
+  insights: insightsCommand,
   migrate: migrateCommand,
   backup: backupCommand,
   desktop: desktopCommand,

@@ -5,6 +5,7 @@ import { activityRoutes } from './activity';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
 import { insightRoutes } from './insights';
+import { intelligenceRoutes } from './intelligence';
 import { invoiceRoutes } from './invoices';
 import { reminderRoutes } from './reminders';
 import { sequenceRoutes } from './sequences';
@@ -21,5 +22,5 @@ import { teamRoutes } from './team';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes()];
+  return [authRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes()];
 }

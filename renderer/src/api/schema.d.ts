@@ -498,6 +498,34 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/intelligence/refresh": {
+    post: {
+      /** Recompute the company’s insights and recommended actions in the background */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        202: components["schemas"]["IntelligenceRefreshAccepted"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/intelligence/refresh/{job_id}": {
+    get: {
+      /** Status and progress of an intelligence refresh */
+      path: {
+        company_id: string;
+        job_id: string;
+      };
+      responses: {
+        200: components["schemas"]["IntelligenceRefreshJob"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/invoices": {
     get: {
       /** List invoices with filters, sorting, customer groups and a keyset cursor */
@@ -2304,6 +2332,34 @@ export interface components {
       offset: number;
       results: components["schemas"]["Insight"][];
     };
+    IntelligenceRefreshAccepted: {
+      job_id: string;
+      status: "queued" | "running" | "succeeded" | "failed";
+      created: boolean;
+      progress_url: string;
+    };
+    IntelligenceRefreshJob: {
+      id: string;
+      status: "queued" | "running" | "succeeded" | "failed";
+      reason: "on_demand" | "daily" | "changes";
+      progress: components["schemas"]["IntelligenceRefreshProgress"];
+      report: components["schemas"]["IntelligenceRefreshReport"];
+      error: string | null;
+      queued_at: string;
+      updated_at: string;
+    };
+    IntelligenceRefreshProgress: {
+      done: number;
+      total: number;
+    } | null;
+    IntelligenceRefreshReport: {
+      customers: number;
+      insights_opened: number;
+      insights_closed: number;
+      insights_unchanged: number;
+      actions_proposed: number;
+      actions_cancelled: number;
+    } | null;
     Invoice: {
       id: string;
       customer: string;
