@@ -2,7 +2,8 @@
  * Evidence: the facts, figures and records an insight or a generated action rests on, so a
  * collector can see why. Stored as JSON on the row and returned top-level as `evidence`.
  */
-import { z } from 'zod';
+// zod as @hono/zod-openapi extends it: the HTTP layer registers this schema in the OpenAPI document.
+import { z } from '@hono/zod-openapi';
 
 export const EVIDENCE_REF_TYPES = ['invoice', 'payment', 'communication', 'action', 'insight', 'customer'] as const;
 
