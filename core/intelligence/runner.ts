@@ -29,6 +29,8 @@ export interface RefreshOptions {
   /** Only these customers (and no portfolio signal); all active customers when absent. */
   customerIds?: string[];
   onProgress?: (progress: { done: number; total: number }) => void;
+  /** Ids for the rows written (the demo seed passes its own, so the same seed gives the same ids). */
+  ids?: () => string;
 }
 
 export interface RefreshReport {
@@ -80,8 +82,8 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
       stale.push(...computed.stale);
     }
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
-      const written = await writeInsights(tx, companyId, { customerIds: chunk }, desired);
-      const acted = await writeProposals(tx, companyId, proposals, stale);
+      const written = await writeInsights(tx, companyId, { customerIds: chunk }, desired, options.ids);
+      const acted = await writeProposals(tx, companyId, proposals, stale, options.ids);
       report.insights_opened += written.opened;
       report.insights_closed += written.closed;
       report.insights_unchanged += written.unchanged;
@@ -97,7 +99,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
       const draft = portfolioSignal(companyId, company.name, figures);
       const written = await writeInsights(tx, companyId, { portfolio: true }, [
         { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_signal', ...draft },
-      ]);
+      ], options.ids);
       report.insights_opened += written.opened;
       report.insights_closed += written.closed;
       report.insights_unchanged += written.unchanged;

@@ -43,7 +43,13 @@ const key = (targetType: string, targetId: string, insightType: string) => `${ta
  * Brings the active engine insights of `scope` (these customers and their invoices, or the
  * portfolio) to `desired`.
  */
-export async function writeInsights(tx: CommandTx, companyId: string, scope: { customerIds: string[] } | { portfolio: true }, desired: DesiredInsight[]): Promise<Omit<WriteReport, 'proposed' | 'cancelled'>> {
+export async function writeInsights(
+  tx: CommandTx,
+  companyId: string,
+  scope: { customerIds: string[] } | { portfolio: true },
+  desired: DesiredInsight[],
+  ids: () => string = newId,
+): Promise<Omit<WriteReport, 'proposed' | 'cancelled'>> {
   let existing: Existing[] = [];
   if ('portfolio' in scope) {
     existing = await tx.db
@@ -84,7 +90,7 @@ export async function writeInsights(tx: CommandTx, companyId: string, scope: { c
     }
     if (before) toClose.push(before.id);
     rows.push({
-      id: newId(),
+      id: ids(),
       company_id: companyId,
       target_type: d.targetType,
       target_id: d.targetId,
@@ -116,9 +122,10 @@ export async function writeProposals(
   companyId: string,
   proposals: Array<ProposedAction & { customerId: string }>,
   stale: Array<{ id: string; reason: string }>,
+  ids: () => string = newId,
 ): Promise<{ proposed: number; cancelled: number }> {
   const rows = proposals.map((p) => ({
-    id: newId(),
+    id: ids(),
     company_id: companyId,
     invoice_id: p.invoiceId,
     customer_id: p.customerId,
@@ -144,7 +151,7 @@ export async function writeProposals(
   }));
   for (let i = 0; i < rows.length; i += 200) await tx.db.insertInto('actions').values(rows.slice(i, i + 200)).execute();
   const approvals = stale.map((s) => ({
-    id: newId(),
+    id: ids(),
     company_id: companyId,
     action_id: s.id,
     operation: 'cancel' as const,
