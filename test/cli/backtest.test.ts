@@ -60,4 +60,15 @@ describe('ardesk backtest on the IBM sample', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--company/);
   }, 120_000);
+
+  it('ardesk insights refresh recomputes the company, and a second run changes nothing', () => {
+    const first = ardesk('insights', 'refresh', '--db', db, '--company', 'IBM sample', '--json');
+    expect(first.code).toBe(0);
+    // Every IBM invoice is paid: no open invoice, so only the portfolio signal.
+    expect(JSON.parse(first.stdout)).toMatchObject({ customers: 0, insights_opened: 1, insights_unchanged: 0, actions_proposed: 0 });
+    const second = ardesk('insights', 'refresh', '--db', db, '--company', 'IBM sample');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/insights: 0 new or changed, 1 unchanged, 0 closed/);
+    expect(second.stderr).toMatch(/100% \(1\/1\)/);
+  }, 120_000);
 });
