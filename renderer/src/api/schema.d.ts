@@ -307,7 +307,7 @@ export interface paths {
   };
   "/api/companies/{company_id}/customers": {
     get: {
-      /** List customers by name */
+      /** List customers with their balances */
       path: {
         company_id: string;
       };
@@ -316,6 +316,8 @@ export interface paths {
         is_person?: boolean;
         ar_owner?: string;
         sales_owner?: string;
+        sort?: "name" | "balance" | "oldest_due" | "ar_owner";
+        order?: "asc" | "desc";
         limit?: number;
         offset?: number;
       };
@@ -1721,7 +1723,14 @@ export interface components {
     };
     CustomerList: {
       count: number;
-      data: components["schemas"]["Customer"][];
+      data: components["schemas"]["CustomerListItem"][];
+    };
+    CustomerListItem: components["schemas"]["Customer"] & {
+      open_balance: number;
+      overdue_balance: number;
+      oldest_open_due_date: string | null;
+      last_touch_at: string | null;
+      risk: string | null;
     };
     CustomerLocation: {
       id: string;
