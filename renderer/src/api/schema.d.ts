@@ -1482,7 +1482,7 @@ export interface components {
       count: number;
       page: number;
       page_size: number;
-      data: {
+      data: ({
         invoice: string;
         invoice_number: string;
         customer: string;
@@ -1502,7 +1502,7 @@ export interface components {
         "61_90": number;
         "91_over": number;
         total: number;
-      }[];
+      })[];
     };
     AgingExportRequest: {
       as_of?: string;
