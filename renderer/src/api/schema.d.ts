@@ -466,6 +466,24 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/imports/preview": {
+    post: {
+      /** Read the header and first rows of a CSV or XLSX file, writing nothing */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["ImportPreviewRequest"];
+      responses: {
+        200: components["schemas"]["ImportPreview"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        413: components["schemas"]["Problem"];
+        415: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/intelligence/insights": {
     post: {
       /** Record an insight; it supersedes the active insight of the same type on the same target */
@@ -2230,6 +2248,19 @@ export interface components {
         entity?: "customers" | "invoices" | "payments" | "ar-rows";
         mapping: components["schemas"]["ImportMapping"];
       }[];
+    };
+    ImportPreview: {
+      format: "csv" | "xlsx";
+      headers: string[];
+      rows: string[][];
+      row_count: number;
+    };
+    ImportPreviewRequest: {
+      file: string;
+      sheet?: string;
+      format?: "csv" | "xlsx";
+      delimiter?: "," | ";" | "\t" | "|";
+      encoding?: "utf-8" | "windows-1252";
     };
     ImportRejected: components["schemas"]["Problem"] & {
       dry_run: boolean;
