@@ -10,6 +10,10 @@ import { useSession } from './state/session';
 
 const InvoiceDesk = lazy(() => import('./desk/InvoiceDesk'));
 const CustomerPage = lazy(() => import('./desk/CustomerPage'));
+const CustomerList = lazy(() => import('./customers/CustomerList'));
+const AnalyticsPage = lazy(() => import('./analytics/AnalyticsPage'));
+const InsightsPage = lazy(() => import('./insights/InsightsPage'));
+const SettingsPage = lazy(() => import('./settings/SettingsPage'));
 
 const LAST_COMPANY_KEY = 'ardesk.company';
 
@@ -57,7 +61,13 @@ function Workspace() {
         ) : route.section === 'customers' && route.itemId ? (
           <CustomerPage key={`${companyId}/${route.itemId}`} companyId={companyId} customerId={route.itemId} />
         ) : route.section === 'customers' ? (
-          <InvoiceDesk key={companyId} companyId={companyId} invoiceId={null} />
+          <CustomerList key={companyId} companyId={companyId} />
+        ) : route.section === 'analytics' ? (
+          <AnalyticsPage key={companyId} companyId={companyId} />
+        ) : route.section === 'insights' ? (
+          <InsightsPage key={companyId} companyId={companyId} />
+        ) : route.section === 'settings' ? (
+          <SettingsPage key={companyId} companyId={companyId} tab={route.itemId} />
         ) : (
           <Upcoming section={route.section} />
         )}

@@ -7,6 +7,7 @@ import { describeError } from './ErrorBox';
 
 const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'invoices', label: 'Invoices', icon: '▤' },
+  { section: 'customers', label: 'Customers', icon: '◧' },
   { section: 'actions', label: 'Actions', icon: '✓' },
   { section: 'sequences', label: 'Sequences', icon: '⇶' },
   { section: 'queue', label: 'Queue', icon: '☰' },
@@ -60,7 +61,7 @@ function CompanySwitcher({ companies, current }: { companies: Company[]; current
         onChange={(e) => {
           const section = (pathname.split('/')[3] as Section | undefined) ?? 'invoices';
           // Filters and open panels belong to the previous company's data: start the section fresh.
-          navigate(companyPath(e.target.value, section === 'customers' ? 'invoices' : section));
+          navigate(companyPath(e.target.value, section));
         }}
       >
         {companies.map((c) => (
@@ -108,7 +109,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
   const companies = useSession((s) => s.companies);
   const navigate = useRoute((s) => s.navigate);
   useServerPing();
-  const active = section === 'customers' ? 'invoices' : section;
+  const active = section;
   return (
     <div className="frame">
       <nav className="sidebar" aria-label="Main">

@@ -3,7 +3,9 @@ import type { Section } from '../state/route';
 import { useSession } from '../state/session';
 import { ErrorBox } from './ErrorBox';
 
-const ABOUT: Record<Exclude<Section, 'invoices' | 'customers'>, { title: string; purpose: string; match: RegExp }> = {
+type UpcomingSection = Exclude<Section, 'invoices' | 'customers' | 'analytics' | 'insights' | 'settings'>;
+
+const ABOUT: Record<UpcomingSection, { title: string; purpose: string; match: RegExp }> = {
   actions: {
     title: 'Actions',
     purpose: 'Approve, edit, reject or send the recommended collection actions (emails, calls, tasks) for each invoice.',
@@ -19,21 +21,6 @@ const ABOUT: Record<Exclude<Section, 'invoices' | 'customers'>, { title: string;
     purpose: 'Work the outreach steps that are due today: review and send reminders, log calls, complete tasks.',
     match: /\/sequences\/queue/,
   },
-  analytics: {
-    title: 'Analytics',
-    purpose: 'Aging over time, DSO and collection effectiveness, and the 13-week cash forecast against actuals.',
-    match: /\/(ar-aging|analytics)/,
-  },
-  insights: {
-    title: 'Insights',
-    purpose: 'Conversation summaries, pay-date predictions and signals about customers, invoices and the portfolio, with feedback.',
-    match: /\/intelligence/,
-  },
-  settings: {
-    title: 'Settings',
-    purpose: 'Email connections, team members, labels, API tokens for scripts, and the workspace data folder.',
-    match: /\/(email-connections|team-members|labels|v1\/auth|tokens)/,
-  },
 };
 
 interface OperationRef {
@@ -46,7 +33,7 @@ interface OperationRef {
  * A workflow whose screen a later issue builds. It says so plainly and lists the API operations
  * that already exist for it (read from the server's own OpenAPI document), so nothing is invented.
  */
-export function Upcoming({ section }: { section: Exclude<Section, 'invoices' | 'customers'> }) {
+export function Upcoming({ section }: { section: UpcomingSection }) {
   const baseUrl = useSession((s) => s.baseUrl);
   const about = ABOUT[section];
   const [ops, setOps] = useState<OperationRef[] | null>(null);

@@ -1,0 +1,22 @@
+import { useState } from 'react';
+import { useLoad } from '../components/useLoad';
+import { localToday } from '../desk/format';
+import { api, useSession } from '../state/session';
+import { AgingSection } from './AgingSection';
+import { ForecastSection } from './ForecastSection';
+
+/** What a manager reads every week: aging (of any date and over time), the details, the export, and the cash forecast. */
+export default function AnalyticsPage({ companyId }: { companyId: string }) {
+  const [asOf, setAsOf] = useState(localToday());
+  const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
+  const report = useLoad((signal) => api.get('/api/companies/{company_id}/ar-aging/report-summary', { path: { company_id: companyId }, signal }), [companyId]);
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>Analytics</h1>
+      </header>
+      <AgingSection companyId={companyId} asOf={asOf} onAsOf={setAsOf} canWrite={role !== 'viewer'} />
+      <ForecastSection companyId={companyId} currency={report.data?.currency ?? 'USD'} />
+    </div>
+  );
+}
