@@ -4,7 +4,7 @@
  * exactly what an import reads.
  */
 import type { Schemas } from '../api/client';
-import { FIELDS } from '../../../core/import/mapping';
+import { FIELDS } from '../../../core/import/fields';
 
 export type Entity = NonNullable<Schemas['ImportMapping']['entity']>;
 export type SectionName = keyof typeof FIELDS;
