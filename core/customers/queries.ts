@@ -117,13 +117,13 @@ function nameMatches(search: string) {
   return sql<boolean>`c.name LIKE ${likePattern(search)} ESCAPE '\\'`;
 }
 
-/** Columns the list sorts by: the name, or the per-customer aggregate kept by triggers (0003). */
+/** Columns the list sorts by: the name, the owner's name, or per-customer aggregates kept by triggers (0003, 0050). */
 export const CUSTOMER_SORTS = ['name', 'balance', 'oldest_due', 'ar_owner'] as const;
 export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
 
 const SORT_COLUMN: Record<CustomerSort, string> = {
   name: 'c.name',
-  balance: 'coalesce(t.balance, 0)',
+  balance: 'coalesce(o.open_balance, 0)',
   oldest_due: 't.oldest_open_due_date',
   ar_owner: 'ar.name',
 };
@@ -145,7 +145,8 @@ export async function listCustomers(
 ) {
   let rows = baseQuery(db)
     .leftJoin('customer_invoice_totals as t', (j) => j.onRef('t.company_id', '=', 'c.company_id').onRef('t.customer_id', '=', 'c.id'))
-    .select('t.oldest_open_due_date')
+    .leftJoin('customer_open_totals as o', (j) => j.onRef('o.company_id', '=', 'c.company_id').onRef('o.customer_id', '=', 'c.id'))
+    .select(['t.oldest_open_due_date', 'o.open_balance'])
     .where('c.company_id', '=', companyId);
   let count = db.selectFrom('customers as c').select((eb) => eb.fn.countAll<number>().as('n')).where('c.company_id', '=', companyId);
   const search = filters.search?.trim();
@@ -184,7 +185,7 @@ export async function listCustomers(
       const f = facts.get(r.id);
       return {
         ...toDto(r),
-        open_balance: fromMinor(f?.open ?? 0),
+        open_balance: fromMinor(r.open_balance ?? 0),
         overdue_balance: fromMinor(f?.overdue ?? 0),
         oldest_open_due_date: r.oldest_open_due_date ?? null,
         last_touch_at: f?.last_touch_at ?? null,
@@ -195,17 +196,16 @@ export async function listCustomers(
 }
 
 /**
- * Balances, last touch and risk of one page of customers: read for those ids only (their invoices
+ * Overdue balance, last touch and risk of one page of customers: read for those ids only (their invoices
  * through invoices_customer, their active signal), so a page costs the same at 50,000 customers.
  */
 async function pageFacts(db: Db, companyId: string, ids: string[], today: string) {
-  const facts = new Map<string, { open: number; overdue: number; last_touch_at: string | null; risk: string | null }>();
+  const facts = new Map<string, { overdue: number; last_touch_at: string | null; risk: string | null }>();
   if (ids.length === 0) return facts;
   const sums = await db
     .selectFrom('invoices')
     .select([
       'customer_id',
-      sql<number>`coalesce(sum(CASE WHEN closing_reason IS NULL THEN balance ELSE 0 END), 0)`.as('open'),
       sql<number>`coalesce(sum(CASE WHEN closing_reason IS NULL AND due_date < ${today} AND balance > 0 THEN balance ELSE 0 END), 0)`.as('overdue'),
       sql<string | null>`max(last_touch_at)`.as('last_touch_at'),
     ])
@@ -213,7 +213,7 @@ async function pageFacts(db: Db, companyId: string, ids: string[], today: string
     .where('customer_id', 'in', ids)
     .groupBy('customer_id')
     .execute();
-  for (const s of sums) facts.set(s.customer_id, { open: Number(s.open), overdue: Number(s.overdue), last_touch_at: s.last_touch_at, risk: null });
+  for (const s of sums) facts.set(s.customer_id, { overdue: Number(s.overdue), last_touch_at: s.last_touch_at, risk: null });
   const signals = await db
     .selectFrom('insights')
     .select(['target_id', sql<string | null>`json_extract(payload_json, '$.signal.severity')`.as('severity')])
@@ -224,7 +224,7 @@ async function pageFacts(db: Db, companyId: string, ids: string[], today: string
     .where('target_id', 'in', ids)
     .execute();
   for (const s of signals) {
-    const f = facts.get(s.target_id) ?? { open: 0, overdue: 0, last_touch_at: null, risk: null };
+    const f = facts.get(s.target_id) ?? { overdue: 0, last_touch_at: null, risk: null };
     f.risk = s.severity;
     facts.set(s.target_id, f);
   }

@@ -162,6 +162,8 @@ describe('customers API (extension)', () => {
     const big = await l.customer({ name: 'Big Co', ar_owner: ada });
     const none = await l.customer({ name: 'No Invoices Co' });
     await l.invoice({ customer: small, number: 'S-1', total: 10, dueDate: '2026-11-30' });
+    // A written-off invoice keeps its balance but owes nothing: it must not lift Small Co above Big Co.
+    await l.invoice({ customer: small, number: 'S-2', total: 999, dueDate: '2026-08-01', closingReason: 'written_off' });
     await l.invoice({ customer: big, number: 'B-1', total: 500, dueDate: '2026-09-01' });
     const part = await l.invoice({ customer: big, number: 'B-2', total: 100, dueDate: '2026-12-10' });
     await l.payment({ invoice: part, amount: 40 });
@@ -186,6 +188,7 @@ describe('customers API (extension)', () => {
     expect(page.data.map((c) => c.name)).toEqual(['Small Co']);
     const bigRow = (await list('search=Big')).data[0];
     expect(bigRow).toMatchObject({ open_balance: 560, overdue_balance: 500, oldest_open_due_date: '2026-09-01', risk: 'high', ar_owner: { id: ada, name: 'Ada' } });
+    expect((await list('search=Small')).data[0]).toMatchObject({ open_balance: 10, overdue_balance: 0, oldest_open_due_date: '2026-11-30' });
     const noneRow = (await list('search=No Invoices')).data[0];
     expect(noneRow).toMatchObject({ id: none, open_balance: 0, overdue_balance: 0, oldest_open_due_date: null, last_touch_at: null, risk: null });
     for (const query of ['sort=due', 'order=up']) expect((await get(`${base}/customers?${query}`)).status, query).toBe(400);

@@ -105,7 +105,7 @@ const ListQuery = z.object({
   is_person: QueryBool.optional(),
   ar_owner: UuidValue.optional().openapi({ description: 'Customers of this AR owner (team member id)' }),
   sales_owner: UuidValue.optional().openapi({ description: 'Customers of this sales owner (team member id)' }),
-  sort: z.enum(CUSTOMER_SORTS).optional().openapi({ description: 'name (default), balance (all invoices), oldest_due (oldest open due date), ar_owner; empty values last' }),
+  sort: z.enum(CUSTOMER_SORTS).optional().openapi({ description: 'name (default), balance (open balance), oldest_due (oldest open due date), ar_owner; empty values last' }),
   order: z.enum(['asc', 'desc']).optional().openapi({ description: 'Default asc' }),
   ...offsetPaging(CUSTOMER_PAGE_DEFAULT, CUSTOMER_PAGE_MAX),
 });
