@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { addDays } from '../../../core/dates';
 import type { Schemas } from '../api/client';
 import { type ChartOption, Chart, cssVar } from '../components/Chart';
+import { ScrollRegion } from '../components/ScrollRegion';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { Pager } from '../components/SortHeader';
 import { useLoad } from '../components/useLoad';
@@ -187,7 +188,7 @@ function Details({ companyId, asOf, bucket, currency }: { companyId: string; asO
       </div>
       {details.error !== null && <ErrorBox what="the aging details" error={details.error} onRetry={details.reload} />}
       {data && (
-        <div className="table-scroll">
+        <ScrollRegion label="Aging details">
           <table className="data-table" data-testid="aging-details" aria-busy={details.loading}>
             {groupBy === 'customer' ? (
               <>
@@ -267,7 +268,7 @@ function Details({ companyId, asOf, bucket, currency }: { companyId: string; asO
           </table>
           {data.data.length === 0 && <p className="muted">Nothing open{bucket ? ' in this bucket' : ''} on this date.</p>}
           <Pager offset={(page - 1) * DETAIL_PAGE} limit={DETAIL_PAGE} count={data.count} onOffset={(o) => setPage(o / DETAIL_PAGE + 1)} what={groupBy === 'customer' ? 'customers' : 'invoices'} />
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );

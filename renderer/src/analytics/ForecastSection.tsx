@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { Schemas } from '../api/client';
 import { type ChartOption, Chart, cssVar } from '../components/Chart';
+import { ScrollRegion } from '../components/ScrollRegion';
 import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { apiQuery, DEFAULT_FILTERS, type DeskFilters, toSearch } from '../desk/filters';
@@ -176,7 +177,7 @@ export function ForecastSection({ companyId, currency }: { companyId: string; cu
           <ForecastChart forecast={data} currency={currency} onWeek={setWeekIndex} />
           {week && <WeekInvoices companyId={companyId} forecast={data} week={week} currency={currency} />}
           {table && (
-            <div className="table-scroll">
+            <ScrollRegion label="Inflows by customer and week">
               <table className="data-table" data-testid="forecast-table">
                 <caption className="sr-only">Inflows by customer and week</caption>
                 <thead>
@@ -210,7 +211,7 @@ export function ForecastSection({ companyId, currency }: { companyId: string; cu
                 </tfoot>
               </table>
               <p className="muted small">{formatCount(table.rows.length)} customers with inflows in the window.</p>
-            </div>
+            </ScrollRegion>
           )}
         </>
       )}

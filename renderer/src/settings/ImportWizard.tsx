@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Schemas } from '../api/client';
+import { ScrollRegion } from '../components/ScrollRegion';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { formatCount } from '../desk/format';
@@ -142,7 +143,7 @@ export function ImportWizard({ companyId }: { companyId: string }) {
           <p>
             {file?.name}: {formatCount(preview.row_count)} rows, {preview.headers.length} columns.
           </p>
-          <div className="table-scroll">
+          <ScrollRegion label="The first rows of the file">
             <table className="data-table" data-testid="import-preview">
               <caption className="sr-only">The first rows of the file</caption>
               <thead>
@@ -164,7 +165,7 @@ export function ImportWizard({ companyId }: { companyId: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <label className="form-row">
             How to read it
             <select value={source} onChange={(e) => setSource(e.target.value)}>
@@ -256,7 +257,7 @@ export function ImportWizard({ companyId }: { companyId: string }) {
           </p>
           <Counts result={check} />
           {check.errors.length > 0 && (
-            <div className="errors-list">
+            <ScrollRegion label="Row errors" className="errors-list">
               <table className="data-table" data-testid="import-errors">
                 <thead>
                   <tr>
@@ -275,7 +276,7 @@ export function ImportWizard({ companyId }: { companyId: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
           {progress !== null && (
             <label className="form-row">
