@@ -58,10 +58,10 @@ function Feedback({ companyId, insight, onSaved }: { companyId: string; insight:
     <div className="feedback" role="group" aria-label="Was this useful?">
       <span className="muted small">Useful?</span>
       <button type="button" className="btn btn-small" aria-pressed={rating === 'up'} disabled={busy} onClick={() => (setRating('up'), void save('up'))}>
-        <span aria-hidden="true">👍</span> Yes
+        Yes
       </button>
       <button type="button" className="btn btn-small" aria-pressed={rating === 'down'} disabled={busy} onClick={() => (setRating('down'), void save('down'))}>
-        <span aria-hidden="true">👎</span> No
+        No
       </button>
       {rating !== null && (
         <>

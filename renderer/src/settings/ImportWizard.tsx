@@ -253,7 +253,7 @@ export function ImportWizard({ companyId }: { companyId: string }) {
           <p role="status" data-testid="import-check-summary">
             {check.errors.length === 0
               ? `All ${formatCount(check.rows)} rows can be imported. Nothing has been written yet.`
-              : `${formatCount(check.errors.length)} row errors: fix the file or the mapping, then check again. Nothing was written.`}
+              : `${formatCount(check.errors.length)} ${check.errors.length === 1 ? 'row error' : 'row errors'}: fix the file or the mapping, then check again. Nothing was written.`}
           </p>
           <Counts result={check} />
           {check.errors.length > 0 && (
