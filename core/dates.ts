@@ -22,3 +22,22 @@ export function daysBetween(from: string, to: string): number {
 export function addDays(date: string, days: number): string {
   return new Date((toEpochDay(date) + days) * DAY_MS).toISOString().slice(0, 10);
 }
+
+/** The month of a date, 'YYYY-MM'. */
+export function monthOf(date: string): string {
+  return date.slice(0, 7);
+}
+
+/** The month `n` months after `month` ('YYYY-MM'; n may be negative). */
+export function addMonths(month: string, n: number): string {
+  const index = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1 + n;
+  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+export function monthStart(month: string): string {
+  return `${month}-01`;
+}
+
+export function monthEnd(month: string): string {
+  return addDays(monthStart(addMonths(month, 1)), -1);
+}

@@ -1,15 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { startSnapshotScheduler } from './analytics/snapshot-job';
 import type { Engine } from './engine';
 import { createApp, type HttpOptions } from './http/app';
 import { coreJobHandlers } from './jobs/handlers';
-import { createWorker } from './jobs/worker';
+import { createWorker, WORKER_DEFAULTS } from './jobs/worker';
 
 export interface RuntimeOptions extends Partial<HttpOptions> {
   port: number;
   host: string;
-  /** How often the background worker looks for due jobs (reminder emails). */
+  /** How often the background worker looks for due jobs (reminder emails, snapshots). */
   jobPollMs?: number;
+  /** How often the daily aging snapshots are queued when due (the day may change while running). */
+  snapshotCheckMs?: number;
 }
 
 export interface Runtime {
@@ -32,10 +35,12 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const worker = createWorker(engine, { handlers: coreJobHandlers(), ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}) });
   worker.start();
+  const snapshots = startSnapshotScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
   return {
     url: `http://${shownHost}:${port}`,
     port,
     async stop() {
+      await snapshots.stop();
       // The job in hand finishes (and records its outcome) before the database can be closed.
       await worker.stop();
       await new Promise<void>((resolve) => {

@@ -25,6 +25,8 @@ export async function localUser(engine: Engine): Promise<{ id: string } | null> 
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .select('u.id')
+    // Sign-ins only: a personal token made for a script says nothing about who uses this machine.
+    .where('t.kind', '=', 'session')
     .orderBy('t.created_at', 'desc')
     .limit(1)
     .executeTakeFirst();

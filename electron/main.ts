@@ -4,6 +4,7 @@ import { createEngine, type Engine } from '../core/engine';
 import { RENDERER_CSP } from '../core/http/renderer';
 import { databaseFileIn, defaultDataDir } from '../core/paths';
 import { type Runtime, startRuntime } from '../core/runtime';
+import { prepareDemo } from '../core/seed/demo';
 import { BOOTSTRAP_CHANNEL, type DesktopBootstrap } from './bridge';
 import { currentLaunchToken, type LaunchToken, revokeLaunchToken, revokeLeftoverLaunchTokens } from './launch';
 
@@ -36,7 +37,10 @@ function openExternally(url: string): void {
 }
 
 async function start(): Promise<Shell> {
-  const engine = await createEngine({ file: databaseFileIn(dataDir()) });
+  const file = databaseFileIn(dataDir());
+  const engine = await createEngine({ file });
+  // `npm start -- --demo` passes --demo on to this process.
+  if (process.argv.includes('--demo')) console.log(await prepareDemo(engine, file));
   await revokeLeftoverLaunchTokens(engine);
   const runtime = await startRuntime(engine, { port: 0, host: '127.0.0.1', rendererDir: join(__dirname, '..', 'renderer') });
   return { engine, runtime, origin: new URL(runtime.url).origin, token: null };

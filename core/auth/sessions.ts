@@ -1,4 +1,5 @@
-import { type Engine, runCommand } from '../engine';
+import type { ApiTokenKind } from '../db/schema';
+import { type CommandTx, type Engine, runCommand } from '../engine';
 import { companiesOfUser, type CompanyRef } from '../companies/companies';
 import { TooManyRequestsError, UnauthorizedError } from '../errors';
 import { newId } from '../ids';
@@ -56,17 +57,23 @@ export async function issueToken(
   name: string,
   ttlDays: number,
 ): Promise<{ token: string; expires_at: string }> {
-  const token = generateToken();
   return runCommand(engine, 'issue_token', { actor, companyId: null }, async (tx) => {
-    const id = newId();
-    const expires_at = new Date(Date.parse(tx.now) + ttlDays * 86_400_000).toISOString();
-    await tx.db
-      .insertInto('api_tokens')
-      .values({ id, user_id: userId, token_hash: hashToken(token), name, created_at: tx.now, expires_at, last_used_at: null, revoked_at: null })
-      .execute();
-    await tx.record('api_token', id, 'insert', { user_id: userId, name, expires_at });
+    const { token, expires_at } = await insertToken(tx, userId, name, ttlDays, 'session');
     return { token, expires_at };
   });
+}
+
+/** Stores a new token of a user (only its hash) in the caller's command; the token itself is returned once. */
+export async function insertToken(tx: CommandTx, userId: string, name: string, ttlDays: number, kind: ApiTokenKind): Promise<{ id: string; token: string; expires_at: string }> {
+  const token = generateToken();
+  const id = newId();
+  const expires_at = new Date(Date.parse(tx.now) + ttlDays * 86_400_000).toISOString();
+  await tx.db
+    .insertInto('api_tokens')
+    .values({ id, user_id: userId, token_hash: hashToken(token), name, kind, created_at: tx.now, expires_at, last_used_at: null, revoked_at: null })
+    .execute();
+  await tx.record('api_token', id, 'insert', { user_id: userId, name, kind, expires_at });
+  return { id, token, expires_at };
 }
 
 export interface TokenOwner {
@@ -79,11 +86,25 @@ export async function authenticate(engine: Engine, token: string): Promise<Token
   const row = await engine.db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
-    .select(['t.id as token_id', 't.expires_at', 't.revoked_at', 'u.id', 'u.username', 'u.display_name'])
+    .select(['t.id as token_id', 't.expires_at', 't.revoked_at', 't.last_used_at', 't.kind', 'u.id', 'u.username', 'u.display_name'])
     .where('t.token_hash', '=', hashToken(token))
     .executeTakeFirst();
-  if (!row || row.revoked_at || Date.parse(row.expires_at) <= engine.clock.now().getTime()) return null;
+  const now = engine.clock.now();
+  if (!row || row.revoked_at || Date.parse(row.expires_at) <= now.getTime()) return null;
+  if (row.kind === 'personal') await markUsed(engine, row.token_id, row.last_used_at, now);
   return { tokenId: row.token_id, user: { id: row.id, username: row.username, display_name: row.display_name } };
+}
+
+/** How stale a personal token's last_used_at may get: a minute's precision is what the token list needs, not a write per request. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+/**
+ * Notes when a token was last used. A single-row bookkeeping update, not a recorded command: it
+ * changes no business data, and recording it would fill the audit trail with every script's calls.
+ */
+async function markUsed(engine: Engine, tokenId: string, lastUsedAt: string | null, now: Date): Promise<void> {
+  if (lastUsedAt && now.getTime() - Date.parse(lastUsedAt) < LAST_USED_PRECISION_MS) return;
+  await engine.db.updateTable('api_tokens').set({ last_used_at: now.toISOString() }).where('id', '=', tokenId).execute();
 }
 
 export async function revokeToken(engine: Engine, tokenId: string, actor: { userId: string | null; name: string | null }): Promise<void> {

@@ -21,7 +21,7 @@ export async function migrateToLatest(opened: OpenedDatabase, now: Date = new Da
   const pending = (await migrator.getMigrations()).filter((m) => !m.executedAt);
   let backup: string | null = null;
   if (pending.length > 0 && opened.file !== ':memory:' && existsSync(opened.file) && hasUserTables(opened)) {
-    backup = `${opened.file}.${now.toISOString().replace(/[:.]/g, '-')}.bak`;
+    backup = backupPathFor(opened.file, now);
     await backupDatabase(opened, backup);
   }
   const { error, results } = await migrator.migrateToLatest();
@@ -33,6 +33,11 @@ function hasUserTables(opened: OpenedDatabase): boolean {
   if (statSync(opened.file).size === 0) return false;
   const row = opened.sqlite.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
   return row.n > 0;
+}
+
+/** Where a backup of `file` taken at `now` goes: beside it, named `<file>.<time>.bak`. */
+export function backupPathFor(file: string, now: Date): string {
+  return `${file}.${now.toISOString().replace(/[:.]/g, '-')}.bak`;
 }
 
 /** A consistent online copy (SQLite's backup API), safe while the database is in use. */

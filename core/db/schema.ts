@@ -45,7 +45,11 @@ export interface ApiTokensTable {
   expires_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** session: from a login or a desktop launch; personal: made by its user for scripts (0010). */
+  kind: Generated<ApiTokenKind>;
 }
+
+export type ApiTokenKind = 'session' | 'personal';
 
 export type TeamMemberRole = 'ar' | 'sales' | 'manager';
 
@@ -474,6 +478,19 @@ export interface SavedViewsTable {
   updated_at: string;
 }
 
+/** A company's saved import mapping (0011). */
+export interface ImportMappingsTable {
+  id: string;
+  company_id: string;
+  /** Unique per company regardless of case. */
+  name: string;
+  /** The mapping as JSON text, valid against core/import's MappingSchema when saved. */
+  mapping: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ChangesTable {
   seq: Generated<number>;
   company_id: string | null;
@@ -518,6 +535,7 @@ export interface Database {
   jobs: JobsTable;
   email_outbox: EmailOutboxTable;
   saved_views: SavedViewsTable;
+  import_mappings: ImportMappingsTable;
   changes: ChangesTable;
 }
 

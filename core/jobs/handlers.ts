@@ -1,8 +1,9 @@
 /** The job kinds the core runs in the background, and who runs each. */
+import { AGING_SNAPSHOT, takeAgingSnapshot } from '../analytics/snapshot-job';
 import { INVOICE_REMINDER } from '../reminders/queue';
 import { sendInvoiceReminder } from '../reminders/send';
 import type { JobHandler } from './worker';
 
 export function coreJobHandlers(): Record<string, JobHandler> {
-  return { [INVOICE_REMINDER]: sendInvoiceReminder };
+  return { [INVOICE_REMINDER]: sendInvoiceReminder, [AGING_SNAPSHOT]: takeAgingSnapshot };
 }

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/http/app';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
-import { AR_HEADER, AR_MAPPING, csv, rowCount, workbook } from '../support/import-fixtures';
+import { AR_HEADER, AR_MAPPING, csv, IBM_AR_CSV, rowCount, workbook } from '../support/import-fixtures';
 
-const IBM_FILE = resolve(__dirname, '../../../shared/data/ibm-accounts-receivable.csv');
 
 /** A multipart upload the way a browser or `curl -F` sends one. */
 async function upload(app: App, path: string, token: string | undefined, fields: Record<string, string | Blob>) {
@@ -109,7 +107,7 @@ describe('POST /api/companies/{company_id}/imports', () => {
     const fresh = await addCompany(engine, 'IBM sample');
     await addUser(engine, 'ibm', [[fresh, 'collector']]);
     const ibmToken = await loginAs(app, 'ibm');
-    const res = await upload(app, `/api/companies/${fresh}/imports`, ibmToken, { file: fileOf(readFileSync(IBM_FILE)), preset: 'ibm-ar' });
+    const res = await upload(app, `/api/companies/${fresh}/imports`, ibmToken, { file: fileOf(readFileSync(IBM_AR_CSV)), preset: 'ibm-ar' });
     expect(res.status).toBe(200);
     expect(res.body.counts).toEqual({
       customers: { created: 100, updated: 0, unchanged: 0 },

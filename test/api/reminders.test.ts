@@ -6,6 +6,7 @@ import { createApp } from '../../core/http/app';
 import { coreJobHandlers } from '../../core/jobs/handlers';
 import { addMs, claimNextJob } from '../../core/jobs/queue';
 import { createWorker, type Worker } from '../../core/jobs/worker';
+import { INVOICE_REMINDER } from '../../core/reminders/queue';
 import { OUTCOME_UNKNOWN } from '../../core/reminders/send';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { startServe } from '../support/cli';
@@ -532,7 +533,7 @@ describe('the running service (ardesk serve)', () => {
       }
       const after = await createEngine({ file });
       try {
-        expect(await after.db.selectFrom('jobs').select(['status', 'attempts']).execute()).toEqual([{ status: 'succeeded', attempts: 1 }]);
+        expect(await after.db.selectFrom('jobs').select(['status', 'attempts']).where('kind', '=', INVOICE_REMINDER).execute()).toEqual([{ status: 'succeeded', attempts: 1 }]);
         const comm = await after.db.selectFrom('communications').select(['author_name', 'message_id']).executeTakeFirstOrThrow();
         expect(comm).toEqual({ author_name: 'sam', message_id: smtp.messages[0].messageId });
       } finally {

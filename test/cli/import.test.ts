@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCompany } from '../../core/companies/companies';
 import { createEngine, runCommand, systemActor } from '../../core/engine';
 import { BIN } from '../support/cli';
-import { csv } from '../support/import-fixtures';
+import { csv, IBM_AR_CSV } from '../support/import-fixtures';
 
-const IBM_FILE = resolve(__dirname, '../../../shared/data/ibm-accounts-receivable.csv');
 
 /** Runs the real `ardesk` binary (Node 24 under npm: process.execPath) and collects its output. */
 function ardesk(...args: string[]) {
@@ -30,7 +29,7 @@ describe('ardesk import', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('imports and re-imports the IBM sample with the ibm-ar preset', () => {
-    const real = ardesk('import', '--db', db, '--company', 'Acme', '--file', IBM_FILE, '--preset', 'ibm-ar');
+    const real = ardesk('import', '--db', db, '--company', 'Acme', '--file', IBM_AR_CSV, '--preset', 'ibm-ar');
     expect(real.stderr).toBe('');
     expect(real.code).toBe(0);
     expect(real.stdout).toBe(
@@ -43,7 +42,7 @@ describe('ardesk import', () => {
         '',
       ].join('\n'),
     );
-    const again = ardesk('import', '--db', db, '--company', 'Acme', '--file', IBM_FILE, '--preset', 'ibm-ar', '--json');
+    const again = ardesk('import', '--db', db, '--company', 'Acme', '--file', IBM_AR_CSV, '--preset', 'ibm-ar', '--json');
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout).counts).toEqual({
       customers: { created: 0, updated: 0, unchanged: 100 },
@@ -77,11 +76,11 @@ describe('ardesk import', () => {
   it('refuses bad usage with exit code 2 and a bad mapping with exit code 1', () => {
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{ "customers": ');
-    expect(ardesk('import', '--db', db, '--company', 'Acme', '--file', IBM_FILE, '--mapping', broken)).toMatchObject({ code: 2, stderr: expect.stringMatching(/not valid JSON/) });
-    expect(ardesk('import', '--db', db, '--company', 'Nobody', '--file', IBM_FILE, '--preset', 'ibm-ar')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no company Nobody/) });
+    expect(ardesk('import', '--db', db, '--company', 'Acme', '--file', IBM_AR_CSV, '--mapping', broken)).toMatchObject({ code: 2, stderr: expect.stringMatching(/not valid JSON/) });
+    expect(ardesk('import', '--db', db, '--company', 'Nobody', '--file', IBM_AR_CSV, '--preset', 'ibm-ar')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no company Nobody/) });
     const unfit = join(dir, 'unfit.json');
     writeFileSync(unfit, JSON.stringify({ customers: { name: 'Company Name' } }));
-    const run = ardesk('import', '--db', db, '--company', 'Acme', '--file', IBM_FILE, '--mapping', unfit, '--entity', 'customers');
+    const run = ardesk('import', '--db', db, '--company', 'Acme', '--file', IBM_AR_CSV, '--mapping', unfit, '--entity', 'customers');
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/The mapping does not fit the file.*no column \\"Company Name\\"/);
   });

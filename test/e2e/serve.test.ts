@@ -75,6 +75,17 @@ describe('ardesk serve --demo over real HTTP', () => {
     }
   });
 
+  it('says in one line that --demo left a database with users alone, and why', async () => {
+    expect(server.output()).toContain('demo workspace created: sign in as demo / demo');
+    const file = join(dir, 'x.sqlite');
+    const again = await startServe(['--port', '0', '--db', file, '--demo']);
+    const output = again.output();
+    expect(await again.stop()).toBe(0);
+    expect(output).not.toContain('demo workspace created');
+    const lines = output.split('\n').filter((line) => line.includes('demo workspace'));
+    expect(lines).toEqual([`ardesk: demo workspace not created: ${file} already has users (sign in as one of them, or start on a new database file for the demo: --db FILE)`]);
+  }, 120_000);
+
   it('stops cleanly on SIGTERM', async () => {
     const code = await server.stop();
     expect(code).toBe(0);

@@ -1,20 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { newestMtime } from '../../core/cli/build';
 
 export const ROOT = resolve(__dirname, '../..');
 export const CHROMIUM = '/usr/bin/chromium';
 export const OUTPUT_DIR = join(ROOT, 'test-output');
-
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
 
 /**
  * Builds the renderer when out/renderer is missing or older than its sources (CI builds first

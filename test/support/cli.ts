@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
-export const BIN = resolve(__dirname, '../../core/cli/bin.cjs');
+/** The repository root: the folder npm and npx run in. */
+export const PACKAGE_DIR = resolve(__dirname, '../..');
+export const BIN = resolve(PACKAGE_DIR, 'core/cli/bin.cjs');
 
 export interface ServerProcess {
   url: string;
@@ -11,11 +13,13 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `ardesk serve` as a real child process (Node 24: under `npm test`, process.execPath is
- * the node devDependency) and waits for its "listening" line.
+ * Starts `ardesk serve` as a real child process and waits for its "listening" line. By default
+ * the launcher is bin.cjs in Node 24 (under `npm test`, process.execPath is the node
+ * devDependency); `launcher` starts it another way (another Node, npx), `args` following it.
  */
-export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServe(args: string[], env: NodeJS.ProcessEnv = {}, launcher: string[] = [process.execPath, BIN]): Promise<ServerProcess> {
+  const [command, ...launcherArgs] = launcher;
+  const child = spawn(command, [...launcherArgs, 'serve', ...args], { cwd: PACKAGE_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {

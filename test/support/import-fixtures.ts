@@ -1,8 +1,12 @@
+import { resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import { systemActor } from '../../core/engine';
 import type { Entity, Mapping } from '../../core/import/mapping';
 import { importFile, type ImportReport } from '../../core/import/import';
 import type { TestEngine } from './engine';
+
+/** IBM's public accounts-receivable sample, kept in the repository (see test/fixtures/README.md). */
+export const IBM_AR_CSV = resolve(__dirname, '../fixtures/ibm-accounts-receivable.csv');
 
 /** CSV text from rows, quoting fields that need it (RFC 4180), lines ending in CRLF. */
 export function csv(rows: Array<Array<string | number>>): string {

@@ -1,18 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '../../core/import/mappings/index';
 import { addCompany } from '../support/api';
 import { testEngine, type TestEngine } from '../support/engine';
-import { rowCount, runImport } from '../support/import-fixtures';
+import { IBM_AR_CSV, rowCount, runImport } from '../support/import-fixtures';
 
-/** The IBM accounts-receivable sample in ../shared/data (see its README). */
-const IBM_FILE = resolve(__dirname, '../../../shared/data/ibm-accounts-receivable.csv');
 
 describe('the IBM accounts-receivable sample through the ibm-ar preset', () => {
   let engine: TestEngine;
   let companyId: string;
-  const bytes = readFileSync(IBM_FILE);
+  const bytes = readFileSync(IBM_AR_CSV);
 
   beforeAll(async () => {
     engine = await testEngine('2026-11-23T12:00:00.000Z');

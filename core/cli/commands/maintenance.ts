@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { createEngine } from '../../engine';
-import { backupDatabase } from '../../db/migrate';
+import { backupDatabase, backupPathFor } from '../../db/migrate';
 import { DB_OPTIONS, databaseFile, parse } from '../options';
 
 export async function migrateCommand(args: string[]): Promise<number> {
@@ -16,7 +16,7 @@ export async function backupCommand(args: string[]): Promise<number> {
   const { values } = parse(args, { ...DB_OPTIONS, out: { type: 'string' } });
   const file = databaseFile(values);
   const engine = await createEngine({ file });
-  const target = values.out ? resolve(values.out) : `${file}.${new Date().toISOString().replace(/[:.]/g, '-')}.bak`;
+  const target = values.out ? resolve(values.out) : backupPathFor(file, new Date());
   await backupDatabase(engine.database, target);
   console.log(`backup written to ${target}`);
   await engine.close();

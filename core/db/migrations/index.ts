@@ -10,6 +10,8 @@ import * as m0005 from './0005_reminders_jobs';
 import * as m0006 from './0006_actions_insights';
 import * as m0007 from './0007_sequences';
 import * as m0009 from './0009_saved_views';
+import * as m0010 from './0010_personal_tokens';
+import * as m0011 from './0011_import_mappings';
 import * as m0050 from './0050_customer_open_totals';
 
 export const migrations: Record<string, Migration> = {
@@ -20,5 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0006_actions_insights': m0006,
   '0007_sequences': m0007,
   '0009_saved_views': m0009,
+  '0010_personal_tokens': m0010,
+  '0011_import_mappings': m0011,
   '0050_customer_open_totals': m0050,
 };

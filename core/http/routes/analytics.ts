@@ -203,7 +203,7 @@ function parseBuckets(value: string | undefined): AgingBucketKey[] {
   return parts as AgingBucketKey[];
 }
 
-function notInFuture(date: string, todayDate: string, field: string): void {
+export function notInFuture(date: string, todayDate: string, field: string): void {
   if (date > todayDate) throw new ValidationError('The date is in the future', { [field]: ['Aging can only be computed up to today'] });
 }
 

@@ -5,7 +5,7 @@ import { actorOf, clientAddress } from '../context';
 import type { HttpOptions } from '../app';
 import { createRouter, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
 
-const CompanyRef = z.object({ id: Uuid, name: z.string(), role: z.enum(['owner', 'collector', 'viewer']) }).openapi('CompanyRef');
+export const CompanyRef = z.object({ id: Uuid, name: z.string(), role: z.enum(['owner', 'collector', 'viewer']) }).openapi('CompanyRef');
 const UserRef = z.object({ id: Uuid, username: z.string(), display_name: z.string() }).openapi('UserRef');
 
 const LoginBody = z
@@ -47,7 +47,7 @@ const meRoute = createRoute({
 });
 
 /** The spec's paths end in a slash; the same routes answer without it too (hidden from the document). */
-function withoutSlash<R extends { path: string }>(route: R): R & { hide: true } {
+export function withoutSlash<R extends { path: string }>(route: R): R & { hide: true } {
   return { ...route, path: route.path.replace(/\/$/, ''), hide: true };
 }
 

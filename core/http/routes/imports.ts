@@ -12,7 +12,7 @@ import { problem, problemBody } from '../problem';
 
 const TAGS = ['Extensions'];
 
-const Mapping = MappingSchema.openapi('ImportMapping', {
+export const Mapping = MappingSchema.openapi('ImportMapping', {
   description:
     'For each section (customers, invoices, payments), our field name to the file column that fills it: a header name, or {column, values?, default?}, {template: "text {Header}"}, or {value}. formats: date (YYYY-MM-DD, M/D/YYYY, D/M/YYYY), decimal ("." or ","), true/false words, CSV delimiter and encoding. invoices.labels: [{label, column, equals?}].',
 });

@@ -4,6 +4,8 @@ import { actionRoutes } from './actions';
 import { activityRoutes } from './activity';
 import { analyticsRoutes } from './analytics';
 import { authRoutes } from './auth';
+import { backupRoutes } from './backups';
+import { companyRoutes } from './companies';
 import { insightRoutes } from './insights';
 import { invoiceRoutes } from './invoices';
 import { reminderRoutes } from './reminders';
@@ -11,15 +13,19 @@ import { sequenceRoutes } from './sequences';
 import { viewRoutes } from './views';
 import { customerRoutes } from './customers';
 import { emailConnectionRoutes } from './email-connections';
+import { importMappingRoutes } from './import-mappings';
 import { importRoutes } from './imports';
 import { labelRoutes } from './labels';
+import { memberRoutes } from './members';
+import { metricsRoutes } from './metrics';
 import { paymentRoutes } from './payments';
 import { teamRoutes } from './team';
+import { tokenRoutes } from './tokens';
 
 /**
  * The protected spec API, one router per area. Each router declares full paths; the app mounts
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes()];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes(), backupRoutes(), importMappingRoutes()];
 }

@@ -1,7 +1,7 @@
 import type { Mapping } from '../mapping';
 
 /**
- * IBM's "accounts receivable / late payment histories" sample (../shared/data/ibm-accounts-receivable.csv):
+ * IBM's public "accounts receivable / late payment histories" sample (a copy is test/fixtures/ibm-accounts-receivable.csv):
  * one row per invoice, every invoice settled. Each row gives a customer, an invoice and one
  * payment of the full amount on the settled date, so every invoice closes as paid.
  * - customerID is the customer's remote_id and also its name (the file has no other name).

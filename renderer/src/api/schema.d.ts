@@ -176,6 +176,25 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/analytics/metrics": {
+    get: {
+      /** Collection metrics: DSO, best possible DSO, average days delinquent, CEI and promise-to-pay kept rate, with a monthly trend (extension) */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        as_of?: string;
+        months?: number;
+      };
+      responses: {
+        200: components["schemas"]["CollectionMetrics"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/ar-aging/available-dates": {
     get: {
       /** Dates that have an aging snapshot */
@@ -428,6 +447,53 @@ export interface paths {
       responses: {
         200: components["schemas"]["EmailConnection"];
         400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/import-mappings": {
+    get: {
+      /** The company's saved import mappings, by name (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: {
+          count: number;
+          data: components["schemas"]["SavedImportMapping"][];
+        };
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Save an import mapping under a name (unique in the company regardless of case) (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["NewSavedImportMapping"];
+      responses: {
+        201: components["schemas"]["SavedImportMapping"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/import-mappings/{mapping_id}": {
+    delete: {
+      /** Delete a saved import mapping (extension) */
+      path: {
+        company_id: string;
+        mapping_id: string;
+      };
+      responses: {
+        204: null;
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -775,6 +841,69 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/members": {
+    get: {
+      /** The company's users and their roles (owner only; extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: {
+          members: components["schemas"]["CompanyMember"][];
+        };
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Create a user in this company, or add an existing user by username (owner only; extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["NewCompanyMember"];
+      responses: {
+        201: components["schemas"]["CompanyMember"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/members/{user_id}": {
+    patch: {
+      /** Change a member's role (never the last owner's) (owner only; extension) */
+      path: {
+        company_id: string;
+        user_id: string;
+      };
+      body: components["schemas"]["CompanyMemberRole"];
+      responses: {
+        200: components["schemas"]["CompanyMember"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+    delete: {
+      /** Remove a member from this company (never the last owner); the user account stays (owner only; extension) */
+      path: {
+        company_id: string;
+        user_id: string;
+      };
+      responses: {
+        204: null;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
       };
     };
   };
@@ -1396,6 +1525,67 @@ export interface paths {
       };
     };
   };
+  "/api/v1/auth/tokens/": {
+    get: {
+      /** The caller's personal API tokens, newest first (never their keys) (extension) */
+      responses: {
+        200: {
+          tokens: components["schemas"]["PersonalToken"][];
+        };
+        401: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Make a personal API token for scripts; it acts as the caller (extension) */
+      body: components["schemas"]["NewPersonalToken"];
+      responses: {
+        201: components["schemas"]["CreatedPersonalToken"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/auth/tokens/{token_id}/": {
+    delete: {
+      /** Revoke one of the caller’s personal API tokens (extension) */
+      path: {
+        token_id: string;
+      };
+      responses: {
+        204: null;
+        401: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/backups/": {
+    get: {
+      /** The data folder and the backups in it (only a user who owns every company in the database; extension) */
+      responses: {
+        200: components["schemas"]["DataFolder"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Back up the database now, beside it (only a user who owns every company in the database; extension) */
+      responses: {
+        201: components["schemas"]["BackupFile"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/companies/": {
+    get: {
+      /** The caller's companies with their role in each (extension) */
+      responses: {
+        200: components["schemas"]["CompanyList"];
+        401: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/v1/setup/": {
     get: {
       /** Whether this workspace has any user yet (first launch) */
@@ -1588,6 +1778,12 @@ export interface components {
       approved_by?: string;
       comment?: string;
     };
+    BackupFile: {
+      file_name: string;
+      path: string;
+      size_bytes: number;
+      created_at: string;
+    };
     BulkEnrollRequest: {
       customer_ids: string[];
       start_date?: string;
@@ -1658,6 +1854,39 @@ export interface components {
         };
       };
     };
+    CollectionMetrics: {
+      as_of: string;
+      currency: string;
+      current: {
+        dso: number | null;
+        best_possible_dso: number | null;
+        average_days_delinquent: number | null;
+        cei: number | null;
+        promise_kept_rate: number | null;
+      };
+      trend: {
+        dso: number | null;
+        best_possible_dso: number | null;
+        average_days_delinquent: number | null;
+        cei: number | null;
+        promise_kept_rate: number | null;
+        month: string;
+      }[];
+    };
+    CompanyList: {
+      companies: components["schemas"]["CompanyRef"][];
+    };
+    CompanyMember: {
+      user_id: string;
+      username: string;
+      display_name: string;
+      email: string | null;
+      role: "owner" | "collector" | "viewer";
+      member_since: string;
+    };
+    CompanyMemberRole: {
+      role: "owner" | "collector" | "viewer";
+    };
     CompanyRef: {
       id: string;
       name: string;
@@ -1699,6 +1928,9 @@ export interface components {
       duplicate_from?: string;
       send_followups_in_thread?: boolean;
       sender_connection_id?: string;
+    };
+    CreatedPersonalToken: components["schemas"]["PersonalToken"] & {
+      token: string;
     };
     Customer: {
       id: string;
@@ -1779,6 +2011,12 @@ export interface components {
       notes?: string | null;
       contacts?: components["schemas"]["CustomerContactInput"][];
       locations?: components["schemas"]["CustomerLocationInput"][];
+    };
+    DataFolder: {
+      data_folder: string;
+      database_file: string;
+      database_size_bytes: number;
+      backups: components["schemas"]["BackupFile"][];
     };
     DunningStep: {
       step: number;
@@ -2574,6 +2812,13 @@ export interface components {
       comment: string | null;
       updated_at: string;
     } | null;
+    NewCompanyMember: {
+      username: string;
+      role: "owner" | "collector" | "viewer";
+      password?: string;
+      name?: string;
+      email?: string | null;
+    };
     NewCustomer: {
       name: string;
       is_person?: boolean;
@@ -2615,6 +2860,14 @@ export interface components {
       remote_id?: string | null;
       notes?: string | null;
     };
+    NewPersonalToken: {
+      name: string;
+      expires_in_days?: number;
+    };
+    NewSavedImportMapping: {
+      name: string;
+      mapping: components["schemas"]["ImportMapping"];
+    };
     NewTeamMember: {
       name: string;
       role: "ar" | "sales" | "manager";
@@ -2640,6 +2893,13 @@ export interface components {
     PaymentList: {
       count: number;
       data: components["schemas"]["Payment"][];
+    };
+    PersonalToken: {
+      id: string;
+      name: string;
+      created_at: string;
+      expires_at: string;
+      last_used_at: string | null;
     };
     Problem: {
       type: string;
@@ -2671,6 +2931,13 @@ export interface components {
     ReminderList: {
       count: number;
       data: components["schemas"]["Reminder"][];
+    };
+    SavedImportMapping: {
+      id: string;
+      name: string;
+      mapping: components["schemas"]["ImportMapping"];
+      created_at: string;
+      updated_at: string;
     };
     SavedView: {
       id: string;

@@ -1,0 +1,52 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { metricsReport } from '../../analytics/metrics-report';
+import { today } from '../../clock';
+import { scopeOf } from '../context';
+import { CompanyParams, createRouter, DateString, json, problems, SECURITY } from '../openapi';
+import { notInFuture } from './analytics';
+
+const MAX_MONTHS = 24;
+
+const Metric = (description: string) => z.number().nullable().openapi({ description });
+const MonthMetrics = z.object({
+  dso: Metric('Days sales outstanding, count-back method; null before any sale'),
+  best_possible_dso: Metric('The same count-back over receivables not yet past due'),
+  average_days_delinquent: Metric('dso - best_possible_dso'),
+  cei: Metric('Collection effectiveness index of the month (to as_of in its month), percent; null when nothing was collectable'),
+  promise_kept_rate: Metric('Percent of the promises to pay that fell due in the month which were kept; null when none fell due'),
+});
+const MetricsSchema = z
+  .object({
+    as_of: DateString,
+    currency: z.string(),
+    current: MonthMetrics.openapi({ description: 'The month of as_of: DSO figures at as_of, CEI and promise rate month to date' }),
+    trend: z.array(MonthMetrics.extend({ month: z.string().openapi({ example: '2026-11' }) })).openapi({ description: 'One entry per month, oldest first, ending with the month of as_of' }),
+  })
+  .openapi('CollectionMetrics');
+
+const metricsRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/analytics/metrics',
+  tags: ['Extensions'],
+  summary: 'Collection metrics: DSO, best possible DSO, average days delinquent, CEI and promise-to-pay kept rate, with a monthly trend (extension)',
+  security: SECURITY,
+  request: {
+    params: CompanyParams,
+    query: z.object({
+      as_of: DateString.optional().openapi({ description: 'Default today; not in the future' }),
+      months: z.coerce.number().int().min(1).max(MAX_MONTHS).default(12).openapi({ description: `Months of trend, 1..${MAX_MONTHS} (default 12)` }),
+    }),
+  },
+  responses: { 200: json(MetricsSchema, 'The metrics'), ...problems(400, 401, 403, 404) },
+});
+
+export function metricsRoutes() {
+  return createRouter().openapi(metricsRoute, async (c) => {
+    const { companyId } = scopeOf(c);
+    const q = c.req.valid('query');
+    const now = today(c.var.engine.clock);
+    const asOf = q.as_of ?? now;
+    notInFuture(asOf, now, 'as_of');
+    return c.json(await metricsReport(c.var.engine, companyId, asOf, q.months, now), 200);
+  });
+}
