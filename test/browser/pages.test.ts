@@ -92,6 +92,7 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
   it('shows the aging of a date, builds history from snapshots, drills down, exports CSV and XLSX, and lists a forecast week', async () => {
     await nav(page, 'Analytics');
     await expect.poll(() => page.getByTestId('aging-total').innerText()).toMatch(/\$[\d,]+\.\d\d/);
+    await expect.poll(() => page.getByTestId('metrics').innerText()).toMatch(/DSO\s+[\d.]+ days/);
     const todayTotal = await page.getByTestId('aging-total').innerText();
 
     // History builds from snapshots: take one of a past date, then of today.
@@ -191,6 +192,36 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     await page.getByLabel('New label').fill('Needs PO');
     await page.getByRole('button', { name: 'Add label' }).click();
     await expect.poll(async () => (await page.getByTestId('labels-table').locator('input:not([type=color])').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).includes('Needs PO')).toBe(true);
+
+    await page.getByRole('link', { name: 'Users and roles' }).click();
+    await page.getByLabel('Username').fill('casey');
+    await page.getByLabel('Full name').fill('Casey Clerk');
+    await page.getByLabel('Password (new users)').fill('casey-password-1');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await expect.poll(() => page.getByTestId('users-table').innerText()).toContain('casey');
+    await page.getByLabel('Role of casey').selectOption('viewer');
+    await expect.poll(() => page.locator('.toast').last().innerText()).toContain('casey is now viewer');
+    await lookAndCheck(page, 'settings-users');
+
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByLabel('Token name').fill('Nightly export');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const secret = (await page.getByTestId('new-token').locator('.secret').innerText()).trim();
+    expect(secret.length).toBeGreaterThan(20);
+    // The token works for a script, and only until it is revoked.
+    const me = (token: string) => page.evaluate(async (t) => (await fetch('/api/v1/auth/me/', { headers: { authorization: `Token ${t}` } })).status, token);
+    expect(await me(secret)).toBe(200);
+    await expect.poll(() => page.getByTestId('tokens-table').innerText()).toContain('Nightly export');
+    await lookAndCheck(page, 'settings-tokens');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Revoke Nightly export' }).click();
+    await page.getByRole('button', { name: 'Revoke token' }).click();
+    await expect.poll(() => me(secret)).toBe(401);
+
+    await page.getByRole('link', { name: 'Data and backups' }).click();
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    await expect.poll(() => page.getByTestId('backups-table').locator('tbody tr').count()).toBeGreaterThan(0);
+    await lookAndCheck(page, 'settings-data');
 
     await page.getByRole('link', { name: 'Import' }).click();
     const bad = 'name,invoice_number,invoice_date,due_date,total_amount\nHarbor Lights Ltd,HL-1,2026-10-01,2026-10-31,120.50\nHarbor Lights Ltd,HL-2,2026-02-30,2026-11-30,80\n';

@@ -4,8 +4,9 @@ import { localToday } from '../desk/format';
 import { api, useSession } from '../state/session';
 import { AgingSection } from './AgingSection';
 import { ForecastSection } from './ForecastSection';
+import { MetricsSection } from './MetricsSection';
 
-/** What a manager reads every week: aging (of any date and over time), the details, the export, and the cash forecast. */
+/** What a manager reads every week: aging (of any date and over time), the details, the export, the collection metrics and the cash forecast. */
 export default function AnalyticsPage({ companyId }: { companyId: string }) {
   const [asOf, setAsOf] = useState(localToday());
   const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
@@ -16,6 +17,7 @@ export default function AnalyticsPage({ companyId }: { companyId: string }) {
         <h1>Analytics</h1>
       </header>
       <AgingSection companyId={companyId} asOf={asOf} onAsOf={setAsOf} canWrite={role !== 'viewer'} />
+      <MetricsSection companyId={companyId} asOf={asOf} />
       <ForecastSection companyId={companyId} currency={report.data?.currency ?? 'USD'} />
     </div>
   );

@@ -1,6 +1,9 @@
 import { companyPath, useRoute } from '../state/route';
 import { useSession } from '../state/session';
+import { ApiTokens } from './ApiTokens';
 import { Appearance } from './Appearance';
+import { CompanyUsers } from './CompanyUsers';
+import { DataFolder } from './DataFolder';
 import { EmailConnections } from './EmailConnections';
 import { ImportWizard } from './ImportWizard';
 import { Labels } from './Labels';
@@ -10,12 +13,15 @@ const TABS = [
   { id: 'email', label: 'Email connections' },
   { id: 'team', label: 'Team members' },
   { id: 'labels', label: 'Labels' },
+  { id: 'users', label: 'Users and roles' },
+  { id: 'tokens', label: 'API tokens' },
   { id: 'import', label: 'Import' },
+  { id: 'data', label: 'Data and backups' },
   { id: 'appearance', label: 'Appearance' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
-/** Everything set up once: email, team, labels, importing the ledger, and the look. Each part has its own address. */
+/** Everything set up once: email, team, labels, users, tokens, importing the ledger, backups, and the look. Each part has its own address. */
 export default function SettingsPage({ companyId, tab }: { companyId: string; tab: string | null }) {
   const navigate = useRoute((s) => s.navigate);
   const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
@@ -49,7 +55,10 @@ export default function SettingsPage({ companyId, tab }: { companyId: string; ta
           {current === 'email' && <EmailConnections companyId={companyId} canWrite={canWrite} />}
           {current === 'team' && <TeamMembers companyId={companyId} />}
           {current === 'labels' && <Labels companyId={companyId} />}
+          {current === 'users' && <CompanyUsers companyId={companyId} isOwner={role === 'owner'} />}
+          {current === 'tokens' && <ApiTokens />}
           {current === 'import' && <ImportWizard companyId={companyId} />}
+          {current === 'data' && <DataFolder />}
           {current === 'appearance' && <Appearance />}
         </div>
       </div>
