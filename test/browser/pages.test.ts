@@ -75,7 +75,7 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     await expect.poll(async () => (await rows.locator('td:first-child').allInnerTexts()).every((n) => n.toLowerCase().includes(firstName.slice(0, 6).toLowerCase()))).toBe(true);
     await rows.getByRole('link', { name: firstName, exact: true }).first().click();
     await page.waitForURL(/\/customers\/[0-9a-f-]{36}$/);
-    await expect.poll(() => page.getByTestId('customer-name').innerText()).toBe(firstName);
+    await expect.poll(() => page.getByTestId('customer-name').innerText(), { timeout: 10_000 }).toBe(firstName);
     await expect.poll(() => page.getByRole('heading', { name: 'Insights' }).count()).toBe(1);
 
     await page.getByRole('button', { name: 'Edit contacts and locations' }).click();

@@ -21,7 +21,7 @@ export function ApiTokens() {
       <h2 id="tokens-title">API tokens</h2>
       <p className="muted">A token lets a script call the API as you (header “Authorization: Token …”). It is shown once; store it like a password.</p>
       {secret && (
-        <div className="notice" role="status" data-testid="new-token">
+        <div className="token-once stack" role="status" data-testid="new-token">
           <p>
             <strong>{secret.name}</strong>: copy this token now; it will not be shown again.
           </p>
