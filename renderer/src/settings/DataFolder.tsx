@@ -58,11 +58,13 @@ export function DataFolder() {
           )}
         </>
       )}
-      <div className="form-actions">
-        <button type="button" className="btn btn-primary" disabled={save.busy} onClick={async () => (await save.run(() => api.post('/api/v1/backups/', {}), 'Backup made.')) && setVersion((v) => v + 1)}>
-          Back up now
-        </button>
-      </div>
+      {folder.data && (
+        <div className="form-actions">
+          <button type="button" className="btn btn-primary" disabled={save.busy} onClick={async () => (await save.run(() => api.post('/api/v1/backups/', {}), 'Backup made.')) && setVersion((v) => v + 1)}>
+            Back up now
+          </button>
+        </div>
+      )}
       <FormError error={save.error} />
     </section>
   );
