@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { addDays } from '../../../core/dates';
 import type { Schemas } from '../api/client';
 import { type ChartOption, Chart, cssVar } from '../components/Chart';
@@ -275,7 +275,7 @@ function Details({ companyId, asOf, bucket, currency }: { companyId: string; asO
 }
 
 /** Aging of a chosen date, aging over time from the snapshots, details, and the export. */
-export function AgingSection({ companyId, asOf, onAsOf, canWrite }: { companyId: string; asOf: string; onAsOf: (date: string) => void; canWrite: boolean }) {
+export function AgingSection({ companyId, asOf, onAsOf, onCurrency, canWrite }: { companyId: string; asOf: string; onAsOf: (date: string) => void; onCurrency: (currency: string) => void; canWrite: boolean }) {
   const [bucket, setBucket] = useState<Bucket | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
@@ -285,6 +285,8 @@ export function AgingSection({ companyId, asOf, onAsOf, canWrite }: { companyId:
     [companyId, version],
   );
   const currency = report.data?.currency ?? 'USD';
+  // The company's currency arrives with the report; the forecast beside it formats in it too.
+  useEffect(() => onCurrency(currency), [currency, onCurrency]);
 
   const exportAs = async (format: 'csv' | 'xlsx') => {
     setBusy(format);

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { useLoad } from '../components/useLoad';
 import { localToday } from '../desk/format';
-import { api, useSession } from '../state/session';
+import { useSession } from '../state/session';
 import { AgingSection } from './AgingSection';
 import { ForecastSection } from './ForecastSection';
 import { MetricsSection } from './MetricsSection';
@@ -10,15 +9,15 @@ import { MetricsSection } from './MetricsSection';
 export default function AnalyticsPage({ companyId }: { companyId: string }) {
   const [asOf, setAsOf] = useState(localToday());
   const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
-  const report = useLoad((signal) => api.get('/api/companies/{company_id}/ar-aging/report-summary', { path: { company_id: companyId }, signal }), [companyId]);
+  const [currency, setCurrency] = useState('USD');
   return (
     <div className="page">
       <header className="page-header">
         <h1>Analytics</h1>
       </header>
-      <AgingSection companyId={companyId} asOf={asOf} onAsOf={setAsOf} canWrite={role !== 'viewer'} />
+      <AgingSection companyId={companyId} asOf={asOf} onAsOf={setAsOf} onCurrency={setCurrency} canWrite={role !== 'viewer'} />
       <MetricsSection companyId={companyId} asOf={asOf} />
-      <ForecastSection companyId={companyId} currency={report.data?.currency ?? 'USD'} />
+      <ForecastSection companyId={companyId} currency={currency} />
     </div>
   );
 }
