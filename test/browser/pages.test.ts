@@ -236,10 +236,15 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     expect(await page.getByRole('button', { name: /^Import \d+ rows$/ }).isDisabled()).toBe(true);
 
     await page.getByRole('button', { name: 'Back to the mapping' }).click();
-    await page.getByRole('button', { name: 'Back' }).click();
     const good = bad.replace('2026-02-30', '2026-02-28');
+    await page.getByLabel('Save this mapping as').fill('Harbor ledger');
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await expect.poll(() => page.getByLabel('How to read it').locator('option:checked').innerText()).toBe('Saved: Harbor ledger');
+    await page.getByRole('button', { name: 'Back' }).click();
     await page.getByLabel('CSV or XLSX file').setInputFiles({ name: 'ledger.csv', mimeType: 'text/csv', buffer: Buffer.from(good) });
     await page.getByRole('button', { name: 'Read the file' }).click();
+    // The saved mapping is offered again and used as it is.
+    await page.getByLabel('How to read it').selectOption({ label: 'Saved: Harbor ledger' });
     await page.getByRole('button', { name: 'Check every row' }).click();
     await expect.poll(() => page.getByTestId('import-check-summary').innerText()).toContain('All 2 rows can be imported');
     await page.getByRole('button', { name: 'Import 2 rows' }).click();

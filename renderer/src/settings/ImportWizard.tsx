@@ -57,6 +57,9 @@ function Counts({ result }: { result: Result }) {
  */
 export function ImportWizard({ companyId }: { companyId: string }) {
   const presets = useLoad((signal) => api.get('/api/companies/{company_id}/imports/presets', { path: { company_id: companyId }, signal }), [companyId]);
+  const [savedVersion, setSavedVersion] = useState(0);
+  const saved = useLoad((signal) => api.get('/api/companies/{company_id}/import-mappings', { path: { company_id: companyId }, signal }), [companyId, savedVersion]);
+  const [saveName, setSaveName] = useState('');
   const [step, setStep] = useState<Step>('file');
   const [file, setFile] = useState<File | null>(null);
   const [sheet, setSheet] = useState('');
@@ -70,8 +73,19 @@ export function ImportWizard({ companyId }: { companyId: string }) {
   const [busy, setBusy] = useState(false);
   const base = `/api/companies/${encodeURIComponent(companyId)}/imports`;
 
-  const preset = presets.data?.data.find((p) => p.name === source) ?? null;
-  const mappingFields = (): Record<string, string> => (preset ? { preset: preset.name } : { mapping: JSON.stringify(buildMapping(choice) satisfies Mapping) });
+  // The source is 'columns' (chosen here), 'preset:<name>' (built in) or 'saved:<id>' (saved earlier).
+  const preset = presets.data?.data.find((p) => `preset:${p.name}` === source) ?? null;
+  const savedMapping = saved.data?.data.find((m) => `saved:${m.id}` === source) ?? null;
+  const mappingFields = (): Record<string, string> =>
+    preset ? { preset: preset.name } : { mapping: JSON.stringify(savedMapping ? savedMapping.mapping : (buildMapping(choice) satisfies Mapping)) };
+  const saveMapping = () =>
+    run(async () => {
+      const created = await api.post('/api/companies/{company_id}/import-mappings', { path: { company_id: companyId }, body: { name: saveName.trim(), mapping: buildMapping(choice) } });
+      toast.success(`Mapping ${created.name} saved.`);
+      setSaveName('');
+      setSavedVersion((v) => v + 1);
+      setSource(`saved:${created.id}`);
+    });
   const fileFields = (): Record<string, string | Blob> => ({ file: file!, ...(sheet.trim() ? { sheet: sheet.trim() } : {}) });
 
   const run = async (work: () => Promise<void>) => {
@@ -119,6 +133,7 @@ export function ImportWizard({ companyId }: { companyId: string }) {
         ))}
       </ol>
       {presets.error !== null && <ErrorBox what="the import presets" error={presets.error} onRetry={presets.reload} />}
+      {saved.error !== null && <ErrorBox what="the saved mappings" error={saved.error} onRetry={saved.reload} />}
 
       {step === 'file' && (
         <div className="stack">
@@ -170,14 +185,19 @@ export function ImportWizard({ companyId }: { companyId: string }) {
             How to read it
             <select value={source} onChange={(e) => setSource(e.target.value)}>
               <option value="columns">Choose a column for each field</option>
+              {saved.data?.data.map((m) => (
+                <option key={m.id} value={`saved:${m.id}`}>
+                  Saved: {m.name}
+                </option>
+              ))}
               {presets.data?.data.map((p) => (
-                <option key={p.name} value={p.name}>
+                <option key={p.name} value={`preset:${p.name}`}>
                   Preset: {p.name}
                 </option>
               ))}
             </select>
           </label>
-          {!preset && (
+          {source === 'columns' && (
             <>
               <div className="form-cols">
                 <label className="form-row">
@@ -235,6 +255,15 @@ export function ImportWizard({ companyId }: { companyId: string }) {
                   })}
                 </fieldset>
               ))}
+              <div className="toolbar-row">
+                <label>
+                  Save this mapping as
+                  <input value={saveName} maxLength={100} onChange={(e) => setSaveName(e.target.value)} />
+                </label>
+                <button type="button" className="btn" disabled={busy || !saveName.trim()} onClick={() => void saveMapping()}>
+                  Save mapping
+                </button>
+              </div>
             </>
           )}
           <div className="form-actions">
