@@ -1,9 +1,11 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { type Clock, systemClock, timestamp, today } from './clock';
 import { type Db, type OpenedDatabase, openDatabase } from './db/connection';
 import { migrateToLatest, type MigrationReport } from './db/migrate';
 import type { ChangesTable, Database } from './db/schema';
 import { loadOrCreateKey, type SecretBox, secretBox } from './email/secrets';
+import { currentTrace } from './sync/trace';
+import { ensureSyncTriggers } from './sync/triggers';
 
 /** The core engine: one database, one clock. Both entry points (desktop, headless) build one. */
 export interface Engine {
@@ -25,6 +27,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const database = openDatabase(options.file);
   try {
     const migration = await migrateToLatest(database);
+    ensureSyncTriggers(database.sqlite);
     return {
       db: database.db,
       database,
@@ -59,6 +62,8 @@ export interface CommandTx {
 /**
  * Every write is a named command: it validates, runs in one transaction, and records each row it
  * changes in `changes` (the audit trail now, the sync feed later). Throwing rolls everything back.
+ * Given an engine whose db is already a transaction (a synced operation, see core/sync), the
+ * command joins it inside a savepoint, so its failure still undoes exactly its own writes.
  */
 export async function runCommand<T>(
   engine: Pick<Engine, 'db' | 'clock'>,
@@ -67,28 +72,48 @@ export async function runCommand<T>(
   fn: (tx: CommandTx) => Promise<T>,
 ): Promise<T> {
   const now = timestamp(engine.clock);
-  return engine.db.transaction().execute(async (trx) => {
-    const tx: CommandTx = {
-      db: trx,
-      now,
-      today: today(engine.clock),
-      actor: scope.actor,
-      async record(entity, entityId, op, data) {
-        await trx
-          .insertInto('changes')
-          .values({
-            company_id: scope.companyId,
-            user_id: scope.actor.userId,
-            command,
-            entity,
-            entity_id: entityId,
-            op,
-            data: JSON.stringify(data),
-            created_at: now,
-          })
-          .execute();
-      },
-    };
-    return fn(tx);
-  });
+  currentTrace()?.commands.push(command);
+  const body = (trx: Transaction<Database>) => fn(commandTx(trx, engine.clock, command, scope, now));
+  if (engine.db.isTransaction) return inSavepoint(engine.db as Transaction<Database>, body);
+  return engine.db.transaction().execute(body);
+}
+
+let savepoints = 0;
+
+async function inSavepoint<T>(trx: Transaction<Database>, body: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const name = sql.raw(`command_${++savepoints}`);
+  await sql`SAVEPOINT ${name}`.execute(trx);
+  try {
+    const result = await body(trx);
+    await sql`RELEASE ${name}`.execute(trx);
+    return result;
+  } catch (err) {
+    await sql`ROLLBACK TO ${name}`.execute(trx);
+    await sql`RELEASE ${name}`.execute(trx);
+    throw err;
+  }
+}
+
+function commandTx(trx: Transaction<Database>, clock: Clock, command: string, scope: { actor: Actor; companyId: string | null }, now: string): CommandTx {
+  return {
+    db: trx,
+    now,
+    today: today(clock),
+    actor: scope.actor,
+    async record(entity, entityId, op, data) {
+      await trx
+        .insertInto('changes')
+        .values({
+          company_id: scope.companyId,
+          user_id: scope.actor.userId,
+          command,
+          entity,
+          entity_id: entityId,
+          op,
+          data: JSON.stringify(data),
+          created_at: now,
+        })
+        .execute();
+    },
+  };
 }

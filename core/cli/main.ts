@@ -5,6 +5,7 @@ import { desktopCommand } from './commands/desktop';
 import { IMPORT_HELP, importCommand } from './commands/import';
 import { SEED_HELP, seedCommand } from './commands/seed';
 import { SERVE_HELP, serveCommand } from './commands/serve';
+import { CONNECT_HELP, connectCommand, SYNC_HELP, syncCommand } from './commands/sync';
 import { USER_HELP, userCommand } from './commands/user';
 import { UsageError } from './options';
 
@@ -12,6 +13,8 @@ const HELP = `ardesk: local-first accounts-receivable collection desk
 
 Usage:
   ${SERVE_HELP}
+  ${CONNECT_HELP}
+  ${SYNC_HELP}
   ${SEED_HELP}
   ${USER_HELP}
   ${IMPORT_HELP}
@@ -23,6 +26,8 @@ Usage:
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: serveCommand,
+  connect: connectCommand,
+  sync: syncCommand,
   seed: seedCommand,
   user: userCommand,
   import: importCommand,

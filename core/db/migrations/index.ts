@@ -10,6 +10,7 @@ import * as m0005 from './0005_reminders_jobs';
 import * as m0006 from './0006_actions_insights';
 import * as m0007 from './0007_sequences';
 import * as m0009 from './0009_saved_views';
+import * as m0070 from './0070_sync';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0006_actions_insights': m0006,
   '0007_sequences': m0007,
   '0009_saved_views': m0009,
+  '0070_sync': m0070,
 };
