@@ -523,6 +523,8 @@ export interface SyncClientsTable {
 
 /** Server: the outcome of every pushed mutation, so a repeated push gets the same answer (0070). */
 export interface SyncMutationsTable {
+  /** The server's order of processing. */
+  seq: Generated<number>;
   client_id: string;
   mutation_id: number;
   company_id: string;

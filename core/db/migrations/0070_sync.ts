@@ -41,6 +41,7 @@ const statements = [
   updated_at TEXT NOT NULL
 )`,
   `CREATE TABLE sync_mutations (
+  seq INTEGER PRIMARY KEY,
   client_id TEXT NOT NULL,
   mutation_id INTEGER NOT NULL,
   company_id TEXT NOT NULL,
@@ -48,8 +49,8 @@ const statements = [
   status TEXT NOT NULL CHECK (status IN ('applied', 'rejected')),
   reason TEXT,
   created_at TEXT NOT NULL,
-  PRIMARY KEY (client_id, mutation_id)
-) WITHOUT ROWID`,
+  UNIQUE (client_id, mutation_id)
+)`,
   `CREATE TABLE sync_companies (
   company_id TEXT PRIMARY KEY,
   cursor TEXT,
