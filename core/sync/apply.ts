@@ -36,17 +36,28 @@ export function faultPoint(name: string): void {
   }
 }
 
+const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+/** Statements are prepared once per database and text: a download writes the same few shapes many times. */
+function prepared(sqlite: BetterSqlite3.Database, text: string): BetterSqlite3.Statement {
+  let cache = statements.get(sqlite);
+  if (!cache) statements.set(sqlite, (cache = new Map()));
+  let statement = cache.get(text);
+  if (!statement) cache.set(text, (statement = sqlite.prepare(text)));
+  return statement;
+}
+
 function upsert(sqlite: BetterSqlite3.Database, table: SyncedTable, row: Row): void {
   const columns = table.columns.filter((c) => c in row);
   const update = columns.filter((c) => !table.key.includes(c));
   const conflict = update.length ? `DO UPDATE SET ${update.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'DO NOTHING';
-  sqlite
-    .prepare(`INSERT INTO "${table.name}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${table.key.map((k) => `"${k}"`).join(', ')}) ${conflict}`)
-    .run(...columns.map((c) => row[c] as unknown));
+  prepared(sqlite, `INSERT INTO "${table.name}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${table.key.map((k) => `"${k}"`).join(', ')}) ${conflict}`).run(
+    ...columns.map((c) => row[c] as unknown),
+  );
 }
 
 function remove(sqlite: BetterSqlite3.Database, table: SyncedTable, key: unknown[]): void {
-  sqlite.prepare(`DELETE FROM "${table.name}" WHERE ${table.key.map((k) => `"${k}" = ?`).join(' AND ')}`).run(...key);
+  prepared(sqlite, `DELETE FROM "${table.name}" WHERE ${table.key.map((k) => `"${k}" = ?`).join(' AND ')}`).run(...key);
 }
 
 /** Writes server changes: deletions children first, then rows parents first. */

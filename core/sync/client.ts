@@ -33,13 +33,21 @@ export const PAGE_ROWS = 5_000;
 /** A push body stays under this many bytes unless one mutation alone is larger. */
 const PUSH_BYTES = 900_000;
 
+/** A kept-alive connection the server closed as it was reused: the request never reached it. */
+function isStaleConnection(err: unknown): boolean {
+  return err instanceof TypeError && (err.cause as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET';
+}
+
 export async function callServer<T>(serverUrl: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const response = await fetch(new URL(path, serverUrl), {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(token ? { authorization: `Token ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
+  const send = () =>
+    fetch(new URL(path, serverUrl), {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...(token ? { authorization: `Token ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  // Every call is safe to repeat (pushes are deduplicated by mutation id, pulls only read).
+  const response = await send().catch((err: unknown) => (isStaleConnection(err) ? send() : Promise.reject(err)));
   const text = await response.text();
   if (!response.ok) {
     let detail = `HTTP ${response.status}`;

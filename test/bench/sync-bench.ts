@@ -23,8 +23,8 @@ const DESKTOPS = Number(process.env.BENCH_SYNC_DESKTOPS ?? 50);
 const SECONDS = Number(process.env.BENCH_SYNC_SECONDS ?? 20);
 const PUSHES_PER_SECOND = 10;
 
-async function post(url: string, token: string | null, body: unknown): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
+async function post(url: string, token: string | null, body: unknown, method = 'POST'): Promise<any> {
+  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -49,7 +49,7 @@ async function main() {
     results.push([`initial sync (${invoices.toLocaleString('en-US')} invoices, ${connected.companies[0].rows.toLocaleString('en-US')} rows)`, `${(initialMs / 1000).toFixed(1)} s`, '30 s at 100,000 invoices']);
 
     const ids = (desktop.database.sqlite.prepare('SELECT id FROM invoices ORDER BY id LIMIT 1000').all() as Array<{ id: string }>).map((r) => r.id);
-    await post(`${server.url}/api/companies/${company.id}/invoices/bulk`, login.token, { invoice_ids: ids, updates: { next_follow_up_date: '2027-01-15' } });
+    await post(`${server.url}/api/companies/${company.id}/invoices/bulk`, login.token, { invoice_ids: ids, updates: { next_follow_up_date: '2027-01-15' } }, 'PATCH');
     const app = createApp(desktop);
     started = performance.now();
     const round = await syncOnce(desktop, (request, env) => Promise.resolve(app.request(request, undefined, env)));
@@ -122,6 +122,9 @@ async function main() {
     streams.abort();
     const s = stats(latencies);
     results.push([`push latency, ${DESKTOPS} desktops, ${PUSHES_PER_SECOND} commands/s, ${latencies.length} pushes (${pulls} poked pulls)`, `median ${s.median.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms`, 'p95 < 100 ms']);
+  } catch (err) {
+    console.error(server.output());
+    throw err;
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -131,6 +134,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  console.error(err, err instanceof Error ? err.stack : '');
   process.exitCode = 1;
 });
