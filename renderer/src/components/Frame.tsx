@@ -4,6 +4,7 @@ import { companyPath, type Section, useRoute } from '../state/route';
 import { api, type Company, useSession } from '../state/session';
 import { toast } from '../state/toasts';
 import { describeError } from './ErrorBox';
+import { SyncIndicator } from '../sync/SyncIndicator';
 
 const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'invoices', label: 'Invoices', icon: '▤' },
@@ -139,6 +140,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
           <CompanySwitcher companies={companies} current={companyId} />
           <div className="spacer" />
           <ConnectionIndicator />
+          <SyncIndicator />
           <UserMenu />
         </header>
         <div className="content">{children}</div>
