@@ -85,6 +85,9 @@ function columnList(table: SyncedTable): string {
 
 function snapshotPage(engine: Engine, companyId: string, cursor: Extract<Cursor, { kind: 'snapshot' }>, limit: number, userId: string) {
   const { feed } = syncSchema(engine.database.sqlite);
+  const at = feed[cursor.table];
+  const fits = cursor.table <= feed.length && (!cursor.after || (at && cursor.after.length === at.key.length && cursor.after.every((v) => typeof v === 'string' || typeof v === 'number')));
+  if (!fits) throw new ValidationError('The cursor is not one this server gave', { cursor: ['unknown cursor'] });
   const changes: FeedChange[] = [];
   let { table: index, after } = cursor;
   while (index < feed.length && changes.length < limit) {

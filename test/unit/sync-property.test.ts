@@ -130,3 +130,38 @@ describe('sync converges (property)', () => {
     expect(seen.cuts).toBeGreaterThan(0);
   }, 600_000);
 });
+
+describe('sync endpoints refuse bad input with a 4xx', () => {
+  it('answers malformed pushes, pulls and cursors with problem+json, never a 500', async () => {
+    const h = await startHarness(['ann']);
+    try {
+      const token = await loginAs(h.serverApp, 'ann');
+      const clientId = '01a207ba-711c-716b-81c1-a98289b5a176';
+      const company = { company_id: h.companyId };
+      const bad: Array<[string, unknown]> = [
+        ['/api/v1/sync/push', {}],
+        ['/api/v1/sync/push', { client_id: clientId, mutations: [{ id: 1 }] }],
+        ['/api/v1/sync/push', { client_id: clientId, mutations: [], extra: 1 }],
+        ['/api/v1/sync/pull', { client_id: 'nope', companies: [], pending_from: 0 }],
+        ['/api/v1/sync/pull', { client_id: clientId, companies: [{ ...company, cursor: 'garbage' }], pending_from: 0 }],
+        ['/api/v1/sync/pull', { client_id: clientId, companies: [{ ...company, cursor: `s.1.0.${Buffer.from('[1,2,3]').toString('base64url')}` }], pending_from: 0 }],
+        ['/api/v1/sync/pull', { client_id: clientId, companies: [{ ...company, cursor: `s.1.0.${Buffer.from('{"a":1}').toString('base64url')}` }], pending_from: 0 }],
+        ['/api/v1/sync/pull', { client_id: clientId, companies: [{ ...company, cursor: 's.1.9999.' }], pending_from: 0 }],
+      ];
+      for (const [path, body] of bad) {
+        const res = await call(h.serverApp, 'POST', path, { token, body });
+        expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+        expect(res.headers.get('content-type')).toContain('application/problem+json');
+      }
+      const foreign = await call(h.serverApp, 'POST', '/api/v1/sync/push', {
+        token,
+        body: { client_id: clientId, mutations: [{ id: 1, company_id: h.companyId, command: 'x', method: 'POST', path: `/api/companies/${clientId}/customers`, content_type: 'application/json', body: '{"name":"X"}', body_encoding: 'utf8', ids: [] }] },
+      });
+      expect(foreign.status).toBe(200);
+      expect(foreign.body.results[0]).toMatchObject({ status: 'rejected' });
+      expect(h.server.database.sqlite.prepare("SELECT count(*) AS n FROM customers WHERE name = 'X'").get()).toEqual({ n: 0 });
+    } finally {
+      await h.dispose();
+    }
+  }, 60_000);
+});
