@@ -139,52 +139,48 @@ function versionPage(engine: Engine, companyId: string, from: number, limit: num
 }
 
 export async function readFeed(engine: Engine, userId: string, request: FeedRequest): Promise<Feed> {
-  // One read transaction: every page is a consistent view of the database.
-  return engine.db.transaction().execute(async (trx) => {
-    const client = await trx.selectFrom('sync_clients').select(['last_mutation_id', 'user_id']).where('client_id', '=', request.client_id).executeTakeFirst();
-    const mine = client && client.user_id === userId;
-    const rejected = mine
-      ? await trx
-          .selectFrom('sync_mutations')
-          .select(['mutation_id', 'company_id', 'command', 'reason'])
-          .where('client_id', '=', request.client_id)
-          .where('status', '=', 'rejected')
-          .where('mutation_id', '>=', request.pending_from)
-          .orderBy('mutation_id')
-          .execute()
-      : [];
-    const memberOf = new Set(
-      (await trx.selectFrom('memberships').select('company_id').where('user_id', '=', userId).execute()).map((m) => m.company_id),
-    );
-    const { version } = await trx.selectFrom('sync_state').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
-    const companies: FeedCompany[] = [];
-    for (const { company_id, cursor } of request.companies) {
-      if (!memberOf.has(company_id)) {
-        companies.push({ company_id, status: 'revoked', cursor: null, more: false, changes: [] });
-        continue;
-      }
-      const at = cursor ? decodeCursor(cursor) : ({ kind: 'snapshot', version, table: 0, after: null } as const);
-      if (at.kind === 'snapshot') {
-        const page = snapshotPage(engine, company_id, at, request.limit, userId);
-        companies.push({ company_id, status: 'ok', cursor: page.cursor, more: true, changes: page.changes });
-      } else {
-        const page = versionPage(engine, company_id, at.version, request.limit, userId);
-        companies.push({ company_id, status: 'ok', ...page });
-      }
+  const sqlite = engine.database.sqlite;
+  // One synchronous read transaction on the held connection: a consistent view, and no other work
+  // interleaved (fifty idle desktops pulling after a poke cost one short block each).
+  return engine.db.connection().execute(async () => sqlite.transaction(() => feedIn(engine, userId, request)).deferred());
+}
+
+function feedIn(engine: Engine, userId: string, request: FeedRequest): Feed {
+  const sqlite = engine.database.sqlite;
+  const client = sqlite.prepare('SELECT last_mutation_id, user_id FROM sync_clients WHERE client_id = ?').get(request.client_id) as { last_mutation_id: number; user_id: string } | undefined;
+  const mine = client !== undefined && client.user_id === userId;
+  const rejected = mine
+    ? (sqlite
+        .prepare("SELECT mutation_id, company_id, command, reason FROM sync_mutations WHERE client_id = ? AND status = 'rejected' AND mutation_id >= ? ORDER BY mutation_id")
+        .all(request.client_id, request.pending_from) as Array<{ mutation_id: number; company_id: string; command: string; reason: string | null }>)
+    : [];
+  const memberOf = new Set((sqlite.prepare('SELECT company_id FROM memberships WHERE user_id = ?').all(userId) as Array<{ company_id: string }>).map((m) => m.company_id));
+  const { version } = sqlite.prepare('SELECT version FROM sync_state WHERE id = 1').get() as { version: number };
+  const companies: FeedCompany[] = [];
+  for (const { company_id, cursor } of request.companies) {
+    if (!memberOf.has(company_id)) {
+      companies.push({ company_id, status: 'revoked', cursor: null, more: false, changes: [] });
+      continue;
     }
-    const members = [...memberOf].filter((id) => request.companies.some((c) => c.company_id === id));
-    const users = members.length
-      ? await trx
-          .selectFrom('users')
-          .selectAll('users')
-          .where('id', 'in', (eb) => eb.selectFrom('memberships').select('user_id').where('company_id', 'in', members))
-          .execute()
-      : [];
-    return {
-      last_mutation_id: mine ? client.last_mutation_id : 0,
-      rejected: rejected.map((r) => ({ ...r, reason: r.reason ?? 'refused' })),
-      users: users.map((u) => ({ ...u, password_hash: u.id === userId ? u.password_hash : '!' })),
-      companies,
-    };
-  });
+    const at = cursor ? decodeCursor(cursor) : ({ kind: 'snapshot', version, table: 0, after: null } as const);
+    if (at.kind === 'snapshot') {
+      const page = snapshotPage(engine, company_id, at, request.limit, userId);
+      companies.push({ company_id, status: 'ok', cursor: page.cursor, more: true, changes: page.changes });
+    } else {
+      const page = versionPage(engine, company_id, at.version, request.limit, userId);
+      companies.push({ company_id, status: 'ok', ...page });
+    }
+  }
+  const members = [...memberOf].filter((id) => request.companies.some((c) => c.company_id === id));
+  const users = members.length
+    ? (sqlite
+        .prepare('SELECT * FROM users WHERE id IN (SELECT user_id FROM memberships WHERE company_id IN (SELECT value FROM json_each(?)))')
+        .all(JSON.stringify(members)) as Row[])
+    : [];
+  return {
+    last_mutation_id: mine ? client.last_mutation_id : 0,
+    rejected: rejected.map((r) => ({ ...r, reason: r.reason ?? 'refused' })),
+    users: users.map((u) => ({ ...u, password_hash: u.id === userId ? u.password_hash : '!' })),
+    companies,
+  };
 }

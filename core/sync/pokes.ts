@@ -12,7 +12,7 @@ export interface PokeHub {
   stop(): void;
 }
 
-export function createPokeHub(engine: Engine, pollMs = 200): PokeHub {
+export function createPokeHub(engine: Engine, pollMs = 1_000): PokeHub {
   const subscribers = new Set<{ companies: Set<string>; listener: Listener }>();
   let seen: number | null = null;
   let timer: NodeJS.Timeout | null = null;
