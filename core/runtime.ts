@@ -5,6 +5,7 @@ import type { Engine } from './engine';
 import { createApp, type HttpOptions } from './http/app';
 import { coreJobHandlers } from './jobs/handlers';
 import { createWorker, WORKER_DEFAULTS } from './jobs/worker';
+import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from './replies/sync';
 
 export interface RuntimeOptions extends Partial<HttpOptions> {
   port: number;
@@ -36,11 +37,21 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const worker = createWorker(engine, { handlers: coreJobHandlers(), ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}) });
   worker.start();
   const snapshots = startSnapshotScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
+  // Replies are read on a schedule: a reading job per connection per interval (and one at start).
+  let queueing: Promise<unknown> = Promise.resolve();
+  const queueReplyReads = () => {
+    queueing = queueScheduledReplyReads(engine).catch(WORKER_DEFAULTS.onError);
+  };
+  queueReplyReads();
+  const replyTimer = setInterval(queueReplyReads, REPLY_READ_INTERVAL_MS);
+  replyTimer.unref();
   return {
     url: `http://${shownHost}:${port}`,
     port,
     async stop() {
       await snapshots.stop();
+      clearInterval(replyTimer);
+      await queueing;
       // The job in hand finishes (and records its outcome) before the database can be closed.
       await worker.stop();
       await new Promise<void>((resolve) => {

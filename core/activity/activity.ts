@@ -3,8 +3,11 @@
  * notes) and its collection actions, newest first, in one list.
  */
 import { sql } from 'kysely';
+import { communicationTitle } from '../communications/rules';
 import type { Db } from '../db/connection';
+import type { CallOutcome } from '../db/schema';
 import { NotFoundError } from '../errors';
+import { fromMinor } from '../money';
 
 export interface ActivityEntry {
   kind: 'communication' | 'action';
@@ -20,6 +23,11 @@ export interface ActivityEntry {
   title: string;
   detail: string | null;
   by: string | null;
+  /** A call's outcome; null otherwise. */
+  outcome: CallOutcome | null;
+  /** A promise to pay logged with a call: its date and amount (major units); null otherwise. */
+  promise_date: string | null;
+  promise_amount: number | null;
 }
 
 export const MAX_ACTIVITY = 200;
@@ -41,7 +49,7 @@ export async function invoiceActivity(db: Db, companyId: string, invoiceId: stri
   const [communications, actions] = await Promise.all([
     db
       .selectFrom('communications')
-      .select(['id', 'kind', 'direction', 'subject', 'body', 'occurred_at', 'author_name'])
+      .select(['id', 'kind', 'direction', 'subject', 'body', 'occurred_at', 'author_name', 'outcome', 'promise_date', 'promise_amount'])
       .where('invoice_id', '=', invoiceId)
       .where('company_id', '=', companyId)
       .orderBy('occurred_at', 'desc')
@@ -67,9 +75,12 @@ export async function invoiceActivity(db: Db, companyId: string, invoiceId: stri
     type: c.kind,
     direction: c.direction,
     status: null,
-    title: c.subject ?? (c.kind === 'call' ? 'Call' : c.kind === 'note' ? 'Note' : 'Email'),
+    title: communicationTitle(c.kind, c.direction, c.subject, c.outcome),
     detail: clip(c.body),
     by: c.author_name,
+    outcome: c.outcome,
+    promise_date: c.promise_date,
+    promise_amount: c.promise_amount === null ? null : fromMinor(c.promise_amount),
   }));
   const fromActions: ActivityEntry[] = actions.map((a) => ({
     kind: 'action',
@@ -81,6 +92,9 @@ export async function invoiceActivity(db: Db, companyId: string, invoiceId: stri
     title: a.description,
     detail: clip(a.recommendation_label),
     by: a.executed_by,
+    outcome: null,
+    promise_date: null,
+    promise_amount: null,
   }));
   return mergeNewestFirst(fromCommunications, fromActions, limit);
 }

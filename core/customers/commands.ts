@@ -3,6 +3,7 @@
  * of an existing one update it in place (so invoices keep pointing at their location), entries
  * without an id are new, and the customer's other ones are removed.
  */
+import { sql } from 'kysely';
 import type { Actor, CommandTx, Engine } from '../engine';
 import { runCommand } from '../engine';
 import { ConflictError, type FieldErrors, ValidationError } from '../errors';
@@ -74,6 +75,8 @@ async function replaceContacts(tx: CommandTx, companyId: string, customerId: str
     };
     if (c.id) {
       const id = c.id.toLowerCase();
+      // A bounce is about the address it happened to: a new address starts out not failing.
+      await tx.db.updateTable('customer_contacts').set({ email_failed_at: null, email_failure: null }).where('id', '=', id).where(sql<boolean>`email IS NOT ${email}`).execute();
       await tx.db.updateTable('customer_contacts').set({ ...fields, updated_at: tx.now }).where('id', '=', id).execute();
       await tx.record('customer_contact', id, 'update', { customer_id: customerId, ...fields });
     } else {

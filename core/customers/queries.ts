@@ -31,6 +31,10 @@ export interface ContactDto {
   phone: string | null;
   title: string | null;
   is_billing: boolean;
+  /** A message to this address bounced. */
+  email_failing: boolean;
+  email_failed_at: string | null;
+  email_failure: string | null;
 }
 
 export interface LocationDto {
@@ -54,6 +58,8 @@ export interface CustomerDetailDto extends CustomerDto {
   contacts: ContactDto[];
   locations: LocationDto[];
   balance: CustomerBalance;
+  /** The customer's latest email reply, if any. */
+  last_reply_at: string | null;
 }
 
 export interface CustomerFilters {
@@ -164,12 +170,24 @@ async function balanceOf(db: Db, companyId: string, customerId: string, today: s
   };
 }
 
+async function lastReplyAt(db: Db, companyId: string, customerId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('communications')
+    .select((eb) => eb.fn.max('occurred_at').as('at'))
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', customerId)
+    .where('direction', '=', 'inbound')
+    .where('kind', '=', 'email')
+    .executeTakeFirst();
+  return row?.at ?? null;
+}
+
 export async function getCustomer(db: Db, companyId: string, customerId: string, today: string): Promise<CustomerDetailDto> {
   const row = await baseQuery(db).where('c.id', '=', customerId).where('c.company_id', '=', companyId).executeTakeFirst();
   if (!row) throw new NotFoundError('Customer', customerId);
   const contacts = await db
     .selectFrom('customer_contacts')
-    .select(['id', 'name', 'email', 'phone', 'title', 'is_billing'])
+    .select(['id', 'name', 'email', 'phone', 'title', 'is_billing', 'email_failed_at', 'email_failure'])
     .where('customer_id', '=', row.id)
     .orderBy('is_billing', 'desc')
     .orderBy('name')
@@ -184,8 +202,9 @@ export async function getCustomer(db: Db, companyId: string, customerId: string,
     .execute();
   return {
     ...toDto(row),
-    contacts: contacts.map((c) => ({ ...c, is_billing: c.is_billing === 1 })),
+    contacts: contacts.map((c) => ({ ...c, is_billing: c.is_billing === 1, email_failing: c.email_failed_at !== null })),
     locations,
     balance: await balanceOf(db, companyId, row.id, today),
+    last_reply_at: await lastReplyAt(db, companyId, row.id),
   };
 }

@@ -91,6 +91,10 @@ export interface CustomerContactsTable {
   is_billing: Bool;
   created_at: string;
   updated_at: string;
+  /** When a message to this address bounced (0020); null while it is not known to fail. */
+  email_failed_at: Generated<string | null>;
+  /** The bounce's reason in the mail server's words (0020). */
+  email_failure: Generated<string | null>;
 }
 
 export interface CustomerLocationsTable {
@@ -228,6 +232,28 @@ export interface EmailConnectionsTable {
   is_active: Bool;
   allow_shared_sending: Bool;
   created_at: string;
+  updated_at: string;
+  /** IMAP settings for reading replies (0020); no host means replies are not read. */
+  imap_host: Generated<string | null>;
+  imap_port: Generated<number | null>;
+  imap_secure: Generated<Bool>;
+  imap_username: Generated<string | null>;
+  /** AES-256-GCM ciphertext like smtp_password_enc; never leaves the core. */
+  imap_password_enc: Generated<string | null>;
+  imap_mailbox: Generated<string>;
+  /** When replies were last read successfully, and the last read's error in words (null after a success). */
+  replies_checked_at: Generated<string | null>;
+  replies_error: Generated<string | null>;
+}
+
+/** Where reading a mailbox got to: its UIDVALIDITY and the last UID read (0020). */
+export interface ImapMailboxStatesTable {
+  company_id: string;
+  email_connection_id: string;
+  mailbox: string;
+  /** Text: UIDVALIDITY is an unsigned 32-bit number that imapflow gives as a bigint. */
+  uid_validity: string;
+  last_uid: number;
   updated_at: string;
 }
 
@@ -394,6 +420,7 @@ export interface AgingSnapshotsTable {
 }
 
 export type CommunicationKind = 'email' | 'call' | 'note';
+export type CallOutcome = 'reached' | 'left_voicemail' | 'no_answer' | 'wrong_number' | 'promised_to_pay' | 'disputed';
 
 export interface CommunicationsTable {
   id: string;
@@ -410,6 +437,15 @@ export interface CommunicationsTable {
   email_connection_id: string | null;
   message_id: string | null;
   created_at: string;
+  /** A call's outcome (0020). */
+  outcome: Generated<CallOutcome | null>;
+  /** A promise to pay: its date and amount in minor units (0020). */
+  promise_date: Generated<string | null>;
+  promise_amount: Generated<number | null>;
+  /** An email received: the sender's address (0020). */
+  from_email: Generated<string | null>;
+  /** An email received: JSON list of {name, size} of its attachments, whose content is not kept (0020). */
+  attachments: Generated<string | null>;
 }
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -514,6 +550,7 @@ export interface Database {
   payments: PaymentsTable;
   payment_day_totals: PaymentDayTotalsTable;
   email_connections: EmailConnectionsTable;
+  imap_mailbox_states: ImapMailboxStatesTable;
   sequences: SequencesTable;
   sequence_steps: SequenceStepsTable;
   sequence_enrollments: SequenceEnrollmentsTable;

@@ -1,7 +1,8 @@
 /**
- * Email connections: the SMTP mailboxes reminders and sequence steps are sent from. The SMTP
- * password is sealed with the engine's SecretBox before it is stored, never leaves the core (the
- * API shows has_password only) and never enters a change record.
+ * Email connections: the SMTP mailboxes reminders and sequence steps are sent from, and the IMAP
+ * mailbox their replies are read from. Both passwords are sealed with the engine's SecretBox before
+ * they are stored, never leave the core (the API shows has_password / has_imap_password only) and
+ * never enter a change record.
  */
 import type { Db } from '../db/connection';
 import type { EmailConnection, Role } from '../db/schema';
@@ -26,6 +27,15 @@ export interface EmailConnectionDto {
   is_active: boolean;
   allow_shared_sending: boolean;
   user_id: string | null;
+  /** IMAP for reading replies: null host means replies are not read. */
+  imap_host: string | null;
+  imap_port: number | null;
+  imap_secure: boolean;
+  imap_username: string | null;
+  has_imap_password: boolean;
+  imap_mailbox: string;
+  replies_checked_at: string | null;
+  replies_error: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -46,6 +56,17 @@ export interface EmailConnectionInput {
   allow_shared_sending?: boolean;
   /** The mailbox owner; null for a shared company mailbox. Defaults to the creator. */
   user_id?: string | null;
+  /** null or '' turns reading replies off (and forgets the IMAP password). */
+  imap_host?: string | null;
+  /** Defaults to 993 with imap_secure, else 143. */
+  imap_port?: number | null;
+  /** Implicit TLS (port 993 style); defaults to true unless the port is 143. */
+  imap_secure?: boolean;
+  /** Defaults to the SMTP username, else the from address. */
+  imap_username?: string | null;
+  /** Omit to keep the stored password; null or '' removes it. */
+  imap_password?: string | null;
+  imap_mailbox?: string;
 }
 
 /** Who is writing: the actor plus their role in the company, for the ownership rule. */
@@ -59,6 +80,10 @@ const HOST_RE = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Z
 
 /** The settings that decide where (and how safely) the stored password is sent. */
 const SERVER_FIELDS = ['smtp_host', 'smtp_port', 'smtp_secure', 'smtp_username'] as const;
+const IMAP_SERVER_FIELDS = ['imap_host', 'imap_port', 'imap_secure', 'imap_username'] as const;
+
+export const DEFAULT_IMAP_MAILBOX = 'INBOX';
+const isPort = (port: number) => Number.isInteger(port) && port >= 1 && port <= 65535;
 
 export function validateConnection(input: EmailConnectionInput, creating: boolean): FieldErrors {
   const errors: FieldErrors = {};
@@ -78,6 +103,13 @@ export function validateConnection(input: EmailConnectionInput, creating: boolea
   if (input.smtp_password !== undefined && input.smtp_password !== null && input.smtp_password.length > 1024) add('smtp_password', 'Use at most 1024 characters');
   if (input.user_id !== undefined && input.user_id !== null && !isUuid(input.user_id)) add('user_id', 'Must be a user id (UUID) or null');
   if (input.is_default === true && input.is_active === false) add('is_default', 'An inactive connection cannot be the default');
+  if (input.imap_host !== undefined && input.imap_host !== null && input.imap_host.trim() && !HOST_RE.test(input.imap_host.trim())) add('imap_host', 'Must be a host name or an IP address');
+  if (input.imap_port !== undefined && input.imap_port !== null && !isPort(input.imap_port)) add('imap_port', 'Must be a port from 1 to 65535');
+  if (input.imap_username !== undefined && input.imap_username !== null && input.imap_username.length > 255) add('imap_username', 'Use at most 255 characters');
+  if (input.imap_password !== undefined && input.imap_password !== null && input.imap_password.length > 1024) add('imap_password', 'Use at most 1024 characters');
+  if (input.imap_mailbox !== undefined && (!input.imap_mailbox.trim() || input.imap_mailbox.length > 200 || /[\u0000-\u001f]/.test(input.imap_mailbox))) {
+    add('imap_mailbox', 'Must be a mailbox name of 1 to 200 characters');
+  }
   return errors;
 }
 
@@ -92,6 +124,17 @@ export function needsPasswordAgain(current: Pick<EmailConnection, (typeof SERVER
     (input.smtp_port !== undefined && input.smtp_port !== current.smtp_port) ||
     (input.smtp_secure !== undefined && (input.smtp_secure ? 1 : 0) !== current.smtp_secure) ||
     (input.smtp_username !== undefined && blankToNull(input.smtp_username) !== current.smtp_username)
+  );
+}
+
+/** The same rule for the IMAP password and the IMAP server settings. */
+export function needsImapPasswordAgain(current: Pick<EmailConnection, (typeof IMAP_SERVER_FIELDS)[number] | 'imap_password_enc'>, input: EmailConnectionInput): boolean {
+  if (!current.imap_password_enc || input.imap_password !== undefined) return false;
+  return (
+    (input.imap_host !== undefined && (blankToNull(input.imap_host)?.toLowerCase() ?? null) !== (current.imap_host?.toLowerCase() ?? null)) ||
+    (input.imap_port !== undefined && input.imap_port !== current.imap_port) ||
+    (input.imap_secure !== undefined && (input.imap_secure ? 1 : 0) !== current.imap_secure) ||
+    (input.imap_username !== undefined && blankToNull(input.imap_username) !== current.imap_username)
   );
 }
 
@@ -116,6 +159,14 @@ function toConnectionDto(row: EmailConnection): EmailConnectionDto {
     is_active: row.is_active === 1,
     allow_shared_sending: row.allow_shared_sending === 1,
     user_id: row.user_id,
+    imap_host: row.imap_host,
+    imap_port: row.imap_port,
+    imap_secure: row.imap_secure === 1,
+    imap_username: row.imap_username,
+    has_imap_password: row.imap_password_enc !== null,
+    imap_mailbox: row.imap_mailbox,
+    replies_checked_at: row.replies_checked_at,
+    replies_error: row.replies_error,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -151,8 +202,12 @@ async function clearOtherDefaults(tx: CommandTx, companyId: string, keepId: stri
 
 /** The fields of a change record: everything but the password, whose presence alone is noted. */
 function recordable(row: Partial<EmailConnection>): Record<string, unknown> {
-  const { smtp_password_enc, id: _id, company_id: _company, created_at: _created, updated_at: _updated, ...rest } = row;
-  return smtp_password_enc === undefined ? rest : { ...rest, has_password: smtp_password_enc !== null };
+  const { smtp_password_enc, imap_password_enc, id: _id, company_id: _company, created_at: _created, updated_at: _updated, ...rest } = row;
+  return {
+    ...rest,
+    ...(smtp_password_enc === undefined ? {} : { has_password: smtp_password_enc !== null }),
+    ...(imap_password_enc === undefined ? {} : { has_imap_password: imap_password_enc !== null }),
+  };
 }
 
 type Box = Pick<Engine, 'db' | 'clock' | 'secrets'>;
@@ -160,6 +215,41 @@ type Box = Pick<Engine, 'db' | 'clock' | 'secrets'>;
 /** A blank password is no password; any other is kept exactly as given (spaces count), encrypted. */
 function encryptedPassword(engine: Box, password: string | null | undefined): string | null {
   return blankToNull(password) === null ? null : engine.secrets.encrypt(password as string);
+}
+
+type ImapColumns = Pick<EmailConnection, 'imap_host' | 'imap_port' | 'imap_secure' | 'imap_username' | 'imap_password_enc' | 'imap_mailbox'>;
+
+/** The IMAP columns of a new connection: all off without a host; port, TLS and username defaulted. */
+function imapSettings(engine: Box, input: EmailConnectionInput, sender: { smtp_username: string | null; from_email: string }): ImapColumns {
+  const host = blankToNull(input.imap_host);
+  if (!host) return { imap_host: null, imap_port: null, imap_secure: 1, imap_username: null, imap_password_enc: null, imap_mailbox: input.imap_mailbox?.trim() ?? DEFAULT_IMAP_MAILBOX };
+  const secure = input.imap_secure ?? (input.imap_port ?? 993) !== 143;
+  return {
+    imap_host: host,
+    imap_port: input.imap_port ?? (secure ? 993 : 143),
+    imap_secure: secure ? 1 : 0,
+    imap_username: input.imap_username === undefined ? (sender.smtp_username ?? sender.from_email) : blankToNull(input.imap_username),
+    imap_password_enc: encryptedPassword(engine, input.imap_password),
+    imap_mailbox: input.imap_mailbox?.trim() ?? DEFAULT_IMAP_MAILBOX,
+  };
+}
+
+/** The IMAP columns an update changes; removing the host turns reading off and forgets the password. */
+function imapChanges(engine: Box, current: EmailConnection, input: EmailConnectionInput): Partial<EmailConnection> {
+  const changes: Partial<EmailConnection> = {};
+  if (input.imap_host !== undefined && !blankToNull(input.imap_host)) {
+    return { imap_host: null, imap_port: null, imap_username: null, imap_password_enc: null, ...(input.imap_mailbox !== undefined ? { imap_mailbox: input.imap_mailbox.trim() } : {}) };
+  }
+  if (!current.imap_host && input.imap_host !== undefined) {
+    return imapSettings(engine, input, { smtp_username: input.smtp_username === undefined ? current.smtp_username : blankToNull(input.smtp_username), from_email: input.from_email?.trim() ?? current.from_email });
+  }
+  if (input.imap_host !== undefined) changes.imap_host = (input.imap_host as string).trim();
+  if (input.imap_port !== undefined) changes.imap_port = input.imap_port ?? ((input.imap_secure ?? current.imap_secure === 1) ? 993 : 143);
+  if (input.imap_secure !== undefined) changes.imap_secure = input.imap_secure ? 1 : 0;
+  if (input.imap_username !== undefined) changes.imap_username = blankToNull(input.imap_username);
+  if (input.imap_password !== undefined) changes.imap_password_enc = encryptedPassword(engine, input.imap_password);
+  if (input.imap_mailbox !== undefined) changes.imap_mailbox = input.imap_mailbox.trim();
+  return changes;
 }
 
 export async function createConnection(engine: Box, scope: ConnectionScope, input: EmailConnectionInput): Promise<EmailConnectionDto> {
@@ -188,6 +278,9 @@ export async function createConnection(engine: Box, scope: ConnectionScope, inpu
       is_default: isDefault ? 1 : 0,
       is_active: isActive ? 1 : 0,
       allow_shared_sending: input.allow_shared_sending ? 1 : 0,
+      ...imapSettings(engine, input, { smtp_username: blankToNull(input.smtp_username), from_email: (input.from_email as string).trim() }),
+      replies_checked_at: null,
+      replies_error: null,
       created_at: tx.now,
       updated_at: tx.now,
     };
@@ -209,6 +302,9 @@ export async function updateConnection(engine: Box, scope: ConnectionScope, conn
     if (needsPasswordAgain(current, input)) {
       throw new ValidationError('Give the SMTP password again to change the server settings', { smtp_password: ['Is required when the host, port, security or username changes'] }, 'password_required');
     }
+    if (needsImapPasswordAgain(current, input)) {
+      throw new ValidationError('Give the IMAP password again to change the IMAP server settings', { imap_password: ['Is required when the IMAP host, port, security or username changes'] }, 'password_required');
+    }
     const changes: Partial<EmailConnection> = {};
     if (input.name !== undefined) changes.name = input.name.trim();
     if (input.from_email !== undefined) changes.from_email = input.from_email.trim();
@@ -224,6 +320,7 @@ export async function updateConnection(engine: Box, scope: ConnectionScope, conn
       if (changes.user_id) await checkUser(tx, scope.companyId, changes.user_id);
     }
     if (input.is_active !== undefined) changes.is_active = input.is_active ? 1 : 0;
+    Object.assign(changes, imapChanges(engine, current, input));
     const isActive = (changes.is_active ?? current.is_active) === 1;
     if (input.is_default === true && !isActive) {
       throw new ValidationError('The email connection is invalid', { is_default: ['An inactive connection cannot be the default'] });

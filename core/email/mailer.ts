@@ -18,19 +18,26 @@ export interface SentEmail {
   response: string;
 }
 
-/** Sends one message over the connection's SMTP server; throws on any refusal so callers can retry. */
-export async function sendEmail(connection: EmailConnection, secrets: SecretBox, email: OutgoingEmail): Promise<SentEmail> {
-  const transport = createTransport({
+export const SMTP_TIMEOUT_SECONDS = 10;
+
+/** A transport to the connection's SMTP server (one message or one check, then closed). */
+export function smtpTransport(connection: EmailConnection, secrets: SecretBox) {
+  return createTransport({
     host: connection.smtp_host,
     port: connection.smtp_port,
     secure: connection.smtp_secure === 1,
     auth: connection.smtp_username ? { user: connection.smtp_username, pass: connection.smtp_password_enc ? secrets.decrypt(connection.smtp_password_enc) : '' } : undefined,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
+    connectionTimeout: SMTP_TIMEOUT_SECONDS * 1000,
+    greetingTimeout: SMTP_TIMEOUT_SECONDS * 1000,
     socketTimeout: 20_000,
     // Loopback and self-hosted relays commonly run without a CA-signed certificate.
     tls: { rejectUnauthorized: false },
   });
+}
+
+/** Sends one message over the connection's SMTP server; throws on any refusal so callers can retry. */
+export async function sendEmail(connection: EmailConnection, secrets: SecretBox, email: OutgoingEmail): Promise<SentEmail> {
+  const transport = smtpTransport(connection, secrets);
   try {
     const info = await transport.sendMail({
       from: connection.from_name ? { name: connection.from_name, address: connection.from_email } : connection.from_email,

@@ -2,8 +2,9 @@
 import { AGING_SNAPSHOT, takeAgingSnapshot } from '../analytics/snapshot-job';
 import { INVOICE_REMINDER } from '../reminders/queue';
 import { sendInvoiceReminder } from '../reminders/send';
+import { REPLY_SYNC, syncReplies } from '../replies/sync';
 import type { JobHandler } from './worker';
 
 export function coreJobHandlers(): Record<string, JobHandler> {
-  return { [INVOICE_REMINDER]: sendInvoiceReminder, [AGING_SNAPSHOT]: takeAgingSnapshot };
+  return { [INVOICE_REMINDER]: sendInvoiceReminder, [AGING_SNAPSHOT]: takeAgingSnapshot, [REPLY_SYNC]: syncReplies };
 }

@@ -20,7 +20,8 @@ import { FORCED, type ForcedOutcome, PAYER_WEIGHTS, PAYERS, planInvoice, type Pl
 import type { Rng } from './random';
 
 export type CustomerRow = CustomersTable;
-export type ContactRow = CustomerContactsTable;
+/** A generated contact: none starts out failing. */
+export type ContactRow = Omit<CustomerContactsTable, 'email_failed_at' | 'email_failure'>;
 export type LocationRow = CustomerLocationsTable;
 export type InvoiceRow = Omit<InvoicesTable, 'seq'>;
 export type PaymentRow = PaymentsTable;

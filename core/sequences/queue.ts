@@ -5,12 +5,15 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/connection';
-import type { ScheduledStepStatus, StepType } from '../db/schema';
+import { loggedFieldErrors } from '../communications/rules';
+import { insertCommunication } from '../communications/store';
+import type { CallOutcome, ScheduledStepStatus, StepType } from '../db/schema';
 import { type Engine, runCommand } from '../engine';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
+import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
-import { assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory } from './rules';
+import { assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED } from './rules';
 import { localDate } from './schedule';
 import { completeIfFinished, type Scope } from './store';
 import { renderTemplate, templateValues } from './templates';
@@ -78,8 +81,23 @@ export interface QueueRowView {
   message_id: string | null;
   sent_at: string | null;
   error: string | null;
+  /** When the customer last replied by email (any of their replies); null if never. */
+  replied_at: string | null;
+  /**
+   * Why the step is not going out: 'recent_contact' (a due email step held while the customer was
+   * contacted by hand in the last LAST_TOUCH_QUIET_DAYS days), 'replied' (cancelled because the
+   * customer replied); null otherwise.
+   */
+  hold_reason: 'recent_contact' | 'replied' | null;
   created_at: string;
   updated_at: string;
+}
+
+/** The hold reason the queue shows (see QueueRowView.hold_reason). */
+export function holdReason(r: { step_type: StepType; status: ScheduledStepStatus; scheduled_at: string; stop_reason: string | null }, now: string): QueueRowView['hold_reason'] {
+  if (r.status === 'cancelled' && r.stop_reason === REPLIED) return 'replied';
+  if (r.status === 'scheduled' && r.step_type === EMAIL_STEP_TYPE && r.scheduled_at <= now) return 'recent_contact';
+  return null;
 }
 
 export interface QueueFilter {
@@ -107,6 +125,7 @@ function base(db: Db, companyId: string) {
     .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
     .innerJoin('sequences as q', 'q.id', 's.sequence_id')
     .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .innerJoin('sequence_enrollments as e', 'e.id', 's.enrollment_id')
     .leftJoin('invoices as i', 'i.id', 's.invoice_id')
     .leftJoin('team_members as tm', 'tm.id', 'c.ar_owner_id')
     .leftJoin('email_connections as ec', 'ec.id', 'q.sender_connection_id')
@@ -141,6 +160,9 @@ function withColumns(q: ReturnType<typeof base>) {
     's.error',
     's.created_at',
     's.updated_at',
+    'e.stop_reason',
+    sql<string | null>`(SELECT max(m.occurred_at) FROM communications m
+      WHERE m.company_id = s.company_id AND m.customer_id = s.customer_id AND m.direction = 'inbound' AND m.kind = 'email')`.as('replied_at'),
   ]);
 }
 
@@ -160,6 +182,7 @@ async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promi
     previews.flatMap((r) => (r.invoice_id ? [r.invoice_id] : [])),
   );
   const company = previews.length ? await companyName(db, companyId) : '';
+  const nowIso = now.toISOString();
   return rows.map((r) => {
     let subject = r.email_subject;
     const customer = customers.get(r.customer_id);
@@ -189,6 +212,8 @@ async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promi
       message_id: r.message_id,
       sent_at: r.sent_at,
       error: r.error,
+      replied_at: r.replied_at,
+      hold_reason: holdReason(r, nowIso),
       created_at: r.created_at,
       updated_at: r.updated_at,
     };
@@ -248,12 +273,35 @@ export async function listQueue(engine: Engine, scope: Scope, f: QueueFilter): P
   return { count: Number(n), page: f.page, page_size: f.pageSize, data: await toViews(engine.db, scope.companyId, data, engine.clock.now()) };
 }
 
+export interface CompleteStepInput {
+  /** Call steps only. */
+  outcome?: CallOutcome | null;
+  note?: string | null;
+  /** Call steps with outcome promised_to_pay only. */
+  promise_date?: string | null;
+  /** Major units. */
+  promise_amount?: number | null;
+}
+
+/** A call's outcome and promise belong to call steps, and follow the rules of a logged call. */
+function completionErrors(stepType: StepType, input: CompleteStepInput, note: string | null, now: string) {
+  const promise = { promise_date: input.promise_date ?? null, promise_amount: input.promise_amount == null ? null : toMinor(input.promise_amount) };
+  if (stepType === 'call') return loggedFieldErrors({ kind: 'call', outcome: input.outcome ?? null, body: note, ...promise, occurred_at: now }, now);
+  const errors: Record<string, string[]> = {};
+  for (const field of ['outcome', 'promise_date', 'promise_amount'] as const) {
+    if (input[field] != null) errors[field] = ['Only a call step has an outcome or a promise'];
+  }
+  return errors;
+}
+
 /**
  * Marks a ready step done (extension): the way call and task steps leave the queue. A call records
- * an outbound call, a task an internal note (with the note given); an email step completed here was
- * handled outside ardesk and records nothing. Past ready: returned as it is.
+ * an outbound call with its outcome and promise, a task an internal note (with the note given); an
+ * email step completed here was handled outside ardesk and records nothing. Past ready: returned as
+ * it is.
  */
-export async function completeQueueStep(engine: Engine, scope: Scope, id: string, note: string | null): Promise<QueueRowView> {
+export async function completeQueueStep(engine: Engine, scope: Scope, id: string, input: CompleteStepInput): Promise<QueueRowView> {
+  const note = input.note?.trim() || null;
   await promoteDueSteps(engine, scope);
   const stepId = await runCommand(engine, 'complete_scheduled_step', scope, async (tx) => {
     const row = await tx.db
@@ -265,13 +313,15 @@ export async function completeQueueStep(engine: Engine, scope: Scope, id: string
       .executeTakeFirst();
     if (!row) throw new NotFoundError('Scheduled step', id);
     if (isPastReady(row.status)) return row.id;
+    const errors = completionErrors(row.step_type, input, note, tx.now);
+    if (Object.keys(errors).length) throw new ValidationError('The completion is invalid', errors);
     assertReadyUnclaimed(row.status, row.send_started_at, tx.now);
     let communicationId: string | null = null;
     if (row.step_type !== EMAIL_STEP_TYPE) {
       // A call is about the step's invoice, else the customer's oldest open one (its last touch);
       // a task is internal work and touches no invoice of its own accord.
       const customer = row.step_type === 'call' && !row.invoice_id ? (await loadCustomers(tx.db, scope.companyId, [row.customer_id])).get(row.customer_id) : undefined;
-      const communication = {
+      communicationId = await insertCommunication(tx, {
         id: newId(),
         company_id: scope.companyId,
         customer_id: row.customer_id,
@@ -286,10 +336,10 @@ export async function completeQueueStep(engine: Engine, scope: Scope, id: string
         email_connection_id: null,
         message_id: null,
         created_at: tx.now,
-      };
-      await tx.db.insertInto('communications').values(communication).execute();
-      await tx.record('communication', communication.id, 'insert', communication);
-      communicationId = communication.id;
+        outcome: row.step_type === 'call' ? (input.outcome ?? null) : null,
+        promise_date: input.promise_date ?? null,
+        promise_amount: input.promise_amount == null ? null : toMinor(input.promise_amount),
+      });
     }
     await tx.db.updateTable('scheduled_steps').set({ status: 'completed', communication_id: communicationId, updated_at: tx.now }).where('id', '=', row.id).execute();
     await tx.record('scheduled_step', row.id, 'update', { status: 'completed', communication_id: communicationId });

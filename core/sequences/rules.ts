@@ -123,6 +123,9 @@ export const BULK_ENROLL_MAX = 1000;
  */
 export const LAST_TOUCH_QUIET_DAYS = 3;
 
+/** The stop reason of an enrollment stopped because the customer replied. */
+export const REPLIED = 'replied';
+
 /** A send claim older than this is taken to be from a crashed attempt and may be retried. */
 export const SEND_CLAIM_STALE_MS = 5 * 60_000;
 

@@ -12,6 +12,7 @@ import * as m0007 from './0007_sequences';
 import * as m0009 from './0009_saved_views';
 import * as m0010 from './0010_personal_tokens';
 import * as m0011 from './0011_import_mappings';
+import * as m0020 from './0020_outreach_replies';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0009_saved_views': m0009,
   '0010_personal_tokens': m0010,
   '0011_import_mappings': m0011,
+  '0020_outreach_replies': m0020,
 };

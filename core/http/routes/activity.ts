@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { invoiceActivity } from '../../activity/activity';
 import { scopeOf } from '../context';
-import { createRouter, idParams, json, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+import { createRouter, DateString, idParams, json, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CallOutcome } from './communications';
 
 const ActivityEntry = z
   .object({
@@ -14,6 +15,9 @@ const ActivityEntry = z
     title: z.string(),
     detail: z.string().nullable(),
     by: z.string().nullable(),
+    outcome: CallOutcome.nullable().openapi({ description: "A call's outcome" }),
+    promise_date: DateString.nullable().openapi({ description: 'A promise to pay logged with a call' }),
+    promise_amount: z.number().nullable().openapi({ description: "The promised amount, in the invoice's currency" }),
   })
   .openapi('ActivityEntry');
 

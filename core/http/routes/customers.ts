@@ -28,7 +28,17 @@ const Customer = z
   .openapi('Customer');
 
 const Contact = z
-  .object({ id: Uuid, name: z.string(), email: z.string().nullable(), phone: z.string().nullable(), title: z.string().nullable(), is_billing: z.boolean() })
+  .object({
+    id: Uuid,
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    title: z.string().nullable(),
+    is_billing: z.boolean(),
+    email_failing: z.boolean().openapi({ description: 'A message to this address bounced (cleared when the address changes)' }),
+    email_failed_at: Timestamp.nullable().openapi({ description: 'When the bounce happened' }),
+    email_failure: z.string().nullable().openapi({ description: "The mail server's reason for the bounce" }),
+  })
   .openapi('CustomerContact');
 
 const Location = z
@@ -49,6 +59,7 @@ const CustomerDetail = Customer.extend({
   balance: z
     .object({ open_invoice_count: z.number().int(), open_balance: z.number(), overdue_invoice_count: z.number().int(), overdue_balance: z.number() })
     .openapi({ description: 'Open invoices and those of them past due with a positive balance' }),
+  last_reply_at: Timestamp.nullable().openapi({ description: 'When the customer last replied by email (read from the mailbox); null if never' }),
 }).openapi('CustomerDetail');
 
 const CustomerList = z.object({ count: z.number().int(), data: z.array(Customer) }).openapi('CustomerList');

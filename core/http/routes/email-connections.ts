@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { checkConnection } from '../../email/check';
 import { createConnection, getConnection, listConnections, updateConnection } from '../../email/connections';
+import { requestReplyRead } from '../../replies/sync';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
 
@@ -20,6 +22,14 @@ const EmailConnection = z
     is_active: z.boolean(),
     allow_shared_sending: z.boolean().openapi({ description: 'Other team members may send through it' }),
     user_id: Uuid.nullable().openapi({ description: 'The mailbox owner; null for a shared company mailbox' }),
+    imap_host: z.string().nullable().openapi({ description: 'The IMAP server replies are read from; null: replies are not read' }),
+    imap_port: z.number().int().nullable(),
+    imap_secure: z.boolean().openapi({ description: 'Implicit TLS (port 993); otherwise STARTTLS is used when offered' }),
+    imap_username: z.string().nullable(),
+    has_imap_password: z.boolean().openapi({ description: 'Whether an IMAP password is stored; the password itself is never returned' }),
+    imap_mailbox: z.string().openapi({ description: 'The mailbox read for replies', example: 'INBOX' }),
+    replies_checked_at: Timestamp.nullable().openapi({ description: 'When replies were last read successfully' }),
+    replies_error: z.string().nullable().openapi({ description: 'Why the last reading of replies failed, in words; null after a success' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -39,6 +49,17 @@ const fields = {
   is_active: z.boolean().optional(),
   allow_shared_sending: z.boolean().optional(),
   user_id: Uuid.nullable().optional().openapi({ description: 'A user of this company, or null for shared; default the creator' }),
+  imap_host: z.string().max(253).nullable().optional().openapi({ description: 'Where replies are read from; null or "" stops reading replies (and forgets the IMAP password)' }),
+  imap_port: z.number().int().min(1).max(65535).nullable().optional().openapi({ description: 'Default 993 with imap_secure, else 143' }),
+  imap_secure: z.boolean().optional().openapi({ description: 'Implicit TLS; default true unless the port is 143' }),
+  imap_username: z.string().max(255).nullable().optional().openapi({ description: 'Default the SMTP username, else from_email' }),
+  imap_password: z
+    .string()
+    .max(1024)
+    .nullable()
+    .optional()
+    .openapi({ description: 'Write-only; stored encrypted. Omit to keep the stored one, null or "" to remove it. Required again when the IMAP host, port, security or username change.' }),
+  imap_mailbox: z.string().max(200).optional().openapi({ description: 'Default INBOX' }),
 };
 
 const NewConnection = z
@@ -103,6 +124,43 @@ const patchRoute = createRoute({
   responses: { 200: json(EmailConnection, 'The updated connection'), ...problems(400, 401, 403, 404) },
 });
 
+const CheckOutcome = z.object({ ok: z.boolean(), message: z.string().openapi({ description: 'What happened, in words (refused, timeout, username or password refused, TLS, mailbox missing...)' }) });
+
+const ConnectionCheck = z
+  .object({
+    smtp: CheckOutcome,
+    imap: CheckOutcome.nullable().openapi({ description: 'null when the connection has no IMAP server' }),
+  })
+  .openapi('EmailConnectionCheck');
+
+const testRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/email-connections/{connection_id}/test',
+  tags: TAGS,
+  summary: 'Test connection: sign in to the SMTP server and, when set, the IMAP server and mailbox (nothing is sent or stored)',
+  security: SECURITY,
+  request: { params: ConnectionParams },
+  responses: { 200: json(ConnectionCheck, 'The outcome of each check; a failure is a 200 with ok false and the reason'), ...problems(401, 403, 404) },
+});
+
+const QueuedRead = z
+  .object({
+    job_id: Uuid.openapi({ description: 'Read its progress at GET /api/companies/{company_id}/jobs/{job_id}' }),
+    created: z.boolean().openapi({ description: 'false when a reading of this connection was already queued or running (its job is returned)' }),
+  })
+  .openapi('QueuedReplyRead');
+
+const syncRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/email-connections/{connection_id}/sync-replies',
+  tags: TAGS,
+  summary: "Read the connection's mailbox for replies now (a background job)",
+  description: 'An inactive connection is a 400 connection_inactive; one without an IMAP server a 400 no_imap.',
+  security: SECURITY,
+  request: { params: ConnectionParams },
+  responses: { 202: json(QueuedRead, 'The reading job'), ...problems(400, 401, 403, 404) },
+});
+
 export function emailConnectionRoutes() {
   const scope = (c: Parameters<typeof scopeOf>[0]) => ({ ...scopeOf(c), role: c.var.membership.role });
   return createRouter()
@@ -112,5 +170,10 @@ export function emailConnectionRoutes() {
     })
     .openapi(getRoute, async (c) => c.json(await getConnection(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').connection_id), 200))
     .openapi(createConnectionRoute, async (c) => c.json(await createConnection(c.var.engine, scope(c), c.req.valid('json')), 201))
-    .openapi(patchRoute, async (c) => c.json(await updateConnection(c.var.engine, scope(c), c.req.valid('param').connection_id, c.req.valid('json')), 200));
+    .openapi(patchRoute, async (c) => c.json(await updateConnection(c.var.engine, scope(c), c.req.valid('param').connection_id, c.req.valid('json')), 200))
+    .openapi(testRoute, async (c) => c.json(await checkConnection(c.var.engine, scopeOf(c).companyId, c.req.valid('param').connection_id), 200))
+    .openapi(syncRoute, async (c) => {
+      const job = await requestReplyRead(c.var.engine, scopeOf(c), c.req.valid('param').connection_id);
+      return c.json({ job_id: job.id, created: job.created }, 202);
+    });
 }

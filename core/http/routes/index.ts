@@ -3,10 +3,12 @@ import type { AppEnv } from '../env';
 import { actionRoutes } from './actions';
 import { activityRoutes } from './activity';
 import { analyticsRoutes } from './analytics';
+import { communicationRoutes } from './communications';
 import { authRoutes } from './auth';
 import { backupRoutes } from './backups';
 import { companyRoutes } from './companies';
 import { insightRoutes } from './insights';
+import { jobRoutes } from './jobs';
 import { invoiceRoutes } from './invoices';
 import { reminderRoutes } from './reminders';
 import { sequenceRoutes } from './sequences';
@@ -27,5 +29,5 @@ import { tokenRoutes } from './tokens';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes(), backupRoutes(), importMappingRoutes()];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes()];
 }

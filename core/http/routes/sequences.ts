@@ -25,7 +25,8 @@ import { createStep, deleteStep, getStep, listSteps, updateStep } from '../../se
 import { OFFSET_TIME_RE } from '../../sequences/schedule';
 import { PLACEHOLDERS } from '../../sequences/templates';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, NullableUuidValue, problems, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CallOutcome } from './communications';
 
 const TAG = 'Sequences';
 const EXT = ['Extensions'];
@@ -113,7 +114,7 @@ const Enrollment = z
     customer_name: z.string(),
     status: z.enum(['active', 'completed']),
     start_date: DateString,
-    stop_reason: z.string().nullable().openapi({ description: 'Why it ended: the reason given to stop, "re-enrolled", "sequence archived"; null when it ran to the end' }),
+    stop_reason: z.string().nullable().openapi({ description: 'Why it ended: the reason given to stop, "re-enrolled", "sequence archived", "replied" (the customer answered by email); null when it ran to the end' }),
     completed_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -143,6 +144,11 @@ const QueueRow = z
     message_id: z.string().nullable(),
     sent_at: Timestamp.nullable(),
     error: z.string().nullable(),
+    replied_at: Timestamp.nullable().openapi({ description: 'When the customer last replied by email; null if never' }),
+    hold_reason: z
+      .enum(['recent_contact', 'replied'])
+      .nullable()
+      .openapi({ description: 'recent_contact: a due email step held while the customer was contacted by hand in the last 3 days; replied: cancelled because the customer replied' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -253,7 +259,14 @@ const QueueQuery = z.object({
 const SendBody = z
   .strictObject({ sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }) })
   .openapi('SendScheduledStepRequest');
-const CompleteBody = z.strictObject({ note: Text(10_000).optional() }).openapi('CompleteScheduledStepRequest');
+const CompleteBody = z
+  .strictObject({
+    note: Text(10_000).nullable().optional(),
+    outcome: CallOutcome.nullable().optional().openapi({ description: 'Call steps only' }),
+    promise_date: DateString.nullable().optional().openapi({ description: 'Call steps with outcome promised_to_pay: required then, allowed only then' }),
+    promise_amount: MoneyValue.nullable().optional().openapi({ description: 'Call steps with outcome promised_to_pay only' }),
+  })
+  .openapi('CompleteScheduledStepRequest');
 
 const seqPath = '/api/companies/{company_id}/sequences';
 const queuePath = `${seqPath}/queue`;
@@ -488,7 +501,7 @@ export function sequenceRoutes() {
   router.openapi(queueRowRoute, async (c) => c.json(await getQueueRow(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id), 200));
   router.openapi(sendRoute, async (c) => c.json(await sendQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200));
   router.openapi(completeRoute, async (c) =>
-    c.json(await completeQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json').note?.trim() || null), 200),
+    c.json(await completeQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200),
   );
 
   router.openapi(listRoute, async (c) => {

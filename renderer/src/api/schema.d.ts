@@ -324,6 +324,43 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/communications": {
+    get: {
+      /** Communications (emails sent and received, calls, notes), newest first */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        customer_id?: string;
+        invoice_id?: string;
+        kind?: string;
+        direction?: "outbound" | "inbound" | "internal";
+        limit?: number;
+        offset?: number;
+      };
+      responses: {
+        200: components["schemas"]["CommunicationList"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Log a call or a note */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["NewCommunication"];
+      responses: {
+        201: components["schemas"]["Communication"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/customers": {
     get: {
       /** List customers by name */
@@ -445,6 +482,37 @@ export interface paths {
       responses: {
         200: components["schemas"]["EmailConnection"];
         400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/email-connections/{connection_id}/sync-replies": {
+    post: {
+      /** Read the connection's mailbox for replies now (a background job) */
+      path: {
+        company_id: string;
+        connection_id: string;
+      };
+      responses: {
+        202: components["schemas"]["QueuedReplyRead"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/email-connections/{connection_id}/test": {
+    post: {
+      /** Test connection: sign in to the SMTP server and, when set, the IMAP server and mailbox (nothing is sent or stored) */
+      path: {
+        company_id: string;
+        connection_id: string;
+      };
+      responses: {
+        200: components["schemas"]["EmailConnectionCheck"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -745,6 +813,21 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["ReminderList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/jobs/{job_id}": {
+    get: {
+      /** A background job of the company: its status, error and result */
+      path: {
+        company_id: string;
+        job_id: string;
+      };
+      responses: {
+        200: components["schemas"]["Job"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -1660,6 +1743,9 @@ export interface components {
       title: string;
       detail: string | null;
       by: string | null;
+      outcome: components["schemas"]["CallOutcome"];
+      promise_date: string | null;
+      promise_amount: number | null;
     };
     ActivityList: {
       count: number;
@@ -1774,6 +1860,7 @@ export interface components {
       skipped_count: number;
       skipped_customer_ids: string[];
     };
+    CallOutcome: "reached" | "left_voicemail" | "no_answer" | "wrong_number" | "promised_to_pay" | "disputed" | null;
     CancelActionRequest: {
       reason?: string;
       approved_by?: string | null;
@@ -1853,6 +1940,37 @@ export interface components {
         month: string;
       }[];
     };
+    Communication: {
+      id: string;
+      customer: string;
+      customer_name: string;
+      invoice: string | null;
+      invoice_number: string | null;
+      kind: "email" | "call" | "note";
+      direction: "outbound" | "inbound" | "internal";
+      outcome: components["schemas"]["CallOutcome"];
+      subject: string | null;
+      body: string | null;
+      promise_date: string | null;
+      promise_amount: number | null;
+      currency: string;
+      occurred_at: string;
+      author_user_id: string | null;
+      author_name: string | null;
+      from_email: string | null;
+      attachments: {
+        name: string;
+        size: number;
+      }[];
+      email_connection_id: string | null;
+      created_at: string;
+    };
+    CommunicationList: {
+      count: number;
+      limit: number;
+      offset: number;
+      data: components["schemas"]["Communication"][];
+    };
     CompanyList: {
       companies: components["schemas"]["CompanyRef"][];
     };
@@ -1874,7 +1992,10 @@ export interface components {
     };
     CompleteActionRequest: Record<string, never>;
     CompleteScheduledStepRequest: {
-      note?: string;
+      note?: string | null;
+      outcome?: "reached" | "left_voicemail" | "no_answer" | "wrong_number" | "promised_to_pay" | "disputed" | null;
+      promise_date?: string | null;
+      promise_amount?: number | null;
     };
     CreateActionRequest: {
       customer?: string;
@@ -1930,6 +2051,9 @@ export interface components {
       phone: string | null;
       title: string | null;
       is_billing: boolean;
+      email_failing: boolean;
+      email_failed_at: string | null;
+      email_failure: string | null;
     };
     CustomerContactInput: {
       id?: string;
@@ -1948,6 +2072,7 @@ export interface components {
         overdue_invoice_count: number;
         overdue_balance: number;
       };
+      last_reply_at: string | null;
     };
     CustomerList: {
       count: number;
@@ -2013,8 +2138,26 @@ export interface components {
       is_active: boolean;
       allow_shared_sending: boolean;
       user_id: string | null;
+      imap_host: string | null;
+      imap_port: number | null;
+      imap_secure: boolean;
+      imap_username: string | null;
+      has_imap_password: boolean;
+      imap_mailbox: string;
+      replies_checked_at: string | null;
+      replies_error: string | null;
       created_at: string;
       updated_at: string;
+    };
+    EmailConnectionCheck: {
+      smtp: {
+        ok: boolean;
+        message: string;
+      };
+      imap: {
+        ok: boolean;
+        message: string;
+      } | null;
     };
     EmailConnectionList: {
       count: number;
@@ -2033,6 +2176,12 @@ export interface components {
       is_active?: boolean;
       allow_shared_sending?: boolean;
       user_id?: string | null;
+      imap_host?: string | null;
+      imap_port?: number | null;
+      imap_secure?: boolean;
+      imap_username?: string | null;
+      imap_password?: string | null;
+      imap_mailbox?: string;
     };
     EnrollCustomerRequest: {
       sequence_id: string;
@@ -2740,6 +2889,18 @@ export interface components {
       next_follow_up_date?: string | null;
       label_ids?: string[];
     };
+    Job: {
+      id: string;
+      kind: string;
+      status: "queued" | "running" | "succeeded" | "failed";
+      attempts: number;
+      max_attempts: number;
+      run_after: string;
+      last_error: string | null;
+      result?: unknown;
+      created_at: string;
+      updated_at: string;
+    };
     Label: {
       id: string;
       name: string;
@@ -2770,6 +2931,18 @@ export interface components {
       comment: string | null;
       updated_at: string;
     } | null;
+    NewCommunication: {
+      customer_id: string;
+      invoice_id?: string;
+      kind: "call" | "note";
+      direction?: "outbound" | "inbound";
+      outcome?: "reached" | "left_voicemail" | "no_answer" | "wrong_number" | "promised_to_pay" | "disputed" | null;
+      subject?: string | null;
+      body?: string | null;
+      promise_date?: string | null;
+      promise_amount?: number | null;
+      occurred_at?: string | null;
+    };
     NewCompanyMember: {
       username: string;
       role: "owner" | "collector" | "viewer";
@@ -2802,6 +2975,12 @@ export interface components {
       is_active?: boolean;
       allow_shared_sending?: boolean;
       user_id?: string | null;
+      imap_host?: string | null;
+      imap_port?: number | null;
+      imap_secure?: boolean;
+      imap_username?: string | null;
+      imap_password?: string | null;
+      imap_mailbox?: string;
     };
     NewLabel: {
       name: string;
@@ -2869,6 +3048,10 @@ export interface components {
         [key: string]: string[];
       };
     };
+    QueuedReplyRead: {
+      job_id: string;
+      created: boolean;
+    };
     RejectActionRequest: {
       reason?: string;
       approved_by?: string | null;
@@ -2934,6 +3117,8 @@ export interface components {
       message_id: string | null;
       sent_at: string | null;
       error: string | null;
+      replied_at: string | null;
+      hold_reason: "recent_contact" | "replied" | null;
       created_at: string;
       updated_at: string;
     };

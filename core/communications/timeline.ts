@@ -1,0 +1,128 @@
+/** Reading communications: one customer's or invoice's timeline, newest first. */
+import type { Db } from '../db/connection';
+import type { CallOutcome, CommunicationKind } from '../db/schema';
+import { NotFoundError } from '../errors';
+import { fromMinor } from '../money';
+
+export interface AttachmentInfo {
+  name: string;
+  /** Bytes. */
+  size: number;
+}
+
+export interface CommunicationDto {
+  id: string;
+  customer: string;
+  customer_name: string;
+  invoice: string | null;
+  invoice_number: string | null;
+  kind: CommunicationKind;
+  direction: 'outbound' | 'inbound' | 'internal';
+  outcome: CallOutcome | null;
+  subject: string | null;
+  body: string | null;
+  promise_date: string | null;
+  promise_amount: number | null;
+  /** The currency of the promise: the invoice's, else the customer's. */
+  currency: string;
+  occurred_at: string;
+  author_user_id: string | null;
+  author_name: string | null;
+  /** An email received: who sent it. */
+  from_email: string | null;
+  /** An email received: its attachments (their content is not kept). */
+  attachments: AttachmentInfo[];
+  email_connection_id: string | null;
+  created_at: string;
+}
+
+export interface TimelineFilter {
+  customerId: string | null;
+  invoiceId: string | null;
+  kinds: CommunicationKind[] | null;
+  direction: 'outbound' | 'inbound' | 'internal' | null;
+  limit: number;
+  offset: number;
+}
+
+export const TIMELINE_DEFAULT_LIMIT = 50;
+export const TIMELINE_MAX_LIMIT = 200;
+
+function base(db: Db, companyId: string) {
+  return db
+    .selectFrom('communications as m')
+    .innerJoin('customers as c', 'c.id', 'm.customer_id')
+    .leftJoin('invoices as i', 'i.id', 'm.invoice_id')
+    .where('m.company_id', '=', companyId);
+}
+
+function withColumns(q: ReturnType<typeof base>) {
+  return q.select([
+    'm.id',
+    'm.customer_id',
+    'c.name as customer_name',
+    'c.currency as customer_currency',
+    'm.invoice_id',
+    'i.invoice_number',
+    'i.currency as invoice_currency',
+    'm.kind',
+    'm.direction',
+    'm.outcome',
+    'm.subject',
+    'm.body',
+    'm.promise_date',
+    'm.promise_amount',
+    'm.occurred_at',
+    'm.author_user_id',
+    'm.author_name',
+    'm.from_email',
+    'm.attachments',
+    'm.email_connection_id',
+    'm.created_at',
+  ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof withColumns>['executeTakeFirstOrThrow']>>;
+
+function toDto(r: Row): CommunicationDto {
+  return {
+    id: r.id,
+    customer: r.customer_id,
+    customer_name: r.customer_name,
+    invoice: r.invoice_id,
+    invoice_number: r.invoice_number,
+    kind: r.kind,
+    direction: r.direction,
+    outcome: r.outcome,
+    subject: r.subject,
+    body: r.body,
+    promise_date: r.promise_date,
+    promise_amount: r.promise_amount === null ? null : fromMinor(r.promise_amount),
+    currency: r.invoice_currency ?? r.customer_currency,
+    occurred_at: r.occurred_at,
+    author_user_id: r.author_user_id,
+    author_name: r.author_name,
+    from_email: r.from_email,
+    attachments: r.attachments ? (JSON.parse(r.attachments) as AttachmentInfo[]) : [],
+    email_connection_id: r.email_connection_id,
+    created_at: r.created_at,
+  };
+}
+
+export async function getCommunication(db: Db, companyId: string, id: string): Promise<CommunicationDto> {
+  const row = await withColumns(base(db, companyId)).where('m.id', '=', id.toLowerCase()).executeTakeFirst();
+  if (!row) throw new NotFoundError('Communication', id);
+  return toDto(row);
+}
+
+/** A page of communications, newest first (ties by id), with the total matching. */
+export async function listCommunications(db: Db, companyId: string, f: TimelineFilter): Promise<{ count: number; limit: number; offset: number; data: CommunicationDto[] }> {
+  let q = base(db, companyId);
+  if (f.customerId) q = q.where('m.customer_id', '=', f.customerId);
+  if (f.invoiceId) q = q.where('m.invoice_id', '=', f.invoiceId);
+  if (f.kinds) q = q.where('m.kind', 'in', f.kinds);
+  if (f.direction) q = q.where('m.direction', '=', f.direction);
+  const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await withColumns(q).orderBy('m.occurred_at', 'desc').orderBy('m.id', 'desc').limit(f.limit).offset(f.offset).execute();
+  return { count: Number(n), limit: f.limit, offset: f.offset, data: rows.map(toDto) };
+}

@@ -1,0 +1,108 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { logCommunication } from '../../communications/log';
+import { CALL_OUTCOMES, LOGGED_KINDS } from '../../communications/rules';
+import { listCommunications, TIMELINE_DEFAULT_LIMIT, TIMELINE_MAX_LIMIT } from '../../communications/timeline';
+import { parseEnumList } from '../../sequences/rules';
+import { scopeOf } from '../context';
+import { CompanyParams, createRouter, DateString, json, jsonBody, MoneyValue, problems, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
+import { offsetPaging } from './payments';
+
+const TAGS = ['Extensions'];
+const KINDS = ['email', 'call', 'note'] as const;
+const DIRECTIONS = ['outbound', 'inbound', 'internal'] as const;
+
+export const CallOutcome = z.enum(CALL_OUTCOMES).openapi('CallOutcome');
+
+export const Communication = z
+  .object({
+    id: Uuid,
+    customer: Uuid,
+    customer_name: z.string(),
+    invoice: Uuid.nullable(),
+    invoice_number: z.string().nullable(),
+    kind: z.enum(KINDS),
+    direction: z.enum(DIRECTIONS).openapi({ description: 'outbound (sent, or a call we made), inbound (a reply received, a call from the customer), internal (a note)' }),
+    outcome: CallOutcome.nullable().openapi({ description: "A call's outcome" }),
+    subject: z.string().nullable(),
+    body: z.string().nullable().openapi({ description: "The note's or call's text; an email's plain text (HTML reduced to text)" }),
+    promise_date: DateString.nullable(),
+    promise_amount: z.number().nullable().openapi({ description: 'Major units, in currency' }),
+    currency: z.string().openapi({ description: "The invoice's currency, else the customer's" }),
+    occurred_at: Timestamp,
+    author_user_id: Uuid.nullable(),
+    author_name: z.string().nullable().openapi({ description: 'Who logged or sent it; for an email received, the sender' }),
+    from_email: z.string().nullable().openapi({ description: "An email received: the sender's address" }),
+    attachments: z.array(z.object({ name: z.string(), size: z.number().int() })).openapi({ description: 'An email received: attachment names and sizes in bytes (their content is not kept)' }),
+    email_connection_id: Uuid.nullable(),
+    created_at: Timestamp,
+  })
+  .openapi('Communication');
+
+const CommunicationList = z
+  .object({ count: z.number().int(), limit: z.number().int(), offset: z.number().int(), data: z.array(Communication) })
+  .openapi('CommunicationList');
+
+const NewCommunication = z
+  .strictObject({
+    customer_id: UuidValue,
+    invoice_id: UuidValue.nullable().optional().openapi({ description: "One of the customer's invoices: the communication becomes its last touch" }),
+    kind: z.enum(LOGGED_KINDS),
+    direction: z.enum(['outbound', 'inbound']).optional().openapi({ description: 'Calls only: outbound (default) or inbound (the customer called)' }),
+    outcome: CallOutcome.nullable().optional().openapi({ description: 'Calls only' }),
+    subject: z.string().max(300).nullable().optional(),
+    body: z.string().max(20_000).nullable().optional().openapi({ description: "The note's text (required for a note); the call's notes" }),
+    promise_date: DateString.nullable().optional().openapi({ description: 'Required with outcome promised_to_pay, only then allowed; not before the day of the call' }),
+    promise_amount: MoneyValue.nullable().optional().openapi({ description: 'Only with outcome promised_to_pay' }),
+    occurred_at: z.iso.datetime({ offset: true }).nullable().optional().openapi({ description: 'Default now; not in the future' }),
+  })
+  .openapi('NewCommunication');
+
+const ListQuery = z.object({
+  customer_id: UuidValue.optional(),
+  invoice_id: UuidValue.optional(),
+  kind: z.string().optional().openapi({ description: 'Comma-separated: email, call, note' }),
+  direction: z.enum(DIRECTIONS).optional(),
+  ...offsetPaging(TIMELINE_DEFAULT_LIMIT, TIMELINE_MAX_LIMIT),
+});
+
+const path = '/api/companies/{company_id}/communications';
+
+const listRoute = createRoute({
+  method: 'get',
+  path,
+  tags: TAGS,
+  summary: 'Communications (emails sent and received, calls, notes), newest first',
+  description: `Filter by customer_id, invoice_id, kind, direction. Paging: limit (default ${TIMELINE_DEFAULT_LIMIT}, at most ${TIMELINE_MAX_LIMIT}) and offset; count is the total matching.`,
+  security: SECURITY,
+  request: { params: CompanyParams, query: ListQuery },
+  responses: { 200: json(CommunicationList, 'One page of communications'), ...problems(400, 401, 403, 404) },
+});
+
+const createCommunicationRoute = createRoute({
+  method: 'post',
+  path,
+  tags: TAGS,
+  summary: 'Log a call or a note',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(NewCommunication) },
+  responses: { 201: json(Communication, 'The logged communication'), ...problems(400, 401, 403, 404) },
+});
+
+export function communicationRoutes() {
+  return createRouter()
+    .openapi(listRoute, async (c) => {
+      const q = c.req.valid('query');
+      return c.json(
+        await listCommunications(c.var.engine.db, scopeOf(c).companyId, {
+          customerId: q.customer_id ?? null,
+          invoiceId: q.invoice_id ?? null,
+          kinds: q.kind !== undefined ? parseEnumList(q.kind, KINDS, 'kind') : null,
+          direction: q.direction ?? null,
+          limit: q.limit ?? TIMELINE_DEFAULT_LIMIT,
+          offset: q.offset ?? 0,
+        }),
+        200,
+      );
+    })
+    .openapi(createCommunicationRoute, async (c) => c.json(await logCommunication(c.var.engine, scopeOf(c), c.req.valid('json')), 201));
+}

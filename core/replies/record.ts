@@ -1,0 +1,183 @@
+/**
+ * What a received message does, inside the transaction that also advances the mailbox state: a
+ * reply becomes an inbound communication of its customer (and invoice) and stops the customer's
+ * sequences; a bounce marks the address as failing; automatic answers and mail that is not about
+ * any customer are counted and left alone.
+ */
+import { sql } from 'kysely';
+import { insertCommunication } from '../communications/store';
+import type { EmailConnection } from '../db/schema';
+import type { CommandTx } from '../engine';
+import { newId } from '../ids';
+import { EMAIL_STEP_TYPE, REPLIED } from '../sequences/rules';
+import { finishEnrollment } from '../sequences/store';
+import type { IncomingMessage } from './parse';
+import { bounceReason, bounceRecipients, classifyMessage, invoiceNumberMentioned, pickThread, replyTime, stoppedByReply } from './rules';
+
+export interface ReadTally {
+  /** Messages read from the mailbox. */
+  read: number;
+  /** Replies recorded as communications. */
+  replies: number;
+  auto_replies: number;
+  bounces: number;
+  /** Messages about no customer we know (or from our own address): nothing kept. */
+  unmatched: number;
+  /** Replies already recorded (re-read after a UIDVALIDITY change). */
+  duplicates: number;
+  /** Enrollments stopped by a reply. */
+  enrollments_stopped: number;
+}
+
+export const emptyTally = (): ReadTally => ({ read: 0, replies: 0, auto_replies: 0, bounces: 0, unmatched: 0, duplicates: 0, enrollments_stopped: 0 });
+
+interface Match {
+  customerId: string;
+  invoiceId: string | null;
+}
+
+/** Our sent messages among the candidates: reminders and sequence emails (communications), and sends whose record is pending. */
+async function threadMatch(tx: CommandTx, companyId: string, ids: string[]): Promise<Match | null> {
+  if (ids.length === 0) return null;
+  const rows = await sql<{ message_id: string; customer_id: string; invoice_id: string | null }>`
+    SELECT message_id, customer_id, invoice_id FROM communications
+     WHERE company_id = ${companyId} AND direction = 'outbound' AND message_id IN (${sql.join(ids)})
+    UNION ALL
+    SELECT message_id, customer_id, invoice_id FROM scheduled_steps
+     WHERE company_id = ${companyId} AND message_id IN (${sql.join(ids)})
+    UNION ALL
+    SELECT message_id, customer_id, invoice_id FROM email_outbox
+     WHERE company_id = ${companyId} AND customer_id IS NOT NULL AND message_id IN (${sql.join(ids)})`.execute(tx.db);
+  const ours = new Map<string, Match>();
+  for (const r of rows.rows) if (!ours.has(r.message_id)) ours.set(r.message_id, { customerId: r.customer_id, invoiceId: r.invoice_id });
+  return pickThread(ids, ours);
+}
+
+/** The one customer whose contact has this address; an address shared by two customers matches none. */
+async function addressMatch(tx: CommandTx, companyId: string, address: string): Promise<Match | null> {
+  const rows = await tx.db
+    .selectFrom('customer_contacts')
+    .select('customer_id')
+    .distinct()
+    .where('company_id', '=', companyId)
+    .where(sql<boolean>`lower(email) = ${address}`)
+    .limit(2)
+    .execute();
+  return rows.length === 1 ? { customerId: rows[0].customer_id, invoiceId: null } : null;
+}
+
+/** The invoice a reply is about: the thread's, else one the subject names, else the oldest open one. */
+async function replyInvoice(tx: CommandTx, companyId: string, customerId: string, subject: string): Promise<string | null> {
+  const open = await tx.db
+    .selectFrom('invoices')
+    .select(['id', 'invoice_number'])
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', customerId)
+    .where('closing_reason', 'is', null)
+    .orderBy('due_date')
+    .orderBy('invoice_number')
+    .execute();
+  const named = invoiceNumberMentioned(subject, open.map((i) => i.invoice_number));
+  return (named ? open.find((i) => i.invoice_number === named)?.id : open[0]?.id) ?? null;
+}
+
+/** Completes the customer's active enrollments begun by the reply's time, and cancels their email steps waiting in the queue. */
+async function stopSequences(tx: CommandTx, companyId: string, customerId: string, replyAt: string): Promise<number> {
+  const active = await tx.db
+    .selectFrom('sequence_enrollments')
+    .select(['id', 'created_at'])
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', customerId)
+    .where('status', '=', 'active')
+    .execute();
+  let stopped = 0;
+  for (const e of active) {
+    if (!stoppedByReply(e.created_at, replyAt)) continue;
+    await finishEnrollment(tx, e.id, REPLIED);
+    const readyEmails = await tx.db
+      .selectFrom('scheduled_steps as s')
+      .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+      .select('s.id')
+      .where('s.enrollment_id', '=', e.id)
+      .where('s.status', '=', 'ready')
+      .where('st.step_type', '=', EMAIL_STEP_TYPE)
+      .where('s.send_started_at', 'is', null)
+      .execute();
+    for (const { id } of readyEmails) {
+      await tx.db.updateTable('scheduled_steps').set({ status: 'cancelled', updated_at: tx.now }).where('id', '=', id).where('status', '=', 'ready').execute();
+      await tx.record('scheduled_step', id, 'update', { status: 'cancelled', reason: REPLIED });
+    }
+    stopped += 1;
+  }
+  return stopped;
+}
+
+async function markBounce(tx: CommandTx, companyId: string, message: IncomingMessage): Promise<void> {
+  const reason = bounceReason(message.source);
+  const failedAt = replyTime(message.date, tx.now);
+  for (const address of bounceRecipients(message.source, message.headers)) {
+    const contacts = await tx.db.selectFrom('customer_contacts').select('id').where('company_id', '=', companyId).where(sql<boolean>`lower(email) = ${address}`).execute();
+    for (const { id } of contacts) {
+      await tx.db.updateTable('customer_contacts').set({ email_failed_at: failedAt, email_failure: reason, updated_at: tx.now }).where('id', '=', id).execute();
+      await tx.record('customer_contact', id, 'update', { email_failed_at: failedAt, email_failure: reason });
+    }
+  }
+}
+
+/** The key that makes re-reading harmless: the Message-ID, or for a message without one, its place in the mailbox. */
+export function dedupeKey(message: IncomingMessage, connectionId: string, uidValidity: string): string {
+  return message.messageId ?? `<imap.${uidValidity}.${message.uid}.${connectionId}@ardesk.invalid>`;
+}
+
+export async function recordIncoming(tx: CommandTx, connection: EmailConnection, uidValidity: string, message: IncomingMessage, tally: ReadTally): Promise<void> {
+  tally.read += 1;
+  const kind = classifyMessage(message);
+  if (kind === 'bounce') {
+    tally.bounces += 1;
+    await markBounce(tx, connection.company_id, message);
+    return;
+  }
+  if (kind === 'auto_reply') {
+    tally.auto_replies += 1;
+    return;
+  }
+  const ownAddress = message.fromAddress === connection.from_email.toLowerCase();
+  const match = ownAddress ? null : ((await threadMatch(tx, connection.company_id, message.threadIds)) ?? (message.fromAddress ? await addressMatch(tx, connection.company_id, message.fromAddress) : null));
+  if (!match) {
+    tally.unmatched += 1;
+    return;
+  }
+  const messageId = dedupeKey(message, connection.id, uidValidity);
+  const seen = await tx.db
+    .selectFrom('communications')
+    .select('id')
+    .where('email_connection_id', '=', connection.id)
+    .where('message_id', '=', messageId)
+    .where('direction', '=', 'inbound')
+    .executeTakeFirst();
+  if (seen) {
+    tally.duplicates += 1;
+    return;
+  }
+  const occurredAt = replyTime(message.date, tx.now);
+  await insertCommunication(tx, {
+    id: newId(),
+    company_id: connection.company_id,
+    customer_id: match.customerId,
+    invoice_id: match.invoiceId ?? (await replyInvoice(tx, connection.company_id, match.customerId, message.subject)),
+    kind: 'email',
+    direction: 'inbound',
+    subject: message.subject || null,
+    body: message.text,
+    occurred_at: occurredAt,
+    author_user_id: null,
+    author_name: message.fromName ?? message.fromAddress,
+    email_connection_id: connection.id,
+    message_id: messageId,
+    from_email: message.fromAddress,
+    attachments: message.attachments.length ? JSON.stringify(message.attachments) : null,
+    created_at: tx.now,
+  });
+  tally.replies += 1;
+  tally.enrollments_stopped += await stopSequences(tx, connection.company_id, match.customerId, occurredAt);
+}
