@@ -200,6 +200,8 @@ export interface PaymentsTable {
   remote_id: string | null;
   notes: string | null;
   voided_at: string | null;
+  /** Why it was voided, settled or failed (0062). */
+  status_reason: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

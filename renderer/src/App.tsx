@@ -7,6 +7,7 @@ import { Toasts } from './components/Toasts';
 import { Upcoming } from './components/Upcoming';
 import { companyPath, parseRoute, useRoute } from './state/route';
 import { useSession } from './state/session';
+import { useDocumentTitle } from './state/title';
 
 const InvoiceDesk = lazy(() => import('./desk/InvoiceDesk'));
 const CustomerPage = lazy(() => import('./desk/CustomerPage'));
@@ -68,6 +69,7 @@ function Workspace() {
 
 export function App() {
   const { phase, bootError, boot } = useSession();
+  useDocumentTitle([phase === 'failed' ? 'Could not open' : null]);
   useEffect(() => {
     void boot();
   }, [boot]);

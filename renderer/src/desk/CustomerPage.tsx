@@ -3,27 +3,29 @@ import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
+import { usePageTitle } from '../state/title';
 import './ag';
-import { DEFAULT_FILTERS, type DeskFilters, toSearch } from './filters';
+import { customerFilters, type DeskFilters, toSearch } from './filters';
 import { formatCount, formatMoney } from './format';
 import { InvoiceGrid } from './InvoiceGrid';
 
 /** One customer: totals, contacts, owners and locations, and all of its invoices. */
 export default function CustomerPage({ companyId, customerId }: { companyId: string; customerId: string }) {
   const navigate = useRoute((s) => s.navigate);
-  const [filters, setFilters] = useState<DeskFilters>({ ...DEFAULT_FILTERS, customer_id: customerId });
+  const [filters, setFilters] = useState<DeskFilters>(customerFilters(customerId));
   const customer = useLoad((signal) => api.get('/api/companies/{company_id}/customers/{customer_id}', { path: { company_id: companyId, customer_id: customerId }, signal }), [companyId, customerId]);
 
   const onOpen = useCallback(
-    (id: string) => navigate(companyPath(companyId, 'invoices', id, toSearch({ ...DEFAULT_FILTERS, customer_id: customerId }))),
+    (id: string) => navigate(companyPath(companyId, 'invoices', id, toSearch(customerFilters(customerId)))),
     [companyId, customerId, navigate],
   );
   const onCustomer = useCallback((id: string) => navigate(companyPath(companyId, 'customers', id)), [companyId, navigate]);
   const c = customer.data;
+  usePageTitle(c?.name);
 
   return (
     <div className="customer-page">
-      <nav className="crumbs">
+      <nav className="crumbs" aria-label="Breadcrumb">
         <a
           href={companyPath(companyId, 'invoices')}
           onClick={(e) => {
