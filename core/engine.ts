@@ -97,7 +97,12 @@ export interface CommandTx {
   today: string;
   actor: Actor;
   record(entity: string, entityId: string, op: ChangesTable['op'], data: Record<string, unknown>): Promise<void>;
+  /** Many change records in a few multi-row inserts (bulk writers such as the intelligence refresh). */
+  recordMany(entries: Array<{ entity: string; entityId: string; op: ChangesTable['op']; data: Record<string, unknown> }>): Promise<void>;
 }
+
+/** Change rows per INSERT: 8 columns each stays far below SQLite's bound-parameter limit. */
+const RECORD_CHUNK = 500;
 
 /**
  * Every write is a named command: it validates, runs in one transaction, and records each row it
@@ -130,6 +135,25 @@ export async function runCommand<T>(
             created_at: now,
           })
           .execute();
+      },
+      async recordMany(entries) {
+        for (let i = 0; i < entries.length; i += RECORD_CHUNK) {
+          await trx
+            .insertInto('changes')
+            .values(
+              entries.slice(i, i + RECORD_CHUNK).map((e) => ({
+                company_id: scope.companyId,
+                user_id: scope.actor.userId,
+                command,
+                entity: e.entity,
+                entity_id: e.entityId,
+                op: e.op,
+                data: JSON.stringify(e.data),
+                created_at: now,
+              })),
+            )
+            .execute();
+        }
       },
     };
     return fn(tx);

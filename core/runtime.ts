@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { startSnapshotScheduler } from './analytics/snapshot-job';
 import type { Engine } from './engine';
 import { createApp, type HttpOptions } from './http/app';
+import { startIntelligenceScheduler } from './intelligence/jobs';
 import { coreJobHandlers } from './jobs/handlers';
 import { createWorker, WORKER_DEFAULTS } from './jobs/worker';
 import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from './replies/sync';
@@ -45,6 +46,7 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   queueReplyReads();
   const replyTimer = setInterval(queueReplyReads, REPLY_READ_INTERVAL_MS);
   replyTimer.unref();
+  const intelligence = startIntelligenceScheduler(engine, options.jobPollMs ? { pollMs: options.jobPollMs } : {});
   return {
     url: `http://${shownHost}:${port}`,
     port,
@@ -53,6 +55,7 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
       clearInterval(replyTimer);
       await queueing;
       // The job in hand finishes (and records its outcome) before the database can be closed.
+      await intelligence.stop();
       await worker.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

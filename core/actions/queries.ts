@@ -2,6 +2,7 @@
  * Reading actions: the list with its inbox categories, and one action. Both return the same
  * action view, names and invoice number joined in, with its approval log.
  */
+import { type EvidenceItem, parseEvidence } from '../intelligence/evidence';
 import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import type { ActionStatus, ActionType, ApprovalOperation } from '../db/schema';
@@ -47,6 +48,8 @@ export interface ActionView {
   approval_log: ApprovalLogEntry[];
   created_at: string;
   updated_at: string;
+  /** Why the engine proposed it (empty for actions people created). */
+  evidence: EvidenceItem[];
 }
 
 export interface ActionPage {
@@ -88,6 +91,7 @@ const COLUMNS = [
   'a.deleted_at',
   'a.created_at',
   'a.updated_at',
+  'a.evidence',
 ] as const;
 
 /** The timestamp history filters and sorts by: execution, or the last change for actions cancelled before execution. */
@@ -218,6 +222,7 @@ function toView(r: ActionRow, log: ApprovalLogEntry[]): ActionView {
     approval_log: log,
     created_at: r.created_at,
     updated_at: r.updated_at,
+    evidence: parseEvidence(r.evidence),
   };
 }
 

@@ -1,8 +1,10 @@
 import { DomainError } from '../errors';
+import { BACKTEST_HELP, backtestCommand } from './commands/backtest';
 import { BENCH_HELP, benchCommand } from './commands/bench';
 import { backupCommand, migrateCommand } from './commands/maintenance';
 import { desktopCommand } from './commands/desktop';
 import { IMPORT_HELP, importCommand } from './commands/import';
+import { INSIGHTS_HELP, insightsCommand } from './commands/insights';
 import { SEED_HELP, seedCommand } from './commands/seed';
 import { SERVE_HELP, serveCommand } from './commands/serve';
 import { USER_HELP, userCommand } from './commands/user';
@@ -15,6 +17,8 @@ Usage:
   ${SEED_HELP}
   ${USER_HELP}
   ${IMPORT_HELP}
+  ${BACKTEST_HELP}
+  ${INSIGHTS_HELP}
   ${BENCH_HELP}   (npm run bench)
   ardesk migrate [--db FILE | --data-dir DIR]
   ardesk backup [--db FILE | --data-dir DIR] [--out FILE]
@@ -26,6 +30,8 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   seed: seedCommand,
   user: userCommand,
   import: importCommand,
+  backtest: backtestCommand,
+  insights: insightsCommand,
   migrate: migrateCommand,
   backup: backupCommand,
   desktop: desktopCommand,

@@ -363,6 +363,10 @@ export interface ActionsTable {
   deleted_at: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON array of evidence items (core/intelligence/evidence.ts) (0040). */
+  evidence: string;
+  /** What made the engine propose it; null for actions people or scripts created (0040). */
+  trigger_key: string | null;
 }
 
 export type ApprovalOperation = 'approve' | 'reject' | 'cancel' | 'send' | 'complete';
@@ -394,6 +398,8 @@ export interface InsightsTable {
   valid_from: string;
   valid_to: string | null;
   created_at: string;
+  /** JSON array of evidence items (core/intelligence/evidence.ts) (0040). */
+  evidence: string;
 }
 
 export interface InsightFeedbackTable {
@@ -522,6 +528,14 @@ export interface ImportMappingsTable {
   updated_at: string;
 }
 
+/** Per company: how far the intelligence engine has read the change record, and its last full refresh (0040). */
+export interface IntelligenceStateTable {
+  company_id: string;
+  last_change_seq: number;
+  last_full_refresh_date: string | null;
+  updated_at: string;
+}
+
 export interface ChangesTable {
   seq: Generated<number>;
   company_id: string | null;
@@ -567,6 +581,7 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   saved_views: SavedViewsTable;
   import_mappings: ImportMappingsTable;
+  intelligence_state: IntelligenceStateTable;
   changes: ChangesTable;
 }
 

@@ -16,6 +16,7 @@ import * as m0020 from './0020_outreach_replies';
 import * as m0060 from './0060_worklist';
 import * as m0061 from './0061_email_health';
 import * as m0062 from './0062_payment_status_reason';
+import * as m0040 from './0040_intelligence';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0060_worklist': m0060,
   '0061_email_health': m0061,
   '0062_payment_status_reason': m0062,
+  '0040_intelligence': m0040,
 };

@@ -11,7 +11,7 @@ import {
 import { getAction, listActions } from '../../actions/queries';
 import { ACTION_CATEGORIES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, EvidenceItem, idParams, json, jsonBody, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Actions';
 const ActionParams = idParams('action_id');
@@ -55,6 +55,7 @@ const Action = z
     approval_log: z.array(ApprovalLogEntry),
     created_at: Timestamp,
     updated_at: Timestamp,
+    evidence: z.array(EvidenceItem).openapi({ description: 'Extension: why the engine proposed it (empty for actions people created)' }),
   })
   .openapi('Action');
 

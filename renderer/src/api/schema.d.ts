@@ -519,6 +519,20 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/email-health": {
+    get: {
+      /** Whether reminders can go out: the default connection and the outcome of its last send */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["EmailHealth"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/import-mappings": {
     get: {
       /** The company's saved import mappings, by name (extension) */
@@ -632,6 +646,34 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/intelligence/refresh": {
+    post: {
+      /** Recompute the company’s insights and recommended actions in the background */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        202: components["schemas"]["IntelligenceRefreshAccepted"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/intelligence/refresh/{job_id}": {
+    get: {
+      /** Status and progress of an intelligence refresh */
+      path: {
+        company_id: string;
+        job_id: string;
+      };
+      responses: {
+        200: components["schemas"]["IntelligenceRefreshJob"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/invoices": {
     get: {
       /** List invoices with filters, sorting, customer groups and a keyset cursor */
@@ -646,14 +688,16 @@ export interface paths {
         due_date_to?: string;
         overdue_only?: boolean;
         search?: string;
-        ar_owner?: string;
+        ar_owner?: "me" | string;
         sales_owner?: string;
         is_person?: boolean;
         labels?: string;
         hide_zero_balance?: boolean;
+        follow_up?: string;
+        attention?: boolean;
         group_by?: "customer";
         group_mode?: "children";
-        sort?: "due_date" | "due_date_asc" | "due_date_desc" | "balance" | "balance_asc" | "balance_desc" | "amount" | "amount_asc" | "amount_desc" | "customer_name" | "customer_name_asc" | "customer_name_desc";
+        sort?: "due_date" | "due_date_asc" | "due_date_desc" | "balance" | "balance_asc" | "balance_desc" | "amount" | "amount_asc" | "amount_desc" | "customer_name" | "customer_name_asc" | "customer_name_desc" | "days_past_due" | "days_past_due_asc" | "days_past_due_desc" | "attention" | "attention_asc" | "attention_desc" | "overdue_balance" | "overdue_balance_asc" | "overdue_balance_desc";
         order?: "asc" | "desc";
         limit?: number;
         cursor?: string;
@@ -798,6 +842,21 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["PaymentList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/invoices/{invoice_id}/reminder-preview": {
+    get: {
+      /** The reminder email as it would be sent now, with what blocks it and double-dunning warnings; queues nothing */
+      path: {
+        company_id: string;
+        invoice_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ReminderPreview"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -1030,6 +1089,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -1047,6 +1107,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -1064,6 +1125,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -1717,6 +1779,7 @@ export interface components {
       approval_log: components["schemas"]["ActionApprovalLogEntry"][];
       created_at: string;
       updated_at: string;
+      evidence: components["schemas"]["EvidenceItem"][];
     };
     ActionApprovalLogEntry: {
       operation: "approve" | "reject" | "send" | "cancel" | "complete";
@@ -1843,6 +1906,10 @@ export interface components {
       final_content?: string;
       approved_by?: string | null;
       comment?: string;
+    };
+    AttentionNote: {
+      reason: "promise_broken" | "promise_due" | "reply_received" | "dunning_ready" | "follow_up_due" | "past_due";
+      label: string;
     };
     BackupFile: {
       file_name: string;
@@ -2183,6 +2250,13 @@ export interface components {
       imap_password?: string | null;
       imap_mailbox?: string;
     };
+    EmailHealth: {
+      status: "ok" | "failing" | "missing";
+      connection_id: string | null;
+      connection_name: string | null;
+      message: string | null;
+      since: string | null;
+    };
     EnrollCustomerRequest: {
       sequence_id: string;
       customer_id: string;
@@ -2191,6 +2265,15 @@ export interface components {
     EnrollCustomerResult: {
       created: boolean;
       enrollment: components["schemas"]["SequenceEnrollment"];
+    };
+    EvidenceItem: {
+      fact: string;
+      value?: string | number | null;
+      source: string;
+      ref?: {
+        type: "invoice" | "payment" | "communication" | "action" | "insight" | "customer";
+        id: string;
+      };
     };
     FirstAccountRequest: {
       username: string;
@@ -2657,6 +2740,7 @@ export interface components {
       valid_to: string | null;
       is_active: boolean;
       created_at: string;
+      evidence: components["schemas"]["EvidenceItem"][];
       my_feedback: components["schemas"]["MyInsightFeedback"];
     };
     InsightFeedback: {
@@ -2678,6 +2762,34 @@ export interface components {
       offset: number;
       results: components["schemas"]["Insight"][];
     };
+    IntelligenceRefreshAccepted: {
+      job_id: string;
+      status: "queued" | "running" | "succeeded" | "failed";
+      created: boolean;
+      progress_url: string;
+    };
+    IntelligenceRefreshJob: {
+      id: string;
+      status: "queued" | "running" | "succeeded" | "failed";
+      reason: "on_demand" | "daily" | "changes";
+      progress: components["schemas"]["IntelligenceRefreshProgress"];
+      report: components["schemas"]["IntelligenceRefreshReport"];
+      error: string | null;
+      queued_at: string;
+      updated_at: string;
+    };
+    IntelligenceRefreshProgress: {
+      done: number;
+      total: number;
+    } | null;
+    IntelligenceRefreshReport: {
+      customers: number;
+      insights_opened: number;
+      insights_closed: number;
+      insights_unchanged: number;
+      actions_proposed: number;
+      actions_cancelled: number;
+    } | null;
     Invoice: {
       id: string;
       customer: string;
@@ -2689,9 +2801,12 @@ export interface components {
       total_amount: number;
       paid_amount: number;
       balance: number;
+      open_balance: number;
+      pending_amount: number;
       status: components["schemas"]["InvoiceStatus"];
       status_display: string;
       days_outstanding: number;
+      days_past_due: number;
       aging_bucket: components["schemas"]["AgingBucket"];
       ar_owner: string | null;
       last_touch_date: string | null;
@@ -2702,6 +2817,7 @@ export interface components {
       payment_link: string | null;
       created_at: string;
       updated_at: string;
+      attention?: components["schemas"]["AttentionNote"][];
     };
     InvoiceAppliedFilters: {
       company_id: string;
@@ -2717,9 +2833,11 @@ export interface components {
       is_person?: boolean;
       labels?: string[];
       hide_zero_balance?: boolean;
+      follow_up?: ("overdue" | "today" | "this_week")[];
+      attention?: boolean;
       group_by?: "customer";
       group_mode?: "children";
-      sort: "due_date" | "balance" | "amount" | "customer_name";
+      sort: "due_date" | "balance" | "amount" | "customer_name" | "days_past_due" | "attention" | "overdue_balance";
       order: "asc" | "desc";
     };
     InvoiceBulkUpdate: {
@@ -3025,11 +3143,15 @@ export interface components {
       remote_id: string | null;
       status: "PAID" | "PARTIAL" | "PENDING" | "FAILED" | "VOIDED";
       notes: string | null;
+      status_reason: string | null;
       created_at: string;
     };
     PaymentList: {
       count: number;
       data: components["schemas"]["Payment"][];
+    };
+    PaymentStatusChange: {
+      reason?: string | null;
     };
     PersonalToken: {
       id: string;
@@ -3072,6 +3194,24 @@ export interface components {
     ReminderList: {
       count: number;
       data: components["schemas"]["Reminder"][];
+    };
+    ReminderPreview: {
+      invoice_id: string;
+      to: string | null;
+      contact_name: string | null;
+      from: string | null;
+      connection_name: string | null;
+      email: {
+        subject: string;
+        text: string;
+        html: string;
+      } | null;
+      blockers: string[];
+      warnings: components["schemas"]["ReminderWarning"][];
+    };
+    ReminderWarning: {
+      kind: "recent_email" | "dunning_step_ready" | "reminder_today";
+      message: string;
     };
     SavedImportMapping: {
       id: string;
