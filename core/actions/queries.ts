@@ -129,6 +129,11 @@ function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
   if (f.statuses) q = q.where('a.status', 'in', f.statuses);
   if (f.invoiceId) q = q.where('a.invoice_id', '=', f.invoiceId);
   if (f.customerId) q = q.where('a.customer_id', '=', f.customerId);
+  if (f.actionTypes) q = q.where('a.action_type', 'in', f.actionTypes);
+  const owners = f.arOwners;
+  if (owners) {
+    q = q.where((eb) => eb.or([...(owners.ids.length ? [eb('c.ar_owner_id', 'in', owners.ids)] : []), ...(owners.unassigned ? [eb('c.ar_owner_id', 'is', null)] : [])]));
+  }
   if (!f.includeDeleted) q = q.where('a.deleted_at', 'is', null);
   if (f.search) {
     const pattern = likePattern(f.search);

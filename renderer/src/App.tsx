@@ -11,6 +11,10 @@ import { useDocumentTitle } from './state/title';
 
 const InvoiceDesk = lazy(() => import('./desk/InvoiceDesk'));
 const CustomerPage = lazy(() => import('./desk/CustomerPage'));
+const ActionsPage = lazy(() => import('./actions/ActionsPage'));
+const QueuePage = lazy(() => import('./queue/QueuePage'));
+const SequencesPage = lazy(() => import('./sequences/SequencesPage'));
+const SequenceBuilder = lazy(() => import('./sequences/SequenceBuilder'));
 
 const LAST_COMPANY_KEY = 'ardesk.company';
 
@@ -59,6 +63,14 @@ function Workspace() {
           <CustomerPage key={`${companyId}/${route.itemId}`} companyId={companyId} customerId={route.itemId} />
         ) : route.section === 'customers' ? (
           <InvoiceDesk key={companyId} companyId={companyId} invoiceId={null} />
+        ) : route.section === 'actions' ? (
+          <ActionsPage key={companyId} companyId={companyId} actionId={route.itemId} />
+        ) : route.section === 'queue' ? (
+          <QueuePage key={companyId} companyId={companyId} />
+        ) : route.section === 'sequences' && route.itemId ? (
+          <SequenceBuilder key={`${companyId}/${route.itemId}`} companyId={companyId} sequenceId={route.itemId} />
+        ) : route.section === 'sequences' ? (
+          <SequencesPage key={companyId} companyId={companyId} />
         ) : (
           <Upcoming section={route.section} />
         )}

@@ -13,6 +13,8 @@ export interface paths {
         status?: string;
         invoice_id?: string;
         customer_id?: string;
+        action_type?: string;
+        ar_owner?: string;
         search?: string;
         include_deleted?: boolean;
         executed_after?: string;
@@ -1344,6 +1346,21 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/preview": {
+    get: {
+      /** The email a scheduled step would send now: rendered subject and body, recipient and the sequence's sender */
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+      responses: {
+        200: components["schemas"]["EmailPreview"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/send": {
     post: {
       /** Send a ready email (reminder) step over SMTP; a step past ready is returned as it is */
@@ -1434,6 +1451,23 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["SequenceOverview"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/sequences/{sequence_id}/preview": {
+    post: {
+      /** Render templates (saved or not) for a customer and invoice of the company, with the sequence's zone and sender; writes nothing */
+      path: {
+        company_id: string;
+        sequence_id: string;
+      };
+      body: components["schemas"]["TemplatePreviewRequest"];
+      responses: {
+        200: components["schemas"]["EmailPreview"];
+        400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -2256,6 +2290,23 @@ export interface components {
       connection_name: string | null;
       message: string | null;
       since: string | null;
+    };
+    EmailPreview: {
+      subject: string;
+      body: string;
+      to: string | null;
+      contact_name: string | null;
+      sender: {
+        id: string;
+        name: string;
+        from_email: string;
+        from_name: string | null;
+      } | null;
+      customer: string;
+      customer_name: string;
+      invoice: string | null;
+      invoice_number: string | null;
+      unknown_placeholders: string[];
     };
     EnrollCustomerRequest: {
       sequence_id: string;
@@ -3334,6 +3385,7 @@ export interface components {
       steps: components["schemas"]["SequenceStep"][];
       active_enrollment_count: number;
       email_connections: components["schemas"]["SequenceSenderOption"][];
+      placeholders: string[];
     };
     SequenceSenderOption: {
       id: string;
@@ -3420,6 +3472,13 @@ export interface components {
       id: string;
       name: string;
     } | null;
+    TemplatePreviewRequest: {
+      customer_id: string;
+      invoice_id?: string;
+      subject_template?: string;
+      body_plain_template?: string;
+      body_html_template?: string;
+    };
     UpdateSequenceRequest: {
       name?: string;
       timezone?: string;

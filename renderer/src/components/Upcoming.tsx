@@ -3,22 +3,7 @@ import type { Section } from '../state/route';
 import { useSession } from '../state/session';
 import { ErrorBox } from './ErrorBox';
 
-const ABOUT: Record<Exclude<Section, 'invoices' | 'customers'>, { title: string; purpose: string; match: RegExp }> = {
-  actions: {
-    title: 'Actions',
-    purpose: 'Approve, edit, reject or send the recommended collection actions (emails, calls, tasks) for each invoice.',
-    match: /\/actions/,
-  },
-  sequences: {
-    title: 'Sequences',
-    purpose: 'Build multi-step outreach programs (reminders before and after the due date, calls, tasks) and enroll customers in them.',
-    match: /\/sequence/,
-  },
-  queue: {
-    title: 'Queue',
-    purpose: 'Work the outreach steps that are due today: review and send reminders, log calls, complete tasks.',
-    match: /\/sequences\/queue/,
-  },
+const ABOUT: Record<Exclude<Section, 'invoices' | 'customers' | 'actions' | 'queue' | 'sequences'>, { title: string; purpose: string; match: RegExp }> = {
   analytics: {
     title: 'Analytics',
     purpose: 'Aging over time, DSO and collection effectiveness, and the 13-week cash forecast against actuals.',
@@ -46,7 +31,7 @@ interface OperationRef {
  * A workflow whose screen a later issue builds. It says so plainly and lists the API operations
  * that already exist for it (read from the server's own OpenAPI document), so nothing is invented.
  */
-export function Upcoming({ section }: { section: Exclude<Section, 'invoices' | 'customers'> }) {
+export function Upcoming({ section }: { section: Exclude<Section, 'invoices' | 'customers' | 'actions' | 'queue' | 'sequences'> }) {
   const baseUrl = useSession((s) => s.baseUrl);
   const about = ABOUT[section];
   const [ops, setOps] = useState<OperationRef[] | null>(null);

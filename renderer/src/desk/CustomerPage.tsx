@@ -1,12 +1,13 @@
 import { useCallback, useState } from 'react';
 import { ErrorBox } from '../components/ErrorBox';
+import { LogContactButton } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { usePageTitle } from '../state/title';
 import './ag';
 import { customerFilters, type DeskFilters, toSearch } from './filters';
-import { formatCount, formatMoney } from './format';
+import { formatCount, formatMoney, formatTimestamp } from './format';
 import { InvoiceGrid } from './InvoiceGrid';
 
 /** One customer: totals, contacts, owners and locations, and all of its invoices. */
@@ -46,7 +47,9 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
               <div className="muted">
                 {c.is_person ? 'Person' : 'Company'} · {c.currency} · net {c.payment_terms_days} days{c.remote_id ? ` · ${c.remote_id}` : ''}
               </div>
+              {c.last_reply_at && <div data-testid="customer-last-reply">Last replied by email {formatTimestamp(c.last_reply_at)}</div>}
             </div>
+            <LogContactButton companyId={companyId} customerId={c.id} customerName={c.name} onLogged={customer.reload} />
             <div className="kpis">
               <div className="kpi">
                 <div className="kpi-label">Open balance</div>
@@ -90,6 +93,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
                         {p.email && p.phone && ' · '}
                         {p.phone}
                       </div>
+                      {p.email_failing && <div className="small bad">Mail to this address bounces</div>}
                     </li>
                   ))}
                 </ul>

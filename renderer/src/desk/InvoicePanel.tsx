@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { Schemas } from '../api/client';
 import { describeError, ErrorBox } from '../components/ErrorBox';
+import { LogContactButton } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
 import { useConnection } from '../state/connection';
 import { api } from '../state/session';
@@ -145,6 +146,9 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
             {customer.error !== null && <ErrorBox what="the customer's location and billing contact" error={customer.error} onRetry={customer.reload} />}
             <fieldset className="writes" disabled={!server} title={server ? undefined : 'The local server is not answering: changes are paused'}>
               <legend className="sr-only">Changes to this invoice</legend>
+              <div className="form-actions">
+                <LogContactButton companyId={companyId} customerId={invoice.customer} customerName={invoice.customer_name} invoiceId={invoice.id} invoiceNumber={invoice.invoice_number} onLogged={changed} />
+              </div>
               <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
               <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
               <RecordPayment companyId={companyId} invoice={invoice} onSaved={changed} />
