@@ -185,6 +185,13 @@ export interface CustomerInvoiceTotalsTable {
   oldest_open_due_date: string | null;
 }
 
+/** Per customer: the balance of its open invoices, kept by triggers (0050); the customer list sorts by it. */
+export interface CustomerOpenTotalsTable {
+  company_id: string;
+  customer_id: string;
+  open_balance: number;
+}
+
 export type PaymentStatus = 'PAID' | 'PARTIAL' | 'PENDING' | 'FAILED' | 'VOIDED';
 
 export interface PaymentsTable {
@@ -563,6 +570,7 @@ export interface Database {
   invoices: InvoicesTable;
   invoice_due_totals: InvoiceDueTotalsTable;
   customer_invoice_totals: CustomerInvoiceTotalsTable;
+  customer_open_totals: CustomerOpenTotalsTable;
   payments: PaymentsTable;
   payment_day_totals: PaymentDayTotalsTable;
   email_connections: EmailConnectionsTable;

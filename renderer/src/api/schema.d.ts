@@ -365,7 +365,7 @@ export interface paths {
   };
   "/api/companies/{company_id}/customers": {
     get: {
-      /** List customers by name */
+      /** List customers with their balances */
       path: {
         company_id: string;
       };
@@ -374,6 +374,8 @@ export interface paths {
         is_person?: boolean;
         ar_owner?: string;
         sales_owner?: string;
+        sort?: "name" | "balance" | "oldest_due" | "ar_owner";
+        order?: "asc" | "desc";
         limit?: number;
         offset?: number;
       };
@@ -611,6 +613,24 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/imports/preview": {
+    post: {
+      /** Read the header and first rows of a CSV or XLSX file, writing nothing */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["ImportPreviewRequest"];
+      responses: {
+        200: components["schemas"]["ImportPreview"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        413: components["schemas"]["Problem"];
+        415: components["schemas"]["Problem"];
       };
     };
   };
@@ -1853,7 +1873,7 @@ export interface components {
       count: number;
       page: number;
       page_size: number;
-      data: {
+      data: ({
         invoice: string;
         invoice_number: string;
         customer: string;
@@ -1873,7 +1893,7 @@ export interface components {
         "61_90": number;
         "91_over": number;
         total: number;
-      }[];
+      })[];
     };
     AgingExportRequest: {
       as_of?: string;
@@ -2177,7 +2197,14 @@ export interface components {
     };
     CustomerList: {
       count: number;
-      data: components["schemas"]["Customer"][];
+      data: components["schemas"]["CustomerListItem"][];
+    };
+    CustomerListItem: components["schemas"]["Customer"] & {
+      open_balance: number;
+      overdue_balance: number;
+      oldest_open_due_date: string | null;
+      last_touch_at: string | null;
+      risk: string | null;
     };
     CustomerLocation: {
       id: string;
@@ -2740,6 +2767,19 @@ export interface components {
         entity?: "customers" | "invoices" | "payments" | "ar-rows";
         mapping: components["schemas"]["ImportMapping"];
       }[];
+    };
+    ImportPreview: {
+      format: "csv" | "xlsx";
+      headers: string[];
+      rows: string[][];
+      row_count: number;
+    };
+    ImportPreviewRequest: {
+      file: string;
+      sheet?: string;
+      format?: "csv" | "xlsx";
+      delimiter?: "," | ";" | "\t" | "|";
+      encoding?: "utf-8" | "windows-1252";
     };
     ImportRejected: components["schemas"]["Problem"] & {
       dry_run: boolean;

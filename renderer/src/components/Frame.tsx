@@ -9,6 +9,7 @@ import { describeError } from './ErrorBox';
 
 const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'invoices', label: 'Invoices', icon: '▤' },
+  { section: 'customers', label: 'Customers', icon: '◧' },
   { section: 'actions', label: 'Actions', icon: '✓' },
   { section: 'sequences', label: 'Sequences', icon: '⇶' },
   { section: 'queue', label: 'Queue', icon: '☰' },
@@ -133,7 +134,7 @@ function CompanySwitcher({ companies, current }: { companies: Company[]; current
         onChange={(e) => {
           const section = (pathname.split('/')[3] as Section | undefined) ?? 'invoices';
           // Filters and open panels belong to the previous company's data: start the section fresh.
-          navigate(companyPath(e.target.value, section === 'customers' ? 'invoices' : section));
+          navigate(companyPath(e.target.value, section));
         }}
       >
         {companies.map((c) => (
@@ -183,7 +184,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
   const server = useConnection((s) => s.server);
   useServerPing();
   useFrameTitle(section, companies.find((c) => c.id === companyId)?.name);
-  const active = section === 'customers' && !NAV.some((n) => n.section === 'customers') ? 'invoices' : section;
+  const active = section;
   return (
     <div className={server ? 'frame' : 'frame server-down'}>
       <a className="skip-link" href="#main-content">

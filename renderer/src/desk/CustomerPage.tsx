@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { ErrorBox } from '../components/ErrorBox';
 import { LogContactButton } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
+import { CustomerSections } from '../customers/CustomerSections';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { usePageTitle } from '../state/title';
@@ -127,6 +128,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
       <div className="customer-grid">
         <InvoiceGrid companyId={companyId} filters={filters} onFilters={setFilters} onOpen={onOpen} onCustomer={onCustomer} embedded />
       </div>
+      {c && <CustomerSections key={c.updated_at} companyId={companyId} customer={c} onSaved={customer.reload} />}
     </div>
   );
 }

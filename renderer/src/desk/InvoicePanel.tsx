@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import type { Schemas } from '../api/client';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { LogContactButton } from '../components/LogContact';
+import { InsightCard } from '../components/InsightCard';
 import { useLoad } from '../components/useLoad';
 import { useConnection } from '../state/connection';
 import { api } from '../state/session';
@@ -310,24 +310,6 @@ function DunningPlan({ invoice }: { invoice: InvoiceDetail }) {
   );
 }
 
-function describeInsight(insight: Schemas['Insight']): { title: string; lines: string[] } {
-  const p = insight.payload_json as Record<string, unknown>;
-  const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-  switch (insight.insight_type) {
-    case 'invoice_conversation_summary':
-      return {
-        title: `Conversation · stress ${text(p.stress_level)}/10`,
-        lines: [`Topic: ${text(p.active_topic)}`, `Outcome sought: ${text(p.desired_outcome)}`, `Blocker: ${text(p.blocker)}`],
-      };
-    case 'invoice_pay_date_prediction':
-      return { title: `Predicted payment: ${p.predicted_date ? formatDate(String(p.predicted_date)) : 'not enough data'}`, lines: [`Basis: ${text(p.basis)}`] };
-    case 'invoice_signal':
-      return { title: 'Signal', lines: [p.signal ? text((p.signal as Record<string, unknown>).summary ?? (p.signal as Record<string, unknown>).type ?? p.signal) : text(p.reason)] };
-    default:
-      return { title: insight.insight_type.replace(/_/g, ' '), lines: Object.entries(p).slice(0, 3).map(([k, v]) => `${k}: ${text(v)}`) };
-  }
-}
-
 function Signals({ companyId, invoice, version }: { companyId: string; invoice: InvoiceDetail; version: number }) {
   const insights = useLoad(
     (signal) => api.get('/api/intelligence/insights', { query: { company_id: companyId, invoice_id: invoice.id }, signal }),
@@ -345,20 +327,9 @@ function Signals({ companyId, invoice, version }: { companyId: string; invoice: 
       )}
       {insights.error !== null && <ErrorBox what="insights" error={insights.error} onRetry={insights.reload} />}
       {insights.data && insights.data.results.length === 0 && signals.length === 0 && <p className="muted">No active signals or insights.</p>}
-      {insights.data &&
-        insights.data.results.map((insight) => {
-          const { title, lines } = describeInsight(insight);
-          return (
-            <div key={insight.id} className="insight">
-              <strong>{title}</strong>
-              {lines.map((line) => (
-                <div key={line} className="muted small">
-                  {line}
-                </div>
-              ))}
-            </div>
-          );
-        })}
+      {insights.data?.results.map((insight) => (
+        <InsightCard key={insight.id} companyId={companyId} insight={insight} showTarget={false} headingLevel={4} />
+      ))}
     </Section>
   );
 }
