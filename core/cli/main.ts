@@ -7,6 +7,7 @@ import { IMPORT_HELP, importCommand } from './commands/import';
 import { INSIGHTS_HELP, insightsCommand } from './commands/insights';
 import { SEED_HELP, seedCommand } from './commands/seed';
 import { SERVE_HELP, serveCommand } from './commands/serve';
+import { CONNECT_HELP, connectCommand, SYNC_HELP, syncCommand } from './commands/sync';
 import { USER_HELP, userCommand } from './commands/user';
 import { UsageError } from './options';
 
@@ -14,6 +15,8 @@ const HELP = `ardesk: local-first accounts-receivable collection desk
 
 Usage:
   ${SERVE_HELP}
+  ${CONNECT_HELP}
+  ${SYNC_HELP}
   ${SEED_HELP}
   ${USER_HELP}
   ${IMPORT_HELP}
@@ -27,6 +30,8 @@ Usage:
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: serveCommand,
+  connect: connectCommand,
+  sync: syncCommand,
   seed: seedCommand,
   user: userCommand,
   import: importCommand,

@@ -556,6 +556,98 @@ export interface ChangesTable {
   created_at: string;
 }
 
+export type SyncRole = 'server' | 'replica';
+
+/** One row (id 1): this database's part in sync and, on a replica, its link to the team server (0070). */
+export interface SyncStateTable {
+  id: number;
+  role: SyncRole | null;
+  /** Server: the version counter behind sync_rows. */
+  version: Generated<number>;
+  /** Replica: 1 while local writes are recorded in sync_undo (0 while a pull is applied). */
+  capture: Generated<number>;
+  client_id: string | null;
+  server_url: string | null;
+  user_id: string | null;
+  username: string | null;
+  /** The team server's API token, encrypted with the database's secret box. */
+  token_enc: string | null;
+  /** Replica: the last mutation id handed out; ids only grow. */
+  last_mutation_id: Generated<number>;
+  last_sync_at: string | null;
+  last_error: string | null;
+}
+
+/** Server: the latest version of every synced row, deleted rows kept as tombstones (0070). */
+export interface SyncRowsTable {
+  tbl: string;
+  /** JSON array of the row's key values. */
+  key: string;
+  company_id: string | null;
+  version: number;
+  deleted: number;
+}
+
+/** Server: each desktop (client id) and the last of its mutations processed (0070). */
+export interface SyncClientsTable {
+  client_id: string;
+  user_id: string;
+  last_mutation_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Server: the outcome of every pushed mutation, so a repeated push gets the same answer (0070). */
+export interface SyncMutationsTable {
+  /** The server's order of processing. */
+  seq: Generated<number>;
+  client_id: string;
+  mutation_id: number;
+  company_id: string;
+  command: string;
+  status: 'applied' | 'rejected';
+  reason: string | null;
+  created_at: string;
+}
+
+/** Replica: the companies kept in sync and the feed cursor of each (0070). */
+export interface SyncCompaniesTable {
+  company_id: string;
+  cursor: string | null;
+  pulled_at: string | null;
+}
+
+/** Replica: local writes not yet acknowledged by the server, as the API operation that made them (0070). */
+export interface SyncOutboxTable {
+  mutation_id: number;
+  company_id: string;
+  command: string;
+  method: string;
+  path: string;
+  content_type: string | null;
+  body: string | null;
+  body_encoding: 'utf8' | 'base64';
+  /** JSON array of the identifiers the operation created, handed out again when it is replayed. */
+  ids: string;
+  created_at: string;
+}
+
+/** Replica: the server's image of each row changed locally since the last pull (null: absent) (0070). */
+export interface SyncUndoTable {
+  tbl: string;
+  key: string;
+  row: string | null;
+}
+
+/** Replica: commands the server refused, with its reason, for the person who made them (0070). */
+export interface SyncRejectionsTable {
+  mutation_id: number;
+  company_id: string;
+  command: string;
+  reason: string;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -591,6 +683,14 @@ export interface Database {
   import_mappings: ImportMappingsTable;
   intelligence_state: IntelligenceStateTable;
   changes: ChangesTable;
+  sync_state: SyncStateTable;
+  sync_rows: SyncRowsTable;
+  sync_clients: SyncClientsTable;
+  sync_mutations: SyncMutationsTable;
+  sync_companies: SyncCompaniesTable;
+  sync_outbox: SyncOutboxTable;
+  sync_undo: SyncUndoTable;
+  sync_rejections: SyncRejectionsTable;
 }
 
 export type Invoice = Selectable<InvoicesTable>;

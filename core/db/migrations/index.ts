@@ -18,6 +18,7 @@ import * as m0050 from './0050_customer_open_totals';
 import * as m0060 from './0060_worklist';
 import * as m0061 from './0061_email_health';
 import * as m0062 from './0062_payment_status_reason';
+import * as m0070 from './0070_sync';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0060_worklist': m0060,
   '0061_email_health': m0061,
   '0062_payment_status_reason': m0062,
+  '0070_sync': m0070,
 };

@@ -1801,6 +1801,55 @@ export interface paths {
       };
     };
   };
+  "/api/v1/sync/events": {
+    get: {
+      /** Team server: Server-Sent Events, a "poke" whenever one of the companies changes */
+      query?: {
+        company_id?: string | string[];
+      };
+      responses: {
+        200: string;
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/pull": {
+    post: {
+      /** Team server: the changes of the caller's companies after each cursor */
+      body: components["schemas"]["SyncPullRequest"];
+      responses: {
+        200: components["schemas"]["SyncPullResponse"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/push": {
+    post: {
+      /** Team server: apply a desktop's queued mutations in order, each exactly once */
+      body: components["schemas"]["SyncPushRequest"];
+      responses: {
+        200: components["schemas"]["SyncPushResponse"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+        413: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/status": {
+    get: {
+      /** This ardesk's sync state: connection, last sync, pending and rejected commands */
+      responses: {
+        200: components["schemas"]["SyncStatus"];
+        401: components["schemas"]["Problem"];
+      };
+    };
+  };
 }
 
 export interface components {
@@ -3486,6 +3535,93 @@ export interface components {
     StopEnrollmentResult: {
       enrollment: components["schemas"]["SequenceEnrollment"];
       cancelled_scheduled_steps: number;
+    };
+    SyncChange: {
+      table: string;
+      key: unknown[];
+      row: {
+        [key: string]: unknown;
+      } | null;
+    };
+    SyncMutation: {
+      id: number;
+      company_id: string;
+      command: string;
+      method: "POST" | "PUT" | "PATCH" | "DELETE";
+      path: string;
+      content_type: string | null;
+      body: string | null;
+      body_encoding: "utf8" | "base64";
+      ids: string[];
+    };
+    SyncMutationOutcome: {
+      mutation_id: number;
+      command: string;
+      status: "applied" | "rejected";
+      reason: string | null;
+    };
+    SyncPullRequest: {
+      client_id: string;
+      companies: {
+        company_id: string;
+        cursor: string | null;
+      }[];
+      pending_from: number;
+      limit?: number;
+    };
+    SyncPullResponse: {
+      last_mutation_id: number;
+      rejected: {
+        mutation_id: number;
+        company_id: string;
+        command: string;
+        reason: string;
+      }[];
+      users: {
+        [key: string]: unknown;
+      }[];
+      companies: {
+        company_id: string;
+        status: "ok" | "revoked";
+        cursor: string | null;
+        more: boolean;
+        changes: components["schemas"]["SyncChange"][];
+      }[];
+    };
+    SyncPushRequest: {
+      client_id: string;
+      mutations: components["schemas"]["SyncMutation"][];
+    };
+    SyncPushResponse: {
+      results: components["schemas"]["SyncMutationOutcome"][];
+    };
+    SyncStatus: {
+      role: "server" | "replica" | null;
+      server_url: string | null;
+      username: string | null;
+      online: boolean;
+      live: boolean;
+      syncing: boolean;
+      last_sync_at: string | null;
+      last_error: string | null;
+      pending: number;
+      pending_commands: {
+        mutation_id: number;
+        command: string;
+        created_at: string;
+      }[];
+      rejected: {
+        mutation_id: number;
+        company_id: string;
+        command: string;
+        reason: string;
+        created_at: string;
+      }[];
+      companies: {
+        company_id: string;
+        name: string | null;
+        pulled_at: string | null;
+      }[];
     };
     TeamMember: {
       id: string;

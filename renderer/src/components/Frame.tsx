@@ -6,6 +6,7 @@ import { api, type Company, useSession } from '../state/session';
 import { documentTitle, usePageDetail } from '../state/title';
 import { toast } from '../state/toasts';
 import { describeError } from './ErrorBox';
+import { SyncIndicator } from '../sync/SyncIndicator';
 
 const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'invoices', label: 'Invoices', icon: '▤' },
@@ -219,6 +220,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
           <CompanySwitcher companies={companies} current={companyId} />
           <div className="spacer" />
           <ConnectionIndicator />
+          <SyncIndicator />
           <UserMenu />
         </header>
         <ServerDownBanner />
