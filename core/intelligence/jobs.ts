@@ -14,6 +14,7 @@ import { newId } from '../ids';
 import { addMs, enqueueJob } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
 import { REFRESH_COMMAND, refreshIntelligence, type RefreshReport } from './runner';
+import { replicatedCompanies } from '../sync/state';
 
 export const INTELLIGENCE_REFRESH = 'intelligence_refresh';
 /** Changes within this window are refreshed together. */
@@ -60,6 +61,7 @@ export async function queueDailyRefreshes(engine: Pick<Engine, 'db' | 'clock'>):
     .leftJoin('intelligence_state as s', 's.company_id', 'c.id')
     .select('c.id')
     .where((eb) => eb.or([eb('s.last_full_refresh_date', 'is', null), eb('s.last_full_refresh_date', '<', day)]))
+    .where('c.id', 'not in', replicatedCompanies(engine.db))
     .execute();
   const queued: string[] = [];
   for (const { id } of due) if ((await requestFullRefresh(engine, id, systemActor, 'daily')).created) queued.push(id);
@@ -76,7 +78,8 @@ export async function watchChanges(engine: Pick<Engine, 'db' | 'clock' | 'databa
     .prepare(
       `SELECT c.id AS company_id, coalesce(s.last_change_seq, 0) AS since,
         (SELECT max(seq) FROM changes WHERE company_id = c.id) AS head
-       FROM companies c LEFT JOIN intelligence_state s ON s.company_id = c.id`,
+       FROM companies c LEFT JOIN intelligence_state s ON s.company_id = c.id
+       WHERE c.id NOT IN (SELECT company_id FROM sync_companies)`,
     )
     .all() as { company_id: string; since: number; head: number | null }[];
   const queued: string[] = [];

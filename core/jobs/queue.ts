@@ -14,6 +14,7 @@ import type { Updateable } from 'kysely';
 import type { Job, JobStatus, JobsTable } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
+import { replicatedCompanies } from '../sync/state';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -131,7 +132,7 @@ export async function claimNextJob(engine: Pick<Engine, 'db' | 'clock'>): Promis
       .where('run_after', '<=', now)
       // A synced company's jobs (emails, reply reading, insights) run on the team server only; the
       // desktop shows their outcome after pulling (core/sync).
-      .where('company_id', 'not in', (eb) => eb.selectFrom('sync_companies').select('company_id'))
+      .where('company_id', 'not in', replicatedCompanies(engine.db))
       .orderBy('run_after')
       .orderBy('id')
       .limit(1)

@@ -20,3 +20,8 @@ export async function companySyncRole(db: Db, companyId: string): Promise<Compan
   const row = await db.selectFrom('sync_companies').select('company_id').where('company_id', '=', companyId).executeTakeFirst();
   return row ? 'replica' : 'local';
 }
+
+/** The companies this database replicates: the team server runs their jobs and schedules, not this one. */
+export function replicatedCompanies(db: Db) {
+  return db.selectFrom('sync_companies').select('company_id');
+}

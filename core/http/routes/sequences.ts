@@ -289,12 +289,12 @@ const EmailPreview = z
   .openapi('EmailPreview');
 
 const PreviewBody = z
-  .object({
+  .strictObject({
     customer_id: UuidValue,
-    invoice_id: UuidValue.nullable().optional(),
-    subject_template: z.string().max(1_000).optional(),
-    body_plain_template: z.string().max(100_000).optional(),
-    body_html_template: z.string().max(200_000).optional(),
+    invoice_id: NullableUuidValue.optional(),
+    subject_template: Text(1_000).optional(),
+    body_plain_template: Text(100_000).optional(),
+    body_html_template: Text(200_000).optional(),
   })
   .openapi('TemplatePreviewRequest');
 

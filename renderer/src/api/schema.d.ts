@@ -3650,7 +3650,7 @@ export interface components {
     } | null;
     TemplatePreviewRequest: {
       customer_id: string;
-      invoice_id?: string;
+      invoice_id?: string | null;
       subject_template?: string;
       body_plain_template?: string;
       body_html_template?: string;

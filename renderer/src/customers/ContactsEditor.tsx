@@ -16,7 +16,8 @@ const newKey = () => `new-${nextKey++}`;
  * clears the others.
  */
 export function ContactsEditor({ companyId, customer, onSaved }: { companyId: string; customer: Customer; onSaved: () => void }) {
-  const [contacts, setContacts] = useState<ContactRow[]>(customer.contacts.map((c) => ({ ...c, key: c.id })));
+  // Only the input's fields: the API refuses fields it does not take (a bounce is not editable).
+  const [contacts, setContacts] = useState<ContactRow[]>(customer.contacts.map(({ id, name, email, phone, title, is_billing }) => ({ id, name, email, phone, title, is_billing, key: id })));
   const [locations, setLocations] = useState<LocationRow[]>(customer.locations.map((l) => ({ ...l, key: l.id })));
   const save = useSave();
   const setContact = (key: string, patch: Partial<ContactRow>) => setContacts((list) => list.map((c) => (c.key === key ? { ...c, ...patch } : patch.is_billing ? { ...c, is_billing: false } : c)));
