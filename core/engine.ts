@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { type Clock, systemClock, timestamp, today } from './clock';
 import { DatabaseBusyError, type Db, type OpenedDatabase, openDatabase } from './db/connection';
 import { migrateToLatest, type MigrationReport } from './db/migrate';
@@ -43,6 +43,8 @@ export async function whileBusy<T>(wait: WriteWait, attempt: () => Promise<T>): 
     }
   }
 }
+import { currentTrace } from './sync/trace';
+import { ensureSyncTriggers } from './sync/triggers';
 
 /** The core engine: one database, one clock. Both entry points (desktop, headless) build one. */
 export interface Engine {
@@ -67,6 +69,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const writeWait = options.writeWait ?? DEFAULT_WRITE_WAIT;
   try {
     const migration = await whileBusy(writeWait, () => migrateToLatest(database));
+    ensureSyncTriggers(database.sqlite);
     return {
       db: database.db,
       database,
@@ -97,11 +100,18 @@ export interface CommandTx {
   today: string;
   actor: Actor;
   record(entity: string, entityId: string, op: ChangesTable['op'], data: Record<string, unknown>): Promise<void>;
+  /** Many change records in a few multi-row inserts (bulk writers such as the intelligence refresh). */
+  recordMany(entries: Array<{ entity: string; entityId: string; op: ChangesTable['op']; data: Record<string, unknown> }>): Promise<void>;
 }
+
+/** Change rows per INSERT: 8 columns each stays far below SQLite's bound-parameter limit. */
+const RECORD_CHUNK = 500;
 
 /**
  * Every write is a named command: it validates, runs in one transaction, and records each row it
  * changes in `changes` (the audit trail now, the sync feed later). Throwing rolls everything back.
+ * Given an engine whose db is already a transaction (a synced operation, see core/sync), the
+ * command joins it inside a savepoint, so its failure still undoes exactly its own writes.
  */
 export async function runCommand<T>(
   engine: Pick<Engine, 'db' | 'clock'> & Partial<Pick<Engine, 'writeWait'>>,
@@ -110,28 +120,52 @@ export async function runCommand<T>(
   fn: (tx: CommandTx) => Promise<T>,
 ): Promise<T> {
   const now = timestamp(engine.clock);
-  return whileBusy(engine.writeWait ?? DEFAULT_WRITE_WAIT, () => engine.db.transaction().execute(async (trx) => {
-    const tx: CommandTx = {
-      db: trx,
-      now,
-      today: today(engine.clock),
-      actor: scope.actor,
-      async record(entity, entityId, op, data) {
-        await trx
-          .insertInto('changes')
-          .values({
-            company_id: scope.companyId,
-            user_id: scope.actor.userId,
-            command,
-            entity,
-            entity_id: entityId,
-            op,
-            data: JSON.stringify(data),
-            created_at: now,
-          })
-          .execute();
-      },
-    };
-    return fn(tx);
-  }));
+  currentTrace()?.commands.push(command);
+  const body = (trx: Transaction<Database>) => fn(commandTx(trx, engine.clock, command, scope, now));
+  // A synced operation already holds the write lock in its transaction: nothing to wait for.
+  if (engine.db.isTransaction) return inSavepoint(engine.db as Transaction<Database>, body);
+  return whileBusy(engine.writeWait ?? DEFAULT_WRITE_WAIT, () => engine.db.transaction().execute(body));
+}
+
+let savepoints = 0;
+
+async function inSavepoint<T>(trx: Transaction<Database>, body: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const name = sql.raw(`command_${++savepoints}`);
+  await sql`SAVEPOINT ${name}`.execute(trx);
+  try {
+    const result = await body(trx);
+    await sql`RELEASE ${name}`.execute(trx);
+    return result;
+  } catch (err) {
+    await sql`ROLLBACK TO ${name}`.execute(trx);
+    await sql`RELEASE ${name}`.execute(trx);
+    throw err;
+  }
+}
+
+function commandTx(trx: Transaction<Database>, clock: Clock, command: string, scope: { actor: Actor; companyId: string | null }, now: string): CommandTx {
+  const row = (e: { entity: string; entityId: string; op: ChangesTable['op']; data: Record<string, unknown> }) => ({
+    company_id: scope.companyId,
+    user_id: scope.actor.userId,
+    command,
+    entity: e.entity,
+    entity_id: e.entityId,
+    op: e.op,
+    data: JSON.stringify(e.data),
+    created_at: now,
+  });
+  return {
+    db: trx,
+    now,
+    today: today(clock),
+    actor: scope.actor,
+    async record(entity, entityId, op, data) {
+      await trx.insertInto('changes').values(row({ entity, entityId, op, data })).execute();
+    },
+    async recordMany(entries) {
+      for (let i = 0; i < entries.length; i += RECORD_CHUNK) {
+        await trx.insertInto('changes').values(entries.slice(i, i + RECORD_CHUNK).map(row)).execute();
+      }
+    },
+  };
 }

@@ -20,12 +20,21 @@ export function hasAtMostTwoDecimals(amount: number): boolean {
   return Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6;
 }
 
+/** Formatters per currency: building an Intl.NumberFormat costs far more than formatting with one. */
+const formatters = new Map<string, Intl.NumberFormat | null>();
+const plain = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 /** An amount in minor units for display: "$1,234.50", "€99.00"; an unknown currency code falls back to "1,234.50 XYZ". */
 export function formatMoney(minor: number, currency: string): string {
   const amount = minor / 100;
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)} ${currency}`;
+  let formatter = formatters.get(currency);
+  if (formatter === undefined) {
+    try {
+      formatter = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+    } catch {
+      formatter = null;
+    }
+    formatters.set(currency, formatter);
   }
+  return formatter ? formatter.format(amount) : `${plain.format(amount)} ${currency}`;
 }

@@ -1,11 +1,15 @@
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { startSnapshotScheduler } from './analytics/snapshot-job';
 import type { Engine } from './engine';
 import { createApp, type HttpOptions } from './http/app';
+import { startIntelligenceScheduler } from './intelligence/jobs';
 import { coreJobHandlers } from './jobs/handlers';
 import { createWorker, WORKER_DEFAULTS } from './jobs/worker';
 import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from './replies/sync';
+import { type SyncLoop, startSyncLoop } from './sync/loop';
+import { syncState } from './sync/state';
 
 export interface RuntimeOptions extends Partial<HttpOptions> {
   port: number;
@@ -14,6 +18,10 @@ export interface RuntimeOptions extends Partial<HttpOptions> {
   jobPollMs?: number;
   /** How often the daily aging snapshots are queued when due (the day may change while running). */
   snapshotCheckMs?: number;
+  /** Certificate and key (PEM) to serve HTTPS instead of HTTP. */
+  tls?: { cert: Buffer; key: Buffer };
+  /** A connected desktop: how often it pulls when the team server has not poked it. */
+  syncIntervalMs?: number;
 }
 
 export interface Runtime {
@@ -22,14 +30,25 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
+export const DEFAULT_SYNC_INTERVAL_MS = 30_000;
+
 /**
- * The running service: the spec API on a real port plus the background workers. The desktop
- * main process and `ardesk serve` both start exactly this.
+ * The running service: the spec API on a real port plus the background workers, and on a
+ * database connected to a team server the sync loop. The desktop main process and `ardesk serve`
+ * both start exactly this.
  */
 export async function startRuntime(engine: Engine, options: RuntimeOptions): Promise<Runtime> {
-  const app = createApp(engine, { ...options, allowedHosts: [...(options.allowedHosts ?? []), ...(isLoopback(options.host) ? [] : [options.host])] });
+  let loop: SyncLoop | null = null;
+  const app = createApp(engine, {
+    ...options,
+    allowedHosts: [...(options.allowedHosts ?? []), ...(isLoopback(options.host) ? [] : [options.host])],
+    onMutationQueued: () => loop?.wake(),
+    syncLoop: () => loop?.status() ?? null,
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolve(s));
+    const s = options.tls
+      ? serve({ fetch: app.fetch, port: options.port, hostname: options.host, createServer: createHttpsServer, serverOptions: { cert: options.tls.cert, key: options.tls.key } }, () => resolve(s))
+      : serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () => resolve(s));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
@@ -45,14 +64,28 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   queueReplyReads();
   const replyTimer = setInterval(queueReplyReads, REPLY_READ_INTERVAL_MS);
   replyTimer.unref();
+  const intelligence = startIntelligenceScheduler(engine, options.jobPollMs ? { pollMs: options.jobPollMs } : {});
+  if ((await syncState(engine.db)).role === 'replica') {
+    loop = startSyncLoop(engine, (request, env) => Promise.resolve(app.request(request, undefined, env)), {
+      intervalMs: options.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS,
+      onRound: (round, error) => {
+        if (error) console.error(`ardesk sync: ${error instanceof Error ? error.message : String(error)}`);
+        else if (round && (round.pushed || round.pulled || round.rejected.length)) {
+          console.log(`ardesk sync: pushed ${round.pushed}, rejected ${round.rejected.length}, pulled ${round.pulled}, pending ${round.pending}`);
+        }
+      },
+    });
+  }
   return {
-    url: `http://${shownHost}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`,
     port,
     async stop() {
+      await loop?.stop();
       await snapshots.stop();
       clearInterval(replyTimer);
       await queueing;
       // The job in hand finishes (and records its outcome) before the database can be closed.
+      await intelligence.stop();
       await worker.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -62,6 +95,6 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   };
 }
 
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '::1';
 }

@@ -59,6 +59,8 @@ export async function createAction(engine: EngineLike, scope: Scope, input: NewA
       deleted_at: null,
       created_at: tx.now,
       updated_at: tx.now,
+      evidence: '[]',
+      trigger_key: null,
     };
     await tx.db.insertInto('actions').values(row).execute();
     await tx.record('action', id, 'insert', { ...row, metadata: input.metadata ?? {} });

@@ -2,6 +2,7 @@
  * Reading actions: the list with its inbox categories, and one action. Both return the same
  * action view, names and invoice number joined in, with its approval log.
  */
+import { type EvidenceItem, parseEvidence } from '../intelligence/evidence';
 import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import type { ActionStatus, ActionType, ApprovalOperation } from '../db/schema';
@@ -47,6 +48,8 @@ export interface ActionView {
   approval_log: ApprovalLogEntry[];
   created_at: string;
   updated_at: string;
+  /** Why the engine proposed it (empty for actions people created). */
+  evidence: EvidenceItem[];
 }
 
 export interface ActionPage {
@@ -88,6 +91,7 @@ const COLUMNS = [
   'a.deleted_at',
   'a.created_at',
   'a.updated_at',
+  'a.evidence',
 ] as const;
 
 /** The timestamp history filters and sorts by: execution, or the last change for actions cancelled before execution. */
@@ -125,6 +129,11 @@ function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
   if (f.statuses) q = q.where('a.status', 'in', f.statuses);
   if (f.invoiceId) q = q.where('a.invoice_id', '=', f.invoiceId);
   if (f.customerId) q = q.where('a.customer_id', '=', f.customerId);
+  if (f.actionTypes) q = q.where('a.action_type', 'in', f.actionTypes);
+  const owners = f.arOwners;
+  if (owners) {
+    q = q.where((eb) => eb.or([...(owners.ids.length ? [eb('c.ar_owner_id', 'in', owners.ids)] : []), ...(owners.unassigned ? [eb('c.ar_owner_id', 'is', null)] : [])]));
+  }
   if (!f.includeDeleted) q = q.where('a.deleted_at', 'is', null);
   if (f.search) {
     const pattern = likePattern(f.search);
@@ -218,6 +227,7 @@ function toView(r: ActionRow, log: ApprovalLogEntry[]): ActionView {
     approval_log: log,
     created_at: r.created_at,
     updated_at: r.updated_at,
+    evidence: parseEvidence(r.evidence),
   };
 }
 

@@ -2,11 +2,13 @@
  * The action state machine and the small rules around it, as pure functions: the commands apply
  * them inside a transaction, the tests call them directly.
  */
-import type { ActionStatus, ApprovalOperation } from '../db/schema';
+import type { ActionStatus, ActionType, ApprovalOperation } from '../db/schema';
 import { addDays, isValidDate } from '../dates';
 import { InvalidStateError, ValidationError } from '../errors';
+import { type OwnerFilter, parseEnumList, parseOwnerFilter } from '../sequences/rules';
 
 export const ACTION_STATUSES = ['proposed', 'scheduled', 'processing', 'completed', 'cancelled'] as const satisfies readonly ActionStatus[];
+export const ACTION_TYPES = ['email', 'call', 'task'] as const satisfies readonly ActionType[];
 export const ACTION_OPERATIONS = ['approve', 'reject', 'send', 'cancel', 'complete'] as const satisfies readonly ApprovalOperation[];
 
 /**
@@ -76,6 +78,10 @@ export interface ActionListInput {
   status?: string;
   invoiceId?: string;
   customerId?: string;
+  /** Comma-separated action types (extension). */
+  actionType?: string;
+  /** Comma-separated AR owner member ids, __unassigned__ for none (extension). */
+  arOwner?: string;
   search?: string;
   includeDeleted?: boolean;
   executedAfter?: string;
@@ -90,6 +96,8 @@ export interface ActionListFilter {
   statuses: ActionStatus[] | null;
   invoiceId: string | null;
   customerId: string | null;
+  actionTypes: ActionType[] | null;
+  arOwners: OwnerFilter | null;
   search: string | null;
   includeDeleted: boolean;
   /** Inclusive lower bound on the effective execution timestamp (UTC). */
@@ -123,6 +131,17 @@ export function resolveActionList(input: ActionListInput): ActionListFilter {
   } else if (input.executedAfter && input.executedBefore && input.executedAfter > input.executedBefore) {
     errors.executed_before = ['Must be on or after executed_after'];
   }
+  const collect = <T>(parse: () => T): T | null => {
+    try {
+      return parse();
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      Object.assign(errors, err.errors ?? {});
+      return null;
+    }
+  };
+  const actionTypes = input.actionType === undefined ? null : collect(() => parseEnumList(input.actionType!, ACTION_TYPES, 'action_type'));
+  const arOwners = input.arOwner === undefined ? null : collect(() => parseOwnerFilter(input.arOwner!));
   if (Object.keys(errors).length) throw new ValidationError('The query parameters are invalid', errors);
 
   const search = input.search?.trim() || null;
@@ -131,6 +150,8 @@ export function resolveActionList(input: ActionListInput): ActionListFilter {
     statuses,
     invoiceId: input.invoiceId ?? null,
     customerId: input.customerId ?? null,
+    actionTypes,
+    arOwners,
     search,
     includeDeleted: input.includeDeleted ?? category === 'history',
     executedFrom: input.executedAfter ?? null,

@@ -9,6 +9,7 @@ import { type Engine, runCommand, systemActor } from '../engine';
 import { enqueueJobs } from '../jobs/queue';
 import { type JobHandler, PermanentJobError } from '../jobs/worker';
 import { captureAgingSnapshot } from './snapshots';
+import { replicatedCompanies } from '../sync/state';
 
 export const AGING_SNAPSHOT = 'aging_snapshot';
 
@@ -34,6 +35,7 @@ export async function queueDueSnapshots(engine: Engine): Promise<number> {
     .leftJoin('aging_snapshots as s', 's.company_id', 'c.id')
     .select(['c.id'])
     .select((eb) => eb.fn.max('s.snapshot_date').as('latest'))
+    .where('c.id', 'not in', replicatedCompanies(engine.db))
     .groupBy('c.id')
     .execute();
   const jobs = companies.flatMap((c) =>

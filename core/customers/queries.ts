@@ -123,8 +123,37 @@ function nameMatches(search: string) {
   return sql<boolean>`c.name LIKE ${likePattern(search)} ESCAPE '\\'`;
 }
 
-export async function listCustomers(db: Db, companyId: string, filters: CustomerFilters, page: { limit: number; offset: number }) {
-  let rows = baseQuery(db).where('c.company_id', '=', companyId);
+/** Columns the list sorts by: the name, the owner's name, or per-customer aggregates kept by triggers (0003, 0050). */
+export const CUSTOMER_SORTS = ['name', 'balance', 'oldest_due', 'ar_owner'] as const;
+export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
+
+const SORT_COLUMN: Record<CustomerSort, string> = {
+  name: 'c.name',
+  balance: 'coalesce(o.open_balance, 0)',
+  oldest_due: 't.oldest_open_due_date',
+  ar_owner: 'ar.name',
+};
+
+export interface CustomerListItem extends CustomerDto {
+  open_balance: number;
+  overdue_balance: number;
+  oldest_open_due_date: string | null;
+  last_touch_at: string | null;
+  /** Severity of the customer's active signal (high, medium, low), or null without one. */
+  risk: string | null;
+}
+
+export async function listCustomers(
+  db: Db,
+  companyId: string,
+  filters: CustomerFilters,
+  page: { limit: number; offset: number; sort?: CustomerSort; order?: 'asc' | 'desc'; today: string },
+) {
+  let rows = baseQuery(db)
+    .leftJoin('customer_invoice_totals as t', (j) => j.onRef('t.company_id', '=', 'c.company_id').onRef('t.customer_id', '=', 'c.id'))
+    .leftJoin('customer_open_totals as o', (j) => j.onRef('o.company_id', '=', 'c.company_id').onRef('o.customer_id', '=', 'c.id'))
+    .select(['t.oldest_open_due_date', 'o.open_balance'])
+    .where('c.company_id', '=', companyId);
   let count = db.selectFrom('customers as c').select((eb) => eb.fn.countAll<number>().as('n')).where('c.company_id', '=', companyId);
   const search = filters.search?.trim();
   if (search) {
@@ -143,9 +172,69 @@ export async function listCustomers(db: Db, companyId: string, filters: Customer
     rows = rows.where('c.sales_owner_id', '=', filters.salesOwner);
     count = count.where('c.sales_owner_id', '=', filters.salesOwner);
   }
-  const data = await rows.orderBy('c.name').orderBy('c.id').limit(page.limit).offset(page.offset).execute();
+  const sort = page.sort ?? 'name';
+  const dir = page.order === 'desc' ? sql`DESC` : sql`ASC`;
+  // Customers without a value (no open invoice, no owner) come last in either direction.
+  const data = await rows
+    .orderBy(sql`${sql.raw(SORT_COLUMN[sort])} IS NULL`)
+    .orderBy(sql`${sql.raw(SORT_COLUMN[sort])} ${dir}`)
+    .orderBy('c.name')
+    .orderBy('c.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
   const { n } = await count.executeTakeFirstOrThrow();
-  return { count: Number(n), data: data.map(toDto) };
+  const facts = await pageFacts(db, companyId, data.map((r) => r.id), page.today);
+  return {
+    count: Number(n),
+    data: data.map((r): CustomerListItem => {
+      const f = facts.get(r.id);
+      return {
+        ...toDto(r),
+        open_balance: fromMinor(r.open_balance ?? 0),
+        overdue_balance: fromMinor(f?.overdue ?? 0),
+        oldest_open_due_date: r.oldest_open_due_date ?? null,
+        last_touch_at: f?.last_touch_at ?? null,
+        risk: f?.risk ?? null,
+      };
+    }),
+  };
+}
+
+/**
+ * Overdue balance, last touch and risk of one page of customers: read for those ids only (their invoices
+ * through invoices_customer, their active signal), so a page costs the same at 50,000 customers.
+ */
+async function pageFacts(db: Db, companyId: string, ids: string[], today: string) {
+  const facts = new Map<string, { overdue: number; last_touch_at: string | null; risk: string | null }>();
+  if (ids.length === 0) return facts;
+  const sums = await db
+    .selectFrom('invoices')
+    .select([
+      'customer_id',
+      sql<number>`coalesce(sum(CASE WHEN closing_reason IS NULL AND due_date < ${today} AND balance > 0 THEN balance ELSE 0 END), 0)`.as('overdue'),
+      sql<string | null>`max(last_touch_at)`.as('last_touch_at'),
+    ])
+    .where('company_id', '=', companyId)
+    .where('customer_id', 'in', ids)
+    .groupBy('customer_id')
+    .execute();
+  for (const s of sums) facts.set(s.customer_id, { overdue: Number(s.overdue), last_touch_at: s.last_touch_at, risk: null });
+  const signals = await db
+    .selectFrom('insights')
+    .select(['target_id', sql<string | null>`json_extract(payload_json, '$.signal.severity')`.as('severity')])
+    .where('company_id', '=', companyId)
+    .where('target_type', '=', 'customer')
+    .where('insight_type', '=', 'customer_signal')
+    .where('valid_to', 'is', null)
+    .where('target_id', 'in', ids)
+    .execute();
+  for (const s of signals) {
+    const f = facts.get(s.target_id) ?? { overdue: 0, last_touch_at: null, risk: null };
+    f.risk = s.severity;
+    facts.set(s.target_id, f);
+  }
+  return facts;
 }
 
 /** Open and overdue totals from the customer's invoices (a few dozen rows through invoices_customer). */

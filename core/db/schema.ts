@@ -185,6 +185,13 @@ export interface CustomerInvoiceTotalsTable {
   oldest_open_due_date: string | null;
 }
 
+/** Per customer: the balance of its open invoices, kept by triggers (0050); the customer list sorts by it. */
+export interface CustomerOpenTotalsTable {
+  company_id: string;
+  customer_id: string;
+  open_balance: number;
+}
+
 export type PaymentStatus = 'PAID' | 'PARTIAL' | 'PENDING' | 'FAILED' | 'VOIDED';
 
 export interface PaymentsTable {
@@ -200,6 +207,8 @@ export interface PaymentsTable {
   remote_id: string | null;
   notes: string | null;
   voided_at: string | null;
+  /** Why it was voided, settled or failed (0062). */
+  status_reason: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -361,6 +370,10 @@ export interface ActionsTable {
   deleted_at: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON array of evidence items (core/intelligence/evidence.ts) (0040). */
+  evidence: string;
+  /** What made the engine propose it; null for actions people or scripts created (0040). */
+  trigger_key: string | null;
 }
 
 export type ApprovalOperation = 'approve' | 'reject' | 'cancel' | 'send' | 'complete';
@@ -392,6 +405,8 @@ export interface InsightsTable {
   valid_from: string;
   valid_to: string | null;
   created_at: string;
+  /** JSON array of evidence items (core/intelligence/evidence.ts) (0040). */
+  evidence: string;
 }
 
 export interface InsightFeedbackTable {
@@ -520,6 +535,14 @@ export interface ImportMappingsTable {
   updated_at: string;
 }
 
+/** Per company: how far the intelligence engine has read the change record, and its last full refresh (0040). */
+export interface IntelligenceStateTable {
+  company_id: string;
+  last_change_seq: number;
+  last_full_refresh_date: string | null;
+  updated_at: string;
+}
+
 export interface ChangesTable {
   seq: Generated<number>;
   company_id: string | null;
@@ -530,6 +553,98 @@ export interface ChangesTable {
   op: 'insert' | 'update' | 'delete';
   /** JSON of the fields written. */
   data: string;
+  created_at: string;
+}
+
+export type SyncRole = 'server' | 'replica';
+
+/** One row (id 1): this database's part in sync and, on a replica, its link to the team server (0070). */
+export interface SyncStateTable {
+  id: number;
+  role: SyncRole | null;
+  /** Server: the version counter behind sync_rows. */
+  version: Generated<number>;
+  /** Replica: 1 while local writes are recorded in sync_undo (0 while a pull is applied). */
+  capture: Generated<number>;
+  client_id: string | null;
+  server_url: string | null;
+  user_id: string | null;
+  username: string | null;
+  /** The team server's API token, encrypted with the database's secret box. */
+  token_enc: string | null;
+  /** Replica: the last mutation id handed out; ids only grow. */
+  last_mutation_id: Generated<number>;
+  last_sync_at: string | null;
+  last_error: string | null;
+}
+
+/** Server: the latest version of every synced row, deleted rows kept as tombstones (0070). */
+export interface SyncRowsTable {
+  tbl: string;
+  /** JSON array of the row's key values. */
+  key: string;
+  company_id: string | null;
+  version: number;
+  deleted: number;
+}
+
+/** Server: each desktop (client id) and the last of its mutations processed (0070). */
+export interface SyncClientsTable {
+  client_id: string;
+  user_id: string;
+  last_mutation_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Server: the outcome of every pushed mutation, so a repeated push gets the same answer (0070). */
+export interface SyncMutationsTable {
+  /** The server's order of processing. */
+  seq: Generated<number>;
+  client_id: string;
+  mutation_id: number;
+  company_id: string;
+  command: string;
+  status: 'applied' | 'rejected';
+  reason: string | null;
+  created_at: string;
+}
+
+/** Replica: the companies kept in sync and the feed cursor of each (0070). */
+export interface SyncCompaniesTable {
+  company_id: string;
+  cursor: string | null;
+  pulled_at: string | null;
+}
+
+/** Replica: local writes not yet acknowledged by the server, as the API operation that made them (0070). */
+export interface SyncOutboxTable {
+  mutation_id: number;
+  company_id: string;
+  command: string;
+  method: string;
+  path: string;
+  content_type: string | null;
+  body: string | null;
+  body_encoding: 'utf8' | 'base64';
+  /** JSON array of the identifiers the operation created, handed out again when it is replayed. */
+  ids: string;
+  created_at: string;
+}
+
+/** Replica: the server's image of each row changed locally since the last pull (null: absent) (0070). */
+export interface SyncUndoTable {
+  tbl: string;
+  key: string;
+  row: string | null;
+}
+
+/** Replica: commands the server refused, with its reason, for the person who made them (0070). */
+export interface SyncRejectionsTable {
+  mutation_id: number;
+  company_id: string;
+  command: string;
+  reason: string;
   created_at: string;
 }
 
@@ -547,6 +662,7 @@ export interface Database {
   invoices: InvoicesTable;
   invoice_due_totals: InvoiceDueTotalsTable;
   customer_invoice_totals: CustomerInvoiceTotalsTable;
+  customer_open_totals: CustomerOpenTotalsTable;
   payments: PaymentsTable;
   payment_day_totals: PaymentDayTotalsTable;
   email_connections: EmailConnectionsTable;
@@ -565,7 +681,16 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   saved_views: SavedViewsTable;
   import_mappings: ImportMappingsTable;
+  intelligence_state: IntelligenceStateTable;
   changes: ChangesTable;
+  sync_state: SyncStateTable;
+  sync_rows: SyncRowsTable;
+  sync_clients: SyncClientsTable;
+  sync_mutations: SyncMutationsTable;
+  sync_companies: SyncCompaniesTable;
+  sync_outbox: SyncOutboxTable;
+  sync_undo: SyncUndoTable;
+  sync_rejections: SyncRejectionsTable;
 }
 
 export type Invoice = Selectable<InvoicesTable>;

@@ -16,6 +16,11 @@ import { rendererRoutes } from './renderer';
 import { publicAuthRoutes } from './routes/auth';
 import { protectedRoutes } from './routes/index';
 import { setupRoutes } from './routes/setup';
+import { syncRoutes } from './routes/sync';
+import type { LoopStatus } from '../sync/loop';
+import { replayOf } from '../sync/operation';
+import { syncedWrites } from '../sync/outbox';
+import { createPokeHub, type PokeHub } from '../sync/pokes';
 
 export interface HttpOptions {
   throttle: LoginThrottle;
@@ -26,9 +31,22 @@ export interface HttpOptions {
   rendererDir: string | null;
   /** Largest JSON body accepted on ordinary routes. */
   maxBodyBytes: number;
-  /** Largest body accepted by the import endpoints (files). */
+  /** Largest body accepted by the import endpoints (files) and by sync pushes (which may carry them). */
   maxImportBytes: number;
+  /** Server-Sent Events pokes of a team server (created on demand when not given). */
+  pokes: PokeHub | null;
+  /** A connected desktop's sync loop: its state for the status endpoint. */
+  syncLoop: () => LoopStatus | null;
+  /** Called when a local write was queued for the team server. */
+  onMutationQueued: () => void;
+  /**
+   * A team server on plain HTTP at a non-loopback address: login and sync are refused, because
+   * passwords and tokens would cross the network in clear (ardesk serve --insecure-http allows it).
+   */
+  refuseCredentialsInClear: boolean;
 }
+
+const CREDENTIAL_ROUTES = /^\/api\/v1\/(auth\/login|sync)(\/|$)/;
 
 const PUBLIC_API = [/^\/api\/v1\/auth\/login\/?$/, /^\/api\/v1\/setup(\/.*)?$/, /^\/api\/openapi\.json$/, /^\/api\/docs(\/.*)?$/];
 
@@ -50,6 +68,10 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     rendererDir: overrides.rendererDir ?? null,
     maxBodyBytes: overrides.maxBodyBytes ?? 1024 * 1024,
     maxImportBytes: overrides.maxImportBytes ?? 50 * 1024 * 1024,
+    pokes: overrides.pokes ?? null,
+    syncLoop: overrides.syncLoop ?? (() => null),
+    onMutationQueued: overrides.onMutationQueued ?? (() => undefined),
+    refuseCredentialsInClear: overrides.refuseCredentialsInClear ?? false,
   };
   const app = createRouter();
   app.onError((err, c) => errorToResponse(err, c));
@@ -60,12 +82,13 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   app.use('*', hostGuard(options.allowedHosts));
   app.use('*', crossSiteGuard());
   app.use('*', async (c, next) => {
-    c.set('engine', engine);
+    // A replayed sync operation runs on the engine of the transaction it belongs to.
+    c.set('engine', replayOf(c)?.engine ?? engine);
     await next();
     c.header('x-content-type-options', 'nosniff');
   });
   app.use('/api/*', async (c, next) => {
-    const limit = /\/imports?(\/|$)/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes;
+    const limit = /\/imports?(\/|$)|^\/api\/v1\/sync\/push$/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes;
     return bodyLimit({ maxSize: limit, onError: () => payloadTooLarge(`The request body is larger than ${limit} bytes`) })(c, next);
   });
   // Clients that send Content-Type: application/json on every request, body or not, must not
@@ -78,15 +101,25 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     }
     await next();
   });
+  if (options.refuseCredentialsInClear) {
+    app.use('/api/*', async (c, next) =>
+      CREDENTIAL_ROUTES.test(c.req.path)
+        ? problem(403, 'insecure_transport', 'This team server is on plain HTTP: sign-in and sync need TLS (--tls-cert and --tls-key, or a reverse proxy)')
+        : next(),
+    );
+  }
   const token = requireToken();
   app.use('/api/*', async (c, next) => (PUBLIC_API.some((re) => re.test(c.req.path)) ? next() : token(c, next)));
   app.use('/api/companies/:company_id/*', requireMembership());
   app.use('/api/companies/:company_id', requireMembership());
   app.use('/api/*', refuseUntypeableText());
+  app.use('/api/companies/:company_id/*', syncedWrites(options.onMutationQueued));
 
   app.route('/', publicAuthRoutes(options));
   app.route('/', setupRoutes(options));
   for (const router of protectedRoutes()) app.route('/', router);
+  const pokes = options.pokes ?? createPokeHub(engine);
+  app.route('/', syncRoutes({ replay: (request, env) => Promise.resolve(app.request(request, undefined, env)), hub: pokes, loop: options.syncLoop }));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Token', {
     type: 'apiKey',

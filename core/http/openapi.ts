@@ -5,6 +5,7 @@ import { isTypeableText } from '../text';
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../money';
 import type { AppEnv } from './env';
 import { validationProblem } from './problem';
+import { evidenceItemSchema } from '../intelligence/evidence';
 
 /** Every router shares one validation hook, so a bad request always gets the same problem+json. */
 export function createRouter(): OpenAPIHono<AppEnv> {
@@ -56,6 +57,9 @@ export const DateString = z
   .string()
   .refine(isValidDate, `Must be a date YYYY-MM-DD from ${MIN_DATE} to ${MAX_DATE}`)
   .openapi({ format: 'date', example: '2026-11-23' });
+/** Extension on insights and actions: one fact, figure or record behind them. */
+export const EvidenceItem = evidenceItemSchema.openapi('EvidenceItem');
+
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-23T09:30:00.000Z' });
 
 /** Path parameters are plain strings: a malformed UUID simply matches nothing and gets a 404. */

@@ -6,65 +6,13 @@ import { z } from 'zod';
 import { type FieldErrors, ValidationError } from '../errors';
 import { MAX_LABEL_NAME } from '../labels/labels';
 import { type Cell, cellText, type Table } from './table';
+import { FIELDS, type FieldName, type Section } from './fields';
 import { type BooleanWords, DATE_FORMATS, type DateFormat, type DecimalSeparator, DEFAULT_BOOLEAN_WORDS, type Parsed } from './values';
 
 export const ENTITIES = ['customers', 'invoices', 'payments', 'ar-rows'] as const;
 export type Entity = (typeof ENTITIES)[number];
 
-export type FieldKind = 'text' | 'date' | 'amount' | 'boolean' | 'days' | 'currency' | 'email' | 'url' | 'code' | 'status';
-
-export interface FieldDef {
-  kind: FieldKind;
-  /** Longest text accepted. */
-  max?: number;
-}
-
-/** Our fields per section, with how each value is read. */
-export const FIELDS = {
-  customers: {
-    remote_id: { kind: 'text', max: 200 },
-    name: { kind: 'text', max: 200 },
-    is_person: { kind: 'boolean' },
-    currency: { kind: 'currency' },
-    payment_terms_days: { kind: 'days' },
-    notes: { kind: 'text', max: 5000 },
-    location_name: { kind: 'text', max: 200 },
-    address_line1: { kind: 'text', max: 300 },
-    city: { kind: 'text', max: 100 },
-    region: { kind: 'text', max: 100 },
-    postal_code: { kind: 'text', max: 20 },
-    country: { kind: 'text', max: 100 },
-    contact_name: { kind: 'text', max: 200 },
-    contact_email: { kind: 'email', max: 254 },
-    contact_phone: { kind: 'text', max: 50 },
-  },
-  invoices: {
-    invoice_number: { kind: 'text', max: 100 },
-    remote_id: { kind: 'text', max: 200 },
-    customer_remote_id: { kind: 'text', max: 200 },
-    customer_name: { kind: 'text', max: 200 },
-    invoice_date: { kind: 'date' },
-    due_date: { kind: 'date' },
-    total_amount: { kind: 'amount' },
-    currency: { kind: 'currency' },
-    payment_link: { kind: 'url', max: 2000 },
-  },
-  payments: {
-    remote_id: { kind: 'text', max: 200 },
-    invoice_number: { kind: 'text', max: 100 },
-    invoice_remote_id: { kind: 'text', max: 200 },
-    amount: { kind: 'amount' },
-    payment_date: { kind: 'date' },
-    payment_method: { kind: 'code', max: 40 },
-    payment_type: { kind: 'code', max: 40 },
-    status: { kind: 'status' },
-    transaction_id: { kind: 'text', max: 200 },
-    notes: { kind: 'text', max: 5000 },
-  },
-} as const satisfies Record<string, Record<string, FieldDef>>;
-
-export type Section = keyof typeof FIELDS;
-export type FieldName<S extends Section> = keyof (typeof FIELDS)[S] & string;
+export { FIELDS, type FieldDef, type FieldKind, type FieldName, type Section } from './fields';
 
 const FieldSpecSchema = z.union(
   [

@@ -57,6 +57,7 @@ export async function createInsight(engine: EngineLike, scope: Scope & { userId:
       valid_from: tx.now,
       valid_to: null,
       created_at: tx.now,
+      evidence: '[]',
     };
     await tx.db.insertInto('insights').values(row).execute();
     await tx.record('insight', row.id, 'insert', { ...row, payload_json: payload });

@@ -8,6 +8,7 @@ import { membershipOf } from '../companies/companies';
 import type { Db } from '../db/connection';
 import type { InsightTargetType } from '../db/schema';
 import { NotFoundError } from '../errors';
+import { type EvidenceItem, parseEvidence } from '../intelligence/evidence';
 import { likePattern } from '../invoices/filters';
 
 export interface InsightView {
@@ -23,6 +24,8 @@ export interface InsightView {
   valid_to: string | null;
   is_active: boolean;
   created_at: string;
+  /** The facts, figures and records the insight rests on. */
+  evidence: EvidenceItem[];
   /** The caller's own rating of this insight, if any. */
   my_feedback: { rating: 'up' | 'down'; comment: string | null; updated_at: string } | null;
 }
@@ -68,6 +71,7 @@ const COLUMNS = [
   'n.valid_from',
   'n.valid_to',
   'n.created_at',
+  'n.evidence',
   'f.rating',
   'f.comment',
   'f.updated_at as feedback_updated_at',
@@ -123,6 +127,7 @@ function toView(r: InsightRow): InsightView {
     valid_to: r.valid_to,
     is_active: r.valid_to === null,
     created_at: r.created_at,
+    evidence: parseEvidence(r.evidence),
     my_feedback: r.rating ? { rating: r.rating, comment: r.comment, updated_at: r.feedback_updated_at as string } : null,
   };
 }

@@ -70,3 +70,26 @@ export function countAndFacets(sqlite: Sqlite, companyId: string, filters: Invoi
   const count = [...counts].reduce((sum, [status, n]) => (kept.has(status) ? sum + n : sum), 0);
   return { count, facets };
 }
+
+/**
+ * The worklist's count and facets: the past-due invoices with a balance (the usual fast path
+ * with overdue_only), plus the invoices with an event that are not among them, counted by id.
+ */
+export function attentionCountAndFacets(sqlite: Sqlite, companyId: string, filters: InvoiceFilters, today: string): CountAndFacets {
+  const { attention, ...rest } = filters;
+  const result = countAndFacets(sqlite, companyId, { ...rest, overdueOnly: true }, today);
+  if (!attention?.eventIds.length) return result;
+  const where = baseWhere(companyId, rest);
+  addStatusClause(where, 'i', facetStatuses(rest), today);
+  where.add('i.closing_reason IS NULL AND NOT (i.balance > 0 AND i.due_date < ?) AND i.id IN (SELECT value FROM json_each(?))', today, JSON.stringify(attention.eventIds));
+  const status = statusCaseSql('i', today);
+  const kept = rowStatuses(rest);
+  for (const [s, n] of prepared(sqlite, `SELECT ${status.text} AS status, count(*) AS n FROM invoices i WHERE ${where.text} GROUP BY 1`)
+    .raw()
+    .all(...status.params, ...where.params) as Array<[InvoiceStatus, number]>) {
+    result.facets[s] += n;
+    if (s.startsWith('past_due_')) result.facets.overdue += n;
+    if (kept.has(s)) result.count += n;
+  }
+  return result;
+}

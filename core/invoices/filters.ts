@@ -4,6 +4,7 @@
  * set of concrete statuses; a set of open statuses is a range of due dates, which the due-date
  * indexes (and invoice_due_totals) answer without looking at each row.
  */
+import { addDays } from '../dates';
 import {
   type AgingBucket,
   CLOSED_STATUS,
@@ -32,6 +33,32 @@ export interface InvoiceFilters {
   isPerson?: boolean;
   labels?: string[];
   hideZeroBalance?: boolean;
+  /** Open invoices whose follow-up date falls in any of these windows. */
+  followUp?: FollowUpWindow[];
+  /** The worklist (My work): open and past due with a balance, or one of these invoices with an event today. */
+  attention?: { eventIds: string[] };
+  /** Today, for the filters relative to it (follow-up windows, the worklist); set by the list. */
+  today?: string;
+}
+
+export const FOLLOW_UP_WINDOWS = ['overdue', 'today', 'this_week'] as const;
+export type FollowUpWindow = (typeof FOLLOW_UP_WINDOWS)[number];
+
+/**
+ * The follow-up dates of a window: overdue is before today, today is today, this_week is today
+ * through the coming Sunday (weeks start on Monday).
+ */
+export function followUpRange(window: FollowUpWindow, today: string): DueRange {
+  switch (window) {
+    case 'overdue':
+      return { from: null, to: addDays(today, -1) };
+    case 'today':
+      return { from: today, to: today };
+    case 'this_week': {
+      const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+      return { from: today, to: addDays(today, 6 - weekday) };
+    }
+  }
 }
 
 const OPEN_STATUSES: OpenStatus[] = ['current', ...PAST_DUE_STATUSES];
@@ -63,7 +90,7 @@ export function rowStatuses(filters: InvoiceFilters): Set<InvoiceStatus> {
 
 /** Invoice-level filters that only invoice_due_totals' columns (due date, state, zero or not) decide. */
 export function answeredByDueTotals(filters: InvoiceFilters): boolean {
-  return !filters.customerId && !filters.search && !filters.arOwner && !filters.salesOwner && filters.isPerson === undefined && !filters.labels?.length;
+  return !filters.followUp?.length && !filters.attention && !filters.customerId && !filters.search && !filters.arOwner && !filters.salesOwner && filters.isPerson === undefined && !filters.labels?.length;
 }
 
 /** Filters that pick whole customers, so a customer's group totals stay those of all its invoices. */
@@ -76,8 +103,15 @@ export function onlyCustomerFilters(filters: InvoiceFilters): boolean {
     !filters.overdueOnly &&
     !filters.search &&
     !filters.labels?.length &&
-    !filters.hideZeroBalance
+    !filters.hideZeroBalance &&
+    !filters.followUp?.length &&
+    !filters.attention
   );
+}
+
+function todayOf(filters: InvoiceFilters): string {
+  if (!filters.today) throw new Error('date-relative invoice filters need filters.today');
+  return filters.today;
 }
 
 /** Minimum characters for the trigram index; shorter terms fall back to LIKE. */
@@ -119,14 +153,14 @@ function nextDay(date: string): string {
   return d.toISOString().slice(0, 10);
 }
 
-function rangeSql(alias: string, r: DueRange, where: Where): string {
+function rangeSql(alias: string, r: DueRange, where: Where, column = 'due_date'): string {
   const parts: string[] = [];
   if (r.from !== null) {
-    parts.push(`${alias}.due_date >= ?`);
+    parts.push(`${alias}.${column} >= ?`);
     where.params.push(r.from);
   }
   if (r.to !== null) {
-    parts.push(`${alias}.due_date <= ?`);
+    parts.push(`${alias}.${column} <= ?`);
     where.params.push(r.to);
   }
   return parts.length ? parts.join(' AND ') : '1';
@@ -182,6 +216,18 @@ export function baseWhere(companyId: string, filters: InvoiceFilters): Where {
   if (filters.dueDateTo) where.add('i.due_date <= ?', filters.dueDateTo);
   if (filters.overdueOnly) where.add('i.balance > 0');
   if (filters.hideZeroBalance) where.add('i.balance <> 0');
+  if (filters.followUp?.length) {
+    where.add('i.next_follow_up_date IS NOT NULL AND i.closing_reason IS NULL');
+    const ranges = mergeRanges(filters.followUp.map((w) => followUpRange(w, todayOf(filters))));
+    where.clauses.push(`(${ranges.map((r) => `(${rangeSql('i', r, where, 'next_follow_up_date')})`).join(' OR ')})`);
+  }
+  if (filters.attention) {
+    where.add(
+      `i.closing_reason IS NULL AND ((i.balance > 0 AND i.due_date < ?) OR i.id IN (SELECT value FROM json_each(?)))`,
+      todayOf(filters),
+      JSON.stringify(filters.attention.eventIds),
+    );
+  }
   const customers = customerSubquery(companyId, filters);
   if (customers) where.add(`i.customer_id IN (${customers.text})`, ...customers.params);
   if (filters.labels?.length) {
@@ -225,12 +271,13 @@ export function baseWhere(companyId: string, filters: InvoiceFilters): Where {
  * - rows: row ids of the search or label set;
  * - due: a due-date range of the due index.
  */
-export type Access = 'sort' | 'customer' | 'rows' | 'due';
+export type Access = 'sort' | 'customer' | 'rows' | 'due' | 'follow_up';
 
 /** The narrowest index-backed set among the filters, or null when nothing narrows the rows. */
 export function narrowAccess(filters: InvoiceFilters, statuses: Set<InvoiceStatus>): Exclude<Access, 'sort'> | null {
   if (filters.customerId) return 'customer';
   if (filters.search?.trim() || filters.labels?.length) return 'rows';
+  if (filters.followUp?.length) return 'follow_up';
   if (customerSubquery('', filters)) return 'customer';
   const openOnly = [...statuses].every((s) => !CLOSING_OF[s]) && statuses.size < OPEN_STATUSES.length;
   if (filters.dueDateFrom || filters.dueDateTo || (openOnly && statuses.size > 0)) return 'due';
@@ -248,6 +295,8 @@ export function invoicesFrom(access: Access, sortIndex: string): string {
       return 'invoices i NOT INDEXED';
     case 'due':
       return 'invoices i INDEXED BY invoices_due';
+    case 'follow_up':
+      return 'invoices i INDEXED BY invoices_follow_up';
   }
 }
 

@@ -51,6 +51,9 @@ interface GroupBuckets {
   b91_over: number;
 }
 
+/** The column sorts, plus overdue_balance, which depends on today and so is summed from the invoices. */
+export type GroupSort = SortKey | 'overdue_balance';
+
 const GROUP_COLUMN: Record<SortKey, keyof GroupTotals> = {
   due_date: 'oldest_due_date',
   balance: 'balance',
@@ -59,7 +62,8 @@ const GROUP_COLUMN: Record<SortKey, keyof GroupTotals> = {
 };
 
 /** The same sort keys over the aggregated groups (g) and the kept customer totals (t), for the filtered path. */
-const GROUP_AGGREGATE: Record<SortKey, string> = {
+const GROUP_AGGREGATE: Record<GroupSort, string> = {
+  overdue_balance: 'g.overdue',
   due_date: 'g.oldest_due_date',
   balance: 'g.balance',
   amount: 'g.total_amount',
@@ -101,7 +105,7 @@ export interface GroupPage {
 export interface GroupQuery {
   companyId: string;
   filters: InvoiceFilters;
-  sort: SortKey;
+  sort: GroupSort;
   dir: SortDir;
   limit: number;
   after: Position | null;
@@ -112,7 +116,7 @@ export interface GroupQuery {
 
 export function groupPage(sqlite: Sqlite, q: GroupQuery): GroupPage {
   const { companyId, limit, sort } = q;
-  const found = onlyCustomerFilters(q.filters) ? pageFromTotals(sqlite, q) : pageFromInvoices(sqlite, q);
+  const found = onlyCustomerFilters(q.filters) && sort !== 'overdue_balance' ? pageFromTotals(sqlite, q, sort) : pageFromInvoices(sqlite, q);
   const hasMore = found.totals.length > limit;
   const totals = found.totals.slice(0, limit);
   const customers = customerInfo(sqlite, companyId, totals.map((t) => t.customer_id));
@@ -135,7 +139,8 @@ export function groupPage(sqlite: Sqlite, q: GroupQuery): GroupPage {
     };
   });
   const lastTotals = totals[totals.length - 1];
-  return { rows, hasMore, last: lastTotals ? { key: lastTotals[GROUP_COLUMN[sort]], id: lastTotals.customer_id } : null, count: found.count };
+  const lastKey = (t: GroupTotals) => (sort === 'overdue_balance' ? (found.buckets.get(t.customer_id)?.overdue ?? 0) : t[GROUP_COLUMN[sort]]);
+  return { rows, hasMore, last: lastTotals ? { key: lastKey(lastTotals), id: lastTotals.customer_id } : null, count: found.count };
 }
 
 interface Found {
@@ -144,7 +149,7 @@ interface Found {
   count: number | null;
 }
 
-function pageFromTotals(sqlite: Sqlite, { companyId, filters, sort, dir, limit, after, today, withCount }: GroupQuery): Found {
+function pageFromTotals(sqlite: Sqlite, { companyId, filters, dir, limit, after, today, withCount }: GroupQuery, sort: SortKey): Found {
   const where = customerWhere(companyId, filters, 't.customer_id');
   where.clauses.unshift('t.company_id = ?');
   where.params.unshift(companyId);

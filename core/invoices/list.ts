@@ -2,16 +2,17 @@
  * GET .../invoices: filtered, sorted, keyset-paged invoices (or customer groups), with the count
  * and facets on the first page only.
  */
-import { today as todayOf } from '../clock';
+import { timestamp, today as todayOf } from '../clock';
+import { type AttentionEvents, attentionEvents, attentionNotes, EVENT_TIER } from './attention';
 import type { Engine } from '../engine';
 import { ValidationError } from '../errors';
 import { type CursorPosition, decodeCursor, encodeCursor, queryFingerprint } from './cursor';
-import { countAndFacets, type Facets } from './facets';
-import { type Access, addStatusClause, baseWhere, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses } from './filters';
+import { attentionCountAndFacets, countAndFacets, type Facets } from './facets';
+import { type Access, addStatusClause, baseWhere, type FollowUpWindow, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses, type Where } from './filters';
 import { type CustomerGroupRow, groupPage } from './groups';
-import { prepared, readSnapshot } from './reader';
+import { jsonList, prepared, readSnapshot, type Sqlite } from './reader';
 import { type InvoiceItem, type InvoiceRow, ITEM_COLUMNS, toItems } from './shape';
-import { afterPosition, SORT_COLUMN, SORT_INDEX, type SortDir, type SortKey, sortKeyType } from './sort';
+import { afterPosition, flipDir, type OrderKey, SORT_COLUMN, SORT_INDEX, type SortDir, type SortKey, sortKeyType } from './sort';
 import type { AgingBucket, StatusValue } from './status';
 
 export const DEFAULT_LIMIT = 30;
@@ -19,9 +20,11 @@ export const MAX_LIMIT = 500;
 
 export interface InvoiceListQuery {
   filters: InvoiceFilters;
+  /** Only the worklist (My work): see attention.ts. */
+  attention?: boolean;
   groupBy?: 'customer';
   groupMode?: 'children';
-  sort: SortKey;
+  sort: OrderKey;
   order: SortDir;
   /** Already at least 1; clamped to MAX_LIMIT here. */
   limit?: number;
@@ -43,9 +46,11 @@ export interface AppliedFilters {
   is_person?: boolean;
   labels?: string[];
   hide_zero_balance?: boolean;
+  follow_up?: FollowUpWindow[];
+  attention?: boolean;
   group_by?: 'customer';
   group_mode?: 'children';
-  sort: SortKey;
+  sort: OrderKey;
   order: SortDir;
 }
 
@@ -74,6 +79,8 @@ function appliedFilters(companyId: string, q: InvoiceListQuery): AppliedFilters 
   if (f.isPerson !== undefined) out.is_person = f.isPerson;
   if (f.labels?.length) out.labels = f.labels;
   if (f.hideZeroBalance !== undefined) out.hide_zero_balance = f.hideZeroBalance;
+  if (f.followUp?.length) out.follow_up = f.followUp;
+  if (q.attention) out.attention = true;
   if (q.groupBy) out.group_by = q.groupBy;
   if (q.groupMode) out.group_mode = q.groupMode;
   return out;
@@ -85,6 +92,13 @@ function checkQuery(q: InvoiceListQuery): void {
   }
   if (q.groupMode === 'children' && !q.filters.customerId) {
     throw new ValidationError('group_mode=children needs the parent customer in customer_id', { customer_id: ['required with group_mode=children'] });
+  }
+  const grouped = q.groupBy === 'customer' && q.groupMode !== 'children';
+  if (q.sort === 'attention' && (!q.attention || grouped)) {
+    throw new ValidationError('sort=attention orders the worklist: it needs attention=true and no group_by', { sort: ['attention needs attention=true, without group_by=customer'] });
+  }
+  if (q.sort === 'overdue_balance' && !grouped) {
+    throw new ValidationError('sort=overdue_balance orders customer groups', { sort: ['overdue_balance needs group_by=customer'] });
   }
   if (q.filters.dueDateFrom && q.filters.dueDateTo && q.filters.dueDateFrom > q.filters.dueDateTo) {
     throw new ValidationError('due_date_from is after due_date_to', { due_date_from: ['must be on or before due_date_to'] });
@@ -98,49 +112,76 @@ function checkQuery(q: InvoiceListQuery): void {
  */
 const WALK_FROM = 5000;
 
-const PLANS: readonly Access[] = ['sort', 'customer', 'rows', 'due'];
+const PLANS: readonly string[] = ['sort', 'customer', 'rows', 'due', 'follow_up', 'attention'] satisfies ReadonlyArray<Access | 'attention'>;
 const GROUP_PLANS = ['groups'] as const;
+
+/**
+ * The order the rows are read in. Customer groups read days past due as the oldest due date the
+ * other way round; invoices have their own walk (tieredPage), since a closed invoice is 0 days
+ * past due whatever its due date.
+ */
+function physicalOrder(sort: OrderKey, dir: SortDir, grouped: boolean): { sort: OrderKey; dir: SortDir } {
+  return sort === 'days_past_due' && grouped ? { sort: 'due_date', dir: flipDir(dir) } : { sort, dir };
+}
 
 export async function listInvoices(engine: Engine, companyId: string, q: InvoiceListQuery): Promise<InvoiceListEnvelope> {
   checkQuery(q);
   const today = todayOf(engine.clock);
+  const now = timestamp(engine.clock);
   const limit = Math.min(q.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   const applied = appliedFilters(companyId, q);
   // The cursor belongs to the filters and sort (not the page size, which may change between pages).
   const fingerprint = queryFingerprint({ ...applied, company_id: undefined });
   const grouped = q.groupBy === 'customer' && q.groupMode !== 'children';
-  const after = q.cursor ? decodeCursor(engine.secrets, companyId, fingerprint, sortKeyType(q.sort), grouped ? GROUP_PLANS : PLANS, q.cursor) : null;
+  const plans = grouped ? GROUP_PLANS : TIERED[q.sort] ? TIERED_PLANS : PLANS;
+  const after = q.cursor ? decodeCursor(engine.secrets, companyId, fingerprint, sortKeyType(q.sort), plans, q.cursor) : null;
+  const order = physicalOrder(q.sort, q.order, grouped);
 
   return readSnapshot(engine, (sqlite) => {
-    const summary = after ? null : countAndFacets(sqlite, companyId, q.filters, today);
+    const events = q.attention ? attentionEvents(sqlite, companyId, today, now) : null;
+    const filters: InvoiceFilters = { ...q.filters, today, ...(events ? { attention: { eventIds: [...events.byInvoice.keys()] } } : {}) };
+    const summary = after ? null : filters.attention ? attentionCountAndFacets(sqlite, companyId, filters, today) : countAndFacets(sqlite, companyId, filters, today);
     let items: Array<InvoiceItem | CustomerGroupRow>;
     let hasMore: boolean;
     let last: CursorPosition | null;
     let count = summary?.count;
     if (grouped) {
-      const page = groupPage(sqlite, { companyId, filters: q.filters, sort: q.sort, dir: q.order, limit, after, today, withCount: !after });
+      const page = groupPage(sqlite, { companyId, filters, sort: order.sort as SortKey | 'overdue_balance', dir: order.dir, limit, after, today, withCount: !after });
       items = page.rows;
       hasMore = page.hasMore;
       last = page.last ? { ...page.last, plan: 'groups' } : null;
       if (page.count !== null) count = page.count;
     } else {
-      const statuses = rowStatuses(q.filters);
-      const narrow = narrowAccess(q.filters, statuses);
-      const plan = (after?.plan as Access | undefined) ?? (narrow && summary!.count < WALK_FROM ? narrow : 'sort');
-      const where = baseWhere(companyId, q.filters);
+      const statuses = rowStatuses(filters);
+      const where = baseWhere(companyId, filters);
       addStatusClause(where, 'i', statuses, today);
-      const column = `i.${SORT_COLUMN[q.sort]}`;
-      if (after) where.add(afterPosition(column, 'i.id', q.order), after.key, after.id);
-      const rows = prepared(
-        sqlite,
-        `SELECT ${ITEM_COLUMNS.map((c) => `i.${c}`).join(', ')} FROM ${invoicesFrom(plan, SORT_INDEX[q.sort])}
-         WHERE ${where.text} ORDER BY ${column} ${q.order}, i.id ${q.order} LIMIT ?`,
-      ).all(...where.params, limit + 1) as InvoiceRow[];
+      let rows: InvoiceRow[];
+      let tieredAccess = 'walk';
+      if (order.sort === 'attention') {
+        rows = worklistPage(sqlite, where, events!, after, limit + 1, today);
+      } else if (TIERED[order.sort]) {
+        const narrow = narrowAccess(filters, statuses);
+        const access = after ? (after.plan.split(':')[0] as (typeof TIER_ACCESS)[number]) : narrow && summary!.count < WALK_FROM ? narrow : 'walk';
+        tieredAccess = access;
+        rows = tieredPage(sqlite, where, order.sort, order.dir, access === 'walk' ? null : access, after, limit + 1);
+      } else {
+        const sort = order.sort as SortKey;
+        const narrow = narrowAccess(filters, statuses);
+        const plan = (after?.plan as Access | undefined) ?? (narrow && summary!.count < WALK_FROM ? narrow : 'sort');
+        const column = `i.${SORT_COLUMN[sort]}`;
+        if (after) where.add(afterPosition(column, 'i.id', order.dir), after.key, after.id);
+        rows = prepared(
+          sqlite,
+          `SELECT ${ITEM_COLUMNS.map((c) => `i.${c}`).join(', ')} FROM ${invoicesFrom(plan, SORT_INDEX[sort])}
+           WHERE ${where.text} ORDER BY ${column} ${order.dir}, i.id ${order.dir} LIMIT ?`,
+        ).all(...where.params, limit + 1) as InvoiceRow[];
+      }
       hasMore = rows.length > limit;
       const pageRows = rows.slice(0, limit);
       items = toItems(sqlite, companyId, pageRows, today);
+      if (events) (items as InvoiceItem[]).forEach((item, n) => (item.attention = attentionNotes(events, pageRows[n])));
       const lastRow = pageRows[pageRows.length - 1];
-      last = lastRow ? { key: lastRow[SORT_COLUMN[q.sort] as keyof InvoiceRow] as string | number, id: lastRow.id, plan } : null;
+      last = lastRow ? positionOf(lastRow, order.sort, events, TIERED[order.sort] ? tieredAccess : after?.plan) : null;
     }
     const envelope: InvoiceListEnvelope = {
       ...(summary ? { count, facets: summary.facets } : {}),
@@ -152,4 +193,95 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
     };
     return envelope;
   });
+}
+
+function positionOf(row: InvoiceRow, sort: OrderKey, events: AttentionEvents | null, plan: string | undefined): CursorPosition {
+  if (sort === 'attention') return { key: (events!.byInvoice.has(row.id) ? EVENT_TIER : 0) + row.balance, id: row.id, plan: 'attention' };
+  const tiered = TIERED[sort];
+  if (tiered) return { key: row[tiered.column], id: row.id, plan: `${plan}:${tierOf(row)}` };
+  return { key: row[SORT_COLUMN[sort as SortKey] as keyof InvoiceRow] as string | number, id: row.id, plan: plan ?? 'sort' };
+}
+
+/**
+ * The worklist in its order: first the invoices with an event (a small set, read by id), then
+ * the ones only past due, walking the balance index from the largest balance down.
+ */
+function worklistPage(sqlite: Sqlite, where: Where, events: AttentionEvents, after: CursorPosition | null, take: number, today: string): InvoiceRow[] {
+  const columns = ITEM_COLUMNS.map((c) => `i.${c}`).join(', ');
+  const eventIds = jsonList([...events.byInvoice.keys()]);
+  const rows: InvoiceRow[] = [];
+  const inEvents = after === null || (after.key as number) >= EVENT_TIER;
+  if (inEvents) {
+    const keyset = after ? ` AND ${afterPosition('i.balance', 'i.id', 'desc')}` : '';
+    rows.push(
+      ...(prepared(
+        sqlite,
+        `SELECT ${columns} FROM invoices i WHERE ${where.text} AND i.id IN (SELECT value FROM json_each(?))${keyset}
+         ORDER BY i.balance DESC, i.id DESC LIMIT ?`,
+      ).all(...where.params, eventIds, ...(after ? [(after.key as number) - EVENT_TIER, after.id] : []), take) as InvoiceRow[]),
+    );
+  }
+  if (rows.length < take) {
+    const keyset = after && !inEvents ? ` AND ${afterPosition('i.balance', 'i.id', 'desc')}` : '';
+    rows.push(
+      ...(prepared(
+        sqlite,
+        `SELECT ${columns} FROM invoices i INDEXED BY invoices_balance
+         WHERE ${where.text} AND i.closing_reason IS NULL AND i.balance > 0 AND i.due_date < ? AND i.id NOT IN (SELECT value FROM json_each(?))${keyset}
+         ORDER BY i.balance DESC, i.id DESC LIMIT ?`,
+      ).all(...where.params, today, eventIds, ...(after && !inEvents ? [after.key, after.id] : []), take - rows.length) as InvoiceRow[]),
+    );
+  }
+  return rows;
+}
+
+/**
+ * Orders where a closed invoice counts as 0 whatever its stored value (the closed-invoice balance
+ * rule): days past due and balance. Open invoices come first for desc (most days, largest open
+ * balance), then the closed ones; asc is the exact reverse. Each tier is one keyset walk of an
+ * index, or of the narrow filter's rows when few match; the cursor's plan names both.
+ */
+const TIERED: Partial<Record<OrderKey, { column: 'due_date' | 'balance'; openIndex: string; closedIndex: string; flip: boolean }>> = {
+  // Most days past due is the earliest due date.
+  days_past_due: { column: 'due_date', openIndex: 'invoices_open_due', closedIndex: 'invoices_due', flip: true },
+  balance: { column: 'balance', openIndex: 'invoices_balance', closedIndex: 'invoices_balance', flip: false },
+};
+const TIERS = ['open', 'closed'] as const;
+type Tier = (typeof TIERS)[number];
+const TIER_ACCESS = ['walk', 'customer', 'rows', 'due', 'follow_up'] as const;
+const TIERED_PLANS = TIER_ACCESS.flatMap((a) => TIERS.map((t) => `${a}:${t}`));
+
+function tierOf(row: Pick<InvoiceRow, 'closing_reason'>): Tier {
+  return row.closing_reason ? 'closed' : 'open';
+}
+
+function tieredPage(
+  sqlite: Sqlite,
+  where: Where,
+  sort: OrderKey,
+  dir: SortDir,
+  access: Exclude<Access, 'sort'> | null,
+  after: CursorPosition | null,
+  take: number,
+): InvoiceRow[] {
+  const spec = TIERED[sort]!;
+  const columns = ITEM_COLUMNS.map((c) => `i.${c}`).join(', ');
+  const tiers: Tier[] = dir === 'desc' ? ['open', 'closed'] : ['closed', 'open'];
+  const columnDir = spec.flip ? flipDir(dir) : dir;
+  const afterTier = after ? (after.plan.split(':')[1] as Tier) : null;
+  const rows: InvoiceRow[] = [];
+  for (const tier of tiers.slice(afterTier ? tiers.indexOf(afterTier) : 0)) {
+    if (rows.length >= take) break;
+    const keyset = after && tier === afterTier ? ` AND ${afterPosition(`i.${spec.column}`, 'i.id', columnDir)}` : '';
+    const from = access ? invoicesFrom(access, 'invoices_due') : `invoices i INDEXED BY ${tier === 'open' ? spec.openIndex : spec.closedIndex}`;
+    const state = tier === 'open' ? 'i.closing_reason IS NULL' : 'i.closing_reason IS NOT NULL';
+    rows.push(
+      ...(prepared(sqlite, `SELECT ${columns} FROM ${from} WHERE ${where.text} AND ${state}${keyset} ORDER BY i.${spec.column} ${columnDir}, i.id ${columnDir} LIMIT ?`).all(
+        ...where.params,
+        ...(keyset ? [after!.key, after!.id] : []),
+        take - rows.length,
+      ) as InvoiceRow[]),
+    );
+  }
+  return rows;
 }

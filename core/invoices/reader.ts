@@ -30,6 +30,8 @@ export function prepared(sqlite: Sqlite, text: string): BetterSqlite3.Statement 
 
 export function readSnapshot<T>(engine: Pick<Engine, 'db' | 'database'>, fn: (sqlite: Sqlite) => T): Promise<T> {
   const sqlite = engine.database.sqlite;
+  // Inside a synced operation's transaction the connection is held already (core/sync).
+  if (engine.db.isTransaction) return Promise.resolve(sqlite.transaction(() => fn(sqlite)).deferred());
   return engine.db.connection().execute(async () => sqlite.transaction(() => fn(sqlite)).deferred());
 }
 

@@ -6,7 +6,8 @@ import type { Selectable } from 'kysely';
 import type { InvoicesTable } from '../db/schema';
 import { fromMinor } from '../money';
 import { jsonList, prepared, type Sqlite } from './reader';
-import { type AgingBucket, agingBucketOfStatus, daysOutstanding, type InvoiceStatus, invoiceStatus, statusDisplay } from './status';
+import type { AttentionNote } from './attention';
+import { type AgingBucket, agingBucketOfStatus, daysOutstanding, daysPastDue, type InvoiceStatus, invoiceStatus, statusDisplay } from './status';
 
 /** The invoice columns a list item needs. */
 export const ITEM_COLUMNS = [
@@ -58,9 +59,15 @@ export interface InvoiceItem {
   total_amount: number;
   paid_amount: number;
   balance: number;
+  /** What is still owed: the balance of an open invoice, 0 once closed (see openBalance). */
+  open_balance: number;
+  /** Payments recorded as PENDING (money in flight, not yet counted as paid). */
+  pending_amount: number;
   status: InvoiceStatus;
   status_display: string;
   days_outstanding: number;
+  /** Whole days past the due date of an open invoice; 0 when not yet due or closed. */
+  days_past_due: number;
   aging_bucket: AgingBucket;
   ar_owner: string | null;
   last_touch_date: string | null;
@@ -71,12 +78,29 @@ export interface InvoiceItem {
   payment_link: string | null;
   created_at: string;
   updated_at: string;
+  /** With attention=true: why the invoice is in the worklist, the most pressing first. */
+  attention?: AttentionNote[];
 }
 
 interface Related {
   owners: Map<string, string | null>;
   labels: Map<string, LabelRef[]>;
   signals: Map<string, SignalRef[]>;
+  pending: Map<string, number>;
+}
+
+/**
+ * The closed-invoice balance rule: a closed invoice owes nothing, whatever is left of its total
+ * (written off, credited, or overpaid below zero). `balance` stays total less settled payments
+ * (the spec's field); `open_balance` is what the desk shows as the balance and what every open
+ * total adds up.
+ */
+export function openBalance(row: { balance: number; closing_reason: string | null }): number {
+  return row.closing_reason ? 0 : row.balance;
+}
+
+export function daysPastDueOf(row: { due_date: string; closing_reason: string | null }, today: string): number {
+  return row.closing_reason ? 0 : Math.max(0, daysPastDue(row.due_date, today));
 }
 
 /** AR owner names of customers, labels and signals of invoices, for one page. */
@@ -114,7 +138,15 @@ function related(sqlite: Sqlite, companyId: string, rows: InvoiceRow[]): Related
     list.push({ insight_id: s.id, insight_type: s.insight_type, signal, detected_at: s.valid_from });
     signals.set(s.invoice_id, list);
   }
-  return { owners, labels, signals };
+  const pending = new Map<string, number>();
+  for (const p of prepared(
+    sqlite,
+    `SELECT invoice_id, sum(amount) AS amount FROM payments INDEXED BY payments_invoice
+     WHERE invoice_id IN (SELECT value FROM json_each(?)) AND +company_id = ? AND status = 'PENDING' GROUP BY invoice_id`,
+  ).all(invoiceIds, companyId) as Array<{ invoice_id: string; amount: number }>) {
+    pending.set(p.invoice_id, p.amount);
+  }
+  return { owners, labels, signals, pending };
 }
 
 /** A signal insight's payload carries `signal` (an object) only when a material change was found. */
@@ -140,9 +172,12 @@ function toItem(row: InvoiceRow, today: string, rel: Related): InvoiceItem {
     total_amount: fromMinor(row.total_amount),
     paid_amount: fromMinor(row.paid_amount),
     balance: fromMinor(row.balance),
+    open_balance: fromMinor(openBalance(row)),
+    pending_amount: fromMinor(rel.pending.get(row.id) ?? 0),
     status,
     status_display: statusDisplay(status),
     days_outstanding: daysOutstanding(row, today),
+    days_past_due: daysPastDueOf(row, today),
     aging_bucket: agingBucketOfStatus(status),
     ar_owner: rel.owners.get(row.customer_id) ?? null,
     last_touch_date: row.last_touch_at,

@@ -7,7 +7,15 @@ export const SORT_KEYS = ['due_date', 'balance', 'amount', 'customer_name'] as c
 export type SortKey = (typeof SORT_KEYS)[number];
 export type SortDir = 'asc' | 'desc';
 
-export const SORT_VALUES = SORT_KEYS.flatMap((k) => [k, `${k}_asc`, `${k}_desc`] as const);
+/**
+ * Every order the list accepts: the column sorts, plus days_past_due (the due date the other way
+ * round), attention (the worklist's order, with attention=true) and overdue_balance (customer
+ * groups only).
+ */
+export const ORDER_KEYS = [...SORT_KEYS, 'days_past_due', 'attention', 'overdue_balance'] as const;
+export type OrderKey = (typeof ORDER_KEYS)[number];
+
+export const SORT_VALUES = ORDER_KEYS.flatMap((k) => [k, `${k}_asc`, `${k}_desc`] as const);
 export type SortValue = (typeof SORT_VALUES)[number];
 
 /** The invoices column each sort key orders by. */
@@ -26,15 +34,20 @@ export const SORT_INDEX: Record<SortKey, string> = {
   customer_name: 'invoices_customer_name',
 };
 
-export function parseSort(sort: SortValue | undefined, order: SortDir | undefined): { key: SortKey; dir: SortDir } {
-  const value = sort ?? 'due_date';
+export function parseSort(sort: SortValue | undefined, order: SortDir | undefined, fallback: OrderKey = 'due_date'): { key: OrderKey; dir: SortDir } {
+  const value = sort ?? fallback;
   const m = /^(.*)_(asc|desc)$/.exec(value);
-  if (m && (SORT_KEYS as readonly string[]).includes(m[1])) return { key: m[1] as SortKey, dir: m[2] as SortDir };
-  return { key: value as SortKey, dir: order ?? 'desc' };
+  if (m && (ORDER_KEYS as readonly string[]).includes(m[1])) return { key: m[1] as OrderKey, dir: m[2] as SortDir };
+  return { key: value as OrderKey, dir: order ?? 'desc' };
 }
 
-export function sortKeyType(key: SortKey): 'string' | 'integer' {
-  return key === 'due_date' || key === 'customer_name' ? 'string' : 'integer';
+/** Most days past due first is the earliest due date first. */
+export function flipDir(dir: SortDir): SortDir {
+  return dir === 'desc' ? 'asc' : 'desc';
+}
+
+export function sortKeyType(key: OrderKey): 'string' | 'integer' {
+  return key === 'due_date' || key === 'customer_name' || key === 'days_past_due' ? 'string' : 'integer';
 }
 
 /** The SQL condition on (key, id) that keeps only the rows after the keyset position `(?, ?)` in this direction. */

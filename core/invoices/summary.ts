@@ -59,8 +59,9 @@ export async function invoiceSummary(engine: Engine, companyId: string): Promise
       invoiceCount += n;
       totalAmount += total;
       counts[status] += n;
-      balances[status] += balance;
+      // The closed-invoice balance rule (shape.ts openBalance): a closed invoice owes nothing.
       if (!open) continue;
+      balances[status] += balance;
       openCount += n;
       const bucket = aging[agingBucketOfStatus(status)];
       bucket.invoice_count += nonzero;

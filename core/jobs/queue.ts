@@ -14,6 +14,7 @@ import type { Updateable } from 'kysely';
 import type { Job, JobStatus, JobsTable } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
+import { replicatedCompanies } from '../sync/state';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -120,7 +121,7 @@ export function addMs(iso: string, ms: number): string {
   return new Date(Date.parse(iso) + ms).toISOString();
 }
 
-/** Claims the oldest due job: queued -> running, attempts + 1, locked now. Null when none is due. */
+/** Claims the oldest due job of a company this database runs jobs for: queued -> running, attempts + 1, locked now. Null when none is due. */
 export async function claimNextJob(engine: Pick<Engine, 'db' | 'clock'>): Promise<Job | null> {
   for (;;) {
     const now = timestamp(engine.clock);
@@ -129,6 +130,9 @@ export async function claimNextJob(engine: Pick<Engine, 'db' | 'clock'>): Promis
       .select(['id', 'company_id'])
       .where('status', '=', 'queued')
       .where('run_after', '<=', now)
+      // A synced company's jobs (emails, reply reading, insights) run on the team server only; the
+      // desktop shows their outcome after pulling (core/sync).
+      .where('company_id', 'not in', replicatedCompanies(engine.db))
       .orderBy('run_after')
       .orderBy('id')
       .limit(1)

@@ -141,6 +141,7 @@ export async function changePaymentStatus(
   scope: Scope,
   paymentId: string,
   operation: PaymentOperation,
+  reason: string | null = null,
 ): Promise<PaymentDto> {
   return runCommand(engine, COMMAND_NAMES[operation], scope, async (tx) => {
     const payment = await tx.db
@@ -159,8 +160,9 @@ export async function changePaymentStatus(
       status = operation === 'void' ? 'VOIDED' : 'FAILED';
     }
     const voidedAt = operation === 'void' ? tx.now : null;
-    await tx.db.updateTable('payments').set({ status, voided_at: voidedAt, updated_at: tx.now }).where('id', '=', payment.id).execute();
-    await tx.record('payment', payment.id, 'update', { status, previous_status: payment.status, ...(voidedAt ? { voided_at: voidedAt } : {}) });
+    const statusReason = blankToNull(reason);
+    await tx.db.updateTable('payments').set({ status, voided_at: voidedAt, status_reason: statusReason, updated_at: tx.now }).where('id', '=', payment.id).execute();
+    await tx.record('payment', payment.id, 'update', { status, previous_status: payment.status, status_reason: statusReason, ...(voidedAt ? { voided_at: voidedAt } : {}) });
     await settleInvoice(tx, payment.invoice_id);
     return getPayment(tx.db, scope.companyId, payment.id);
   });

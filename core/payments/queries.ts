@@ -22,6 +22,8 @@ export interface PaymentDto {
   remote_id: string | null;
   status: PaymentStatus;
   notes: string | null;
+  /** Why it was last voided, settled or failed; null when no one said. */
+  status_reason: string | null;
   created_at: string;
 }
 
@@ -58,6 +60,7 @@ const PAYMENT_COLUMNS = [
   'remote_id',
   'status',
   'notes',
+  'status_reason',
   'created_at',
 ] as const;
 
@@ -77,6 +80,7 @@ function toPaymentDto(row: PaymentRow): PaymentDto {
     remote_id: row.remote_id,
     status: row.status,
     notes: row.notes,
+    status_reason: row.status_reason,
     created_at: row.created_at,
   };
 }

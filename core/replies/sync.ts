@@ -16,6 +16,7 @@ import { type JobContext, PermanentJobError } from '../jobs/worker';
 import type { Scope } from '../sequences/store';
 import { parseMessage } from './parse';
 import { emptyTally, type ReadTally, recordIncoming } from './record';
+import { replicatedCompanies } from '../sync/state';
 
 export const REPLY_SYNC = 'email_reply_sync';
 /** A mailbox read for the first time (or after its UIDVALIDITY changed) is read this far back. */
@@ -158,7 +159,10 @@ export const REPLY_READ_INTERVAL_MS = 5 * 60_000;
  * (the slot is part of the idempotency key, so two processes or a restart queue it once).
  */
 export async function queueScheduledReplyReads(engine: Pick<Engine, 'db' | 'clock'>): Promise<number> {
-  const connections = await engine.db.selectFrom('email_connections').select(['id', 'company_id']).where('is_active', '=', 1).where('imap_host', 'is not', null).execute();
+  const connections = await engine.db.selectFrom('email_connections').select(['id', 'company_id']).where('is_active', '=', 1)
+    .where('imap_host', 'is not', null)
+    .where('company_id', 'not in', replicatedCompanies(engine.db))
+    .execute();
   const slot = Math.floor(engine.clock.now().getTime() / REPLY_READ_INTERVAL_MS);
   let queued = 0;
   for (const c of connections) {

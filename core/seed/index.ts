@@ -10,8 +10,10 @@
  * and records a single `seed` entry per company in `changes`, not one per row.
  */
 import { hashPassword } from '../auth/passwords';
-import { timestamp, today } from '../clock';
-import { type Engine, whileBusy } from '../engine';
+import { fixedClock, timestamp, today } from '../clock';
+import { addDays } from '../dates';
+import { type Engine, runCommand, systemActor, whileBusy } from '../engine';
+import { refreshIntelligence } from '../intelligence/runner';
 import { ConflictError, ValidationError } from '../errors';
 import { Calendar } from './calendar';
 import { generateLedger, type LedgerResult, type LedgerSink } from './ledger';
@@ -96,11 +98,48 @@ export async function seedDatabase(engine: Engine, options: SeedOptions): Promis
   const bulk = (n: number) => options.bulk ?? n >= BULK_THRESHOLD;
 
   const restore = options.exclusive ? exclusiveSettings(sqlite) : null;
+  let report: SeedReport;
   try {
-    return await seedInTransaction(engine, options, { invoices, customers, seed, hashes, cal, ids, bulk });
+    report = await seedInTransaction(engine, options, { invoices, customers, seed, hashes, cal, ids, bulk });
   } finally {
     restore?.();
   }
+  if (options.demo) await seedIntelligence(engine, report, day0, ids);
+  return report;
+}
+
+/** How many days before the seed's today the engine first ran, so the demo shows superseded insights. */
+const EARLIER_RUN_DAYS = 7;
+
+/**
+ * The demo's insights and AI proposals come from the intelligence engine, run as of a week ago and
+ * as of today (at a fixed hour, with the seed's ids, so the same seed and date give the same rows),
+ * and the demo user's feedback on two of them.
+ */
+async function seedIntelligence(engine: Engine, report: SeedReport, day0: string, ids: () => string): Promise<void> {
+  for (const [day, hour] of [[addDays(day0, -EARLIER_RUN_DAYS), '06:00'], [day0, '06:00']] as const) {
+    const at = { ...engine, clock: fixedClock(`${day}T${hour}:00.000Z`) };
+    for (const company of report.companies) await refreshIntelligence(at, company.id, { ids });
+  }
+  const demo = await engine.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow();
+  const first = report.companies[0].id;
+  const pick = (type: string, extra: string) =>
+    engine.database.sqlite
+      .prepare(`SELECT id FROM insights WHERE company_id = ? AND insight_type = ? AND valid_to IS NULL ${extra} ORDER BY id LIMIT 1`)
+      .get(first, type) as { id: string } | undefined;
+  const feedback: Array<[{ id: string } | undefined, 'up' | 'down', string]> = [
+    [pick('customer_conversation_summary', "AND json_extract(payload_json, '$.summary') != ''"), 'up', 'Accurate, matches my call notes'],
+    [pick('invoice_pay_date_prediction', ''), 'down', 'They always pay on the 15th'],
+  ];
+  const stamp = `${day0}T09:00:00.000Z`;
+  await runCommand({ db: engine.db, clock: fixedClock(stamp) }, 'seed_feedback', { actor: systemActor, companyId: first }, async (tx) => {
+    for (const [insight, rating, comment] of feedback) {
+      if (!insight) continue;
+      const row = { id: ids(), company_id: first, insight_id: insight.id, user_id: demo.id, rating, comment, created_at: stamp, updated_at: stamp };
+      await tx.db.insertInto('insight_feedback').values(row).execute();
+      await tx.record('insight_feedback', row.id, 'insert', row);
+    }
+  });
 }
 
 function exclusiveSettings(sqlite: Engine['database']['sqlite']): () => void {

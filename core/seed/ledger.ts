@@ -24,7 +24,8 @@ export type CustomerRow = CustomersTable;
 export type ContactRow = Omit<CustomerContactsTable, 'email_failed_at' | 'email_failure'>;
 export type LocationRow = CustomerLocationsTable;
 export type InvoiceRow = Omit<InvoicesTable, 'seq'>;
-export type PaymentRow = PaymentsTable;
+/** The generator writes new payments: no status change yet, so no status_reason. */
+export type PaymentRow = Omit<PaymentsTable, 'status_reason'>;
 export type SnapshotRow = AgingSnapshotsTable;
 
 export interface LedgerSink {

@@ -1,13 +1,12 @@
 /**
  * The demo's collection history, built on the generated ledger: for a handful of customers with
  * overdue invoices, a story (a promise to pay, a pricing dispute, silence, a payment plan, a
- * refusal, a routine follow-up) told consistently through communications, labels, actions with
- * their approval log, and insights of every type; plus outreach sequences with enrollments and
- * scheduled steps. Everything is relative to the seed's today, so every view has current data.
+ * refusal, a routine follow-up) told consistently through communications, labels and actions with
+ * their approval log; plus outreach sequences with enrollments and scheduled steps. The insights
+ * and AI proposals come from the intelligence engine run over this data (core/seed/index.ts). Everything is relative to the seed's today, so every view has current data.
  */
 import type { Insertable } from 'kysely';
-import type { ActionsTable, ApprovalOperation, CommunicationsTable, InsightsTable, ScheduledStepStatus, StepType } from '../db/schema';
-import type { INSIGHT_TYPES } from '../insights/payloads';
+import type { ActionsTable, ApprovalOperation, CommunicationsTable, ScheduledStepStatus, StepType } from '../db/schema';
 import { renderTemplate, templateValues } from '../sequences/templates';
 import { zonedTimeToUtc } from './calendar';
 import type { LedgerLabels, LedgerResult, SampleCustomer, SampleInvoice } from './ledger';
@@ -16,8 +15,6 @@ import type { CompanyFrame, SeedContext, TeamMember } from './workspace';
 
 const STORY_KINDS = ['promise', 'dispute', 'silence', 'installments', 'defiant', 'routine'] as const;
 export type StoryKind = (typeof STORY_KINDS)[number];
-
-type InsightType = keyof typeof INSIGHT_TYPES;
 
 interface Story {
   kind: StoryKind;
@@ -80,7 +77,6 @@ export interface StoryOptions {
 export interface StoryCounts {
   communications: number;
   actions: number;
-  insights: number;
   enrollments: number;
   scheduledSteps: number;
 }
@@ -88,11 +84,10 @@ export interface StoryCounts {
 const money = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<StoryCounts> {
-  const { cal, trx, ids } = ctx;
+  const { cal, ids } = ctx;
   const { company, ledger, rng } = o;
   const dateOf = (day: number) => cal.date(day);
   const spoken = (day: number) => new Date(`${cal.date(day)}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
-  const short = (day: number) => new Date(`${cal.date(day)}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
   const arTeam = company.team.filter((m) => m.role === 'ar');
   const salesTeam = company.team.filter((m) => m.role === 'sales');
   const manager = company.team.find((m) => m.role === 'manager') ?? arTeam[0];
@@ -103,9 +98,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
 
   const comms: Array<Insertable<CommunicationsTable>> = [];
   const actions: ActionSpec[] = [];
-  const insights: Array<Insertable<InsightsTable>> = [];
   const extraLabels: Array<{ invoice: SampleInvoice; key: keyof LedgerLabels }> = [];
-  const lastTouch = new Map<string, { at: string; channel: string; direction: string; by: string; summary: string }>();
 
   const addTouch = (story: Story, t: Touch) => {
     const at = cal.stamp(t.day, t.minute);
@@ -124,24 +117,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
       author_name: by,
       email_connection_id: t.kind === 'email' && t.direction === 'outbound' ? sender.id : null,
       message_id: t.kind === 'email' ? `<${story.invoice.number.toLowerCase()}.${t.day + 10_000}.${t.minute}@${t.from === 'owner' ? company.slug : 'customer'}.example.com>` : null,
-      created_at: at,
-    });
-    lastTouch.set(story.customer.id, { at, channel: t.kind, direction: t.direction, by, summary: t.subject });
-  };
-
-  const insight = (type: InsightType, target: { type: InsightsTable['target_type']; id: string }, customerId: string | null, invoiceId: string | null, payload: Record<string, unknown>, day = -1, validToDay: number | null = null) => {
-    const at = cal.stamp(day, 360);
-    insights.push({
-      id: ids(),
-      company_id: company.id,
-      target_type: target.type,
-      target_id: target.id,
-      customer_id: customerId,
-      invoice_id: invoiceId,
-      insight_type: type,
-      payload_json: JSON.stringify(payload),
-      valid_from: at,
-      valid_to: validToDay === null ? null : cal.stamp(validToDay, 360),
       created_at: at,
     });
   };
@@ -167,8 +142,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
     const d0 = Math.min(invoice.dueDay + 3, -7);
     const mid = Math.round(d0 / 2);
     const payOnline = invoice.paymentLink ? ` You can pay online at ${invoice.paymentLink}.` : '';
-    const entity = { type: 'customer', id: customer.id, name: customer.name };
-    const invoiceEntity = { type: 'invoice', id: invoice.id, number: num, customer_name: customer.name };
     const reminder: Touch = {
       day: d0,
       minute: 845,
@@ -197,9 +170,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
       approvals: [{ op: 'send', day: d0, comment: 'Sent as drafted', approver: owner }],
     });
 
-    let summary: Record<string, unknown>;
-    let invoiceSummary: Record<string, unknown>;
-    let prediction: Record<string, unknown>;
     switch (story.kind) {
       case 'promise': {
         const commit = invoice.promisedDay !== null && invoice.promisedDay > 0 ? invoice.promisedDay : rng.int(2, 9);
@@ -217,39 +187,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
         addTouch(story, reply);
         if (!invoice.labels.includes('promise')) extraLabels.push({ invoice, key: 'promise' });
         // The summary written before the promise, replaced once the customer answered.
-        insight('customer_conversation_summary', { type: 'customer', id: customer.id }, customer.id, null, {
-          summary: `Reminder sent for ${num}; no reply from accounts payable yet.`,
-          tone: 'neutral',
-          active_court: 'Customer',
-          action: `Follow up with ${contact} by phone if no reply in three days`,
-          action_breakdown: { owner: 'AR', channel: 'call', due_date: dateOf(d0 + 3), steps: [`Call ${contact}`] },
-          last_touch: { at: cal.stamp(d0, 845), channel: 'email', direction: 'outbound', by: owner.name, summary: reminder.subject },
-          commitment_date: null,
-          predicted_pay_date: dateOf(invoice.dueDay + 30),
-          evidence_trace: [`${owner.name} (email, ${dateOf(d0)}): "A friendly reminder that invoice ${num} for ${bal} was due"`],
-          unrelated_items: [],
-        }, d0 + 1, -1);
-        summary = {
-          summary: `Promised ACH payment for ${num} on ${short(commit)}; invoice approved, no dispute raised.`,
-          tone: 'cooperative',
-          active_court: 'Customer',
-          action: `Confirm the ACH for ${num} lands on ${dateOf(commit)}`,
-          action_breakdown: { owner: 'AR', channel: 'email', due_date: dateOf(commit + 1), steps: [`Check the bank feed on ${dateOf(commit)}`, `If it is missing, ask ${contact} for the ACH trace number`] },
-          commitment_date: dateOf(commit),
-          predicted_pay_date: dateOf(commit + 1),
-          evidence_trace: [`${contact} (email, ${dateOf(-2)}): "scheduled in our ACH run on ${spoken(commit)}"`],
-          unrelated_items: ['Asked for an updated W-9 for their vendor file'],
-        };
-        invoiceSummary = { stress_level: 3, active_topic: `Confirming the ACH date for ${num}`, desired_outcome: `${bal} received by ${dateOf(commit)}`, blocker: "Payment is queued in the customer's next ACH run" };
-        prediction = {
-          predicted_date: dateOf(commit + 1),
-          basis: 'promise',
-          evidence_sources: ['communication_thread', 'payment_history'],
-          alternative_scenarios: [
-            { date: dateOf(commit + 8), probability: 0.2 },
-            { date: dateOf(commit + 22), probability: 0.05 },
-          ],
-        };
         actions.push({
           invoice,
           customer,
@@ -267,7 +204,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           approvals: [],
         });
         actions.push(sentReminder(`${num} ${d0 - invoice.dueDay} days past due`));
-        insight('invoice_signal', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, { entity: invoiceEntity, signal: null, reason: 'A promise to pay is on record and its date has not passed; nothing has changed.' });
         break;
       }
       case 'dispute': {
@@ -285,19 +221,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
         });
         addTouch(story, { day: mid + 1, minute: 870, kind: 'note', direction: 'internal', from: 'owner', subject: `Pricing dispute on ${num}`, body: `Forwarded ${po} and the quote to ${sales.name} to confirm the contract price.` });
         if (!invoice.labels.includes('disputed')) extraLabels.push({ invoice, key: 'disputed' });
-        summary = {
-          summary: `Disputes unit pricing on ${num} against ${po}; will pay once corrected or credited.`,
-          tone: 'frustrated',
-          active_court: 'Sales',
-          action: `Have ${sales.name} confirm ${po} pricing and issue a credit if owed`,
-          action_breakdown: { owner: 'Sales', channel: 'task', due_date: dateOf(3), steps: [`${sales.name} checks the quote against ${po}`, 'Issue a credit memo or a corrected invoice'] },
-          commitment_date: null,
-          predicted_pay_date: dateOf(21),
-          evidence_trace: [`${contact} (email, ${dateOf(mid)}): "the unit prices on ${num} don't match ${po}"`],
-          unrelated_items: ['Requested a quote for next quarter'],
-        };
-        invoiceSummary = { stress_level: 6, active_topic: `Price difference of ${disputed} against ${po}`, desired_outcome: 'Corrected invoice or credit agreed, then the balance paid', blocker: 'Sales has not yet confirmed the contract price' };
-        prediction = { predicted_date: dateOf(21), basis: 'judgement', evidence_sources: ['communication_thread'], alternative_scenarios: [{ date: dateOf(35), probability: 0.3 }] };
         actions.push({
           invoice,
           customer,
@@ -326,21 +249,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           createdDay: mid + 2,
           approvals: [{ op: 'reject', day: mid + 2, reason: 'Invoice is disputed', comment: 'Hold reminders until sales confirms the pricing', approver: manager }],
         });
-        insight('invoice_signal', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, {
-          entity: invoiceEntity,
-          signal: { type: 'dispute_detected', severity: 'medium', title: `Pricing dispute on ${num}`, description: `${contact} disputes ${disputed} of ${num} against ${po}.`, detected_at: cal.stamp(mid, 1100) },
-        });
-        insight('customer_strategy_plan', { type: 'customer', id: customer.id }, customer.id, null, {
-          strategy_plan: {
-            strategy: 'resolve_dispute_first',
-            summary: 'Settle the pricing question before asking for payment again.',
-            options: {
-              email: { subject: `Your question about ${num}`, body: `Hi ${first(contact)}, we are checking ${po} with ${sales.name} and will reply by ${dateOf(3)}.` },
-              call: { talking_points: [`Confirm the quoted unit prices on ${po}`, 'Agree how the difference will be credited'] },
-              internal: { task: `Ask ${sales.name} for the signed quote`, owner: 'Sales', due_date: dateOf(2) },
-            },
-          },
-        });
         break;
       }
       case 'silence': {
@@ -356,19 +264,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
         });
         addTouch(story, { day: -2, minute: 960, kind: 'call', direction: 'outbound', from: 'owner', subject: 'Call attempt', body: `Called ${contact}; no answer. Left a voicemail asking for a payment date for ${num}.` });
         if (dpd > 60 && !invoice.labels.includes('escalated')) extraLabels.push({ invoice, key: 'escalated' });
-        summary = {
-          summary: `No reply to two reminders or a voicemail; ${num} is ${dpd} days past due.`,
-          tone: 'avoidant',
-          active_court: 'AR',
-          action: `Call ${contact} directly and ask for a firm payment date on ${num}`,
-          action_breakdown: { owner: 'AR', channel: 'call', due_date: dateOf(1), steps: [`Call ${contact}`, 'If unreachable, send a final notice'] },
-          commitment_date: null,
-          predicted_pay_date: null,
-          evidence_trace: [`No inbound message since the reminder of ${dateOf(d0)}; voicemail left ${dateOf(-2)}`],
-          unrelated_items: [],
-        };
-        invoiceSummary = { stress_level: dpd > 90 ? 9 : dpd > 60 ? 8 : 7, active_topic: `Getting any response from ${customer.name}`, desired_outcome: 'A committed payment date for the full balance', blocker: 'The customer has not answered emails or calls' };
-        prediction = { predicted_date: dateOf(30), basis: 'pattern', evidence_sources: ['payment_history', 'communication_thread'], alternative_scenarios: [{ date: dateOf(60), probability: 0.25 }] };
         const draftSubject = `Action needed: invoice ${num} is ${dpd} days past due`;
         actions.push({
           invoice,
@@ -398,28 +293,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           createdDay: -1,
           approvals: [],
         });
-        insight('customer_signal', { type: 'customer', id: customer.id }, customer.id, null, {
-          entity,
-          signal: {
-            type: 'payment_delay_increase',
-            severity: 'high',
-            title: `${customer.name} has gone quiet`,
-            description: `No reply to ${num} reminders in ${-d0} days; the account usually answers within a week.`,
-            detected_at: cal.stamp(-1, 360),
-            metrics: { days_since_last_inbound: -d0, open_balance: invoice.balance / 100 },
-          },
-        });
-        insight('customer_strategy_plan', { type: 'customer', id: customer.id }, customer.id, null, {
-          strategy_plan: {
-            strategy: 'escalate_contact',
-            summary: 'Move from email to phone, then a final notice with a hold on new orders.',
-            options: {
-              email: { subject: draftSubject, body: `Please reply with a payment date for ${num} by ${dateOf(3)}.` },
-              call: { talking_points: [`Reach ${contact} or the controller`, 'Ask for a payment date and any blocker'] },
-              internal: { task: 'Place a credit hold if there is no answer by Friday', owner: 'AR', due_date: dateOf(5) },
-            },
-          },
-        });
         break;
       }
       case 'installments': {
@@ -437,27 +310,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
         });
         addTouch(story, { day: -3, minute: 1005, kind: 'email', direction: 'inbound', from: 'customer', subject: `RE: Payment plan for invoice ${num}`, body: `Agreed, thank you. The first payment goes out ${spoken(firstDue)}.\n\n${contact}` });
         if (!invoice.labels.includes('plan')) extraLabels.push({ invoice, key: 'plan' });
-        summary = {
-          summary: `Agreed three monthly instalments of ${instalment} on ${num}; first due ${short(firstDue)}.`,
-          tone: 'amicable',
-          active_court: 'Customer',
-          action: `Check the first instalment of ${instalment} arrives by ${dateOf(firstDue)}`,
-          action_breakdown: { owner: 'AR', channel: 'email', due_date: dateOf(firstDue + 1), steps: ['Match the instalment in the bank feed', 'Send a receipt with the remaining schedule'] },
-          commitment_date: dateOf(firstDue),
-          predicted_pay_date: dateOf(firstDue + 60),
-          evidence_trace: [`${contact} (email, ${dateOf(-3)}): "Agreed, thank you. The first payment goes out ${spoken(firstDue)}"`],
-          unrelated_items: [],
-        };
-        invoiceSummary = { stress_level: 4, active_topic: 'Tracking the agreed payment plan', desired_outcome: 'All three instalments received on schedule', blocker: 'Customer cash flow allows only partial payments' };
-        prediction = {
-          predicted_date: dateOf(firstDue + 60),
-          basis: 'historical',
-          evidence_sources: ['payment_history', 'communication_thread'],
-          alternative_scenarios: [
-            { date: dateOf(firstDue + 75), probability: 0.3 },
-            { date: dateOf(firstDue + 30), probability: 0.1 },
-          ],
-        };
         const confirmation = `Hi ${first(contact)}, confirming three payments of ${instalment}; the first by ${dateOf(firstDue)}. Thank you for working with us.`;
         actions.push({
           invoice,
@@ -473,7 +325,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           createdDay: -2,
           approvals: [{ op: 'approve', day: -1, comment: 'Terms match the call notes', approver: manager }],
         });
-        insight('invoice_signal', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, { entity: invoiceEntity, signal: null, reason: 'Payments follow the agreed plan; no material change.' });
         break;
       }
       case 'defiant': {
@@ -489,19 +340,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
         addTouch(story, { day: mid, minute: 915, kind: 'call', direction: 'outbound', from: 'owner', subject: `Call with ${contact}`, body: `${contact} refuses to pay any part of ${num} before the replacement ships. Escalated to operations.` });
         addTouch(story, { day: -2, minute: 880, kind: 'note', direction: 'internal', from: 'owner', subject: 'Replacement shipment', body: 'Warehouse can ship the replacement cartons next week once sales approves the no-charge order.' });
         for (const key of ['disputed', 'escalated'] as const) if (!invoice.labels.includes(key)) extraLabels.push({ invoice, key });
-        summary = {
-          summary: `Refuses to pay ${num} until crushed cartons are replaced; operations must schedule replacement.`,
-          tone: 'defiant',
-          active_court: 'Operations',
-          action: `Have operations ship the replacement cartons and confirm the date to ${contact}`,
-          action_breakdown: { owner: 'Operations', channel: 'task', due_date: dateOf(4), steps: ['Approve a no-charge replacement order', `Send ${contact} the ship date`] },
-          commitment_date: null,
-          predicted_pay_date: null,
-          evidence_trace: [`${contact} (email, ${dateOf(d0)}): "We will not pay ${num} until the damaged goods are replaced"`],
-          unrelated_items: ['Wants a new delivery window for future orders'],
-        };
-        invoiceSummary = { stress_level: 9, active_topic: 'Replacement of the damaged cartons', desired_outcome: 'Replacement shipped and the invoice paid in full', blocker: 'Customer withholds payment until the replacement arrives' };
-        prediction = { predicted_date: null, basis: 'judgement', evidence_sources: ['communication_thread'], alternative_scenarios: [{ date: dateOf(28), probability: 0.4 }] };
         actions.push({
           invoice,
           customer,
@@ -534,36 +372,12 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
             approvals: [],
           });
         }
-        insight('customer_strategy_plan', { type: 'customer', id: customer.id }, customer.id, null, {
-          strategy_plan: {
-            strategy: 'fix_fulfilment_then_collect',
-            summary: 'Replace the damaged goods first; ask for payment in the same message that confirms the ship date.',
-            options: {
-              email: { subject: `Replacement for ${num}`, body: `Hi ${first(contact)}, the replacement cartons ship on ${dateOf(6)}. Please schedule ${num} for payment on delivery.` },
-              call: { talking_points: ['Confirm the replacement quantity', 'Agree payment on delivery'] },
-              internal: { task: 'Approve a no-charge replacement order', owner: 'Operations', due_date: dateOf(2) },
-            },
-          },
-        });
         break;
       }
       case 'routine': {
         const run = nextFriday(cal, 0);
         addTouch(story, reminder);
         addTouch(story, { day: -3, minute: 1040, kind: 'email', direction: 'inbound', from: 'customer', subject: `RE: Invoice ${num} is past due`, body: `Thanks, ${num} is in next ${spoken(run)} check run.\n\n${contact}` });
-        summary = {
-          summary: `Invoice ${num} is in next Friday's check run; no issues raised.`,
-          tone: 'neutral',
-          active_court: 'Customer',
-          action: `Watch for the check for ${num} around ${dateOf(run + 4)}`,
-          action_breakdown: { owner: 'AR', channel: 'email', due_date: dateOf(run + 5), steps: ['Match the check when it arrives'] },
-          commitment_date: dateOf(run),
-          predicted_pay_date: dateOf(run + 4),
-          evidence_trace: [`${contact} (email, ${dateOf(-3)}): "${num} is in next ${spoken(run)} check run"`],
-          unrelated_items: [],
-        };
-        invoiceSummary = { stress_level: 2, active_topic: 'Check run timing', desired_outcome: `Check for ${bal} received`, blocker: "Customer pays by check on a weekly run" };
-        prediction = { predicted_date: dateOf(run + 4), basis: 'historical', evidence_sources: ['payment_history'], alternative_scenarios: [{ date: dateOf(run + 11), probability: 0.15 }] };
         actions.push({
           invoice,
           customer,
@@ -583,32 +397,6 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
         break;
       }
     }
-    const touch = lastTouch.get(customer.id) ?? {};
-    insight('customer_conversation_summary', { type: 'customer', id: customer.id }, customer.id, null, { ...summary, last_touch: touch });
-    insight('invoice_conversation_summary', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, { ...invoiceSummary, last_touch: touch });
-    insight('invoice_pay_date_prediction', { type: 'invoice', id: invoice.id }, customer.id, invoice.id, prediction);
-  }
-
-  // Customers without any conversation: the empty summary and a "no change" signal.
-  const quiet = ledger.customers.filter((c) => !lastTouch.has(c.id)).slice(0, 2);
-  for (const customer of quiet) {
-    insight('customer_conversation_summary', { type: 'customer', id: customer.id }, customer.id, null, {
-      summary: '',
-      tone: 'unknown',
-      active_court: 'AR',
-      action: null,
-      action_breakdown: {},
-      last_touch: {},
-      commitment_date: null,
-      predicted_pay_date: null,
-      evidence_trace: null,
-      unrelated_items: [],
-    });
-    insight('customer_signal', { type: 'customer', id: customer.id }, customer.id, null, {
-      entity: { type: 'customer', id: customer.id, name: customer.name },
-      signal: null,
-      reason: 'Paid recent invoices within terms; no change in payment behaviour.',
-    });
   }
 
   // Paid invoices carry the actions that were done before the money came in.
@@ -668,42 +456,11 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
     });
   }
 
-  // The portfolio signal compares the latest weekly snapshot with the one four weeks earlier.
-  const [latest, , , , older] = ledger.snapshots;
-  if (latest && older) {
-    const change = older.d91_over_amount === 0 ? 0 : Math.round(((latest.d91_over_amount - older.d91_over_amount) / older.d91_over_amount) * 100);
-    insight('portfolio_signal', { type: 'portfolio', id: company.id }, null, null, {
-      entity: { type: 'portfolio', id: company.id, name: company.name },
-      signal: {
-        type: 'aging_shift',
-        severity: Math.abs(change) >= 10 ? 'high' : 'medium',
-        title: `91+ day balance ${change >= 0 ? 'up' : 'down'} ${Math.abs(change)}% in four weeks`,
-        description: `From ${money(older.d91_over_amount)} on ${older.snapshot_date} to ${money(latest.d91_over_amount)} on ${latest.snapshot_date}.`,
-        detected_at: cal.stamp(-1, 360),
-        metrics: { d91_over_now: latest.d91_over_amount / 100, d91_over_before: older.d91_over_amount / 100, total_open_now: latest.total_amount / 100 },
-      },
-    });
-  }
-
-  await insertRows(ctx, company.id, comms, actions, insights, extraLabels, company.labels);
-  const firstInsight = insights.find((i) => i.insight_type === 'customer_conversation_summary' && i.valid_to === null);
-  const aPrediction = insights.find((i) => i.insight_type === 'invoice_pay_date_prediction');
-  for (const [target, rating, comment] of [
-    [firstInsight, 'up', 'Accurate, matches my call notes'],
-    [aPrediction, 'down', 'They always pay on the 15th'],
-  ] as const) {
-    if (!target?.id) continue;
-    await trx
-      .insertInto('insight_feedback')
-      .values({ id: ids(), company_id: company.id, insight_id: target.id, user_id: o.demoUserId, rating, comment, created_at: cal.stamp(-1, 900), updated_at: cal.stamp(-1, 900) })
-      .execute();
-  }
-
+  await insertRows(ctx, company.id, comms, actions, extraLabels, company.labels);
   const sequenceCounts = o.withSequences ? await writeSequences(ctx, company, stories, ledger, o.rng, sender.id) : { enrollments: 0, scheduledSteps: 0, communications: 0 };
   return {
     communications: comms.length + sequenceCounts.communications,
     actions: actions.length,
-    insights: insights.length,
     enrollments: sequenceCounts.enrollments,
     scheduledSteps: sequenceCounts.scheduledSteps,
   };
@@ -719,7 +476,6 @@ async function insertRows(
   companyId: string,
   comms: Array<Insertable<CommunicationsTable>>,
   actions: ActionSpec[],
-  insights: Array<Insertable<InsightsTable>>,
   extraLabels: Array<{ invoice: SampleInvoice; key: keyof LedgerLabels }>,
   labelIds: LedgerLabels,
 ): Promise<void> {
@@ -763,6 +519,8 @@ async function insertRows(
         deleted_at: a.deletedDay === undefined ? null : cal.stamp(a.deletedDay, 600),
         created_at: created,
         updated_at: cal.stamp(lastDay, 600),
+        evidence: '[]',
+        trigger_key: null,
       })
       .execute();
     for (const p of a.approvals) {
@@ -780,7 +538,6 @@ async function insertRows(
         .execute();
     }
   }
-  for (let k = 0; k < insights.length; k += 200) await trx.insertInto('insights').values(insights.slice(k, k + 200)).execute();
 }
 
 interface StepSpec {

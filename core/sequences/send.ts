@@ -18,7 +18,7 @@ import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
 import { assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
 import { localDate } from './schedule';
 import { activeConnection, completeIfFinished, type Scope } from './store';
-import { renderTemplate, templateValues } from './templates';
+import { htmlToText, renderTemplate, templateValues } from './templates';
 
 const ERROR_MAX = 1000;
 
@@ -33,21 +33,6 @@ interface Prepared {
   messageId: string;
   inReplyTo: string | undefined;
   invoiceId: string | null;
-}
-
-/** HTML to plain text, for an email step that only has an HTML body. */
-function textOf(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li|h\d)>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .trim();
 }
 
 /**
@@ -103,7 +88,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     const values = templateValues(ctx);
     let subject = renderTemplate(row.subject_template, values).trim();
     const html = renderTemplate(row.body_html_template, values, 'html');
-    const text = renderTemplate(row.body_plain_template, values) || textOf(html);
+    const text = renderTemplate(row.body_plain_template, values) || htmlToText(html);
     if (!subject || !text.trim()) throw new InvalidStateError('The step has no subject or no body to send: edit its templates', 'empty_template');
 
     let inReplyTo: string | undefined;

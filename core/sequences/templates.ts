@@ -41,6 +41,21 @@ export function renderTemplate(template: string, values: TemplateValues, format:
   });
 }
 
+/** HTML to plain text, for an email step that only has an HTML body. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|li|h\d)>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
 /** Placeholders in a template that the renderer does not know. */
 export function unknownPlaceholders(template: string): string[] {
   const out = new Set<string>();

@@ -127,3 +127,20 @@ export async function updateTeamMember(engine: Pick<Engine, 'db' | 'clock'>, sco
     return getTeamMember(tx.db, scope.companyId, current.id);
   });
 }
+
+/**
+ * The caller's own team member in a company (ar_owner=me), or null when the user is not on its team.
+ * A user linked twice takes the active, then the oldest, record.
+ */
+export async function teamMemberOfUser(db: Db, companyId: string, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('team_members')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('user_id', '=', userId)
+    .orderBy('is_active', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
+}

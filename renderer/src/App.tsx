@@ -4,12 +4,20 @@ import { FirstLaunch } from './components/FirstLaunch';
 import { Frame } from './components/Frame';
 import { SignIn } from './components/SignIn';
 import { Toasts } from './components/Toasts';
-import { Upcoming } from './components/Upcoming';
 import { companyPath, parseRoute, useRoute } from './state/route';
 import { useSession } from './state/session';
+import { useDocumentTitle } from './state/title';
 
 const InvoiceDesk = lazy(() => import('./desk/InvoiceDesk'));
 const CustomerPage = lazy(() => import('./desk/CustomerPage'));
+const ActionsPage = lazy(() => import('./actions/ActionsPage'));
+const QueuePage = lazy(() => import('./queue/QueuePage'));
+const SequencesPage = lazy(() => import('./sequences/SequencesPage'));
+const SequenceBuilder = lazy(() => import('./sequences/SequenceBuilder'));
+const CustomerList = lazy(() => import('./customers/CustomerList'));
+const AnalyticsPage = lazy(() => import('./analytics/AnalyticsPage'));
+const InsightsPage = lazy(() => import('./insights/InsightsPage'));
+const SettingsPage = lazy(() => import('./settings/SettingsPage'));
 
 const LAST_COMPANY_KEY = 'ardesk.company';
 
@@ -57,9 +65,21 @@ function Workspace() {
         ) : route.section === 'customers' && route.itemId ? (
           <CustomerPage key={`${companyId}/${route.itemId}`} companyId={companyId} customerId={route.itemId} />
         ) : route.section === 'customers' ? (
-          <InvoiceDesk key={companyId} companyId={companyId} invoiceId={null} />
+          <CustomerList key={companyId} companyId={companyId} />
+        ) : route.section === 'actions' ? (
+          <ActionsPage key={companyId} companyId={companyId} actionId={route.itemId} />
+        ) : route.section === 'queue' ? (
+          <QueuePage key={companyId} companyId={companyId} />
+        ) : route.section === 'sequences' && route.itemId ? (
+          <SequenceBuilder key={`${companyId}/${route.itemId}`} companyId={companyId} sequenceId={route.itemId} />
+        ) : route.section === 'sequences' ? (
+          <SequencesPage key={companyId} companyId={companyId} />
+        ) : route.section === 'analytics' ? (
+          <AnalyticsPage key={companyId} companyId={companyId} />
+        ) : route.section === 'insights' ? (
+          <InsightsPage key={companyId} companyId={companyId} />
         ) : (
-          <Upcoming section={route.section} />
+          <SettingsPage key={companyId} companyId={companyId} tab={route.itemId} />
         )}
       </Suspense>
     </Frame>
@@ -68,6 +88,7 @@ function Workspace() {
 
 export function App() {
   const { phase, bootError, boot } = useSession();
+  useDocumentTitle([phase === 'failed' ? 'Could not open' : null]);
   useEffect(() => {
     void boot();
   }, [boot]);

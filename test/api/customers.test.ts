@@ -155,6 +155,45 @@ describe('customers API (extension)', () => {
     expect(await names('limit=2&offset=2')).toEqual({ count: 5, names: ['Delta_Co', 'Gamma 100% Co'] });
   });
 
+  it('sorts and pages by balance, oldest open due date and AR owner, with each row\'s balances, last touch and risk', async () => {
+    const ada = await l.teamMember('Ada', 'ar');
+    const bo = await l.teamMember('Bo', 'ar');
+    const small = await l.customer({ name: 'Small Co', ar_owner: bo });
+    const big = await l.customer({ name: 'Big Co', ar_owner: ada });
+    const none = await l.customer({ name: 'No Invoices Co' });
+    await l.invoice({ customer: small, number: 'S-1', total: 10, dueDate: '2026-11-30' });
+    // A written-off invoice keeps its balance but owes nothing: it must not lift Small Co above Big Co.
+    await l.invoice({ customer: small, number: 'S-2', total: 999, dueDate: '2026-08-01', closingReason: 'written_off' });
+    await l.invoice({ customer: big, number: 'B-1', total: 500, dueDate: '2026-09-01' });
+    const part = await l.invoice({ customer: big, number: 'B-2', total: 100, dueDate: '2026-12-10' });
+    await l.payment({ invoice: part, amount: 40 });
+    await call(app, 'POST', '/api/companies/' + company + '/intelligence/insights', {
+      token,
+      body: { target_type: 'customer', target_id: big, insight_type: 'customer_signal', payload_json: { entity: { id: big }, signal: { type: 'quiet', severity: 'high' } } },
+    });
+    const list = async (query: string) => {
+      const res = await get(`${base}/customers?${query}`);
+      expect(res.status, query).toBe(200);
+      return res.body as { count: number; data: Array<Record<string, unknown>> };
+    };
+    const names = async (query: string) => (await list(query)).data.map((c) => c.name);
+    expect(await names('sort=balance&order=desc')).toEqual(['Big Co', 'Small Co', 'No Invoices Co']);
+    expect(await names('sort=balance')).toEqual(['No Invoices Co', 'Small Co', 'Big Co']);
+    // Without an open invoice there is no oldest due date: last in either direction.
+    expect(await names('sort=oldest_due')).toEqual(['Big Co', 'Small Co', 'No Invoices Co']);
+    expect(await names('sort=oldest_due&order=desc')).toEqual(['Small Co', 'Big Co', 'No Invoices Co']);
+    expect(await names('sort=ar_owner&order=desc')).toEqual(['Small Co', 'Big Co', 'No Invoices Co']);
+    const page = await list('sort=balance&order=desc&limit=1&offset=1');
+    expect(page.count).toBe(3);
+    expect(page.data.map((c) => c.name)).toEqual(['Small Co']);
+    const bigRow = (await list('search=Big')).data[0];
+    expect(bigRow).toMatchObject({ open_balance: 560, overdue_balance: 500, oldest_open_due_date: '2026-09-01', risk: 'high', ar_owner: { id: ada, name: 'Ada' } });
+    expect((await list('search=Small')).data[0]).toMatchObject({ open_balance: 10, overdue_balance: 0, oldest_open_due_date: '2026-11-30' });
+    const noneRow = (await list('search=No Invoices')).data[0];
+    expect(noneRow).toMatchObject({ id: none, open_balance: 0, overdue_balance: 0, oldest_open_due_date: null, last_touch_at: null, risk: null });
+    for (const query of ['sort=due', 'order=up']) expect((await get(`${base}/customers?${query}`)).status, query).toBe(400);
+  });
+
   it('answers 400 for bad list parameters', async () => {
     // A NUL inside search text cannot be put in a full-text phrase: it is refused, never a 500.
     for (const query of ['is_person=maybe', 'ar_owner=bob', 'limit=0', 'offset=x', 'search=a%00b', 'search=wid%00get']) {

@@ -201,3 +201,50 @@ describe('GET /api/companies/{company_id}/imports/presets', () => {
     expect(doc.components.schemas.ImportMapping).toBeDefined();
   });
 });
+
+describe('POST /api/companies/{company_id}/imports/preview', () => {
+  let engine: TestEngine;
+  let app: App;
+  let token: string;
+  let path: string;
+
+  beforeAll(async () => {
+    engine = await testEngine('2026-11-23T12:00:00.000Z');
+    app = createApp(engine);
+    const company = await addCompany(engine, 'Home');
+    await addUser(engine, 'demo', [[company, 'owner']]);
+    token = await loginAs(app, 'demo');
+    path = `/api/companies/${company}/imports/preview`;
+  });
+  afterAll(async () => engine.dispose());
+
+  it('reads the header and the first five rows of a CSV as text, with the row count, and writes nothing', async () => {
+    const rows = [AR_HEADER, ...Array.from({ length: 7 }, (_, i) => [`C-${i}`, `Customer ${i}`, 'US', '', `INV-${i}`, '1/5/2026', '', '10.00', 'No', '', '', ''])];
+    const res = await upload(app, path, token, { file: fileOf(csv(rows)) });
+    expect(res.status).toBe(200);
+    expect(res.body.format).toBe('csv');
+    expect(res.body.headers).toEqual(AR_HEADER);
+    expect(res.body.row_count).toBe(7);
+    expect(res.body.rows).toHaveLength(5);
+    expect(res.body.rows[4].slice(0, 2)).toEqual(['C-4', 'Customer 4']);
+    expect(rowCount(engine, 'customers')).toBe(0);
+  });
+
+  it('reads a sheet of a workbook (dates as YYYY-MM-DD) and a semicolon CSV', async () => {
+    const xlsx = await workbook({ First: [['a']], Ledger: [['Invoice', 'Due', 'Amount'], ['INV-9', new Date(Date.UTC(2026, 0, 31)), 12.5]] });
+    const res = await upload(app, path, token, { file: fileOf(xlsx), sheet: 'Ledger' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ format: 'xlsx', headers: ['Invoice', 'Due', 'Amount'], rows: [['INV-9', '2026-01-31', '12.5']], row_count: 1 });
+    const semi = await upload(app, path, token, { file: fileOf('Invoice;Amount\nINV-1;3,50\n'), delimiter: ';' });
+    expect(semi.body.rows).toEqual([['INV-1', '3,50']]);
+  });
+
+  it('answers 400 for an empty file or a missing sheet, 415 without multipart', async () => {
+    expect((await upload(app, path, token, { file: fileOf('') })).status).toBe(400);
+    const xlsx = await workbook({ Only: [['a'], ['1']] });
+    const missing = await upload(app, path, token, { file: fileOf(xlsx), sheet: 'Nope' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors.sheet[0]).toMatch(/Only/);
+    expect((await call(app, 'POST', path, { token, body: {} })).status).toBe(415);
+  });
+});

@@ -156,7 +156,7 @@ describe('invoice detail and summary', () => {
         closed_paid: 0,
         closed_overpaid: 0,
         closed_credit_memo: 0,
-        closed_written_off: 80,
+        closed_written_off: 0,
       },
       aging: {
         current: { invoice_count: 1, balance: 10000 },

@@ -141,9 +141,12 @@ describe('GET /invoices', () => {
       total_amount: 500,
       paid_amount: 200,
       balance: 300,
+      open_balance: 300,
+      pending_amount: 0,
       status: 'past_due_31_60',
       status_display: 'Past due 31-60',
       days_outstanding: 61,
+      days_past_due: 31,
       aging_bucket: '31_60',
       ar_owner: 'Bob Baker',
       last_touch_date: null,
@@ -197,7 +200,9 @@ describe('GET /invoices', () => {
 
   const SORTS: Array<[string, (s: Spec) => string | number]> = [
     ['due_date', (s) => pastDue(s.daysPastDue)],
-    ['balance', (s) => balanceOf(s)],
+    // The open balance: every closed invoice owes 0, so they sort together below the open ones
+    // (in stored-balance order among themselves).
+    ['balance', (s) => (s.closing ? 0 : 1e9) + balanceOf(s)],
     ['amount', (s) => s.total],
     ['customer_name', (s) => CUSTOMER_NAMES[s.customer]],
   ];

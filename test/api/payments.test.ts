@@ -18,6 +18,7 @@ const PAYMENT_KEYS = [
   'payment_type',
   'remote_id',
   'status',
+  'status_reason',
   'transaction_id',
 ];
 
@@ -91,6 +92,7 @@ describe('payments API', () => {
         remote_id: null,
         status: 'PAID',
         notes: null,
+        status_reason: null,
         created_at: '2026-11-23T12:00:00.000Z',
       });
       expect(res.body.data[0]).toMatchObject({ status: 'PENDING', amount: 75 });
@@ -363,6 +365,19 @@ describe('payments API', () => {
       const paid = (await post(`${base}/payments`, { invoice, amount: 10 })).body;
       expect((await post(`${base}/payments/${paid.id}/fail`)).status).toBe(400);
       expect(await invoiceRow(invoice)).toMatchObject({ paid_amount: 1_000 });
+    });
+
+    it('keeps the reason given for a void, settle or fail, and refuses an unknown body field', async () => {
+      const invoice = await l.invoice({ customer, number: 'INV-1', total: 100 });
+      const pending = (await post(`${base}/payments`, { invoice, amount: 40, status: 'PENDING' })).body;
+      expect(pending.status_reason).toBeNull();
+      expect((await post(`${base}/payments/${pending.id}/fail`, { reason: 'x', extra: 1 })).status).toBe(400);
+      expect((await post(`${base}/payments/${pending.id}/fail`, { reason: 'x'.repeat(501) })).status).toBe(400);
+      expect((await get(`${base}/payments/${pending.id}`)).body.status).toBe('PENDING');
+      const failed = await post(`${base}/payments/${pending.id}/fail`, { reason: '  Returned ACH R01 ' });
+      expect(failed.body).toMatchObject({ status: 'FAILED', status_reason: 'Returned ACH R01' });
+      const change = await engine.db.selectFrom('changes').select('data').where('command', '=', 'fail_payment').where('entity', '=', 'payment').where('company_id', '=', company).executeTakeFirstOrThrow();
+      expect(JSON.parse(change.data as string)).toMatchObject({ status: 'FAILED', status_reason: 'Returned ACH R01' });
     });
 
     it('answers 404 for unknown or foreign payments', async () => {

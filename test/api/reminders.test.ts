@@ -533,6 +533,7 @@ describe('the running service (ardesk serve)', () => {
       }
       const after = await createEngine({ file });
       try {
+        // The server also runs its own jobs (the daily intelligence refresh): only the reminder is asked about.
         expect(await after.db.selectFrom('jobs').select(['status', 'attempts']).where('kind', '=', INVOICE_REMINDER).execute()).toEqual([{ status: 'succeeded', attempts: 1 }]);
         const comm = await after.db.selectFrom('communications').select(['author_name', 'message_id']).executeTakeFirstOrThrow();
         expect(comm).toEqual({ author_name: 'sam', message_id: smtp.messages[0].messageId });

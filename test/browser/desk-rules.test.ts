@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { activeFilterCount, apiQuery, DEFAULT_FILTERS, parseFilters, sortOfColumn, toggle, toSearch, STATUSES, withColumnSort } from '../../renderer/src/desk/filters';
-import { billingContact, formatDate, formatMoney, localToday, recipientsSummary } from '../../renderer/src/desk/format';
+import { activeFilterCount, apiQuery, customerFilters, DEFAULT_FILTERS, effectiveSort, parseFilters, sortOfColumn, toggle, toSearch, STATUSES, withColumnSort } from '../../renderer/src/desk/filters';
+import { billingContact, followUpState, formatDate, formatMoney, localToday, recipientsSummary } from '../../renderer/src/desk/format';
+import { operationEffect, overpayment, paymentOperations } from '../../renderer/src/desk/payments';
 import { CursorPager, type CursorPage } from '../../renderer/src/desk/pager';
 
 describe('desk filters in the URL', () => {
@@ -14,13 +15,16 @@ describe('desk filters in the URL', () => {
   });
 
   it('drops values the API would refuse, so a stale bookmark still opens', () => {
-    const filters = parseFilters('?status=current,bogus&aging_bucket=999&due_date_from=yesterday&ar_owner=me&labels=x,0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a&sort=color&order=up&is_person=maybe');
+    const filters = parseFilters('?status=current,bogus&aging_bucket=999&due_date_from=yesterday&ar_owner=nobody&labels=x,0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a&sort=color&order=up&is_person=maybe&follow_up=someday,today');
     expect(filters.status).toEqual(['current']);
     expect(filters.aging_bucket).toEqual([]);
     expect(filters.due_date_from).toBe('');
-    expect(filters.ar_owner).toBe('');
+    expect(filters.ar_owner).toBe('me');
     expect(filters.labels).toEqual(['0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a']);
-    expect(filters.sort).toBe('due_date');
+    expect(filters.follow_up).toEqual(['today']);
+    expect(filters.sort).toBe('');
+    // Customer groups only: without group_by an overdue-balance sort falls back to the view's order.
+    expect(parseFilters('?sort=overdue_balance').sort).toBe('');
     expect(filters.order).toBe('desc');
     expect(filters.is_person).toBe('');
   });
@@ -30,7 +34,28 @@ describe('desk filters in the URL', () => {
   });
 
   it('maps filters to the API query, trimming the search', () => {
-    expect(apiQuery({ ...DEFAULT_FILTERS, search: '  acme ', status: ['overdue'] })).toEqual({ search: 'acme', status: 'overdue' });
+    expect(apiQuery({ ...DEFAULT_FILTERS, search: '  acme ', status: ['overdue'] })).toEqual({ attention: true, ar_owner: 'me', search: 'acme', status: 'overdue' });
+  });
+
+  it('opens on My work, mine; the URL names only a departure from that (view=all, ar_owner=all)', () => {
+    expect(parseFilters('')).toEqual(DEFAULT_FILTERS);
+    expect(DEFAULT_FILTERS).toMatchObject({ work: true, ar_owner: 'me', sort: '' });
+    const everything = parseFilters('?view=all&ar_owner=all');
+    expect(everything).toMatchObject({ work: false, ar_owner: '' });
+    expect(toSearch(everything)).toBe('?view=all&ar_owner=all');
+    expect(apiQuery(everything)).toEqual({});
+    expect(toSearch(customerFilters('0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a'))).toBe('?view=all&ar_owner=all&customer_id=0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a');
+  });
+
+  it("orders each view its own way unless a column was chosen", () => {
+    expect(effectiveSort(DEFAULT_FILTERS)).toBe('attention');
+    expect(effectiveSort({ ...DEFAULT_FILTERS, work: false })).toBe('due_date');
+    expect(effectiveSort({ ...DEFAULT_FILTERS, group_by: 'customer' })).toBe('overdue_balance');
+    expect(apiQuery({ ...DEFAULT_FILTERS, group_by: 'customer' })).toMatchObject({ group_by: 'customer', sort: 'overdue_balance' });
+    expect(effectiveSort({ ...DEFAULT_FILTERS, sort: 'days_past_due' })).toBe('days_past_due');
+    const late = parseFilters('?follow_up=overdue,today&sort=days_past_due');
+    expect(apiQuery(late)).toMatchObject({ follow_up: 'overdue,today', sort: 'days_past_due' });
+    expect(parseFilters(toSearch(late))).toEqual(late);
   });
 
   it('counts active filters and toggles values in canonical order', () => {
@@ -121,8 +146,47 @@ describe('sorting from a grid header', () => {
 
   it('gives new filters only when a server-sorted column changes the sort', () => {
     expect(withColumnSort(DEFAULT_FILTERS, byColumn, { colId: 'balance', sort: 'asc' })).toEqual({ ...DEFAULT_FILTERS, sort: 'balance', order: 'asc' });
-    expect(withColumnSort(DEFAULT_FILTERS, byColumn, { colId: 'due', sort: DEFAULT_FILTERS.order })).toBeNull();
+    expect(withColumnSort({ ...DEFAULT_FILTERS, sort: 'due_date' }, byColumn, { colId: 'due', sort: DEFAULT_FILTERS.order })).toBeNull();
     expect(withColumnSort(DEFAULT_FILTERS, byColumn, { colId: 'status', sort: 'asc' })).toBeNull();
     expect(withColumnSort(DEFAULT_FILTERS, byColumn, undefined)).toBeNull();
+  });
+});
+
+describe('follow-ups and payments in the panel', () => {
+  it('says where a follow-up date stands', () => {
+    expect(followUpState('2026-11-22', '2026-11-23')).toBe('overdue');
+    expect(followUpState('2026-11-23', '2026-11-23')).toBe('today');
+    expect(followUpState('2026-11-24', '2026-11-23')).toBe('later');
+  });
+
+  it('measures an overpayment in cents', () => {
+    expect(overpayment(180, 180)).toBe(0);
+    expect(overpayment(500, 180)).toBe(320);
+    expect(overpayment(0.3, 0.1 + 0.2)).toBe(0);
+    expect(overpayment(Number('abc'), 10)).toBe(0);
+  });
+
+  it('offers only the transitions the API allows', () => {
+    expect(paymentOperations('PENDING')).toEqual(['settle', 'fail', 'void']);
+    expect(paymentOperations('PAID')).toEqual(['void']);
+    expect(paymentOperations('PARTIAL')).toEqual(['void']);
+    expect(paymentOperations('FAILED')).toEqual([]);
+    expect(paymentOperations('VOIDED')).toEqual([]);
+  });
+
+  it('says what an operation does to the invoice', () => {
+    const invoice = { open_balance: 180, balance: 180, currency: 'USD', closing_reason: null };
+    expect(operationEffect('settle', { amount: 40, status: 'PENDING' }, invoice)).toBe('It counts now: the open balance goes from $180.00 to $140.00.');
+    expect(operationEffect('settle', { amount: 180, status: 'PENDING' }, invoice)).toBe('It counts now: the invoice is paid in full (open balance $180.00 to $0.00).');
+    expect(operationEffect('settle', { amount: 200, status: 'PENDING' }, invoice)).toBe('It counts now: the invoice closes as overpaid by $20.00.');
+    expect(operationEffect('fail', { amount: 40, status: 'PENDING' }, invoice)).toBe('It will not count toward the invoice: the open balance stays $180.00.');
+    expect(operationEffect('void', { amount: 40, status: 'PENDING' }, invoice)).toBe('It is cancelled and never counts: the open balance stays $180.00.');
+    expect(operationEffect('void', { amount: 50, status: 'PARTIAL' }, invoice)).toBe('It stops counting: the open balance goes from $180.00 to $230.00.');
+    expect(operationEffect('void', { amount: 180, status: 'PAID' }, { open_balance: 0, balance: 0, currency: 'USD', closing_reason: 'paid' })).toBe(
+      'It stops counting: the open balance goes from $0.00 to $180.00 and the invoice reopens.',
+    );
+    expect(operationEffect('void', { amount: 50, status: 'PAID' }, { open_balance: 0, balance: 30, currency: 'USD', closing_reason: 'written_off' })).toBe(
+      'It stops counting; the invoice stays closed (written off) and owes nothing.',
+    );
   });
 });

@@ -46,6 +46,9 @@ async function rowsWhere(page: Page, check: (rows: GridRow[]) => boolean, what: 
   throw new Error(`grid never showed ${what}; last rows: ${JSON.stringify(rows.slice(0, 5))}`);
 }
 
+/** The desk's query for every invoice of the whole company (the default is My work, mine). */
+const ALL = '?view=all&ar_owner=all';
+
 async function waitForUrl(page: Page, check: (url: URL) => boolean): Promise<URL> {
   await page.waitForURL((url) => check(url), { timeout: 10_000 });
   return new URL(page.url());
@@ -73,12 +76,17 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     await page.getByLabel('Username').fill('demo');
     await page.getByLabel('Password').fill('demo');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    const rows = await rowsWhere(page, (r) => r.length >= 10, 'ten rows');
+    const rows = await rowsWhere(page, (r) => r.length >= 1, 'the rows of My work');
     expect(rows[0].number).toMatch(/\S/);
     expect(await page.getByTestId('signed-in-user').innerText()).not.toBe('');
     expect(await page.getByTestId('connection').innerText()).toBe('Online');
     expect(page.url()).toMatch(/\/companies\/[0-9a-f-]{36}\/invoices$/);
     await page.getByTestId('kpi-open').filter({ hasText: '$' }).waitFor();
+    // From My work (the default) to every invoice of the whole company, one click each.
+    await page.getByRole('button', { name: 'All invoices' }).click();
+    await page.getByRole('button', { name: 'Everyone' }).click();
+    await waitForUrl(page, (u) => u.search === ALL);
+    await rowsWhere(page, (r) => r.length >= 10, 'ten rows of every invoice');
     await page.screenshot({ path: screenshotPath('desk-grid.png') });
   });
 
@@ -145,7 +153,7 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     await page.screenshot({ path: screenshotPath('desk-detail-panel.png') });
     // The panel's URL opens the same panel on its own.
     await page.goto(page.url());
-    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText()).toBe(first.number);
+    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText(), { timeout: 8000 }).toBe(first.number);
     await page.getByRole('button', { name: 'Close detail' }).click();
     await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
   });
@@ -247,7 +255,7 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     }
 
     // A fresh page on the bare desk, then the saved view from the server.
-    await page.goto(`${server.url}${new URL(url).pathname}`);
+    await page.goto(`${server.url}${new URL(url).pathname}${ALL}`);
     await rowsWhere(page, (r) => r.length >= 10, 'the unfiltered desk');
     await page.getByRole('button', { name: /Views/ }).click();
     await page.getByRole('button', { name: 'Late and large', exact: true }).click();
@@ -256,7 +264,7 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
   });
 
   it('clicking a bar of the aging chart filters the grid by that bucket', async () => {
-    await page.goto(`${server.url}${new URL(page.url()).pathname}`);
+    await page.goto(`${server.url}${new URL(page.url()).pathname}${ALL}`);
     const chart = page.getByTestId('aging-chart');
     await chart.locator('canvas').waitFor();
     await rowsWhere(page, (r) => r.length >= 10, 'the unfiltered desk');
@@ -271,7 +279,7 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
   it('says what failed and offers a retry when the server does not answer, never a blank screen', async () => {
     const path = new URL(page.url()).pathname;
     await page.route('**/api/companies/*/invoices?*', (route) => route.abort('connectionrefused'));
-    await page.goto(`${server.url}${path}?status=current`);
+    await page.goto(`${server.url}${path}${ALL}&status=current`);
     const box = page.locator('.grid-area .error-box');
     await box.waitFor();
     expect(await box.innerText()).toContain('Could not load invoices.');
@@ -287,7 +295,7 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
   });
 
   it("opens a customer's page from the customer link of a row: its name and its invoices", async () => {
-    await page.goto(`${server.url}${new URL(page.url()).pathname}`);
+    await page.goto(`${server.url}${new URL(page.url()).pathname}${ALL}`);
     const [first] = await rowsWhere(page, (r) => r.length > 0, 'a row');
     const link = page.locator(`[data-testid="invoice-grid"] .ag-row[row-index="${first.index}"] .ag-cell[col-id="customer_name"] a`);
     const href = (await link.getAttribute('href'))!;
@@ -303,7 +311,7 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
   it('says when the saved views cannot be loaded, and loads them on retry', async () => {
     const path = new URL(page.url()).pathname;
     await page.route('**/api/companies/*/saved-views', (route) => route.abort('connectionrefused'));
-    await page.goto(`${server.url}${path}`);
+    await page.goto(`${server.url}${path}${ALL}`);
     await rowsWhere(page, (r) => r.length >= 10, 'the unfiltered desk');
     await page.getByRole('button', { name: /Views/ }).click();
     const box = page.getByRole('dialog', { name: 'Saved views' }).locator('.error-box');
@@ -319,7 +327,7 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
   it('says why the workspace could not be opened, and opens it on retry', async () => {
     const path = new URL(page.url()).pathname;
     await page.route('**/api/v1/setup/', (route) => route.abort('connectionrefused'));
-    await page.goto(`${server.url}${path}`);
+    await page.goto(`${server.url}${path}${ALL}`);
     const box = page.locator('.auth-card .error-box');
     await box.waitFor();
     expect(await box.innerText()).toContain('Could not load the workspace.');

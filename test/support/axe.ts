@@ -8,10 +8,12 @@ export interface AxeFinding {
   impact: string;
   help: string;
   targets: string[];
+  /** axe's own words for the first element at fault (for contrast: the two colours and the ratio). */
+  summary: string;
 }
 
 interface AxeResult {
-  violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }>;
+  violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }>;
 }
 
 /**
@@ -29,10 +31,16 @@ export async function seriousA11yFindings(page: Page): Promise<AxeFinding[]> {
   )) as AxeResult;
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.map((n) => n.target.map(String).join(' ')) }));
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact ?? '',
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.map(String).join(' ')),
+      summary: (v.nodes[0]?.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
+    }));
 }
 
 /** One line per finding, for an assertion message a person can act on. */
 export function describeFindings(findings: AxeFinding[]): string {
-  return findings.map((f) => `${f.impact} ${f.id}: ${f.help} (${f.targets.slice(0, 5).join(', ')})`).join('\n');
+  return findings.map((f) => `${f.impact} ${f.id}: ${f.help} (${f.targets.slice(0, 5).join(', ')}): ${f.summary}`).join('\n');
 }

@@ -28,7 +28,7 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}, launcher
     }, 60_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const m = /ardesk listening on (http:\/\/\S+)/.exec(out);
+      const m = /ardesk listening on (https?:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolvePromise({

@@ -113,6 +113,8 @@ export async function insertActionRow(tx: CommandTx, companyId: string, values: 
     deleted_at: null,
     created_at: tx.now,
     updated_at: tx.now,
+    evidence: '[]',
+    trigger_key: null,
     ...values,
     id: values.id ?? newId(),
     metadata: JSON.stringify(values.metadata ?? {}),

@@ -74,6 +74,8 @@ describe('action list parameters', () => {
   it('defaults: all categories, first page of 20, deleted hidden', () => {
     expect(resolveActionList({})).toEqual({
       category: null,
+      actionTypes: null,
+      arOwners: null,
       statuses: null,
       invoiceId: null,
       customerId: null,

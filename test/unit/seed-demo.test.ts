@@ -160,6 +160,16 @@ describe('the demo workspace', () => {
     expect(one(`SELECT count(*) AS n FROM insight_feedback WHERE company_id = ?`, first).n).toBeGreaterThan(0);
   });
 
+  it('takes its insights and AI proposals from the intelligence engine, each with evidence', () => {
+    const insights = all(`SELECT id, evidence FROM insights WHERE company_id = ?`, first);
+    for (const i of insights) expect(JSON.parse(i.evidence).length, i.id).toBeGreaterThan(0);
+    const written = new Set(all(`SELECT entity_id FROM changes WHERE company_id = ? AND command = 'refresh_intelligence' AND entity = 'insight' AND op = 'insert'`, first).map((r) => r.entity_id));
+    expect(insights.every((i) => written.has(i.id))).toBe(true);
+    const proposals = all(`SELECT evidence FROM actions WHERE company_id = ? AND trigger_key IS NOT NULL`, first);
+    expect(proposals.length).toBeGreaterThan(0);
+    for (const p of proposals) expect(JSON.parse(p.evidence).length).toBeGreaterThan(0);
+  });
+
   it('has communications that are the last touch of their invoices', () => {
     const kinds = new Set(all(`SELECT kind FROM communications WHERE company_id = ?`, first).map((r) => r.kind));
     expect(kinds).toEqual(new Set(['email', 'call', 'note']));

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { createEngine, systemActor } from '../../engine';
 import { type ImportReport, importFile, parseEntity, resolveMapping } from '../../import/import';
 import type { FileFormat } from '../../import/table';
+import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 
 export const IMPORT_HELP =
@@ -67,17 +68,11 @@ export async function importCommand(args: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`cannot read --file ${values.file}: ${(err as Error).message}`);
   }
-  const engine = await createEngine({ file: databaseFile(values) , writeWait: CLI_WRITE_WAIT });
+  const engine = await createEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
   try {
-    const company = values.company;
-    const found = await engine.db
-      .selectFrom('companies')
-      .select(['id', 'name'])
-      .where((eb) => eb.or([eb('id', '=', company.toLowerCase()), eb('name', '=', company)]))
-      .execute();
-    if (found.length !== 1) throw new UsageError(found.length ? `${found.length} companies are named ${company}; give its id` : `no company ${company}`);
+    const company = await findCompany(engine, values.company);
     const report = await importFile(engine, {
-      companyId: found[0].id,
+      companyId: company.id,
       actor: { ...systemActor, name: 'ardesk import' },
       bytes,
       mapping,

@@ -1,23 +1,41 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_TOKEN_TTL_DAYS } from '../../auth/sessions';
 import { createEngine } from '../../engine';
 import { RENDERER_DIR } from '../../paths';
-import { startRuntime } from '../../runtime';
+import { DEFAULT_SYNC_INTERVAL_MS, isLoopback, startRuntime } from '../../runtime';
 import { prepareDemo } from '../../seed/demo';
-import { DB_OPTIONS, databaseFile, intOption, parse } from '../options';
+import { syncState } from '../../sync/state';
+import { setSyncRole } from '../../sync/triggers';
+import { DB_OPTIONS, databaseFile, intOption, parse, UsageError } from '../options';
 
-export const SERVE_HELP = 'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N]';
+export const SERVE_HELP =
+  'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--team [--tls-cert F --tls-key F] [--insecure-http]] [--sync-interval SECONDS]';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-/** Runs the spec API and the renderer headless until SIGINT, SIGTERM or SIGHUP. */
+/** Runs the spec API and the renderer headless until SIGINT, SIGTERM or SIGHUP; with --team, as the team's sync server. */
 export async function serveCommand(args: string[]): Promise<number> {
-  const { values } = parse(args, { ...DB_OPTIONS, port: { type: 'string' }, host: { type: 'string' }, demo: { type: 'boolean' }, 'token-days': { type: 'string' } });
+  const { values } = parse(args, {
+    ...DB_OPTIONS,
+    port: { type: 'string' },
+    host: { type: 'string' },
+    demo: { type: 'boolean' },
+    'token-days': { type: 'string' },
+    team: { type: 'boolean' },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
+    'insecure-http': { type: 'boolean' },
+    'sync-interval': { type: 'string' },
+  });
   const file = databaseFile(values);
   const port = intOption(values.port, 'port', 4870, 0, 65535);
   const tokenTtlDays = intOption(values['token-days'], 'token-days', DEFAULT_TOKEN_TTL_DAYS, 1, 3650);
+  const syncIntervalMs = intOption(values['sync-interval'], 'sync-interval', DEFAULT_SYNC_INTERVAL_MS / 1000, 1, 86_400) * 1000;
   const host = values.host ?? '127.0.0.1';
+  if (!values.team && (values['tls-cert'] || values['tls-key'] || values['insecure-http'])) throw new UsageError('--tls-cert, --tls-key and --insecure-http go with --team');
+  if (Boolean(values['tls-cert']) !== Boolean(values['tls-key'])) throw new UsageError('Give both --tls-cert and --tls-key');
+  const tls = values['tls-cert'] && values['tls-key'] ? { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']) } : undefined;
   // Listening before anything can be told to stop: a stop asked for during start-up comes once the
   // server is up. Listeners stay until exit: Ctrl-C reaches a launcher and its child both, and a
   // repeated signal must not cut the clean stop short.
@@ -25,12 +43,21 @@ export async function serveCommand(args: string[]): Promise<number> {
     for (const signal of STOP_SIGNALS) process.on(signal, () => resolve());
   });
   const engine = await createEngine({ file });
+  if (values.team) {
+    if ((await syncState(engine.db)).role === 'replica') {
+      await engine.close();
+      throw new UsageError('This database is a desktop connected to a team server; a team server needs its own database');
+    }
+    setSyncRole(engine.database.sqlite, 'server');
+  }
   if (values.demo) console.log(await prepareDemo(engine, file));
-  const runtime = await startRuntime(engine, { port, host, rendererDir: RENDERER_DIR, tokenTtlDays });
+  const refuseCredentialsInClear = Boolean(values.team) && !tls && !isLoopback(host) && !values['insecure-http'];
+  const runtime = await startRuntime(engine, { port, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, refuseCredentialsInClear });
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     console.log('ardesk: the renderer is not built, so / only says how to build it; run `npm run build` (npm start builds it by itself). The API answers meanwhile.');
   }
-  console.log(`ardesk listening on ${runtime.url}`);
+  console.log(`ardesk listening on ${runtime.url}${values.team ? ' (team server)' : ''}`);
+  if (refuseCredentialsInClear) console.log('ardesk: plain HTTP on a network address: sign-in and sync are refused (give --tls-cert/--tls-key, or --insecure-http)');
   await stopRequested;
   await runtime.stop();
   await engine.close();

@@ -13,6 +13,12 @@ import * as m0009 from './0009_saved_views';
 import * as m0010 from './0010_personal_tokens';
 import * as m0011 from './0011_import_mappings';
 import * as m0020 from './0020_outreach_replies';
+import * as m0040 from './0040_intelligence';
+import * as m0050 from './0050_customer_open_totals';
+import * as m0060 from './0060_worklist';
+import * as m0061 from './0061_email_health';
+import * as m0062 from './0062_payment_status_reason';
+import * as m0070 from './0070_sync';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -25,4 +31,10 @@ export const migrations: Record<string, Migration> = {
   '0010_personal_tokens': m0010,
   '0011_import_mappings': m0011,
   '0020_outreach_replies': m0020,
+  '0040_intelligence': m0040,
+  '0050_customer_open_totals': m0050,
+  '0060_worklist': m0060,
+  '0061_email_health': m0061,
+  '0062_payment_status_reason': m0062,
+  '0070_sync': m0070,
 };

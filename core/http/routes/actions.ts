@@ -9,9 +9,10 @@ import {
   sendAction,
 } from '../../actions/commands';
 import { getAction, listActions } from '../../actions/queries';
-import { ACTION_CATEGORIES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
+import { ACTION_CATEGORIES, ACTION_TYPES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
+import { UNASSIGNED } from '../../sequences/rules';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, EvidenceItem, idParams, json, jsonBody, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Actions';
 const ActionParams = idParams('action_id');
@@ -55,6 +56,7 @@ const Action = z
     approval_log: z.array(ApprovalLogEntry),
     created_at: Timestamp,
     updated_at: Timestamp,
+    evidence: z.array(EvidenceItem).openapi({ description: 'Extension: why the engine proposed it (empty for actions people created)' }),
   })
   .openapi('Action');
 
@@ -67,6 +69,8 @@ const ListQuery = z.object({
   status: z.string().optional().openapi({ description: `Comma-separated: ${ACTION_STATUSES.join(', ')}`, example: 'proposed,scheduled' }),
   invoice_id: UuidValue.optional(),
   customer_id: UuidValue.optional(),
+  action_type: z.string().optional().openapi({ description: `Extension. Comma-separated: ${ACTION_TYPES.join(', ')}`, example: 'email,call' }),
+  ar_owner: z.string().optional().openapi({ description: `Extension. Comma-separated team member UUIDs of the customer's AR owner; ${UNASSIGNED} for customers with none` }),
   search: SearchText.optional()
     .openapi({ description: 'Case-insensitive partial match on description, recommendation label, trigger event label, customer name, invoice number' }),
   include_deleted: QueryBool.optional().openapi({ description: 'Default false; true when category=history' }),
@@ -183,6 +187,8 @@ export function actionRoutes() {
       status: q.status,
       invoiceId: q.invoice_id,
       customerId: q.customer_id,
+      actionType: q.action_type,
+      arOwner: q.ar_owner,
       search: q.search,
       includeDeleted: q.include_deleted,
       executedAfter: q.executed_after,

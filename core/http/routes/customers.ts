@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createCustomer, updateCustomer } from '../../customers/commands';
-import { CUSTOMER_PAGE_DEFAULT, CUSTOMER_PAGE_MAX, getCustomer, listCustomers } from '../../customers/queries';
+import { CUSTOMER_PAGE_DEFAULT, CUSTOMER_PAGE_MAX, CUSTOMER_SORTS, getCustomer, listCustomers } from '../../customers/queries';
 import { MAX_CONTACTS, MAX_LOCATIONS, MAX_PAYMENT_TERMS_DAYS } from '../../customers/rules';
 import { today } from '../../clock';
 import { scopeOf } from '../context';
@@ -62,7 +62,15 @@ const CustomerDetail = Customer.extend({
   last_reply_at: Timestamp.nullable().openapi({ description: 'When the customer last replied by email (read from the mailbox); null if never' }),
 }).openapi('CustomerDetail');
 
-const CustomerList = z.object({ count: z.number().int(), data: z.array(Customer) }).openapi('CustomerList');
+const CustomerListItem = Customer.extend({
+  open_balance: z.number().openapi({ description: 'Balance of the open invoices' }),
+  overdue_balance: z.number().openapi({ description: 'Balance of the open invoices past due today' }),
+  oldest_open_due_date: z.string().nullable().openapi({ description: 'Due date of the oldest open invoice with a balance' }),
+  last_touch_at: Timestamp.nullable().openapi({ description: 'Latest last touch of any of its invoices' }),
+  risk: z.string().nullable().openapi({ description: "Severity of the customer's active signal (high, medium, low)" }),
+}).openapi('CustomerListItem');
+
+const CustomerList = z.object({ count: z.number().int(), data: z.array(CustomerListItem) }).openapi('CustomerList');
 
 const ContactInput = z
   .strictObject({
@@ -108,6 +116,8 @@ const ListQuery = z.object({
   is_person: QueryBool.optional(),
   ar_owner: UuidValue.optional().openapi({ description: 'Customers of this AR owner (team member id)' }),
   sales_owner: UuidValue.optional().openapi({ description: 'Customers of this sales owner (team member id)' }),
+  sort: z.enum(CUSTOMER_SORTS).optional().openapi({ description: 'name (default), balance (open balance), oldest_due (oldest open due date), ar_owner; empty values last' }),
+  order: z.enum(['asc', 'desc']).optional().openapi({ description: 'Default asc' }),
   ...offsetPaging(CUSTOMER_PAGE_DEFAULT, CUSTOMER_PAGE_MAX),
 });
 
@@ -117,8 +127,8 @@ const listRoute = createRoute({
   method: 'get',
   path: '/api/companies/{company_id}/customers',
   tags: TAGS,
-  summary: 'List customers by name',
-  description: `Sorted by name, then id. Paging: limit (default ${CUSTOMER_PAGE_DEFAULT}, at most ${CUSTOMER_PAGE_MAX}) and offset; count is the total matching.`,
+  summary: 'List customers with their balances',
+  description: `Sorted by name, balance, oldest open due date or AR owner, then name and id. Paging: limit (default ${CUSTOMER_PAGE_DEFAULT}, at most ${CUSTOMER_PAGE_MAX}) and offset; count is the total matching.`,
   security: SECURITY,
   request: { params: CompanyParams, query: ListQuery },
   responses: { 200: json(CustomerList, 'Customers'), ...problems(400, 401, 403, 404) },
@@ -159,7 +169,8 @@ export function customerRoutes() {
     .openapi(listRoute, async (c) => {
       const q = c.req.valid('query');
       const filters = { search: q.search, isPerson: q.is_person, arOwner: q.ar_owner?.toLowerCase(), salesOwner: q.sales_owner?.toLowerCase() };
-      return c.json(await listCustomers(c.var.engine.db, scopeOf(c).companyId, filters, { limit: q.limit ?? CUSTOMER_PAGE_DEFAULT, offset: q.offset ?? 0 }), 200);
+      const page = { limit: q.limit ?? CUSTOMER_PAGE_DEFAULT, offset: q.offset ?? 0, sort: q.sort, order: q.order, today: today(c.var.engine.clock) };
+      return c.json(await listCustomers(c.var.engine.db, scopeOf(c).companyId, filters, page), 200);
     })
     .openapi(getRoute, async (c) =>
       c.json(await getCustomer(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, today(c.var.engine.clock)), 200),

@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { checkConnection } from '../../email/check';
+import { emailHealth } from '../../email/health';
 import { createConnection, getConnection, listConnections, updateConnection } from '../../email/connections';
 import { requestReplyRead } from '../../replies/sync';
 import { scopeOf } from '../context';
@@ -161,9 +162,30 @@ const syncRoute = createRoute({
   responses: { 202: json(QueuedRead, 'The reading job'), ...problems(400, 401, 403, 404) },
 });
 
+const EmailHealth = z
+  .object({
+    status: z.enum(['ok', 'failing', 'missing']).openapi({ description: 'missing: no default active connection; failing: the last send through it failed and none succeeded since' }),
+    connection_id: Uuid.nullable(),
+    connection_name: z.string().nullable(),
+    message: z.string().nullable().openapi({ description: 'What is wrong, in words; null when ok' }),
+    since: Timestamp.nullable(),
+  })
+  .openapi('EmailHealth');
+
+const healthRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/email-health',
+  tags: ['Extensions'],
+  summary: 'Whether reminders can go out: the default connection and the outcome of its last send',
+  security: SECURITY,
+  request: { params: CompanyParams },
+  responses: { 200: json(EmailHealth, 'The company’s email health'), ...problems(401, 403, 404) },
+});
+
 export function emailConnectionRoutes() {
   const scope = (c: Parameters<typeof scopeOf>[0]) => ({ ...scopeOf(c), role: c.var.membership.role });
   return createRouter()
+    .openapi(healthRoute, async (c) => c.json(await emailHealth(c.var.engine.db, scopeOf(c).companyId), 200))
     .openapi(listRoute, async (c) => {
       const data = await listConnections(c.var.engine.db, scopeOf(c).companyId);
       return c.json({ count: data.length, data }, 200);

@@ -4,6 +4,7 @@ import { ValidationError } from '../../errors';
 import { ENTITIES, MappingSchema } from '../../import/mapping';
 import { type ImportReport, importOnOwnConnection, resolveMapping } from '../../import/import';
 import { PRESETS } from '../../import/mappings/index';
+import { PREVIEW_ROWS, previewFile } from '../../import/preview';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
 import { CompanyParams, createRouter, json, problems, ProblemSchema, QueryBool, SECURITY, Text } from '../openapi';
@@ -57,6 +58,25 @@ const PresetList = z
   .object({ count: z.number().int(), data: z.array(z.object({ name: z.string(), entity: z.enum(ENTITIES).optional(), mapping: Mapping })) })
   .openapi('ImportPresetList');
 
+const PreviewForm = z
+  .object({
+    file: ImportForm.shape.file,
+    sheet: ImportForm.shape.sheet,
+    format: ImportForm.shape.format,
+    delimiter: z.enum([',', ';', '\t', '|']).optional().openapi({ description: 'CSV: the column separator (default ,)' }),
+    encoding: z.enum(['utf-8', 'windows-1252']).optional().openapi({ description: 'CSV: the text encoding (default utf-8)' }),
+  })
+  .openapi('ImportPreviewRequest');
+
+const Preview = z
+  .object({
+    format: z.enum(['csv', 'xlsx']),
+    headers: z.array(z.string()).openapi({ description: 'The header row: the names a mapping refers to' }),
+    rows: z.array(z.array(z.string())).openapi({ description: `The first ${PREVIEW_ROWS} data rows as text, one cell per header` }),
+    row_count: z.number().int().openapi({ description: 'Data rows in the file' }),
+  })
+  .openapi('ImportPreview');
+
 /** The route takes files only: a JSON body gets a 415 that says so. */
 const multipartOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
@@ -79,6 +99,22 @@ const importRoute = createRoute({
     200: json(ImportResult, 'What the import wrote, or for a dry run what it would write, and every row error'),
     400: { description: 'The file, the mapping, or (on a real run) some rows are invalid', content: { 'application/problem+json': { schema: ImportRejected } } },
     ...problems(401, 403, 404, 413),
+    415: { description: 'Not a multipart/form-data request', content: { 'application/problem+json': { schema: ProblemSchema } } },
+  },
+});
+
+const previewRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/imports/preview',
+  tags: TAGS,
+  summary: 'Read the header and first rows of a CSV or XLSX file, writing nothing',
+  description: 'For mapping columns before a dry run: the column names and the first rows as text.',
+  security: SECURITY,
+  middleware: [multipartOnly] as const,
+  request: { params: CompanyParams, body: { required: true, content: { 'multipart/form-data': { schema: PreviewForm } } } },
+  responses: {
+    200: json(Preview, 'The header and the first rows'),
+    ...problems(400, 401, 403, 404, 413),
     415: { description: 'Not a multipart/form-data request', content: { 'application/problem+json': { schema: ProblemSchema } } },
   },
 });
@@ -130,6 +166,11 @@ export function importRoutes() {
     });
     if (!report.dry_run && report.errors.length) return rejected(report) as never;
     return c.json(report, 200);
+  });
+  router.openapi(previewRoute, async (c) => {
+    const form = c.req.valid('form');
+    const preview = await previewFile(new Uint8Array(await form.file.arrayBuffer()), { sheet: form.sheet, format: form.format, delimiter: form.delimiter, encoding: form.encoding });
+    return c.json(preview, 200);
   });
   router.openapi(presetsRoute, (c) => {
     const data = Object.entries(PRESETS).map(([name, mapping]) => ({ name, entity: mapping.entity, mapping }));

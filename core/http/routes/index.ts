@@ -9,6 +9,7 @@ import { backupRoutes } from './backups';
 import { companyRoutes } from './companies';
 import { insightRoutes } from './insights';
 import { jobRoutes } from './jobs';
+import { intelligenceRoutes } from './intelligence';
 import { invoiceRoutes } from './invoices';
 import { reminderRoutes } from './reminders';
 import { sequenceRoutes } from './sequences';
@@ -29,5 +30,5 @@ import { tokenRoutes } from './tokens';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes()];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes()];
 }

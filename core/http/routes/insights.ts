@@ -3,7 +3,7 @@ import { createInsight, submitFeedback } from '../../insights/commands';
 import { ACTIVE_COURTS, INSIGHT_TYPE_NAMES, PREDICTION_BASES, SUMMARY_MAX_WORDS, TONES } from '../../insights/payloads';
 import { DEFAULT_INSIGHT_LIMIT, getInsight, listInsights, MAX_INSIGHT_LIMIT } from '../../insights/queries';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, json, jsonBody, problems, QueryBool, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, EvidenceItem, json, jsonBody, problems, QueryBool, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAG = 'Intelligence';
 const TARGET_TYPES = ['customer', 'invoice', 'portfolio'] as const;
@@ -24,6 +24,7 @@ const Insight = z
     valid_to: Timestamp.nullable().openapi({ description: 'null while the insight is active' }),
     is_active: z.boolean(),
     created_at: Timestamp,
+    evidence: z.array(EvidenceItem).openapi({ description: 'Extension: the facts, figures and records the insight rests on' }),
     my_feedback: MyFeedback.nullable().openapi({ description: 'The caller’s own rating, if given' }),
   })
   .openapi('Insight');

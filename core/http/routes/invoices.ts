@@ -8,7 +8,10 @@ import { bulkUpdateInvoices, createInvoice, replaceInvoice, updateInvoice } from
 import { getInvoiceDetail } from '../../invoices/detail';
 import { DEFAULT_LIMIT, listInvoices, MAX_LIMIT } from '../../invoices/list';
 import { isPaymentLink, MAX_BULK_IDS, MAX_NUMBER_LENGTH } from '../../invoices/rules';
-import { parseSort, SORT_VALUES } from '../../invoices/sort';
+import { FOLLOW_UP_WINDOWS } from '../../invoices/filters';
+import { ATTENTION_REASONS } from '../../invoices/attention';
+import { ORDER_KEYS, parseSort, SORT_VALUES } from '../../invoices/sort';
+import { teamMemberOfUser } from '../../team/team';
 import { AGING_BUCKETS, CONCRETE_STATUSES, STATUS_VALUES } from '../../invoices/status';
 import { invoiceSummary } from '../../invoices/summary';
 import { ValidationError } from '../../errors';
@@ -17,6 +20,7 @@ import { scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAGS = ['Invoices'];
+const NOBODY = '00000000-0000-0000-0000-000000000000';
 
 // ---- Shared pieces -------------------------------------------------------------------------
 
@@ -94,10 +98,13 @@ const InvoiceItem = z
     currency: z.string().openapi({ example: 'USD' }),
     total_amount: z.number(),
     paid_amount: z.number(),
-    balance: z.number(),
+    balance: z.number().openapi({ description: 'Total less settled payments (negative when overpaid); a closed invoice keeps what was left at closing' }),
+    open_balance: z.number().openapi({ description: 'What is still owed: the balance of an open invoice, 0 for every closed one (written off, credited, paid or overpaid)' }),
+    pending_amount: z.number().openapi({ description: 'Sum of the invoice’s PENDING payments (in flight, not yet counted as paid)' }),
     status: StatusEnum,
     status_display: z.string().openapi({ example: 'Past due 31-60' }),
     days_outstanding: z.number().int(),
+    days_past_due: z.number().int().openapi({ description: 'Whole days past the due date of an open invoice; 0 when not yet due or closed' }),
     aging_bucket: AgingEnum,
     ar_owner: z.string().nullable().openapi({ description: 'Display name of the customer’s AR owner' }),
     last_touch_date: Timestamp.nullable(),
@@ -108,6 +115,10 @@ const InvoiceItem = z
     payment_link: z.string().nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
+    attention: z
+      .array(z.object({ reason: z.enum(ATTENTION_REASONS), label: z.string().openapi({ example: 'Follow-up 2 days overdue' }) }).openapi('AttentionNote'))
+      .optional()
+      .openapi({ description: 'With attention=true: why the invoice needs work today, the most pressing first' }),
   })
   .openapi('Invoice');
 
@@ -167,9 +178,11 @@ const AppliedFilters = z
     is_person: z.boolean().optional(),
     labels: z.array(Uuid).optional(),
     hide_zero_balance: z.boolean().optional(),
+    follow_up: z.array(z.enum(FOLLOW_UP_WINDOWS)).optional(),
+    attention: z.boolean().optional(),
     group_by: z.enum(['customer']).optional(),
     group_mode: z.enum(['children']).optional(),
-    sort: z.enum(['due_date', 'balance', 'amount', 'customer_name']),
+    sort: z.enum(ORDER_KEYS),
     order: z.enum(['asc', 'desc']),
   })
   .openapi('InvoiceAppliedFilters');
@@ -218,14 +231,25 @@ const ListQuery = z.object({
   due_date_to: DateString.optional(),
   overdue_only: QueryBool.optional().openapi({ description: 'Only open invoices with a positive balance past their due date' }),
   search: SearchText.optional().openapi({ description: 'Case-insensitive part of the invoice number or customer name' }),
-  ar_owner: UuidValue.optional(),
+  ar_owner: z
+    .union([z.literal('me'), UuidValue])
+    .optional()
+    .openapi({ description: 'A team member id, or me: the caller’s own portfolio (nothing when the caller is not on the company’s team)' }),
   sales_owner: UuidValue.optional(),
   is_person: QueryBool.optional(),
   labels: UuidCsv.optional(),
   hide_zero_balance: QueryBool.optional(),
+  follow_up: csvOf(FOLLOW_UP_WINDOWS, 'follow-up window', 'Comma-separated: open invoices whose next follow-up date is overdue (before today), today, or this_week (today to Sunday)').optional(),
+  attention: QueryBool.optional().openapi({ description: 'Only the worklist (My work): open invoices past due with a balance, or with a promise due or broken, an unanswered reply, a ready dunning step or a follow-up due' }),
   group_by: z.enum(['customer']).optional(),
   group_mode: z.enum(['children']).optional(),
-  sort: z.enum(SORT_VALUES).optional().openapi({ description: 'due_date (default), balance, amount or customer_name, optionally with _asc or _desc' }),
+  sort: z
+    .enum(SORT_VALUES)
+    .optional()
+    .openapi({
+      description:
+        'due_date (default; attention with attention=true), balance, amount, customer_name, days_past_due, attention (the worklist’s order) or overdue_balance (group_by=customer), optionally with _asc or _desc',
+    }),
   order: z.enum(['asc', 'desc']).optional().openapi({ description: 'Used when sort has no suffix; default desc' }),
   limit: z
     .string()
@@ -373,8 +397,11 @@ export function invoiceRoutes() {
 
   router.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
-    const { key, dir } = parseSort(q.sort, q.order);
-    const envelope = await listInvoices(c.var.engine, scopeOf(c).companyId, {
+    const scope = scopeOf(c);
+    const { key, dir } = parseSort(q.sort, q.order, q.attention && !q.group_by ? 'attention' : 'due_date');
+    // "me" is the caller's team member; a caller outside the team owns nothing (the nil id matches no one).
+    const arOwner = q.ar_owner === 'me' ? ((scope.actor.userId && (await teamMemberOfUser(c.var.engine.db, scope.companyId, scope.actor.userId))) ?? NOBODY) : q.ar_owner;
+    const envelope = await listInvoices(c.var.engine, scope.companyId, {
       filters: {
         status: q.status,
         agingBucket: q.aging_bucket,
@@ -383,12 +410,14 @@ export function invoiceRoutes() {
         dueDateTo: q.due_date_to,
         overdueOnly: q.overdue_only,
         search: q.search,
-        arOwner: q.ar_owner,
+        arOwner,
         salesOwner: q.sales_owner,
         isPerson: q.is_person,
         labels: q.labels,
         hideZeroBalance: q.hide_zero_balance,
+        followUp: q.follow_up,
       },
+      attention: q.attention,
       groupBy: q.group_by,
       groupMode: q.group_mode,
       sort: key,

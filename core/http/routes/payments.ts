@@ -38,9 +38,14 @@ export const Payment = z
       description: 'PAID settles the open balance it was applied to, PARTIAL leaves some open; PENDING and FAILED do not count toward paid_amount; VOIDED was cancelled',
     }),
     notes: z.string().nullable(),
+    status_reason: z.string().nullable().openapi({ description: 'Why it was last voided, settled or failed, as written by whoever did it' }),
     created_at: Timestamp,
   })
   .openapi('Payment');
+
+const StatusChange = z
+  .strictObject({ reason: Text(500).nullable().optional().openapi({ description: 'Why (kept on the payment and in the audit trail)', example: 'Returned ACH R01' }) })
+  .openapi('PaymentStatusChange');
 
 const PaymentList = z.object({ count: z.number().int(), data: z.array(Payment) }).openapi('PaymentList');
 
@@ -126,7 +131,7 @@ function operationRoute(operation: PaymentOperation) {
     tags: ['Extensions'],
     summary: OPERATION_TEXT[operation],
     security: SECURITY,
-    request: { params: PaymentParams },
+    request: { params: PaymentParams, body: jsonBody(StatusChange, false) },
     responses: { 200: json(Payment, 'The payment after the operation'), ...problems(400, 401, 403, 404, 409) },
   });
 }
@@ -146,7 +151,11 @@ export function paymentRoutes() {
     .openapi(invoicePaymentsRoute, async (c) => c.json(await listInvoicePayments(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').invoice_id), 200))
     .openapi(createPaymentRoute, async (c) => c.json(await recordPayment(c.var.engine, scopeOf(c), c.req.valid('json')), 201));
   for (const operation of ['void', 'settle', 'fail'] as const) {
-    router.openapi(operationRoute(operation), async (c) => c.json(await changePaymentStatus(c.var.engine, scopeOf(c), c.req.valid('param').payment_id, operation), 200));
+    router.openapi(operationRoute(operation), async (c) => {
+      // The body is optional: without one there is nothing to validate.
+      const body = (c.req.valid('json') as { reason?: string | null } | undefined) ?? {};
+      return c.json(await changePaymentStatus(c.var.engine, scopeOf(c), c.req.valid('param').payment_id, operation, body.reason ?? null), 200);
+    });
   }
   return router;
 }

@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { invoiceReminders, MAX_REMINDERS } from '../../reminders/history';
+import { reminderPreview } from '../../reminders/preview';
 import { queueInvoiceReminders } from '../../reminders/queue';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
@@ -63,8 +64,34 @@ const listRemindersRoute = createRoute({
   responses: { 200: json(z.object({ count: z.number().int(), data: z.array(Reminder) }).openapi('ReminderList'), "The invoice's reminders"), ...problems(401, 403, 404) },
 });
 
+const ReminderPreview = z
+  .object({
+    invoice_id: Uuid,
+    to: z.string().nullable().openapi({ description: 'The billing contact’s address; null when there is none' }),
+    contact_name: z.string().nullable(),
+    from: z.string().nullable().openapi({ description: 'The default connection’s sender; null without one' }),
+    connection_name: z.string().nullable(),
+    email: z.object({ subject: z.string(), text: z.string(), html: z.string() }).nullable().openapi({ description: 'The email as the worker renders it; null for a closed invoice' }),
+    blockers: z.array(z.string()).openapi({ description: 'Why it cannot be sent; empty when it can' }),
+    warnings: z
+      .array(z.object({ kind: z.enum(['recent_email', 'dunning_step_ready', 'reminder_today']), message: z.string() }).openapi('ReminderWarning'))
+      .openapi({ description: 'Double-dunning warnings: a recent email to the customer, a ready sequence step, a reminder already asked for today' }),
+  })
+  .openapi('ReminderPreview');
+
+const previewRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/invoices/{invoice_id}/reminder-preview',
+  tags: ['Extensions'],
+  summary: 'The reminder email as it would be sent now, with what blocks it and double-dunning warnings; queues nothing',
+  security: SECURITY,
+  request: { params: idParams('invoice_id') },
+  responses: { 200: json(ReminderPreview, 'The preview'), ...problems(401, 403, 404) },
+});
+
 export function reminderRoutes() {
   const router = createRouter();
+  router.openapi(previewRoute, async (c) => c.json(await reminderPreview(c.var.engine, scopeOf(c).companyId, c.req.valid('param').invoice_id), 200));
   router.openapi(listRemindersRoute, async (c) => {
     const data = await invoiceReminders(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').invoice_id);
     return c.json({ count: data.length, data }, 200);

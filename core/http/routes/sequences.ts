@@ -19,12 +19,13 @@ import {
   STEP_TYPES,
   UNASSIGNED,
 } from '../../sequences/rules';
+import { previewScheduledStep, previewSequenceTemplates } from '../../sequences/preview';
 import { sendQueueStep } from '../../sequences/send';
 import { changeSequenceStatus, createSequence, getSequence, listSequences, sequenceOverview, updateSequence } from '../../sequences/sequences';
 import { createStep, deleteStep, getStep, listSteps, updateStep } from '../../sequences/steps';
 import { OFFSET_TIME_RE } from '../../sequences/schedule';
 import { PLACEHOLDERS } from '../../sequences/templates';
-import { scopeOf } from '../context';
+import { actorOf, scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { CallOutcome } from './communications';
 
@@ -102,6 +103,7 @@ const Overview = z
     steps: z.array(Step).openapi({ description: 'In firing order: offset_days, then offset_time' }),
     active_enrollment_count: z.number().int(),
     email_connections: z.array(SenderOption).openapi({ description: "Active connections the caller may send with: their own, shared ones, and the sequence's sender" }),
+    placeholders: z.array(z.string()).openapi({ description: 'Extension: the placeholder names templates may use, as {{name}}' }),
   })
   .openapi('SequenceOverview');
 
@@ -268,6 +270,34 @@ const CompleteBody = z
   })
   .openapi('CompleteScheduledStepRequest');
 
+const EmailPreview = z
+  .object({
+    subject: z.string(),
+    body: z.string().openapi({ description: 'Plain text (from the HTML body when the step has no plain one)' }),
+    to: z.string().nullable().openapi({ description: "The customer's billing contact email, else the first contact's with one; null: the step cannot be sent" }),
+    contact_name: z.string().nullable(),
+    sender: z
+      .object({ id: Uuid, name: z.string(), from_email: z.string(), from_name: z.string().nullable() })
+      .nullable()
+      .openapi({ description: "The sequence's sender; null when it has none (sending then needs one)" }),
+    customer: Uuid,
+    customer_name: z.string(),
+    invoice: Uuid.nullable().openapi({ description: "The invoice the placeholders describe: the step's own, else the customer's oldest open one" }),
+    invoice_number: z.string().nullable(),
+    unknown_placeholders: z.array(z.string()).openapi({ description: 'Placeholders the renderer does not know: left as written' }),
+  })
+  .openapi('EmailPreview');
+
+const PreviewBody = z
+  .strictObject({
+    customer_id: UuidValue,
+    invoice_id: NullableUuidValue.optional(),
+    subject_template: Text(1_000).optional(),
+    body_plain_template: Text(100_000).optional(),
+    body_html_template: Text(200_000).optional(),
+  })
+  .openapi('TemplatePreviewRequest');
+
 const seqPath = '/api/companies/{company_id}/sequences';
 const queuePath = `${seqPath}/queue`;
 const enrollPath = '/api/companies/{company_id}/sequence-enrollments';
@@ -312,6 +342,26 @@ const completeRoute = createRoute({
   security: SECURITY,
   request: { params: QueueParams, body: jsonBody(CompleteBody, false) },
   responses: { 200: json(QueueRow, 'The step after completion'), ...problems(400, 401, 403, 404, 409) },
+});
+
+const queuePreviewRoute = createRoute({
+  method: 'get',
+  path: `${queuePath}/{scheduled_step_id}/preview`,
+  tags: EXT,
+  summary: "The email a scheduled step would send now: rendered subject and body, recipient and the sequence's sender",
+  security: SECURITY,
+  request: { params: QueueParams },
+  responses: { 200: json(EmailPreview, 'The rendered email'), ...problems(401, 403, 404) },
+});
+
+const templatePreviewRoute = createRoute({
+  method: 'post',
+  path: `${seqPath}/{sequence_id}/preview`,
+  tags: EXT,
+  summary: "Render templates (saved or not) for a customer and invoice of the company, with the sequence's zone and sender; writes nothing",
+  security: SECURITY,
+  request: { params: SequenceParams, body: jsonBody(PreviewBody) },
+  responses: { 200: json(EmailPreview, 'The rendered email'), ...problems(400, 401, 403, 404) },
 });
 
 const listRoute = createRoute({
@@ -499,6 +549,9 @@ export function sequenceRoutes() {
     return c.json(result, 200);
   });
   router.openapi(queueRowRoute, async (c) => c.json(await getQueueRow(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id), 200));
+  router.openapi(queuePreviewRoute, async (c) =>
+    c.json(await previewScheduledStep(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id, actorOf(c).name), 200),
+  );
   router.openapi(sendRoute, async (c) => c.json(await sendQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200));
   router.openapi(completeRoute, async (c) =>
     c.json(await completeQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200),
@@ -517,7 +570,11 @@ export function sequenceRoutes() {
     c.json(await changeSequenceStatus(c.var.engine, scopeOf(c), c.req.valid('param').sequence_id, c.req.valid('json').action), 200),
   );
   router.openapi(overviewRoute, async (c) =>
-    c.json(await sequenceOverview(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').sequence_id, c.var.user.id), 200),
+    c.json({ ...(await sequenceOverview(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').sequence_id, c.var.user.id)), placeholders: [...PLACEHOLDERS] }, 200),
+  );
+
+  router.openapi(templatePreviewRoute, async (c) =>
+    c.json(await previewSequenceTemplates(c.var.engine, scopeOf(c).companyId, c.req.valid('param').sequence_id, c.req.valid('json'), actorOf(c).name), 200),
   );
 
   router.openapi(listStepsRoute, async (c) => {

@@ -72,8 +72,21 @@ export function typeOf(schema: Json | undefined, depth = 0): string {
   return schema.nullable ? `${wrap(type)} | null` : type;
 }
 
+/** Parenthesises a type with a | or & at its top level (outside braces, brackets and strings), so `[]` or a union binds to all of it. */
 function wrap(type: string): string {
-  return /[|&]/.test(type) && !/^\{[\s\S]*\}$/.test(type) ? `(${type})` : type;
+  let depth = 0;
+  let quoted = false;
+  for (let i = 0; i < type.length; i++) {
+    const ch = type[i];
+    if (quoted) {
+      if (ch === '\\') i++;
+      else if (ch === '"') quoted = false;
+    } else if (ch === '"') quoted = true;
+    else if ('{[('.includes(ch)) depth++;
+    else if ('}])'.includes(ch)) depth--;
+    else if (depth === 0 && (ch === '|' || ch === '&')) return `(${type})`;
+  }
+  return type;
 }
 
 function objectType(schema: Json, depth: number): string {

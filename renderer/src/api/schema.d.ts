@@ -13,6 +13,8 @@ export interface paths {
         status?: string;
         invoice_id?: string;
         customer_id?: string;
+        action_type?: string;
+        ar_owner?: string;
         search?: string;
         include_deleted?: boolean;
         executed_after?: string;
@@ -363,7 +365,7 @@ export interface paths {
   };
   "/api/companies/{company_id}/customers": {
     get: {
-      /** List customers by name */
+      /** List customers with their balances */
       path: {
         company_id: string;
       };
@@ -372,6 +374,8 @@ export interface paths {
         is_person?: boolean;
         ar_owner?: string;
         sales_owner?: string;
+        sort?: "name" | "balance" | "oldest_due" | "ar_owner";
+        order?: "asc" | "desc";
         limit?: number;
         offset?: number;
       };
@@ -519,6 +523,20 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/email-health": {
+    get: {
+      /** Whether reminders can go out: the default connection and the outcome of its last send */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["EmailHealth"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/import-mappings": {
     get: {
       /** The company's saved import mappings, by name (extension) */
@@ -598,6 +616,24 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/imports/preview": {
+    post: {
+      /** Read the header and first rows of a CSV or XLSX file, writing nothing */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["ImportPreviewRequest"];
+      responses: {
+        200: components["schemas"]["ImportPreview"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        413: components["schemas"]["Problem"];
+        415: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/intelligence/insights": {
     post: {
       /** Record an insight; it supersedes the active insight of the same type on the same target */
@@ -632,6 +668,34 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/intelligence/refresh": {
+    post: {
+      /** Recompute the company’s insights and recommended actions in the background */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        202: components["schemas"]["IntelligenceRefreshAccepted"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/intelligence/refresh/{job_id}": {
+    get: {
+      /** Status and progress of an intelligence refresh */
+      path: {
+        company_id: string;
+        job_id: string;
+      };
+      responses: {
+        200: components["schemas"]["IntelligenceRefreshJob"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/invoices": {
     get: {
       /** List invoices with filters, sorting, customer groups and a keyset cursor */
@@ -646,14 +710,16 @@ export interface paths {
         due_date_to?: string;
         overdue_only?: boolean;
         search?: string;
-        ar_owner?: string;
+        ar_owner?: "me" | string;
         sales_owner?: string;
         is_person?: boolean;
         labels?: string;
         hide_zero_balance?: boolean;
+        follow_up?: string;
+        attention?: boolean;
         group_by?: "customer";
         group_mode?: "children";
-        sort?: "due_date" | "due_date_asc" | "due_date_desc" | "balance" | "balance_asc" | "balance_desc" | "amount" | "amount_asc" | "amount_desc" | "customer_name" | "customer_name_asc" | "customer_name_desc";
+        sort?: "due_date" | "due_date_asc" | "due_date_desc" | "balance" | "balance_asc" | "balance_desc" | "amount" | "amount_asc" | "amount_desc" | "customer_name" | "customer_name_asc" | "customer_name_desc" | "days_past_due" | "days_past_due_asc" | "days_past_due_desc" | "attention" | "attention_asc" | "attention_desc" | "overdue_balance" | "overdue_balance_asc" | "overdue_balance_desc";
         order?: "asc" | "desc";
         limit?: number;
         cursor?: string;
@@ -798,6 +864,21 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["PaymentList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/invoices/{invoice_id}/reminder-preview": {
+    get: {
+      /** The reminder email as it would be sent now, with what blocks it and double-dunning warnings; queues nothing */
+      path: {
+        company_id: string;
+        invoice_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ReminderPreview"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -1030,6 +1111,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -1047,6 +1129,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -1064,6 +1147,7 @@ export interface paths {
         company_id: string;
         payment_id: string;
       };
+      body?: components["schemas"]["PaymentStatusChange"];
       responses: {
         200: components["schemas"]["Payment"];
         400: components["schemas"]["Problem"];
@@ -1282,6 +1366,21 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/preview": {
+    get: {
+      /** The email a scheduled step would send now: rendered subject and body, recipient and the sequence's sender */
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+      responses: {
+        200: components["schemas"]["EmailPreview"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/send": {
     post: {
       /** Send a ready email (reminder) step over SMTP; a step past ready is returned as it is */
@@ -1372,6 +1471,23 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["SequenceOverview"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/sequences/{sequence_id}/preview": {
+    post: {
+      /** Render templates (saved or not) for a customer and invoice of the company, with the sequence's zone and sender; writes nothing */
+      path: {
+        company_id: string;
+        sequence_id: string;
+      };
+      body: components["schemas"]["TemplatePreviewRequest"];
+      responses: {
+        200: components["schemas"]["EmailPreview"];
+        400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -1685,6 +1801,55 @@ export interface paths {
       };
     };
   };
+  "/api/v1/sync/events": {
+    get: {
+      /** Team server: Server-Sent Events, a "poke" whenever one of the companies changes */
+      query?: {
+        company_id?: string | string[];
+      };
+      responses: {
+        200: string;
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/pull": {
+    post: {
+      /** Team server: the changes of the caller's companies after each cursor */
+      body: components["schemas"]["SyncPullRequest"];
+      responses: {
+        200: components["schemas"]["SyncPullResponse"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/push": {
+    post: {
+      /** Team server: apply a desktop's queued mutations in order, each exactly once */
+      body: components["schemas"]["SyncPushRequest"];
+      responses: {
+        200: components["schemas"]["SyncPushResponse"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+        413: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/status": {
+    get: {
+      /** This ardesk's sync state: connection, last sync, pending and rejected commands */
+      responses: {
+        200: components["schemas"]["SyncStatus"];
+        401: components["schemas"]["Problem"];
+      };
+    };
+  };
 }
 
 export interface components {
@@ -1717,6 +1882,7 @@ export interface components {
       approval_log: components["schemas"]["ActionApprovalLogEntry"][];
       created_at: string;
       updated_at: string;
+      evidence: components["schemas"]["EvidenceItem"][];
     };
     ActionApprovalLogEntry: {
       operation: "approve" | "reject" | "send" | "cancel" | "complete";
@@ -1756,7 +1922,7 @@ export interface components {
       count: number;
       page: number;
       page_size: number;
-      data: {
+      data: ({
         invoice: string;
         invoice_number: string;
         customer: string;
@@ -1776,7 +1942,7 @@ export interface components {
         "61_90": number;
         "91_over": number;
         total: number;
-      }[];
+      })[];
     };
     AgingExportRequest: {
       as_of?: string;
@@ -1843,6 +2009,10 @@ export interface components {
       final_content?: string;
       approved_by?: string | null;
       comment?: string;
+    };
+    AttentionNote: {
+      reason: "promise_broken" | "promise_due" | "reply_received" | "dunning_ready" | "follow_up_due" | "past_due";
+      label: string;
     };
     BackupFile: {
       file_name: string;
@@ -2076,7 +2246,14 @@ export interface components {
     };
     CustomerList: {
       count: number;
-      data: components["schemas"]["Customer"][];
+      data: components["schemas"]["CustomerListItem"][];
+    };
+    CustomerListItem: components["schemas"]["Customer"] & {
+      open_balance: number;
+      overdue_balance: number;
+      oldest_open_due_date: string | null;
+      last_touch_at: string | null;
+      risk: string | null;
     };
     CustomerLocation: {
       id: string;
@@ -2183,6 +2360,30 @@ export interface components {
       imap_password?: string | null;
       imap_mailbox?: string;
     };
+    EmailHealth: {
+      status: "ok" | "failing" | "missing";
+      connection_id: string | null;
+      connection_name: string | null;
+      message: string | null;
+      since: string | null;
+    };
+    EmailPreview: {
+      subject: string;
+      body: string;
+      to: string | null;
+      contact_name: string | null;
+      sender: {
+        id: string;
+        name: string;
+        from_email: string;
+        from_name: string | null;
+      } | null;
+      customer: string;
+      customer_name: string;
+      invoice: string | null;
+      invoice_number: string | null;
+      unknown_placeholders: string[];
+    };
     EnrollCustomerRequest: {
       sequence_id: string;
       customer_id: string;
@@ -2191,6 +2392,15 @@ export interface components {
     EnrollCustomerResult: {
       created: boolean;
       enrollment: components["schemas"]["SequenceEnrollment"];
+    };
+    EvidenceItem: {
+      fact: string;
+      value?: string | number | null;
+      source: string;
+      ref?: {
+        type: "invoice" | "payment" | "communication" | "action" | "insight" | "customer";
+        id: string;
+      };
     };
     FirstAccountRequest: {
       username: string;
@@ -2607,6 +2817,19 @@ export interface components {
         mapping: components["schemas"]["ImportMapping"];
       }[];
     };
+    ImportPreview: {
+      format: "csv" | "xlsx";
+      headers: string[];
+      rows: string[][];
+      row_count: number;
+    };
+    ImportPreviewRequest: {
+      file: string;
+      sheet?: string;
+      format?: "csv" | "xlsx";
+      delimiter?: "," | ";" | "\t" | "|";
+      encoding?: "utf-8" | "windows-1252";
+    };
     ImportRejected: components["schemas"]["Problem"] & {
       dry_run: boolean;
       counts: {
@@ -2657,6 +2880,7 @@ export interface components {
       valid_to: string | null;
       is_active: boolean;
       created_at: string;
+      evidence: components["schemas"]["EvidenceItem"][];
       my_feedback: components["schemas"]["MyInsightFeedback"];
     };
     InsightFeedback: {
@@ -2678,6 +2902,34 @@ export interface components {
       offset: number;
       results: components["schemas"]["Insight"][];
     };
+    IntelligenceRefreshAccepted: {
+      job_id: string;
+      status: "queued" | "running" | "succeeded" | "failed";
+      created: boolean;
+      progress_url: string;
+    };
+    IntelligenceRefreshJob: {
+      id: string;
+      status: "queued" | "running" | "succeeded" | "failed";
+      reason: "on_demand" | "daily" | "changes";
+      progress: components["schemas"]["IntelligenceRefreshProgress"];
+      report: components["schemas"]["IntelligenceRefreshReport"];
+      error: string | null;
+      queued_at: string;
+      updated_at: string;
+    };
+    IntelligenceRefreshProgress: {
+      done: number;
+      total: number;
+    } | null;
+    IntelligenceRefreshReport: {
+      customers: number;
+      insights_opened: number;
+      insights_closed: number;
+      insights_unchanged: number;
+      actions_proposed: number;
+      actions_cancelled: number;
+    } | null;
     Invoice: {
       id: string;
       customer: string;
@@ -2689,9 +2941,12 @@ export interface components {
       total_amount: number;
       paid_amount: number;
       balance: number;
+      open_balance: number;
+      pending_amount: number;
       status: components["schemas"]["InvoiceStatus"];
       status_display: string;
       days_outstanding: number;
+      days_past_due: number;
       aging_bucket: components["schemas"]["AgingBucket"];
       ar_owner: string | null;
       last_touch_date: string | null;
@@ -2702,6 +2957,7 @@ export interface components {
       payment_link: string | null;
       created_at: string;
       updated_at: string;
+      attention?: components["schemas"]["AttentionNote"][];
     };
     InvoiceAppliedFilters: {
       company_id: string;
@@ -2717,9 +2973,11 @@ export interface components {
       is_person?: boolean;
       labels?: string[];
       hide_zero_balance?: boolean;
+      follow_up?: ("overdue" | "today" | "this_week")[];
+      attention?: boolean;
       group_by?: "customer";
       group_mode?: "children";
-      sort: "due_date" | "balance" | "amount" | "customer_name";
+      sort: "due_date" | "balance" | "amount" | "customer_name" | "days_past_due" | "attention" | "overdue_balance";
       order: "asc" | "desc";
     };
     InvoiceBulkUpdate: {
@@ -3025,11 +3283,15 @@ export interface components {
       remote_id: string | null;
       status: "PAID" | "PARTIAL" | "PENDING" | "FAILED" | "VOIDED";
       notes: string | null;
+      status_reason: string | null;
       created_at: string;
     };
     PaymentList: {
       count: number;
       data: components["schemas"]["Payment"][];
+    };
+    PaymentStatusChange: {
+      reason?: string | null;
     };
     PersonalToken: {
       id: string;
@@ -3072,6 +3334,24 @@ export interface components {
     ReminderList: {
       count: number;
       data: components["schemas"]["Reminder"][];
+    };
+    ReminderPreview: {
+      invoice_id: string;
+      to: string | null;
+      contact_name: string | null;
+      from: string | null;
+      connection_name: string | null;
+      email: {
+        subject: string;
+        text: string;
+        html: string;
+      } | null;
+      blockers: string[];
+      warnings: components["schemas"]["ReminderWarning"][];
+    };
+    ReminderWarning: {
+      kind: "recent_email" | "dunning_step_ready" | "reminder_today";
+      message: string;
     };
     SavedImportMapping: {
       id: string;
@@ -3194,6 +3474,7 @@ export interface components {
       steps: components["schemas"]["SequenceStep"][];
       active_enrollment_count: number;
       email_connections: components["schemas"]["SequenceSenderOption"][];
+      placeholders: string[];
     };
     SequenceSenderOption: {
       id: string;
@@ -3255,6 +3536,93 @@ export interface components {
       enrollment: components["schemas"]["SequenceEnrollment"];
       cancelled_scheduled_steps: number;
     };
+    SyncChange: {
+      table: string;
+      key: unknown[];
+      row: {
+        [key: string]: unknown;
+      } | null;
+    };
+    SyncMutation: {
+      id: number;
+      company_id: string;
+      command: string;
+      method: "POST" | "PUT" | "PATCH" | "DELETE";
+      path: string;
+      content_type: string | null;
+      body: string | null;
+      body_encoding: "utf8" | "base64";
+      ids: string[];
+    };
+    SyncMutationOutcome: {
+      mutation_id: number;
+      command: string;
+      status: "applied" | "rejected";
+      reason: string | null;
+    };
+    SyncPullRequest: {
+      client_id: string;
+      companies: {
+        company_id: string;
+        cursor: string | null;
+      }[];
+      pending_from: number;
+      limit?: number;
+    };
+    SyncPullResponse: {
+      last_mutation_id: number;
+      rejected: {
+        mutation_id: number;
+        company_id: string;
+        command: string;
+        reason: string;
+      }[];
+      users: {
+        [key: string]: unknown;
+      }[];
+      companies: {
+        company_id: string;
+        status: "ok" | "revoked";
+        cursor: string | null;
+        more: boolean;
+        changes: components["schemas"]["SyncChange"][];
+      }[];
+    };
+    SyncPushRequest: {
+      client_id: string;
+      mutations: components["schemas"]["SyncMutation"][];
+    };
+    SyncPushResponse: {
+      results: components["schemas"]["SyncMutationOutcome"][];
+    };
+    SyncStatus: {
+      role: "server" | "replica" | null;
+      server_url: string | null;
+      username: string | null;
+      online: boolean;
+      live: boolean;
+      syncing: boolean;
+      last_sync_at: string | null;
+      last_error: string | null;
+      pending: number;
+      pending_commands: {
+        mutation_id: number;
+        command: string;
+        created_at: string;
+      }[];
+      rejected: {
+        mutation_id: number;
+        company_id: string;
+        command: string;
+        reason: string;
+        created_at: string;
+      }[];
+      companies: {
+        company_id: string;
+        name: string | null;
+        pulled_at: string | null;
+      }[];
+    };
     TeamMember: {
       id: string;
       name: string;
@@ -3280,6 +3648,13 @@ export interface components {
       id: string;
       name: string;
     } | null;
+    TemplatePreviewRequest: {
+      customer_id: string;
+      invoice_id?: string | null;
+      subject_template?: string;
+      body_plain_template?: string;
+      body_html_template?: string;
+    };
     UpdateSequenceRequest: {
       name?: string;
       timezone?: string;

@@ -1,11 +1,16 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 
-/** A modal confirmation: Esc or Cancel closes it, the confirm button has focus. */
+/**
+ * A modal confirmation: Esc or Cancel closes it, the confirm button has focus (unless the body
+ * focuses a field of its own: focusConfirm false).
+ */
 export function ConfirmDialog({
   title,
   children,
   confirmLabel,
   busy,
+  disabled,
+  focusConfirm = true,
   onConfirm,
   onCancel,
 }: {
@@ -13,12 +18,14 @@ export function ConfirmDialog({
   children: ReactNode;
   confirmLabel: string;
   busy?: boolean;
+  disabled?: boolean;
+  focusConfirm?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
   const confirm = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    confirm.current?.focus();
+    if (focusConfirm) confirm.current?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.stopPropagation();
@@ -27,7 +34,7 @@ export function ConfirmDialog({
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [onCancel]);
+  }, [onCancel, focusConfirm]);
   return (
     <div className="modal-backdrop" role="presentation" onClick={onCancel}>
       <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" onClick={(e) => e.stopPropagation()}>
@@ -37,7 +44,7 @@ export function ConfirmDialog({
           <button type="button" className="btn" onClick={onCancel}>
             Cancel
           </button>
-          <button ref={confirm} type="button" className="btn btn-primary" disabled={busy} onClick={onConfirm}>
+          <button ref={confirm} type="button" className="btn btn-primary" disabled={busy || disabled} onClick={onConfirm}>
             {confirmLabel}
           </button>
         </div>

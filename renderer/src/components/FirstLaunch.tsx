@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api, useSession } from '../state/session';
+import { useDocumentTitle } from '../state/title';
 import { describeError } from './ErrorBox';
 
 /** An empty workspace: open the demo data to look around, or create the first account. */
@@ -8,6 +9,7 @@ export function FirstLaunch() {
   const [form, setForm] = useState({ company_name: '', display_name: '', username: '', password: '' });
   const [busy, setBusy] = useState<'demo' | 'account' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  useDocumentTitle(['Set up']);
 
   async function run(kind: 'demo' | 'account', action: () => Promise<{ token: string }>) {
     setBusy(kind);

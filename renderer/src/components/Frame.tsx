@@ -1,12 +1,16 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import type { Schemas } from '../api/client';
 import { useConnection } from '../state/connection';
 import { companyPath, type Section, useRoute } from '../state/route';
 import { api, type Company, useSession } from '../state/session';
+import { documentTitle, usePageDetail } from '../state/title';
 import { toast } from '../state/toasts';
 import { describeError } from './ErrorBox';
+import { SyncIndicator } from '../sync/SyncIndicator';
 
 const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'invoices', label: 'Invoices', icon: '▤' },
+  { section: 'customers', label: 'Customers', icon: '◧' },
   { section: 'actions', label: 'Actions', icon: '✓' },
   { section: 'sequences', label: 'Sequences', icon: '⇶' },
   { section: 'queue', label: 'Queue', icon: '☰' },
@@ -15,21 +19,92 @@ const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'settings', label: 'Settings', icon: '⚙' },
 ];
 
-/** How often the indicator checks that the local server still answers. */
+/** Pages outside the navigation, named in the title. */
+const OTHER_PAGES: Partial<Record<Section, string>> = { customers: 'Customers' };
+
+/** How often the indicator checks that the local server still answers; more often while it does not. */
 const PING_MS = 15_000;
+const PING_DOWN_MS = 2_000;
 
 function useServerPing() {
   const network = useConnection((s) => s.network);
+  const server = useConnection((s) => s.server);
+  const ping = useCallback(() => {
+    const { checked } = useConnection.getState();
+    api.get('/api/v1/setup/', {}).then(
+      () => checked(true),
+      () => checked(false),
+    );
+  }, []);
+  // At once on start and when the network comes or goes; then on a timer, faster while the server is gone.
+  useEffect(() => ping(), [network, ping]);
   useEffect(() => {
-    const ping = () => {
-      api.get('/api/v1/setup/', {}).catch(() => {
-        // The client already reported the server unreachable; nothing else to do here.
-      });
-    };
-    ping();
-    const timer = setInterval(ping, PING_MS);
+    const timer = setInterval(ping, server ? PING_MS : PING_DOWN_MS);
     return () => clearInterval(timer);
-  }, [network]);
+  }, [server, ping]);
+}
+
+/** How often the frame asks whether email can go out. */
+const EMAIL_HEALTH_MS = 60_000;
+
+/** A worded warning when reminders cannot go out, with the way to fix it. */
+function EmailWarning({ companyId }: { companyId: string }) {
+  const [health, setHealth] = useState<Schemas['EmailHealth'] | null>(null);
+  const server = useConnection((s) => s.server);
+  const navigate = useRoute((s) => s.navigate);
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      api
+        .get('/api/companies/{company_id}/email-health', { path: { company_id: companyId } })
+        .then((h) => live && setHealth(h))
+        .catch(() => {
+          // Unreachable server: the server banner says so; keep the last known state.
+        });
+    if (server) void load();
+    const timer = setInterval(load, EMAIL_HEALTH_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [companyId, server]);
+  if (!health || health.status === 'ok') return null;
+  const settings = companyPath(companyId, 'settings');
+  return (
+    <div className="frame-banner banner-warn" role="status" data-testid="email-warning">
+      <strong>{health.status === 'missing' ? 'Email is not set up.' : `Email is not going out${health.connection_name ? ` (${health.connection_name})` : ''}.`}</strong> {health.message}{' '}
+      <a
+        href={settings}
+        onClick={(e) => {
+          e.preventDefault();
+          navigate(settings);
+        }}
+      >
+        Fix it in Settings
+      </a>
+    </div>
+  );
+}
+
+/** While the local server does not answer: what that means for the screen. */
+function ServerDownBanner() {
+  const server = useConnection((s) => s.server);
+  if (server) return null;
+  return (
+    <div className="frame-banner banner-bad" role="alert" data-testid="server-down">
+      <strong>The local ardesk server is not answering.</strong> Changes are paused and the figures shown may be out of date; the page reloads by itself when it is back.
+    </div>
+  );
+}
+
+/** "Page · Company · ardesk", led by what a page shows (an invoice, a customer) when it says. */
+function useFrameTitle(section: Section, companyName: string | undefined) {
+  const detail = usePageDetail((s) => s.detail);
+  const page = NAV.find((n) => n.section === section)?.label ?? OTHER_PAGES[section] ?? section;
+  const title = documentTitle([detail, page, companyName]);
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
 }
 
 export function ConnectionIndicator() {
@@ -50,7 +125,7 @@ export function ConnectionIndicator() {
 function CompanySwitcher({ companies, current }: { companies: Company[]; current: string; }) {
   const navigate = useRoute((s) => s.navigate);
   const pathname = useRoute((s) => s.pathname);
-  if (companies.length <= 1) return <span className="company-name">{companies[0]?.name}</span>;
+  if (companies.length <= 1) return <span className="company-name" data-testid="company-name">{companies[0]?.name}</span>;
   return (
     <label className="company-switcher">
       <span className="sr-only">Company</span>
@@ -60,7 +135,7 @@ function CompanySwitcher({ companies, current }: { companies: Company[]; current
         onChange={(e) => {
           const section = (pathname.split('/')[3] as Section | undefined) ?? 'invoices';
           // Filters and open panels belong to the previous company's data: start the section fresh.
-          navigate(companyPath(e.target.value, section === 'customers' ? 'invoices' : section));
+          navigate(companyPath(e.target.value, section));
         }}
       >
         {companies.map((c) => (
@@ -107,10 +182,15 @@ function UserMenu() {
 export function Frame({ companyId, section, children }: { companyId: string; section: Section; children: ReactNode }) {
   const companies = useSession((s) => s.companies);
   const navigate = useRoute((s) => s.navigate);
+  const server = useConnection((s) => s.server);
   useServerPing();
-  const active = section === 'customers' ? 'invoices' : section;
+  useFrameTitle(section, companies.find((c) => c.id === companyId)?.name);
+  const active = section;
   return (
-    <div className="frame">
+    <div className={server ? 'frame' : 'frame server-down'}>
+      <a className="skip-link" href="#main-content">
+        Skip to main content
+      </a>
       <nav className="sidebar" aria-label="Main">
         <div className="brand">ardesk</div>
         <ul>
@@ -120,6 +200,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
                 href={companyPath(companyId, item.section)}
                 className={item.section === active ? 'nav-link active' : 'nav-link'}
                 aria-current={item.section === active ? 'page' : undefined}
+                title={item.label}
                 onClick={(e) => {
                   e.preventDefault();
                   navigate(companyPath(companyId, item.section));
@@ -128,7 +209,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
                 <span className="nav-icon" aria-hidden="true">
                   {item.icon}
                 </span>
-                {item.label}
+                <span className="nav-label">{item.label}</span>
               </a>
             </li>
           ))}
@@ -139,9 +220,14 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
           <CompanySwitcher companies={companies} current={companyId} />
           <div className="spacer" />
           <ConnectionIndicator />
+          <SyncIndicator />
           <UserMenu />
         </header>
-        <div className="content">{children}</div>
+        <ServerDownBanner />
+        <EmailWarning companyId={companyId} />
+        <main className="content" id="main-content" tabIndex={-1}>
+          {children}
+        </main>
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { useDocumentTitle } from '../state/title';
 import { useSession } from '../state/session';
 import { describeError } from './ErrorBox';
 
@@ -22,6 +23,7 @@ export function SignIn() {
     }
   }
 
+  useDocumentTitle(['Sign in']);
   return (
     <main className="auth-page">
       <form className="auth-card" onSubmit={submit} aria-label="Sign in">

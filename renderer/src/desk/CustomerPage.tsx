@@ -1,29 +1,33 @@
 import { useCallback, useState } from 'react';
 import { ErrorBox } from '../components/ErrorBox';
+import { LogContactButton } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
+import { CustomerSections } from '../customers/CustomerSections';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
+import { usePageTitle } from '../state/title';
 import './ag';
-import { DEFAULT_FILTERS, type DeskFilters, toSearch } from './filters';
-import { formatCount, formatMoney } from './format';
+import { customerFilters, type DeskFilters, toSearch } from './filters';
+import { formatCount, formatMoney, formatTimestamp } from './format';
 import { InvoiceGrid } from './InvoiceGrid';
 
 /** One customer: totals, contacts, owners and locations, and all of its invoices. */
 export default function CustomerPage({ companyId, customerId }: { companyId: string; customerId: string }) {
   const navigate = useRoute((s) => s.navigate);
-  const [filters, setFilters] = useState<DeskFilters>({ ...DEFAULT_FILTERS, customer_id: customerId });
+  const [filters, setFilters] = useState<DeskFilters>(customerFilters(customerId));
   const customer = useLoad((signal) => api.get('/api/companies/{company_id}/customers/{customer_id}', { path: { company_id: companyId, customer_id: customerId }, signal }), [companyId, customerId]);
 
   const onOpen = useCallback(
-    (id: string) => navigate(companyPath(companyId, 'invoices', id, toSearch({ ...DEFAULT_FILTERS, customer_id: customerId }))),
+    (id: string) => navigate(companyPath(companyId, 'invoices', id, toSearch(customerFilters(customerId)))),
     [companyId, customerId, navigate],
   );
   const onCustomer = useCallback((id: string) => navigate(companyPath(companyId, 'customers', id)), [companyId, navigate]);
   const c = customer.data;
+  usePageTitle(c?.name);
 
   return (
     <div className="customer-page">
-      <nav className="crumbs">
+      <nav className="crumbs" aria-label="Breadcrumb">
         <a
           href={companyPath(companyId, 'invoices')}
           onClick={(e) => {
@@ -44,7 +48,9 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
               <div className="muted">
                 {c.is_person ? 'Person' : 'Company'} · {c.currency} · net {c.payment_terms_days} days{c.remote_id ? ` · ${c.remote_id}` : ''}
               </div>
+              {c.last_reply_at && <div data-testid="customer-last-reply">Last replied by email {formatTimestamp(c.last_reply_at)}</div>}
             </div>
+            <LogContactButton companyId={companyId} customerId={c.id} customerName={c.name} onLogged={customer.reload} />
             <div className="kpis">
               <div className="kpi">
                 <div className="kpi-label">Open balance</div>
@@ -88,6 +94,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
                         {p.email && p.phone && ' · '}
                         {p.phone}
                       </div>
+                      {p.email_failing && <div className="small bad">Mail to this address bounces</div>}
                     </li>
                   ))}
                 </ul>
@@ -121,6 +128,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
       <div className="customer-grid">
         <InvoiceGrid companyId={companyId} filters={filters} onFilters={setFilters} onOpen={onOpen} onCustomer={onCustomer} embedded />
       </div>
+      {c && <CustomerSections key={c.updated_at} companyId={companyId} customer={c} onSaved={customer.reload} />}
     </div>
   );
 }

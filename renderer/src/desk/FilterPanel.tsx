@@ -49,6 +49,7 @@ export function FilterPanel({ filters, onFilters }: { filters: DeskFilters; onFi
           AR owner
           <select aria-label="AR owner" value={filters.ar_owner} onChange={(e) => set({ ar_owner: e.target.value })}>
             <option value="">Anyone</option>
+            <option value="me">Me</option>
             {arOwners.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.name}
@@ -100,7 +101,7 @@ export function FilterPanel({ filters, onFilters }: { filters: DeskFilters; onFi
         </label>
       </fieldset>
       <div className="filter-actions">
-        <button type="button" className="btn" onClick={() => onFilters({ ...DEFAULT_FILTERS, sort: filters.sort, order: filters.order, group_by: filters.group_by })}>
+        <button type="button" className="btn" onClick={() => onFilters({ ...DEFAULT_FILTERS, work: filters.work, ar_owner: filters.ar_owner, sort: filters.sort, order: filters.order, group_by: filters.group_by })}>
           Clear filters
         </button>
       </div>

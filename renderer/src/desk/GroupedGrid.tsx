@@ -6,7 +6,7 @@ import { toast } from '../state/toasts';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { DEFAULT_COL_DEF, gridTheme } from './ag';
 import { CustomerLink, StatusBadge } from './cells';
-import { apiQuery, BUCKET_LABELS, BUCKETS, type Bucket, type DeskFilters, type SortKey, sortOfColumn, withColumnSort } from './filters';
+import { apiQuery, type InvoiceQuery, BUCKET_LABELS, BUCKETS, type Bucket, type DeskFilters, effectiveSort, type SortKey, sortOfColumn, withColumnSort } from './filters';
 import { formatCount, formatDate, formatMoney } from './format';
 import { useDesk } from './store';
 import type { Invoice, InvoiceGroup } from './types';
@@ -25,8 +25,12 @@ interface Children {
 }
 
 /** The column that shows each of the API's sort keys; the reverse lookup is derived, so they agree. */
-const COLUMN_OF_SORT: Record<SortKey, string> = { customer_name: 'name', due_date: 'due', amount: 'total', balance: 'balance' };
+const COLUMN_OF_SORT: Partial<Record<SortKey, string>> = { customer_name: 'name', due_date: 'due', amount: 'total', balance: 'balance', overdue_balance: 'overdue' };
 const SORT_OF_COLUMN = sortOfColumn(COLUMN_OF_SORT);
+
+function childQuery(query: InvoiceQuery): InvoiceQuery {
+  return query.sort === 'overdue_balance' ? { ...query, sort: 'days_past_due', order: 'desc' } : query;
+}
 
 // Grid options as constants: a new function per render would make the grid redraw every row.
 const rowId = (p: GetRowIdParams<Row>) => p.data.rowId;
@@ -77,7 +81,7 @@ export function GroupedGrid({
   expandedRef.current = expanded;
   const childrenRef = useRef(children);
   childrenRef.current = children;
-  const query = useMemo(() => apiQuery({ ...filters, group_by: '' }), [filters]);
+  const query = useMemo(() => apiQuery({ ...filters, group_by: 'customer' }), [filters]);
   const queryRef = useRef(query);
   queryRef.current = query;
   const filtersRef = useRef(filters);
@@ -113,7 +117,8 @@ export function GroupedGrid({
       try {
         const page = await api.get('/api/companies/{company_id}/invoices', {
           path: { company_id: companyId },
-          query: { ...queryRef.current, group_by: 'customer', group_mode: 'children', customer_id: customer, limit: PAGE, ...(cursor ? { cursor } : {}) },
+          // A customer's invoices: the group sort when it is an invoice sort, else the most overdue first.
+          query: { ...childQuery(queryRef.current), group_by: 'customer', group_mode: 'children', customer_id: customer, limit: PAGE, ...(cursor ? { cursor } : {}) },
         });
         const items = page.items as Invoice[];
         setChildren((prev) => {
@@ -166,7 +171,7 @@ export function GroupedGrid({
   const rows = useMemo(() => flattenGroups(groups, expanded, children), [groups, expanded, children]);
 
   const columns = useMemo<ColDef<Row>[]>(() => {
-    const sorted = (colId: string) => (COLUMN_OF_SORT[filtersRef.current.sort] === colId ? filtersRef.current.order : null);
+    const sorted = (colId: string) => (COLUMN_OF_SORT[effectiveSort(filtersRef.current) as SortKey] === colId ? filtersRef.current.order : null);
     const keep = () => 0;
     const bucketColumn = (bucket: Bucket): ColDef<Row> => ({
       colId: `b_${bucket}`,
@@ -178,7 +183,7 @@ export function GroupedGrid({
         const row = p.data;
         if (!row) return '';
         if (row.kind === 'group') return formatMoney(row.group.aging_balances[bucket], row.group.currency);
-        if (row.kind === 'invoice') return row.invoice.aging_bucket === bucket && row.invoice.balance ? formatMoney(row.invoice.balance, row.invoice.currency) : '';
+        if (row.kind === 'invoice') return row.invoice.aging_bucket === bucket && row.invoice.open_balance ? formatMoney(row.invoice.open_balance, row.invoice.currency) : '';
         return '';
       },
     });
@@ -258,7 +263,7 @@ export function GroupedGrid({
         comparator: keep,
         sort: sorted('balance'),
         sortingOrder: ['desc', 'asc'],
-        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.balance, p.data.group.currency) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.balance, p.data.invoice.currency) : ''),
+        valueGetter: (p) => (p.data?.kind === 'group' ? formatMoney(p.data.group.balance, p.data.group.currency) : p.data?.kind === 'invoice' ? formatMoney(p.data.invoice.open_balance, p.data.invoice.currency) : ''),
       },
       {
         colId: 'overdue',
@@ -266,8 +271,12 @@ export function GroupedGrid({
         width: 130,
         type: 'rightAligned',
         cellClass: 'num',
+        sortable: true,
+        comparator: keep,
+        sort: sorted('overdue'),
+        sortingOrder: ['desc', 'asc'],
         valueGetter: (p) =>
-          p.data?.kind === 'group' ? formatMoney(p.data.group.overdue_balance, p.data.group.currency) : p.data?.kind === 'invoice' && p.data.invoice.status.startsWith('past_due') ? formatMoney(p.data.invoice.balance, p.data.invoice.currency) : '',
+          p.data?.kind === 'group' ? formatMoney(p.data.group.overdue_balance, p.data.group.currency) : p.data?.kind === 'invoice' && p.data.invoice.status.startsWith('past_due') ? formatMoney(p.data.invoice.open_balance, p.data.invoice.currency) : '',
       },
       ...BUCKETS.map(bucketColumn),
     ];

@@ -10,7 +10,8 @@ import { InvoiceGrid } from './InvoiceGrid';
 import { InvoicePanel } from './InvoicePanel';
 import { PortfolioHeader } from './PortfolioHeader';
 import { useDesk } from './store';
-import { FilterButton, SavedViews, SearchBox, StatusChips } from './Toolbar';
+import { useConnection } from '../state/connection';
+import { FilterButton, FollowUpSelect, SavedViews, SearchBox, StatusChips, ViewSwitch } from './Toolbar';
 import type { Invoice } from './types';
 
 /** The collector's invoice desk: portfolio header, filters, the grid, bulk actions, detail panel. */
@@ -30,6 +31,19 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
     void loadLookups();
     void loadViews();
   }, [companyId, reset, loadLookups, loadViews]);
+
+  // The server answers again after it was gone: everything on screen reloads by itself.
+  const server = useConnection((s) => s.server);
+  const reconnects = useConnection((s) => s.reconnects);
+  const changed = useDesk((s) => s.changed);
+  const seenReconnects = useRef(reconnects);
+  useEffect(() => {
+    if (reconnects === seenReconnects.current) return;
+    seenReconnects.current = reconnects;
+    changed();
+    void loadLookups();
+    void loadViews();
+  }, [reconnects, changed, loadLookups, loadViews]);
 
   // The canonical URL: a hand-edited or stale query is rewritten to what actually applies.
   useEffect(() => {
@@ -51,10 +65,15 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
     // Back to the grid, on the row that was open: arrows and Enter keep working.
     requestAnimationFrame(() => {
       const grid = gridRef.current;
-      const focused = grid?.getFocusedCell();
-      if (grid && focused) grid.setFocusedCell(focused.rowIndex, focused.column);
+      if (!grid) return;
+      const row = invoiceId ? grid.getRowNode(invoiceId) : undefined;
+      const focused = grid.getFocusedCell();
+      const rowIndex = row?.rowIndex ?? focused?.rowIndex;
+      if (rowIndex === null || rowIndex === undefined) return;
+      grid.ensureIndexVisible(rowIndex);
+      grid.setFocusedCell(rowIndex, focused?.column ?? 'invoice_number');
     });
-  }, [companyId, navigate]);
+  }, [companyId, invoiceId, navigate]);
   const onCustomer = useCallback((id: string) => navigate(companyPath(companyId, 'customers', id)), [companyId, navigate]);
   const onBucket = useCallback((bucket: Bucket) => onFilters({ ...filters, aging_bucket: filters.aging_bucket.length === 1 && filters.aging_bucket[0] === bucket ? [] : [bucket] }), [filters, onFilters]);
   const onSearch = useCallback((text: string) => onFilters({ ...parseFilters(window.location.search), search: text }), [onFilters]);
@@ -62,27 +81,40 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
   return (
     <div className={invoiceId ? 'desk with-panel' : 'desk'}>
       <div className="desk-main">
+        <div className="desk-head">
+          <h1 className="page-title">Invoices</h1>
+          <ViewSwitch filters={filters} onFilters={onFilters} />
+        </div>
         <PortfolioHeader companyId={companyId} selected={filters.aging_bucket} onBucket={onBucket} />
         <div className="desk-toolbar">
           <SearchBox value={filters.search} onChange={onSearch} />
           <FilterButton filters={filters} open={filtersOpen} onToggle={() => setFiltersOpen(!filtersOpen)} />
+          <FollowUpSelect filters={filters} onFilters={onFilters} />
           <label className="check toggle">
-            <input type="checkbox" checked={filters.group_by === 'customer'} onChange={(e) => onFilters({ ...filters, group_by: e.target.checked ? 'customer' : '' })} />
+            <input type="checkbox" checked={filters.group_by === 'customer'} onChange={(e) => onFilters({ ...filters, group_by: e.target.checked ? 'customer' : '', sort: '' })} />
             Group by customer
           </label>
+          {filters.sort && (filters.work || filters.group_by) && (
+            <button type="button" className="btn btn-ghost btn-small" onClick={() => onFilters({ ...filters, sort: '', order: 'desc' })}>
+              {filters.group_by ? 'Most overdue first' : 'Worklist order'}
+            </button>
+          )}
           <span className="spacer" />
           <SavedViews companyId={companyId} filters={filters} onFilters={onFilters} />
         </div>
         <StatusChips filters={filters} onFilters={onFilters} />
         {filtersOpen && <FilterPanel filters={filters} onFilters={onFilters} />}
         {selection.length > 0 && filters.group_by === '' && (
-          <BulkBar
-            companyId={companyId}
-            onClear={() => {
-              gridRef.current?.deselectAll();
-              setSelection([]);
-            }}
-          />
+          <fieldset className="writes" disabled={!server} title={server ? undefined : 'The local server is not answering: changes are paused'}>
+            <legend className="sr-only">Bulk changes</legend>
+            <BulkBar
+              companyId={companyId}
+              onClear={() => {
+                gridRef.current?.deselectAll();
+                setSelection([]);
+              }}
+            />
+          </fieldset>
         )}
         {filters.group_by === 'customer' ? (
           <GroupedGrid companyId={companyId} filters={filters} onFilters={onFilters} onOpen={onOpen} onCustomer={onCustomer} />

@@ -1,11 +1,12 @@
 import type { CellKeyDownEvent, ColDef, GetRowIdParams, GridApi, GridReadyEvent, IDatasource, RowClickedEvent, RowSelectionOptions, SelectionChangedEvent, SortChangedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useConnection } from '../state/connection';
 import { api } from '../state/session';
 import { ErrorBox } from '../components/ErrorBox';
 import { DEFAULT_COL_DEF, gridTheme } from './ag';
-import { BucketText, CustomerLink, LabelChips, StatusBadge } from './cells';
-import { apiQuery, DEFAULT_FILTERS, type DeskFilters, type InvoiceQuery, type Order, type SortKey, sortOfColumn, withColumnSort } from './filters';
+import { AttentionCell, BalanceCell, BucketText, CustomerLink, FollowUpCell, LabelChips, StatusBadge } from './cells';
+import { apiQuery, DEFAULT_FILTERS, type DeskFilters, effectiveSort, type InvoiceQuery, type Order, type SortKey, sortOfColumn, withColumnSort } from './filters';
 import { formatCount, formatDate, formatMoney, formatTimestamp } from './format';
 import { CursorPager } from './pager';
 import { useDesk } from './store';
@@ -15,11 +16,11 @@ const BLOCK_SIZE = 100;
 
 // Grid options as constants: a new object per render would make the grid rebuild its columns.
 const ROW_SELECTION: RowSelectionOptions = { mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false };
-const SELECTION_COLUMN: ColDef = { pinned: 'left', width: 44 };
+const SELECTION_COLUMN: ColDef = { pinned: 'left', width: 40, headerName: 'Select', headerClass: 'sr-header' };
 const rowId = (p: GetRowIdParams<Invoice>) => p.data.id;
 
 /** The column that shows each of the API's sort keys (only these columns sort); the reverse lookup is derived, so they agree. */
-const COLUMN_OF_SORT: Record<SortKey, string> = { due_date: 'due_date', balance: 'balance', amount: 'total_amount', customer_name: 'customer_name' };
+const COLUMN_OF_SORT: Partial<Record<SortKey, string>> = { due_date: 'due_date', balance: 'balance', amount: 'total_amount', customer_name: 'customer_name', days_past_due: 'days_past_due' };
 const SORT_OF_COLUMN = sortOfColumn(COLUMN_OF_SORT);
 
 function moneyColumn(field: keyof Invoice & string, headerName: string, sortable = false): ColDef<Invoice> {
@@ -35,51 +36,98 @@ function moneyColumn(field: keyof Invoice & string, headerName: string, sortable
   };
 }
 
-function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sort: { sort: SortKey; order: Order } | null): ColDef<Invoice>[] {
-  const sorted = (colId: string) => (sort && COLUMN_OF_SORT[sort.sort] === colId ? sort.order : null);
+/**
+ * The columns, most useful first: with the detail panel open a laptop keeps invoice, customer,
+ * (why,) balance, days past due and status in view.
+ */
+function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sort: { sort: SortKey | ''; order: Order }, work: boolean): ColDef<Invoice>[] {
+  const sorted = (colId: string) => (sort.sort && COLUMN_OF_SORT[sort.sort] === colId ? sort.order : null);
   const columns: ColDef<Invoice>[] = [
-    { field: 'invoice_number', colId: 'invoice_number', headerName: 'Invoice', width: 116, pinned: 'left', cellClass: 'mono' },
+    { field: 'invoice_number', colId: 'invoice_number', headerName: 'Invoice', width: 104, pinned: 'left', cellClass: 'mono', tooltipField: 'invoice_number' },
     {
       field: 'customer_name',
       colId: 'customer_name',
       headerName: 'Customer',
       sortable: true,
       flex: 1,
-      minWidth: 180,
+      minWidth: 100,
+      tooltipField: 'customer_name',
       cellRenderer: (p: { data?: Invoice }) =>
         p.data ? <CustomerLink className="cell-link" companyId={companyId} customerId={p.data.customer} name={p.data.customer_name} onOpen={onCustomer} /> : null,
     },
-    { field: 'invoice_date', colId: 'invoice_date', headerName: 'Invoice date', width: 112, valueFormatter: (p) => formatDate(p.value as string) },
-    { field: 'due_date', colId: 'due_date', headerName: 'Due', width: 112, sortable: true, valueFormatter: (p) => formatDate(p.value as string) },
-    moneyColumn('total_amount', 'Amount', true),
-    moneyColumn('paid_amount', 'Paid'),
-    moneyColumn('balance', 'Balance', true),
+    {
+      field: 'open_balance',
+      colId: 'balance',
+      headerName: 'Balance',
+      sortable: true,
+      type: 'rightAligned',
+      width: 112,
+      cellClass: 'num',
+      tooltipValueGetter: (p) => (p.data ? balanceTooltip(p.data) : undefined),
+      cellRenderer: (p: { data?: Invoice }) => (p.data ? <BalanceCell invoice={p.data} /> : null),
+    },
+    { field: 'days_past_due', colId: 'days_past_due', headerName: 'Days past due', wrapHeaderText: true, autoHeaderHeight: true, headerTooltip: 'Whole days since the due date; 0 when not yet due or closed', sortable: true, width: 76, type: 'rightAligned', cellClass: 'num', valueFormatter: (p) => (p.value ? String(p.value) : '') },
     {
       field: 'status',
       colId: 'status',
       headerName: 'Status',
-      width: 134,
+      width: 138,
+      tooltipField: 'status_display',
       cellRenderer: (p: { data?: Invoice }) => (p.data ? <StatusBadge status={p.data.status} label={p.data.status_display} /> : null),
     },
+    ...(work
+      ? [
+          {
+            colId: 'attention',
+            headerName: 'Why today',
+            width: 210,
+            tooltipValueGetter: (p: { data?: Invoice }) => p.data?.attention?.map((a) => a.label).join('; '),
+            cellRenderer: (p: { data?: Invoice }) => (p.data?.attention ? <AttentionCell notes={p.data.attention} /> : null),
+          } satisfies ColDef<Invoice>,
+        ]
+      : []),
+    { field: 'due_date', colId: 'due_date', headerName: 'Due', width: 112, sortable: true, valueFormatter: (p) => formatDate(p.value as string) },
+    {
+      field: 'next_follow_up_date',
+      colId: 'next_follow_up_date',
+      headerName: 'Follow-up',
+      width: 122,
+      cellRenderer: (p: { data?: Invoice }) => (p.data?.next_follow_up_date ? <FollowUpCell date={p.data.next_follow_up_date} closed={p.data.status.startsWith('closed_')} /> : null),
+    },
+    moneyColumn('total_amount', 'Amount', true),
+    moneyColumn('paid_amount', 'Paid'),
     {
       field: 'labels',
       colId: 'labels',
       headerName: 'Labels',
       width: 180,
+      tooltipValueGetter: (p: { data?: Invoice }) => p.data?.labels.map((l) => l.name).join(', ') || undefined,
       cellRenderer: (p: { data?: Invoice }) => (p.data ? <LabelChips labels={p.data.labels} /> : null),
     },
-    { field: 'days_outstanding', colId: 'days_outstanding', headerName: 'Days', width: 80, type: 'rightAligned', cellClass: 'num' },
-    { field: 'aging_bucket', colId: 'aging_bucket', headerName: 'Aging', width: 90, cellRenderer: (p: { value?: string }) => (p.value ? <BucketText bucket={p.value} /> : null) },
-    { field: 'ar_owner', colId: 'ar_owner', headerName: 'AR owner', width: 140 },
+    { field: 'aging_bucket', colId: 'aging_bucket', headerName: 'Aging', width: 96, cellRenderer: (p: { value?: string }) => (p.value ? <BucketText bucket={p.value} /> : null) },
+    { field: 'ar_owner', colId: 'ar_owner', headerName: 'AR owner', width: 140, tooltipField: 'ar_owner' },
     {
       field: 'last_touch_date',
       colId: 'last_touch_date',
       headerName: 'Last touch',
       width: 170,
       valueFormatter: (p) => (p.value ? `${formatTimestamp(p.value as string)}${p.data?.last_touched_by ? ` · ${p.data.last_touched_by}` : ''}` : ''),
+      tooltipValueGetter: (p) => (p.value ? `${formatTimestamp(p.value as string)}${p.data?.last_touched_by ? ` · ${p.data.last_touched_by}` : ''}` : undefined),
     },
+    { field: 'invoice_date', colId: 'invoice_date', headerName: 'Invoice date', width: 112, valueFormatter: (p) => formatDate(p.value as string) },
+    { field: 'days_outstanding', colId: 'days_outstanding', headerName: 'Days outstanding', headerTooltip: 'Days since the invoice date (to the closing date once closed)', width: 110, type: 'rightAligned', cellClass: 'num' },
   ];
   return columns.map((c) => (c.sortable ? { ...c, sort: sorted(c.colId!), sortingOrder: ['desc', 'asc'] } : c));
+}
+
+/** The balance cell's tooltip: pending money, and for a closed invoice why it owes nothing. */
+export function balanceTooltip(invoice: Pick<Invoice, 'status' | 'status_display' | 'balance' | 'open_balance' | 'pending_amount' | 'currency'>): string {
+  const parts = [`Open balance ${formatMoney(invoice.open_balance, invoice.currency)}`];
+  if (invoice.pending_amount > 0) parts.push(`${formatMoney(invoice.pending_amount, invoice.currency)} in pending payments, not counted yet`);
+  if (invoice.status.startsWith('closed_') && invoice.balance !== 0) {
+    parts.push(`${invoice.status_display}: ${formatMoney(Math.abs(invoice.balance), invoice.currency)} ${invoice.balance > 0 ? 'left unpaid at closing' : 'paid beyond the total'}, not owed`);
+  }
+  return parts.join(' · ');
 }
 
 interface Props {
@@ -126,7 +174,7 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
   const datasource = useMemo<IDatasource>(() => {
     const query = JSON.parse(queryKey) as InvoiceQuery;
     const pagers = new Map<string, CursorPager<Invoice>>();
-    const pagerFor = (sort: SortKey, order: Order) => {
+    const pagerFor = (sort: SortKey | 'attention', order: Order) => {
       const key = `${sort}:${order}`;
       let pager = pagers.get(key);
       if (!pager) {
@@ -146,9 +194,9 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
     return {
       getRows(params) {
         const model = params.sortModel[0];
-        const sort = model ? SORT_OF_COLUMN[model.colId] : filtersRef.current.sort;
+        const sort = (model && SORT_OF_COLUMN[model.colId]) || effectiveSort(filtersRef.current);
         const order: Order = model ? (model.sort as Order) : filtersRef.current.order;
-        pagerFor(sort ?? 'due_date', order)
+        pagerFor(sort, order)
           .block(params.startRow)
           .then(({ rows, lastRow }) => {
             setError(null);
@@ -178,17 +226,17 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
   useEffect(() => {
     const grid = apiRef.current;
     if (!grid) return;
-    const colId = COLUMN_OF_SORT[filters.sort];
+    const colId = filters.sort ? COLUMN_OF_SORT[filters.sort] : undefined;
     const current = grid.getColumnState().find((c) => c.sort);
-    if (current?.colId === colId && current.sort === filters.order) return;
-    grid.applyColumnState({ state: [{ colId, sort: filters.order }], defaultState: { sort: null } });
+    if (current?.colId === colId && (!colId || current?.sort === filters.order)) return;
+    grid.applyColumnState({ state: colId ? [{ colId, sort: filters.order }] : [], defaultState: { sort: null } });
   }, [filters.sort, filters.order]);
 
   const columns = useMemo(() => {
-    const all = invoiceColumns(companyId, onCustomer, { sort: filtersRef.current.sort, order: filtersRef.current.order });
+    const all = invoiceColumns(companyId, onCustomer, { sort: filtersRef.current.sort, order: filtersRef.current.order }, filters.work);
     // On the customer page every row is that customer's.
     return embedded ? all.filter((c) => c.colId !== 'customer_name') : all;
-  }, [companyId, onCustomer, embedded]);
+  }, [companyId, onCustomer, embedded, filters.work]);
 
   const onGridReady = useCallback(
     (e: GridReadyEvent<Invoice>) => {
@@ -237,7 +285,16 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
   return (
     <div className="grid-area">
       {error !== null && <ErrorBox what="invoices" error={error} onRetry={retry} />}
-      {empty && error === null && <p className="grid-empty">No invoices match these filters.</p>}
+      {empty && error === null && (
+        <p className="grid-empty">
+          {filters.work && filters.ar_owner === 'me' ? 'Nothing in your worklist matches right now. ' : 'No invoices match these filters. '}
+          {!embedded && filters.ar_owner === 'me' && (
+            <button type="button" className="linkish" onClick={() => onFilters({ ...filters, ar_owner: '' })}>
+              Show the whole company
+            </button>
+          )}
+        </p>
+      )}
       <div className="grid-host" data-testid="invoice-grid">
         <AgGridReact<Invoice>
           theme={gridTheme}
@@ -272,9 +329,11 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
 function GridFooter() {
   const count = useDesk((s) => s.count);
   const selected = useDesk((s) => s.selection.length);
+  const stale = useConnection((s) => !s.server);
   return (
-    <div className="grid-footer muted">
+    <div className="grid-footer muted" data-testid="grid-footer">
       {count === null ? 'Loading…' : `${formatCount(count)} invoice${count === 1 ? '' : 's'}`}
+      {stale && count !== null && <span className="stale-note"> (may be out of date: the server is not answering)</span>}
       {selected > 0 && ` · ${formatCount(selected)} selected`}
     </div>
   );

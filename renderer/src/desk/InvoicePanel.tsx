@@ -1,15 +1,19 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import type { Schemas } from '../api/client';
 import { describeError, ErrorBox } from '../components/ErrorBox';
+import { LogContactButton } from '../components/LogContact';
+import { InsightCard } from '../components/InsightCard';
 import { useLoad } from '../components/useLoad';
+import { useConnection } from '../state/connection';
 import { api } from '../state/session';
+import { usePageTitle } from '../state/title';
 import { toast } from '../state/toasts';
 import { BucketText, CustomerLink, LabelChip, StatusBadge } from './cells';
-import { billingContact, formatDate, formatMoney, formatTimestamp, localToday } from './format';
+import { billingContact, formatDate, formatMoney, formatTimestamp } from './format';
+import { balanceTooltip } from './InvoiceGrid';
+import { Payments, RecordPayment } from './PanelPayments';
+import { Reminders } from './PanelReminders';
 import { useDesk } from './store';
 import type { InvoiceDetail } from './types';
-
-const PAYMENT_METHODS = ['ACH', 'WIRE', 'CHECK', 'CREDIT_CARD', 'CASH', 'OTHER'];
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -37,19 +41,26 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
   const path = { company_id: companyId, invoice_id: invoiceId };
   const detail = useLoad((signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}', { path, signal }), [companyId, invoiceId, version]);
 
+  const server = useConnection((s) => s.server);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !document.querySelector('.modal')) onClose();
+      // A popover or dialog that handled Esc closes itself, not the panel.
+      if (e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('.modal')) onClose();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
+  // Focus into the panel when it opens on another invoice (Enter on a row), after the grid has
+  // finished handling the key that opened it.
   useEffect(() => {
-    panel.current?.focus();
+    const frame = requestAnimationFrame(() => panel.current?.focus());
+    return () => cancelAnimationFrame(frame);
   }, [invoiceId]);
 
   const invoice = detail.data;
+  usePageTitle(invoice?.invoice_number);
   const customerId = invoice?.customer ?? null;
   const customer = useLoad(
     (signal) => (customerId ? api.get('/api/companies/{company_id}/customers/{customer_id}', { path: { company_id: companyId, customer_id: customerId }, signal }) : Promise.resolve(null)),
@@ -86,19 +97,34 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
                 <div className="muted small">Paid</div>
                 <div className="amount">{formatMoney(invoice.paid_amount, invoice.currency)}</div>
               </div>
-              <div>
-                <div className="muted small">Balance</div>
+              <div title={balanceTooltip(invoice)}>
+                <div className="muted small">{invoice.status.startsWith('closed_') ? 'Owed' : 'Open balance'}</div>
                 <div className="amount strong" data-testid="panel-balance">
-                  {formatMoney(invoice.balance, invoice.currency)}
+                  {formatMoney(invoice.open_balance, invoice.currency)}
                 </div>
               </div>
+              {invoice.pending_amount > 0 && (
+                <div>
+                  <div className="muted small">Pending</div>
+                  <div className="amount pending" data-testid="panel-pending">
+                    {formatMoney(invoice.pending_amount, invoice.currency)}
+                  </div>
+                </div>
+              )}
             </div>
+            {invoice.status.startsWith('closed_') && invoice.balance !== 0 && (
+              <p className="muted small" data-testid="closed-note">
+                {invoice.status_display}: {formatMoney(Math.abs(invoice.balance), invoice.currency)} {invoice.balance > 0 ? 'was left unpaid at closing' : 'was paid beyond the total'}. A closed invoice owes
+                nothing and counts in no open balance.
+              </p>
+            )}
             <dl className="fields">
               <Field label="Customer">
                 <CustomerLink companyId={companyId} customerId={invoice.customer} name={invoice.customer_name} onOpen={onCustomer} />
               </Field>
               <Field label="Invoice date">{formatDate(invoice.invoice_date)}</Field>
               <Field label="Due date">{formatDate(invoice.due_date)}</Field>
+              <Field label="Days past due">{invoice.days_past_due}</Field>
               <Field label="Days outstanding">{invoice.days_outstanding}</Field>
               <Field label="Aging">
                 <BucketText bucket={invoice.aging_bucket} />
@@ -118,11 +144,17 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
               <Field label="Updated">{formatTimestamp(invoice.updated_at)}</Field>
             </dl>
             {customer.error !== null && <ErrorBox what="the customer's location and billing contact" error={customer.error} onRetry={customer.reload} />}
-            <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
-            <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
-            <RecordPayment companyId={companyId} invoice={invoice} onSaved={changed} />
-            <Payments companyId={companyId} invoiceId={invoiceId} currency={invoice.currency} version={version} />
-            <Reminders companyId={companyId} invoiceId={invoiceId} version={version} />
+            <fieldset className="writes" disabled={!server} title={server ? undefined : 'The local server is not answering: changes are paused'}>
+              <legend className="sr-only">Changes to this invoice</legend>
+              <div className="form-actions">
+                <LogContactButton companyId={companyId} customerId={invoice.customer} customerName={invoice.customer_name} invoiceId={invoice.id} invoiceNumber={invoice.invoice_number} onLogged={changed} />
+              </div>
+              <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
+              <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
+              <RecordPayment companyId={companyId} invoice={invoice} onSaved={changed} />
+              <Payments companyId={companyId} invoice={invoice} version={version} onSaved={changed} />
+              <Reminders companyId={companyId} invoice={invoice} version={version} onSaved={changed} />
+            </fieldset>
             <DunningPlan invoice={invoice} />
             <Signals companyId={companyId} invoice={invoice} version={version} />
             <Activity companyId={companyId} invoiceId={invoiceId} version={version} />
@@ -248,179 +280,6 @@ function LabelsEditor({ companyId, invoice, onSaved }: { companyId: string; invo
   );
 }
 
-function RecordPayment({ companyId, invoice, onSaved }: { companyId: string; invoice: InvoiceDetail; onSaved: () => void }) {
-  const [open, setOpen] = useState(false);
-  const [form, setForm] = useState({ amount: '', payment_date: localToday(), payment_method: 'ACH', notes: '' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const amount = Number(form.amount);
-    setBusy(true);
-    setError(null);
-    try {
-      const payment = await api.post('/api/companies/{company_id}/payments', {
-        path: { company_id: companyId },
-        body: { invoice: invoice.id, amount, payment_date: form.payment_date, payment_method: form.payment_method, notes: form.notes || null },
-      });
-      toast.success(`Recorded ${formatMoney(payment.amount, invoice.currency)} on ${invoice.invoice_number}`);
-      setForm({ amount: '', payment_date: localToday(), payment_method: 'ACH', notes: '' });
-      setOpen(false);
-      onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  if (!open) {
-    return (
-      <div className="panel-section">
-        <button type="button" className="btn btn-primary" disabled={invoice.balance <= 0} onClick={() => setOpen(true)}>
-          Record a payment
-        </button>
-        {invoice.balance <= 0 && <span className="muted small"> Nothing is owed on this invoice.</span>}
-      </div>
-    );
-  }
-  return (
-    <Section title="Record a payment">
-      <form className="form-grid" onSubmit={submit} aria-label="Record a payment">
-        <label>
-          Amount
-          <input
-            name="amount"
-            type="number"
-            inputMode="decimal"
-            min="0.01"
-            step="0.01"
-            required
-            autoFocus
-            placeholder={invoice.balance.toFixed(2)}
-            value={form.amount}
-            onChange={(e) => setForm({ ...form, amount: e.target.value })}
-          />
-        </label>
-        <label>
-          Date
-          <input name="payment_date" type="date" required value={form.payment_date} onChange={(e) => setForm({ ...form, payment_date: e.target.value })} />
-        </label>
-        <label>
-          Method
-          <select name="payment_method" value={form.payment_method} onChange={(e) => setForm({ ...form, payment_method: e.target.value })}>
-            {PAYMENT_METHODS.map((m) => (
-              <option key={m} value={m}>
-                {m.replace('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="wide">
-          Notes
-          <input name="notes" value={form.notes} onChange={(e) => setForm({ ...form, notes: e.target.value })} />
-        </label>
-        {error && (
-          <p className="form-error wide" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="form-actions wide">
-          <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)}>
-            Cancel
-          </button>
-          <button type="button" className="btn" onClick={() => setForm({ ...form, amount: invoice.balance.toFixed(2) })}>
-            Full balance
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Recording…' : 'Record payment'}
-          </button>
-        </div>
-      </form>
-    </Section>
-  );
-}
-
-function Payments({ companyId, invoiceId, currency, version }: { companyId: string; invoiceId: string; currency: string; version: number }) {
-  const payments = useLoad(
-    (signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/payments', { path: { company_id: companyId, invoice_id: invoiceId }, signal }),
-    [companyId, invoiceId, version],
-  );
-  return (
-    <Section title="Payments" testId="panel-payments">
-      {payments.error !== null && <ErrorBox what="payments" error={payments.error} onRetry={payments.reload} />}
-      {payments.data && payments.data.data.length === 0 && <p className="muted">No payments yet.</p>}
-      {payments.data && payments.data.data.length > 0 && (
-        <table className="mini-table">
-          <thead>
-            <tr>
-              <th>Date</th>
-              <th>Method</th>
-              <th>Status</th>
-              <th className="num">Amount</th>
-            </tr>
-          </thead>
-          <tbody>
-            {payments.data.data.map((p) => (
-              <tr key={p.id} title={p.notes ?? undefined}>
-                <td>{formatDate(p.payment_date)}</td>
-                <td>{p.payment_method.replace('_', ' ')}</td>
-                <td>
-                  <span className={`pill pill-${p.status.toLowerCase()}`}>{p.status}</span>
-                </td>
-                <td className="num">{formatMoney(p.amount, currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </Section>
-  );
-}
-
-type Reminder = Schemas['Reminder'];
-
-/** The stylesheet's pill colours: sent reads as done, failed as bad, waiting or sending as pending. */
-const REMINDER_PILL: Record<Reminder['status'], string> = { sent: 'pill-paid', failed: 'pill-failed', queued: 'pill-pending', running: 'pill-pending' };
-
-function reminderWhen(r: Reminder): string {
-  if (r.status === 'sent' && r.sent_at) return `Sent ${formatTimestamp(r.sent_at)}`;
-  if (r.status === 'queued' && r.next_attempt_at) return `Try ${r.attempts + 1} of ${r.max_attempts} at ${formatTimestamp(r.next_attempt_at)}`;
-  return `Queued ${formatTimestamp(r.queued_at)}`;
-}
-
-function Reminders({ companyId, invoiceId, version }: { companyId: string; invoiceId: string; version: number }) {
-  const reminders = useLoad(
-    (signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/reminders', { path: { company_id: companyId, invoice_id: invoiceId }, signal }),
-    [companyId, invoiceId, version],
-  );
-  return (
-    <Section title="Reminders" testId="panel-reminders">
-      {reminders.error !== null && <ErrorBox what="the reminders" error={reminders.error} onRetry={reminders.reload} />}
-      {reminders.data && reminders.data.data.length === 0 && <p className="muted">No reminders yet.</p>}
-      {reminders.data && reminders.data.data.length > 0 && (
-        <ol className="timeline">
-          {reminders.data.data.map((r) => (
-            <li key={r.id} className="timeline-item" data-testid="reminder">
-              <span className="timeline-dot" aria-hidden="true" />
-              <div>
-                <strong>{reminderWhen(r)}</strong>
-                <span className={`pill ${REMINDER_PILL[r.status]}`}>{r.status}</span>
-                <div className="muted small">
-                  To {r.recipient ?? 'no billing contact'}
-                  {r.queued_by ? ` · asked by ${r.queued_by}` : ''}
-                </div>
-                {r.last_error && r.status !== 'sent' && <div className="small form-error clamp">{r.last_error}</div>}
-              </div>
-            </li>
-          ))}
-        </ol>
-      )}
-    </Section>
-  );
-}
-
 type PlanEntry = Record<string, unknown>;
 
 function DunningPlan({ invoice }: { invoice: InvoiceDetail }) {
@@ -451,24 +310,6 @@ function DunningPlan({ invoice }: { invoice: InvoiceDetail }) {
   );
 }
 
-function describeInsight(insight: Schemas['Insight']): { title: string; lines: string[] } {
-  const p = insight.payload_json as Record<string, unknown>;
-  const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-  switch (insight.insight_type) {
-    case 'invoice_conversation_summary':
-      return {
-        title: `Conversation · stress ${text(p.stress_level)}/10`,
-        lines: [`Topic: ${text(p.active_topic)}`, `Outcome sought: ${text(p.desired_outcome)}`, `Blocker: ${text(p.blocker)}`],
-      };
-    case 'invoice_pay_date_prediction':
-      return { title: `Predicted payment: ${p.predicted_date ? formatDate(String(p.predicted_date)) : 'not enough data'}`, lines: [`Basis: ${text(p.basis)}`] };
-    case 'invoice_signal':
-      return { title: 'Signal', lines: [p.signal ? text((p.signal as Record<string, unknown>).summary ?? (p.signal as Record<string, unknown>).type ?? p.signal) : text(p.reason)] };
-    default:
-      return { title: insight.insight_type.replace(/_/g, ' '), lines: Object.entries(p).slice(0, 3).map(([k, v]) => `${k}: ${text(v)}`) };
-  }
-}
-
 function Signals({ companyId, invoice, version }: { companyId: string; invoice: InvoiceDetail; version: number }) {
   const insights = useLoad(
     (signal) => api.get('/api/intelligence/insights', { query: { company_id: companyId, invoice_id: invoice.id }, signal }),
@@ -486,20 +327,9 @@ function Signals({ companyId, invoice, version }: { companyId: string; invoice: 
       )}
       {insights.error !== null && <ErrorBox what="insights" error={insights.error} onRetry={insights.reload} />}
       {insights.data && insights.data.results.length === 0 && signals.length === 0 && <p className="muted">No active signals or insights.</p>}
-      {insights.data &&
-        insights.data.results.map((insight) => {
-          const { title, lines } = describeInsight(insight);
-          return (
-            <div key={insight.id} className="insight">
-              <strong>{title}</strong>
-              {lines.map((line) => (
-                <div key={line} className="muted small">
-                  {line}
-                </div>
-              ))}
-            </div>
-          );
-        })}
+      {insights.data?.results.map((insight) => (
+        <InsightCard key={insight.id} companyId={companyId} insight={insight} showTarget={false} headingLevel={4} />
+      ))}
     </Section>
   );
 }

@@ -3,6 +3,7 @@ import { GridComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useMemo, useRef } from 'react';
+import { useConnection } from '../state/connection';
 import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
@@ -120,15 +121,16 @@ export function PortfolioHeader({ companyId, selected, onBucket }: { companyId: 
   const summary = useLoad((signal) => api.get('/api/companies/{company_id}/invoices/summary', { path: { company_id: companyId }, signal }), [companyId, version]);
   // Memoised: the chart repaints when the figures change, not on every render of the desk.
   const figures = useMemo(() => (summary.data ? portfolioFigures(summary.data) : null), [summary.data]);
+  const stale = useConnection((s) => !s.server);
   return (
-    <section className="portfolio" aria-label="Portfolio">
+    <section className={stale ? 'portfolio stale' : 'portfolio'} aria-label="Portfolio" title={stale ? 'Figures from before the server stopped answering' : undefined}>
       {summary.error !== null && !figures ? (
         <ErrorBox what="the portfolio summary" error={summary.error} onRetry={summary.reload} />
       ) : (
         <>
           <div className="kpis">
             <div className="kpi">
-              <div className="kpi-label">Total open</div>
+              <div className="kpi-label">Total open{stale && <span className="stale-note"> · may be out of date</span>}</div>
               <div className="kpi-value" data-testid="kpi-open">
                 {figures ? formatMoney(figures.totalOpen, figures.currency) : '…'}
               </div>

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { describeError, ErrorBox } from '../components/ErrorBox';
+import { useConnection } from '../state/connection';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
-import { activeFilterCount, type DeskFilters, parseFilters, STATUS_LABELS, STATUSES, toggle, toSearch } from './filters';
+import { activeFilterCount, type DeskFilters, FOLLOW_UP_CHOICES, FOLLOW_UP_WINDOWS, type FollowUpWindow, parseFilters, STATUS_LABELS, STATUSES, toSearch } from './filters';
 import { formatCount } from './format';
 import { useDesk } from './store';
 
@@ -52,6 +53,7 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (text:
         ref={input}
         type="search"
         placeholder="Search invoice number or customer   /"
+        title="Search invoice number or customer (press / to come here)"
         aria-label="Search invoices"
         value={text}
         onChange={(e) => setText(e.target.value)}
@@ -66,14 +68,19 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (text:
   );
 }
 
-/** The status chips with the first page's facet counts; each toggles that status in the filter. */
+/**
+ * The status chips with the first page's facet counts. One status at a time: a chip replaces the
+ * status filter, the active chip (or All) clears it; combinations are made in the Filters panel,
+ * and then no single chip is active.
+ */
 export function StatusChips({ filters, onFilters }: { filters: DeskFilters; onFilters: (f: DeskFilters) => void }) {
   const facets = useDesk((s) => s.facets);
-  const chips = STATUSES;
+  const stale = useConnection((s) => !s.server);
   // `overdue` spans the past-due statuses, so the total counts only the others.
   const total = facets ? STATUSES.filter((s) => s !== 'overdue').reduce((sum, s) => sum + (facets[s] ?? 0), 0) : null;
+  const single = filters.status.length === 1 ? filters.status[0] : null;
   return (
-    <div className="status-chips" role="group" aria-label="Status">
+    <div className={stale ? 'status-chips stale' : 'status-chips'} role="group" aria-label="Status" title={stale ? 'Counts from before the server stopped answering' : undefined}>
       <button
         type="button"
         className={filters.status.length === 0 ? 'status-chip active' : 'status-chip'}
@@ -82,8 +89,8 @@ export function StatusChips({ filters, onFilters }: { filters: DeskFilters; onFi
       >
         All <span className="facet">{total === null ? '' : formatCount(total)}</span>
       </button>
-      {chips.map((status) => {
-        const on = filters.status.includes(status);
+      {STATUSES.map((status) => {
+        const on = single === status;
         const count = facets?.[status];
         return (
           <button
@@ -92,13 +99,58 @@ export function StatusChips({ filters, onFilters }: { filters: DeskFilters; onFi
             data-status={status}
             className={`status-chip tone-${status}${on ? ' active' : ''}${count === 0 && !on ? ' zero' : ''}`}
             aria-pressed={on}
-            onClick={() => onFilters({ ...filters, status: toggle(filters.status, status, STATUSES) })}
+            onClick={() => onFilters({ ...filters, status: on ? [] : [status] })}
           >
             {STATUS_LABELS[status]} <span className="facet">{count === undefined ? '' : formatCount(count)}</span>
           </button>
         );
       })}
+      {filters.status.length > 1 && <span className="muted small chips-note">{filters.status.length} statuses chosen in Filters</span>}
     </div>
+  );
+}
+
+/** My work or every invoice; my portfolio or the whole company. */
+export function ViewSwitch({ filters, onFilters }: { filters: DeskFilters; onFilters: (f: DeskFilters) => void }) {
+  const choice = (on: boolean, label: string, next: Partial<DeskFilters>, hint: string) => (
+    <button type="button" className={on ? 'seg active' : 'seg'} aria-pressed={on} title={hint} onClick={() => onFilters({ ...filters, ...next })}>
+      {label}
+    </button>
+  );
+  const mine = filters.ar_owner === 'me';
+  return (
+    <div className="view-switch">
+      <div className="segmented" role="group" aria-label="View">
+        {choice(filters.work, 'My work', { work: true, sort: '' }, 'Open invoices that need attention today, most at stake first')}
+        {choice(!filters.work, 'All invoices', { work: false, sort: '' }, 'Every invoice, open or closed')}
+      </div>
+      <div className="segmented" role="group" aria-label="Portfolio">
+        {choice(mine, 'Mine', { ar_owner: 'me' }, 'Customers whose AR owner is you')}
+        {choice(filters.ar_owner === '', 'Everyone', { ar_owner: '' }, 'The whole company')}
+      </div>
+    </div>
+  );
+}
+
+export function FollowUpSelect({ filters, onFilters }: { filters: DeskFilters; onFilters: (f: DeskFilters) => void }) {
+  const value = filters.follow_up.join(',');
+  const known = FOLLOW_UP_CHOICES.some((c) => c.value === value);
+  return (
+    <label className="follow-up-select">
+      <span className="sr-only">Follow-ups</span>
+      <select
+        aria-label="Follow-ups"
+        value={value}
+        onChange={(e) => onFilters({ ...filters, follow_up: e.target.value.split(',').filter((v): v is FollowUpWindow => (FOLLOW_UP_WINDOWS as readonly string[]).includes(v)) })}
+      >
+        {FOLLOW_UP_CHOICES.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+        {!known && <option value={value}>Follow-up: {value.replace(/,/g, ', ').replace(/_/g, ' ')}</option>}
+      </select>
+    </label>
   );
 }
 
@@ -107,7 +159,12 @@ export function SavedViews({ companyId, filters, onFilters }: { companyId: strin
   const { views, viewsError, loadViews } = useDesk();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
+  const button = useRef<HTMLButtonElement>(null);
   const current = toSearch(filters).replace(/^\?/, '');
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
   const active = views.find((v) => v.query === current);
 
   async function save() {
@@ -132,8 +189,17 @@ export function SavedViews({ companyId, filters, onFilters }: { companyId: strin
   }
 
   return (
-    <div className="popover-anchor">
-      <button type="button" className="btn" aria-expanded={open} onClick={() => setOpen(!open)}>
+    <div
+      className="popover-anchor"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          // Handled here: the invoice panel behind must not close too.
+          e.preventDefault();
+          close();
+        }
+      }}
+    >
+      <button ref={button} type="button" className="btn" aria-expanded={open} onClick={() => setOpen(!open)}>
         ☆ {active ? active.name : 'Views'}
       </button>
       {open && (
@@ -151,7 +217,7 @@ export function SavedViews({ companyId, filters, onFilters }: { companyId: strin
                     className="linkish"
                     onClick={() => {
                       onFilters(parseFilters(v.query));
-                      setOpen(false);
+                      close();
                     }}
                   >
                     {v.name}
@@ -170,7 +236,7 @@ export function SavedViews({ companyId, filters, onFilters }: { companyId: strin
               void save();
             }}
           >
-            <input aria-label="View name" placeholder="Name this view" value={name} maxLength={80} required onChange={(e) => setName(e.target.value)} />
+            <input aria-label="View name" autoFocus placeholder="Name this view" value={name} maxLength={80} required onChange={(e) => setName(e.target.value)} />
             <button type="submit" className="btn btn-primary btn-small">
               Save
             </button>

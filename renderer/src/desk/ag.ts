@@ -11,6 +11,7 @@ import {
   RowStyleModule,
   ScrollApiModule,
   themeQuartz,
+  TooltipModule,
 } from 'ag-grid-community';
 
 // Only the community modules the desk uses, so the bundle stays small.
@@ -24,6 +25,8 @@ ModuleRegistry.registerModules([
   CellStyleModule,
   ScrollApiModule,
   ColumnAutoSizeModule,
+  // Cells that cut their text short say it in full on hover.
+  TooltipModule,
 ]);
 
 /** The grid follows the app's own tokens, so light and dark come from one place; no web fonts. */

@@ -1,5 +1,8 @@
+import type { Schemas } from '../api/client';
 import { companyPath } from '../state/route';
 import { BUCKET_LABELS, type Bucket, STATUS_LABELS, type Status } from './filters';
+import { followUpState, formatDate, formatMoney, localToday } from './format';
+import type { Invoice } from './types';
 
 function statusTone(status: string): string {
   if (status === 'current') return 'current';
@@ -66,6 +69,47 @@ export function LabelChips({ labels }: { labels: LabelLike[] }) {
       {labels.map((l) => (
         <LabelChip key={l.id} label={l} />
       ))}
+    </span>
+  );
+}
+
+/** Why an invoice is in My work: the most pressing reason, and how many more. */
+export function AttentionCell({ notes }: { notes: Array<Schemas['AttentionNote']> }) {
+  if (notes.length === 0) return null;
+  const [first, ...rest] = notes;
+  return (
+    <span className={`why why-${first.reason}`} data-reason={first.reason}>
+      {first.label}
+      {rest.length > 0 && <span className="muted"> +{rest.length}</span>}
+    </span>
+  );
+}
+
+/**
+ * The open balance (a closed invoice owes nothing: the closed-invoice balance rule), with a
+ * marker when payments are pending.
+ */
+export function BalanceCell({ invoice }: { invoice: Pick<Invoice, 'open_balance' | 'pending_amount' | 'currency'> }) {
+  return (
+    <span className="balance-cell">
+      {invoice.pending_amount > 0 && (
+        <span className="pending-mark" data-testid="pending-mark" aria-label={`${formatMoney(invoice.pending_amount, invoice.currency)} pending`}>
+          ◔
+        </span>
+      )}
+      {formatMoney(invoice.open_balance, invoice.currency)}
+    </span>
+  );
+}
+
+/** A follow-up date, marked when it is due today or overdue. */
+export function FollowUpCell({ date, closed }: { date: string; closed: boolean }) {
+  const state = closed ? 'later' : followUpState(date, localToday());
+  return (
+    <span className={`follow-up follow-up-${state}`} data-state={state}>
+      {formatDate(date)}
+      {state === 'overdue' && <span className="sr-only"> (overdue)</span>}
+      {state === 'today' && <span className="sr-only"> (today)</span>}
     </span>
   );
 }

@@ -71,3 +71,8 @@ export function billingContact(contacts: Array<{ name: string; email: string | n
   const email = billing.email?.trim() ?? '';
   return { name: billing.name, email: email.includes('@') ? email : null };
 }
+
+/** Where a follow-up date stands against today (both 'YYYY-MM-DD'). */
+export function followUpState(date: string, today: string): 'overdue' | 'today' | 'later' {
+  return date < today ? 'overdue' : date === today ? 'today' : 'later';
+}

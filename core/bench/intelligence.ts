@@ -1,0 +1,85 @@
+/**
+ * `npm run bench:intelligence`: the intelligence engine at scale. Seeds a generated ledger with
+ * `ardesk seed` in a child process (so its memory is not counted), then in this process: a full
+ * refresh (time and peak RSS), a second full refresh (nothing changed: nothing written), and the
+ * incremental refresh of one customer after one payment, repeated on different customers (median).
+ *
+ *   npm run bench:intelligence -- [--invoices N] [--customers M] [--samples K] [--db FILE] [--keep]
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEngine, systemActor } from '../engine';
+import { refreshIntelligence } from '../intelligence/runner';
+import { recordPayment } from '../payments/commands';
+import { fromMinor } from '../money';
+
+const TARGETS = { fullSeconds: 120, rssMb: 600, incrementalMs: 200 };
+const BIN = resolve(__dirname, '../cli/bin.cjs');
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { invoices: { type: 'string' }, customers: { type: 'string' }, samples: { type: 'string' }, db: { type: 'string' }, keep: { type: 'boolean' } },
+  });
+  const invoices = Number(values.invoices ?? 1_000_000);
+  const customers = Number(values.customers ?? 50_000);
+  const samples = Number(values.samples ?? 11);
+  let dir: string | null = null;
+  let file = values.db;
+  if (!file) {
+    dir = mkdtempSync(join(tmpdir(), 'ardesk-bench-intel-'));
+    file = join(dir, 'bench.sqlite');
+    console.log(`seeding ${invoices} invoices over ${customers} customers ...`);
+    const seeded = spawnSync(process.execPath, [BIN, 'seed', '--db', file, '--invoices', String(invoices), '--customers', String(customers)], { stdio: 'inherit' });
+    if (seeded.status !== 0) throw new Error('seeding failed');
+  }
+  const engine = await createEngine({ file });
+  try {
+    const company = await engine.db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').executeTakeFirstOrThrow();
+    let started = performance.now();
+    const full = await refreshIntelligence(engine, company.id);
+    const fullSeconds = (performance.now() - started) / 1000;
+    const rssMb = process.resourceUsage().maxRSS / 1024;
+    console.log(`full refresh: ${fullSeconds.toFixed(1)} s, peak RSS ${rssMb.toFixed(0)} MB`, JSON.stringify(full));
+    started = performance.now();
+    const again = await refreshIntelligence(engine, company.id);
+    console.log(`second full refresh (nothing changed): ${((performance.now() - started) / 1000).toFixed(1)} s`, JSON.stringify(again));
+
+    const open = engine.database.sqlite
+      .prepare(`SELECT id, customer_id, balance FROM invoices WHERE company_id = ? AND closing_reason IS NULL AND balance > 100 GROUP BY customer_id ORDER BY customer_id LIMIT ?`)
+      .all(company.id, samples) as { id: string; customer_id: string; balance: number }[];
+    const times: number[] = [];
+    for (const inv of open) {
+      await recordPayment(engine, { companyId: company.id, actor: systemActor }, { invoice: inv.id, amount: fromMinor(Math.floor(inv.balance / 2)) });
+      const t = performance.now();
+      await refreshIntelligence(engine, company.id, { customerIds: [inv.customer_id] });
+      times.push(performance.now() - t);
+    }
+    const incremental = median(times);
+    console.log(`incremental refresh after one payment: median ${incremental.toFixed(1)} ms over ${times.length} (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`);
+    const ok = fullSeconds <= TARGETS.fullSeconds && rssMb <= TARGETS.rssMb && incremental <= TARGETS.incrementalMs;
+    console.log(
+      `targets at 1M invoices / 50k customers: full <= ${TARGETS.fullSeconds} s, RSS <= ${TARGETS.rssMb} MB, incremental <= ${TARGETS.incrementalMs} ms: ${ok ? 'met' : 'NOT met'} at this size`,
+    );
+    return 0;
+  } finally {
+    await engine.close();
+    if (dir && !values.keep) rmSync(dir, { recursive: true, force: true });
+    else if (dir) console.log(`kept ${dir}`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,40 @@
+import { createEngine } from '../../engine';
+import { backtest } from '../../intelligence/backtest';
+import { loadSettledHistory } from '../../intelligence/facts';
+import { findCompany } from '../company';
+import { DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
+
+export const BACKTEST_HELP = 'ardesk backtest --company NAME_OR_ID [--json] [--db FILE | --data-dir DIR]';
+
+/** Replays the company's paid invoices through the pay-date model and two baselines, and prints the scores. */
+export async function backtestCommand(args: string[]): Promise<number> {
+  const { values } = parse(args, { ...DB_OPTIONS, company: { type: 'string' }, json: { type: 'boolean' } });
+  if (!values.company) throw new UsageError(BACKTEST_HELP);
+  const engine = await createEngine({ file: databaseFile(values) });
+  try {
+    const company = await findCompany(engine, values.company);
+    const report = backtest(loadSettledHistory(engine, company.id));
+    if (values.json) {
+      console.log(JSON.stringify(report));
+      return 0;
+    }
+    const { due_date: due, customer_mean: mean } = report.baselines;
+    const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+    console.log(
+      [
+        `Backtest of ${company.name}: ${report.invoices} paid invoices replayed, each predicted at its invoice date from what was settled before`,
+        '',
+        `${'predictor'.padEnd(28)}${'MAE (days)'.padStart(12)}${'late/on-time accuracy'.padStart(24)}`,
+        `${'pay-date model'.padEnd(28)}${report.mae_days.toFixed(2).padStart(12)}${pct(report.late_accuracy).padStart(24)}`,
+        `${'due date'.padEnd(28)}${due.mae_days.toFixed(2).padStart(12)}${pct(due.late_accuracy).padStart(24)}`,
+        `${'customer running mean'.padEnd(28)}${mean.mae_days.toFixed(2).padStart(12)}${pct(mean.late_accuracy).padStart(24)}`,
+        '',
+        `median absolute error: ${report.median_ae_days} days`,
+        `80% interval coverage: ${pct(report.interval_coverage)}`,
+      ].join('\n'),
+    );
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}

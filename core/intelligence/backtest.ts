@@ -1,0 +1,147 @@
+/**
+ * The backtest: replays a company's paid invoices in order of invoice date and predicts each one at
+ * its invoice date from what was settled strictly before that date, with the pay-date model and two
+ * baselines (the due date; the customer's running mean days-to-pay, the portfolio's for a first
+ * invoice). Scores are days between predicted and actual settled date.
+ */
+import { addDays, daysBetween } from '../dates';
+import { type SettledInvoice } from './facts';
+import { PayDateModel } from './pay-date';
+
+export type HistoryInvoice = SettledInvoice;
+
+export interface ReplayedPrediction {
+  invoiceId: string;
+  /** The prediction moment: the invoice date. */
+  asOf: string;
+  predicted: string;
+  low: string;
+  high: string;
+  customerMean: string;
+  actual: string;
+}
+
+export interface Score {
+  mae_days: number;
+  late_accuracy: number;
+}
+
+export interface BacktestReport {
+  invoices: number;
+  mae_days: number;
+  median_ae_days: number;
+  late_accuracy: number;
+  interval_coverage: number;
+  baselines: { due_date: Score; customer_mean: Score };
+}
+
+/** Running mean of days from invoice to settlement, per customer and for the portfolio. */
+class RunningMeans {
+  private readonly customers = new Map<string, { sum: number; n: number }>();
+  private sum = 0;
+  private n = 0;
+
+  observe(h: HistoryInvoice): void {
+    const days = daysBetween(h.invoiceDate, h.settledDate);
+    const c = this.customers.get(h.customerId) ?? { sum: 0, n: 0 };
+    c.sum += days;
+    c.n += 1;
+    this.customers.set(h.customerId, c);
+    this.sum += days;
+    this.n += 1;
+  }
+
+  /** The customer's mean, else the portfolio's, else the due date (nothing settled yet). */
+  predict(h: HistoryInvoice): string {
+    const c = this.customers.get(h.customerId);
+    if (c) return addDays(h.invoiceDate, Math.round(c.sum / c.n));
+    if (this.n) return addDays(h.invoiceDate, Math.round(this.sum / this.n));
+    return h.dueDate;
+  }
+}
+
+/**
+ * Predicts every invoice at its invoice date. Observations enter in order of settled date and only
+ * once their settled date is strictly before the prediction moment. An invoice predicted before
+ * anything was settled gets its due date (the model has nothing to learn from).
+ */
+export function replay(history: HistoryInvoice[]): ReplayedPrediction[] {
+  const byInvoiceDate = [...history].sort((a, b) => cmp(a.invoiceDate, b.invoiceDate) || cmp(a.id, b.id));
+  const bySettled = [...history].sort((a, b) => cmp(a.settledDate, b.settledDate) || cmp(a.id, b.id));
+  const model = new PayDateModel();
+  const means = new RunningMeans();
+  const out: ReplayedPrediction[] = [];
+  let next = 0;
+  for (const h of byInvoiceDate) {
+    while (next < bySettled.length && bySettled[next].settledDate < h.invoiceDate) {
+      const o = bySettled[next++];
+      model.observe(o);
+      means.observe(o);
+    }
+    const p = model.predict({ customerId: h.customerId, dueDate: h.dueDate, disputed: h.disputed, asOf: h.invoiceDate });
+    out.push({
+      invoiceId: h.id,
+      asOf: h.invoiceDate,
+      predicted: p?.predicted_date ?? h.dueDate,
+      low: p?.interval.low ?? h.dueDate,
+      high: p?.interval.high ?? h.dueDate,
+      customerMean: means.predict(h),
+      actual: h.settledDate,
+    });
+  }
+  return out;
+}
+
+export function backtest(history: HistoryInvoice[]): BacktestReport {
+  const dueById = new Map(history.map((h) => [h.id, h.dueDate]));
+  const predictions = replay(history);
+  const score = (pick: (p: ReplayedPrediction) => string): Score & { errors: number[] } => {
+    const errors: number[] = [];
+    let right = 0;
+    for (const p of predictions) {
+      const predicted = pick(p);
+      const due = dueById.get(p.invoiceId)!;
+      errors.push(Math.abs(daysBetween(predicted, p.actual)));
+      if (predicted > due === p.actual > due) right += 1;
+    }
+    return { mae_days: round2(mean(errors)), late_accuracy: round3(right / (predictions.length || 1)), errors };
+  };
+  const model = score((p) => p.predicted);
+  const due = score((p) => dueById.get(p.invoiceId)!);
+  const customerMean = score((p) => p.customerMean);
+  const covered = predictions.filter((p) => p.low <= p.actual && p.actual <= p.high).length;
+  return {
+    invoices: predictions.length,
+    mae_days: model.mae_days,
+    median_ae_days: median(model.errors),
+    late_accuracy: model.late_accuracy,
+    interval_coverage: round3(covered / (predictions.length || 1)),
+    baselines: {
+      due_date: { mae_days: due.mae_days, late_accuracy: due.late_accuracy },
+      customer_mean: { mae_days: customerMean.mae_days, late_accuracy: customerMean.late_accuracy },
+    },
+  };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function mean(values: number[]): number {
+  return values.length ? values.reduce((s, v) => s + v, 0) / values.length : 0;
+}
+
+function median(values: number[]): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,250 @@
+/**
+ * What the models read, loaded set-based: the company's settled history in one streamed pass (the
+ * pay-date model), then the rest per chunk of customers with one query per kind of record, never
+ * one per invoice.
+ */
+import type { Engine } from '../engine';
+import { PayDateModel } from './pay-date';
+
+/** A label whose name says dispute marks an invoice as disputed (the IBM preset's "Disputed"). */
+export const DISPUTE_LABEL_PATTERN = '%disput%';
+
+const DISPUTED_SQL = `EXISTS (SELECT 1 FROM invoice_labels il JOIN labels l ON l.id = il.label_id
+  WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND lower(l.name) LIKE '${DISPUTE_LABEL_PATTERN}')`;
+
+const LAST_METHOD_SQL = `(SELECT p.payment_method FROM payments p WHERE p.invoice_id = i.id AND p.status IN ('PAID', 'PARTIAL')
+  ORDER BY p.payment_date DESC, p.created_at DESC LIMIT 1)`;
+
+export interface SettledInvoice {
+  id: string;
+  customerId: string;
+  invoiceDate: string;
+  dueDate: string;
+  settledDate: string;
+  disputed: boolean;
+  method: string | null;
+}
+
+type SettledRow = { id: string; customer_id: string; invoice_date: string; due_date: string; closed_date: string; disputed: number; method: string | null };
+
+const toSettled = (r: SettledRow): SettledInvoice => ({
+  id: r.id,
+  customerId: r.customer_id,
+  invoiceDate: r.invoice_date,
+  dueDate: r.due_date,
+  settledDate: r.closed_date,
+  disputed: r.disputed === 1,
+  method: r.method,
+});
+
+const SETTLED_SQL = `SELECT i.id, i.customer_id, i.invoice_date, i.due_date, i.closed_date, ${DISPUTED_SQL} AS disputed, ${LAST_METHOD_SQL} AS method
+  FROM invoices i WHERE i.company_id = ? AND i.closing_reason IN ('paid', 'overpaid') AND i.closed_date IS NOT NULL`;
+
+/**
+ * The same for some customers, by the customer index: without statistics the planner would walk
+ * the company's due-date index instead, reading every invoice of the company.
+ */
+const SETTLED_OF_SQL = SETTLED_SQL.replace('FROM invoices i WHERE', 'FROM invoices i INDEXED BY invoices_customer WHERE');
+
+/** Every invoice the company saw settled in full (paid or overpaid), with its dispute flag and payment method. */
+export function loadSettledHistory(engine: Pick<Engine, 'database'>, companyId: string): SettledInvoice[] {
+  return (engine.database.sqlite.prepare(SETTLED_SQL).all(companyId) as SettledRow[]).map(toSettled);
+}
+
+/** The pay-date model fitted on everything settled before `today`, streamed row by row. */
+export function fitPayDateModel(engine: Pick<Engine, 'database'>, companyId: string, today: string): PayDateModel {
+  const model = new PayDateModel();
+  for (const row of engine.database.sqlite.prepare(`${SETTLED_SQL} AND i.closed_date < ?`).iterate(companyId, today) as Iterable<SettledRow>) {
+    model.observe(toSettled(row));
+  }
+  return model;
+}
+
+/** The settled invoices of some customers (to refresh their part of a cached model). */
+export function loadSettledOf(engine: Pick<Engine, 'database'>, companyId: string, customerIds: string[], today: string): SettledInvoice[] {
+  if (!customerIds.length) return [];
+  const rows = engine.database.sqlite
+    .prepare(`${SETTLED_OF_SQL} AND i.closed_date < ? AND i.customer_id IN (${marks(customerIds.length)})`)
+    .all(companyId, today, ...customerIds) as SettledRow[];
+  return rows.map(toSettled);
+}
+
+export interface OpenInvoice {
+  id: string;
+  customerId: string;
+  number: string;
+  invoiceDate: string;
+  dueDate: string;
+  currency: string;
+  totalAmount: number;
+  balance: number;
+  disputed: boolean;
+  /** When the dispute label was put on (the signal's detection time). */
+  disputedAt: string | null;
+  lastPaymentDate: string | null;
+  lastTouchAt: string | null;
+}
+
+export interface CustomerFacts {
+  id: string;
+  name: string;
+  currency: string;
+  paymentTermsDays: number;
+  openInvoices: OpenInvoice[];
+  communications: Communication[];
+  actions: ActionFact[];
+}
+
+export interface Communication {
+  id: string;
+  invoiceId: string | null;
+  kind: 'email' | 'call' | 'note';
+  direction: 'outbound' | 'inbound' | 'internal';
+  subject: string | null;
+  body: string | null;
+  occurredAt: string;
+  authorName: string | null;
+}
+
+export interface ActionFact {
+  id: string;
+  invoiceId: string | null;
+  actionType: 'email' | 'call' | 'task';
+  status: string;
+  triggerKey: string | null;
+  executedAt: string | null;
+  rejected: boolean;
+  deleted: boolean;
+}
+
+/** Communications per customer the summaries read: the latest ones tell the current story. */
+export const COMMUNICATIONS_PER_CUSTOMER = 50;
+
+/** Customers that have open invoices, communications or engine actions: the ones the models speak about. */
+export function activeCustomerIds(engine: Pick<Engine, 'database'>, companyId: string): string[] {
+  const rows = engine.database.sqlite
+    .prepare(
+      `SELECT customer_id AS id FROM customer_invoice_totals WHERE company_id = ? AND balance != 0
+       UNION SELECT customer_id FROM communications WHERE company_id = ?
+       UNION SELECT customer_id FROM insights WHERE company_id = ? AND valid_to IS NULL AND customer_id IS NOT NULL
+       ORDER BY 1`,
+    )
+    .all(companyId, companyId, companyId) as { id: string }[];
+  return rows.map((r) => r.id);
+}
+
+/** Everything the models need about a chunk of customers, in four queries (invoices by the customer index, as above). */
+export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: string, customerIds: string[]): CustomerFacts[] {
+  if (!customerIds.length) return [];
+  const sqlite = engine.database.sqlite;
+  const m = marks(customerIds.length);
+  const customers = sqlite
+    .prepare(`SELECT id, name, currency, payment_terms_days FROM customers WHERE company_id = ? AND id IN (${m})`)
+    .all(companyId, ...customerIds) as { id: string; name: string; currency: string; payment_terms_days: number }[];
+  const invoices = sqlite
+    .prepare(
+      `SELECT i.id, i.customer_id, i.invoice_number, i.invoice_date, i.due_date, i.currency, i.total_amount, i.balance, i.last_touch_at,
+        (SELECT min(il.created_at) FROM invoice_labels il JOIN labels l ON l.id = il.label_id
+          WHERE il.invoice_id = i.id AND lower(l.name) LIKE '${DISPUTE_LABEL_PATTERN}') AS disputed_at,
+        (SELECT max(p.payment_date) FROM payments p WHERE p.invoice_id = i.id AND p.status IN ('PAID', 'PARTIAL')) AS last_payment_date
+       FROM invoices i INDEXED BY invoices_customer WHERE i.company_id = ? AND i.customer_id IN (${m}) AND i.closing_reason IS NULL
+       ORDER BY i.customer_id, i.due_date, i.id`,
+    )
+    .all(companyId, ...customerIds) as {
+    id: string;
+    customer_id: string;
+    invoice_number: string;
+    invoice_date: string;
+    due_date: string;
+    currency: string;
+    total_amount: number;
+    balance: number;
+    last_touch_at: string | null;
+    disputed_at: string | null;
+    last_payment_date: string | null;
+  }[];
+  const comms = sqlite
+    .prepare(
+      `SELECT id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, author_name FROM (
+         SELECT c.*, row_number() OVER (PARTITION BY c.customer_id ORDER BY c.occurred_at DESC, c.id DESC) AS rn
+         FROM communications c WHERE c.company_id = ? AND c.customer_id IN (${m}))
+       WHERE rn <= ${COMMUNICATIONS_PER_CUSTOMER} ORDER BY customer_id, occurred_at, id`,
+    )
+    .all(companyId, ...customerIds) as {
+    id: string;
+    customer_id: string;
+    invoice_id: string | null;
+    kind: Communication['kind'];
+    direction: Communication['direction'];
+    subject: string | null;
+    body: string | null;
+    occurred_at: string;
+    author_name: string | null;
+  }[];
+  const actions = sqlite
+    .prepare(
+      `SELECT a.id, a.customer_id, a.invoice_id, a.action_type, a.status, a.trigger_key, a.executed_at, a.deleted_at,
+        EXISTS (SELECT 1 FROM action_approvals p WHERE p.action_id = a.id AND p.operation = 'reject') AS rejected
+       FROM actions a WHERE a.company_id = ? AND a.customer_id IN (${m})`,
+    )
+    .all(companyId, ...customerIds) as {
+    id: string;
+    customer_id: string;
+    invoice_id: string | null;
+    action_type: ActionFact['actionType'];
+    status: string;
+    trigger_key: string | null;
+    executed_at: string | null;
+    deleted_at: string | null;
+    rejected: number;
+  }[];
+  const byId = new Map<string, CustomerFacts>();
+  for (const c of customers) {
+    byId.set(c.id, { id: c.id, name: c.name, currency: c.currency, paymentTermsDays: c.payment_terms_days, openInvoices: [], communications: [], actions: [] });
+  }
+  for (const r of invoices) {
+    byId.get(r.customer_id)?.openInvoices.push({
+      id: r.id,
+      customerId: r.customer_id,
+      number: r.invoice_number,
+      invoiceDate: r.invoice_date,
+      dueDate: r.due_date,
+      currency: r.currency,
+      totalAmount: r.total_amount,
+      balance: r.balance,
+      disputed: r.disputed_at !== null,
+      disputedAt: r.disputed_at,
+      lastPaymentDate: r.last_payment_date,
+      lastTouchAt: r.last_touch_at,
+    });
+  }
+  for (const r of comms) {
+    byId.get(r.customer_id)?.communications.push({
+      id: r.id,
+      invoiceId: r.invoice_id,
+      kind: r.kind,
+      direction: r.direction,
+      subject: r.subject,
+      body: r.body,
+      occurredAt: r.occurred_at,
+      authorName: r.author_name,
+    });
+  }
+  for (const r of actions) {
+    byId.get(r.customer_id)?.actions.push({
+      id: r.id,
+      invoiceId: r.invoice_id,
+      actionType: r.action_type,
+      status: r.status,
+      triggerKey: r.trigger_key,
+      executedAt: r.executed_at,
+      rejected: r.rejected === 1,
+      deleted: r.deleted_at !== null,
+    });
+  }
+  return customerIds.map((id) => byId.get(id)).filter((c): c is CustomerFacts => c !== undefined);
+}
+
+export function marks(n: number): string {
+  return new Array(n).fill('?').join(',');
+}

@@ -1,0 +1,247 @@
+/**
+ * When the engine runs, as durable jobs of kind intelligence_refresh:
+ * - on demand (API, one full refresh at a time per company);
+ * - once a day: at start-up and then daily, a full refresh for each company not refreshed today;
+ * - after changes: a watcher reads the change record past the company's watermark, finds the
+ *   customers whose invoices, payments, communications, labels or actions changed, and queues one
+ *   debounced job for just them (later changes join the queued job). The watermark moves in the
+ *   same transaction as the job is queued, so no change is lost to a crash.
+ */
+import { today as todayOf } from '../clock';
+import type { Job } from '../db/schema';
+import { type Actor, type Engine, runCommand, systemActor } from '../engine';
+import { newId } from '../ids';
+import { addMs, enqueueJob } from '../jobs/queue';
+import type { JobHandler } from '../jobs/worker';
+import { REFRESH_COMMAND, refreshIntelligence, type RefreshReport } from './runner';
+import { replicatedCompanies } from '../sync/state';
+
+export const INTELLIGENCE_REFRESH = 'intelligence_refresh';
+/** Changes within this window are refreshed together. */
+export const DEBOUNCE_MS = 2_000;
+/** More touched customers than this: a full refresh is cheaper than a list. */
+const MAX_LISTED_CUSTOMERS = 5_000;
+/** Commands whose changes are the engine's own bookkeeping, never a reason to recompute. */
+const IGNORED_COMMANDS = [REFRESH_COMMAND, 'intelligence_watch', 'intelligence_progress', 'claim_job', 'complete_job', 'fail_job', 'reclaim_job'];
+
+export interface RefreshPayload {
+  scope: 'full' | 'customers';
+  customer_ids?: string[];
+  reason: 'on_demand' | 'daily' | 'changes';
+}
+
+export interface RefreshProgress {
+  done: number;
+  total: number;
+}
+
+/** Queues a full refresh, or returns the one already queued or running for the company. */
+export async function requestFullRefresh(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, actor: Actor, reason: 'on_demand' | 'daily'): Promise<{ id: string; created: boolean }> {
+  return runCommand(engine, 'request_intelligence_refresh', { actor, companyId }, async (tx) => {
+    const pending = await tx.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('kind', '=', INTELLIGENCE_REFRESH)
+      .where('subject_id', '=', 'full')
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+    if (pending) return { id: pending.id, created: false };
+    const key = reason === 'daily' ? `intelligence:${companyId}:daily:${tx.today}` : `intelligence:${companyId}:full:${newId()}`;
+    const payload: RefreshPayload = { scope: 'full', reason };
+    return enqueueJob(tx, { companyId, kind: INTELLIGENCE_REFRESH, idempotencyKey: key, payload, subjectId: 'full', maxAttempts: 3 });
+  });
+}
+
+/** Companies whose last full refresh is not today get one (start-up catch-up and the daily run). */
+export async function queueDailyRefreshes(engine: Pick<Engine, 'db' | 'clock'>): Promise<string[]> {
+  const day = todayOf(engine.clock);
+  const due = await engine.db
+    .selectFrom('companies as c')
+    .leftJoin('intelligence_state as s', 's.company_id', 'c.id')
+    .select('c.id')
+    .where((eb) => eb.or([eb('s.last_full_refresh_date', 'is', null), eb('s.last_full_refresh_date', '<', day)]))
+    .where('c.id', 'not in', replicatedCompanies(engine.db))
+    .execute();
+  const queued: string[] = [];
+  for (const { id } of due) if ((await requestFullRefresh(engine, id, systemActor, 'daily')).created) queued.push(id);
+  return queued;
+}
+
+/**
+ * Reads the change record past each company's watermark and queues (or extends) a debounced
+ * refresh of the touched customers. Returns the companies it queued work for.
+ */
+export async function watchChanges(engine: Pick<Engine, 'db' | 'clock' | 'database'>): Promise<string[]> {
+  const sqlite = engine.database.sqlite;
+  const heads = sqlite
+    .prepare(
+      `SELECT c.id AS company_id, coalesce(s.last_change_seq, 0) AS since,
+        (SELECT max(seq) FROM changes WHERE company_id = c.id) AS head
+       FROM companies c LEFT JOIN intelligence_state s ON s.company_id = c.id
+       WHERE c.id NOT IN (SELECT company_id FROM sync_companies)`,
+    )
+    .all() as { company_id: string; since: number; head: number | null }[];
+  const queued: string[] = [];
+  for (const { company_id: companyId, since, head } of heads) {
+    if (head === null || head <= since) continue;
+    const ignored = IGNORED_COMMANDS.map(() => '?').join(',');
+    const touched = (
+      sqlite
+        .prepare(
+          `WITH ch AS (SELECT entity, entity_id FROM changes WHERE company_id = ? AND seq > ? AND seq <= ? AND command NOT IN (${ignored}))
+           SELECT i.customer_id AS id FROM ch JOIN invoices i ON i.id = ch.entity_id WHERE ch.entity = 'invoice'
+           UNION SELECT i.customer_id FROM ch JOIN invoices i ON i.id = substr(ch.entity_id, 1, 36) WHERE ch.entity = 'invoice_label'
+           UNION SELECT i.customer_id FROM ch JOIN payments p ON p.id = ch.entity_id JOIN invoices i ON i.id = p.invoice_id WHERE ch.entity = 'payment'
+           UNION SELECT m.customer_id FROM ch JOIN communications m ON m.id = ch.entity_id WHERE ch.entity = 'communication'
+           UNION SELECT a.customer_id FROM ch JOIN actions a ON a.id = ch.entity_id WHERE ch.entity = 'action'
+           UNION SELECT a.customer_id FROM ch JOIN action_approvals p ON p.id = ch.entity_id JOIN actions a ON a.id = p.action_id WHERE ch.entity = 'action_approval'
+           UNION SELECT c.id FROM ch JOIN customers c ON c.id = ch.entity_id WHERE ch.entity = 'customer'`,
+        )
+        .all(companyId, since, head, ...IGNORED_COMMANDS) as { id: string }[]
+    ).map((r) => r.id);
+    await runCommand(engine, 'intelligence_watch', { actor: systemActor, companyId }, async (tx) => {
+      await tx.db
+        .insertInto('intelligence_state')
+        .values({ company_id: companyId, last_change_seq: head, last_full_refresh_date: null, updated_at: tx.now })
+        .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_change_seq: head, updated_at: tx.now }))
+        .execute();
+      if (!touched.length) return;
+      // A full refresh that has not started yet covers these customers too.
+      const fullQueued = await tx.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('kind', '=', INTELLIGENCE_REFRESH)
+        .where('subject_id', '=', 'full')
+        .where('status', '=', 'queued')
+        .executeTakeFirst();
+      if (fullQueued) return;
+      const runAfter = addMs(tx.now, DEBOUNCE_MS);
+      const open = await tx.db
+        .selectFrom('jobs')
+        .select(['id', 'payload'])
+        .where('company_id', '=', companyId)
+        .where('kind', '=', INTELLIGENCE_REFRESH)
+        .where('subject_id', '=', 'changes')
+        .where('status', '=', 'queued')
+        .executeTakeFirst();
+      if (open) {
+        const before = JSON.parse(open.payload) as RefreshPayload;
+        const ids = [...new Set([...(before.customer_ids ?? []), ...touched])];
+        const payload: RefreshPayload = ids.length > MAX_LISTED_CUSTOMERS ? { scope: 'full', reason: 'changes' } : { ...before, customer_ids: ids };
+        await tx.db.updateTable('jobs').set({ payload: JSON.stringify(payload), run_after: runAfter, updated_at: tx.now }).where('id', '=', open.id).execute();
+        await tx.record('job', open.id, 'update', { payload, run_after: runAfter });
+      } else {
+        const payload: RefreshPayload = touched.length > MAX_LISTED_CUSTOMERS ? { scope: 'full', reason: 'changes' } : { scope: 'customers', customer_ids: touched, reason: 'changes' };
+        await enqueueJob(tx, { companyId, kind: INTELLIGENCE_REFRESH, idempotencyKey: `intelligence:${companyId}:changes:${newId()}`, payload, subjectId: 'changes', runAfter, maxAttempts: 3 });
+      }
+      queued.push(companyId);
+    });
+  }
+  return queued;
+}
+
+/** Writes a running job's progress into its result, while this worker still holds the claim. */
+async function recordProgress(engine: Pick<Engine, 'db' | 'clock'>, job: Job, progress: RefreshProgress): Promise<void> {
+  await runCommand(engine, 'intelligence_progress', { actor: systemActor, companyId: job.company_id }, async (tx) => {
+    const result = JSON.stringify({ progress });
+    const updated = await tx.db.updateTable('jobs').set({ result, updated_at: tx.now }).where('id', '=', job.id).where('status', '=', 'running').where('attempts', '=', job.attempts).executeTakeFirst();
+    if (Number(updated.numUpdatedRows)) await tx.record('job', job.id, 'update', { result: { progress } });
+  });
+}
+
+/** Progress is written at most this often. */
+const PROGRESS_EVERY_MS = 500;
+
+export const refreshJobHandler: JobHandler = async (job, ctx) => {
+  const payload = JSON.parse(job.payload) as RefreshPayload;
+  let lastWrite = 0;
+  let pending: Promise<void> = Promise.resolve();
+  const report: RefreshReport = await refreshIntelligence(ctx.engine, job.company_id, {
+    customerIds: payload.scope === 'customers' ? payload.customer_ids : undefined,
+    onProgress: (progress) => {
+      const now = Date.now();
+      if (now - lastWrite < PROGRESS_EVERY_MS && progress.done < progress.total) return;
+      lastWrite = now;
+      pending = pending.then(() => recordProgress(ctx.engine, job, progress));
+    },
+  });
+  await pending;
+  await ctx.succeed({ write: async () => ({ progress: { done: report.customers, total: report.customers }, report }) });
+};
+
+/** The refresh job as the API shows it. */
+export interface RefreshJobView {
+  id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  reason: RefreshPayload['reason'];
+  progress: RefreshProgress | null;
+  report: RefreshReport | null;
+  error: string | null;
+  queued_at: string;
+  updated_at: string;
+}
+
+export async function getRefreshJob(engine: Pick<Engine, 'db'>, companyId: string, jobId: string): Promise<RefreshJobView | null> {
+  const job = await engine.db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('kind', '=', INTELLIGENCE_REFRESH)
+    .where('id', '=', jobId)
+    .executeTakeFirst();
+  if (!job) return null;
+  const result = job.result ? (JSON.parse(job.result) as { progress?: RefreshProgress; report?: RefreshReport }) : {};
+  return {
+    id: job.id,
+    status: job.status,
+    reason: (JSON.parse(job.payload) as RefreshPayload).reason,
+    progress: result.progress ?? null,
+    report: result.report ?? null,
+    error: job.status === 'failed' || job.status === 'queued' ? job.last_error : null,
+    queued_at: job.created_at,
+    updated_at: job.updated_at,
+  };
+}
+
+/**
+ * The scheduler of the running service: the daily catch-up at start and each day after, and the
+ * change watcher every `pollMs`.
+ */
+export function startIntelligenceScheduler(engine: Engine, options: { pollMs?: number; onError?: (err: unknown) => void } = {}) {
+  const pollMs = options.pollMs ?? 1_000;
+  const onError = options.onError ?? ((err) => console.error(`ardesk: intelligence: ${err instanceof Error ? err.message : String(err)}`));
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let lastDaily = '';
+  let running: Promise<void> | null = null;
+  const tick = async () => {
+    const day = todayOf(engine.clock);
+    if (day !== lastDaily) {
+      await queueDailyRefreshes(engine);
+      lastDaily = day;
+    }
+    await watchChanges(engine);
+  };
+  const schedule = (delay: number) => {
+    timer = setTimeout(() => {
+      timer = null;
+      running = tick()
+        .catch(onError)
+        .finally(() => {
+          running = null;
+          if (!stopped) schedule(pollMs);
+        });
+    }, delay);
+    timer.unref();
+  };
+  schedule(0);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      if (running) await running;
+    },
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * Recommended actions, proposed from triggers: an invoice past due with no recent touch, a broken
+ * promise, a reply received, a high-severity signal, a promise due today (and a promise still
+ * ahead: wait for the customer). Each trigger has a key; an action with that key, whatever became
+ * of it (approved, sent, rejected, deleted), means the trigger was answered, so it is never
+ * proposed twice, and a rejected proposal never comes back for the same trigger. A customer's
+ * rejections of one kind of action (email, call, task) lower that kind for the customer: after
+ * REJECTIONS_TO_DEMOTE it is offered only as an alternative, after REJECTIONS_TO_DROP not at all.
+ */
+import { addDays, daysBetween } from '../dates';
+import { formatMoney } from '../money';
+import type { ActionType } from '../db/schema';
+import { type EvidenceItem, fact } from './evidence';
+import type { Communication, CustomerFacts, OpenInvoice } from './facts';
+import type { PaymentPromise } from './promises';
+import { agingStep, isBroken, type Signal } from './signals';
+
+/** A past-due invoice untouched for this many days gets a proposal. */
+export const NO_TOUCH_DAYS = 14;
+export const REJECTIONS_TO_DEMOTE = 2;
+export const REJECTIONS_TO_DROP = 4;
+/** Days a proposal gives the collector before its response deadline. */
+export const RESPONSE_DAYS = 2;
+
+export interface ProposedAction {
+  triggerKey: string;
+  invoiceId: string | null;
+  actionType: ActionType;
+  description: string;
+  recommendationLabel: string;
+  triggerEventLabel: string;
+  topRecommendation: string | null;
+  isActionRequired: boolean;
+  metadata: Record<string, unknown>;
+  responseDeadline: string;
+  evidence: EvidenceItem[];
+}
+
+export interface ProposalInput {
+  customer: CustomerFacts;
+  promises: Map<string, PaymentPromise | null>;
+  customerSignal: Signal | null;
+  /** The customer's name for the drafts, and the company's (the sender). */
+  companyName: string;
+  today: string;
+}
+
+interface Option {
+  actionType: ActionType;
+  label: string;
+  description: string;
+  metadata: Record<string, unknown>;
+}
+
+interface Trigger {
+  key: string;
+  invoice: OpenInvoice | null;
+  event: string;
+  evidence: EvidenceItem[];
+  /** The best option first; the others are alternatives for the same invoice. */
+  options: Option[];
+  wait?: boolean;
+}
+
+/** New proposals, and every trigger key still live (answered or not): a proposal outside them lost its reason. */
+export function proposeActions(input: ProposalInput): { proposals: ProposedAction[]; liveKeys: Set<string> } {
+  const { customer, today } = input;
+  const answered = new Set(customer.actions.filter((a) => a.triggerKey).map((a) => a.triggerKey!));
+  const rejections = new Map<ActionType, number>();
+  for (const a of customer.actions) if (a.rejected && a.triggerKey) rejections.set(a.actionType, (rejections.get(a.actionType) ?? 0) + 1);
+  const out: ProposedAction[] = [];
+  const liveKeys = new Set<string>();
+  for (const trigger of triggers(input)) {
+    const keyed = (o: Option, i: number) => (i === 0 ? trigger.key : `${trigger.key}:alt:${o.actionType}`);
+    liveKeys.add(trigger.key);
+    for (const o of trigger.options) liveKeys.add(`${trigger.key}:alt:${o.actionType}`);
+    if (answered.has(trigger.key)) continue;
+    const usable = trigger.options.filter((o) => (rejections.get(o.actionType) ?? 0) < REJECTIONS_TO_DROP);
+    // Demoted kinds go behind the others.
+    const ranked = [...usable].sort((a, b) => Number((rejections.get(a.actionType) ?? 0) >= REJECTIONS_TO_DEMOTE) - Number((rejections.get(b.actionType) ?? 0) >= REJECTIONS_TO_DEMOTE));
+    ranked.forEach((o, i) => {
+      const demoted = (rejections.get(o.actionType) ?? 0) >= REJECTIONS_TO_DEMOTE;
+      const evidence = [...trigger.evidence];
+      if (demoted) evidence.push(fact(`${o.actionType} proposals this customer rejected`, rejections.get(o.actionType)!, 'action_history', { type: 'customer', id: customer.id }));
+      out.push({
+        triggerKey: keyed(o, i),
+        invoiceId: trigger.invoice?.id ?? null,
+        actionType: o.actionType,
+        description: o.description,
+        recommendationLabel: i === 0 ? o.label : `Alternative: ${o.label}`,
+        triggerEventLabel: trigger.event,
+        topRecommendation: trigger.wait ? 'wait_for_customer' : i === 0 ? 'recommended' : 'alternative',
+        isActionRequired: !trigger.wait,
+        metadata: { ...o.metadata, trigger: trigger.key, rank: i + 1 },
+        responseDeadline: `${addDays(today, RESPONSE_DAYS)}T17:00:00.000Z`,
+        evidence,
+      });
+    });
+  }
+  return { proposals: out, liveKeys };
+}
+
+function triggers(input: ProposalInput): Trigger[] {
+  const { customer, today, companyName } = input;
+  const out: Trigger[] = [];
+  const lastInbound = [...customer.communications].reverse().find((c) => c.direction === 'inbound');
+  const lastOutbound = [...customer.communications].reverse().find((c) => c.direction === 'outbound');
+  if (lastInbound && (!lastOutbound || lastInbound.occurredAt > lastOutbound.occurredAt)) {
+    out.push(replyTrigger(customer, lastInbound));
+  }
+  for (const invoice of customer.openInvoices) {
+    const promise = input.promises.get(invoice.id) ?? null;
+    const ref = { type: 'invoice' as const, id: invoice.id };
+    const amount = formatMoney(invoice.balance, invoice.currency);
+    if (promise && promise.date === today) {
+      out.push({
+        key: `promise_due:${invoice.id}:${promise.date}`,
+        invoice,
+        event: 'Promise due today',
+        wait: true,
+        evidence: [fact('Promised payment date', promise.date, 'communication', { type: 'communication', id: promise.communicationId })],
+        options: [{ actionType: 'task', label: 'Check for the promised payment', description: `${customer.name} promised to pay ${invoice.number} today: check tomorrow that ${amount} arrived.`, metadata: { task: 'Check the payment arrived' } }],
+      });
+      continue;
+    }
+    if (promise && promise.date > today) {
+      out.push({
+        key: `promise_pending:${invoice.id}:${promise.date}`,
+        invoice,
+        event: 'Promise to pay on record',
+        wait: true,
+        evidence: [fact('Promised payment date', promise.date, 'communication', { type: 'communication', id: promise.communicationId })],
+        options: [{ actionType: 'task', label: 'Wait for the promised payment', description: `Wait: ${customer.name} promised to pay ${invoice.number} by ${promise.date}.`, metadata: { task: `Check on ${promise.date}` } }],
+      });
+      continue;
+    }
+    if (promise && isBroken(promise, invoice, today)) {
+      out.push({
+        key: `broken_promise:${invoice.id}:${promise.date}`,
+        invoice,
+        event: 'Promise to pay broken',
+        evidence: [
+          fact('Promised payment date', promise.date, 'communication', { type: 'communication', id: promise.communicationId }),
+          fact('Open balance', amount, 'invoice', ref),
+        ],
+        options: [
+          callOption(`Call about the missed promise on ${invoice.number}`, [`${customer.name} promised ${amount} for ${promise.date}`, 'Ask what happened and for a new firm date', 'Confirm the amount and the payment method']),
+          emailOption(`Email about the missed promise on ${invoice.number}`, `${invoice.number}: the payment promised for ${promise.date}`, `Hello,\n\nWe expected the payment of ${amount} for invoice ${invoice.number} on ${promise.date}, as agreed, and have not received it. Could you confirm when it will be sent?\n\nThank you,\n${companyName}`),
+        ],
+      });
+      continue;
+    }
+    const step = agingStep(invoice.dueDate, today);
+    const lastTouch = latest(invoice.lastTouchAt, customer.communications.filter((c) => c.invoiceId === invoice.id || c.invoiceId === null).map((c) => c.occurredAt));
+    const untouched = lastTouch === null || daysBetween(lastTouch.slice(0, 10), today) >= NO_TOUCH_DAYS;
+    if (step && untouched && invoice.balance > 0) {
+      const options = [
+        emailOption(
+          `Send a reminder for ${invoice.number}`,
+          `Invoice ${invoice.number} is past due`,
+          `Hello,\n\nOur records show invoice ${invoice.number} of ${amount}, due ${invoice.dueDate}, is still open. Could you let us know when it will be paid?\n\nThank you,\n${companyName}`,
+        ),
+        callOption(`Call about ${invoice.number}`, [`${invoice.number}: ${amount}, due ${invoice.dueDate}`, 'Confirm the invoice was received and approved', 'Ask for a payment date']),
+      ];
+      // Older debts: a call first.
+      if (step.key !== '1_30') options.reverse();
+      out.push({
+        key: `past_due_no_touch:${invoice.id}:${step.key}`,
+        invoice,
+        event: `Past due (${step.label}) with no touch in ${NO_TOUCH_DAYS} days`,
+        evidence: [
+          fact('Due date', invoice.dueDate, 'invoice', ref),
+          fact('Open balance', amount, 'invoice', ref),
+          fact('Last touch', lastTouch?.slice(0, 10) ?? null, 'communication', ref),
+        ],
+        options,
+      });
+    }
+  }
+  const signal = input.customerSignal;
+  if (signal && signal.severity === 'high' && signal.type !== 'broken_promise') {
+    out.push({
+      key: `signal:${customer.id}:${signal.type}:${signal.detected_at}`,
+      invoice: null,
+      event: `High-severity signal: ${signal.title}`,
+      evidence: [fact(signal.title, signal.description, 'customer_signal', { type: 'customer', id: customer.id })],
+      options: [
+        { actionType: 'task', label: 'Review the account', description: `Review ${customer.name}: ${signal.description}`, metadata: { task: 'Review the account and agree the next step' } },
+        callOption(`Call ${customer.name}`, [signal.description, 'Ask about their payment plans for the open invoices']),
+      ],
+    });
+  }
+  return out;
+}
+
+function replyTrigger(customer: CustomerFacts, reply: Communication): Trigger {
+  const subject = reply.subject ? (reply.subject.toLowerCase().startsWith('re:') ? reply.subject : `Re: ${reply.subject}`) : 'Re: your message';
+  return {
+    key: `reply_received:${reply.id}`,
+    invoice: null,
+    event: 'Reply received',
+    evidence: [fact('Reply received on', reply.occurredAt.slice(0, 10), 'communication', { type: 'communication', id: reply.id })],
+    options: [
+      emailOption(`Answer ${customer.name}'s reply`, subject, `Hello,\n\nThank you for your message. `),
+      callOption(`Call ${customer.name} back`, ['Answer their message', 'Confirm the next payment date']),
+    ],
+  };
+}
+
+function emailOption(description: string, subject: string, body: string): Option {
+  return { actionType: 'email', label: 'Send an email', description, metadata: { draft: { subject, body } } };
+}
+
+function callOption(description: string, talkingPoints: string[]): Option {
+  return { actionType: 'call', label: 'Call the customer', description, metadata: { talking_points: talkingPoints } };
+}
+
+function latest(first: string | null, others: string[]): string | null {
+  let best = first;
+  for (const o of others) if (best === null || o > best) best = o;
+  return best;
+}

@@ -1,0 +1,187 @@
+/**
+ * The runner: computes every model for a company (or only some of its customers) and writes the
+ * results as versioned insights and proposals. One entry point per company, so whichever process
+ * owns a company's intelligence (the desktop, or later the team server) calls just this.
+ *
+ * - The pay-date model is fitted once per company and day from the whole settled history (one
+ *   streamed query) and kept in memory; a refresh of a few customers refits only their part.
+ * - Customers are processed in chunks: five set-based queries per chunk, the models in memory,
+ *   and one transaction (the named command refresh_intelligence) per chunk.
+ */
+import { addDays } from '../dates';
+import { today as todayOf } from '../clock';
+import { type Engine, runCommand, systemActor } from '../engine';
+import { agingBucketRows } from '../analytics/aging';
+import { conversationState, customerConversationSummary, invoiceConversationSummary } from './conversation';
+import { activeCustomerIds, type CustomerFacts, fitPayDateModel, loadCustomerFacts, loadSettledOf } from './facts';
+import { PayDateModel } from './pay-date';
+import { payDatePrediction } from './predictions';
+import { latestPromise, type PaymentPromise } from './promises';
+import { type ProposedAction, proposeActions } from './proposals';
+import { customerSignal, invoiceSignal, isBroken, type PortfolioFigures, portfolioSignal, SIGNAL_THRESHOLDS, type Signal, silenceAfterReminders } from './signals';
+import { strategyPlan } from './strategy';
+import { type DesiredInsight, writeInsights, writeProposals } from './writer';
+
+export const REFRESH_COMMAND = 'refresh_intelligence';
+export const CHUNK_CUSTOMERS = 500;
+
+export interface RefreshOptions {
+  /** Only these customers (and no portfolio signal); all active customers when absent. */
+  customerIds?: string[];
+  onProgress?: (progress: { done: number; total: number }) => void;
+  /** Ids for the rows written (the demo seed passes its own, so the same seed gives the same ids). */
+  ids?: () => string;
+}
+
+export interface RefreshReport {
+  customers: number;
+  insights_opened: number;
+  insights_closed: number;
+  insights_unchanged: number;
+  actions_proposed: number;
+  actions_cancelled: number;
+}
+
+type EngineLike = Pick<Engine, 'db' | 'clock' | 'database'>;
+
+/** Fitted models per engine and company, valid for the day they were fitted on. */
+const models = new WeakMap<object, Map<string, { day: string; model: PayDateModel }>>();
+
+function payDateModel(engine: EngineLike, companyId: string, day: string, customerIds: string[] | undefined): PayDateModel {
+  let perCompany = models.get(engine.database);
+  if (!perCompany) models.set(engine.database, (perCompany = new Map()));
+  const cached = perCompany.get(companyId);
+  if (cached && cached.day === day && customerIds) {
+    for (const id of customerIds) cached.model.forget(id);
+    for (const s of loadSettledOf(engine, companyId, customerIds, day)) cached.model.observe(s);
+    return cached.model;
+  }
+  const model = fitPayDateModel(engine, companyId, day);
+  perCompany.set(companyId, { day, model });
+  return model;
+}
+
+export async function refreshIntelligence(engine: EngineLike, companyId: string, options: RefreshOptions = {}): Promise<RefreshReport> {
+  const today = todayOf(engine.clock);
+  const company = await engine.db.selectFrom('companies').select(['id', 'name', 'currency']).where('id', '=', companyId).executeTakeFirstOrThrow();
+  const model = payDateModel(engine, companyId, today, options.customerIds);
+  const customerIds = options.customerIds ?? activeCustomerIds(engine, companyId);
+  const report: RefreshReport = { customers: 0, insights_opened: 0, insights_closed: 0, insights_unchanged: 0, actions_proposed: 0, actions_cancelled: 0 };
+  const total = customerIds.length + (options.customerIds ? 0 : 1);
+  options.onProgress?.({ done: 0, total });
+  for (let i = 0; i < customerIds.length; i += CHUNK_CUSTOMERS) {
+    const chunk = customerIds.slice(i, i + CHUNK_CUSTOMERS);
+    const facts = loadCustomerFacts(engine, companyId, chunk);
+    const desired: DesiredInsight[] = [];
+    const proposals: Array<ProposedAction & { customerId: string }> = [];
+    const stale: Array<{ id: string; reason: string }> = [];
+    for (const customer of facts) {
+      const computed = computeCustomer(customer, model, company.name, today);
+      desired.push(...computed.insights);
+      proposals.push(...computed.proposals.map((p) => ({ ...p, customerId: customer.id })));
+      stale.push(...computed.stale);
+    }
+    await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
+      const written = await writeInsights(tx, companyId, { customerIds: chunk }, desired, options.ids);
+      const acted = await writeProposals(tx, companyId, proposals, stale, options.ids);
+      report.insights_opened += written.opened;
+      report.insights_closed += written.closed;
+      report.insights_unchanged += written.unchanged;
+      report.actions_proposed += acted.proposed;
+      report.actions_cancelled += acted.cancelled;
+    });
+    report.customers += chunk.length;
+    options.onProgress?.({ done: report.customers, total });
+  }
+  if (!options.customerIds) {
+    const figures = portfolioFigures(engine, companyId, company.currency, today);
+    await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
+      const draft = portfolioSignal(companyId, company.name, figures);
+      const written = await writeInsights(tx, companyId, { portfolio: true }, [
+        { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_signal', ...draft },
+      ], options.ids);
+      report.insights_opened += written.opened;
+      report.insights_closed += written.closed;
+      report.insights_unchanged += written.unchanged;
+      await tx.db
+        .insertInto('intelligence_state')
+        .values({ company_id: companyId, last_change_seq: 0, last_full_refresh_date: today, updated_at: tx.now })
+        .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_full_refresh_date: today, updated_at: tx.now }))
+        .execute();
+    });
+    options.onProgress?.({ done: total, total });
+  }
+  return report;
+}
+
+/** Every model for one customer: its insights, new proposals, and its proposals that lost their trigger. */
+export function computeCustomer(customer: CustomerFacts, model: PayDateModel, companyName: string, today: string) {
+  const insights: DesiredInsight[] = [];
+  const promises = new Map<string, PaymentPromise | null>();
+  const dist = model.distribution(customer.id, today);
+  const customerPromise = latestPromise(customer.communications);
+  const brokenPromises: { invoice: CustomerFacts['openInvoices'][number]; promise: PaymentPromise }[] = [];
+  let earliestPrediction: string | null = null;
+  for (const invoice of customer.openInvoices) {
+    const promise = latestPromise(customer.communications, invoice.id);
+    promises.set(invoice.id, promise);
+    if (promise && isBroken(promise, invoice, today)) brokenPromises.push({ invoice, promise });
+    const base = { customerId: customer.id, invoiceId: invoice.id, targetType: 'invoice' as const, targetId: invoice.id };
+    const prediction = payDatePrediction(invoice, dist, promise, today);
+    const predicted = prediction.payload.predicted_date as string | null;
+    if (predicted && (earliestPrediction === null || predicted < earliestPrediction)) earliestPrediction = predicted;
+    insights.push({ ...base, insightType: 'invoice_pay_date_prediction', ...prediction });
+    insights.push({ ...base, insightType: 'invoice_signal', ...invoiceSignal(invoice, customer.name, promise, today) });
+    if (customer.communications.length) insights.push({ ...base, insightType: 'invoice_conversation_summary', ...invoiceConversationSummary(customer, invoice, promise, today) });
+  }
+  const cbase = { customerId: customer.id, invoiceId: null, targetType: 'customer' as const, targetId: customer.id };
+  const signal = customerSignal({ customer, daysLate: model.daysLateOf(customer.id), brokenPromises, today });
+  insights.push({ ...cbase, insightType: 'customer_signal', ...signal });
+  insights.push({ ...cbase, insightType: 'customer_conversation_summary', ...customerConversationSummary(customer, customerPromise, earliestPrediction, today) });
+  const state = conversationState(customer.communications, customerPromise, customer.openInvoices.some((i) => i.disputed), today);
+  const silent = silenceAfterReminders(customer.communications, today) !== null;
+  insights.push({ ...cbase, insightType: 'customer_strategy_plan', ...strategyPlan({ customer, tone: state.tone, promise: customerPromise, brokenPromise: brokenPromises.length > 0, silent, today }) });
+  const { proposals, liveKeys } = proposeActions({ customer, promises, customerSignal: (signal.payload.signal as Signal | null) ?? null, companyName, today });
+  const stale = customer.actions
+    .filter((a) => a.status === 'proposed' && a.triggerKey !== null && !a.deleted && !liveKeys.has(a.triggerKey))
+    .map((a) => ({ id: a.id, reason: 'No longer needed: what triggered it has changed' }));
+  return { insights, proposals, stale };
+}
+
+/** Overdue share and DSO today and a window ago, and the largest balances: a few aggregate queries. */
+function portfolioFigures(engine: EngineLike, companyId: string, currency: string, today: string): PortfolioFigures {
+  const t = SIGNAL_THRESHOLDS;
+  const past = addDays(today, -t.portfolioWindowDays);
+  const sums = (asOf: string) => {
+    const rows = agingBucketRows(engine as Engine, companyId, asOf, today);
+    return { open: rows.reduce((s, r) => s + r.balance, 0), overdue: rows.filter((r) => r.bucket !== 'current').reduce((s, r) => s + r.balance, 0) };
+  };
+  const now = sums(today);
+  const then = sums(past);
+  const sales = (asOf: string) =>
+    (
+      engine.database.sqlite
+        .prepare('SELECT coalesce(sum(total_amount), 0) AS s FROM invoices WHERE company_id = ? AND invoice_date > ? AND invoice_date <= ?')
+        .get(companyId, addDays(asOf, -t.dsoSalesDays), asOf) as { s: number }
+    ).s;
+  const dso = (open: number, asOf: string) => {
+    const s = sales(asOf);
+    return s > 0 ? (open / s) * t.dsoSalesDays : null;
+  };
+  const top = engine.database.sqlite
+    .prepare('SELECT customer_id AS id, customer_name AS name, balance FROM customer_invoice_totals WHERE company_id = ? AND balance > 0 ORDER BY balance DESC LIMIT ?')
+    .all(companyId, t.topCustomers) as { id: string; name: string; balance: number }[];
+  const withBalance = (engine.database.sqlite.prepare('SELECT count(*) AS n FROM customer_invoice_totals WHERE company_id = ? AND balance > 0').get(companyId) as { n: number }).n;
+  return {
+    today,
+    currency,
+    openBalance: now.open,
+    overdueBalance: now.overdue,
+    pastOpenBalance: then.open,
+    pastOverdueBalance: then.overdue,
+    dso: dso(now.open, today),
+    pastDso: dso(then.open, past),
+    topCustomers: top,
+    customersWithBalance: withBalance,
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * Versioned writes of what the models computed for a set of customers (or the portfolio), in the
+ * caller's transaction: an insight whose payload and evidence are unchanged is left alone; a
+ * changed one closes the active row (valid_to) and opens a new one, so feedback stays with the
+ * version it was given on; an active engine insight the models no longer produce is closed. New
+ * proposals are inserted; proposed engine actions whose trigger is gone are cancelled.
+ */
+import type { InsightTargetType } from '../db/schema';
+import type { CommandTx } from '../engine';
+import { newId } from '../ids';
+import { INSIGHT_TYPE_NAMES, type InsightType, validateInsightPayload } from '../insights/payloads';
+import type { EvidenceItem } from './evidence';
+import type { ProposedAction } from './proposals';
+
+export interface DesiredInsight {
+  targetType: InsightTargetType;
+  targetId: string;
+  customerId: string | null;
+  invoiceId: string | null;
+  insightType: InsightType;
+  payload: Record<string, unknown>;
+  evidence: EvidenceItem[];
+}
+
+export interface WriteReport {
+  opened: number;
+  closed: number;
+  unchanged: number;
+  proposed: number;
+  cancelled: number;
+}
+
+const INSERT_CHUNK = 500;
+
+/** The engine owns every insight type: all are recomputed. */
+const ENGINE_TYPES = new Set<string>(INSIGHT_TYPE_NAMES);
+
+type Existing = { id: string; target_type: string; target_id: string; insight_type: string; payload_json: string; evidence: string };
+
+const key = (targetType: string, targetId: string, insightType: string) => `${targetType}|${targetId}|${insightType}`;
+
+/**
+ * Brings the active engine insights of `scope` (these customers and their invoices, or the
+ * portfolio) to `desired`.
+ */
+export async function writeInsights(
+  tx: CommandTx,
+  companyId: string,
+  scope: { customerIds: string[] } | { portfolio: true },
+  desired: DesiredInsight[],
+  ids: () => string = newId,
+): Promise<Omit<WriteReport, 'proposed' | 'cancelled'>> {
+  let existing: Existing[] = [];
+  if ('portfolio' in scope) {
+    existing = await tx.db
+      .selectFrom('insights')
+      .select(['id', 'target_type', 'target_id', 'insight_type', 'payload_json', 'evidence'])
+      .where('company_id', '=', companyId)
+      .where('target_type', '=', 'portfolio')
+      .where('valid_to', 'is', null)
+      .execute();
+  } else {
+    for (let i = 0; i < scope.customerIds.length; i += INSERT_CHUNK) {
+      const ids = scope.customerIds.slice(i, i + INSERT_CHUNK);
+      existing.push(
+        ...(await tx.db
+          .selectFrom('insights')
+          .select(['id', 'target_type', 'target_id', 'insight_type', 'payload_json', 'evidence'])
+          .where('company_id', '=', companyId)
+          .where('valid_to', 'is', null)
+          .where('customer_id', 'in', ids)
+          .execute()),
+      );
+    }
+  }
+  existing = existing.filter((e) => ENGINE_TYPES.has(e.insight_type));
+  const current = new Map(existing.map((e) => [key(e.target_type, e.target_id, e.insight_type), e]));
+  const toClose: string[] = [];
+  const rows = [];
+  let unchanged = 0;
+  for (const d of desired) {
+    const payloadJson = JSON.stringify(validateInsightPayload(d.insightType, d.targetType, d.payload));
+    const evidenceJson = JSON.stringify(d.evidence);
+    const k = key(d.targetType, d.targetId, d.insightType);
+    const before = current.get(k);
+    current.delete(k);
+    if (before && before.payload_json === payloadJson && before.evidence === evidenceJson) {
+      unchanged += 1;
+      continue;
+    }
+    if (before) toClose.push(before.id);
+    rows.push({
+      id: ids(),
+      company_id: companyId,
+      target_type: d.targetType,
+      target_id: d.targetId,
+      customer_id: d.customerId,
+      invoice_id: d.invoiceId,
+      insight_type: d.insightType,
+      payload_json: payloadJson,
+      evidence: evidenceJson,
+      valid_from: tx.now,
+      valid_to: null,
+      created_at: tx.now,
+    });
+  }
+  for (const gone of current.values()) toClose.push(gone.id);
+  for (let i = 0; i < toClose.length; i += INSERT_CHUNK) {
+    await tx.db.updateTable('insights').set({ valid_to: tx.now }).where('id', 'in', toClose.slice(i, i + INSERT_CHUNK)).execute();
+  }
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.db.insertInto('insights').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+  await tx.recordMany([
+    ...toClose.map((id) => ({ entity: 'insight', entityId: id, op: 'update' as const, data: { valid_to: tx.now } })),
+    ...rows.map((r) => ({ entity: 'insight', entityId: r.id, op: 'insert' as const, data: { ...r, payload_json: JSON.parse(r.payload_json), evidence: JSON.parse(r.evidence) } })),
+  ]);
+  return { opened: rows.length, closed: toClose.length, unchanged };
+}
+
+/** Inserts the proposals of one customer chunk and cancels engine proposals whose trigger is no longer live. */
+export async function writeProposals(
+  tx: CommandTx,
+  companyId: string,
+  proposals: Array<ProposedAction & { customerId: string }>,
+  stale: Array<{ id: string; reason: string }>,
+  ids: () => string = newId,
+): Promise<{ proposed: number; cancelled: number }> {
+  const rows = proposals.map((p) => ({
+    id: ids(),
+    company_id: companyId,
+    invoice_id: p.invoiceId,
+    customer_id: p.customerId,
+    action_type: p.actionType,
+    status: 'proposed' as const,
+    description: p.description,
+    recommendation_label: p.recommendationLabel,
+    trigger_event_label: p.triggerEventLabel,
+    is_action_required: p.isActionRequired ? (1 as const) : (0 as const),
+    top_recommendation: p.topRecommendation,
+    is_ai_recommended: 1 as const,
+    metadata: JSON.stringify(p.metadata),
+    response_deadline: p.responseDeadline,
+    channel_id: null,
+    external_id: null,
+    executed_at: null,
+    executed_by: null,
+    deleted_at: null,
+    created_at: tx.now,
+    updated_at: tx.now,
+    evidence: JSON.stringify(p.evidence),
+    trigger_key: p.triggerKey,
+  }));
+  for (let i = 0; i < rows.length; i += 200) await tx.db.insertInto('actions').values(rows.slice(i, i + 200)).execute();
+  const approvals = stale.map((s) => ({
+    id: ids(),
+    company_id: companyId,
+    action_id: s.id,
+    operation: 'cancel' as const,
+    reason: s.reason,
+    comment: null,
+    approver_id: null,
+    user_id: null,
+    created_at: tx.now,
+  }));
+  for (let i = 0; i < stale.length; i += INSERT_CHUNK) {
+    const ids = stale.slice(i, i + INSERT_CHUNK).map((s) => s.id);
+    await tx.db.updateTable('actions').set({ status: 'cancelled', updated_at: tx.now }).where('company_id', '=', companyId).where('id', 'in', ids).where('status', '=', 'proposed').execute();
+  }
+  for (let i = 0; i < approvals.length; i += 200) await tx.db.insertInto('action_approvals').values(approvals.slice(i, i + 200)).execute();
+  await tx.recordMany([
+    ...rows.map((r) => ({ entity: 'action', entityId: r.id, op: 'insert' as const, data: { ...r, metadata: JSON.parse(r.metadata), evidence: JSON.parse(r.evidence) } })),
+    ...stale.map((s) => ({ entity: 'action', entityId: s.id, op: 'update' as const, data: { status: 'cancelled', updated_at: tx.now } })),
+    ...approvals.map((a) => ({ entity: 'action_approval', entityId: a.id, op: 'insert' as const, data: a })),
+  ]);
+  return { proposed: rows.length, cancelled: stale.length };
+}

@@ -1,0 +1,172 @@
+/**
+ * "My work": the open invoices that need the collector today, each with the reasons why.
+ *
+ * An invoice is in the worklist when it is open and either past due with a balance, or has an
+ * event that asks for a person today: a promise to pay that fell due or was broken, a reply from
+ * the customer newer than our last message to them, a dunning step that is ready, a follow-up date
+ * that has come. Each event source below is one small indexed query over the whole company, so a
+ * new source (a promise logged on a call, say) is one more entry in SOURCES.
+ *
+ * Order (what is at stake): invoices with an event first, then those that are only past due; each
+ * group by open balance, largest first.
+ */
+import { daysBetween } from '../dates';
+import { jsonList, prepared, type Sqlite } from './reader';
+
+export const ATTENTION_REASONS = ['promise_broken', 'promise_due', 'reply_received', 'dunning_ready', 'follow_up_due', 'past_due'] as const;
+export type AttentionReason = (typeof ATTENTION_REASONS)[number];
+
+export interface AttentionNote {
+  reason: AttentionReason;
+  /** The reason in a collector's words ("Follow-up 3 days overdue"). */
+  label: string;
+}
+
+/** Replies older than this are history, not today's work (and the window keeps the read small). */
+export const REPLY_WINDOW_DAYS = 30;
+
+function days(n: number): string {
+  return `${n} day${n === 1 ? '' : 's'}`;
+}
+
+export function followUpNote(followUpDate: string, today: string): AttentionNote {
+  const late = daysBetween(followUpDate, today);
+  return { reason: 'follow_up_due', label: late === 0 ? 'Follow-up due today' : `Follow-up ${days(late)} overdue` };
+}
+
+export function promiseNote(promisedDate: string, today: string): AttentionNote {
+  const late = daysBetween(promisedDate, today);
+  return late === 0 ? { reason: 'promise_due', label: 'Promised payment due today' } : { reason: 'promise_broken', label: `Promise to pay broken (due ${days(late)} ago)` };
+}
+
+export function pastDueNote(dueDate: string, today: string): AttentionNote {
+  return { reason: 'past_due', label: `${days(daysBetween(dueDate, today))} past due` };
+}
+
+export function replyNote(): AttentionNote {
+  return { reason: 'reply_received', label: 'Reply received, not answered yet' };
+}
+
+export function dunningNote(stepLabel: string): AttentionNote {
+  return { reason: 'dunning_ready', label: `Dunning step ready: ${stepLabel}` };
+}
+
+/** Notes in the order of ATTENTION_REASONS (the most pressing first), one per reason. */
+export function orderNotes(notes: AttentionNote[]): AttentionNote[] {
+  const seen = new Set<AttentionReason>();
+  return [...notes]
+    .sort((a, b) => ATTENTION_REASONS.indexOf(a.reason) - ATTENTION_REASONS.indexOf(b.reason))
+    .filter((n) => (seen.has(n.reason) ? false : (seen.add(n.reason), true)));
+}
+
+/** An event found by a source: on one invoice, or on a customer (then on its past-due invoices). */
+interface Found {
+  invoiceId: string | null;
+  customerId: string;
+  note: AttentionNote;
+}
+
+interface SourceContext {
+  sqlite: Sqlite;
+  companyId: string;
+  today: string;
+  now: string;
+}
+
+type Source = (ctx: SourceContext) => Found[];
+
+const followUps: Source = ({ sqlite, companyId, today }) =>
+  (
+    prepared(
+      sqlite,
+      `SELECT id, customer_id, next_follow_up_date FROM invoices INDEXED BY invoices_follow_up
+       WHERE company_id = ? AND next_follow_up_date IS NOT NULL AND closing_reason IS NULL AND next_follow_up_date <= ?`,
+    ).all(companyId, today) as Array<{ id: string; customer_id: string; next_follow_up_date: string }>
+  ).map((r) => ({ invoiceId: r.id, customerId: r.customer_id, note: followUpNote(r.next_follow_up_date, today) }));
+
+/** Promises recorded on open actions (metadata.commitment_date) whose date has come. */
+const promisesOnActions: Source = ({ sqlite, companyId, today }) =>
+  (
+    prepared(
+      sqlite,
+      `SELECT a.invoice_id, a.customer_id, json_extract(a.metadata, '$.commitment_date') AS promised FROM actions a INDEXED BY actions_company_status
+       WHERE a.company_id = ? AND a.status IN ('proposed', 'scheduled', 'processing') AND a.deleted_at IS NULL AND a.invoice_id IS NOT NULL
+         AND promised IS NOT NULL AND promised <= ?`,
+    ).all(companyId, today) as Array<{ invoice_id: string; customer_id: string; promised: string }>
+  ).map((r) => ({ invoiceId: r.invoice_id, customerId: r.customer_id, note: promiseNote(r.promised, today) }));
+
+/**
+ * Inbound messages of the last REPLY_WINDOW_DAYS with nothing sent to the customer since, about
+ * the same invoice or about the customer as a whole.
+ */
+const replies: Source = ({ sqlite, companyId, now }) => {
+  const since = new Date(Date.parse(now) - REPLY_WINDOW_DAYS * 86_400_000).toISOString();
+  return (
+    prepared(
+      sqlite,
+      `SELECT r.invoice_id, r.customer_id FROM (
+         SELECT c.invoice_id, c.customer_id, max(c.occurred_at) AS at FROM communications c INDEXED BY communications_direction
+         WHERE c.company_id = ? AND c.direction = 'inbound' AND c.occurred_at >= ? GROUP BY c.invoice_id, c.customer_id
+       ) r
+       WHERE NOT EXISTS (SELECT 1 FROM communications o INDEXED BY communications_customer
+         WHERE o.company_id = ? AND o.customer_id = r.customer_id AND o.occurred_at > r.at AND o.direction = 'outbound'
+           AND (r.invoice_id IS NULL OR o.invoice_id IS NULL OR o.invoice_id = r.invoice_id))`,
+    ).all(companyId, since, companyId) as Array<{ invoice_id: string | null; customer_id: string }>
+  ).map((r) => ({ invoiceId: r.invoice_id, customerId: r.customer_id, note: replyNote() }));
+};
+
+/** Sequence steps that are ready, or scheduled for a time that has passed (the queue promotes them on read). */
+const readyDunningSteps: Source = ({ sqlite, companyId, now }) =>
+  (
+    prepared(
+      sqlite,
+      `SELECT s.invoice_id, s.customer_id, st.label FROM scheduled_steps s INDEXED BY scheduled_steps_queue JOIN sequence_steps st ON st.id = s.step_id
+       WHERE s.company_id = ? AND (s.status = 'ready' OR (s.status = 'scheduled' AND s.scheduled_at <= ?))`,
+    ).all(companyId, now) as Array<{ invoice_id: string | null; customer_id: string; label: string }>
+  ).map((r) => ({ invoiceId: r.invoice_id, customerId: r.customer_id, note: dunningNote(r.label) }));
+
+const SOURCES: Source[] = [promisesOnActions, replies, readyDunningSteps, followUps];
+
+/** The worklist's events of one company today: invoice id -> its event notes. */
+export interface AttentionEvents {
+  today: string;
+  byInvoice: Map<string, AttentionNote[]>;
+}
+
+export function attentionEvents(sqlite: Sqlite, companyId: string, today: string, now: string): AttentionEvents {
+  const ctx = { sqlite, companyId, today, now };
+  const byInvoice = new Map<string, AttentionNote[]>();
+  const byCustomer = new Map<string, AttentionNote[]>();
+  const add = (map: Map<string, AttentionNote[]>, key: string, note: AttentionNote) => map.set(key, [...(map.get(key) ?? []), note]);
+  for (const source of SOURCES) {
+    for (const found of source(ctx)) {
+      if (found.invoiceId) add(byInvoice, found.invoiceId, found.note);
+      else add(byCustomer, found.customerId, found.note);
+    }
+  }
+  if (byCustomer.size) {
+    // A customer-wide event concerns the customer's open invoices that are past due.
+    for (const r of prepared(
+      sqlite,
+      `SELECT id, customer_id FROM invoices INDEXED BY invoices_customer
+       WHERE company_id = ? AND customer_id IN (SELECT value FROM json_each(?)) AND due_date < ? AND closing_reason IS NULL AND balance > 0`,
+    ).all(companyId, jsonList([...byCustomer.keys()]), today) as Array<{ id: string; customer_id: string }>) {
+      for (const note of byCustomer.get(r.customer_id)!) add(byInvoice, r.id, note);
+    }
+  }
+  return { today, byInvoice };
+}
+
+/** The reasons of one open invoice: its events, then past due when it is. */
+export function attentionNotes(events: AttentionEvents, invoice: { id: string; due_date: string; balance: number; closing_reason: string | null }): AttentionNote[] {
+  if (invoice.closing_reason) return [];
+  const notes = [...(events.byInvoice.get(invoice.id) ?? [])];
+  if (invoice.balance > 0 && invoice.due_date < events.today) notes.push(pastDueNote(invoice.due_date, events.today));
+  return orderNotes(notes);
+}
+
+/**
+ * Keyset position of the worklist order as one integer: invoices with an event sort above all
+ * others (EVENT_TIER is larger than any balance in minor units), then by balance.
+ */
+export const EVENT_TIER = 2 ** 50;

@@ -1,0 +1,134 @@
+/**
+ * What an email step will say to one customer: the templates rendered exactly as the sender renders
+ * them (same context, same sender name, today in the sequence's zone), without sending or writing.
+ * The builder previews unsaved templates; the queue previews a ready step before it is sent.
+ */
+import type { Db } from '../db/connection';
+import type { Engine } from '../engine';
+import { NotFoundError, ValidationError } from '../errors';
+import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
+import { replySubject } from './rules';
+import { localDate } from './schedule';
+import { sequenceRow } from './store';
+import { htmlToText, renderTemplate, templateValues, unknownPlaceholders } from './templates';
+
+export interface EmailPreview {
+  subject: string;
+  body: string;
+  /** Where it would go: the customer's billing contact (else first contact) with an email. */
+  to: string | null;
+  contact_name: string | null;
+  sender: { id: string; name: string; from_email: string; from_name: string | null } | null;
+  customer: string;
+  customer_name: string;
+  invoice: string | null;
+  invoice_number: string | null;
+  unknown_placeholders: string[];
+}
+
+export interface PreviewTemplates {
+  subject_template: string;
+  body_plain_template: string;
+  body_html_template: string;
+}
+
+async function senderOf(db: Db, companyId: string, id: string | null) {
+  if (!id) return null;
+  const row = await db
+    .selectFrom('email_connections')
+    .select(['id', 'name', 'from_email', 'from_name'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('is_active', '=', 1)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function renderEmailPreview(
+  engine: Pick<Engine, 'db' | 'clock'>,
+  companyId: string,
+  input: PreviewTemplates & { customerId: string; invoiceId: string | null; senderId: string | null; timezone: string; actorName: string | null },
+): Promise<EmailPreview> {
+  const db = engine.db;
+  const customer = (await loadCustomers(db, companyId, [input.customerId.toLowerCase()])).get(input.customerId.toLowerCase());
+  if (!customer) throw new ValidationError('The request is invalid', { customer_id: ['No customer with this id in the company'] });
+  const stepInvoice = input.invoiceId ? (await loadInvoices(db, companyId, [input.invoiceId.toLowerCase()])).get(input.invoiceId.toLowerCase()) : null;
+  if (input.invoiceId && !stepInvoice) throw new ValidationError('The request is invalid', { invoice_id: ['No invoice with this id in the company'] });
+  const invoice = primaryInvoice(customer, stepInvoice);
+  const sender = await senderOf(db, companyId, input.senderId);
+  const ctx = templateContext(customer, invoice, await companyName(db, companyId), sender?.from_name ?? input.actorName, localDate(engine.clock.now(), input.timezone));
+  const values = templateValues(ctx);
+  const plain = renderTemplate(input.body_plain_template, values);
+  return {
+    subject: renderTemplate(input.subject_template, values).trim(),
+    body: plain || htmlToText(renderTemplate(input.body_html_template, values, 'html')),
+    to: customer.email,
+    contact_name: customer.contactName,
+    sender,
+    customer: customer.id,
+    customer_name: customer.name,
+    invoice: invoice?.id ?? null,
+    invoice_number: invoice?.invoice_number ?? null,
+    unknown_placeholders: [
+      ...new Set([...unknownPlaceholders(input.subject_template), ...unknownPlaceholders(input.body_plain_template), ...unknownPlaceholders(input.body_html_template)]),
+    ],
+  };
+}
+
+/** The preview of one scheduled email step, with the sender the queue would use (the sequence's). */
+export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, id: string, actorName: string | null): Promise<EmailPreview> {
+  const row = await engine.db
+    .selectFrom('scheduled_steps as s')
+    .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+    .innerJoin('sequences as q', 'q.id', 's.sequence_id')
+    .select(['s.customer_id', 's.invoice_id', 's.enrollment_id', 'st.subject_template', 'st.body_plain_template', 'st.body_html_template', 'q.timezone', 'q.sender_connection_id', 'q.send_followups_in_thread'])
+    .where('s.company_id', '=', companyId)
+    .where('s.id', '=', id.toLowerCase())
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('Scheduled step', id);
+  const preview = await renderEmailPreview(engine, companyId, {
+    subject_template: row.subject_template,
+    body_plain_template: row.body_plain_template,
+    body_html_template: row.body_html_template,
+    customerId: row.customer_id,
+    invoiceId: row.invoice_id,
+    senderId: row.sender_connection_id,
+    timezone: row.timezone,
+    actorName,
+  });
+  // Follow-ups sent in one thread reuse the first email's subject, as the sender does.
+  if (row.send_followups_in_thread === 1) {
+    const first = await engine.db
+      .selectFrom('scheduled_steps')
+      .select('email_subject')
+      .where('enrollment_id', '=', row.enrollment_id)
+      .where('status', '=', 'sent')
+      .where('message_id', 'is not', null)
+      .orderBy('sent_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    if (first) preview.subject = replySubject(first.email_subject ?? preview.subject);
+  }
+  return preview;
+}
+
+/** A sequence's unsaved templates rendered for a customer (and invoice) of the company. */
+export async function previewSequenceTemplates(
+  engine: Pick<Engine, 'db' | 'clock'>,
+  companyId: string,
+  sequenceId: string,
+  input: Partial<PreviewTemplates> & { customer_id: string; invoice_id?: string | null },
+  actorName: string | null,
+): Promise<EmailPreview> {
+  const sequence = await sequenceRow(engine.db, companyId, sequenceId);
+  return renderEmailPreview(engine, companyId, {
+    subject_template: input.subject_template ?? '',
+    body_plain_template: input.body_plain_template ?? '',
+    body_html_template: input.body_html_template ?? '',
+    customerId: input.customer_id,
+    invoiceId: input.invoice_id ?? null,
+    senderId: sequence.sender_connection_id,
+    timezone: sequence.timezone,
+    actorName,
+  });
+}

@@ -1,0 +1,265 @@
+/**
+ * The desktop's side of the conversation with the team server: connect (log in, download each
+ * company), and one sync round (push the outbox, pull every company, apply and rebase).
+ */
+import { timestamp } from '../clock';
+import type { Engine } from '../engine';
+import { newId } from '../ids';
+import { applyPull, faultPoint, forgetCompany, type PulledCompany, type PullToApply, writeChanges, writeUsers } from './apply';
+import type { Feed } from './feed';
+import type { AppFetch } from './operation';
+import type { MutationOutcome, PushedMutation } from './push';
+import { syncState } from './state';
+import { setSyncRole } from './triggers';
+
+export class SyncHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SyncLink {
+  serverUrl: string;
+  token: string;
+  clientId: string;
+}
+
+const REQUEST_TIMEOUT_MS = 60_000;
+/** Rows per pull page. */
+export const PAGE_ROWS = 5_000;
+/** A push body stays under this many bytes unless one mutation alone is larger. */
+const PUSH_BYTES = 900_000;
+
+/** A kept-alive connection the server closed as it was reused: the request never reached it. */
+function isStaleConnection(err: unknown): boolean {
+  return err instanceof TypeError && (err.cause as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET';
+}
+
+export async function callServer<T>(serverUrl: string, path: string, token: string | null, body?: unknown): Promise<T> {
+  const send = () =>
+    fetch(new URL(path, serverUrl), {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...(token ? { authorization: `Token ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  // Every call is safe to repeat (pushes are deduplicated by mutation id, pulls only read).
+  const response = await send().catch((err: unknown) => (isStaleConnection(err) ? send() : Promise.reject(err)));
+  const text = await response.text();
+  if (!response.ok) {
+    let detail = `HTTP ${response.status}`;
+    try {
+      detail = (JSON.parse(text) as { detail?: string }).detail ?? detail;
+    } catch {
+      // Not a problem document (a proxy's page): the status says enough.
+    }
+    throw new SyncHttpError(response.status, detail);
+  }
+  return JSON.parse(text) as T;
+}
+
+export async function linkOf(engine: Engine): Promise<SyncLink | null> {
+  const state = await syncState(engine.db);
+  if (state.role !== 'replica' || !state.server_url || !state.token_enc || !state.client_id) return null;
+  return { serverUrl: state.server_url, token: engine.secrets.decrypt(state.token_enc), clientId: state.client_id };
+}
+
+export interface PushSummary {
+  pushed: number;
+  applied: number;
+  rejected: Array<{ mutation_id: number; command: string; reason: string }>;
+}
+
+/** Sends every queued mutation in order; rejections are final and kept for the person at once. */
+export async function pushPending(engine: Engine, link: SyncLink): Promise<PushSummary> {
+  const queued = await engine.db.selectFrom('sync_outbox').selectAll().orderBy('mutation_id').execute();
+  const summary: PushSummary = { pushed: 0, applied: 0, rejected: [] };
+  let batch: PushedMutation[] = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const { results } = await callServer<{ results: MutationOutcome[] }>(link.serverUrl, '/api/v1/sync/push', link.token, { client_id: link.clientId, mutations: batch });
+    summary.pushed += batch.length;
+    const now = timestamp(engine.clock);
+    for (const r of results) {
+      if (r.status === 'applied') summary.applied += 1;
+      else {
+        const m = batch.find((b) => b.id === r.mutation_id);
+        const inserted = await engine.db
+          .insertInto('sync_rejections')
+          .values({ mutation_id: r.mutation_id, company_id: m?.company_id ?? '', command: r.command, reason: r.reason ?? 'refused', created_at: now })
+          .onConflict((oc) => oc.column('mutation_id').doNothing())
+          .executeTakeFirst();
+        if (inserted.numInsertedOrUpdatedRows) summary.rejected.push({ mutation_id: r.mutation_id, command: r.command, reason: r.reason ?? 'refused' });
+      }
+    }
+    batch = [];
+    bytes = 0;
+  };
+  for (const row of queued) {
+    const { mutation_id, created_at: _queuedAt, ids, ...op } = row;
+    const m: PushedMutation = { ...op, id: mutation_id, ids: JSON.parse(ids) as string[] };
+    const size = JSON.stringify(m).length;
+    if (bytes + size > PUSH_BYTES) await flush();
+    batch.push(m);
+    bytes += size;
+  }
+  await flush();
+  return summary;
+}
+
+/** Pulls every company until the server has nothing more, then returns it all for one apply. */
+export async function pullAll(engine: Engine, link: SyncLink): Promise<PullToApply> {
+  const companies = await engine.db.selectFrom('sync_companies').select(['company_id', 'cursor']).execute();
+  const oldest = await engine.db.selectFrom('sync_outbox').select((eb) => eb.fn.min('mutation_id').as('m')).executeTakeFirst();
+  const pendingFrom = Number(oldest?.m ?? 0);
+  const merged = new Map<string, PulledCompany>(companies.map((c) => [c.company_id, { company_id: c.company_id, status: 'ok', cursor: c.cursor, changes: [] }]));
+  let asking = companies;
+  let last: Feed | null = null;
+  while (asking.length > 0) {
+    last = await callServer<Feed>(link.serverUrl, '/api/v1/sync/pull', link.token, { client_id: link.clientId, companies: asking, pending_from: pendingFrom, limit: PAGE_ROWS });
+    for (const c of last.companies) {
+      const into = merged.get(c.company_id)!;
+      into.status = c.status;
+      into.cursor = c.cursor;
+      into.changes.push(...c.changes);
+    }
+    asking = last.companies.filter((c) => c.status === 'ok' && c.more).map((c) => ({ company_id: c.company_id, cursor: c.cursor }));
+  }
+  return {
+    last_mutation_id: last?.last_mutation_id ?? 0,
+    rejected: last?.rejected ?? [],
+    users: last?.users ?? [],
+    companies: [...merged.values()],
+  };
+}
+
+export interface SyncRound {
+  pushed: number;
+  applied: number;
+  rejected: Array<{ command: string; reason: string }>;
+  pulled: number;
+  pending: number;
+}
+
+export async function syncOnce(engine: Engine, localApp: AppFetch): Promise<SyncRound> {
+  const link = await linkOf(engine);
+  if (!link) throw new SyncHttpError(409, 'This database is not connected to a team server');
+  try {
+    const push = await pushPending(engine, link);
+    faultPoint('after-push');
+    const pull = await pullAll(engine, link);
+    const applied = await applyPull(engine, localApp, pull, timestamp(engine.clock));
+    const pending = await engine.db.selectFrom('sync_outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rejected = [...push.rejected, ...applied.rejected.filter((r) => !push.rejected.some((p) => p.mutation_id === r.mutation_id))];
+    return { pushed: push.pushed, applied: push.applied, rejected: rejected.map(({ command, reason }) => ({ command, reason })), pulled: applied.pulled, pending: Number(pending.n) };
+  } catch (err) {
+    await engine.db.updateTable('sync_state').set({ last_error: err instanceof Error ? err.message : String(err) }).where('id', '=', 1).execute();
+    throw err;
+  }
+}
+
+export interface ConnectOptions {
+  serverUrl: string;
+  username: string;
+  password: string;
+  /** Company ids or names; all of the user's companies when empty. */
+  companies: string[];
+  onProgress?: (message: string) => void;
+}
+
+interface LoginAnswer {
+  token: string;
+  user: { id: string; username: string };
+  companies: Array<{ id: string; name: string }>;
+}
+
+/** Makes this database a replica of the chosen companies of a team server and downloads them. */
+export async function connect(engine: Engine, options: ConnectOptions): Promise<{ companies: Array<{ id: string; name: string; rows: number }> }> {
+  const progress = options.onProgress ?? (() => undefined);
+  const state = await syncState(engine.db);
+  if (state.role === 'server') throw new SyncHttpError(409, 'This database is a team server; connect a desktop database instead');
+  if (state.role === 'replica' && state.server_url !== options.serverUrl) throw new SyncHttpError(409, `This database is already connected to ${state.server_url}`);
+  const login = await callServer<LoginAnswer>(options.serverUrl, '/api/v1/auth/login/', null, { username: options.username, password: options.password });
+  const clash = await engine.db.selectFrom('users').select('id').where('username', '=', login.user.username).where('id', '!=', login.user.id).executeTakeFirst();
+  if (clash) throw new SyncHttpError(409, `This database has its own user named ${login.user.username}; connect a new database instead`);
+  const wanted = options.companies.length
+    ? options.companies.map((c) => {
+        const found = login.companies.find((k) => k.id === c.toLowerCase() || k.name === c);
+        if (!found) throw new SyncHttpError(404, `${options.username} is not a member of a company called ${c} on the team server`);
+        return found;
+      })
+    : login.companies;
+  const clientId = state.client_id ?? newId();
+  await engine.db
+    .updateTable('sync_state')
+    .set({ client_id: clientId, server_url: options.serverUrl, user_id: login.user.id, username: login.user.username, token_enc: engine.secrets.encrypt(login.token), last_error: null })
+    .where('id', '=', 1)
+    .execute();
+  setSyncRole(engine.database.sqlite, 'replica');
+  const link: SyncLink = { serverUrl: options.serverUrl, token: login.token, clientId };
+  await assertNothingPending(engine);
+  const done: Array<{ id: string; name: string; rows: number }> = [];
+  for (const company of wanted) {
+    done.push({ ...company, rows: await download(engine, link, company, progress) });
+  }
+  return { companies: done };
+}
+
+/** Downloads every synced company again, replacing the local copy; nothing may be pending. */
+export async function resync(engine: Engine, onProgress: (m: string) => void = () => undefined): Promise<{ companies: Array<{ id: string; name: string; rows: number }> }> {
+  const link = await linkOf(engine);
+  if (!link) throw new SyncHttpError(409, 'This database is not connected to a team server');
+  await assertNothingPending(engine);
+  const companies = await engine.db
+    .selectFrom('sync_companies')
+    .leftJoin('companies', 'companies.id', 'sync_companies.company_id')
+    .select(['sync_companies.company_id as id', 'companies.name'])
+    .execute();
+  const done: Array<{ id: string; name: string; rows: number }> = [];
+  for (const c of companies) {
+    const company = { id: c.id, name: c.name ?? c.id };
+    done.push({ ...company, rows: await download(engine, link, company, onProgress) });
+  }
+  return { companies: done };
+}
+
+async function assertNothingPending(engine: Engine): Promise<void> {
+  const pending = await engine.db.selectFrom('sync_outbox').select('mutation_id').limit(1).executeTakeFirst();
+  const changed = await engine.db.selectFrom('sync_undo').select('key').limit(1).executeTakeFirst();
+  if (pending || changed) throw new SyncHttpError(409, 'Local changes are still waiting for the team server: sync them first');
+}
+
+/**
+ * Downloads one company in one transaction: all of it, or (after a failure) none of it. A copy
+ * already here is replaced (a full resync), which needs nothing pending (see resync).
+ */
+async function download(engine: Engine, link: SyncLink, company: { id: string; name: string }, progress: (m: string) => void): Promise<number> {
+  const sqlite = engine.database.sqlite;
+  let rows = 0;
+  await engine.db.transaction().execute(async () => {
+    sqlite.pragma('defer_foreign_keys = ON');
+    sqlite.prepare('UPDATE sync_state SET capture = 0 WHERE id = 1').run();
+    forgetCompany(sqlite, company.id);
+    let cursor: string | null = null;
+    for (;;) {
+      const page: Feed = await callServer<Feed>(link.serverUrl, '/api/v1/sync/pull', link.token, { client_id: link.clientId, companies: [{ company_id: company.id, cursor }], pending_from: 0, limit: PAGE_ROWS });
+      const c = page.companies[0];
+      if (c.status !== 'ok') throw new SyncHttpError(403, `You are not a member of ${company.name} on the team server`);
+      writeUsers(sqlite, page.users);
+      writeChanges(sqlite, c.changes);
+      rows += c.changes.length;
+      cursor = c.cursor;
+      progress(`Downloading ${company.name}: ${rows.toLocaleString('en-US')} rows`);
+      if (!c.more) break;
+    }
+    sqlite
+      .prepare('INSERT INTO sync_companies (company_id, cursor, pulled_at) VALUES (?, ?, ?) ON CONFLICT (company_id) DO UPDATE SET cursor = excluded.cursor, pulled_at = excluded.pulled_at')
+      .run(company.id, cursor, timestamp(engine.clock));
+    sqlite.prepare('UPDATE sync_state SET capture = 1 WHERE id = 1').run();
+  });
+  return rows;
+}

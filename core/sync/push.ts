@@ -1,0 +1,86 @@
+/**
+ * The team server's half of a push: each mutation of a desktop is replayed through the server's own
+ * app as the pushing user, in mutation order, exactly once per (client id, mutation id). The
+ * replay and the record of its outcome commit in one transaction, so a crash leaves either both or
+ * neither; a repeated push (its answer lost on the way) gets the recorded answer again.
+ */
+import { timestamp } from '../clock';
+import type { Engine } from '../engine';
+import { ForbiddenError } from '../errors';
+import type { AuthenticatedUser } from '../http/env';
+import { type AppFetch, type Operation, replayOperation } from './operation';
+
+export interface PushedMutation extends Operation {
+  id: number;
+  company_id: string;
+  command: string;
+}
+
+export interface MutationOutcome {
+  mutation_id: number;
+  command: string;
+  status: 'applied' | 'rejected';
+  reason: string | null;
+}
+
+class Refused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+async function clientOf(engine: Engine, clientId: string, user: AuthenticatedUser): Promise<number> {
+  const now = timestamp(engine.clock);
+  await engine.db
+    .insertInto('sync_clients')
+    .values({ client_id: clientId, user_id: user.id, last_mutation_id: 0, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('client_id').doNothing())
+    .execute();
+  const row = await engine.db.selectFrom('sync_clients').selectAll().where('client_id', '=', clientId).executeTakeFirstOrThrow();
+  if (row.user_id !== user.id) throw new ForbiddenError('This client id belongs to another user');
+  return row.last_mutation_id;
+}
+
+function pathCompany(path: string): string | null {
+  return /^\/api\/companies\/([0-9a-fA-F-]{36})(\/|$)/.exec(path)?.[1]?.toLowerCase() ?? null;
+}
+
+/** Applies `mutations` (any order given; processed by id) and answers for each. */
+export async function applyPush(engine: Engine, fetch: AppFetch, user: AuthenticatedUser, clientId: string, mutations: PushedMutation[]): Promise<{ outcomes: MutationOutcome[]; changedCompanies: Set<string> }> {
+  await clientOf(engine, clientId, user);
+  const outcomes: MutationOutcome[] = [];
+  const changedCompanies = new Set<string>();
+  for (const m of [...mutations].sort((a, b) => a.id - b.id)) {
+    const known = await engine.db
+      .selectFrom('sync_mutations')
+      .select(['status', 'reason', 'command'])
+      .where('client_id', '=', clientId)
+      .where('mutation_id', '=', m.id)
+      .executeTakeFirst();
+    if (known) {
+      outcomes.push({ mutation_id: m.id, command: known.command, status: known.status, reason: known.reason });
+      continue;
+    }
+    const record = (trx: Engine['db'], status: 'applied' | 'rejected', reason: string | null) =>
+      Promise.all([
+        trx.insertInto('sync_mutations').values({ client_id: clientId, mutation_id: m.id, company_id: m.company_id, command: m.command, status, reason, created_at: timestamp(engine.clock) }).execute(),
+        trx.updateTable('sync_clients').set({ last_mutation_id: m.id, updated_at: timestamp(engine.clock) }).where('client_id', '=', clientId).where('last_mutation_id', '<', m.id).execute(),
+      ]);
+    try {
+      await engine.db.transaction().execute(async (trx) => {
+        const company = pathCompany(m.path);
+        if (company !== m.company_id) throw new Refused("The operation's path is not of its company");
+        const outcome = await replayOperation(fetch, m, { user, engine: { ...engine, db: trx } });
+        if (!outcome.ok) throw new Refused(outcome.reason ?? `HTTP ${outcome.status}`);
+        await record(trx, 'applied', null);
+      });
+      outcomes.push({ mutation_id: m.id, command: m.command, status: 'applied', reason: null });
+      changedCompanies.add(m.company_id);
+    } catch (err) {
+      if (!(err instanceof Refused)) throw err;
+      await engine.db.transaction().execute((trx) => record(trx, 'rejected', err.reason));
+      outcomes.push({ mutation_id: m.id, command: m.command, status: 'rejected', reason: err.reason });
+    }
+  }
+  return { outcomes, changedCompanies };
+}

@@ -1,0 +1,304 @@
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { describeError, ErrorBox } from '../components/ErrorBox';
+import { Evidence } from '../components/Evidence';
+import { useLoad } from '../components/useLoad';
+import { BucketText, StatusBadge } from '../desk/cells';
+import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
+import { AppLink } from '../components/AppLink';
+import { companyPath } from '../state/route';
+import { api } from '../state/session';
+import { toast } from '../state/toasts';
+import { RejectForm } from './ActionsPage';
+import { type Action, allowedOperations, deadlineInstant, draftOf, STATUS_WORDS, TYPE_WORDS } from './labels';
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <dt>{label}</dt>
+      <dd>{children === null || children === undefined || children === '' ? <span className="muted">—</span> : children}</dd>
+    </div>
+  );
+}
+
+/** The invoice and customer at a glance: balance, aging, last touch, signals and the predicted pay date. */
+function Glance({ companyId, action }: { companyId: string; action: Action }) {
+  const invoiceId = action.invoice;
+  const invoice = useLoad(
+    (signal) => (invoiceId ? api.get('/api/companies/{company_id}/invoices/{invoice_id}', { path: { company_id: companyId, invoice_id: invoiceId }, signal }) : Promise.resolve(null)),
+    [companyId, invoiceId],
+  );
+  const prediction = useLoad(
+    (signal) =>
+      invoiceId ? api.get('/api/intelligence/insights', { query: { company_id: companyId, invoice_id: invoiceId, insight_type: 'invoice_pay_date_prediction' }, signal }) : Promise.resolve(null),
+    [companyId, invoiceId],
+  );
+  const inv = invoice.data;
+  const predicted = prediction.data?.results.find((i) => i.is_active)?.payload_json as { predicted_date?: string | null } | undefined;
+  return (
+    <section className="panel-section" data-testid="action-glance">
+      <h3>At a glance</h3>
+      {invoice.error !== null && <ErrorBox what="the invoice" error={invoice.error} onRetry={invoice.reload} />}
+      <dl className="fields">
+        <Row label="Customer">
+          <AppLink to={companyPath(companyId, 'customers', action.customer)}>{action.customer_name}</AppLink>
+        </Row>
+        <Row label="Invoice">{action.invoice ? <AppLink to={companyPath(companyId, 'invoices', action.invoice)}>{action.invoice_number}</AppLink> : 'None (about the customer)'}</Row>
+        {inv && (
+          <>
+            <Row label="Balance">
+              <strong>{formatMoney(inv.balance, inv.currency)}</strong> of {formatMoney(inv.total_amount, inv.currency)}
+            </Row>
+            <Row label="Status">
+              <StatusBadge status={inv.status} label={inv.status_display} />
+            </Row>
+            <Row label="Aging">
+              <BucketText bucket={inv.aging_bucket} /> · due {formatDate(inv.due_date)}
+            </Row>
+            <Row label="Last touch">{inv.last_touch_date ? `${formatTimestamp(inv.last_touch_date)}${inv.last_touched_by ? ` by ${inv.last_touched_by}` : ''}` : 'Never contacted'}</Row>
+            <Row label="Predicted payment">{predicted?.predicted_date ? formatDate(predicted.predicted_date) : prediction.data ? 'No prediction' : '…'}</Row>
+            <Row label="Signals">
+              {inv.signals.length > 0 ? inv.signals.map((s) => <div key={s.insight_id}>{typeof s.signal === 'string' ? s.signal : s.insight_type.replace(/_/g, ' ')}</div>) : 'None'}
+            </Row>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+/** Other proposals for the same invoice (the spec's alternatives), to pick the best one. */
+function Alternatives({ companyId, action, onOpen }: { companyId: string; action: Action; onOpen: (id: string) => void }) {
+  const invoiceId = action.invoice;
+  const alternatives = useLoad(
+    (signal) =>
+      invoiceId
+        ? api.get('/api/companies/{company_id}/actions', { path: { company_id: companyId }, query: { category: 'alternatives', invoice_id: invoiceId, page_size: 10 }, signal })
+        : Promise.resolve(null),
+    [companyId, invoiceId],
+  );
+  const others = alternatives.data?.data.filter((a) => a.id !== action.id) ?? [];
+  if (!invoiceId || (alternatives.data && others.length === 0)) return null;
+  return (
+    <section className="panel-section" data-testid="action-alternatives">
+      <h3>Alternatives for this invoice</h3>
+      {alternatives.error !== null && <ErrorBox what="the alternatives" error={alternatives.error} onRetry={alternatives.reload} />}
+      <ul className="contacts">
+        {others.map((a) => (
+          <li key={a.id}>
+            <button type="button" className="linkish" onClick={() => onOpen(a.id)}>
+              {TYPE_WORDS[a.action_type]}: {a.recommendation_label ?? a.description}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** One action: glance, recommendation, drafted content (editable), the state machine's operations and the approval log. */
+export function ActionPanel({
+  companyId,
+  actionId,
+  version,
+  rejectAsked,
+  onChanged,
+  onOpen,
+  onClose,
+}: {
+  companyId: string;
+  actionId: string;
+  version: number;
+  rejectAsked: number;
+  onChanged: () => void;
+  onOpen: (id: string) => void;
+  onClose: () => void;
+}) {
+  const path = { company_id: companyId, action_id: actionId };
+  const loaded = useLoad((signal) => api.get('/api/companies/{company_id}/actions/{action_id}', { path, signal }), [companyId, actionId, version]);
+  const action = loaded.data;
+  const [content, setContent] = useState<string | null>(null);
+  const [deadline, setDeadline] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [rejecting, setRejecting] = useState(false);
+  const panel = useRef<HTMLElement>(null);
+  const firstReject = useRef(rejectAsked);
+
+  useEffect(() => {
+    if (rejectAsked !== firstReject.current) setRejecting(true);
+  }, [rejectAsked]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !document.querySelector('.modal')) onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const draft = action ? draftOf(action) : null;
+  const text = content ?? draft?.body ?? '';
+  const edited = action !== null && content !== null && content !== draft?.body;
+
+  async function run(operation: 'approve' | 'send' | 'complete' | 'cancel', done: string) {
+    setBusy(true);
+    setError(null);
+    try {
+      const finalContent = edited || (operation !== 'complete' && operation !== 'cancel' && text) ? text : undefined;
+      if (operation === 'approve') await api.post('/api/companies/{company_id}/actions/{action_id}/approve', { path, body: { final_content: finalContent } });
+      else if (operation === 'send') await api.post('/api/companies/{company_id}/actions/{action_id}/send', { path, body: { final_content: finalContent, response_deadline: deadlineInstant(deadline) } });
+      else if (operation === 'complete') await api.post('/api/companies/{company_id}/actions/{action_id}/complete', { path, body: {} });
+      else await api.post('/api/companies/{company_id}/actions/{action_id}/cancel', { path, body: {} });
+      toast.success(done);
+      setContent(null);
+      onChanged();
+    } catch (err) {
+      setError(describeError(err));
+      // The action may have changed under us (someone else acted): show it as it is now.
+      onChanged();
+    }
+    setBusy(false);
+  }
+
+  async function reject(reason: string, comment: string) {
+    setError(null);
+    try {
+      await api.post('/api/companies/{company_id}/actions/{action_id}/reject', { path, body: { reason, comment: comment || undefined } });
+      toast.success('Action rejected');
+      setRejecting(false);
+      onChanged();
+    } catch (err) {
+      setError(describeError(err));
+      onChanged();
+    }
+  }
+
+  const allowed = action ? allowedOperations(action) : [];
+  return (
+    <aside ref={panel} className="side-panel" aria-label="Action detail" tabIndex={-1} data-testid="action-panel">
+      <header className="panel-header">
+        <div>
+          <div className="muted small">{action ? `${TYPE_WORDS[action.action_type]} action` : 'Action'}</div>
+          <h2>{action?.customer_name ?? '…'}</h2>
+        </div>
+        {action && <span className="pill" data-testid="action-status">{action.is_deleted ? 'Deleted' : STATUS_WORDS[action.status]}</span>}
+        <span className="spacer" />
+        <button type="button" className="btn btn-ghost" aria-label="Close action" title="Close (Esc)" onClick={onClose}>
+          ✕
+        </button>
+      </header>
+      <div className="panel-body">
+        {loaded.error !== null && <ErrorBox what="the action" error={loaded.error} onRetry={loaded.reload} />}
+        {action && draft && (
+          <>
+            <section className="panel-section">
+              <h3>Recommendation</h3>
+              <p>
+                <strong>{action.recommendation_label ?? action.description}</strong>
+              </p>
+              {action.recommendation_label && <p>{action.description}</p>}
+              {action.trigger_event_label && <p className="muted">Because: {action.trigger_event_label}</p>}
+              {action.response_deadline && <p className="muted">Response expected by {formatTimestamp(action.response_deadline)}</p>}
+            </section>
+            {action.evidence.length > 0 && (
+              <section className="panel-section">
+                <h3>Evidence</h3>
+                <Evidence companyId={companyId} items={action.evidence} />
+              </section>
+            )}
+            <Glance companyId={companyId} action={action} />
+            <section className="panel-section">
+              <h3>{action.action_type === 'email' ? 'Email' : action.action_type === 'call' ? 'Call notes' : 'Task'}</h3>
+              {draft.subject && <p>Subject: {draft.subject}</p>}
+              {draft.talkingPoints.length > 0 && (
+                <ul>
+                  {draft.talkingPoints.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              )}
+              {allowed.includes('approve') || allowed.includes('send') ? (
+                <label className="wide-field">
+                  {action.action_type === 'email' ? 'Message (edit before approving or sending)' : 'Content (edit before approving)'}
+                  <textarea value={text} onChange={(e) => setContent(e.target.value)} data-testid="action-content" />
+                </label>
+              ) : text ? (
+                <div className="preview-box">{text}</div>
+              ) : (
+                <p className="muted">No drafted content.</p>
+              )}
+              {allowed.includes('send') && (
+                <label className="wide-field">
+                  Response deadline (optional, when sending)
+                  <input type="datetime-local" value={deadline} onChange={(e) => setDeadline(e.target.value)} />
+                </label>
+              )}
+            </section>
+            {error && (
+              <div className="error-box" role="alert" data-testid="action-error">
+                <span>{error}</span>
+              </div>
+            )}
+            {allowed.length > 0 && (
+              <div className="toolbar-row" aria-label="Action operations">
+                {allowed.includes('approve') && (
+                  <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void run('approve', 'Action approved')}>
+                    Approve
+                  </button>
+                )}
+                {allowed.includes('send') && (
+                  <button type="button" className="btn" disabled={busy} onClick={() => void run('send', 'Marked as sent')}>
+                    {action.action_type === 'email' ? 'Mark sent' : 'Mark done now'}
+                  </button>
+                )}
+                {allowed.includes('complete') && (
+                  <button type="button" className="btn" disabled={busy} onClick={() => void run('complete', 'Action completed')}>
+                    Complete
+                  </button>
+                )}
+                {allowed.includes('reject') && (
+                  <button type="button" className="btn" disabled={busy} onClick={() => setRejecting(true)}>
+                    Reject…
+                  </button>
+                )}
+                {allowed.includes('cancel') && (
+                  <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void run('cancel', 'Action cancelled')}>
+                    Cancel action
+                  </button>
+                )}
+              </div>
+            )}
+            {rejecting && <RejectForm count={1} onCancel={() => setRejecting(false)} onReject={reject} />}
+            <Alternatives companyId={companyId} action={action} onOpen={onOpen} />
+            <section className="panel-section" data-testid="approval-log">
+              <h3>Approval log</h3>
+              {action.approval_log.length === 0 ? (
+                <p className="muted">Nothing decided yet.</p>
+              ) : (
+                <ol className="timeline">
+                  {action.approval_log.map((entry, i) => (
+                    <li key={i} className="timeline-item">
+                      <span className="timeline-dot" aria-hidden="true" />
+                      <div>
+                        <strong>{entry.operation[0].toUpperCase() + entry.operation.slice(1)}</strong>
+                        {entry.approver_name ? ` by ${entry.approver_name}` : ''}
+                        <div className="muted small">{formatTimestamp(entry.created_at)}</div>
+                        {entry.reason && <div className="small">Reason: {entry.reason}</div>}
+                        {entry.comment && <div className="small">{entry.comment}</div>}
+                      </div>
+                    </li>
+                  ))}
+                </ol>
+              )}
+              {action.executed_at && (
+                <p className="muted small">
+                  Executed {formatTimestamp(action.executed_at)}
+                  {action.executed_by ? ` by ${action.executed_by}` : ''}
+                </p>
+              )}
+            </section>
+          </>
+        )}
+      </div>
+    </aside>
+  );
+}

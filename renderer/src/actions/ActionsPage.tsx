@@ -1,0 +1,355 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { describeError, ErrorBox } from '../components/ErrorBox';
+import { PageFooter, Tabs } from '../components/Tabs';
+import { useLoad } from '../components/useLoad';
+import { formatDate, formatTimestamp } from '../desk/format';
+import { companyPath, useRoute } from '../state/route';
+import { api } from '../state/session';
+import { toast } from '../state/toasts';
+import { ActionPanel } from './ActionPanel';
+import { type Action, type ActionCategory, CATEGORY_LABELS, REJECT_REASONS, STATUS_WORDS, TYPE_WORDS } from './labels';
+
+const PAGE_SIZE = 25;
+const CATEGORIES: ActionCategory[] = ['needs_action', 'awaiting_customer', 'history'];
+
+interface Filters {
+  search: string;
+  actionType: string;
+  arOwner: string;
+  customerId: string;
+  executedAfter: string;
+  executedBefore: string;
+}
+
+const NO_FILTERS: Filters = { search: '', actionType: '', arOwner: '', customerId: '', executedAfter: '', executedBefore: '' };
+
+function listQuery(category: ActionCategory, f: Filters, page: number, pageSize: number) {
+  return {
+    category,
+    search: f.search.trim() || undefined,
+    action_type: f.actionType || undefined,
+    ar_owner: f.arOwner || undefined,
+    customer_id: f.customerId || undefined,
+    executed_after: category === 'history' ? f.executedAfter || undefined : undefined,
+    executed_before: category === 'history' ? f.executedBefore || undefined : undefined,
+    page,
+    page_size: pageSize,
+  };
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+/**
+ * The actions inbox: the spec's categories as tabs with counts, filters, a paged list, the open
+ * action in a side panel (its id in the URL), keyboard triage and bulk approve/reject.
+ */
+export default function ActionsPage({ companyId, actionId }: { companyId: string; actionId: string | null }) {
+  const navigate = useRoute((s) => s.navigate);
+  const search = useRoute((s) => s.search);
+  const [category, setCategory] = useState<ActionCategory>(() => (new URLSearchParams(search).get('tab') as ActionCategory) || 'needs_action');
+  const [filters, setFilters] = useState<Filters>(() => ({ ...NO_FILTERS, customerId: new URLSearchParams(search).get('customer') ?? '' }));
+  const [typed, setTyped] = useState(filters.search);
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [version, setVersion] = useState(0);
+  const [bulkReject, setBulkReject] = useState(false);
+  const [rejectAsked, setRejectAsked] = useState(0);
+  const changed = useCallback(() => setVersion((v) => v + 1), []);
+
+  useEffect(() => {
+    const t = setTimeout(() => setFilters((f) => (f.search === typed ? f : { ...f, search: typed })), 250);
+    return () => clearTimeout(t);
+  }, [typed]);
+  useEffect(() => {
+    setPage(1);
+    setSelected(new Set());
+  }, [category, filters]);
+
+  const team = useLoad((signal) => api.get('/api/companies/{company_id}/team-members', { path: { company_id: companyId }, signal }), [companyId]);
+  const list = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/actions', { path: { company_id: companyId }, query: listQuery(category, filters, page, PAGE_SIZE), signal }),
+    [companyId, category, filters, page, version],
+  );
+  const counts = useLoad(
+    async (signal) => {
+      const entries = await Promise.all(
+        CATEGORIES.map(async (c) => [c, (await api.get('/api/companies/{company_id}/actions', { path: { company_id: companyId }, query: listQuery(c, filters, 1, 1), signal })).count] as const),
+      );
+      return Object.fromEntries(entries) as Record<ActionCategory, number>;
+    },
+    [companyId, filters, version],
+  );
+
+  const rows = useMemo(() => list.data?.data ?? [], [list.data]);
+  const open = useCallback(
+    (id: string | null) => navigate(companyPath(companyId, 'actions', id, `?tab=${category}${filters.customerId ? `&customer=${filters.customerId}` : ''}`), { replace: true }),
+    [navigate, companyId, category, filters.customerId],
+  );
+  const move = useCallback(
+    (delta: number) => {
+      if (rows.length === 0) return;
+      const at = rows.findIndex((r) => r.id === actionId);
+      const next = at === -1 ? (delta > 0 ? 0 : rows.length - 1) : Math.max(0, Math.min(rows.length - 1, at + delta));
+      open(rows[next].id);
+      document.querySelector<HTMLElement>(`[data-action-row="${rows[next].id}"]`)?.scrollIntoView({ block: 'nearest' });
+    },
+    [rows, actionId, open],
+  );
+
+  async function approve(ids: string[]) {
+    const failures: string[] = [];
+    for (const id of ids) {
+      try {
+        await api.post('/api/companies/{company_id}/actions/{action_id}/approve', { path: { company_id: companyId, action_id: id }, body: {} });
+      } catch (err) {
+        failures.push(`${rows.find((r) => r.id === id)?.customer_name ?? id}: ${describeError(err)}`);
+      }
+    }
+    report('Approved', ids.length, failures);
+  }
+
+  async function reject(ids: string[], reason: string, comment: string) {
+    const failures: string[] = [];
+    for (const id of ids) {
+      try {
+        await api.post('/api/companies/{company_id}/actions/{action_id}/reject', { path: { company_id: companyId, action_id: id }, body: { reason, comment: comment || undefined } });
+      } catch (err) {
+        failures.push(`${rows.find((r) => r.id === id)?.customer_name ?? id}: ${describeError(err)}`);
+      }
+    }
+    report('Rejected', ids.length, failures);
+  }
+
+  function report(verb: string, total: number, failures: string[]) {
+    const done = total - failures.length;
+    if (done > 0) toast.success(`${verb} ${done} action${done === 1 ? '' : 's'}`);
+    if (failures.length) toast.error(`${failures.length} not ${verb.toLowerCase()}: ${failures.join('; ')}`);
+    setSelected(new Set());
+    changed();
+  }
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e.target) || e.metaKey || e.ctrlKey || e.altKey || document.querySelector('.modal')) return;
+      const current = rows.find((r) => r.id === actionId);
+      if (e.key === 'j' || e.key === 'ArrowDown') move(1);
+      else if (e.key === 'k' || e.key === 'ArrowUp') move(-1);
+      else if (e.key === 'a' && current) void approve([current.id]);
+      else if (e.key === 'r' && current) setRejectAsked((n) => n + 1);
+      else if (e.key === 'x' && current)
+        setSelected((s) => {
+          const next = new Set(s);
+          if (next.has(current.id)) next.delete(current.id);
+          else next.add(current.id);
+          return next;
+        });
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const allChecked = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const when = (a: Action) => (category === 'history' ? formatTimestamp(a.executed_at ?? a.updated_at) : formatTimestamp(a.created_at));
+
+  return (
+    <div className={actionId ? 'outreach with-panel' : 'outreach'}>
+      <div className="outreach-main">
+        <header className="outreach-head">
+          <h1>Actions</h1>
+          <span className="muted">Recommended collection actions to approve, send or reject.</span>
+        </header>
+        <Tabs label="Action categories" tabs={CATEGORIES.map((c) => ({ key: c, label: CATEGORY_LABELS[c], count: counts.data?.[c] ?? null }))} active={category} onChange={setCategory} />
+        <div className="toolbar-row" role="search">
+          <label>
+            <span className="sr-only">Search actions</span>
+            <input type="search" placeholder="Search customer, invoice, recommendation…" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          </label>
+          <label>
+            Type
+            <select value={filters.actionType} onChange={(e) => setFilters({ ...filters, actionType: e.target.value })}>
+              <option value="">All</option>
+              <option value="email">Email</option>
+              <option value="call">Call</option>
+              <option value="task">Task</option>
+            </select>
+          </label>
+          <label>
+            AR owner
+            <select value={filters.arOwner} onChange={(e) => setFilters({ ...filters, arOwner: e.target.value })}>
+              <option value="">Anyone</option>
+              <option value="__unassigned__">Unassigned</option>
+              {team.data?.data.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {category === 'history' && (
+            <>
+              <label>
+                Executed from
+                <input type="date" value={filters.executedAfter} onChange={(e) => setFilters({ ...filters, executedAfter: e.target.value })} />
+              </label>
+              <label>
+                to
+                <input type="date" value={filters.executedBefore} onChange={(e) => setFilters({ ...filters, executedBefore: e.target.value })} />
+              </label>
+            </>
+          )}
+          {filters.customerId && (
+            <button type="button" className="btn btn-small" onClick={() => setFilters({ ...filters, customerId: '' })}>
+              One customer only ✕
+            </button>
+          )}
+        </div>
+        {category !== 'history' && (
+          <div className="toolbar-row" aria-label="Bulk actions">
+            <span className="muted">{selected.size} selected</span>
+            <button type="button" className="btn" disabled={selected.size === 0} onClick={() => void approve([...selected])}>
+              Approve selected
+            </button>
+            <button type="button" className="btn" disabled={selected.size === 0} onClick={() => setBulkReject(true)}>
+              Reject selected
+            </button>
+            <span className="kbd-help">Keys: j / k next and previous, a approve, r reject, x select</span>
+          </div>
+        )}
+        {bulkReject && (
+          <RejectForm
+            count={selected.size}
+            onCancel={() => setBulkReject(false)}
+            onReject={async (reason, comment) => {
+              await reject([...selected], reason, comment);
+              setBulkReject(false);
+            }}
+          />
+        )}
+        {list.error !== null && <ErrorBox what="the actions" error={list.error} onRetry={list.reload} />}
+        {list.data && rows.length === 0 && <p className="muted">No actions here{filters.search || filters.actionType || filters.arOwner ? ' with these filters' : ''}.</p>}
+        {rows.length > 0 && (
+          <table className="item-list" data-testid="actions-list">
+            <thead>
+              <tr>
+                <th className="check-cell">
+                  <input
+                    type="checkbox"
+                    aria-label="Select every action on this page"
+                    checked={allChecked}
+                    onChange={() => setSelected(allChecked ? new Set() : new Set(rows.map((r) => r.id)))}
+                  />
+                </th>
+                <th>Customer</th>
+                <th>Invoice</th>
+                <th className="optional">Type</th>
+                <th>Recommendation</th>
+                <th>Status</th>
+                <th className="optional">{category === 'history' ? 'Executed' : 'Created'}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((a) => (
+                <tr key={a.id} data-action-row={a.id} className={a.id === actionId ? 'current' : undefined} aria-selected={a.id === actionId} onClick={() => open(a.id)}>
+                  <td className="check-cell" onClick={(e) => e.stopPropagation()}>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select the action for ${a.customer_name}`}
+                      checked={selected.has(a.id)}
+                      onChange={() =>
+                        setSelected((s) => {
+                          const next = new Set(s);
+                          if (next.has(a.id)) next.delete(a.id);
+                          else next.add(a.id);
+                          return next;
+                        })
+                      }
+                    />
+                  </td>
+                  <td>
+                    <a
+                      href={companyPath(companyId, 'actions', a.id)}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        e.stopPropagation();
+                        open(a.id);
+                      }}
+                    >
+                      {a.customer_name}
+                    </a>
+                  </td>
+                  <td className="mono">{a.invoice_number ?? <span className="muted">—</span>}</td>
+                  <td className="optional">{TYPE_WORDS[a.action_type]}</td>
+                  <td>
+                    {a.recommendation_label ?? a.description}
+                    <span className="muted small type-inline"> · {TYPE_WORDS[a.action_type]}</span>
+                    {a.response_deadline && <div className="muted small">Reply by {formatDate(a.response_deadline.slice(0, 10))}</div>}
+                  </td>
+                  <td>{a.is_deleted ? 'Deleted' : STATUS_WORDS[a.status]}</td>
+                  <td className="small optional">{when(a)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {list.data && list.data.count > 0 && <PageFooter page={page} pageSize={PAGE_SIZE} count={list.data.count} onPage={setPage} />}
+      </div>
+      {actionId && (
+        <ActionPanel
+          key={actionId}
+          companyId={companyId}
+          actionId={actionId}
+          version={version}
+          rejectAsked={rejectAsked}
+          onChanged={changed}
+          onOpen={open}
+          onClose={() => open(null)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Reason and comment for rejecting one or several actions. */
+export function RejectForm({ count, onReject, onCancel }: { count: number; onReject: (reason: string, comment: string) => Promise<void>; onCancel: () => void }) {
+  const [reason, setReason] = useState(REJECT_REASONS[0]);
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      className="card stack"
+      aria-label="Reject"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        await onReject(reason, comment.trim());
+        setBusy(false);
+      }}
+    >
+      <strong>Reject {count === 1 ? 'this action' : `${count} actions`}</strong>
+      <label className="wide-field">
+        Reason
+        <select value={reason} onChange={(e) => setReason(e.target.value)} autoFocus>
+          {REJECT_REASONS.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </select>
+      </label>
+      <label className="wide-field">
+        Comment (optional)
+        <input value={comment} onChange={(e) => setComment(e.target.value)} />
+      </label>
+      <div className="form-actions">
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-danger" disabled={busy}>
+          Reject
+        </button>
+      </div>
+    </form>
+  );
+}

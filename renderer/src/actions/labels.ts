@@ -1,0 +1,57 @@
+import type { Schemas } from '../api/client';
+
+/** Words for the action states and channels, and the drafted content an action carries. Pure. */
+export type Action = Schemas['Action'];
+export type ActionCategory = 'needs_action' | 'awaiting_customer' | 'history';
+
+export const CATEGORY_LABELS: Record<ActionCategory, string> = {
+  needs_action: 'Needs action',
+  awaiting_customer: 'Awaiting customer',
+  history: 'History',
+};
+
+export const STATUS_WORDS: Record<Action['status'], string> = {
+  proposed: 'Proposed',
+  scheduled: 'Scheduled',
+  processing: 'Approved',
+  completed: 'Done',
+  cancelled: 'Cancelled',
+};
+
+export const TYPE_WORDS: Record<Action['action_type'], string> = { email: 'Email', call: 'Call', task: 'Task' };
+
+export const REJECT_REASONS = ['Not needed now', 'Wrong recommendation', 'Customer already paid', 'Customer disputes the invoice', 'Handled another way', 'Other'];
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() ? value : null;
+}
+
+/** What the recommendation drafted: a subject, a body, talking points. final_content wins once someone edited it. */
+export function draftOf(action: Action): { subject: string | null; body: string; talkingPoints: string[] } {
+  const m = action.metadata;
+  const points = Array.isArray(m.talking_points) ? m.talking_points.filter((p): p is string => typeof p === 'string') : [];
+  return { subject: text(m.draft_subject) ?? text(m.subject), body: text(m.final_content) ?? text(m.draft_body) ?? '', talkingPoints: points };
+}
+
+/** Which operations the state machine allows from a status (core/actions/rules.ts); buttons follow it. */
+export function allowedOperations(action: Action): Array<'approve' | 'reject' | 'send' | 'cancel' | 'complete'> {
+  if (action.is_deleted) return [];
+  switch (action.status) {
+    case 'proposed':
+    case 'scheduled':
+      return ['approve', 'send', 'complete', 'reject', 'cancel'];
+    case 'processing':
+      return ['complete', 'reject', 'cancel'];
+    case 'cancelled':
+      return ['reject'];
+    case 'completed':
+      return [];
+  }
+}
+
+/** A local date-time input's value ('2026-12-01T17:00') as an ISO instant with its zone, as send requires. */
+export function deadlineInstant(local: string): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}

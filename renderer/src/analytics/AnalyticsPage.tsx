@@ -1,0 +1,23 @@
+import { useState } from 'react';
+import { localToday } from '../desk/format';
+import { useSession } from '../state/session';
+import { AgingSection } from './AgingSection';
+import { ForecastSection } from './ForecastSection';
+import { MetricsSection } from './MetricsSection';
+
+/** What a manager reads every week: aging (of any date and over time), the details, the export, the collection metrics and the cash forecast. */
+export default function AnalyticsPage({ companyId }: { companyId: string }) {
+  const [asOf, setAsOf] = useState(localToday());
+  const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
+  const [currency, setCurrency] = useState('USD');
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>Analytics</h1>
+      </header>
+      <AgingSection companyId={companyId} asOf={asOf} onAsOf={setAsOf} onCurrency={setCurrency} canWrite={role !== 'viewer'} />
+      <MetricsSection companyId={companyId} asOf={asOf} />
+      <ForecastSection companyId={companyId} currency={currency} />
+    </div>
+  );
+}

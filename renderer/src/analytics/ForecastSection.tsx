@@ -1,0 +1,220 @@
+import { useCallback, useState } from 'react';
+import type { Schemas } from '../api/client';
+import { type ChartOption, Chart, cssVar } from '../components/Chart';
+import { ScrollRegion } from '../components/ScrollRegion';
+import { ErrorBox } from '../components/ErrorBox';
+import { useLoad } from '../components/useLoad';
+import { apiQuery, DEFAULT_FILTERS, type DeskFilters, toSearch } from '../desk/filters';
+import { formatCount, formatDate, formatMoney, formatMoneyShort } from '../desk/format';
+import { companyPath, useRoute } from '../state/route';
+import { api } from '../state/session';
+
+type Forecast = Schemas['CashflowForecast'];
+type Week = Forecast['calendar']['weeks'][number];
+
+export const FORECAST_WINDOWS = [4, 8, 13, 26] as const;
+
+/** Bars of due and predicted inflows per week, the trailing weekly average as a line; a click picks the week. */
+function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; currency: string; onWeek: (index: number) => void }) {
+  const option = useCallback((): ChartOption => {
+    const muted = cssVar('--muted');
+    const axis = { axisLabel: { color: muted }, axisLine: { lineStyle: { color: cssVar('--border') } }, splitLine: { lineStyle: { color: cssVar('--border') } } };
+    const ts = forecast.time_series;
+    return {
+      animationDuration: 200,
+      grid: { left: 8, right: 8, top: 34, bottom: 8, containLabel: true },
+      legend: { top: 0, textStyle: { color: cssVar('--text') } },
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => formatMoney(v, currency) },
+      xAxis: { type: 'category', data: forecast.calendar.weeks.map((w) => w.label), ...axis },
+      yAxis: { type: 'value', ...axis, axisLabel: { color: muted, formatter: (v: number) => formatMoneyShort(v, currency) } },
+      series: [
+        { name: 'Due', type: 'bar', barMaxWidth: 26, itemStyle: { color: cssVar('--muted') }, data: ts.due_date_cash_inflows },
+        { name: 'Predicted', type: 'bar', barMaxWidth: 26, itemStyle: { color: cssVar('--accent') }, data: ts.model_predicted_cash_inflows },
+        { name: 'Trailing 6-month weekly average', type: 'line', symbol: 'none', lineStyle: { type: 'dashed', color: cssVar('--ok') }, itemStyle: { color: cssVar('--ok') }, data: ts.trailing_6m_avg_weekly_inflows },
+      ],
+    };
+  }, [forecast, currency]);
+  return <Chart option={option} label="Cash-flow forecast: due and predicted inflows per week with the trailing weekly average; click a week to list its invoices" onClick={onWeek} testId="forecast-chart" />;
+}
+
+/** The invoices due in the chosen week (the invoice list API), and the customers expected to pay in it. */
+function WeekInvoices({ companyId, forecast, week, currency }: { companyId: string; forecast: Forecast; week: Week; currency: string }) {
+  const navigate = useRoute((s) => s.navigate);
+  const filters = { ...DEFAULT_FILTERS, status: ['current', 'overdue'] as DeskFilters['status'], due_date_from: week.start_date, due_date_to: week.end_date, sort: 'due_date' as const, order: 'asc' as const };
+  const search = toSearch(filters);
+  const invoices = useLoad(
+    async (signal) => {
+      const page = await api.get('/api/companies/{company_id}/invoices', { path: { company_id: companyId }, query: { ...apiQuery(filters), limit: 100 }, signal });
+      return page.items.filter((row) => 'invoice_number' in row);
+    },
+    [companyId, week.start_date, week.end_date],
+  );
+  const expected = forecast.customers
+    .map((c) => ({ ...c, week: c.weeks.find((w) => w.code === week.code) }))
+    .filter((c) => c.week && c.week.predicted > 0)
+    .sort((a, b) => b.week!.predicted - a.week!.predicted);
+  const deskHref = companyPath(companyId, 'invoices', null, search);
+  return (
+    <div className="two-col" data-testid="forecast-week">
+      <div>
+        <h3>
+          Invoices due {formatDate(week.start_date)} – {formatDate(week.end_date)}
+        </h3>
+        {invoices.error !== null && <ErrorBox what="the week's invoices" error={invoices.error} onRetry={invoices.reload} />}
+        {invoices.data && invoices.data.length === 0 && <p className="muted">No open invoice is due this week.</p>}
+        {invoices.data && invoices.data.length > 0 && (
+          <table className="data-table" data-testid="forecast-week-invoices">
+            <thead>
+              <tr>
+                <th scope="col">Invoice</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Due</th>
+                <th scope="col" className="num">
+                  Balance
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invoices.data.map((inv) => (
+                <tr key={inv.id}>
+                  <td>
+                    <a
+                      href={companyPath(companyId, 'invoices', inv.id, search)}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        navigate(companyPath(companyId, 'invoices', inv.id, search));
+                      }}
+                    >
+                      {inv.invoice_number}
+                    </a>
+                  </td>
+                  <td>{inv.customer_name}</td>
+                  <td>{formatDate(inv.due_date)}</td>
+                  <td className="num">{formatMoney(inv.balance, inv.currency)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <p>
+          <a
+            href={deskHref}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(deskHref);
+            }}
+          >
+            Open these in the invoice desk
+          </a>
+        </p>
+      </div>
+      <div>
+        <h3>Expected to pay this week</h3>
+        {expected.length === 0 ? (
+          <p className="muted">No payment is predicted for this week.</p>
+        ) : (
+          <ul>
+            {expected.map((c) => (
+              <li key={c.customer}>
+                {c.customer_name}: {formatMoney(c.week!.predicted, currency)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The cash-flow forecast: the chart, a week's invoices on click, and the table by customer. */
+export function ForecastSection({ companyId, currency }: { companyId: string; currency: string }) {
+  const [weeks, setWeeks] = useState<number>(13);
+  const [weekIndex, setWeekIndex] = useState<number | null>(null);
+  const forecast = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/analytics/cashflow-forecast', { path: { company_id: companyId }, query: { weeks }, signal }),
+    [companyId, weeks],
+  );
+  const data = forecast.data;
+  const week = data && weekIndex !== null ? data.calendar.weeks[weekIndex] : null;
+  const table = data?.table_inflows_by_customer;
+  return (
+    <section className="card" aria-labelledby="forecast-title">
+      <div className="card-header">
+        <h2 id="forecast-title">Cash-flow forecast</h2>
+        <div className="segmented" role="group" aria-label="Forecast window">
+          {FORECAST_WINDOWS.map((n) => (
+            <button
+              key={n}
+              type="button"
+              aria-pressed={weeks === n}
+              onClick={() => {
+                setWeeks(n);
+                setWeekIndex(null);
+              }}
+            >
+              {n} weeks
+            </button>
+          ))}
+        </div>
+        {data && (
+          <label className="toolbar-row">
+            Week
+            <select value={weekIndex ?? ''} onChange={(e) => setWeekIndex(e.target.value === '' ? null : Number(e.target.value))}>
+              <option value="">Choose a week</option>
+              {data.calendar.weeks.map((w, i) => (
+                <option key={w.code} value={i}>
+                  {w.label} ({formatDate(w.start_date)})
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      {forecast.error !== null && <ErrorBox what="the forecast" error={forecast.error} onRetry={forecast.reload} />}
+      {!data && forecast.error === null && <p className="muted" role="status">Loading…</p>}
+      {data && (
+        <>
+          <ForecastChart forecast={data} currency={currency} onWeek={setWeekIndex} />
+          {week && <WeekInvoices companyId={companyId} forecast={data} week={week} currency={currency} />}
+          {table && (
+            <ScrollRegion label="Inflows by customer and week">
+              <table className="data-table" data-testid="forecast-table">
+                <caption className="sr-only">Inflows by customer and week</caption>
+                <thead>
+                  <tr>
+                    {table.columns.map((c, i) => (
+                      <th key={c.key} scope="col" className={i === 0 ? undefined : 'num'}>
+                        {c.label}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {table.rows.map((row, r) => (
+                    <tr key={r}>
+                      {table.columns.map((c, i) => (
+                        <td key={c.key} className={i === 0 ? undefined : 'num'}>
+                          {typeof row[c.key] === 'number' ? formatMoney(row[c.key] as number, currency) : String(row[c.key] ?? '')}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+                <tfoot>
+                  <tr>
+                    {table.columns.map((c, i) => (
+                      <td key={c.key} className={i === 0 ? undefined : 'num'}>
+                        {i === 0 ? 'Total' : typeof table.totals[c.key] === 'number' ? formatMoney(table.totals[c.key] as number, currency) : String(table.totals[c.key] ?? '')}
+                      </td>
+                    ))}
+                  </tr>
+                </tfoot>
+              </table>
+              <p className="muted small">{formatCount(table.rows.length)} customers with inflows in the window.</p>
+            </ScrollRegion>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

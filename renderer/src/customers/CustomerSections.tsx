@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import type { Schemas } from '../api/client';
+import { ErrorBox } from '../components/ErrorBox';
+import { InsightCard } from '../components/InsightCard';
+import { useLoad } from '../components/useLoad';
+import { formatDate, formatTimestamp } from '../desk/format';
+import { companyPath, useRoute } from '../state/route';
+import { api } from '../state/session';
+import { ContactsEditor } from './ContactsEditor';
+
+type Customer = Schemas['CustomerDetail'];
+
+const ACTION_STATUS: Record<Schemas['Action']['status'], string> = {
+  proposed: 'Proposed',
+  scheduled: 'Scheduled',
+  processing: 'Approved, in progress',
+  completed: 'Done',
+  cancelled: 'Cancelled',
+};
+
+function Insights({ companyId, customerId }: { companyId: string; customerId: string }) {
+  const insights = useLoad((signal) => api.get('/api/intelligence/insights', { query: { company_id: companyId, customer_id: customerId, limit: 50 }, signal }), [companyId, customerId]);
+  return (
+    <section className="card" aria-labelledby="customer-insights">
+      <h2 id="customer-insights">Insights</h2>
+      {insights.error !== null && <ErrorBox what="the insights" error={insights.error} onRetry={insights.reload} />}
+      {insights.data && insights.data.results.length === 0 && <p className="muted">No active insights about this customer or its invoices.</p>}
+      <div className="insight-feed">
+        {insights.data?.results.map((i) => (
+          <InsightCard key={i.id} companyId={companyId} insight={i} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Actions({ companyId, customerId }: { companyId: string; customerId: string }) {
+  const navigate = useRoute((s) => s.navigate);
+  const actions = useLoad((signal) => api.get('/api/companies/{company_id}/actions', { path: { company_id: companyId }, query: { customer_id: customerId, page_size: 20 }, signal }), [companyId, customerId]);
+  return (
+    <section className="card" aria-labelledby="customer-actions">
+      <h2 id="customer-actions">Actions</h2>
+      {actions.error !== null && <ErrorBox what="the actions" error={actions.error} onRetry={actions.reload} />}
+      {actions.data && actions.data.data.length === 0 && <p className="muted">No actions for this customer.</p>}
+      {actions.data && actions.data.data.length > 0 && (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">What</th>
+              <th scope="col">Invoice</th>
+              <th scope="col">Status</th>
+              <th scope="col">When</th>
+            </tr>
+          </thead>
+          <tbody>
+            {actions.data.data.map((a) => (
+              <tr key={a.id}>
+                <td>
+                  {a.action_type === 'email' ? 'Email' : a.action_type === 'call' ? 'Call' : 'Task'}: {a.description}
+                </td>
+                <td>
+                  {a.invoice ? (
+                    <a
+                      href={companyPath(companyId, 'invoices', a.invoice)}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        navigate(companyPath(companyId, 'invoices', a.invoice));
+                      }}
+                    >
+                      {a.invoice_number}
+                    </a>
+                  ) : (
+                    <span className="muted">Whole account</span>
+                  )}
+                </td>
+                <td>{ACTION_STATUS[a.status]}</td>
+                <td>{formatTimestamp(a.executed_at ?? a.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {actions.data && actions.data.count > actions.data.data.length && <p className="muted small">The 20 newest of {actions.data.count}; the Actions page lists them all.</p>}
+    </section>
+  );
+}
+
+function Sequences({ companyId, customerId }: { companyId: string; customerId: string }) {
+  const enrollments = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/sequence-enrollments', { path: { company_id: companyId }, query: { customer_id: customerId }, signal }),
+    [companyId, customerId],
+  );
+  return (
+    <section className="card" aria-labelledby="customer-sequences">
+      <h2 id="customer-sequences">Sequences</h2>
+      {enrollments.error !== null && <ErrorBox what="the sequences" error={enrollments.error} onRetry={enrollments.reload} />}
+      {enrollments.data && enrollments.data.data.length === 0 && <p className="muted">Not enrolled in any sequence.</p>}
+      {enrollments.data && enrollments.data.data.length > 0 && (
+        <ul>
+          {enrollments.data.data.map((e) => (
+            <li key={e.id}>
+              <strong>{e.sequence_name}</strong>: {e.status === 'active' ? `active since ${formatDate(e.start_date)}` : `completed ${formatTimestamp(e.completed_at)}${e.stop_reason ? ` (${e.stop_reason.replace(/_/g, ' ')})` : ''}`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** What the customer page adds below the invoices: contacts and locations to edit, insights, actions and sequences. */
+export function CustomerSections({ companyId, customer, onSaved }: { companyId: string; customer: Customer; onSaved: () => void }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <div className="stack customer-sections">
+      <div className="toolbar-row">
+        <button type="button" className="btn" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+          {editing ? 'Close the editor' : 'Edit contacts and locations'}
+        </button>
+      </div>
+      {editing && (
+        <ContactsEditor
+          companyId={companyId}
+          customer={customer}
+          onSaved={() => {
+            setEditing(false);
+            onSaved();
+          }}
+        />
+      )}
+      <div className="two-col">
+        <Insights companyId={companyId} customerId={customer.id} />
+        <div className="stack">
+          <Actions companyId={companyId} customerId={customer.id} />
+          <Sequences companyId={companyId} customerId={customer.id} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+import { useState } from 'react';
+import type { Schemas } from '../api/client';
+import { ConfirmDialog } from '../components/Dialog';
+import { describeError, ErrorBox } from '../components/ErrorBox';
+import { useLoad } from '../components/useLoad';
+import { api } from '../state/session';
+import { toast } from '../state/toasts';
+import { formatTimestamp } from './format';
+import type { InvoiceDetail } from './types';
+
+type Reminder = Schemas['Reminder'];
+
+/** The stylesheet's pill colours: sent reads as done, failed as bad, waiting or sending as pending. */
+const REMINDER_PILL: Record<Reminder['status'], string> = { sent: 'pill-paid', failed: 'pill-failed', queued: 'pill-pending', running: 'pill-pending' };
+
+function reminderWhen(r: Reminder): string {
+  if (r.status === 'sent' && r.sent_at) return `Sent ${formatTimestamp(r.sent_at)}`;
+  if (r.status === 'queued' && r.next_attempt_at) return `Try ${r.attempts + 1} of ${r.max_attempts} at ${formatTimestamp(r.next_attempt_at)}`;
+  return `Queued ${formatTimestamp(r.queued_at)}`;
+}
+
+/** The invoice's reminders and their outcome, and sending one after a preview of the email. */
+export function Reminders({ companyId, invoice, version, onSaved }: { companyId: string; invoice: InvoiceDetail; version: number; onSaved: () => void }) {
+  const reminders = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/reminders', { path: { company_id: companyId, invoice_id: invoice.id }, signal }),
+    [companyId, invoice.id, version],
+  );
+  const [previewing, setPreviewing] = useState(false);
+  const closed = invoice.status.startsWith('closed_');
+  return (
+    <section className="panel-section" data-testid="panel-reminders">
+      <div className="section-head">
+        <h3>Reminders</h3>
+        <button type="button" className="btn btn-small" disabled={closed} title={closed ? 'A closed invoice gets no reminder' : undefined} onClick={() => setPreviewing(true)}>
+          Send reminder…
+        </button>
+      </div>
+      {reminders.error !== null && <ErrorBox what="the reminders" error={reminders.error} onRetry={reminders.reload} />}
+      {reminders.data && reminders.data.data.length === 0 && <p className="muted">No reminders yet.</p>}
+      {reminders.data && reminders.data.data.length > 0 && (
+        <ol className="timeline">
+          {reminders.data.data.map((r) => (
+            <li key={r.id} className="timeline-item" data-testid="reminder">
+              <span className="timeline-dot" aria-hidden="true" />
+              <div>
+                <strong>{reminderWhen(r)}</strong>
+                <span className={`pill ${REMINDER_PILL[r.status]}`}>{r.status}</span>
+                <div className="muted small">
+                  To {r.recipient ?? 'no billing contact'}
+                  {r.queued_by ? ` · asked by ${r.queued_by}` : ''}
+                </div>
+                {r.last_error && r.status !== 'sent' && <div className="small form-error clamp">{r.last_error}</div>}
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+      {previewing && (
+        <ReminderDialog
+          companyId={companyId}
+          invoice={invoice}
+          onSent={() => {
+            setPreviewing(false);
+            onSaved();
+          }}
+          onCancel={() => setPreviewing(false)}
+        />
+      )}
+    </section>
+  );
+}
+
+function ReminderDialog({ companyId, invoice, onSent, onCancel }: { companyId: string; invoice: InvoiceDetail; onSent: () => void; onCancel: () => void }) {
+  const preview = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/reminder-preview', { path: { company_id: companyId, invoice_id: invoice.id }, signal }),
+    [companyId, invoice.id],
+  );
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const p = preview.data;
+  const blocked = !p || p.blockers.length > 0;
+
+  async function send() {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: [invoice.id] } });
+      toast.success(`${invoice.invoice_number}: ${res.message}`);
+      onSent();
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <ConfirmDialog
+      title={`Send a reminder for ${invoice.invoice_number}?`}
+      confirmLabel={p?.warnings.length ? 'Send anyway' : 'Send reminder'}
+      busy={busy}
+      disabled={blocked}
+      onConfirm={() => void send()}
+      onCancel={onCancel}
+    >
+      {preview.error !== null && <ErrorBox what="the preview" error={preview.error} onRetry={preview.reload} />}
+      {!p && preview.error === null && <p className="muted">Preparing the preview…</p>}
+      {p && (
+        <div className="reminder-preview" data-testid="reminder-preview">
+          {p.blockers.map((b) => (
+            <p key={b} className="form-error">
+              {b}
+            </p>
+          ))}
+          {p.warnings.length > 0 && (
+            <ul className="warnings" data-testid="reminder-warnings">
+              {p.warnings.map((w) => (
+                <li key={w.kind} data-kind={w.kind}>
+                  {w.message}
+                </li>
+              ))}
+            </ul>
+          )}
+          <dl className="email-head">
+            <dt>To</dt>
+            <dd>{p.to ? `${p.contact_name ? `${p.contact_name} ` : ''}<${p.to}>` : '—'}</dd>
+            <dt>From</dt>
+            <dd>{p.from ?? '—'}</dd>
+            {p.email && (
+              <>
+                <dt>Subject</dt>
+                <dd data-testid="preview-subject">{p.email.subject}</dd>
+              </>
+            )}
+          </dl>
+          {p.email && (
+            <pre className="email-body" tabIndex={0} aria-label="Email text">
+              {p.email.text}
+            </pre>
+          )}
+        </div>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </ConfirmDialog>
+  );
+}

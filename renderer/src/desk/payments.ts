@@ -1,0 +1,45 @@
+/** Payment rules the panel shows before a write. Pure: unit-tested directly. */
+import { formatMoney } from './format';
+
+export type PaymentOperation = 'settle' | 'fail' | 'void';
+
+/** What can be done to a payment in a status (as the API allows: core/payments/rules). */
+export function paymentOperations(status: string): PaymentOperation[] {
+  if (status === 'PENDING') return ['settle', 'fail', 'void'];
+  if (status === 'PAID' || status === 'PARTIAL') return ['void'];
+  return [];
+}
+
+/** Amounts in major units, compared in cents so 0.1 + 0.2 never matters. */
+function cents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+/** How much an amount exceeds the open balance (0 when it does not). */
+export function overpayment(amount: number, openBalance: number): number {
+  if (!Number.isFinite(amount)) return 0;
+  return Math.max(0, cents(amount) - cents(openBalance)) / 100;
+}
+
+/** The effect of an operation on the invoice, in a sentence. */
+export function operationEffect(
+  operation: PaymentOperation,
+  payment: { amount: number; status: string },
+  invoice: { open_balance: number; balance: number; currency: string; closing_reason?: string | null },
+): string {
+  const money = (n: number) => formatMoney(n, invoice.currency);
+  const open = money(invoice.open_balance);
+  if (operation === 'fail') return `It will not count toward the invoice: the open balance stays ${open}.`;
+  if (operation === 'settle') {
+    const after = (cents(invoice.open_balance) - cents(payment.amount)) / 100;
+    if (after < 0) return `It counts now: the invoice closes as overpaid by ${money(-after)}.`;
+    if (after === 0) return `It counts now: the invoice is paid in full (open balance ${open} to ${money(0)}).`;
+    return `It counts now: the open balance goes from ${open} to ${money(after)}.`;
+  }
+  if (payment.status === 'PENDING') return `It is cancelled and never counts: the open balance stays ${open}.`;
+  if (invoice.closing_reason === 'credit_memo' || invoice.closing_reason === 'written_off') {
+    return `It stops counting; the invoice stays closed (${invoice.closing_reason.replace('_', ' ')}) and owes nothing.`;
+  }
+  const after = (cents(invoice.balance) + cents(payment.amount)) / 100;
+  return after > 0 ? `It stops counting: the open balance goes from ${open} to ${money(after)}${invoice.open_balance === 0 ? ' and the invoice reopens' : ''}.` : `It stops counting: the invoice stays overpaid by ${money(-after)}.`;
+}

@@ -1,0 +1,158 @@
+/**
+ * An insight's payload in a collector's words: a title, a few lines, the severity, and its
+ * evidence. Pure: unit-tested directly. Shapes follow core/insights/payloads.ts (and the inner
+ * shapes README lists); anything unexpected is shown as text, never as JSON.
+ */
+import { formatDate } from '../desk/format';
+
+export interface EvidenceItem {
+  fact: string;
+  value?: unknown;
+  source: string;
+  ref?: { type: string; id: string };
+}
+
+export interface InsightWords {
+  kind: string;
+  title: string;
+  lines: string[];
+  severity: 'high' | 'medium' | 'low' | null;
+  evidence: EvidenceItem[];
+}
+
+export const INSIGHT_KIND: Record<string, string> = {
+  customer_conversation_summary: 'Conversation summary',
+  invoice_conversation_summary: 'Conversation summary',
+  customer_signal: 'Customer signal',
+  invoice_signal: 'Invoice signal',
+  portfolio_signal: 'Portfolio signal',
+  invoice_pay_date_prediction: 'Pay date prediction',
+  customer_strategy_plan: 'Strategy plan',
+};
+
+const BASIS: Record<string, string> = {
+  promise: 'a promise to pay',
+  historical: 'how this customer paid before',
+  pattern: 'a payment pattern',
+  judgement: "a collector's judgement",
+};
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Words for any value: dates as dates, lists joined, objects as "key: value" pairs. */
+export function inWords(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDate(value) : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.map(inWords).filter(Boolean).join('; ');
+  return Object.entries(value as Obj)
+    .map(([k, v]) => `${humanize(k)}: ${inWords(v)}`)
+    .join(', ');
+}
+
+export function humanize(key: string): string {
+  const text = key.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function severityOf(value: unknown): InsightWords['severity'] {
+  return value === 'high' || value === 'medium' || value === 'low' ? value : null;
+}
+
+function evidenceOf(insight: { evidence?: unknown }): EvidenceItem[] {
+  if (!Array.isArray(insight.evidence)) return [];
+  return insight.evidence.filter((e): e is EvidenceItem => isObj(e) && typeof e.fact === 'string' && typeof e.source === 'string');
+}
+
+export function describeInsight(insight: { insight_type: string; payload_json: Obj; evidence?: unknown }): InsightWords {
+  const p = insight.payload_json;
+  const kind = INSIGHT_KIND[insight.insight_type] ?? humanize(insight.insight_type);
+  const base = { kind, severity: null, evidence: evidenceOf(insight) } as const;
+  const line = (label: string, value: unknown) => {
+    const text = inWords(value);
+    return text ? `${label}: ${text}` : null;
+  };
+  const lines = (...items: Array<string | null>) => items.filter((l): l is string => l !== null);
+  switch (insight.insight_type) {
+    case 'customer_conversation_summary':
+      return {
+        ...base,
+        title: inWords(p.summary) || 'Conversation summary',
+        lines: lines(
+          line('Tone', p.tone),
+          line('Ball is with', p.active_court),
+          line('Next step', p.action),
+          line('Promised for', p.commitment_date),
+          line('Expected payment', p.predicted_pay_date),
+          line('Evidence', p.evidence_trace),
+        ),
+      };
+    case 'invoice_conversation_summary':
+      return {
+        ...base,
+        severity: typeof p.stress_level === 'number' ? (p.stress_level >= 7 ? 'high' : p.stress_level >= 4 ? 'medium' : 'low') : null,
+        title: inWords(p.active_topic) || 'Conversation summary',
+        lines: lines(line('Stress', typeof p.stress_level === 'number' ? `${p.stress_level} of 10` : null), line('Outcome sought', p.desired_outcome), line('Blocker', p.blocker)),
+      };
+    case 'customer_signal':
+    case 'invoice_signal':
+    case 'portfolio_signal': {
+      if (!isObj(p.signal)) return { ...base, title: 'No change worth acting on', lines: lines(line('Why', p.reason)) };
+      const s = p.signal;
+      const known = new Set(['type', 'severity', 'title', 'description', 'detected_at']);
+      const rest = Object.entries(s).filter(([k]) => !known.has(k));
+      return {
+        ...base,
+        severity: severityOf(s.severity),
+        title: inWords(s.title) || humanize(String(s.type ?? s.kind ?? 'signal')),
+        lines: lines(inWords(s.description) || null, ...rest.map(([k, v]) => line(humanize(k), v))),
+      };
+    }
+    case 'invoice_pay_date_prediction': {
+      const scenarios = Array.isArray(p.alternative_scenarios) ? p.alternative_scenarios.filter(isObj) : [];
+      return {
+        ...base,
+        title: p.predicted_date ? `Expected to be paid on ${formatDate(String(p.predicted_date))}` : 'Not enough data to predict a pay date',
+        lines: lines(
+          p.basis ? `Based on ${BASIS[String(p.basis)] ?? inWords(p.basis)}` : null,
+          scenarios.length
+            ? `Otherwise: ${scenarios.map((s) => `${inWords(s.date)}${typeof s.probability === 'number' ? ` (${Math.round(s.probability * 100)}% likely)` : ''}`).join(', ')}`
+            : null,
+          line('Sources', Array.isArray(p.evidence_sources) ? p.evidence_sources.map((x) => humanize(String(x)).toLowerCase()) : null),
+        ),
+      };
+    }
+    case 'customer_strategy_plan': {
+      const plan = isObj(p.strategy_plan) ? p.strategy_plan : {};
+      const options = isObj(plan.options) ? plan.options : {};
+      return {
+        ...base,
+        title: inWords(plan.summary) || humanize(String(plan.strategy ?? 'strategy plan')),
+        lines: lines(
+          line('Strategy', plan.strategy ? humanize(String(plan.strategy)) : null),
+          ...Object.entries(options).map(([channel, option]) => line(humanize(channel), isObj(option) ? (option.subject ?? option.talking_points ?? option.task ?? option) : option)),
+        ),
+      };
+    }
+    default:
+      return { ...base, title: kind, lines: Object.entries(p).map(([k, v]) => line(humanize(k), v)).filter((l): l is string => l !== null) };
+  }
+}
+
+const SEVERITY_RANK = { high: 0, medium: 1, low: 2 } as const;
+
+/** Most severe first, then newest: the order of the feed. */
+export function feedOrder<T extends { valid_from: string; words: InsightWords }>(items: T[]): T[] {
+  return [...items].sort((a, b) => {
+    const sa = a.words.severity ? SEVERITY_RANK[a.words.severity] : 3;
+    const sb = b.words.severity ? SEVERITY_RANK[b.words.severity] : 3;
+    return sa - sb || b.valid_from.localeCompare(a.valid_from);
+  });
+}
+
+/** One evidence item as a sentence: "Days since last reply: 21 (payment history)". */
+export function evidenceLine(e: EvidenceItem): string {
+  const value = inWords(e.value);
+  return `${e.fact}${value ? `: ${value}` : ''} (${humanize(e.source).toLowerCase()})`;
+}

@@ -1,0 +1,315 @@
+import { useCallback, useEffect, useState } from 'react';
+import { AppLink } from '../components/AppLink';
+import { describeError, ErrorBox } from '../components/ErrorBox';
+import { PageFooter, Tabs } from '../components/Tabs';
+import { useLoad } from '../components/useLoad';
+import { formatTimestamp } from '../desk/format';
+import { companyPath } from '../state/route';
+import { api } from '../state/session';
+import { toast } from '../state/toasts';
+import { CompleteStepForm, EmailPreview } from './StepWork';
+import { CHANNEL_TITLES, groupByChannel, HOLD_WORDS, type QueueRow, STEP_STATUS_WORDS } from './words';
+
+type Tab = 'ready' | 'upcoming' | 'history';
+const PAGE_SIZE = 100;
+
+interface Filters {
+  search: string;
+  channel: string;
+  arOwner: string;
+}
+
+function query(category: Tab, f: Filters, page: number, pageSize: number) {
+  return { category, search: f.search.trim() || undefined, step_type: f.channel || undefined, ar_owner: f.arOwner || undefined, page, page_size: pageSize };
+}
+
+/** Today's outreach: ready steps by channel (send emails, log calls, complete tasks), held and upcoming steps, and history. */
+export default function QueuePage({ companyId }: { companyId: string }) {
+  const [tab, setTab] = useState<Tab>('ready');
+  const [filters, setFilters] = useState<Filters>({ search: '', channel: '', arOwner: '' });
+  const [typed, setTyped] = useState('');
+  const [page, setPage] = useState(1);
+  const [version, setVersion] = useState(0);
+  const [open, setOpen] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [sending, setSending] = useState(false);
+  const changed = useCallback(() => setVersion((v) => v + 1), []);
+  const path = { company_id: companyId };
+
+  useEffect(() => {
+    const t = setTimeout(() => setFilters((f) => (f.search === typed ? f : { ...f, search: typed })), 250);
+    return () => clearTimeout(t);
+  }, [typed]);
+  useEffect(() => {
+    setPage(1);
+    setSelected(new Set());
+  }, [tab, filters]);
+
+  const team = useLoad((signal) => api.get('/api/companies/{company_id}/team-members', { path, signal }), [companyId]);
+  const list = useLoad((signal) => api.get('/api/companies/{company_id}/sequences/queue', { path, query: query(tab, filters, page, PAGE_SIZE), signal }), [companyId, tab, filters, page, version]);
+  // Held steps are due ones kept scheduled; upcoming runs soonest first, so they lead its first page.
+  const held = useLoad(
+    async (signal) => {
+      const upcoming = await api.get('/api/companies/{company_id}/sequences/queue', { path, query: query('upcoming', filters, 1, PAGE_SIZE), signal });
+      return upcoming.data.filter((r) => r.hold_reason === 'recent_contact');
+    },
+    [companyId, filters, version],
+  );
+  const counts = useLoad(
+    async (signal) => {
+      const [ready, upcoming, history] = await Promise.all(
+        (['ready', 'upcoming', 'history'] as const).map((c) => api.get('/api/companies/{company_id}/sequences/queue', { path, query: query(c, filters, 1, 1), signal })),
+      );
+      return { ready: ready.count, upcoming: upcoming.count, history: history.count };
+    },
+    [companyId, filters, version],
+  );
+
+  const rows = list.data?.data ?? [];
+  const emails = rows.filter((r) => r.step_type === 'reminder' && r.status === 'ready');
+
+  async function send(ids: string[]) {
+    setSending(true);
+    let sent = 0;
+    const failures: string[] = [];
+    for (const id of ids) {
+      const row = rows.find((r) => r.id === id);
+      try {
+        const result = await api.post('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/send', { path: { company_id: companyId, scheduled_step_id: id }, body: {} });
+        if (result.status === 'failed') failures.push(`${row?.customer_name ?? id}: ${result.error ?? 'the mail server refused it'}`);
+        else sent++;
+      } catch (err) {
+        failures.push(`${row?.customer_name ?? id}: ${describeError(err)}`);
+      }
+    }
+    if (sent) toast.success(`Sent ${sent} email${sent === 1 ? '' : 's'}`);
+    if (failures.length) toast.error(`${failures.length} not sent: ${failures.join('; ')}`);
+    setSending(false);
+    setSelected(new Set());
+    changed();
+  }
+
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  return (
+    <div className="outreach">
+      <div className="outreach-main">
+        <header className="outreach-head">
+          <h1>Queue</h1>
+          <span className="muted">The sequence steps due today: send the emails, make the calls, do the tasks.</span>
+        </header>
+        <Tabs
+          label="Queue"
+          tabs={[
+            { key: 'ready', label: 'Today', count: counts.data?.ready ?? null },
+            { key: 'upcoming', label: 'Upcoming', count: counts.data?.upcoming ?? null },
+            { key: 'history', label: 'History', count: counts.data?.history ?? null },
+          ]}
+          active={tab}
+          onChange={setTab}
+        />
+        <div className="toolbar-row" role="search">
+          <label>
+            <span className="sr-only">Search the queue</span>
+            <input type="search" placeholder="Search customer, sequence, step, subject…" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          </label>
+          <label>
+            Channel
+            <select value={filters.channel} onChange={(e) => setFilters({ ...filters, channel: e.target.value })}>
+              <option value="">All</option>
+              <option value="reminder">Email</option>
+              <option value="call">Call</option>
+              <option value="task">Task</option>
+            </select>
+          </label>
+          <label>
+            AR owner
+            <select value={filters.arOwner} onChange={(e) => setFilters({ ...filters, arOwner: e.target.value })}>
+              <option value="">Anyone</option>
+              <option value="__unassigned__">Unassigned</option>
+              {team.data?.data.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {tab === 'ready' && emails.length > 0 && (
+            <>
+              <span className="spacer" />
+              <span className="muted">{selected.size} emails selected</span>
+              <button type="button" className="btn btn-primary" disabled={selected.size === 0 || sending} onClick={() => void send([...selected])}>
+                Send selected
+              </button>
+            </>
+          )}
+        </div>
+        {list.error !== null && <ErrorBox what="the queue" error={list.error} onRetry={list.reload} />}
+        {list.data && rows.length === 0 && <p className="muted">{tab === 'ready' ? 'Nothing is due today.' : tab === 'upcoming' ? 'No steps are scheduled.' : 'No steps have run yet.'}</p>}
+        {tab === 'ready' &&
+          groupByChannel(rows).map(([channel, group]) => (
+            <section key={channel} aria-labelledby={`group-${channel}`} data-testid={`queue-group-${channel}`}>
+              <h2 className="group-title" id={`group-${channel}`}>
+                {CHANNEL_TITLES[channel]} ({group.length})
+              </h2>
+              <table className="item-list">
+                <thead>
+                  <tr>
+                    {channel === 'reminder' && (
+                      <th className="check-cell">
+                        <span className="sr-only">Select</span>
+                      </th>
+                    )}
+                    <th>Customer</th>
+                    <th>Invoice</th>
+                    <th>Step</th>
+                    <th>Sequence</th>
+                    <th>Due</th>
+                    <th>{channel === 'reminder' ? 'Subject' : 'AR owner'}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {group.map((row) => (
+                    <QueueItem
+                      key={row.id}
+                      companyId={companyId}
+                      row={row}
+                      open={open === row.id}
+                      selected={selected.has(row.id)}
+                      sending={sending}
+                      onToggle={() => toggle(row.id)}
+                      onOpen={() => setOpen(open === row.id ? null : row.id)}
+                      onSend={() => void send([row.id])}
+                      onDone={changed}
+                    />
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          ))}
+        {tab === 'ready' && held.data && held.data.length > 0 && (
+          <section aria-labelledby="group-held" data-testid="queue-held">
+            <h2 className="group-title" id="group-held">
+              Held ({held.data.length})
+            </h2>
+            <p className="muted">These emails are due but held: the customer was contacted by hand in the last 3 days. Each goes to Today once 3 days have passed since that contact.</p>
+            <SimpleRows companyId={companyId} rows={held.data} />
+          </section>
+        )}
+        {tab !== 'ready' && rows.length > 0 && <SimpleRows companyId={companyId} rows={rows} history={tab === 'history'} />}
+        {list.data && list.data.count > PAGE_SIZE && <PageFooter page={page} pageSize={PAGE_SIZE} count={list.data.count} onPage={setPage} />}
+      </div>
+    </div>
+  );
+}
+
+function QueueItem({
+  companyId,
+  row,
+  open,
+  selected,
+  sending,
+  onToggle,
+  onOpen,
+  onSend,
+  onDone,
+}: {
+  companyId: string;
+  row: QueueRow;
+  open: boolean;
+  selected: boolean;
+  sending: boolean;
+  onToggle: () => void;
+  onOpen: () => void;
+  onSend: () => void;
+  onDone: () => void;
+}) {
+  const email = row.step_type === 'reminder';
+  const columns = email ? 7 : 6;
+  return (
+    <>
+      <tr className={open ? 'current' : undefined} onClick={onOpen} data-queue-row={row.id}>
+        {email && (
+          <td className="check-cell" onClick={(e) => e.stopPropagation()}>
+            <input type="checkbox" aria-label={`Select the email to ${row.customer_name}`} checked={selected} onChange={onToggle} />
+          </td>
+        )}
+        <td>
+          <button
+            type="button"
+            className="linkish"
+            aria-expanded={open}
+            onClick={(e) => {
+              e.stopPropagation();
+              onOpen();
+            }}
+          >
+            {row.customer_name}
+          </button>
+        </td>
+        <td className="mono">{row.invoice_number ? <AppLink to={companyPath(companyId, 'invoices', row.invoice)}>{row.invoice_number}</AppLink> : <span className="muted">All open</span>}</td>
+        <td>
+          {row.step_label}
+          {row.replied_at && <div className="small notice-warn">Replied {formatTimestamp(row.replied_at)}: read the reply before sending</div>}
+        </td>
+        <td>{row.sequence_name}</td>
+        <td className="small">{formatTimestamp(row.scheduled_at)}</td>
+        <td>{email ? row.email_subject : (row.ar_owner_name ?? <span className="muted">Unassigned</span>)}</td>
+      </tr>
+      {open && (
+        <tr>
+          <td colSpan={columns}>
+            {email ? (
+              <EmailPreview companyId={companyId} row={row} sending={sending} onSend={onSend} />
+            ) : (
+              <CompleteStepForm companyId={companyId} row={row} onDone={onDone} />
+            )}
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+function SimpleRows({ companyId, rows, history }: { companyId: string; rows: QueueRow[]; history?: boolean }) {
+  return (
+    <table className="item-list" data-testid="queue-rows">
+      <thead>
+        <tr>
+          <th>Customer</th>
+          <th>Channel</th>
+          <th>Step</th>
+          <th>Sequence</th>
+          <th>{history ? 'When' : 'Due'}</th>
+          <th>Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.id}>
+            <td>
+              <AppLink to={companyPath(companyId, 'customers', row.customer)}>{row.customer_name}</AppLink>
+            </td>
+            <td>{CHANNEL_TITLES[row.step_type].replace(/s$/, '')}</td>
+            <td>
+              {row.step_label}
+              {row.email_subject && <div className="muted small">{row.email_subject}</div>}
+            </td>
+            <td>{row.sequence_name}</td>
+            <td className="small">{formatTimestamp(history ? (row.sent_at ?? row.updated_at) : row.scheduled_at)}</td>
+            <td data-testid="queue-row-status">
+              {row.hold_reason ? HOLD_WORDS[row.hold_reason] : STEP_STATUS_WORDS[row.status]}
+              {row.error && <div className="small bad">{row.error}</div>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import { type CallOutcome, promiseAmountValue } from '../components/callOutcomes';
+import { describeError, ErrorBox } from '../components/ErrorBox';
+import { CallFields } from '../components/LogContact';
+import { useLoad } from '../components/useLoad';
+import { api } from '../state/session';
+import { toast } from '../state/toasts';
+import type { QueueRow } from './words';
+
+/** The email a ready step will send, rendered for its customer, with the sender and recipient. */
+export function EmailPreview({ companyId, row, sending, onSend }: { companyId: string; row: QueueRow; sending: boolean; onSend: () => void }) {
+  const preview = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/preview', { path: { company_id: companyId, scheduled_step_id: row.id }, signal }),
+    [companyId, row.id],
+  );
+  const p = preview.data;
+  return (
+    <div className="stack" data-testid="email-preview">
+      {preview.error !== null && <ErrorBox what="the email preview" error={preview.error} onRetry={preview.reload} />}
+      {!p && preview.error === null && <p className="muted">Rendering the email…</p>}
+      {p && (
+        <>
+          <dl className="fields">
+            <div className="field">
+              <dt>From</dt>
+              <dd>{p.sender ? `${p.sender.from_name ?? p.sender.name} <${p.sender.from_email}>` : <span className="bad">No sender: set one on the sequence</span>}</dd>
+            </div>
+            <div className="field">
+              <dt>To</dt>
+              <dd>{p.to ? `${p.contact_name ?? ''} <${p.to}>` : <span className="bad">The customer has no contact with an email address</span>}</dd>
+            </div>
+            <div className="field">
+              <dt>Subject</dt>
+              <dd>{p.subject}</dd>
+            </div>
+          </dl>
+          <div className="preview-box">{p.body}</div>
+          {p.unknown_placeholders.length > 0 && <p className="notice-warn">Unknown placeholders stay as written: {p.unknown_placeholders.map((n) => `{{${n}}}`).join(', ')}</p>}
+          <div className="form-actions">
+            <button type="button" className="btn btn-primary" disabled={sending || !p.sender || !p.to} onClick={onSend}>
+              Send this email
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A call step's number and contact, or a task's instructions; completing records what happened. */
+export function CompleteStepForm({ companyId, row, onDone }: { companyId: string; row: QueueRow; onDone: () => void }) {
+  const [note, setNote] = useState('');
+  const [outcome, setOutcome] = useState<CallOutcome | ''>('');
+  const [promiseDate, setPromiseDate] = useState('');
+  const [promiseAmount, setPromiseAmount] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const customer = useLoad(
+    (signal) => (row.step_type === 'call' ? api.get('/api/companies/{company_id}/customers/{customer_id}', { path: { company_id: companyId, customer_id: row.customer }, signal }) : Promise.resolve(null)),
+    [companyId, row.customer, row.step_type],
+  );
+  const phones = customer.data?.contacts.filter((c) => c.phone) ?? [];
+
+  async function complete() {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.post('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/complete', {
+        path: { company_id: companyId, scheduled_step_id: row.id },
+        body:
+          row.step_type === 'call'
+            ? {
+                note: note.trim() || undefined,
+                outcome: outcome || undefined,
+                promise_date: outcome === 'promised_to_pay' && promiseDate ? promiseDate : undefined,
+                promise_amount: outcome === 'promised_to_pay' ? promiseAmountValue(promiseAmount) : undefined,
+              }
+            : { note: note.trim() || undefined },
+      });
+      toast.success(row.step_type === 'call' ? `Call with ${row.customer_name} logged` : 'Task completed');
+      onDone();
+    } catch (err) {
+      setError(describeError(err));
+    }
+    setBusy(false);
+  }
+
+  return (
+    <form
+      className="stack"
+      aria-label={row.step_type === 'call' ? `Log the call to ${row.customer_name}` : `Complete the task for ${row.customer_name}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void complete();
+      }}
+    >
+      {row.step_type === 'call' && (
+        <div>
+          {customer.error !== null && <ErrorBox what="the customer's contacts" error={customer.error} onRetry={customer.reload} />}
+          {customer.data && phones.length === 0 && <p className="muted">No phone number on file for {row.customer_name}.</p>}
+          {phones.map((c) => (
+            <div key={c.id}>
+              <strong>{c.name}</strong>
+              {c.title ? <span className="muted"> · {c.title}</span> : null}
+              {' · '}
+              <a href={`tel:${c.phone}`}>{c.phone}</a>
+              {c.is_billing && <span className="pill">billing</span>}
+            </div>
+          ))}
+        </div>
+      )}
+      {row.step_type === 'call' && (
+        <CallFields
+          outcome={outcome}
+          promiseDate={promiseDate}
+          promiseAmount={promiseAmount}
+          onChange={(p) => {
+            if (p.outcome !== undefined) setOutcome(p.outcome);
+            if (p.promiseDate !== undefined) setPromiseDate(p.promiseDate);
+            if (p.promiseAmount !== undefined) setPromiseAmount(p.promiseAmount);
+          }}
+        />
+      )}
+      <label className="wide-field">
+        {row.step_type === 'call' ? 'What was said (note)' : 'Note'}
+        <textarea value={note} onChange={(e) => setNote(e.target.value)} />
+      </label>
+      {error && (
+        <div className="error-box" role="alert">
+          <span>{error}</span>
+        </div>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {row.step_type === 'call' ? 'Log call and complete' : 'Complete task'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,27 @@
+import type { Schemas } from '../api/client';
+
+/** Words for queue rows. Pure. */
+export type QueueRow = Schemas['ScheduledStep'];
+export type Channel = QueueRow['step_type'];
+
+export const CHANNEL_TITLES: Record<Channel, string> = { reminder: 'Emails', call: 'Calls', task: 'Tasks' };
+
+export const STEP_STATUS_WORDS: Record<QueueRow['status'], string> = {
+  scheduled: 'Scheduled',
+  ready: 'Ready',
+  sent: 'Sent',
+  completed: 'Done',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+
+/** Why a step did not go out, in words (the core's hold_reason). */
+export const HOLD_WORDS: Record<NonNullable<QueueRow['hold_reason']>, string> = {
+  recent_contact: 'Held: the customer was contacted by hand in the last 3 days',
+  replied: 'Stopped: the customer replied',
+};
+
+export function groupByChannel(rows: QueueRow[]): Array<[Channel, QueueRow[]]> {
+  const order: Channel[] = ['reminder', 'call', 'task'];
+  return order.map((c) => [c, rows.filter((r) => r.step_type === c)] as [Channel, QueueRow[]]).filter(([, list]) => list.length > 0);
+}

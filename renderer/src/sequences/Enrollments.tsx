@@ -1,0 +1,278 @@
+import { useCallback, useState } from 'react';
+import type { Schemas } from '../api/client';
+import { AppLink } from '../components/AppLink';
+import { CustomerPicker } from '../components/CustomerPicker';
+import { describeError, ErrorBox } from '../components/ErrorBox';
+import { PageFooter } from '../components/Tabs';
+import { useLoad } from '../components/useLoad';
+import { useDesk } from '../desk/store';
+import { formatDate, formatTimestamp } from '../desk/format';
+import { STEP_STATUS_WORDS } from '../queue/words';
+import { companyPath } from '../state/route';
+import { api } from '../state/session';
+import { toast } from '../state/toasts';
+import { type Sequence, STEP_TYPE_WORDS } from './words';
+
+const PAGE_SIZE = 50;
+
+/** A sequence's enrollments: enroll by search or from the desk's selection, stop with a reason, see each one's steps. */
+export function Enrollments({ companyId, sequence, onChanged }: { companyId: string; sequence: Sequence; onChanged: () => void }) {
+  const [status, setStatus] = useState<'active' | 'completed' | ''>('active');
+  const [page, setPage] = useState(1);
+  const [version, setVersion] = useState(0);
+  const [startDate, setStartDate] = useState('');
+  const [open, setOpen] = useState<string | null>(null);
+  const [stopping, setStopping] = useState<string | null>(null);
+  const selection = useDesk((s) => (s.companyId === companyId ? s.selection : []));
+  const selectedCustomers = [...new Map(selection.map((r) => [r.customer, r.customer_name])).entries()];
+  const changed = useCallback(() => {
+    setVersion((v) => v + 1);
+    onChanged();
+  }, [onChanged]);
+
+  const list = useLoad(
+    (signal) =>
+      api.get('/api/companies/{company_id}/sequence-enrollments', { path: { company_id: companyId }, query: { sequence_id: sequence.id, status: status || undefined, page, page_size: PAGE_SIZE }, signal }),
+    [companyId, sequence.id, status, page, version],
+  );
+
+  async function enroll(customerId: string, name: string) {
+    try {
+      const result = await api.post('/api/companies/{company_id}/sequence-enrollments', {
+        path: { company_id: companyId },
+        body: { sequence_id: sequence.id, customer_id: customerId, start_date: startDate || undefined },
+      });
+      toast.success(result.created ? `${name} enrolled, starting ${formatDate(result.enrollment.start_date)}` : `${name} was already enrolled: start date now ${formatDate(result.enrollment.start_date)}`);
+      changed();
+    } catch (err) {
+      toast.error(`${name} not enrolled: ${describeError(err)}`);
+    }
+  }
+
+  async function enrollSelection() {
+    try {
+      const result = await api.post('/api/companies/{company_id}/sequences/{sequence_id}/enrollments/bulk', {
+        path: { company_id: companyId, sequence_id: sequence.id },
+        body: { customer_ids: selectedCustomers.map(([id]) => id), start_date: startDate || undefined },
+      });
+      toast.success(`${result.enrolled_count} enrolled, ${result.updated_count} already enrolled (start date updated)${result.skipped_count ? `, ${result.skipped_count} not found` : ''}`);
+      changed();
+    } catch (err) {
+      toast.error(`Not enrolled: ${describeError(err)}`);
+    }
+  }
+
+  async function stop(enrollmentId: string, reason: string) {
+    try {
+      const result = await api.post('/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/stop', {
+        path: { company_id: companyId, enrollment_id: enrollmentId },
+        body: { stop_reason: reason || undefined },
+      });
+      toast.success(`Stopped: ${result.cancelled_scheduled_steps} scheduled step${result.cancelled_scheduled_steps === 1 ? '' : 's'} cancelled`);
+      setStopping(null);
+      changed();
+    } catch (err) {
+      toast.error(`Not stopped: ${describeError(err)}`);
+    }
+  }
+
+  return (
+    <div className="stack" data-testid="enrollments">
+      {sequence.status !== 'active' ? (
+        <p className="notice-warn">Customers can be enrolled once the sequence is active.</p>
+      ) : (
+        <div className="card stack">
+          <div className="form-grid">
+            <CustomerPicker companyId={companyId} label="Enroll a customer" actionLabel="Enroll" onPick={(c) => void enroll(c.id, c.name)} />
+            <label>
+              Start date (day 0; empty: today)
+              <input type="date" value={startDate} onChange={(e) => setStartDate(e.target.value)} />
+            </label>
+          </div>
+          {selectedCustomers.length > 0 ? (
+            <div className="toolbar-row">
+              <button type="button" className="btn" onClick={() => void enrollSelection()}>
+                Enroll the {selectedCustomers.length} customer{selectedCustomers.length === 1 ? '' : 's'} of the invoices selected in the desk
+              </button>
+              <span className="muted small">{selectedCustomers.map(([, name]) => name).slice(0, 5).join(', ')}</span>
+            </div>
+          ) : (
+            <p className="muted small">
+              To enroll many customers, select their invoices in the <AppLink to={companyPath(companyId, 'invoices')}>invoice desk</AppLink> and come back here.
+            </p>
+          )}
+        </div>
+      )}
+      <div className="toolbar-row">
+        <label>
+          Show
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as typeof status);
+              setPage(1);
+            }}
+          >
+            <option value="active">Active</option>
+            <option value="completed">Ended</option>
+            <option value="">All</option>
+          </select>
+        </label>
+      </div>
+      {list.error !== null && <ErrorBox what="the enrollments" error={list.error} onRetry={list.reload} />}
+      {list.data && list.data.data.length === 0 && <p className="muted">No {status === 'active' ? 'active ' : status === 'completed' ? 'ended ' : ''}enrollments.</p>}
+      {list.data && list.data.data.length > 0 && (
+        <table className="item-list" data-testid="enrollments-list">
+          <thead>
+            <tr>
+              <th>Customer</th>
+              <th>Start date</th>
+              <th>Status</th>
+              <th>
+                <span className="sr-only">Operations</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.data.map((e) => (
+              <EnrollmentRow
+                key={e.id}
+                companyId={companyId}
+                enrollment={e}
+                open={open === e.id}
+                stopping={stopping === e.id}
+                onOpen={() => setOpen(open === e.id ? null : e.id)}
+                onStop={() => setStopping(e.id)}
+                onCancelStop={() => setStopping(null)}
+                onConfirmStop={(reason) => void stop(e.id, reason)}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {list.data && list.data.count > PAGE_SIZE && <PageFooter page={page} pageSize={PAGE_SIZE} count={list.data.count} onPage={setPage} />}
+    </div>
+  );
+}
+
+type EnrollmentView = Schemas['SequenceEnrollment'];
+
+/** Why an enrollment ended, in words. */
+function endedWords(e: EnrollmentView): string {
+  if (e.status === 'active') return 'Active';
+  if (!e.stop_reason) return `Finished ${formatTimestamp(e.completed_at)}`;
+  if (e.stop_reason === 'replied') return `Stopped: the customer replied (${formatTimestamp(e.completed_at)})`;
+  return `Stopped: ${e.stop_reason} (${formatTimestamp(e.completed_at)})`;
+}
+
+function EnrollmentRow({
+  companyId,
+  enrollment: e,
+  open,
+  stopping,
+  onOpen,
+  onStop,
+  onCancelStop,
+  onConfirmStop,
+}: {
+  companyId: string;
+  enrollment: EnrollmentView;
+  open: boolean;
+  stopping: boolean;
+  onOpen: () => void;
+  onStop: () => void;
+  onCancelStop: () => void;
+  onConfirmStop: (reason: string) => void;
+}) {
+  const [reason, setReason] = useState('');
+  return (
+    <>
+      <tr className={open ? 'current' : undefined} onClick={onOpen} data-enrollment={e.customer_name}>
+        <td>
+          <button
+            type="button"
+            className="linkish"
+            aria-expanded={open}
+            onClick={(ev) => {
+              ev.stopPropagation();
+              onOpen();
+            }}
+          >
+            {e.customer_name}
+          </button>
+        </td>
+        <td>{formatDate(e.start_date)}</td>
+        <td data-testid="enrollment-status">{endedWords(e)}</td>
+        <td onClick={(ev) => ev.stopPropagation()}>
+          {e.status === 'active' && !stopping && (
+            <button type="button" className="btn btn-small" onClick={onStop}>
+              Stop<span className="sr-only"> {e.customer_name}</span>
+            </button>
+          )}
+          {stopping && (
+            <form
+              className="toolbar-row"
+              onSubmit={(ev) => {
+                ev.preventDefault();
+                onConfirmStop(reason.trim());
+              }}
+            >
+              <label>
+                <span className="sr-only">Why stop {e.customer_name}</span>
+                <input autoFocus placeholder="Reason, e.g. paid, promised to pay" value={reason} onChange={(ev) => setReason(ev.target.value)} />
+              </label>
+              <button type="submit" className="btn btn-small btn-danger">
+                Stop
+              </button>
+              <button type="button" className="btn btn-small" onClick={onCancelStop}>
+                Keep
+              </button>
+            </form>
+          )}
+        </td>
+      </tr>
+      {open && (
+        <tr>
+          <td colSpan={4}>
+            <ScheduledSteps companyId={companyId} enrollmentId={e.id} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+function ScheduledSteps({ companyId, enrollmentId }: { companyId: string; enrollmentId: string }) {
+  const detail = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/sequence-enrollments/{enrollment_id}', { path: { company_id: companyId, enrollment_id: enrollmentId }, signal }),
+    [companyId, enrollmentId],
+  );
+  if (detail.error !== null) return <ErrorBox what="the scheduled steps" error={detail.error} onRetry={detail.reload} />;
+  if (!detail.data) return <p className="muted">Loading…</p>;
+  if (detail.data.scheduled_steps.length === 0) return <p className="muted">No scheduled steps.</p>;
+  return (
+    <table className="mini-table" data-testid="scheduled-steps">
+      <thead>
+        <tr>
+          <th>When</th>
+          <th>Step</th>
+          <th>Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {detail.data.scheduled_steps.map((s) => (
+          <tr key={s.id}>
+            <td>{formatTimestamp(s.scheduled_at)}</td>
+            <td>
+              {STEP_TYPE_WORDS[s.step_type]}: {s.step_label}
+            </td>
+            <td>
+              {STEP_STATUS_WORDS[s.status]}
+              {s.error && <div className="small bad">{s.error}</div>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

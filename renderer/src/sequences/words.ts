@@ -1,0 +1,40 @@
+import type { Schemas } from '../api/client';
+
+/** Words and small rules of the sequence screens. Pure. */
+export type Sequence = Schemas['Sequence'];
+export type Step = Schemas['SequenceStep'];
+
+export const SEQUENCE_STATUS_WORDS: Record<Sequence['status'], string> = { draft: 'Draft', active: 'Active', archived: 'Archived' };
+export const STEP_TYPE_WORDS: Record<Step['step_type'], string> = { reminder: 'Email', call: 'Call', task: 'Task' };
+
+/** When a step fires, in words: day 0 is the enrollment's start date. */
+export function stepWhen(step: Pick<Step, 'offset_days' | 'offset_time'>): string {
+  const day = step.offset_days === 0 ? 'On the start date' : `${step.offset_days} day${step.offset_days === 1 ? '' : 's'} after the start date`;
+  return `${day}, ${step.offset_time}`;
+}
+
+/** The lifecycle moves the API allows from a status (core/sequences/rules.ts). */
+export function lifecycleActions(status: Sequence['status']): Array<'activate' | 'archive'> {
+  return status === 'draft' ? ['activate', 'archive'] : status === 'active' ? ['archive'] : ['activate'];
+}
+
+/** Inserts text at a textarea's caret (or at the end), returning the new value and caret. */
+export function insertAt(value: string, insert: string, start: number | null, end: number | null): { value: string; caret: number } {
+  const from = start ?? value.length;
+  const to = end ?? from;
+  return { value: value.slice(0, from) + insert + value.slice(to), caret: from + insert.length };
+}
+
+/** A name for a copy that is not yet taken: "Standard (copy)", "Standard (copy 2)", … */
+export function copyName(name: string, taken: string[]): string {
+  const lower = new Set(taken.map((t) => t.toLowerCase()));
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? `${name} (copy)` : `${name} (copy ${n})`;
+    if (!lower.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** "1 step", "3 steps". */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,189 @@
+import { useState } from 'react';
+import type { Schemas } from '../api/client';
+import { ErrorBox } from '../components/ErrorBox';
+import { useLoad } from '../components/useLoad';
+import { api } from '../state/session';
+import { FormError, useSave } from '../components/useSave';
+
+type Connection = Schemas['EmailConnection'];
+type ConnectionInput = Schemas['NewEmailConnection'];
+
+/** The SMTP settings of a connection; the password field is empty and only sent when typed (it is never returned). */
+function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: Connection; submitLabel: string; onSubmit: (body: ConnectionInput) => Promise<boolean>; onCancel?: () => void }) {
+  const [v, setV] = useState({
+    name: initial?.name ?? '',
+    from_email: initial?.from_email ?? '',
+    from_name: initial?.from_name ?? '',
+    smtp_host: initial?.smtp_host ?? '',
+    smtp_port: String(initial?.smtp_port ?? 587),
+    smtp_secure: initial?.smtp_secure ?? false,
+    smtp_username: initial?.smtp_username ?? '',
+    smtp_password: '',
+    allow_shared_sending: initial?.allow_shared_sending ?? true,
+    is_default: initial?.is_default ?? false,
+  });
+  const set = <K extends keyof typeof v>(key: K, value: (typeof v)[K]) => setV((old) => ({ ...old, [key]: value }));
+  const text = (key: 'name' | 'from_email' | 'from_name' | 'smtp_host' | 'smtp_username', label: string, type = 'text', required = false) => (
+    <label className="form-row">
+      {label}
+      <input type={type} value={v[key]} required={required} onChange={(e) => set(key, e.target.value)} />
+    </label>
+  );
+  return (
+    <form
+      className="form-cols"
+      data-testid="email-connection-form"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const body: ConnectionInput = {
+          name: v.name.trim(),
+          from_email: v.from_email.trim(),
+          from_name: v.from_name.trim() || null,
+          smtp_host: v.smtp_host.trim(),
+          smtp_port: Number(v.smtp_port),
+          smtp_secure: v.smtp_secure,
+          smtp_username: v.smtp_username.trim() || null,
+          allow_shared_sending: v.allow_shared_sending,
+          is_default: v.is_default,
+          ...(v.smtp_password ? { smtp_password: v.smtp_password } : {}),
+        };
+        if ((await onSubmit(body)) && !initial) setV((old) => ({ ...old, name: '', from_email: '', smtp_password: '' }));
+      }}
+    >
+      {text('name', 'Name', 'text', true)}
+      {text('from_email', 'From address', 'email', true)}
+      {text('from_name', 'From name')}
+      {text('smtp_host', 'SMTP server', 'text', true)}
+      <label className="form-row">
+        Port
+        <input type="number" min={1} max={65535} value={v.smtp_port} required onChange={(e) => set('smtp_port', e.target.value)} />
+      </label>
+      {text('smtp_username', 'User name')}
+      <label className="form-row">
+        Password
+        <input
+          type="password"
+          autoComplete="new-password"
+          value={v.smtp_password}
+          placeholder={initial?.has_password ? 'Stored; type to replace' : ''}
+          onChange={(e) => set('smtp_password', e.target.value)}
+        />
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={v.smtp_secure} onChange={(e) => set('smtp_secure', e.target.checked)} /> TLS from the start (port 465)
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={v.allow_shared_sending} onChange={(e) => set('allow_shared_sending', e.target.checked)} /> Everyone in the company may send with it
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={v.is_default} onChange={(e) => set('is_default', e.target.checked)} /> Default connection
+      </label>
+      <div className="form-actions">
+        {onCancel && (
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="btn btn-primary">
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The mailboxes reminders and sequences send from: created, edited, made the default. */
+export function EmailConnections({ companyId, canWrite }: { companyId: string; canWrite: boolean }) {
+  const [version, setVersion] = useState(0);
+  const [editing, setEditing] = useState<string | null>(null);
+  const connections = useLoad((signal) => api.get('/api/companies/{company_id}/email-connections', { path: { company_id: companyId }, signal }), [companyId, version]);
+  const save = useSave();
+  const reload = () => setVersion((n) => n + 1);
+  const patch = (c: Connection, body: Schemas['EmailConnectionPatch'], done: string) =>
+    save.run(() => api.patch('/api/companies/{company_id}/email-connections/{connection_id}', { path: { company_id: companyId, connection_id: c.id }, body }), done);
+  return (
+    <section className="card" aria-labelledby="email-title">
+      <h2 id="email-title">Email connections</h2>
+      {connections.error !== null && <ErrorBox what="the email connections" error={connections.error} onRetry={connections.reload} />}
+      {connections.data && connections.data.data.length === 0 && <p className="muted">No email connection yet: reminders cannot be sent until one exists.</p>}
+      {connections.data && connections.data.data.length > 0 && (
+        <table className="data-table" data-testid="email-connections">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Sends as</th>
+              <th scope="col">Server</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="sr-only">Changes</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {connections.data.data.map((c) =>
+              editing === c.id ? (
+                <tr key={c.id}>
+                  <td colSpan={5}>
+                    <ConnectionForm
+                      initial={c}
+                      submitLabel="Save connection"
+                      onCancel={() => setEditing(null)}
+                      onSubmit={async (body) => {
+                        const ok = await patch(c, body, `${body.name} saved.`);
+                        if (ok) {
+                          setEditing(null);
+                          reload();
+                        }
+                        return ok;
+                      }}
+                    />
+                  </td>
+                </tr>
+              ) : (
+                <tr key={c.id}>
+                  <td>
+                    {c.name} {c.is_default && <span className="pill">default</span>}
+                  </td>
+                  <td>{c.from_name ? `${c.from_name} <${c.from_email}>` : c.from_email}</td>
+                  <td>
+                    {c.smtp_host}:{c.smtp_port}
+                    {c.smtp_secure ? ' (TLS)' : ''}
+                  </td>
+                  <td>{c.is_active ? (c.has_password ? 'Active' : 'Active, no password') : 'Inactive'}</td>
+                  <td className="num">
+                    {canWrite && (
+                      <>
+                        {!c.is_default && (
+                          <button type="button" className="btn btn-small" disabled={save.busy} onClick={async () => (await patch(c, { is_default: true }, `${c.name} is now the default.`)) && reload()}>
+                            Make default
+                          </button>
+                        )}{' '}
+                        <button type="button" className="btn btn-small" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c.id)}>
+                          Edit
+                        </button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ),
+            )}
+          </tbody>
+        </table>
+      )}
+      <FormError error={save.error} />
+      {canWrite && (
+        <>
+          <h3>Add a connection</h3>
+          <ConnectionForm
+            submitLabel="Add connection"
+            onSubmit={async (body) => {
+              const ok = await save.run(() => api.post('/api/companies/{company_id}/email-connections', { path: { company_id: companyId }, body }), `${body.name} added.`);
+              if (ok) reload();
+              return ok;
+            }}
+          />
+        </>
+      )}
+    </section>
+  );
+}

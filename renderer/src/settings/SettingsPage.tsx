@@ -1,0 +1,67 @@
+import { companyPath, useRoute } from '../state/route';
+import { useSession } from '../state/session';
+import { ApiTokens } from './ApiTokens';
+import { Appearance } from './Appearance';
+import { CompanyUsers } from './CompanyUsers';
+import { DataFolder } from './DataFolder';
+import { EmailConnections } from './EmailConnections';
+import { ImportWizard } from './ImportWizard';
+import { Labels } from './Labels';
+import { TeamMembers } from './TeamMembers';
+
+const TABS = [
+  { id: 'email', label: 'Email connections' },
+  { id: 'team', label: 'Team members' },
+  { id: 'labels', label: 'Labels' },
+  { id: 'users', label: 'Users and roles' },
+  { id: 'tokens', label: 'API tokens' },
+  { id: 'import', label: 'Import' },
+  { id: 'data', label: 'Data and backups' },
+  { id: 'appearance', label: 'Appearance' },
+] as const;
+type Tab = (typeof TABS)[number]['id'];
+
+/** Everything set up once: email, team, labels, users, tokens, importing the ledger, backups, and the look. Each part has its own address. */
+export default function SettingsPage({ companyId, tab }: { companyId: string; tab: string | null }) {
+  const navigate = useRoute((s) => s.navigate);
+  const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
+  const current: Tab = TABS.some((t) => t.id === tab) ? (tab as Tab) : 'email';
+  const canWrite = role !== 'viewer';
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>Settings</h1>
+      </header>
+      <div className="settings">
+        <nav aria-label="Settings">
+          <ul className="settings-tabs">
+            {TABS.map((t) => (
+              <li key={t.id}>
+                <a
+                  href={companyPath(companyId, 'settings', t.id)}
+                  aria-current={t.id === current ? 'page' : undefined}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    navigate(companyPath(companyId, 'settings', t.id));
+                  }}
+                >
+                  {t.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="stack">
+          {current === 'email' && <EmailConnections companyId={companyId} canWrite={canWrite} />}
+          {current === 'team' && <TeamMembers companyId={companyId} />}
+          {current === 'labels' && <Labels companyId={companyId} />}
+          {current === 'users' && <CompanyUsers companyId={companyId} isOwner={role === 'owner'} />}
+          {current === 'tokens' && <ApiTokens />}
+          {current === 'import' && <ImportWizard companyId={companyId} />}
+          {current === 'data' && <DataFolder />}
+          {current === 'appearance' && <Appearance />}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import type { Schemas } from '../api/client';
+import { ErrorBox } from '../components/ErrorBox';
+import { useLoad } from '../components/useLoad';
+import { api } from '../state/session';
+import { FormError, useSave } from '../components/useSave';
+
+type Member = Schemas['TeamMember'];
+type Role = Member['role'];
+export const TEAM_ROLES: Record<Role, string> = { ar: 'Accounts receivable', sales: 'Sales', manager: 'Manager' };
+
+function MemberForm({ initial, submitLabel, onSubmit, onCancel }: { initial: Partial<Member>; submitLabel: string; onSubmit: (v: { name: string; email: string | null; role: Role; is_active: boolean }) => Promise<boolean>; onCancel?: () => void }) {
+  const [name, setName] = useState(initial.name ?? '');
+  const [email, setEmail] = useState(initial.email ?? '');
+  const [role, setRole] = useState<Role>(initial.role ?? 'ar');
+  const [active, setActive] = useState(initial.is_active ?? true);
+  return (
+    <form
+      className="form-cols"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if ((await onSubmit({ name: name.trim(), email: email.trim() || null, role, is_active: active })) && !initial.id) {
+          setName('');
+          setEmail('');
+        }
+      }}
+    >
+      <label className="form-row">
+        Name
+        <input value={name} required maxLength={200} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="form-row">
+        Email
+        <input type="email" value={email} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <label className="form-row">
+        Role
+        <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          {Object.entries(TEAM_ROLES).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} /> Active
+      </label>
+      <div className="form-actions">
+        {onCancel && (
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The people customers are assigned to (AR and sales owners) and who approve actions. */
+export function TeamMembers({ companyId }: { companyId: string }) {
+  const [version, setVersion] = useState(0);
+  const [editing, setEditing] = useState<string | null>(null);
+  const members = useLoad((signal) => api.get('/api/companies/{company_id}/team-members', { path: { company_id: companyId }, signal }), [companyId, version]);
+  const save = useSave();
+  const reload = () => setVersion((v) => v + 1);
+  return (
+    <section className="card" aria-labelledby="team-title">
+      <h2 id="team-title">Team members</h2>
+      <p className="muted">The people customers are assigned to as AR or sales owners. A team member does not need to sign in; sign-in accounts are under Users and roles.</p>
+      {members.error !== null && <ErrorBox what="the team" error={members.error} onRetry={members.reload} />}
+      {members.data && (
+        <table className="data-table" data-testid="team-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="sr-only">Changes</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.data.data.map((m) =>
+              editing === m.id ? (
+                <tr key={m.id}>
+                  <td colSpan={5}>
+                    <MemberForm
+                      initial={m}
+                      submitLabel="Save"
+                      onCancel={() => setEditing(null)}
+                      onSubmit={async (body) => {
+                        const ok = await save.run(() => api.patch('/api/companies/{company_id}/team-members/{member_id}', { path: { company_id: companyId, member_id: m.id }, body }), `${body.name} saved.`);
+                        if (ok) {
+                          setEditing(null);
+                          reload();
+                        }
+                        return ok;
+                      }}
+                    />
+                  </td>
+                </tr>
+              ) : (
+                <tr key={m.id}>
+                  <td>{m.name}</td>
+                  <td>{m.email ?? <span className="muted">No email</span>}</td>
+                  <td>{TEAM_ROLES[m.role]}</td>
+                  <td>{m.is_active ? 'Active' : 'Inactive'}</td>
+                  <td className="num">
+                    <button type="button" className="btn btn-small" onClick={() => setEditing(m.id)} aria-label={`Edit ${m.name}`}>
+                      Edit
+                    </button>
+                  </td>
+                </tr>
+              ),
+            )}
+          </tbody>
+        </table>
+      )}
+      <h3>Add a team member</h3>
+      <MemberForm
+        initial={{}}
+        submitLabel="Add team member"
+        onSubmit={async (body) => {
+          const ok = await save.run(() => api.post('/api/companies/{company_id}/team-members', { path: { company_id: companyId }, body }), `${body.name} added.`);
+          if (ok) reload();
+          return ok;
+        }}
+      />
+      <FormError error={save.error} />
+    </section>
+  );
+}

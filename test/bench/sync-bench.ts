@@ -1,0 +1,139 @@
+/**
+ * `npm run bench:sync`: the team server as a real process (`ardesk serve --team`) over a seeded
+ * company, measured from desktops over real HTTP:
+ * - initial sync: `connect` downloading the whole company (target: 100,000 invoices in 30 s);
+ * - incremental pull: one sync round after 1,000 invoices changed on the server (target: 1 s);
+ * - push latency: N desktops, each with its event stream open and pulling when poked, pushing 10
+ *   commands a second in all (target: p95 under 100 ms).
+ * Scale by environment: BENCH_SYNC_INVOICES (100000), BENCH_SYNC_DESKTOPS (50), BENCH_SYNC_SECONDS (20).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine } from '../../core/engine';
+import { createApp } from '../../core/http/app';
+import { newId } from '../../core/ids';
+import { seedDatabase } from '../../core/seed';
+import { startServe } from '../support/cli';
+import { connect, syncOnce } from '../../core/sync/client';
+import { stats } from '../../core/bench/http';
+
+const INVOICES = Number(process.env.BENCH_SYNC_INVOICES ?? 100_000);
+const DESKTOPS = Number(process.env.BENCH_SYNC_DESKTOPS ?? 50);
+const SECONDS = Number(process.env.BENCH_SYNC_SECONDS ?? 20);
+const PUSHES_PER_SECOND = 10;
+
+async function post(url: string, token: string | null, body: unknown, method = 'POST'): Promise<any> {
+  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'ardesk-bench-sync-'));
+  const serverFile = join(dir, 'team.sqlite');
+  const seeding = await createEngine({ file: serverFile });
+  await seedDatabase(seeding, { demo: true, invoices: INVOICES, customers: Math.max(50, Math.round(INVOICES / 20)), exclusive: true });
+  await seeding.close();
+  const server = await startServe(['--db', serverFile, '--team', '--port', '0']);
+  const results: Array<[string, string, string]> = [];
+  try {
+    const login = await post(`${server.url}/api/v1/auth/login/`, null, { username: 'demo', password: 'demo' });
+    const company = login.companies[0] as { id: string; name: string };
+
+    const desktop = await createEngine({ file: join(dir, 'desktop.sqlite') });
+    let started = performance.now();
+    const connected = await connect(desktop, { serverUrl: server.url, username: 'demo', password: 'demo', companies: [company.id] });
+    const initialMs = performance.now() - started;
+    const invoices = (desktop.database.sqlite.prepare('SELECT count(*) AS n FROM invoices').get() as { n: number }).n;
+    results.push([`initial sync (${invoices.toLocaleString('en-US')} invoices, ${connected.companies[0].rows.toLocaleString('en-US')} rows)`, `${(initialMs / 1000).toFixed(1)} s`, '30 s at 100,000 invoices']);
+
+    const ids = (desktop.database.sqlite.prepare('SELECT id FROM invoices ORDER BY id LIMIT 1000').all() as Array<{ id: string }>).map((r) => r.id);
+    await post(`${server.url}/api/companies/${company.id}/invoices/bulk`, login.token, { invoice_ids: ids, updates: { next_follow_up_date: '2027-01-15' } }, 'PATCH');
+    const app = createApp(desktop);
+    started = performance.now();
+    const round = await syncOnce(desktop, (request, env) => Promise.resolve(app.request(request, undefined, env)));
+    const incrementalMs = performance.now() - started;
+    results.push([`incremental pull (${round.pulled.toLocaleString('en-US')} changes)`, `${incrementalMs.toFixed(0)} ms`, '1 s']);
+    await desktop.close();
+
+    const customers = (await (await fetch(`${server.url}/api/companies/${company.id}/customers?limit=100`, { headers: { authorization: `Token ${login.token}` } })).json()) as { data: Array<{ id: string }> };
+    const streams = new AbortController();
+    const latencies: number[] = [];
+    let pulls = 0;
+    const sims = await Promise.all(
+      Array.from({ length: DESKTOPS }, async (_, i) => {
+        const clientId = newId();
+        const token = (await post(`${server.url}/api/v1/auth/login/`, null, { username: 'demo', password: 'demo' })).token as string;
+        const first = await post(`${server.url}/api/v1/sync/pull`, token, { client_id: clientId, companies: [{ company_id: company.id, cursor: null }], pending_from: 0, limit: 1 });
+        // Start at the server's present: skip the snapshot walk, follow only what changes now.
+        let cursor = `v.${Number(/^s\.(\d+)/.exec(first.companies[0].cursor)?.[1] ?? 0)}`;
+        let pulling = false;
+        const pull = async () => {
+          if (pulling) return;
+          pulling = true;
+          try {
+            for (;;) {
+              const page = await post(`${server.url}/api/v1/sync/pull`, token, { client_id: clientId, companies: [{ company_id: company.id, cursor }], pending_from: 0 });
+              cursor = page.companies[0].cursor;
+              pulls += 1;
+              if (!page.companies[0].more) break;
+            }
+          } finally {
+            pulling = false;
+          }
+        };
+        void (async () => {
+          try {
+            const res = await fetch(`${server.url}/api/v1/sync/events?company_id=${company.id}`, { headers: { authorization: `Token ${token}` }, signal: streams.signal });
+            for await (const chunk of res.body as AsyncIterable<Uint8Array>) if (Buffer.from(chunk).toString().includes('event: poke')) void pull().catch(() => undefined);
+          } catch {
+            // Aborted at the end of the run.
+          }
+        })();
+        return { clientId, token, mutation: 0, index: i };
+      }),
+    );
+    const interval = 1000 / PUSHES_PER_SECOND;
+    const until = performance.now() + SECONDS * 1000;
+    let next = 0;
+    const inFlight: Promise<void>[] = [];
+    while (performance.now() < until) {
+      const sim = sims[next % sims.length];
+      next += 1;
+      sim.mutation += 1;
+      const customer = customers.data[next % customers.data.length].id;
+      const path = `/api/companies/${company.id}/customers/${customer}`;
+      const body = JSON.stringify({ notes: `note ${next}` });
+      inFlight.push(
+        (async () => {
+          const t0 = performance.now();
+          const answer = await post(`${server.url}/api/v1/sync/push`, sim.token, {
+            client_id: sim.clientId,
+            mutations: [{ id: sim.mutation, company_id: company.id, command: 'update_customer', method: 'PATCH', path, content_type: 'application/json', body, body_encoding: 'utf8', ids: [] }],
+          });
+          latencies.push(performance.now() - t0);
+          if (answer.results[0].status !== 'applied') throw new Error(`push rejected: ${answer.results[0].reason}`);
+        })(),
+      );
+      await new Promise((r) => setTimeout(r, interval));
+    }
+    await Promise.all(inFlight);
+    streams.abort();
+    const s = stats(latencies);
+    results.push([`push latency, ${DESKTOPS} desktops, ${PUSHES_PER_SECOND} commands/s, ${latencies.length} pushes (${pulls} poked pulls)`, `median ${s.median.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms`, 'p95 < 100 ms']);
+  } catch (err) {
+    console.error(server.output());
+    throw err;
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log('\n| measure | result | target |\n|---|---|---|');
+  for (const [m, r, t] of results) console.log(`| ${m} | ${r} | ${t} |`);
+}
+
+main().catch((err) => {
+  console.error(err, err instanceof Error ? err.stack : '');
+  process.exitCode = 1;
+});

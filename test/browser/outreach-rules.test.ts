@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ACTION_OPERATIONS, ACTION_STATUSES, nextStatus } from '../../core/actions/rules';
+import { nextSequenceStatus, SEQUENCE_ACTIONS, SEQUENCE_STATUSES } from '../../core/sequences/rules';
+import { type Action, allowedOperations, deadlineInstant, draftOf } from '../../renderer/src/actions/labels';
+import { promiseAmountValue } from '../../renderer/src/components/callOutcomes';
+import { copyName, insertAt, lifecycleActions, plural, stepWhen } from '../../renderer/src/sequences/words';
+
+const action = (over: Partial<Action>): Action => ({ status: 'proposed', is_deleted: false, metadata: {}, ...over }) as Action;
+
+describe('the outreach screens’ rules', () => {
+  it('offers exactly the action operations the core state machine allows from each status', () => {
+    for (const status of ACTION_STATUSES) {
+      const core = ACTION_OPERATIONS.filter((op) => {
+        try {
+          nextStatus(status, op);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      expect(allowedOperations(action({ status })).sort(), status).toEqual([...core].sort());
+    }
+    expect(allowedOperations(action({ status: 'proposed', is_deleted: true }))).toEqual([]);
+  });
+
+  it('offers exactly the sequence lifecycle moves the core allows', () => {
+    for (const status of SEQUENCE_STATUSES) {
+      const core = SEQUENCE_ACTIONS.filter((a) => {
+        try {
+          nextSequenceStatus(status, a);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      expect(lifecycleActions(status).sort(), status).toEqual([...core].sort());
+    }
+  });
+
+  it('reads the drafted content, an edited final content winning over the draft', () => {
+    expect(draftOf(action({ metadata: { draft_subject: 'Second notice', draft_body: 'Hi Ana', talking_points: ['Ask for a date', 3] } }))).toEqual({
+      subject: 'Second notice',
+      body: 'Hi Ana',
+      talkingPoints: ['Ask for a date'],
+    });
+    expect(draftOf(action({ metadata: { subject: 'Paid, thanks', draft_body: 'old', final_content: 'Edited text' } }))).toEqual({ subject: 'Paid, thanks', body: 'Edited text', talkingPoints: [] });
+    expect(draftOf(action({ metadata: { draft_body: '   ' } })).body).toBe('');
+  });
+
+  it('turns a local date-time into an instant with its zone, and nothing into nothing', () => {
+    expect(deadlineInstant('')).toBeUndefined();
+    expect(deadlineInstant('not a date')).toBeUndefined();
+    expect(deadlineInstant('2026-12-01T17:00')).toBe(new Date(2026, 11, 1, 17, 0).toISOString());
+  });
+
+  it('takes a promised amount only when it is a positive number, rounded to cents', () => {
+    expect(promiseAmountValue('250.5')).toBe(250.5);
+    expect(promiseAmountValue('10.005')).toBe(10.01);
+    expect(promiseAmountValue('')).toBeUndefined();
+    expect(promiseAmountValue('0')).toBeUndefined();
+    expect(promiseAmountValue('-3')).toBeUndefined();
+    expect(promiseAmountValue('abc')).toBeUndefined();
+  });
+
+  it('says when a step fires, inserts placeholders at the caret, names copies and counts in words', () => {
+    expect(stepWhen({ offset_days: 0, offset_time: '09:00' })).toBe('On the start date, 09:00');
+    expect(stepWhen({ offset_days: 1, offset_time: '14:30' })).toBe('1 day after the start date, 14:30');
+    expect(stepWhen({ offset_days: 7, offset_time: '08:00' })).toBe('7 days after the start date, 08:00');
+    expect(insertAt('Dear ,', '{{contact_name}}', 5, 5)).toEqual({ value: 'Dear {{contact_name}},', caret: 21 });
+    expect(insertAt('Hi NAME', '{{x}}', 3, 7)).toEqual({ value: 'Hi {{x}}', caret: 8 });
+    expect(insertAt('End', '{{x}}', null, null)).toEqual({ value: 'End{{x}}', caret: 8 });
+    expect(copyName('Standard', ['Standard', 'standard (COPY)'])).toBe('Standard (copy 2)');
+    expect(copyName('Fresh', [])).toBe('Fresh (copy)');
+    expect(plural(1, 'step')).toBe('1 step');
+    expect(plural(0, 'step')).toBe('0 steps');
+  });
+});

@@ -1,0 +1,378 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFindings, seriousA11yFindings } from '../support/axe';
+import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { type DemoServer, startDemoServer } from '../support/server';
+import { type ImapServer, startImap } from '../support/imap';
+import { type SmtpServer, startSmtp } from '../support/smtp';
+
+/** The API as the signed-in page sees it (same token), to check what the screens did. */
+async function apiGet<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (p) => {
+    const res = await fetch(p, { headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}` } });
+    return res.json();
+  }, path);
+}
+
+/** Screenshots at both sizes in both themes, and axe over each, for one page as it is now. */
+async function lookAt(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of [
+      [1440, 900],
+      [1024, 700],
+    ]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: screenshotPath(`outreach-${name}-${w}x${h}-${scheme}.png`) });
+    }
+    const findings = await seriousA11yFindings(page);
+    expect(findings, describeFindings(findings)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+describe('the outreach screens in Chromium against ardesk serve --demo', () => {
+  let server: DemoServer;
+  let smtp: SmtpServer;
+  let browser: Browser;
+  let page: Page;
+  let companyId: string;
+  /** The customer whose queued email the Queue test sent: the reply test answers it. */
+  let emailedCustomer = '';
+
+  beforeAll(async () => {
+    await ensureRendererBuilt();
+    server = await startDemoServer();
+    smtp = await startSmtp({ auth: { user: 'ar-test', pass: 'test-secret' } });
+    browser = await openBrowser();
+    page = browser.page;
+    await page.goto(server.url);
+    await page.getByLabel('Username').fill('demo');
+    await page.getByLabel('Password').fill('demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/companies\/[0-9a-f-]{36}\/invoices/);
+    companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    // The demo's email connection points at 127.0.0.1:2525; this test's SMTP server listens elsewhere.
+    const connections = await apiGet<{ data: Array<{ id: string; is_default: boolean }> }>(page, `/api/companies/${companyId}/email-connections`);
+    for (const c of connections.data) {
+      const patched = await page.evaluate(
+        async ({ path, port }) => {
+          const res = await fetch(path, {
+            method: 'PATCH',
+            headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ smtp_port: port, smtp_username: 'ar-test', smtp_password: 'test-secret' }),
+          });
+          return `${res.status} ${await res.text()}`;
+        },
+        { path: `/api/companies/${companyId}/email-connections/${c.id}`, port: smtp.port },
+      );
+      expect(patched).toMatch(/^200 /);
+    }
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+  }, 120_000);
+
+  it('Actions: approves with edited content, rejects by keyboard, bulk-approves, and shows counts and the approval log', async () => {
+    await page.getByRole('link', { name: 'Actions' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Actions' }).waitFor();
+    const rows = page.locator('[data-testid="actions-list"] tbody tr');
+    await rows.first().waitFor();
+    const needsCount = Number((await page.getByTestId('tab-needs_action').locator('.count').innerText()).replace(/\D/g, ''));
+    expect(needsCount).toBeGreaterThan(1);
+    expect(await rows.count()).toBe(Math.min(needsCount, 25));
+
+    await rows.first().click();
+    const panel = page.getByTestId('action-panel');
+    await panel.getByTestId('action-glance').getByText('Balance').waitFor();
+    await lookAt(page, 'actions');
+    const customer = (await panel.locator('h2').innerText()).trim();
+    await panel.getByTestId('action-content').fill('Hello, please pay invoice soon. Edited by the collector.');
+    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Approved');
+    await panel.getByTestId('approval-log').getByText('Approve').waitFor();
+    const actionId = page.url().split('/actions/')[1].split('?')[0];
+    const approved = await apiGet<{ status: string; metadata: { final_content?: string } }>(page, `/api/companies/${companyId}/actions/${actionId}`);
+    expect(approved).toMatchObject({ status: 'processing', metadata: { final_content: 'Hello, please pay invoice soon. Edited by the collector.' } });
+    expect(customer).not.toBe('');
+
+    // Approving again is refused by the state machine; the panel says why in words.
+    // Keyboard: the approved action left Needs action; j opens the next one, r asks for a reason.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('j');
+    await expect.poll(() => page.url()).not.toContain(actionId);
+    const nextId = page.url().split('/actions/')[1].split('?')[0];
+    await page.keyboard.press('r');
+    const rejectForm = panel.getByRole('form', { name: 'Reject' });
+    await rejectForm.getByLabel('Reason').selectOption('Customer already paid');
+    await rejectForm.getByLabel('Comment (optional)').fill('Paid by wire yesterday');
+    await rejectForm.getByRole('button', { name: 'Reject' }).click();
+    await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Cancelled');
+    const rejected = await apiGet<{ status: string; approval_log: Array<{ operation: string; reason: string; comment: string }> }>(page, `/api/companies/${companyId}/actions/${nextId}`);
+    expect(rejected.status).toBe('cancelled');
+    expect(rejected.approval_log.at(-1)).toMatchObject({ operation: 'reject', reason: 'Customer already paid', comment: 'Paid by wire yesterday' });
+
+    // Bulk approve two.
+    await page.getByRole('button', { name: 'Close action' }).click();
+    const before = Number((await page.getByTestId('tab-needs_action').locator('.count').innerText()).replace(/\D/g, ''));
+    await rows.nth(0).getByRole('checkbox').check();
+    await rows.nth(1).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Approve selected' }).click();
+    await page.getByText('Approved 2 actions').waitFor();
+    await expect.poll(async () => Number((await page.getByTestId('tab-needs_action').locator('.count').innerText()).replace(/\D/g, ''))).toBe(before - 2);
+
+    // Someone else approves the open action meanwhile: the state machine's refusal is shown in words.
+    await rows.first().click();
+    const racedId = page.url().split('/actions/')[1].split('?')[0];
+    await panel.getByRole('button', { name: 'Approve', exact: true }).waitFor();
+    const raced = await page.evaluate(async (path) => {
+      const res = await fetch(path, { method: 'POST', headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' }, body: '{}' });
+      return res.status;
+    }, `/api/companies/${companyId}/actions/${racedId}/send`);
+    expect(raced).toBe(200);
+    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect.poll(() => panel.getByTestId('action-error').innerText()).toMatch(/^Cannot approve an action whose status is completed/);
+    await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Done');
+
+    // History shows what was decided, with a date range filter.
+    await page.getByTestId('tab-history').click();
+    await page.getByLabel('Executed from').waitFor();
+    await rows.first().waitFor();
+  }, 120_000);
+
+  it('Queue: previews and sends an email step through the SMTP server, logs a call, and lists them in history', async () => {
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
+    const emails = page.getByTestId('queue-group-reminder');
+    await emails.waitFor();
+    const firstEmail = emails.locator('tbody tr').first();
+    const emailRowId = await firstEmail.getAttribute('data-queue-row');
+    emailedCustomer = (await firstEmail.locator('button.linkish').innerText()).trim();
+    await firstEmail.locator('button.linkish').click();
+    const preview = page.getByTestId('email-preview');
+    await preview.getByText('From', { exact: true }).waitFor();
+    const subject = (await preview.locator('.field', { hasText: 'Subject' }).locator('dd').innerText()).trim();
+    expect(subject).not.toMatch(/\{\{/);
+    expect(await preview.locator('.preview-box').innerText()).not.toMatch(/\{\{(customer_name|balance|invoice_number)\}\}/);
+    await lookAt(page, 'queue');
+    await preview.getByRole('button', { name: 'Send this email' }).click();
+    await page.locator('.toast').last().waitFor();
+    await page.screenshot({ path: screenshotPath('outreach-queue-after-send.png') });
+    const [mail] = await smtp.waitFor(1, 15_000);
+    expect(mail.subject).toBe(subject);
+    await page.getByText('Sent 1 email').waitFor();
+    await expect.poll(() => page.locator(`[data-queue-row="${emailRowId}"]`).count()).toBe(0);
+
+    const calls = page.getByTestId('queue-group-call');
+    if (await calls.count()) {
+      const firstCall = calls.locator('tbody tr').first();
+      const customer = (await firstCall.locator('button.linkish').innerText()).trim();
+      await firstCall.locator('button.linkish').click();
+      const form = page.getByRole('form', { name: `Log the call to ${customer}` });
+      await form.getByLabel('What was said (note)').fill('Spoke to accounts payable; payment promised for Friday.');
+      await form.getByRole('button', { name: 'Log call and complete' }).click();
+      await page.getByText(`Call with ${customer} logged`).waitFor();
+    }
+
+    await page.getByTestId('tab-history').click();
+    const history = page.getByTestId('queue-rows');
+    await history.getByText(subject).first().waitFor();
+    await lookAt(page, 'queue-history');
+  }, 120_000);
+
+  it('Sequences: creates a sequence, builds an email step with placeholders and a live preview, activates it, enrolls and stops a customer', async () => {
+    await page.getByRole('link', { name: 'Sequences' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sequences' }).waitFor();
+    await page.getByTestId('sequences-list').waitFor();
+    await lookAt(page, 'sequences');
+    await page.getByRole('button', { name: 'New sequence' }).click();
+    const create = page.getByRole('form', { name: 'New sequence' });
+    await create.getByLabel('Name', { exact: true }).fill('Year-end chase');
+    await create.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Year-end chase' }).waitFor();
+    expect(await page.getByTestId('sequence-status').innerText()).toBe('Draft');
+
+    await page.getByRole('button', { name: 'Add a step' }).click();
+    const editor = page.getByTestId('step-editor');
+    await editor.getByLabel('Name').fill('First reminder');
+    await editor.getByLabel('Days after the start date').fill('2');
+    await editor.getByLabel('Subject').fill('Invoice ');
+    await editor.getByRole('button', { name: 'invoice number', exact: true }).click();
+    await editor.getByLabel('Body').fill('Dear ');
+    await editor.getByRole('button', { name: 'contact name', exact: true }).click();
+    await editor.getByLabel('Body').press('End');
+    await editor.getByLabel('Body').pressSequentially(', {{balance}} is open for {{customer_name}}. {{oops}}');
+    expect(await editor.getByLabel('Subject').inputValue()).toBe('Invoice {{invoice_number}}');
+    const livePreview = editor.getByTestId('live-preview');
+    await livePreview.getByLabel('Preview for another customer').fill('Granite');
+    await livePreview.getByRole('button', { name: /^Preview Granite/ }).first().click();
+    await livePreview.getByRole('heading', { name: /^Preview for Granite/ }).waitFor();
+    await expect.poll(() => livePreview.getByTestId('preview-subject').innerText(), { timeout: 10_000 }).toMatch(/^Invoice \S+$/);
+    await expect.poll(() => livePreview.getByTestId('preview-body').innerText()).toMatch(/^Dear .+, \$[\d,.]+ is open for .+\. \{\{oops\}\}$/);
+    await livePreview.getByText('Not a known placeholder, left as written: {{oops}}').waitFor();
+    await lookAt(page, 'sequence-builder');
+    await editor.getByRole('button', { name: 'Add step' }).click();
+    await page.getByText('Step added').waitFor();
+    await page.getByTestId('steps').getByText('2 days after the start date, 09:00').waitFor();
+
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await expect.poll(() => page.getByTestId('sequence-status').innerText()).toBe('Active');
+
+    await page.getByTestId('tab-enrollments').click();
+    await page.getByLabel('Enroll a customer').fill('Granite');
+    await page.getByRole('button', { name: /^Enroll Granite/ }).first().click();
+    await page.getByText(/enrolled, starting/).waitFor();
+    const row = page.locator('[data-enrollment^="Granite"]');
+    await row.waitFor();
+    await row.locator('button.linkish').click();
+    await page.getByTestId('scheduled-steps').getByText('Email: First reminder').waitFor();
+    await lookAt(page, 'sequence-enrollments');
+    await row.getByRole('button', { name: /^Stop/ }).click();
+    await row.getByLabel(/Why stop/).fill('Promised to pay on Friday');
+    await row.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.getByText(/Stopped: 1 scheduled step cancelled/).waitFor();
+    await page.getByLabel('Show').selectOption('completed');
+    await page.getByTestId('enrollment-status').getByText(/Stopped: Promised to pay on Friday/).waitFor();
+
+    // A step that already ran is locked, and says why; duplicating copies the steps into a draft.
+    await page.getByRole('link', { name: '← Sequences' }).click();
+    await page.getByRole('link', { name: 'Standard past-due follow-up' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Standard past-due follow-up' }).waitFor();
+    const stepCount = await page.getByTestId('steps').locator('tbody tr').count();
+    await page.getByTestId('steps').locator('tbody tr', { hasText: 'Has run: locked' }).first().locator('button.linkish').click();
+    await page.getByTestId('step-editor').getByText('This step has already run for some customers').waitFor();
+    expect(await page.getByTestId('step-editor').getByLabel('Subject').isDisabled()).toBe(true);
+    await page.getByRole('link', { name: '← Sequences' }).click();
+    await page.getByRole('button', { name: 'Duplicate Standard past-due follow-up' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Standard past-due follow-up (copy)' }).waitFor();
+    expect(await page.getByTestId('sequence-status').innerText()).toBe('Draft');
+    await expect.poll(() => page.getByTestId('steps').locator('tbody tr').count()).toBe(stepCount);
+
+    // Enroll the customers of invoices selected in the desk.
+    await page.getByRole('link', { name: 'Invoices' }).click();
+    const cell = (index: number, col: string) => page.locator(`[data-testid="invoice-grid"] .ag-row[row-index="${index}"] .ag-cell[col-id="${col}"]`);
+    await cell(1, 'customer_name').waitFor();
+    const picked = new Set<string>();
+    for (const index of [0, 1]) {
+      await cell(index, 'ag-Grid-SelectionColumn').locator('input[type="checkbox"]').check();
+      picked.add((await cell(index, 'customer_name').innerText()).trim());
+    }
+    await page.getByRole('link', { name: 'Sequences' }).click();
+    await page.getByRole('link', { name: 'Year-end chase' }).click();
+    await page.getByTestId('tab-enrollments').click();
+    await page.getByRole('button', { name: `Enroll the ${picked.size} customer${picked.size === 1 ? '' : 's'} of the invoices selected in the desk` }).click();
+    await page.getByText(/enrolled, .* already enrolled/).waitFor();
+    for (const name of picked) await page.locator(`[data-enrollment="${name}"]`).waitFor();
+  }, 120_000);
+
+  it('Calls and notes: logs a call with a promise to pay from the invoice panel and a note from the customer page', async () => {
+    await page.getByRole('link', { name: 'Invoices' }).click();
+    const firstRow = page.locator('[data-testid="invoice-grid"] .ag-row[row-index="0"] .ag-cell[col-id="invoice_number"]');
+    await firstRow.waitFor();
+    await firstRow.click();
+    const panel = page.getByTestId('invoice-panel');
+    await panel.getByTestId('panel-balance').waitFor();
+    const invoiceId = page.url().split('/invoices/')[1].split('?')[0];
+    await panel.getByRole('button', { name: 'Log call / Add note' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Outcome').selectOption('promised_to_pay');
+    await dialog.getByLabel('Promised payment date').fill('2026-12-04');
+    await dialog.getByLabel('Promised amount').fill('250.50');
+    await dialog.getByLabel('What was said').fill('AP clerk promised a partial payment on Friday.');
+    await lookAt(page, 'log-call');
+    await dialog.getByRole('button', { name: 'Log call' }).click();
+    await page.getByText(/^Call with .+ logged$/).waitFor();
+    const calls = await apiGet<{ data: Array<{ kind: string; outcome: string; body: string; promise_date: string; promise_amount: number }> }>(
+      page,
+      `/api/companies/${companyId}/communications?invoice_id=${invoiceId}&kind=call`,
+    );
+    expect(calls.data[0]).toMatchObject({ kind: 'call', outcome: 'promised_to_pay', body: 'AP clerk promised a partial payment on Friday.', promise_date: '2026-12-04', promise_amount: 250.5 });
+    await panel.getByTestId('panel-activity').getByText('AP clerk promised a partial payment on Friday.').first().waitFor();
+
+    // A note without text is not saved; with text it is, from the customer page.
+    await panel.locator('a[href*="/customers/"]').first().click();
+    await page.getByTestId('customer-name').waitFor();
+    const customerId = page.url().split('/customers/')[1].split('?')[0];
+    await page.getByRole('button', { name: 'Log call / Add note' }).click();
+    await page.getByRole('dialog').getByLabel('A note').check();
+    await page.getByRole('dialog').getByLabel('Note', { exact: true }).fill('Prefers email after 2 pm.');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save note' }).click();
+    await page.getByText(/^Note on .+ saved$/).waitFor();
+    const notes = await apiGet<{ data: Array<{ kind: string; body: string; invoice: string | null }> }>(page, `/api/companies/${companyId}/communications?customer_id=${customerId}&kind=note`);
+    expect(notes.data[0]).toMatchObject({ kind: 'note', body: 'Prefers email after 2 pm.', invoice: null });
+  }, 120_000);
+
+  it("Replies: the customer's answer to a sent step, read from the mailbox, stops their sequence and shows in the Queue and on the customer page", async () => {
+    expect(smtp.messages.length, 'the Queue test sends the email this test answers').toBeGreaterThan(0);
+    const sent = smtp.messages[0];
+    const imap: ImapServer = await startImap({ user: 'ar-inbox', password: 'imap-secret' });
+    try {
+      const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/email-connections`);
+      for (const c of connections.data) {
+        const status = await page.evaluate(
+          async ({ path, port }) => {
+            const res = await fetch(path, {
+              method: 'PATCH',
+              headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ imap_host: '127.0.0.1', imap_port: port, imap_secure: false, imap_username: 'ar-inbox', imap_password: 'imap-secret' }),
+            });
+            return `${res.status} ${await res.text()}`;
+          },
+          { path: `/api/companies/${companyId}/email-connections/${c.id}`, port: imap.port },
+        );
+        expect(status).toMatch(/^200 /);
+      }
+      const messageId = sent.messageId.startsWith('<') ? sent.messageId : `<${sent.messageId}>`;
+      await imap.append(
+        [
+          `From: Accounts Payable <${sent.to[0]}>`,
+          `To: ${sent.from}`,
+          `Subject: Re: ${sent.subject}`,
+          'Message-ID: <reply-1@customer.example>',
+          `In-Reply-To: ${messageId}`,
+          `References: ${messageId}`,
+          `Date: ${new Date().toUTCString()}`,
+          'Content-Type: text/plain; charset=utf-8',
+          '',
+          'Thanks for the reminder. We will pay this invoice on Friday.',
+          '',
+        ].join('\n'),
+      );
+      for (const c of connections.data) {
+        await page.evaluate(async (path) => {
+          await fetch(path, { method: 'POST', headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}` } });
+        }, `/api/companies/${companyId}/email-connections/${c.id}/sync-replies`);
+      }
+
+      // The sequence's enrollment for that customer ends with the reason "replied".
+      await page.getByRole('link', { name: 'Sequences' }).click();
+      await page.getByRole('link', { name: 'Standard past-due follow-up', exact: true }).click();
+      await page.getByTestId('tab-enrollments').click();
+      await page.getByLabel('Show').selectOption('completed');
+      const ended = page.locator(`[data-enrollment="${emailedCustomer}"]`).getByTestId('enrollment-status');
+      await expect.poll(async () => {
+        await page.getByLabel('Show').selectOption('active');
+        await page.getByLabel('Show').selectOption('completed');
+        return (await ended.count()) ? ended.first().innerText() : '';
+      }, { timeout: 30_000, interval: 1000 }).toMatch(/^Stopped: the customer replied/);
+      await lookAt(page, 'replied-enrollment');
+
+      // The Queue's history says why the remaining steps did not go out.
+      await page.getByRole('link', { name: 'Queue' }).click();
+      await page.getByTestId('tab-history').click();
+      await page.getByLabel('Search the queue').fill(emailedCustomer.slice(0, 12));
+      await page.getByTestId('queue-row-status').getByText('Stopped: the customer replied').first().waitFor({ timeout: 10_000 });
+      await lookAt(page, 'queue-replied');
+
+      // The customer page shows the reply.
+      await page.getByTestId('queue-rows').getByRole('link', { name: emailedCustomer }).first().click();
+      await page.getByTestId('customer-last-reply').waitFor();
+    } finally {
+      await imap.stop();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,273 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFindings, seriousA11yFindings } from '../support/axe';
+import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { type DemoServer, startDemoServer } from '../support/server';
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+] as const;
+
+/**
+ * Screenshots of the page at both sizes in light and dark, and an axe-core check in each theme.
+ * The theme is the app's own setting (data-theme), the same switch Settings > Appearance makes.
+ */
+async function lookAndCheck(page: Page, name: string) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+    await page.waitForTimeout(150);
+    const findings = await seriousA11yFindings(page);
+    expect(findings, `${name} (${theme}):\n${describeFindings(findings)}`).toEqual([]);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: screenshotPath(`${name}-${size.width}x${size.height}-${theme}.png`) });
+    }
+  }
+  await page.setViewportSize(SIZES[0]);
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+}
+
+async function nav(page: Page, label: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+}
+
+describe('Customers, Analytics, Insights and Settings in Chromium against ardesk serve --demo', () => {
+  let server: DemoServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    await ensureRendererBuilt();
+    server = await startDemoServer();
+    browser = await openBrowser();
+    page = browser.page;
+    await page.goto(server.url);
+    await page.getByLabel('Username').fill('demo');
+    await page.getByLabel('Password').fill('demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/invoices$/);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists customers sorted and searched through the API, and opens one with its insights, actions and editable contacts', async () => {
+    await nav(page, 'Customers');
+    const rows = page.getByTestId('customer-list').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThan(3);
+    const balances = async () =>
+      (await rows.locator('td:nth-child(2)').allInnerTexts()).map((t) => Number(t.replace(/[^0-9.-]/g, '')));
+    const initial = await balances();
+    expect(initial).toEqual([...initial].sort((a, b) => b - a));
+    await page.getByRole('button', { name: /Open balance/ }).click();
+    await expect.poll(async () => (await balances())[0]).toBeLessThanOrEqual(initial.at(-1)!);
+    expect(await page.getByRole('columnheader', { name: /Open balance/ }).getAttribute('aria-sort')).toBe('ascending');
+    await page.getByRole('button', { name: /Open balance/ }).click();
+    await lookAndCheck(page, 'customers-list');
+
+    const firstName = (await rows.first().locator('td').first().innerText()).trim();
+    await page.getByLabel('Search customers by name').fill(firstName.slice(0, 6));
+    await expect.poll(async () => (await rows.locator('td:first-child').allInnerTexts()).every((n) => n.toLowerCase().includes(firstName.slice(0, 6).toLowerCase()))).toBe(true);
+    await rows.getByRole('link', { name: firstName, exact: true }).first().click();
+    await page.waitForURL(/\/customers\/[0-9a-f-]{36}$/);
+    await expect.poll(() => page.getByTestId('customer-name').innerText(), { timeout: 10_000 }).toBe(firstName);
+    await expect.poll(() => page.getByRole('heading', { name: 'Insights' }).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Edit contacts and locations' }).click();
+    const before = await page.getByTestId('contact-row').count();
+    await page.getByRole('button', { name: 'Add a contact' }).click();
+    const added = page.getByTestId('contact-row').nth(before);
+    await added.getByLabel('Name').fill('Pat Payables');
+    await added.getByLabel('Email').fill('pat@example.com');
+    await page.getByRole('button', { name: 'Save contacts and locations' }).click();
+    await expect.poll(() => page.locator('.contacts').first().innerText()).toContain('Pat Payables');
+    await lookAndCheck(page, 'customer-page');
+  }, 180_000);
+
+  it('shows the aging of a date, builds history from snapshots, drills down, exports CSV and XLSX, and lists a forecast week', async () => {
+    await nav(page, 'Analytics');
+    await expect.poll(() => page.getByTestId('aging-total').innerText()).toMatch(/\$[\d,]+\.\d\d/);
+    await expect.poll(() => page.getByTestId('metrics').innerText()).toMatch(/DSO\s+[\d.]+ days/);
+    const todayTotal = await page.getByTestId('aging-total').innerText();
+
+    // History builds from snapshots: take one of a past date, then of today.
+    const past = await page.evaluate(() => {
+      const d = new Date(Date.now() - 30 * 86_400_000);
+      return d.toISOString().slice(0, 10);
+    });
+    await page.getByLabel('As of').fill(past);
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: /^Aging on / }).innerText()).not.toContain(String(new Date().getUTCDate()) + ',');
+    await page.getByRole('button', { name: /Take a snapshot of/ }).click();
+    await expect.poll(() => page.getByTestId('aging-history-chart').count()).toBe(1);
+    const pastTotal = await page.getByTestId('aging-total').innerText();
+    expect(pastTotal).not.toBe(todayTotal);
+
+    // Export: the browser receives a file named by the server.
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(csv.suggestedFilename()).toMatch(/\.csv$/);
+    const csvText = readFileSync((await csv.path())!, 'utf8');
+    expect(csvText).toContain(past);
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export XLSX' }).click()]);
+    expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect(readFileSync((await xlsx.path())!).subarray(0, 2).toString()).toBe('PK');
+
+    // Details by invoice, then by customer with a bucket picked; the drill-down filters the desk.
+    await page.getByRole('button', { name: '1-30 days' }).click();
+    const details = page.getByTestId('aging-details').locator('tbody tr');
+    await expect.poll(() => details.count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'By invoice' }).click();
+    await expect.poll(async () => (await details.locator('td:nth-child(5)').allInnerTexts()).every((t) => t === '1-30 days')).toBe(true);
+    await page.getByRole('button', { name: 'By customer' }).click();
+    await page.getByLabel('As of').fill(await page.evaluate(() => new Date().toISOString().slice(0, 10)));
+    await expect.poll(() => page.getByTestId('aging-total').innerText()).toBe(todayTotal);
+
+    // The forecast: pick a week, its invoices are listed.
+    await expect.poll(() => page.getByTestId('forecast-table').count()).toBe(1);
+    await page.getByRole('button', { name: '4 weeks' }).click();
+    await expect.poll(() => page.getByRole('combobox', { name: /^Week/ }).locator('option').count()).toBe(5);
+    await page.getByRole('combobox', { name: /^Week/ }).selectOption({ index: 1 });
+    await expect.poll(() => page.getByTestId('forecast-week').count()).toBe(1);
+    await page.getByRole('button', { name: '13 weeks' }).click();
+    await page.getByRole('combobox', { name: /^Week/ }).selectOption({ index: 2 });
+    await expect.poll(() => page.getByTestId('forecast-week').innerText()).toMatch(/Invoices due/i);
+    await lookAndCheck(page, 'analytics');
+
+    const firstCustomer = page.getByTestId('aging-details').locator('tbody tr').first().getByRole('link');
+    await firstCustomer.click();
+    await page.waitForURL((url) => url.pathname.endsWith('/invoices') && /customer_id=[0-9a-f-]{36}/.test(url.search) && url.search.includes('aging_bucket=1_30'));
+  }, 180_000);
+
+  it('shows insights in words with their target, and keeps a thumbs up with a comment', async () => {
+    await nav(page, 'Insights');
+    const cards = page.getByTestId('insight-card');
+    await expect.poll(() => cards.count()).toBeGreaterThan(3);
+    const feedText = await page.getByTestId('insight-feed').innerText();
+    expect(feedText).not.toMatch(/[{}]|payload_json|_json/);
+    expect(feedText).toMatch(/Expected to be paid on|Conversation summary|signal/);
+    // Most severe first (the engine decides which severities the demo has).
+    const rank = { high: 3, medium: 2, low: 1 } as Record<string, number>;
+    const ranks = (await cards.evaluateAll((els) => els.map((e) => /sev-(\w+)/.exec(e.className)?.[1] ?? ''))).map((sev) => rank[sev] ?? 0);
+    expect(ranks).toEqual([...ranks].sort((a, b) => b - a));
+    expect(Math.max(...ranks)).toBeGreaterThanOrEqual(2);
+
+    await page.getByLabel('Type').selectOption('invoice_pay_date_prediction');
+    await expect.poll(async () => new Set(await cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-insight-type')))).size).toBe(1);
+    const card = cards.first();
+    await card.getByRole('button', { name: 'Yes' }).click();
+    await card.getByLabel('Comment on this insight').fill('Matches what AP told us');
+    await card.getByRole('button', { name: 'Save comment' }).click();
+    await expect.poll(() => page.locator('.toast').last().innerText()).toContain('useful');
+    await lookAndCheck(page, 'insights');
+
+    await page.reload();
+    await page.getByLabel('Type').selectOption('invoice_pay_date_prediction');
+    await expect.poll(() => page.getByTestId('insight-card').first().getByRole('button', { name: 'Yes' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('insight-card').first().getByLabel('Comment on this insight').inputValue()).toBe('Matches what AP told us');
+  }, 180_000);
+
+  it('sets up email, team and labels, imports a ledger through the wizard, and switches the theme', async () => {
+    await nav(page, 'Settings');
+    await expect.poll(() => page.getByTestId('email-connections').locator('tbody tr').count()).toBeGreaterThan(0);
+    const form = page.getByTestId('email-connection-form').last();
+    await form.getByLabel('Name', { exact: true }).fill('Billing desk');
+    await form.getByLabel('From address').fill('billing@acme.test');
+    await form.getByLabel('SMTP server').fill('127.0.0.1');
+    await form.getByLabel('Port', { exact: true }).fill('2525');
+    await form.getByRole('button', { name: 'Add connection' }).click();
+    const row = page.getByTestId('email-connections').locator('tr', { hasText: 'Billing desk' });
+    await expect.poll(() => row.count()).toBe(1);
+    await row.getByRole('button', { name: 'Make default' }).click();
+    await expect.poll(() => row.innerText()).toContain('default');
+    await lookAndCheck(page, 'settings-email');
+
+    await page.getByRole('link', { name: 'Team members' }).click();
+    await page.getByLabel('Name', { exact: true }).last().fill('Quinn Collector');
+    await page.getByRole('button', { name: 'Add team member' }).click();
+    await expect.poll(() => page.getByTestId('team-table').innerText()).toContain('Quinn Collector');
+    await lookAndCheck(page, 'settings-team');
+
+    await page.getByRole('link', { name: 'Labels' }).click();
+    await page.getByLabel('New label').fill('Needs PO');
+    await page.getByRole('button', { name: 'Add label' }).click();
+    await expect.poll(async () => (await page.getByTestId('labels-table').locator('input:not([type=color])').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).includes('Needs PO')).toBe(true);
+
+    await page.getByRole('link', { name: 'Users and roles' }).click();
+    await page.getByLabel('Username').fill('casey');
+    await page.getByLabel('Full name').fill('Casey Clerk');
+    await page.getByLabel('Password (new users)').fill('casey-password-1');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await expect.poll(() => page.getByTestId('users-table').innerText()).toContain('casey');
+    await page.getByLabel('Role of casey').selectOption('viewer');
+    await expect.poll(() => page.locator('.toast').last().innerText()).toContain('casey is now viewer');
+    await lookAndCheck(page, 'settings-users');
+
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByLabel('Token name').fill('Nightly export');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const secret = (await page.getByTestId('new-token').locator('.secret').innerText()).trim();
+    expect(secret.length).toBeGreaterThan(20);
+    // The token works for a script, and only until it is revoked.
+    const me = (token: string) => page.evaluate(async (t) => (await fetch('/api/v1/auth/me/', { headers: { authorization: `Token ${t}` } })).status, token);
+    expect(await me(secret)).toBe(200);
+    await expect.poll(() => page.getByTestId('tokens-table').innerText()).toContain('Nightly export');
+    await lookAndCheck(page, 'settings-tokens');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Revoke Nightly export' }).click();
+    await page.getByRole('button', { name: 'Revoke token' }).click();
+    await expect.poll(() => me(secret)).toBe(401);
+
+    await page.getByRole('link', { name: 'Data and backups' }).click();
+    // demo is a collector of the second demo company, and a backup holds every company: refused, in words.
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'data folder' }).innerText()).toContain('only a user who owns all of them');
+    expect(await page.getByRole('button', { name: 'Back up now' }).count()).toBe(0);
+    await lookAndCheck(page, 'settings-data');
+
+    await page.getByRole('link', { name: 'Import' }).click();
+    const bad = 'name,invoice_number,invoice_date,due_date,total_amount\nHarbor Lights Ltd,HL-1,2026-10-01,2026-10-31,120.50\nHarbor Lights Ltd,HL-2,2026-02-30,2026-11-30,80\n';
+    await page.getByLabel('CSV or XLSX file').setInputFiles({ name: 'ledger.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+    await page.getByRole('button', { name: 'Read the file' }).click();
+    await expect.poll(() => page.getByTestId('import-preview').locator('tbody tr').count()).toBe(2);
+    expect(await page.getByLabel('Invoice number').inputValue()).toBe('invoice_number');
+    await page.getByRole('button', { name: 'Check every row' }).click();
+    await expect.poll(() => page.getByTestId('import-errors').innerText()).toContain('invoice_date');
+    await lookAndCheck(page, 'settings-import-check');
+    expect(await page.getByRole('button', { name: /^Import \d+ rows$/ }).isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Back to the mapping' }).click();
+    const good = bad.replace('2026-02-30', '2026-02-28');
+    await page.getByLabel('Save this mapping as').fill('Harbor ledger');
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await expect.poll(() => page.getByLabel('How to read it').locator('option:checked').innerText()).toBe('Saved: Harbor ledger');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByLabel('CSV or XLSX file').setInputFiles({ name: 'ledger.csv', mimeType: 'text/csv', buffer: Buffer.from(good) });
+    await page.getByRole('button', { name: 'Read the file' }).click();
+    // The saved mapping is offered again and used as it is.
+    await page.getByLabel('How to read it').selectOption({ label: 'Saved: Harbor ledger' });
+    await page.getByRole('button', { name: 'Check every row' }).click();
+    await expect.poll(() => page.getByTestId('import-check-summary').innerText()).toContain('All 2 rows can be imported');
+    await page.getByRole('button', { name: 'Import 2 rows' }).click();
+    await expect.poll(() => page.getByTestId('import-done').innerText()).toContain('Imported 2 rows');
+    expect(await page.getByTestId('import-counts').innerText()).toMatch(/Invoices\s+2\s+0\s+0/);
+    await lookAndCheck(page, 'settings-import-done');
+
+    await page.getByRole('link', { name: 'Appearance' }).click();
+    await page.getByLabel('Dark').check();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.getByLabel('Follow the system').check();
+
+    await nav(page, 'Customers');
+    await page.getByLabel('Search customers by name').fill('Harbor Lights');
+    await expect.poll(() => page.getByTestId('customer-list').locator('tbody').innerText()).toContain('Harbor Lights Ltd');
+    // The only console errors are the browser's own lines for the refused backup listing (403)
+    // and the revoked token's check above (401).
+    expect(browser.errors.filter((e) => !/status of (401|403)/.test(e))).toEqual([]);
+    expect(browser.offHost).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCompany } from '../../core/companies/companies';
+import { createEngine, runCommand, systemActor } from '../../core/engine';
+import { BIN } from '../support/cli';
+
+const IBM_FILE = resolve(__dirname, '../fixtures/ibm-accounts-receivable.csv');
+
+function ardesk(...args: string[]) {
+  const run = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * The pay-date model's targets on the IBM sample, replayed honestly in time (see README
+ * "Pay-date prediction"): MAE at most 5.5 days, and better than both baselines on both scores.
+ */
+describe('ardesk backtest on the IBM sample', () => {
+  let dir: string;
+  let db: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ardesk-cli-backtest-'));
+    db = join(dir, 'ardesk.sqlite');
+    const engine = await createEngine({ file: db });
+    await runCommand(engine, 'test_company', { actor: systemActor, companyId: null }, (tx) => insertCompany(tx, 'IBM sample'));
+    await engine.close();
+    const imported = ardesk('import', '--db', db, '--company', 'IBM sample', '--file', IBM_FILE, '--preset', 'ibm-ar');
+    expect(imported.code).toBe(0);
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('meets the targets and beats both baselines (--json)', () => {
+    const run = ardesk('backtest', '--db', db, '--company', 'IBM sample', '--json');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(Object.keys(report)).toEqual(['invoices', 'mae_days', 'median_ae_days', 'late_accuracy', 'interval_coverage', 'baselines']);
+    expect(report.invoices).toBe(2466);
+    expect(report.mae_days).toBeLessThanOrEqual(5.5);
+    expect(report.late_accuracy).toBeGreaterThanOrEqual(0.82);
+    expect(report.interval_coverage).toBeGreaterThanOrEqual(0.75);
+    for (const baseline of [report.baselines.due_date, report.baselines.customer_mean]) {
+      expect(report.mae_days).toBeLessThan(baseline.mae_days);
+      expect(report.late_accuracy).toBeGreaterThan(baseline.late_accuracy);
+    }
+    expect(report.median_ae_days).toBeLessThan(report.mae_days);
+  }, 120_000);
+
+  it('prints the table for people, and a usage error without --company', () => {
+    const run = ardesk('backtest', '--db', db, '--company', 'IBM sample');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/2466 paid invoices replayed/);
+    expect(run.stdout).toMatch(/^pay-date model\s+\d+\.\d\d\s+\d+\.\d%$/m);
+    expect(run.stdout).toMatch(/^customer running mean\s+6\.99\s+76\.9%$/m);
+    const missing = ardesk('backtest', '--db', db);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--company/);
+  }, 120_000);
+
+  it('ardesk insights refresh recomputes the company, and a second run changes nothing', () => {
+    const first = ardesk('insights', 'refresh', '--db', db, '--company', 'IBM sample', '--json');
+    expect(first.code).toBe(0);
+    // Every IBM invoice is paid: no open invoice, so only the portfolio signal.
+    expect(JSON.parse(first.stdout)).toMatchObject({ customers: 0, insights_opened: 1, insights_unchanged: 0, actions_proposed: 0 });
+    const second = ardesk('insights', 'refresh', '--db', db, '--company', 'IBM sample');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/insights: 0 new or changed, 1 unchanged, 0 closed/);
+    expect(second.stderr).toMatch(/100% \(1\/1\)/);
+  }, 120_000);
+});

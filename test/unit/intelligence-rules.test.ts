@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import { conversationState, extractiveSummary, stressLevel, toneOf } from '../../core/intelligence/conversation';
+import type { ActionFact, Communication, CustomerFacts, OpenInvoice } from '../../core/intelligence/facts';
+import { mergeScenarios } from '../../core/intelligence/predictions';
+import { latestPromise, promiseIn } from '../../core/intelligence/promises';
+import { proposeActions, REJECTIONS_TO_DEMOTE } from '../../core/intelligence/proposals';
+import { balanceJump, customerSignal, invoiceSignal, patternShift, silenceAfterReminders } from '../../core/intelligence/signals';
+import { chooseStrategy } from '../../core/intelligence/strategy';
+
+const TODAY = '2026-11-23';
+
+let n = 0;
+const comm = (fields: Partial<Communication> & Pick<Communication, 'occurredAt'>): Communication => ({
+  id: `c${++n}`,
+  invoiceId: null,
+  kind: 'email',
+  direction: 'inbound',
+  subject: null,
+  body: null,
+  authorName: null,
+  ...fields,
+});
+
+const invoice = (fields: Partial<OpenInvoice> = {}): OpenInvoice => ({
+  id: 'inv-1',
+  customerId: 'cust-1',
+  number: 'INV-1',
+  invoiceDate: '2026-10-01',
+  dueDate: '2026-10-31',
+  currency: 'USD',
+  totalAmount: 100_000,
+  balance: 100_000,
+  disputed: false,
+  disputedAt: null,
+  lastPaymentDate: null,
+  lastTouchAt: null,
+  ...fields,
+});
+
+const customer = (fields: Partial<CustomerFacts> = {}): CustomerFacts => ({
+  id: 'cust-1',
+  name: 'Harbor Foods',
+  currency: 'USD',
+  paymentTermsDays: 30,
+  openInvoices: [invoice()],
+  communications: [],
+  actions: [],
+  ...fields,
+});
+
+describe('promises read from what the customer said', () => {
+  it('reads a payment date relative to when it was said, and ignores our own reminders and refusals', () => {
+    const said = comm({ occurredAt: '2026-11-16T10:00:00.000Z', body: 'Sorry for the delay. We will pay on Friday.' });
+    expect(promiseIn(said)).toMatchObject({ date: '2026-11-20', communicationId: said.id });
+    expect(promiseIn(comm({ occurredAt: '2026-11-16T10:00:00.000Z', direction: 'outbound', body: 'Please pay by Friday.' }))).toBeNull();
+    expect(promiseIn(comm({ occurredAt: '2026-11-16T10:00:00.000Z', body: 'We will not pay this by December 5.' }))).toBeNull();
+    expect(promiseIn(comm({ occurredAt: '2026-11-16T10:00:00.000Z', body: 'See you at the trade fair on Friday.' }))).toBeNull();
+  });
+
+  it('takes the latest promise about the invoice, or one about the customer as a whole', () => {
+    const comms = [
+      comm({ occurredAt: '2026-11-01T10:00:00.000Z', body: 'Payment will go out on November 10.', invoiceId: 'inv-1' }),
+      comm({ occurredAt: '2026-11-12T10:00:00.000Z', body: 'We can transfer the money on December 1.' }),
+      comm({ occurredAt: '2026-11-13T10:00:00.000Z', body: 'We will pay INV-9 on December 20.', invoiceId: 'inv-9' }),
+    ];
+    expect(latestPromise(comms, 'inv-1')?.date).toBe('2026-12-01');
+    expect(latestPromise(comms, 'inv-9')?.date).toBe('2026-12-20');
+  });
+});
+
+describe('tone, summary and stress', () => {
+  it('scores tone with negation and calls a refusal defiant', () => {
+    expect(toneOf([comm({ occurredAt: '2026-11-20T10:00:00.000Z', body: 'Thanks so much, happy to help, we will pay soon!' })], false)).toMatch(/amicable|cooperative/);
+    expect(toneOf([comm({ occurredAt: '2026-11-20T10:00:00.000Z', body: 'This is not good. We are not happy with the pricing at all.' })], false)).toBe('frustrated');
+    expect(toneOf([comm({ occurredAt: '2026-11-20T10:00:00.000Z', body: 'We will not pay this invoice.' })], false)).toBe('defiant');
+    expect(toneOf([comm({ occurredAt: '2026-11-20T10:00:00.000Z', direction: 'outbound', body: 'Reminder' })], true)).toBe('avoidant');
+    expect(toneOf([], false)).toBe('unknown');
+  });
+
+  it('summarises with the most telling sentence, at most 18 words', () => {
+    const long = comm({
+      occurredAt: '2026-11-20T10:00:00.000Z',
+      body: 'Hello team. The invoice you sent has been forwarded to our accounts payable department which will process it together with all the other invoices of this month.',
+    });
+    const summary = extractiveSummary(long);
+    expect(summary.startsWith('The invoice you sent')).toBe(true);
+    expect(summary.split(/\s+/).length).toBeLessThanOrEqual(18);
+  });
+
+  it('puts the ball in the customer’s court while a promise stands, and with operations on a dispute', () => {
+    const promise = { date: '2026-11-30', communicationId: 'c', invoiceId: null, madeAt: '2026-11-20T10:00:00.000Z', sentence: 'We will pay on the 30th' };
+    const comms = [comm({ occurredAt: '2026-11-20T10:00:00.000Z', body: 'We will pay on the 30th.' })];
+    expect(conversationState(comms, promise, false, TODAY).activeCourt).toBe('Customer');
+    expect(conversationState(comms, null, true, TODAY).activeCourt).toBe('Operations');
+    expect(conversationState([], null, false, TODAY).action).toBeNull();
+  });
+
+  it('raises stress with lateness, silence, tone and amount, within 1-10', () => {
+    const calm = stressLevel({ daysPastDue: 0, silenceDays: 2, tone: 'cooperative', balance: 100, typicalBalance: 100, contacted: true });
+    const worst = stressLevel({ daysPastDue: 120, silenceDays: null, tone: 'defiant', balance: 1000, typicalBalance: 100, contacted: true });
+    expect(calm).toBe(1);
+    expect(worst).toBe(10);
+    expect(stressLevel({ daysPastDue: 45, silenceDays: 20, tone: 'neutral', balance: 100, typicalBalance: 100, contacted: true })).toBe(4);
+  });
+});
+
+describe('signals', () => {
+  it('an invoice past due: newly past due, then moved to an older bucket, dated the day it crossed', () => {
+    const a = invoiceSignal(invoice({ dueDate: '2026-11-10' }), 'Harbor Foods', null, TODAY).payload.signal as Record<string, string>;
+    expect(a).toMatchObject({ type: 'newly_past_due', severity: 'low', detected_at: '2026-11-11' });
+    const b = invoiceSignal(invoice({ dueDate: '2026-09-01' }), 'Harbor Foods', null, TODAY).payload.signal as Record<string, string>;
+    expect(b).toMatchObject({ type: 'moved_to_older_bucket', severity: 'high', detected_at: '2026-11-01' });
+    const none = invoiceSignal(invoice({ dueDate: '2026-12-10' }), 'Harbor Foods', null, TODAY).payload;
+    expect(none.signal).toBeNull();
+    expect(none.reason).toEqual(expect.any(String));
+  });
+
+  it('a broken promise outranks lateness; a payment after the promise was made keeps it', () => {
+    const promise = { date: '2026-11-15', communicationId: 'c1', invoiceId: 'inv-1', madeAt: '2026-11-05T09:00:00.000Z', sentence: 'We will pay on the 15th' };
+    const broken = invoiceSignal(invoice(), 'Harbor Foods', promise, TODAY);
+    expect(broken.payload.signal).toMatchObject({ type: 'broken_promise', severity: 'high', detected_at: '2026-11-16' });
+    expect(broken.evidence[0]).toMatchObject({ source: 'communication', ref: { type: 'communication', id: 'c1' } });
+    const kept = invoiceSignal(invoice({ lastPaymentDate: '2026-11-14' }), 'Harbor Foods', promise, TODAY);
+    expect(kept.payload.signal).toMatchObject({ type: 'newly_past_due' });
+  });
+
+  it('pattern shift: recent days late clearly above the customer’s own baseline', () => {
+    const day = (d: number) => 20_000 + d;
+    const steady = [0, 1, -1, 2, 0, 1].map((daysLate, i) => ({ daysLate, settledDay: day(i * 30) }));
+    expect(patternShift(steady)).toBeNull();
+    const slower = [0, 1, -1, 15, 18, 14].map((daysLate, i) => ({ daysLate, settledDay: day(i * 30) }));
+    expect(patternShift(slower)?.delta).toBeCloseTo(47 / 3, 6);
+    expect(patternShift(slower)?.detectedAt).toBe('2025-03-03');
+  });
+
+  it('silence after reminders, and a balance jump', () => {
+    const reminders = [comm({ occurredAt: '2026-11-01T09:00:00.000Z', direction: 'outbound' }), comm({ occurredAt: '2026-11-08T09:00:00.000Z', direction: 'outbound' })];
+    expect(silenceAfterReminders(reminders, TODAY)).toMatchObject({ count: 2 });
+    expect(silenceAfterReminders([...reminders, comm({ occurredAt: '2026-11-09T09:00:00.000Z' })], TODAY)).toBeNull();
+    expect(balanceJump([invoice({ invoiceDate: '2026-09-01', balance: 1000 }), invoice({ invoiceDate: '2026-11-20', balance: 600 })], TODAY)).toMatchObject({ added: 600, before: 1000 });
+    expect(balanceJump([invoice({ invoiceDate: '2026-09-01', balance: 1000 }), invoice({ invoiceDate: '2026-11-20', balance: 400 })], TODAY)).toBeNull();
+  });
+
+  it('a customer signal picks the most severe finding', () => {
+    const c = customer({ communications: [comm({ occurredAt: '2026-11-01T09:00:00.000Z', direction: 'outbound' }), comm({ occurredAt: '2026-11-05T09:00:00.000Z', direction: 'outbound' })] });
+    const shifted = [0, 0, 0, 25, 30, 28].map((daysLate, i) => ({ daysLate, settledDay: 20_000 + i * 30 }));
+    const draft = customerSignal({ customer: c, daysLate: shifted, brokenPromises: [], today: TODAY });
+    expect(draft.payload.signal).toMatchObject({ type: 'payment_pattern_shift', severity: 'high' });
+    expect(customerSignal({ customer: customer({ openInvoices: [] }), daysLate: [], brokenPromises: [], today: TODAY }).payload.signal).toBeNull();
+  });
+});
+
+describe('strategy', () => {
+  it('chooses from the customer’s state', () => {
+    const base = { tone: 'neutral' as const, promise: null, brokenPromise: false, silent: false, today: TODAY };
+    expect(chooseStrategy({ ...base, customer: customer() }).key).toBe('friendly_reminder');
+    expect(chooseStrategy({ ...base, customer: customer({ openInvoices: [invoice({ dueDate: '2026-12-20' })] }) }).key).toBe('monitor');
+    expect(chooseStrategy({ ...base, tone: 'defiant', customer: customer() }).key).toBe('escalate');
+    expect(chooseStrategy({ ...base, customer: customer({ openInvoices: [invoice({ disputed: true })] }) }).key).toBe('resolve_dispute');
+    expect(chooseStrategy({ ...base, silent: true, customer: customer() }).key).toBe('change_channel');
+    expect(chooseStrategy({ ...base, customer: customer({ openInvoices: [invoice({ dueDate: '2026-08-01', balance: 2_000_000 })] }) }).key).toBe('escalate');
+  });
+});
+
+describe('recommended actions', () => {
+  const action = (fields: Partial<ActionFact>): ActionFact => ({ id: 'a', invoiceId: 'inv-1', actionType: 'email', status: 'proposed', triggerKey: null, executedAt: null, rejected: false, deleted: false, ...fields });
+  const propose = (c: CustomerFacts, promises = new Map()) => proposeActions({ customer: c, promises, customerSignal: null, companyName: 'Acme', today: TODAY });
+
+  it('proposes a reminder with a call as alternative for a past-due invoice nobody touched, with a draft and evidence', () => {
+    const { proposals } = propose(customer());
+    expect(proposals.map((p) => [p.actionType, p.topRecommendation, p.triggerKey])).toEqual([
+      ['email', 'recommended', 'past_due_no_touch:inv-1:1_30'],
+      ['call', 'alternative', 'past_due_no_touch:inv-1:1_30:alt:call'],
+    ]);
+    expect(proposals[0].metadata.draft).toMatchObject({ subject: 'Invoice INV-1 is past due' });
+    expect(proposals[1].metadata.talking_points).toEqual(expect.arrayContaining([expect.stringContaining('INV-1')]));
+    expect(proposals[0].evidence.map((e) => e.fact)).toContain('Due date');
+    expect(proposals[0].responseDeadline).toBe('2026-11-25T17:00:00.000Z');
+    expect(propose(customer({ openInvoices: [invoice({ lastTouchAt: '2026-11-20T10:00:00.000Z' })] })).proposals).toEqual([]);
+  });
+
+  it('never proposes twice for one trigger, and a rejected proposal does not come back', () => {
+    const answered = customer({ actions: [action({ triggerKey: 'past_due_no_touch:inv-1:1_30', status: 'cancelled', rejected: true })] });
+    const { proposals, liveKeys } = propose(answered);
+    expect(proposals).toEqual([]);
+    expect(liveKeys.has('past_due_no_touch:inv-1:1_30')).toBe(true);
+  });
+
+  it('a customer’s rejections of a kind demote it, then drop it', () => {
+    const rejected = (k: number, type: 'email' | 'call') => Array.from({ length: k }, (_, i) => action({ id: `r${type}${i}`, actionType: type, triggerKey: `old:${type}:${i}`, rejected: true, status: 'cancelled' }));
+    const demoted = propose(customer({ actions: rejected(REJECTIONS_TO_DEMOTE, 'email') })).proposals;
+    expect(demoted.map((p) => [p.actionType, p.topRecommendation])).toEqual([
+      ['call', 'recommended'],
+      ['email', 'alternative'],
+    ]);
+    expect(demoted[1].evidence.at(-1)).toMatchObject({ fact: 'email proposals this customer rejected', value: REJECTIONS_TO_DEMOTE });
+    const dropped = propose(customer({ actions: rejected(4, 'email') })).proposals;
+    expect(dropped.map((p) => p.actionType)).toEqual(['call']);
+  });
+
+  it('waits on a promise (awaiting_customer), checks on the day it is due, answers a reply', () => {
+    const promise = (date: string) => new Map([['inv-1', { date, communicationId: 'c9', invoiceId: 'inv-1', madeAt: '2026-11-20T09:00:00.000Z', sentence: 's' }]]);
+    const waiting = propose(customer(), promise('2026-11-30')).proposals;
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]).toMatchObject({ topRecommendation: 'wait_for_customer', isActionRequired: false, triggerKey: 'promise_pending:inv-1:2026-11-30' });
+    expect(propose(customer(), promise(TODAY)).proposals[0]).toMatchObject({ triggerEventLabel: 'Promise due today', topRecommendation: 'wait_for_customer' });
+    const reply = comm({ id: 'reply-1', occurredAt: '2026-11-22T09:00:00.000Z', subject: 'Invoice INV-1' });
+    const answered = propose(customer({ openInvoices: [], communications: [comm({ occurredAt: '2026-11-20T09:00:00.000Z', direction: 'outbound' }), reply] })).proposals;
+    expect(answered[0]).toMatchObject({ triggerKey: 'reply_received:reply-1', actionType: 'email', metadata: { draft: { subject: 'Re: Invoice INV-1' } } });
+  });
+});
+
+describe('scenarios', () => {
+  it('merge by date and sum to exactly 1', () => {
+    const merged = mergeScenarios([
+      { date: '2026-12-02', probability: 0.1 },
+      { date: '2026-12-01', probability: 1 / 3 },
+      { date: '2026-12-02', probability: 1 / 3 },
+      { date: '2026-12-03', probability: 0.2333333 },
+    ]);
+    expect(merged.map((s) => s.date)).toEqual(['2026-12-01', '2026-12-02', '2026-12-03']);
+    expect(merged.reduce((s, x) => s + x.probability, 0)).toBeCloseTo(1, 12);
+  });
+});

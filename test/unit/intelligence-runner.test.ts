@@ -1,0 +1,138 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rejectAction } from '../../core/actions/commands';
+import { addDays } from '../../core/dates';
+import { systemActor } from '../../core/engine';
+import { submitFeedback } from '../../core/insights/commands';
+import { refreshIntelligence } from '../../core/intelligence/runner';
+import { addCompany, addUser } from '../support/api';
+import { type TestEngine, testEngine } from '../support/engine';
+import { ledger } from '../support/ledger-fixtures';
+import { addMember, fixture, insertCommunicationRow } from '../support/rows';
+
+const TODAY = '2026-11-23';
+
+/** A customer who settled six invoices about 5 days late, and has one open invoice 23 days past due. */
+async function world(engine: TestEngine, name: string) {
+  const company = await addCompany(engine, name);
+  const l = ledger(engine, company);
+  const customer = await l.customer({ name: `${name} customer` });
+  for (let i = 0; i < 6; i++) {
+    const due = addDays('2026-03-01', i * 30);
+    const inv = await l.invoice({ customer, number: `P-${i}`, total: 100, dueDate: due });
+    await l.payment({ invoice: inv, amount: 100, payment_date: addDays(due, 5) });
+  }
+  const open = await l.invoice({ customer, number: 'OPEN-1', total: 250, dueDate: '2026-10-31' });
+  return { company, customer, open, l };
+}
+
+const active = (engine: TestEngine, companyId: string) =>
+  engine.database.sqlite.prepare(`SELECT * FROM insights WHERE company_id = ? AND valid_to IS NULL ORDER BY insight_type, target_id`).all(companyId) as Array<Record<string, string>>;
+const changeCount = (engine: TestEngine) => (engine.database.sqlite.prepare('SELECT count(*) AS n FROM changes').get() as { n: number }).n;
+
+describe('the intelligence runner on a real database', () => {
+  let engine: TestEngine;
+  beforeEach(async () => {
+    engine = await testEngine(`${TODAY}T12:00:00.000Z`);
+  });
+  afterEach(() => engine.dispose());
+
+  it('writes every model’s insight, each with evidence, and proposals with their trigger', async () => {
+    const { company, open, customer } = await world(engine, 'Acme');
+    const report = await refreshIntelligence(engine, company);
+    expect(report).toMatchObject({ customers: 1, insights_closed: 0, insights_unchanged: 0 });
+    const rows = active(engine, company);
+    expect(rows.map((r) => r.insight_type)).toEqual([
+      'customer_conversation_summary',
+      'customer_signal',
+      'customer_strategy_plan',
+      'invoice_pay_date_prediction',
+      'invoice_signal',
+      'portfolio_signal',
+    ]);
+    const prediction = JSON.parse(rows.find((r) => r.insight_type === 'invoice_pay_date_prediction')!.payload_json);
+    // Six invoices paid 5 days late: due 2026-10-31 + 5 is already past, so the earliest date still ahead.
+    expect(prediction).toMatchObject({ basis: 'historical', predicted_date: TODAY, evidence_sources: ['payment_history'] });
+    expect(prediction.alternative_scenarios.reduce((s: number, x: { probability: number }) => s + x.probability, 0)).toBeCloseTo(1, 10);
+    for (const r of rows) expect(JSON.parse(r.evidence).length, r.insight_type).toBeGreaterThan(0);
+    const evidence = JSON.parse(rows.find((r) => r.insight_type === 'invoice_pay_date_prediction')!.evidence);
+    expect(evidence).toContainEqual({ fact: "Customer's settled invoices learnt from", value: 6, source: 'payment_history', ref: { type: 'customer', id: customer } });
+    expect(JSON.parse(rows.find((r) => r.insight_type === 'invoice_signal')!.payload_json).signal).toMatchObject({ type: 'newly_past_due', detected_at: '2026-11-01' });
+    const actions = engine.database.sqlite.prepare('SELECT * FROM actions WHERE company_id = ? ORDER BY trigger_key').all(company) as Array<Record<string, string | number>>;
+    expect(actions.map((a) => [a.action_type, a.trigger_key, a.is_ai_recommended, a.status])).toEqual([
+      ['email', `past_due_no_touch:${open}:1_30`, 1, 'proposed'],
+      ['call', `past_due_no_touch:${open}:1_30:alt:call`, 1, 'proposed'],
+    ]);
+    expect(JSON.parse(actions[0].evidence as string)[0]).toMatchObject({ fact: 'Due date', value: '2026-10-31', ref: { type: 'invoice', id: open } });
+  });
+
+  it('an unchanged result writes nothing; a change closes the old version and opens a new one, and feedback stays with the old', async () => {
+    const { company, customer, open } = await world(engine, 'Acme');
+    const userId = await addUser(engine, 'ana', []);
+    await addMember(engine, company, userId, 'collector');
+    await refreshIntelligence(engine, company);
+    const before = changeCount(engine);
+    const again = await refreshIntelligence(engine, company);
+    expect(again).toMatchObject({ insights_opened: 0, insights_closed: 0, actions_proposed: 0, actions_cancelled: 0 });
+    expect(changeCount(engine)).toBe(before);
+
+    const summaryBefore = active(engine, company).find((r) => r.insight_type === 'customer_conversation_summary')!;
+    await submitFeedback(engine, { companyId: company, actor: systemActor, userId }, summaryBefore.id, { rating: 'up' });
+    await fixture(engine, company, (tx) =>
+      insertCommunicationRow(tx, company, { customer_id: customer, invoice_id: open, kind: 'email', direction: 'inbound', occurred_at: '2026-11-20T09:00:00.000Z', subject: 'OPEN-1', body: 'We will pay the invoice on November 30.' }),
+    );
+    const changed = await refreshIntelligence(engine, company, { customerIds: [customer] });
+    expect(changed.insights_opened).toBeGreaterThan(0);
+    const summaryAfter = active(engine, company).find((r) => r.insight_type === 'customer_conversation_summary')!;
+    expect(summaryAfter.id).not.toBe(summaryBefore.id);
+    expect(JSON.parse(summaryAfter.payload_json)).toMatchObject({ commitment_date: '2026-11-30', active_court: 'Customer' });
+    const old = engine.database.sqlite.prepare('SELECT valid_to FROM insights WHERE id = ?').get(summaryBefore.id) as { valid_to: string };
+    expect(old.valid_to).toBe(`${TODAY}T12:00:00.000Z`);
+    const feedback = engine.database.sqlite.prepare('SELECT insight_id FROM insight_feedback').all() as { insight_id: string }[];
+    expect(feedback).toEqual([{ insight_id: summaryBefore.id }]);
+    const prediction = JSON.parse(active(engine, company).find((r) => r.insight_type === 'invoice_pay_date_prediction')!.payload_json);
+    expect(prediction).toMatchObject({ predicted_date: '2026-11-30', basis: 'promise', evidence_sources: ['communication_thread', 'payment_history'] });
+    // The reminder proposal lost its trigger (a promise now stands): withdrawn; waiting on the customer instead.
+    const actions = engine.database.sqlite.prepare('SELECT status, trigger_key, top_recommendation FROM actions WHERE company_id = ? ORDER BY created_at, trigger_key').all(company);
+    expect(actions).toEqual([
+      { status: 'cancelled', trigger_key: `past_due_no_touch:${open}:1_30`, top_recommendation: 'recommended' },
+      { status: 'cancelled', trigger_key: `past_due_no_touch:${open}:1_30:alt:call`, top_recommendation: 'alternative' },
+      { status: 'proposed', trigger_key: `promise_pending:${open}:2026-11-30`, top_recommendation: 'wait_for_customer' },
+      { status: 'proposed', trigger_key: expect.stringMatching(/^reply_received:/), top_recommendation: 'recommended' },
+      { status: 'proposed', trigger_key: expect.stringMatching(/^reply_received:.*:alt:call$/), top_recommendation: 'alternative' },
+    ]);
+  });
+
+  it('a rejected proposal is not proposed again for the same trigger', async () => {
+    const { company, open } = await world(engine, 'Acme');
+    await refreshIntelligence(engine, company);
+    const top = engine.database.sqlite.prepare(`SELECT id FROM actions WHERE trigger_key = ?`).get(`past_due_no_touch:${open}:1_30`) as { id: string };
+    await rejectAction(engine, { companyId: company, actor: systemActor }, top.id, { reason: 'Not now' });
+    engine.clock.set(`${TODAY}T15:00:00.000Z`);
+    const again = await refreshIntelligence(engine, company);
+    expect(again.actions_proposed).toBe(0);
+    expect((engine.database.sqlite.prepare(`SELECT count(*) AS n FROM actions WHERE trigger_key = ?`).get(`past_due_no_touch:${open}:1_30`) as { n: number }).n).toBe(1);
+  });
+
+  it('no insight or action crosses companies', async () => {
+    const a = await world(engine, 'Acme');
+    const b = await world(engine, 'Borealis');
+    await refreshIntelligence(engine, a.company);
+    expect(active(engine, b.company)).toEqual([]);
+    await refreshIntelligence(engine, b.company);
+    const crossed = engine.database.sqlite
+      .prepare(
+        `SELECT 'insight' AS kind, n.id FROM insights n JOIN customers c ON c.id = n.customer_id WHERE c.company_id != n.company_id
+         UNION ALL SELECT 'insight', n.id FROM insights n JOIN invoices i ON i.id = n.invoice_id WHERE i.company_id != n.company_id
+         UNION ALL SELECT 'action', a.id FROM actions a JOIN customers c ON c.id = a.customer_id WHERE c.company_id != a.company_id
+         UNION ALL SELECT 'action', a.id FROM actions a JOIN invoices i ON i.id = a.invoice_id WHERE i.company_id != a.company_id`,
+      )
+      .all();
+    expect(crossed).toEqual([]);
+    const portfolio = active(engine, a.company).find((r) => r.insight_type === 'portfolio_signal')!;
+    expect(portfolio.target_id).toBe(a.company);
+    // Refreshing one company leaves the other's rows exactly as they were.
+    const bRows = active(engine, b.company);
+    await refreshIntelligence(engine, a.company);
+    expect(active(engine, b.company)).toEqual(bRows);
+  });
+});
