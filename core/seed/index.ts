@@ -26,6 +26,12 @@ import { bulkLoad, sqliteSink } from './writer';
 /** The demo's first company, unless told otherwise. */
 const DEMO_SIZES = { invoices: 360, customers: 48 };
 const SECOND_COMPANY = { invoices: 40, customers: 8 };
+/**
+ * Up to this many invoices a demo company's insights and proposals are computed while seeding (a
+ * few seconds); a larger generated ledger leaves them to `ardesk insights refresh` or the running
+ * server's daily refresh (minutes at a million invoices), so seeding stays a seeding.
+ */
+const ENGINE_IN_SEED_MAX_INVOICES = 20_000;
 /** From this many invoices on, the ledger is loaded with triggers and indexes set aside. */
 const BULK_THRESHOLD = 5_000;
 const MAX_INVOICES = 20_000_000;
@@ -56,6 +62,8 @@ export interface SeededCompany {
   name: string;
   ledger: LedgerResult['counts'];
   stories: StoryCounts | null;
+  /** Whether the seed ran the intelligence engine over this company. */
+  insights: boolean;
 }
 
 export interface SeedReport {
@@ -104,7 +112,10 @@ export async function seedDatabase(engine: Engine, options: SeedOptions): Promis
   } finally {
     restore?.();
   }
-  if (options.demo) await seedIntelligence(engine, report, day0, ids);
+  if (options.demo) {
+    for (const company of report.companies) company.insights = company.ledger.invoices <= ENGINE_IN_SEED_MAX_INVOICES;
+    await seedIntelligence(engine, report, day0, ids);
+  }
   return report;
 }
 
@@ -119,7 +130,7 @@ const EARLIER_RUN_DAYS = 7;
 async function seedIntelligence(engine: Engine, report: SeedReport, day0: string, ids: () => string): Promise<void> {
   for (const [day, hour] of [[addDays(day0, -EARLIER_RUN_DAYS), '06:00'], [day0, '06:00']] as const) {
     const at = { ...engine, clock: fixedClock(`${day}T${hour}:00.000Z`) };
-    for (const company of report.companies) await refreshIntelligence(at, company.id, { ids });
+    for (const company of report.companies) if (company.insights) await refreshIntelligence(at, company.id, { ids });
   }
   const demo = await engine.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow();
   const first = report.companies[0].id;
@@ -220,7 +231,7 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
       await insertTeam(ctx, company, teamOf('Generated Ledger'), -SPAN_DAYS - 30);
       await insertLabels(ctx, company, -SPAN_DAYS - 30);
       const ledger = loadLedger(company, [], invoices, customers, 1, 10_001);
-      report.companies.push({ id: company.id, name: company.name, ledger: ledger.counts, stories: null });
+      report.companies.push({ id: company.id, name: company.name, ledger: ledger.counts, stories: null, insights: false });
       await record(report.companies[0]);
       return report;
     }
@@ -279,8 +290,8 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
     const supplyStories = await writeStories(ctx, { company: supply, ledger: supplyLedger, rng: createRng(seed, 3), demoUserId: demoUser, maxStories: 12, withSequences: true });
     const cateringStories = await writeStories(ctx, { company: catering, ledger: cateringLedger, rng: createRng(seed, 4), demoUserId: demoUser, maxStories: 3, withSequences: false });
     report.companies.push(
-      { id: supply.id, name: supply.name, ledger: supplyLedger.counts, stories: supplyStories },
-      { id: catering.id, name: catering.name, ledger: cateringLedger.counts, stories: cateringStories },
+      { id: supply.id, name: supply.name, ledger: supplyLedger.counts, stories: supplyStories, insights: false },
+      { id: catering.id, name: catering.name, ledger: cateringLedger.counts, stories: cateringStories, insights: false },
     );
     for (const company of report.companies) await record(company);
     return report;

@@ -82,7 +82,7 @@ export function sqliteSink(sqlite: BetterSqlite3.Database): LedgerSink {
  * replayed below with the same key and the same merge, once per key with the summed values. A
  * trigger not named here stays in place and fires as usual: slower, never wrong.
  */
-export const REPLACED_TRIGGERS = ['invoices_totals_insert', 'invoices_fts_insert', 'invoices_customer_totals_insert', 'payments_totals_insert'] as const;
+export const REPLACED_TRIGGERS = ['invoices_totals_insert', 'invoices_fts_insert', 'invoices_customer_totals_insert', 'invoices_open_totals_insert', 'payments_totals_insert'] as const;
 type ReplacedTrigger = (typeof REPLACED_TRIGGERS)[number];
 const INDEXED_TABLES = ['invoices', 'payments'];
 
@@ -118,6 +118,8 @@ class TriggerReplica {
   private readonly due = new Map<string, DueTotal>();
   private readonly customers = new Map<string, CustomerTotal>();
   private readonly payments = new Map<string, PaymentTotal>();
+  /** Per customer, the balance of its open invoices with a balance (0050's insert trigger). */
+  private readonly openBalances = new Map<string, number>();
 
   invoice(r: InvoiceRow): void {
     const state = r.closing_reason ?? 'open';
@@ -131,6 +133,7 @@ class TriggerReplica {
     } else {
       this.due.set(dueKey, { due_date: r.due_date, state, invoice_count: 1, nonzero_count: r.balance !== 0 ? 1 : 0, total_amount: r.total_amount, balance: r.balance });
     }
+    if (r.closing_reason === null && r.balance !== 0) this.openBalances.set(r.customer_id, (this.openBalances.get(r.customer_id) ?? 0) + r.balance);
     const openDue = r.closing_reason === null && r.balance > 0 ? r.due_date : null;
     const c = this.customers.get(r.customer_id);
     if (c) {
@@ -192,6 +195,13 @@ class TriggerReplica {
       for (const c of this.customers.values()) {
         upsert.run(companyId, c.customer_id, c.customer_name, c.invoice_count, c.total_amount, c.balance, c.oldest_due_date, c.oldest_open_due_date);
       }
+    }
+    if (triggers.has('invoices_open_totals_insert')) {
+      const upsert = sqlite.prepare(
+        `INSERT INTO customer_open_totals (company_id, customer_id, open_balance) VALUES (?, ?, ?)
+         ON CONFLICT (company_id, customer_id) DO UPDATE SET open_balance = open_balance + excluded.open_balance`,
+      );
+      for (const [customerId, balance] of this.openBalances) upsert.run(companyId, customerId, balance);
     }
     if (triggers.has('payments_totals_insert')) {
       const upsert = sqlite.prepare(
