@@ -5,7 +5,7 @@
  * invoice_due_totals (a few thousand rows kept by triggers) instead of the invoices themselves.
  */
 import { CLOSED_STATUS, type InvoiceStatus, openStatusOfDue, STATUS_VALUES, type StatusValue, statusThresholds } from './status';
-import { addStatusClause, answeredByDueTotals, baseWhere, facetStatuses, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses, statusCaseSql } from './filters';
+import { addStatusClause, answeredByDueTotals, baseWhere, facetStatuses, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses, searchSets, statusCaseSql, type Where } from './filters';
 import { prepared, type Sqlite } from './reader';
 import type { ClosingReason } from '../db/schema';
 
@@ -47,12 +47,41 @@ function countsFromDueTotals(sqlite: Sqlite, companyId: string, filters: Invoice
 
 /** Per-status invoice counts of the facet set, grouped in SQL over the matching invoices. */
 function countsFromInvoices(sqlite: Sqlite, companyId: string, filters: InvoiceFilters, today: string): Map<InvoiceStatus, number> {
+  const term = filters.search?.trim();
+  if (term) return countsOfSearch(sqlite, companyId, filters, term, today);
   const statuses = facetStatuses(filters);
   const where = baseWhere(companyId, filters);
   addStatusClause(where, 'i', statuses, today);
-  const status = statusCaseSql('i', today);
   // Every matching row is counted, so the narrowest set drives (a covering customer scan otherwise).
-  const from = invoicesFrom(narrowAccess(filters, statuses) ?? 'customer', 'invoices_due');
+  return countsByStatus(sqlite, invoicesFrom(narrowAccess(filters, statuses) ?? 'customer', 'invoices_due'), where, today);
+}
+
+/**
+ * A search's counts in two disjoint parts: every invoice of the customers whose name matches,
+ * read from the covering customer index alone (a common name's first letters match thousands of
+ * customers and tens of thousands of invoices: no row is read), plus the invoices whose number
+ * matches and whose customer's name does not, by row id.
+ */
+function countsOfSearch(sqlite: Sqlite, companyId: string, filters: InvoiceFilters, term: string, today: string): Map<InvoiceStatus, number> {
+  const { search: _search, ...rest } = filters;
+  const statuses = facetStatuses(filters);
+  const sets = searchSets(companyId, term);
+  const ofCustomers = baseWhere(companyId, rest).add(`i.customer_id IN (${sets.customers.text})`, ...sets.customers.params);
+  addStatusClause(ofCustomers, 'i', statuses, today);
+  const byLabel = narrowAccess(rest, statuses) === 'rows';
+  const counts = countsByStatus(sqlite, invoicesFrom(byLabel ? 'rows' : 'customer', 'invoices_due'), ofCustomers, today);
+  const ofNumbers = baseWhere(companyId, rest).add(
+    `i.seq IN (${sets.numbers.text}) AND i.customer_id NOT IN (${sets.customers.text})`,
+    ...sets.numbers.params,
+    ...sets.customers.params,
+  );
+  addStatusClause(ofNumbers, 'i', statuses, today);
+  for (const [status, n] of countsByStatus(sqlite, invoicesFrom('rows', 'invoices_due'), ofNumbers, today)) counts.set(status, (counts.get(status) ?? 0) + n);
+  return counts;
+}
+
+function countsByStatus(sqlite: Sqlite, from: string, where: Where, today: string): Map<InvoiceStatus, number> {
+  const status = statusCaseSql('i', today);
   const rows = prepared(sqlite, `SELECT ${status.text} AS status, count(*) AS n FROM ${from} WHERE ${where.text} GROUP BY 1`)
     .raw()
     .all(...status.params, ...where.params) as Array<[InvoiceStatus, number]>;

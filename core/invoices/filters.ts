@@ -204,12 +204,45 @@ export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+export interface SqlPart {
+  text: string;
+  params: unknown[];
+}
+
+/**
+ * What a search term matches: invoices by number (row ids) and customers by name (ids); a search
+ * finds both the numbers and every invoice of those customers. The trigram indexes need 3
+ * characters; shorter terms scan the number index and the customer names (slower, documented).
+ */
+export function searchSets(companyId: string, term: string): { numbers: SqlPart; customers: SqlPart } {
+  if ([...term].length >= TRIGRAM_MIN) {
+    return {
+      numbers: { text: 'SELECT rowid FROM invoice_number_fts WHERE invoice_number_fts MATCH ?', params: [matchPhrase(term)] },
+      customers: {
+        text: 'SELECT c.id FROM customers c NOT INDEXED WHERE c.rowid IN (SELECT rowid FROM customer_name_fts WHERE customer_name_fts MATCH ?) AND c.company_id = ?',
+        params: [matchPhrase(term), companyId],
+      },
+    };
+  }
+  return {
+    numbers: { text: `SELECT n.seq FROM invoices n INDEXED BY invoices_number WHERE n.company_id = ? AND n.invoice_number LIKE ? ESCAPE '\\'`, params: [companyId, likePattern(term)] },
+    customers: { text: `SELECT c.id FROM customers c INDEXED BY customers_company_name WHERE c.name LIKE ? ESCAPE '\\' AND c.company_id = ?`, params: [likePattern(term), companyId] },
+  };
+}
+
+/**
+ * How a search is written: as the set of row ids it matches (to drive a query by rowid), or as a
+ * test of each row's customer and row id (for a walk of another index, which then never builds
+ * the whole set: a broad term's set is tens of thousands of rows).
+ */
+export type SearchForm = 'rowids' | 'membership';
+
 /**
  * Every filter except the status set (added by the caller: the row statuses for pages, the facet
- * statuses for facets), on the invoices alias `i`. Search and labels become sets of row ids, so
- * they can drive a query by rowid or be checked against a walk of another index.
+ * statuses for facets), on the invoices alias `i`. Labels become a set of row ids, so they can
+ * drive a query by rowid or be checked against a walk of another index; search as `searchForm` says.
  */
-export function baseWhere(companyId: string, filters: InvoiceFilters): Where {
+export function baseWhere(companyId: string, filters: InvoiceFilters, searchForm: SearchForm = 'rowids'): Where {
   const where = new Where().add('i.company_id = ?', companyId);
   if (filters.customerId) where.add('i.customer_id = ?', filters.customerId);
   if (filters.dueDateFrom) where.add('i.due_date >= ?', filters.dueDateFrom);
@@ -240,24 +273,18 @@ export function baseWhere(companyId: string, filters: InvoiceFilters): Where {
   }
   const term = filters.search?.trim();
   if (term) {
-    // Invoice numbers from the number index, plus every invoice of the customers whose name
-    // matches, through the customer index. The trigram indexes need 3 characters; shorter terms
-    // scan the number index and the customer names (slower, documented).
-    const long = [...term].length >= TRIGRAM_MIN;
-    const numbers = long
-      ? 'SELECT rowid FROM invoice_number_fts WHERE invoice_number_fts MATCH ?'
-      : `SELECT n.seq FROM invoices n INDEXED BY invoices_number WHERE n.company_id = ? AND n.invoice_number LIKE ? ESCAPE '\\'`;
-    const customers = long
-      ? 'SELECT c.id FROM customers c NOT INDEXED WHERE c.rowid IN (SELECT rowid FROM customer_name_fts WHERE customer_name_fts MATCH ?) AND c.company_id = ?'
-      : `SELECT c.id FROM customers c INDEXED BY customers_company_name WHERE c.name LIKE ? ESCAPE '\\' AND c.company_id = ?`;
+    const sets = searchSets(companyId, term);
+    if (searchForm === 'membership') {
+      where.add(`(i.customer_id IN (${sets.customers.text}) OR i.seq IN (${sets.numbers.text}))`, ...sets.customers.params, ...sets.numbers.params);
+      return where;
+    }
     where.add(
-      `i.seq IN (${numbers}
+      `i.seq IN (${sets.numbers.text}
         UNION
-        SELECT s.seq FROM invoices s INDEXED BY invoices_customer WHERE s.company_id = ? AND s.customer_id IN (${customers}))`,
-      ...(long ? [matchPhrase(term)] : [companyId, likePattern(term)]),
+        SELECT s.seq FROM invoices s INDEXED BY invoices_customer WHERE s.company_id = ? AND s.customer_id IN (${sets.customers.text}))`,
+      ...sets.numbers.params,
       companyId,
-      long ? matchPhrase(term) : likePattern(term),
-      companyId,
+      ...sets.customers.params,
     );
   }
   return where;

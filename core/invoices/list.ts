@@ -153,21 +153,26 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
       if (page.count !== null) count = page.count;
     } else {
       const statuses = rowStatuses(filters);
-      const where = baseWhere(companyId, filters);
-      addStatusClause(where, 'i', statuses, today);
+      // A walk of an index tests each row; any other access drives by the narrow set's row ids.
+      const whereFor = (walk: boolean) => {
+        const where = baseWhere(companyId, filters, walk ? 'membership' : 'rowids');
+        addStatusClause(where, 'i', statuses, today);
+        return where;
+      };
       let rows: InvoiceRow[];
       let tieredAccess = 'walk';
       if (order.sort === 'attention') {
-        rows = worklistPage(sqlite, where, events!, after, limit + 1, today);
+        rows = worklistPage(sqlite, whereFor(false), events!, after, limit + 1, today);
       } else if (TIERED[order.sort]) {
         const narrow = narrowAccess(filters, statuses);
         const access = after ? (after.plan.split(':')[0] as (typeof TIER_ACCESS)[number]) : narrow && summary!.count < WALK_FROM ? narrow : 'walk';
         tieredAccess = access;
-        rows = tieredPage(sqlite, where, order.sort, order.dir, access === 'walk' ? null : access, after, limit + 1);
+        rows = tieredPage(sqlite, whereFor(access === 'walk'), order.sort, order.dir, access === 'walk' ? null : access, after, limit + 1);
       } else {
         const sort = order.sort as SortKey;
         const narrow = narrowAccess(filters, statuses);
         const plan = (after?.plan as Access | undefined) ?? (narrow && summary!.count < WALK_FROM ? narrow : 'sort');
+        const where = whereFor(plan === 'sort');
         const column = `i.${SORT_COLUMN[sort]}`;
         if (after) where.add(afterPosition(column, 'i.id', order.dir), after.key, after.id);
         rows = prepared(

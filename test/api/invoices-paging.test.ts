@@ -99,6 +99,50 @@ describe('invoice list paging', () => {
     }
   });
 
+  it('finds by search the invoices of the customers whose name matches and those whose number matches, each once, walking or collecting', async () => {
+    // 6,000 invoices of a customer whose name matches (a broad search walks the sort index), 40
+    // whose number matches under a customer whose name does not, 5 that match both ways.
+    const broad = await addCustomer(w.engine, w.company, { name: 'Northwind Traders' });
+    const other = await addCustomer(w.engine, w.company, { name: 'Acme' });
+    const sqlite = w.engine.database.sqlite;
+    const insert = sqlite.prepare(
+      `INSERT INTO invoices (id, company_id, customer_id, customer_name, invoice_number, invoice_date, due_date, total_amount, paid_amount, balance, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+    );
+    sqlite.transaction(() => {
+      for (let i = 0; i < 6045; i++) {
+        const [customer, name, number] = i < 6000 ? [broad, 'Northwind Traders', `B-${i}`] : i < 6040 ? [other, 'Acme', `NORTH-${i}`] : [broad, 'Northwind Traders', `NORTH-${i}`];
+        const total = 100 + (i % 37) * 10;
+        insert.run(newId(), w.company, customer, name, number, pastDue(40 + (i % 50)), pastDue(i % 50), total, total, TODAY, TODAY);
+      }
+    })();
+    const expected = (term: string, order: string) =>
+      sqlite
+        .prepare(`SELECT invoice_number FROM invoices WHERE company_id = ? AND (customer_name LIKE ? OR invoice_number LIKE ?) ORDER BY ${order}`)
+        .pluck()
+        .all(w.company, `%${term}%`, `%${term}%`) as string[];
+    for (const [term, total] of [
+      ['north', 6045],
+      ['NORTH-60', 45],
+    ] as const) {
+      for (const [sort, order] of [
+        ['due_date_desc', 'due_date DESC, id DESC'],
+        ['balance_desc', 'balance DESC, id DESC'],
+      ]) {
+        const query = `search=${encodeURIComponent(term)}&sort=${sort}&limit=500`;
+        let res = await get(query);
+        expect(res.body.count, `${term} ${sort}`).toBe(total);
+        expect(res.body.facets.current + res.body.facets.overdue).toBe(total);
+        const seen = res.body.items.map((i: { invoice_number: string }) => i.invoice_number);
+        while (res.body.next_cursor) {
+          res = await get(`${query}&cursor=${encodeURIComponent(res.body.next_cursor)}`);
+          seen.push(...res.body.items.map((i: { invoice_number: string }) => i.invoice_number));
+        }
+        expect(seen, `${term} ${sort}`).toEqual(expected(term, order));
+      }
+    }
+  });
+
   it('keeps its place when the row under the cursor changes or disappears', async () => {
     for (let i = 0; i < 6; i++) await addInvoice(w.engine, w.company, customer, { number: `N-${i}`, dueDate: pastDue(i) });
     const first = await get('sort=due_date_desc&limit=3');
