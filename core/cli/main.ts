@@ -1,61 +1,75 @@
 import { DomainError } from '../errors';
-import { BACKTEST_HELP, backtestCommand } from './commands/backtest';
-import { BENCH_HELP, benchCommand } from './commands/bench';
-import { backupCommand, migrateCommand } from './commands/maintenance';
-import { desktopCommand } from './commands/desktop';
-import { IMPORT_HELP, importCommand } from './commands/import';
-import { INSIGHTS_HELP, insightsCommand } from './commands/insights';
-import { SEED_HELP, seedCommand } from './commands/seed';
-import { SERVE_HELP, serveCommand } from './commands/serve';
-import { CONNECT_HELP, connectCommand, SYNC_HELP, syncCommand } from './commands/sync';
-import { USER_HELP, userCommand } from './commands/user';
 import { UsageError } from './options';
 
-const HELP = `ardesk: local-first accounts-receivable collection desk
+type Command = (args: string[]) => Promise<number>;
+
+/**
+ * The command modules, each required when first used: most pull in the whole engine and server,
+ * which take seconds to compile, and a seed or an import should not wait for the HTTP layer. (The
+ * CLI runs as CommonJS through tsx, see run.cjs, so require is the lazy import here.)
+ */
+const modules = {
+  serve: () => require('./commands/serve') as typeof import('./commands/serve'),
+  sync: () => require('./commands/sync') as typeof import('./commands/sync'),
+  seed: () => require('./commands/seed') as typeof import('./commands/seed'),
+  user: () => require('./commands/user') as typeof import('./commands/user'),
+  import: () => require('./commands/import') as typeof import('./commands/import'),
+  backtest: () => require('./commands/backtest') as typeof import('./commands/backtest'),
+  insights: () => require('./commands/insights') as typeof import('./commands/insights'),
+  maintenance: () => require('./commands/maintenance') as typeof import('./commands/maintenance'),
+  desktop: () => require('./commands/desktop') as typeof import('./commands/desktop'),
+  bench: () => require('./commands/bench') as typeof import('./commands/bench'),
+};
+
+const COMMANDS: Record<string, () => Command> = {
+  serve: () => modules.serve().serveCommand,
+  connect: () => modules.sync().connectCommand,
+  sync: () => modules.sync().syncCommand,
+  seed: () => modules.seed().seedCommand,
+  user: () => modules.user().userCommand,
+  import: () => modules.import().importCommand,
+  backtest: () => modules.backtest().backtestCommand,
+  insights: () => modules.insights().insightsCommand,
+  migrate: () => modules.maintenance().migrateCommand,
+  backup: () => modules.maintenance().backupCommand,
+  desktop: () => modules.desktop().desktopCommand,
+  bench: () => modules.bench().benchCommand,
+};
+
+/** The usage of every command, read from the commands themselves (so loading them all). */
+function help(): string {
+  const m = modules;
+  return `ardesk: local-first accounts-receivable collection desk
 
 Usage:
-  ${SERVE_HELP}
-  ${CONNECT_HELP}
-  ${SYNC_HELP}
-  ${SEED_HELP}
-  ${USER_HELP}
-  ${IMPORT_HELP}
-  ${BACKTEST_HELP}
-  ${INSIGHTS_HELP}
-  ${BENCH_HELP}   (npm run bench)
+  ${m.serve().SERVE_HELP}
+  ${m.sync().CONNECT_HELP}
+  ${m.sync().SYNC_HELP}
+  ${m.seed().SEED_HELP}
+  ${m.user().USER_HELP}
+  ${m.import().IMPORT_HELP}
+  ${m.backtest().BACKTEST_HELP}
+  ${m.insights().INSIGHTS_HELP}
+  ${m.bench().BENCH_HELP}   (npm run bench)
   ardesk migrate [--db FILE | --data-dir DIR]
   ardesk backup [--db FILE | --data-dir DIR] [--out FILE]
   ardesk desktop          (npm start: the Electron window, or the headless server where Electron cannot run)
 `;
-
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  serve: serveCommand,
-  connect: connectCommand,
-  sync: syncCommand,
-  seed: seedCommand,
-  user: userCommand,
-  import: importCommand,
-  backtest: backtestCommand,
-  insights: insightsCommand,
-  migrate: migrateCommand,
-  backup: backupCommand,
-  desktop: desktopCommand,
-  bench: benchCommand,
-};
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    console.log(HELP);
+    console.log(help());
     return name ? 0 : 1;
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    console.error(`ardesk: unknown command ${name}\n\n${HELP}`);
+  const load = COMMANDS[name];
+  if (!load) {
+    console.error(`ardesk: unknown command ${name}\n\n${help()}`);
     return 2;
   }
   try {
-    return await command(args);
+    return await load()(args);
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`ardesk ${name}: ${err.message}`);
