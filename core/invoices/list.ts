@@ -175,11 +175,12 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
         const where = whereFor(plan === 'sort');
         const column = `i.${SORT_COLUMN[sort]}`;
         if (after) where.add(afterPosition(column, 'i.id', order.dir), after.key, after.id);
-        rows = prepared(
-          sqlite,
-          `SELECT ${ITEM_COLUMNS.map((c) => `i.${c}`).join(', ')} FROM ${invoicesFrom(plan, SORT_INDEX[sort])}
-           WHERE ${where.text} ORDER BY ${column} ${order.dir}, i.id ${order.dir} LIMIT ?`,
-        ).all(...where.params, limit + 1) as InvoiceRow[];
+        const columns = ITEM_COLUMNS.map((c) => `i.${c}`).join(', ');
+        const orderBy = `ORDER BY ${column} ${order.dir}, i.id ${order.dir}`;
+        const matching = `FROM ${invoicesFrom(plan, SORT_INDEX[sort])} WHERE ${where.text} ${orderBy} LIMIT ?`;
+        // A narrow set is sorted whole: its sort carries only the keys, and only the page's rows are read whole.
+        const text = plan === 'sort' ? `SELECT ${columns} ${matching}` : `SELECT ${columns} FROM invoices i WHERE i.seq IN (SELECT i.seq ${matching}) ${orderBy}`;
+        rows = prepared(sqlite, text).all(...where.params, limit + 1) as InvoiceRow[];
       }
       hasMore = rows.length > limit;
       const pageRows = rows.slice(0, limit);
