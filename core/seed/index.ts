@@ -208,7 +208,12 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
           sink,
         );
       const sink = sqliteSink(sqlite);
-      return bulk(invoiceCount) ? bulkLoad(sqlite, company.id, sink, run) : run(sink);
+      const load = (into: LedgerSink) => {
+        const result = run(into);
+        sink.flush();
+        return result;
+      };
+      return bulk(invoiceCount) ? bulkLoad(sqlite, company.id, sink, load) : load(sink);
     };
     const record = async (company: SeededCompany) => {
       await trx

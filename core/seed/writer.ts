@@ -9,7 +9,55 @@ import { availableParallelism } from 'node:os';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { InvoiceRow, LedgerSink, PaymentRow } from './ledger';
 
-export function sqliteSink(sqlite: BetterSqlite3.Database): LedgerSink {
+/** Rows per multi-row INSERT: the statement's fixed cost is paid once per batch, far below the bound-parameter limit. */
+const BATCH_ROWS = 32;
+
+/**
+ * One table's rows, inserted BATCH_ROWS at a time in the order given (so row ids are those of
+ * one-by-one inserts). `before` flushes first: the rows this table's rows refer to.
+ */
+function batchedInsert(sqlite: BetterSqlite3.Database, table: string, columns: readonly string[], before: () => void = () => {}) {
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const statements = new Map<number, BetterSqlite3.Statement>();
+  const insert = (n: number) => {
+    let statement = statements.get(n);
+    if (!statement) {
+      statement = sqlite.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: n }, () => tuple).join(', ')}`);
+      statements.set(n, statement);
+    }
+    return statement;
+  };
+  const pending: unknown[] = [];
+  let rows = 0;
+  const flush = () => {
+    if (rows === 0) return;
+    before();
+    insert(rows).run(pending);
+    pending.length = 0;
+    rows = 0;
+  };
+  return {
+    add(values: unknown[]) {
+      for (const v of values) pending.push(v);
+      if (++rows === BATCH_ROWS) flush();
+    },
+    flush,
+  };
+}
+
+const INVOICE_COLUMNS = [
+  'id', 'company_id', 'customer_id', 'customer_name', 'customer_location_id', 'invoice_number', 'invoice_date', 'due_date', 'currency',
+  'total_amount', 'paid_amount', 'balance', 'closing_reason', 'closed_date', 'payment_link', 'next_follow_up_date', 'remote_id', 'transaction_type',
+  'parent_invoice_id', 'progress_percentage', 'last_touch_at', 'last_touched_by', 'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof InvoiceRow>;
+
+const PAYMENT_COLUMNS = [
+  'id', 'company_id', 'invoice_id', 'amount', 'payment_date', 'payment_method', 'payment_type', 'status', 'transaction_id', 'remote_id', 'notes',
+  'voided_at', 'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof PaymentRow>;
+
+/** The generator's rows into SQLite. Invoices and payments go in batches: call flush() when done. */
+export function sqliteSink(sqlite: BetterSqlite3.Database): LedgerSink & { flush(): void } {
   const customer = sqlite.prepare(
     `INSERT INTO customers (id, company_id, name, is_person, ar_owner_id, sales_owner_id, remote_id, currency, payment_terms_days, notes, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -22,16 +70,9 @@ export function sqliteSink(sqlite: BetterSqlite3.Database): LedgerSink {
     `INSERT INTO customer_locations (id, company_id, customer_id, name, address_line1, city, region, postal_code, country, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const invoice = sqlite.prepare(
-    `INSERT INTO invoices (id, company_id, customer_id, customer_name, customer_location_id, invoice_number, invoice_date, due_date, currency,
-       total_amount, paid_amount, balance, closing_reason, closed_date, payment_link, next_follow_up_date, remote_id, transaction_type,
-       parent_invoice_id, progress_percentage, last_touch_at, last_touched_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const payment = sqlite.prepare(
-    `INSERT INTO payments (id, company_id, invoice_id, amount, payment_date, payment_method, payment_type, status, transaction_id, remote_id, notes, voided_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  // Payments and labels refer to invoices: the invoices still pending go in first.
+  const invoices = batchedInsert(sqlite, 'invoices', INVOICE_COLUMNS);
+  const payments = batchedInsert(sqlite, 'payments', PAYMENT_COLUMNS, invoices.flush);
   const label = sqlite.prepare(`INSERT INTO invoice_labels (company_id, invoice_id, label_id, created_at) VALUES (?, ?, ?, ?)`);
   const snapshot = sqlite.prepare(
     `INSERT INTO aging_snapshots (id, company_id, snapshot_date, current_amount, d1_30_amount, d31_60_amount, d61_90_amount, d91_over_amount, total_amount, invoice_count, created_at)
@@ -42,38 +83,18 @@ export function sqliteSink(sqlite: BetterSqlite3.Database): LedgerSink {
       customer.run(r.id, r.company_id, r.name, r.is_person, r.ar_owner_id, r.sales_owner_id, r.remote_id, r.currency, r.payment_terms_days, r.notes, r.created_at, r.updated_at),
     contact: (r) => contact.run(r.id, r.company_id, r.customer_id, r.name, r.email, r.phone, r.title, r.is_billing, r.created_at, r.updated_at),
     location: (r) => location.run(r.id, r.company_id, r.customer_id, r.name, r.address_line1, r.city, r.region, r.postal_code, r.country, r.created_at, r.updated_at),
-    invoice: (r) =>
-      invoice.run(
-        r.id,
-        r.company_id,
-        r.customer_id,
-        r.customer_name,
-        r.customer_location_id,
-        r.invoice_number,
-        r.invoice_date,
-        r.due_date,
-        r.currency,
-        r.total_amount,
-        r.paid_amount,
-        r.balance,
-        r.closing_reason,
-        r.closed_date,
-        r.payment_link,
-        r.next_follow_up_date,
-        r.remote_id,
-        r.transaction_type,
-        r.parent_invoice_id,
-        r.progress_percentage,
-        r.last_touch_at,
-        r.last_touched_by,
-        r.created_at,
-        r.updated_at,
-      ),
-    payment: (r) =>
-      payment.run(r.id, r.company_id, r.invoice_id, r.amount, r.payment_date, r.payment_method, r.payment_type, r.status, r.transaction_id, r.remote_id, r.notes, r.voided_at, r.created_at, r.updated_at),
-    invoiceLabel: (r) => label.run(r.company_id, r.invoice_id, r.label_id, r.created_at),
+    invoice: (r) => invoices.add(INVOICE_COLUMNS.map((c) => r[c])),
+    payment: (r) => payments.add(PAYMENT_COLUMNS.map((c) => r[c])),
+    invoiceLabel: (r) => {
+      invoices.flush();
+      label.run(r.company_id, r.invoice_id, r.label_id, r.created_at);
+    },
     snapshot: (r) =>
       snapshot.run(r.id, r.company_id, r.snapshot_date, r.current_amount, r.d1_30_amount, r.d31_60_amount, r.d61_90_amount, r.d91_over_amount, r.total_amount, r.invoice_count, r.created_at),
+    flush() {
+      invoices.flush();
+      payments.flush();
+    },
   };
 }
 
