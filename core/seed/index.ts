@@ -55,6 +55,14 @@ export interface SeedOptions {
    * damaged file, which for a freshly generated database is only a rerun.
    */
   exclusive?: boolean;
+  /** Told as a large ledger's invoices are written (a hundredth at a time) and its indexes rebuilt. */
+  onProgress?: (step: SeedProgress) => void;
+}
+
+export interface SeedProgress {
+  phase: 'invoices' | 'indexes';
+  done: number;
+  total: number;
 }
 
 export interface SeededCompany {
@@ -208,12 +216,27 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
           sink,
         );
       const sink = sqliteSink(sqlite);
+      // Only a large ledger takes long enough to be worth telling about.
+      const progress = bulk(invoiceCount) ? options.onProgress : undefined;
+      const step = Math.max(1, Math.ceil(invoiceCount / 100));
+      let written = 0;
+      const counted = (into: LedgerSink): LedgerSink =>
+        progress
+          ? {
+              ...into,
+              invoice(row) {
+                into.invoice(row);
+                if (++written % step === 0 || written === invoiceCount) progress({ phase: 'invoices', done: written, total: invoiceCount });
+              },
+            }
+          : into;
       const load = (into: LedgerSink) => {
-        const result = run(into);
+        const result = run(counted(into));
         sink.flush();
         return result;
       };
-      return bulk(invoiceCount) ? bulkLoad(sqlite, company.id, sink, load) : load(sink);
+      const indexes = progress ? (done: number, total: number) => progress({ phase: 'indexes', done, total }) : undefined;
+      return bulk(invoiceCount) ? bulkLoad(sqlite, company.id, sink, load, indexes) : load(sink);
     };
     const record = async (company: SeededCompany) => {
       await trx

@@ -251,7 +251,13 @@ interface SchemaObject {
  * replaced triggers and the secondary indexes of invoices and payments set aside, then restores
  * them. Must run inside a transaction: a failure anywhere rolls the schema back with the data.
  */
-export function bulkLoad<T>(sqlite: BetterSqlite3.Database, companyId: string, sink: LedgerSink, load: (sink: LedgerSink) => T): T {
+export function bulkLoad<T>(
+  sqlite: BetterSqlite3.Database,
+  companyId: string,
+  sink: LedgerSink,
+  load: (sink: LedgerSink) => T,
+  onIndex?: (done: number, total: number) => void,
+): T {
   if (!sqlite.inTransaction) throw new Error('bulkLoad must run inside a transaction');
   const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
   const triggers = sqlite
@@ -281,7 +287,10 @@ export function bulkLoad<T>(sqlite: BetterSqlite3.Database, companyId: string, s
   const threads = sqlite.pragma('threads', { simple: true }) as number;
   sqlite.pragma(`threads = ${Math.min(4, availableParallelism())}`);
   try {
-    for (const i of indexes) sqlite.exec(i.sql);
+    indexes.forEach((index, n) => {
+      sqlite.exec(index.sql);
+      onIndex?.(n + 1, indexes.length);
+    });
   } finally {
     sqlite.pragma(`threads = ${threads}`);
   }

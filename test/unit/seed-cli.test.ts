@@ -45,6 +45,18 @@ describe('ardesk seed', () => {
     expect(res.out).not.toContain('users:');
   });
 
+  it('shows the progress of a large ledger and leaves its insights to a refresh, saying so', () => {
+    const res = ardesk('seed', '--db', join(dir, 'large.sqlite'), '--demo', '--invoices', '21000', '--customers', '900');
+    expect(res.code, res.err).toBe(0);
+    const lines = res.err.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('invoices: '))).toHaveLength(11);
+    expect(lines).toContain('invoices: 100% (21000/21000)');
+    expect(lines[lines.length - 1]).toMatch(/^indexes: 100% \((\d+)\/\1\)$/);
+    expect(res.out).toMatch(/21000 invoices[^\n]*\n {2}insights: not computed at this size; `ardesk insights refresh --company [0-9a-f-]{36}`/);
+    // The small second company is seeded with its insights, quietly.
+    expect(res.out).toMatch(/Bluebird Catering Co\.[^\n]*\nusers:/);
+  });
+
   it('rejects malformed numbers as a usage error', () => {
     const res = ardesk('seed', '--db', join(dir, 'bad.sqlite'), '--invoices', 'many');
     expect(res.code).toBe(2);

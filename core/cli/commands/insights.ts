@@ -2,27 +2,9 @@ import { createEngine } from '../../engine';
 import { refreshIntelligence } from '../../intelligence/runner';
 import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
+import { progressPrinter } from '../progress';
 
 export const INSIGHTS_HELP = 'ardesk insights refresh --company NAME_OR_ID [--json] [--db FILE | --data-dir DIR]';
-
-const BAR_WIDTH = 30;
-
-/** One line of progress: a bar on a terminal (redrawn in place), else a line per tenth. */
-function progressPrinter(stream: NodeJS.WriteStream) {
-  let lastTenth = -1;
-  return ({ done, total }: { done: number; total: number }) => {
-    const share = total ? done / total : 1;
-    if (stream.isTTY) {
-      const filled = Math.round(share * BAR_WIDTH);
-      stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${done}/${total} customers${done === total ? '\n' : ''}`);
-      return;
-    }
-    const tenth = Math.floor(share * 10);
-    if (tenth === lastTenth) return;
-    lastTenth = tenth;
-    stream.write(`${Math.round(share * 100)}% (${done}/${total})\n`);
-  };
-}
 
 /** Recomputes a company's insights and recommended actions now, in this process. */
 export async function insightsCommand(args: string[]): Promise<number> {
@@ -34,7 +16,7 @@ export async function insightsCommand(args: string[]): Promise<number> {
   try {
     const company = await findCompany(engine, values.company);
     const started = performance.now();
-    const report = await refreshIntelligence(engine, company.id, { onProgress: values.json ? undefined : progressPrinter(process.stderr) });
+    const report = await refreshIntelligence(engine, company.id, { onProgress: values.json ? undefined : progressPrinter(process.stderr, 'customers') });
     const seconds = (performance.now() - started) / 1000;
     if (values.json) {
       console.log(JSON.stringify({ ...report, seconds: Math.round(seconds * 100) / 100 }));

@@ -1,9 +1,16 @@
 import { statSync } from 'node:fs';
 import { createEngine } from '../../engine';
-import { seedDatabase } from '../../seed';
+import { type SeedProgress, seedDatabase } from '../../seed';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, intOption, parse } from '../options';
+import { progressPrinter } from '../progress';
 
 export const SEED_HELP = 'ardesk seed --db FILE [--demo] [--invoices N] [--customers N] [--seed S]';
+
+/** Progress on stderr, a printer per phase (invoices written, then indexes rebuilt). */
+function seedProgress() {
+  const printers = { invoices: progressPrinter(process.stderr, 'invoices'), indexes: progressPrinter(process.stderr, 'indexes') };
+  return (step: SeedProgress) => printers[step.phase](step);
+}
 
 /**
  * Fills a database with generated data, the same for the same seed and date. With --demo: the
@@ -26,8 +33,9 @@ export async function seedCommand(args: string[]): Promise<number> {
     seed: intOption(values.seed, 'seed', 1),
     // This process owns the file while it seeds: the fast settings are safe here.
     exclusive: true,
+    onProgress: seedProgress(),
   };
-  const engine = await createEngine({ file , writeWait: CLI_WRITE_WAIT });
+  const engine = await createEngine({ file, writeWait: CLI_WRITE_WAIT });
   const started = performance.now();
   try {
     const report = await seedDatabase(engine, options);
@@ -35,6 +43,7 @@ export async function seedCommand(args: string[]): Promise<number> {
     for (const c of report.companies) {
       const l = c.ledger;
       console.log(`${c.name} (${c.id}): ${l.customers} customers, ${l.invoices} invoices, ${l.payments} payments, ${l.labels} invoice labels`);
+      if (options.demo && !c.insights) console.log(`  insights: not computed at this size; \`ardesk insights refresh --company ${c.id}\` or the server's daily refresh computes them`);
     }
     if (report.users.length) console.log(`users: ${report.users.map((u) => `${u} / ${u}`).join(', ')}`);
     console.log(`seeded ${file} with seed ${report.seed} in ${seconds.toFixed(1)} s`);
