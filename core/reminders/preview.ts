@@ -9,8 +9,8 @@ import { daysBetween } from '../dates';
 import type { Engine } from '../engine';
 import { NotFoundError } from '../errors';
 import { INVOICE_REMINDER, reminderKey } from './queue';
-import { defaultConnection, loadReminderTargets, reminderBlockers } from './targets';
-import { type RenderedEmail, renderReminder } from './template';
+import { defaultConnection, loadReminderTargets, reminderBlockers, reminderEmailFor } from './targets';
+import type { RenderedEmail } from './template';
 
 /** An email to the customer this recent makes another one a double dunning. */
 export const RECENT_EMAIL_DAYS = 7;
@@ -87,20 +87,7 @@ export async function reminderPreview(engine: Pick<Engine, 'db' | 'clock'>, comp
   const asked = await engine.db.selectFrom('jobs').select('status').where('idempotency_key', '=', reminderKey(id, today)).where('kind', '=', INVOICE_REMINDER).executeTakeFirst();
   if (asked && asked.status !== 'failed') warnings.push({ kind: 'reminder_today', message: 'A reminder for this invoice was already queued today: asking again sends nothing.' });
 
-  const email = renderReminder({
-    companyName: company.name,
-    customerName: target.customerName,
-    contactName: target.contactName,
-    invoiceNumber: target.invoiceNumber,
-    invoiceDate: target.invoiceDate,
-    dueDate: target.dueDate,
-    currency: target.currency,
-    totalAmount: target.totalAmount,
-    paidAmount: target.paidAmount,
-    balance: target.balance,
-    daysPastDue: daysBetween(target.dueDate, today),
-    paymentLink: target.paymentLink,
-  });
+  const email = reminderEmailFor(company.name, target, today);
   return {
     invoice_id: id,
     to: target.billingEmail,

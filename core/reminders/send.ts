@@ -4,7 +4,6 @@
  * settles the outbox row and marks the job succeeded in one transaction.
  */
 import { today } from '../clock';
-import { daysBetween } from '../dates';
 import type { Job } from '../db/schema';
 import { sendEmail } from '../email/mailer';
 import type { Actor } from '../engine';
@@ -12,8 +11,7 @@ import { newId } from '../ids';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { classifySendError, findOutbox, jobMessageId, recordSendIntent, settleOutbox } from './outbox';
 import type { ReminderPayload } from './queue';
-import { defaultConnection, loadReminderTargets } from './targets';
-import { renderReminder } from './template';
+import { defaultConnection, loadReminderTargets, reminderEmailFor } from './targets';
 
 export const OUTCOME_UNKNOWN = 'the worker stopped while the mail server had the message; whether it was delivered is unknown, so it was not sent again';
 
@@ -42,20 +40,7 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
   }
   const company = await engine.db.selectFrom('companies').select('name').where('id', '=', job.company_id).executeTakeFirstOrThrow();
 
-  const email = renderReminder({
-    companyName: company.name,
-    customerName: target.customerName,
-    contactName: target.contactName,
-    invoiceNumber: target.invoiceNumber,
-    invoiceDate: target.invoiceDate,
-    dueDate: target.dueDate,
-    currency: target.currency,
-    totalAmount: target.totalAmount,
-    paidAmount: target.paidAmount,
-    balance: target.balance,
-    daysPastDue: daysBetween(target.dueDate, today(engine.clock)),
-    paymentLink: target.paymentLink,
-  });
+  const email = reminderEmailFor(company.name, target, today(engine.clock));
   const messageId = outbox?.message_id ?? jobMessageId(job.id, connection.from_email);
   const to = target.billingEmail;
 

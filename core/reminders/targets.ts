@@ -5,7 +5,9 @@
  */
 import type { Db } from '../db/connection';
 import type { ClosingReason, EmailConnection } from '../db/schema';
+import { daysBetween } from '../dates';
 import { blankToNull } from '../text';
+import { type RenderedEmail, renderReminder } from './template';
 
 export interface ReminderTarget {
   invoiceId: string;
@@ -23,6 +25,24 @@ export interface ReminderTarget {
   contactName: string | null;
   /** The billing contact's address, trimmed; null when there is none to write to. */
   billingEmail: string | null;
+}
+
+/** The reminder email for a target as of `today`: what the preview shows is what the job sends. */
+export function reminderEmailFor(companyName: string, target: ReminderTarget, today: string): RenderedEmail {
+  return renderReminder({
+    companyName,
+    customerName: target.customerName,
+    contactName: target.contactName,
+    invoiceNumber: target.invoiceNumber,
+    invoiceDate: target.invoiceDate,
+    dueDate: target.dueDate,
+    currency: target.currency,
+    totalAmount: target.totalAmount,
+    paidAmount: target.paidAmount,
+    balance: target.balance,
+    daysPastDue: daysBetween(target.dueDate, today),
+    paymentLink: target.paymentLink,
+  });
 }
 
 /** The company's invoices among `invoiceIds` (others' and unknown ids are simply absent). */
