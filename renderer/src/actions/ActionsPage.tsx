@@ -1,3 +1,4 @@
+import { ArOwnerFilter } from '../components/ArOwnerFilter';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { PageFooter, Tabs } from '../components/Tabs';
@@ -67,7 +68,6 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
     setSelected(new Set());
   }, [category, filters]);
 
-  const team = useLoad((signal) => api.get('/api/companies/{company_id}/team-members', { path: { company_id: companyId }, signal }), [companyId]);
   const list = useLoad(
     (signal) => api.get('/api/companies/{company_id}/actions', { path: { company_id: companyId }, query: listQuery(category, filters, page, PAGE_SIZE), signal }),
     [companyId, category, filters, page, version],
@@ -177,18 +177,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
               <option value="task">Task</option>
             </select>
           </label>
-          <label>
-            AR owner
-            <select value={filters.arOwner} onChange={(e) => setFilters({ ...filters, arOwner: e.target.value })}>
-              <option value="">Anyone</option>
-              <option value="__unassigned__">Unassigned</option>
-              {team.data?.data.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ArOwnerFilter companyId={companyId} value={filters.arOwner} onChange={(arOwner) => setFilters({ ...filters, arOwner })} />
           {category === 'history' && (
             <>
               <label>

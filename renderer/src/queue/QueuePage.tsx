@@ -1,3 +1,4 @@
+import { ArOwnerFilter } from '../components/ArOwnerFilter';
 import { useCallback, useEffect, useState } from 'react';
 import { AppLink } from '../components/AppLink';
 import { describeError, ErrorBox } from '../components/ErrorBox';
@@ -45,7 +46,6 @@ export default function QueuePage({ companyId }: { companyId: string }) {
     setSelected(new Set());
   }, [tab, filters]);
 
-  const team = useLoad((signal) => api.get('/api/companies/{company_id}/team-members', { path, signal }), [companyId]);
   const list = useLoad((signal) => api.get('/api/companies/{company_id}/sequences/queue', { path, query: query(tab, filters, page, PAGE_SIZE), signal }), [companyId, tab, filters, page, version]);
   // Held steps are due ones kept scheduled; upcoming runs soonest first, so they lead its first page.
   const held = useLoad(
@@ -128,18 +128,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
               <option value="task">Task</option>
             </select>
           </label>
-          <label>
-            AR owner
-            <select value={filters.arOwner} onChange={(e) => setFilters({ ...filters, arOwner: e.target.value })}>
-              <option value="">Anyone</option>
-              <option value="__unassigned__">Unassigned</option>
-              {team.data?.data.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ArOwnerFilter companyId={companyId} value={filters.arOwner} onChange={(arOwner) => setFilters({ ...filters, arOwner })} />
           {tab === 'ready' && emails.length > 0 && (
             <>
               <span className="spacer" />
