@@ -3,7 +3,6 @@
  * pay-date model), then the rest per chunk of customers with one query per kind of record, never
  * one per invoice.
  */
-import type { CallOutcome } from '../db/schema';
 import type { Engine } from '../engine';
 import type { HistoryInvoice } from './backtest';
 import { PayDateModel } from './pay-date';
@@ -126,8 +125,7 @@ export interface Communication {
   body: string | null;
   occurredAt: string;
   authorName: string | null;
-  /** A call's outcome, and the promise to pay logged with it (date, amount in minor units). */
-  outcome: CallOutcome | null;
+  /** A promise to pay logged with a call: its date, and amount in minor units. */
   promiseDate: string | null;
   promiseAmount: number | null;
 }
@@ -191,7 +189,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
   }[];
   const comms = sqlite
     .prepare(
-      `SELECT id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, author_name, outcome, promise_date, promise_amount FROM (
+      `SELECT id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, author_name, promise_date, promise_amount FROM (
          SELECT c.*, row_number() OVER (PARTITION BY c.customer_id ORDER BY c.occurred_at DESC, c.id DESC) AS rn
          FROM communications c WHERE c.company_id = ? AND c.customer_id IN (${m}))
        WHERE rn <= ${COMMUNICATIONS_PER_CUSTOMER} ORDER BY customer_id, occurred_at, id`,
@@ -206,7 +204,6 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     body: string | null;
     occurred_at: string;
     author_name: string | null;
-    outcome: CallOutcome | null;
     promise_date: string | null;
     promise_amount: number | null;
   }[];
@@ -257,7 +254,6 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
       body: r.body,
       occurredAt: r.occurred_at,
       authorName: r.author_name,
-      outcome: r.outcome,
       promiseDate: r.promise_date,
       promiseAmount: r.promise_amount,
     });
