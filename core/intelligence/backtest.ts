@@ -3,12 +3,21 @@
  * its invoice date from what was settled strictly before that date, with the pay-date model and two
  * baselines (the due date; the customer's running mean days-to-pay, the portfolio's for a first
  * invoice). Scores are days between predicted and actual settled date.
+ *
+ * What the prediction may know at its moment: the payments settled strictly before it, which of the
+ * customer's invoices were issued and still open past due then, and a dispute only from the day it
+ * was known (`disputedSince`).
  */
 import { addDays, daysBetween } from '../dates';
 import { type SettledInvoice } from './facts';
 import { PayDateModel } from './pay-date';
 
-export type HistoryInvoice = SettledInvoice;
+export type HistoryInvoice = Omit<SettledInvoice, 'disputed'> & {
+  /** The day from which the invoice was known to be disputed; null when it never was. */
+  disputedSince: string | null;
+};
+
+const disputedAt = (h: HistoryInvoice, moment: string) => h.disputedSince !== null && h.disputedSince <= moment;
 
 export interface ReplayedPrediction {
   invoiceId: string;
@@ -70,15 +79,29 @@ export function replay(history: HistoryInvoice[]): ReplayedPrediction[] {
   const bySettled = [...history].sort((a, b) => cmp(a.settledDate, b.settledDate) || cmp(a.id, b.id));
   const model = new PayDateModel();
   const means = new RunningMeans();
+  /** Per customer, the invoices issued so far and not yet settled before the current moment. */
+  const open = new Map<string, Map<string, HistoryInvoice>>();
+  const learnt = new Set<string>();
   const out: ReplayedPrediction[] = [];
   let next = 0;
   for (const h of byInvoiceDate) {
-    while (next < bySettled.length && bySettled[next].settledDate < h.invoiceDate) {
+    const moment = h.invoiceDate;
+    while (next < bySettled.length && bySettled[next].settledDate < moment) {
       const o = bySettled[next++];
-      model.observe(o);
+      model.observe({ ...o, disputed: disputedAt(o, moment) });
       means.observe(o);
+      open.get(o.customerId)?.delete(o.id);
+      learnt.add(o.id);
     }
-    const p = model.predict({ customerId: h.customerId, dueDate: h.dueDate, disputed: h.disputed, asOf: h.invoiceDate });
+    const overdue = [...(open.get(h.customerId)?.values() ?? [])]
+      .filter((o) => o.dueDate < moment)
+      .map((o) => ({ dueDate: o.dueDate, disputed: disputedAt(o, moment) }));
+    const p = model.predict({ customerId: h.customerId, dueDate: h.dueDate, disputed: disputedAt(h, moment), asOf: moment, overdue });
+    if (!learnt.has(h.id)) {
+      let issued = open.get(h.customerId);
+      if (!issued) open.set(h.customerId, (issued = new Map()));
+      issued.set(h.id, h);
+    }
     out.push({
       invoiceId: h.id,
       asOf: h.invoiceDate,

@@ -4,6 +4,7 @@
  * one per invoice.
  */
 import type { Engine } from '../engine';
+import type { HistoryInvoice } from './backtest';
 import { PayDateModel } from './pay-date';
 
 /** A label whose name says dispute marks an invoice as disputed (the IBM preset's "Disputed"). */
@@ -46,9 +47,29 @@ const SETTLED_SQL = `SELECT i.id, i.customer_id, i.invoice_date, i.due_date, i.c
  */
 const SETTLED_OF_SQL = SETTLED_SQL.replace('FROM invoices i WHERE', 'FROM invoices i INDEXED BY invoices_customer WHERE');
 
-/** Every invoice the company saw settled in full (paid or overpaid), with its dispute flag and payment method. */
-export function loadSettledHistory(engine: Pick<Engine, 'database'>, companyId: string): SettledInvoice[] {
-  return (engine.database.sqlite.prepare(SETTLED_SQL).all(companyId) as SettledRow[]).map(toSettled);
+/**
+ * From which day each settled invoice was known to be disputed (the backtest's view): a dispute label
+ * that came in the same write as the invoice (an import of history: the source system had it on the
+ * record, undated) counts from the invoice date; one put on later, from the day it was put on.
+ */
+const DISPUTED_SINCE_SQL = `(SELECT MIN(CASE WHEN il.created_at <= i.created_at THEN i.invoice_date ELSE substr(il.created_at, 1, 10) END)
+  FROM invoice_labels il JOIN labels l ON l.id = il.label_id
+  WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND lower(l.name) LIKE '${DISPUTE_LABEL_PATTERN}')`;
+
+/** The settled history as the backtest replays it: each invoice with the day its dispute became known. */
+export function loadBacktestHistory(engine: Pick<Engine, 'database'>, companyId: string): HistoryInvoice[] {
+  const rows = engine.database.sqlite
+    .prepare(SETTLED_SQL.replace(' AS disputed,', ` AS disputed, ${DISPUTED_SINCE_SQL} AS disputed_since,`))
+    .all(companyId) as Array<SettledRow & { disputed_since: string | null }>;
+  return rows.map((r) => ({
+    id: r.id,
+    customerId: r.customer_id,
+    invoiceDate: r.invoice_date,
+    dueDate: r.due_date,
+    settledDate: r.closed_date,
+    method: r.method,
+    disputedSince: r.disputed_since,
+  }));
 }
 
 /** The pay-date model fitted on everything settled before `today`, streamed row by row. */
@@ -104,6 +125,9 @@ export interface Communication {
   body: string | null;
   occurredAt: string;
   authorName: string | null;
+  /** A promise to pay logged with a call: its date, and amount in minor units. */
+  promiseDate: string | null;
+  promiseAmount: number | null;
 }
 
 export interface ActionFact {
@@ -165,7 +189,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
   }[];
   const comms = sqlite
     .prepare(
-      `SELECT id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, author_name FROM (
+      `SELECT id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, author_name, promise_date, promise_amount FROM (
          SELECT c.*, row_number() OVER (PARTITION BY c.customer_id ORDER BY c.occurred_at DESC, c.id DESC) AS rn
          FROM communications c WHERE c.company_id = ? AND c.customer_id IN (${m}))
        WHERE rn <= ${COMMUNICATIONS_PER_CUSTOMER} ORDER BY customer_id, occurred_at, id`,
@@ -180,6 +204,8 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     body: string | null;
     occurred_at: string;
     author_name: string | null;
+    promise_date: string | null;
+    promise_amount: number | null;
   }[];
   const actions = sqlite
     .prepare(
@@ -228,6 +254,8 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
       body: r.body,
       occurredAt: r.occurred_at,
       authorName: r.author_name,
+      promiseDate: r.promise_date,
+      promiseAmount: r.promise_amount,
     });
   }
   for (const r of actions) {

@@ -10,6 +10,9 @@
  * - A customer's distribution is its own residuals, weighted toward recent ones (half-life in
  *   days), mixed with the portfolio's residuals as PRIOR_WEIGHT pseudo-observations: a new customer
  *   gets the portfolio, a customer with a long history mostly its own.
+ * - An invoice of the customer still open past its due date at the prediction moment is known to
+ *   be at least that many days late: it joins the customer's observations at that lower bound (a
+ *   customer behind on its bills is predicted late before any of them is settled).
  * - The point prediction is the distribution's weighted median (what minimises absolute error); the
  *   80% interval is its 10th-90th percentile; scenarios are its quartile bands.
  */
@@ -30,6 +33,14 @@ export interface PayDateQuery {
   disputed: boolean;
   /** The prediction moment (YYYY-MM-DD): recency is measured from it. */
   asOf: string;
+  /** The customer's invoices open and past due at that moment. */
+  overdue?: OverdueInvoice[];
+}
+
+/** A customer's invoice still open and past its due date at the prediction moment. */
+export interface OverdueInvoice {
+  dueDate: string;
+  disputed: boolean;
 }
 
 export interface Scenario {
@@ -156,8 +167,11 @@ export class PayDateModel {
     return this.customers.get(customerId)?.observations.length ?? 0;
   }
 
-  /** The customer's residual distribution as of a date; null when nothing has been settled yet. */
-  distribution(customerId: string, asOf: string): ResidualDistribution | null {
+  /**
+   * The customer's residual distribution as of a date, its overdue invoices counted at the days
+   * late they have reached; null when nothing has been settled yet.
+   */
+  distribution(customerId: string, asOf: string, overdue: OverdueInvoice[] = []): ResidualDistribution | null {
     const total = this.observationCount;
     if (total === 0) return null;
     const { samples, dispute, methods } = this.portfolio();
@@ -172,11 +186,17 @@ export class PayDateModel {
       ownWeight += weight;
       own.push({ value: residual(r), weight });
     }
-    own.sort((a, b) => a.value - b.value);
     const method = history?.lastMethod ?? null;
+    for (const o of overdue) {
+      const daysLate = clamp(asOfDay - toEpochDay(o.dueDate), this.settings.clampDays);
+      if (daysLate <= 0) continue;
+      ownWeight += 1;
+      own.push({ value: residual({ daysLate, disputed: o.disputed, method }), weight: 1 });
+    }
+    own.sort((a, b) => a.value - b.value);
     return {
       quantiles: mergedQuantiles(own, ownWeight, samples, this.settings.priorWeight / total, this.settings.priorWeight),
-      customerObservations: own.length,
+      customerObservations: history?.observations.length ?? 0,
       customerWeightShare: round2(ownWeight / (ownWeight + this.settings.priorWeight)),
       disputeShift: round2(dispute),
       methodShift: round2(method === null ? 0 : (methods.get(method) ?? 0)),
@@ -187,7 +207,7 @@ export class PayDateModel {
 
   /** Null when nothing has been settled yet: there is no behaviour to learn from. */
   predict(q: PayDateQuery): PayDatePrediction | null {
-    const dist = this.distribution(q.customerId, q.asOf);
+    const dist = this.distribution(q.customerId, q.asOf, q.overdue);
     return dist && predictFrom(dist, q.dueDate, q.disputed);
   }
 

@@ -2,6 +2,7 @@
  * invoice_pay_date_prediction: the pay-date model's prediction for an open invoice, or the promise
  * the customer made for it (basis `promise`) while that promise has not passed.
  */
+import { formatMoney } from '../money';
 import { type EvidenceItem, fact } from './evidence';
 import type { OpenInvoice } from './facts';
 import { type PayDatePrediction, predictFrom, type ResidualDistribution, type Scenario } from './pay-date';
@@ -30,7 +31,8 @@ export function payDatePrediction(invoice: OpenInvoice, dist: ResidualDistributi
       },
       evidence: [
         fact('Promise to pay on', promise.date, 'communication', { type: 'communication', id: promise.communicationId }),
-        fact('The customer said', promise.sentence.slice(0, 200), 'communication', { type: 'communication', id: promise.communicationId }),
+        fact(promise.logged ? 'Promise logged with the call' : 'The customer said', promise.sentence.slice(0, 200), 'communication', { type: 'communication', id: promise.communicationId }),
+        ...(promise.amount !== null ? [fact('Promised amount', formatMoney(promise.amount, invoice.currency), 'communication', { type: 'communication', id: promise.communicationId })] : []),
         ...(model ? modelEvidence(invoice, model) : []),
       ],
     };

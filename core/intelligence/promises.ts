@@ -1,6 +1,7 @@
 /**
- * Promises to pay found in what the customer said (inbound messages, calls and notes logged by the
- * team): a sentence that speaks of paying and names a date, read relative to when it was said.
+ * Promises to pay: the ones logged with a call (its promise date and amount, whatever the call's
+ * direction), and those found in what the customer said (inbound messages, calls and notes logged
+ * by the team): a sentence that speaks of paying and names a date, read relative to when it was said.
  */
 import * as chrono from 'chrono-node';
 import type { Communication } from './facts';
@@ -11,7 +12,11 @@ export interface PaymentPromise {
   communicationId: string;
   invoiceId: string | null;
   madeAt: string;
+  /** What was said: the sentence read, or for a logged promise the call's note (or a line saying it was logged). */
   sentence: string;
+  /** Logged with a call (rather than read from text), with the amount promised when given (minor units). */
+  logged: boolean;
+  amount: number | null;
 }
 
 const PAY_WORDS = /\b(pay|paying|paid|payment|transfer|wire|remit|settle|send (?:the )?(?:money|funds|check|cheque)|cheque|check)\b/i;
@@ -24,8 +29,24 @@ export function sentences(text: string): string[] {
     .filter(Boolean);
 }
 
-/** The promise a communication makes, if any: its latest dated payment sentence, on or after the day it was said. */
+/**
+ * The promise a communication makes, if any: the one logged with it (the collector recorded it, so
+ * it wins over anything read in the text), else its latest dated payment sentence, on or after the
+ * day it was said.
+ */
 export function promiseIn(c: Communication): PaymentPromise | null {
+  if (c.promiseDate !== null) {
+    const note = sentences(c.body ?? '')[0];
+    return {
+      date: c.promiseDate,
+      communicationId: c.id,
+      invoiceId: c.invoiceId,
+      madeAt: c.occurredAt,
+      sentence: note ?? `Promise to pay logged with the ${c.kind}`,
+      logged: true,
+      amount: c.promiseAmount,
+    };
+  }
   if (c.direction === 'outbound') return null;
   const text = [c.subject, c.body].filter(Boolean).join('\n');
   const said = new Date(c.occurredAt);
@@ -36,7 +57,7 @@ export function promiseIn(c: Communication): PaymentPromise | null {
     if (!parsed.length) continue;
     const date = parsed[parsed.length - 1].start.date().toISOString().slice(0, 10);
     if (date < c.occurredAt.slice(0, 10)) continue;
-    found = { date, communicationId: c.id, invoiceId: c.invoiceId, madeAt: c.occurredAt, sentence };
+    found = { date, communicationId: c.id, invoiceId: c.invoiceId, madeAt: c.occurredAt, sentence, logged: false, amount: null };
   }
   return found;
 }

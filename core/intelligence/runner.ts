@@ -11,6 +11,7 @@
 import { addDays } from '../dates';
 import { today as todayOf } from '../clock';
 import { type Engine, runCommand, systemActor } from '../engine';
+import { yieldToEventLoop } from '../yielding';
 import { agingBucketRows } from '../analytics/aging';
 import { conversationState, customerConversationSummary, invoiceConversationSummary } from './conversation';
 import { activeCustomerIds, type CustomerFacts, fitPayDateModel, loadCustomerFacts, loadSettledOf } from './facts';
@@ -92,6 +93,10 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     });
     report.customers += chunk.length;
     options.onProgress?.({ done: report.customers, total });
+    // Lets other work run, and the finalizers of the chunk's collected statements: better-sqlite3
+    // frees a statement's native memory only on a later turn of the event loop, so a refresh that
+    // never left the microtask queue held every statement it prepared (RSS grew with each chunk).
+    await yieldToEventLoop();
   }
   if (!options.customerIds) {
     const figures = portfolioFigures(engine, companyId, company.currency, today);
@@ -118,7 +123,8 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
 export function computeCustomer(customer: CustomerFacts, model: PayDateModel, companyName: string, today: string) {
   const insights: DesiredInsight[] = [];
   const promises = new Map<string, PaymentPromise | null>();
-  const dist = model.distribution(customer.id, today);
+  const overdue = customer.openInvoices.filter((i) => i.dueDate < today).map((i) => ({ dueDate: i.dueDate, disputed: i.disputed }));
+  const dist = model.distribution(customer.id, today, overdue);
   const customerPromise = latestPromise(customer.communications);
   const brokenPromises: { invoice: CustomerFacts['openInvoices'][number]; promise: PaymentPromise }[] = [];
   let earliestPrediction: string | null = null;

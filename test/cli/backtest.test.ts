@@ -15,8 +15,10 @@ function ardesk(...args: string[]) {
 }
 
 /**
- * The pay-date model's targets on the IBM sample, replayed honestly in time (see README
- * "Pay-date prediction"): MAE at most 5.5 days, and better than both baselines on both scores.
+ * The pay-date model's figures on the IBM sample, replayed honestly in time (see README
+ * "Pay-date prediction"): MAE at most 5.5 days (the issue's target), late accuracy at the best
+ * honest figure reached (0.835; the issue's 0.87 is above what this history allows, README says
+ * why), and better than both baselines on both scores.
  */
 describe('ardesk backtest on the IBM sample', () => {
   let dir: string;
@@ -33,7 +35,7 @@ describe('ardesk backtest on the IBM sample', () => {
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('meets the targets and beats both baselines (--json)', () => {
+  it('meets the MAE target and the best honest late accuracy, and beats both baselines (--json)', () => {
     const run = ardesk('backtest', '--db', db, '--company', 'IBM sample', '--json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -41,7 +43,7 @@ describe('ardesk backtest on the IBM sample', () => {
     expect(Object.keys(report)).toEqual(['invoices', 'mae_days', 'median_ae_days', 'late_accuracy', 'interval_coverage', 'baselines']);
     expect(report.invoices).toBe(2466);
     expect(report.mae_days).toBeLessThanOrEqual(5.5);
-    expect(report.late_accuracy).toBeGreaterThanOrEqual(0.82);
+    expect(report.late_accuracy).toBeGreaterThanOrEqual(0.835);
     expect(report.interval_coverage).toBeGreaterThanOrEqual(0.75);
     for (const baseline of [report.baselines.due_date, report.baselines.customer_mean]) {
       expect(report.mae_days).toBeLessThan(baseline.mae_days);

@@ -18,6 +18,8 @@ const comm = (fields: Partial<Communication> & Pick<Communication, 'occurredAt'>
   subject: null,
   body: null,
   authorName: null,
+  promiseDate: null,
+  promiseAmount: null,
   ...fields,
 });
 
@@ -57,6 +59,32 @@ describe('promises read from what the customer said', () => {
     expect(promiseIn(comm({ occurredAt: '2026-11-16T10:00:00.000Z', body: 'See you at the trade fair on Friday.' }))).toBeNull();
   });
 
+  it('takes a promise logged with a call as it was logged, whatever the call said or its direction', () => {
+    const logged = comm({
+      occurredAt: '2026-11-16T10:00:00.000Z',
+      kind: 'call',
+      direction: 'outbound',
+      invoiceId: 'inv-1',
+      body: 'They said they would pay on Friday. Will confirm by email.',
+      promiseDate: '2026-11-25',
+      promiseAmount: 50_000,
+    });
+    expect(promiseIn(logged)).toEqual({
+      date: '2026-11-25',
+      communicationId: logged.id,
+      invoiceId: 'inv-1',
+      madeAt: '2026-11-16T10:00:00.000Z',
+      sentence: 'They said they would pay on Friday.',
+      logged: true,
+      amount: 50_000,
+    });
+    expect(promiseIn({ ...logged, body: null })!.sentence).toBe('Promise to pay logged with the call');
+    // A later text promise about the invoice replaces it, as any later promise does.
+    const later = comm({ occurredAt: '2026-11-18T10:00:00.000Z', invoiceId: 'inv-1', body: 'We will pay on December 2.' });
+    expect(latestPromise([logged, later], 'inv-1')).toMatchObject({ date: '2026-12-02', logged: false, amount: null });
+    expect(latestPromise([later, { ...logged, occurredAt: '2026-11-19T10:00:00.000Z' }], 'inv-1')).toMatchObject({ date: '2026-11-25', logged: true });
+  });
+
   it('takes the latest promise about the invoice, or one about the customer as a whole', () => {
     const comms = [
       comm({ occurredAt: '2026-11-01T10:00:00.000Z', body: 'Payment will go out on November 10.', invoiceId: 'inv-1' }),
@@ -88,7 +116,7 @@ describe('tone, summary and stress', () => {
   });
 
   it('puts the ball in the customer’s court while a promise stands, and with operations on a dispute', () => {
-    const promise = { date: '2026-11-30', communicationId: 'c', invoiceId: null, madeAt: '2026-11-20T10:00:00.000Z', sentence: 'We will pay on the 30th' };
+    const promise = { date: '2026-11-30', communicationId: 'c', invoiceId: null, madeAt: '2026-11-20T10:00:00.000Z', sentence: 'We will pay on the 30th', logged: false, amount: null };
     const comms = [comm({ occurredAt: '2026-11-20T10:00:00.000Z', body: 'We will pay on the 30th.' })];
     expect(conversationState(comms, promise, false, TODAY).activeCourt).toBe('Customer');
     expect(conversationState(comms, null, true, TODAY).activeCourt).toBe('Operations');
@@ -116,7 +144,7 @@ describe('signals', () => {
   });
 
   it('a broken promise outranks lateness; a payment after the promise was made keeps it', () => {
-    const promise = { date: '2026-11-15', communicationId: 'c1', invoiceId: 'inv-1', madeAt: '2026-11-05T09:00:00.000Z', sentence: 'We will pay on the 15th' };
+    const promise = { date: '2026-11-15', communicationId: 'c1', invoiceId: 'inv-1', madeAt: '2026-11-05T09:00:00.000Z', sentence: 'We will pay on the 15th', logged: false, amount: null };
     const broken = invoiceSignal(invoice(), 'Harbor Foods', promise, TODAY);
     expect(broken.payload.signal).toMatchObject({ type: 'broken_promise', severity: 'high', detected_at: '2026-11-16' });
     expect(broken.evidence[0]).toMatchObject({ source: 'communication', ref: { type: 'communication', id: 'c1' } });
@@ -199,7 +227,7 @@ describe('recommended actions', () => {
   });
 
   it('waits on a promise (awaiting_customer), checks on the day it is due, answers a reply', () => {
-    const promise = (date: string) => new Map([['inv-1', { date, communicationId: 'c9', invoiceId: 'inv-1', madeAt: '2026-11-20T09:00:00.000Z', sentence: 's' }]]);
+    const promise = (date: string) => new Map([['inv-1', { date, communicationId: 'c9', invoiceId: 'inv-1', madeAt: '2026-11-20T09:00:00.000Z', sentence: 's', logged: false, amount: null }]]);
     const waiting = propose(customer(), promise('2026-11-30')).proposals;
     expect(waiting).toHaveLength(1);
     expect(waiting[0]).toMatchObject({ topRecommendation: 'wait_for_customer', isActionRequired: false, triggerKey: 'promise_pending:inv-1:2026-11-30' });

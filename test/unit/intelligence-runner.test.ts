@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rejectAction } from '../../core/actions/commands';
+import { logCommunication } from '../../core/communications/log';
 import { addDays } from '../../core/dates';
 import { systemActor } from '../../core/engine';
 import { submitFeedback } from '../../core/insights/commands';
@@ -99,6 +100,51 @@ describe('the intelligence runner on a real database', () => {
       { status: 'proposed', trigger_key: `promise_pending:${open}:2026-11-30`, top_recommendation: 'wait_for_customer' },
       { status: 'proposed', trigger_key: expect.stringMatching(/^reply_received:/), top_recommendation: 'recommended' },
       { status: 'proposed', trigger_key: expect.stringMatching(/^reply_received:.*:alt:call$/), top_recommendation: 'alternative' },
+    ]);
+  });
+
+  it('a promise logged with a call is the prediction, waits as awaiting_customer, and once its date passes unpaid is a broken promise', async () => {
+    const { company, customer, open } = await world(engine, 'Acme');
+    // The note says nothing a parser could read as a promise: only the logged fields carry it.
+    const call = await logCommunication(engine, { companyId: company, actor: systemActor }, {
+      customer_id: customer,
+      invoice_id: open,
+      kind: 'call',
+      outcome: 'promised_to_pay',
+      body: 'Spoke to Dana in accounts payable.',
+      promise_date: '2026-11-27',
+      promise_amount: 150,
+    });
+    await refreshIntelligence(engine, company);
+    const rows = active(engine, company);
+    const prediction = rows.find((r) => r.insight_type === 'invoice_pay_date_prediction')!;
+    expect(JSON.parse(prediction.payload_json)).toMatchObject({ basis: 'promise', predicted_date: '2026-11-27', evidence_sources: ['communication_thread', 'payment_history'] });
+    const ref = { type: 'communication', id: call.id };
+    expect(JSON.parse(prediction.evidence)).toEqual(
+      expect.arrayContaining([
+        { fact: 'Promise to pay on', value: '2026-11-27', source: 'communication', ref },
+        { fact: 'Promise logged with the call', value: 'Spoke to Dana in accounts payable.', source: 'communication', ref },
+        expect.objectContaining({ fact: 'Promised amount', value: expect.stringContaining('150.00'), ref }),
+      ]),
+    );
+    expect(JSON.parse(rows.find((r) => r.insight_type === 'customer_strategy_plan')!.payload_json).strategy_plan.strategy).toBe('hold_for_promise');
+    const waiting = engine.database.sqlite
+      .prepare(`SELECT trigger_key, top_recommendation, is_action_required, status FROM actions WHERE company_id = ? ORDER BY trigger_key`)
+      .all(company);
+    expect(waiting).toEqual([{ trigger_key: `promise_pending:${open}:2026-11-27`, top_recommendation: 'wait_for_customer', is_action_required: 0, status: 'proposed' }]);
+
+    engine.clock.set('2026-11-30T12:00:00.000Z');
+    await refreshIntelligence(engine, company);
+    const after = active(engine, company);
+    expect(JSON.parse(after.find((r) => r.insight_type === 'invoice_signal')!.payload_json).signal).toMatchObject({ type: 'broken_promise', severity: 'high', detected_at: '2026-11-28' });
+    expect(JSON.parse(after.find((r) => r.insight_type === 'customer_signal')!.payload_json).signal).toMatchObject({ type: 'broken_promise' });
+    expect(JSON.parse(after.find((r) => r.insight_type === 'invoice_pay_date_prediction')!.payload_json).basis).not.toBe('promise');
+    const proposed = engine.database.sqlite
+      .prepare(`SELECT trigger_key, action_type, status FROM actions WHERE company_id = ? AND status = 'proposed' ORDER BY trigger_key`)
+      .all(company);
+    expect(proposed).toEqual([
+      { trigger_key: `broken_promise:${open}:2026-11-27`, action_type: 'call', status: 'proposed' },
+      { trigger_key: `broken_promise:${open}:2026-11-27:alt:email`, action_type: 'email', status: 'proposed' },
     ]);
   });
 

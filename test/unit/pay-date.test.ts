@@ -60,6 +60,23 @@ describe('the pay-date model', () => {
     expect(p.days_late).toBe(0);
   });
 
+  it("counts a customer's invoices open past due at the moment as at least that late", () => {
+    const model = new PayDateModel();
+    for (let i = 0; i < 20; i++) model.observe(obs(`p${i % 4}`, addDays('2025-01-31', i), -2));
+    model.observe(obs('c', '2025-05-31', -2));
+    const query = { customerId: 'c', dueDate: '2025-07-31', disputed: false, asOf: '2025-07-01' };
+    expect(model.predict(query)!.days_late).toBe(-2);
+    // Two invoices still open, 25 and 15 days past due, and one not yet due (says nothing).
+    const overdue = [
+      { dueDate: '2025-06-06', disputed: false },
+      { dueDate: '2025-06-16', disputed: false },
+      { dueDate: '2025-07-20', disputed: false },
+    ];
+    const behind = model.predict({ ...query, overdue })!;
+    expect(behind.days_late).toBeGreaterThanOrEqual(15);
+    expect(behind.customer_observations).toBe(1);
+  });
+
   it('scenarios come from the predictive distribution and sum to 1', () => {
     const model = new PayDateModel();
     [-3, 0, 2, 5, 9, 14, 30].forEach((d, i) => model.observe(obs('c', addDays('2025-01-31', i * 10), d)));
@@ -76,27 +93,46 @@ const day = (n: number) => addDays('2024-01-01', n);
 /** A random paid history: invoices over two years, settled between 20 days early and 60 late. */
 const historyArb = fc
   .array(
-    fc.record({ customer: fc.integer({ min: 0, max: 6 }), issued: fc.integer({ min: 0, max: 700 }), terms: fc.constantFrom(0, 14, 30), late: fc.integer({ min: -20, max: 60 }), disputed: fc.boolean() }),
+    fc.record({
+      customer: fc.integer({ min: 0, max: 6 }),
+      issued: fc.integer({ min: 0, max: 700 }),
+      terms: fc.constantFrom(0, 14, 30),
+      late: fc.integer({ min: -20, max: 60 }),
+      // Days after issue that a dispute became known (0: it came with the invoice), or never.
+      disputedAfter: fc.option(fc.integer({ min: 0, max: 90 })),
+    }),
     { minLength: 1, maxLength: 60 },
   )
   .map((rows) =>
     rows.map((r, i): HistoryInvoice => {
       const dueDate = day(r.issued + r.terms);
       const settled = Math.max(r.issued, r.issued + r.terms + r.late);
-      return { id: `inv-${String(i).padStart(3, '0')}`, customerId: `c${r.customer}`, invoiceDate: day(r.issued), dueDate, settledDate: day(settled), disputed: r.disputed, method: r.late > 10 ? 'CHECK' : 'ELECTRONIC' };
+      return {
+        id: `inv-${String(i).padStart(3, '0')}`,
+        customerId: `c${r.customer}`,
+        invoiceDate: day(r.issued),
+        dueDate,
+        settledDate: day(settled),
+        disputedSince: r.disputedAfter === null ? null : day(r.issued + r.disputedAfter),
+        method: r.late > 10 ? 'CHECK' : 'ELECTRONIC',
+      };
     }),
   );
 
 describe('the backtest is honest in time', () => {
-  it('never uses a payment dated on or after the prediction moment: rewriting the future leaves every prediction as it was', () => {
+  it('never uses a payment dated on or after the prediction moment, nor a dispute known after it: rewriting the future leaves every prediction as it was', () => {
     fc.assert(
       fc.property(historyArb, fc.nat(), fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 60, maxLength: 60 }), (history, pick, shifts) => {
         const target = history[pick % history.length];
         const moment = target.invoiceDate;
-        // Every invoice settled on or after the moment gets another settlement date, still on or after it.
-        const rewritten = history.map((h, i) =>
-          h.settledDate >= moment ? { ...h, settledDate: addDays(h.settledDate, shifts[i]), method: shifts[i] % 2 ? 'WIRE' : h.method } : h,
-        );
+        // Every invoice settled on or after the moment gets another settlement date, still on or
+        // after it (so it stays open, and overdue, as seen from the moment); a dispute that became
+        // known after the moment moves later or goes away.
+        const rewritten = history.map((h, i) => {
+          const future = h.settledDate >= moment ? { ...h, settledDate: addDays(h.settledDate, shifts[i]), method: shifts[i] % 2 ? 'WIRE' : h.method } : h;
+          if (future.disputedSince === null || future.disputedSince <= moment) return future;
+          return { ...future, disputedSince: shifts[i] % 3 ? addDays(future.disputedSince, shifts[i]) : null };
+        });
         const before = replay(history).find((p) => p.invoiceId === target.id)!;
         const after = replay(rewritten).find((p) => p.invoiceId === target.id)!;
         expect({ ...after, actual: null }).toEqual({ ...before, actual: null });
@@ -114,7 +150,7 @@ describe('the backtest at scale', () => {
     for (let i = 0; i < 5000; i++) {
       const issued = Math.floor(rand() * 700);
       const late = Math.round(8 + 10 * (rand() - 0.5) + (rand() < 0.2 ? 25 : 0));
-      history.push({ id: `i${i}`, customerId: `single-${i}`, invoiceDate: day(issued), dueDate: day(issued + 30), settledDate: day(issued + 30 + late), disputed: false, method: null });
+      history.push({ id: `i${i}`, customerId: `single-${i}`, invoiceDate: day(issued), dueDate: day(issued + 30), settledDate: day(issued + 30 + late), disputedSince: null, method: null });
     }
     const report = backtest(history);
     expect(report.invoices).toBe(5000);

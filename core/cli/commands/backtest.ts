@@ -1,6 +1,6 @@
 import { createEngine } from '../../engine';
 import { backtest } from '../../intelligence/backtest';
-import { loadSettledHistory } from '../../intelligence/facts';
+import { loadBacktestHistory } from '../../intelligence/facts';
 import { findCompany } from '../company';
 import { DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 
@@ -13,7 +13,7 @@ export async function backtestCommand(args: string[]): Promise<number> {
   const engine = await createEngine({ file: databaseFile(values) });
   try {
     const company = await findCompany(engine, values.company);
-    const report = backtest(loadSettledHistory(engine, company.id));
+    const report = backtest(loadBacktestHistory(engine, company.id));
     if (values.json) {
       console.log(JSON.stringify(report));
       return 0;
