@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import Database from 'better-sqlite3';
 import { keepAliveAgent, type Stats, stats, timedRequest } from './http';
+import { waitForSettledJobs } from './settle';
 
 export interface BenchOptions {
   invoices: number;
@@ -141,31 +141,6 @@ function verdictOf(r: Measured): string {
   if (median !== undefined) checks.push(`median <= ${median} ms ${r.server.median <= median ? 'ok' : 'MISSED'}`);
   if (p95 !== undefined) checks.push(`p95 <= ${p95} ms ${r.server.p95 <= p95 ? 'ok' : 'MISSED'}`);
   return checks.join(', ');
-}
-
-/** How long the server's start-up work may take before the bench gives up waiting (1M invoices: about 2 minutes). */
-const SETTLE_LIMIT_MS = 15 * 60_000;
-
-/**
- * Waits until the server has no due background job left (the aging snapshots it catches up, the
- * intelligence engine's daily refresh of a freshly seeded ledger): the figures are those of a
- * settled server, not of one sharing its process with a full refresh. Read from the database file.
- */
-async function waitForSettledJobs(db: string): Promise<number> {
-  const started = performance.now();
-  const reader = new Database(db, { readonly: true });
-  try {
-    const busy = reader.prepare(`SELECT count(*) FROM jobs WHERE status = 'running' OR (status = 'queued' AND run_after <= ?)`).pluck();
-    // The scheduler queues its work within a few seconds of start.
-    await new Promise((r) => setTimeout(r, 5_000));
-    while ((busy.get(new Date().toISOString()) as number) > 0) {
-      if (performance.now() - started > SETTLE_LIMIT_MS) throw new Error('the server still had background jobs after 15 minutes');
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
-  } finally {
-    reader.close();
-  }
-  return (performance.now() - started) / 1000;
 }
 
 const fmt = (ms: number | undefined) => (ms === undefined ? '-' : ms < 10 ? ms.toFixed(2) : ms.toFixed(1));

@@ -1,0 +1,26 @@
+import Database from 'better-sqlite3';
+
+/** How long the server's start-up work may take before the bench gives up waiting (1M invoices: about 2 minutes). */
+const SETTLE_LIMIT_MS = 15 * 60_000;
+
+/**
+ * Waits until the server has no due background job left (the aging snapshots it catches up, the
+ * intelligence engine's daily refresh of a freshly seeded ledger): the figures are those of a
+ * settled server, not of one sharing its process with a full refresh. Read from the database file.
+ */
+export async function waitForSettledJobs(db: string): Promise<number> {
+  const started = performance.now();
+  const reader = new Database(db, { readonly: true });
+  try {
+    const busy = reader.prepare(`SELECT count(*) FROM jobs WHERE status = 'running' OR (status = 'queued' AND run_after <= ?)`).pluck();
+    // The scheduler queues its work within a few seconds of start.
+    await new Promise((r) => setTimeout(r, 5_000));
+    while ((busy.get(new Date().toISOString()) as number) > 0) {
+      if (performance.now() - started > SETTLE_LIMIT_MS) throw new Error('the server still had background jobs after 15 minutes');
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  } finally {
+    reader.close();
+  }
+  return (performance.now() - started) / 1000;
+}
