@@ -60,7 +60,7 @@ export function describeFailure(err: unknown, serverUrl: string, signingIn: bool
         : { kind: 'sign_in_refused', status: 422, words: 'The team server no longer accepts this desktop’s sign-in: disconnect and connect again' };
     }
     if (err.status >= 500) return { kind: 'refused', status: 502, words: `The team server at ${serverUrl} failed (${err.message})` };
-    return { kind: 'refused', status: err.status === 429 ? 429 : 409, words: err.message };
+    return { kind: 'refused', status: err.status === 429 ? 429 : 422, words: err.message };
   }
   if (err instanceof SyntaxError) return { kind: 'not_ardesk', status: 502, words: `${serverUrl} does not answer as an ardesk team server` };
   if (err instanceof DOMException && err.name === 'TimeoutError') return { kind: 'unreachable', status: 502, words: `The team server at ${serverUrl} did not answer in time` };

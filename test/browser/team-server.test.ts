@@ -142,6 +142,9 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     expect(await rejections.innerText()).toMatch(/cancel|cannot|not/i);
     await lookAndCheck(page, 'rejected');
     expect(query<{ status: string }>(deskDb, 'SELECT status FROM actions WHERE id = ?', second.id)[0].status).toBe('cancelled');
+    await page.getByRole('button', { name: 'I have read these: clear the list' }).click();
+    await expect.poll(() => rejections.count()).toBe(0);
+    await indicator.getByText('Synced').waitFor({ timeout: 10_000 });
   }, 120_000);
 
   it('disconnects, asking, and keeps the local copy as a local-only company', async () => {

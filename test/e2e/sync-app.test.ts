@@ -174,6 +174,11 @@ describe('connecting a desktop to a team server through the app’s local API', 
     });
     expect(told.rejected[0]).toMatchObject({ command: 'approve_action', company_id: acme, reason: expect.any(String) });
     expect(query<{ status: string }>(deskDb, 'SELECT status FROM actions WHERE id = ?', action.id)[0].status).toBe('cancelled');
+
+    expect((await sam.call('POST', '/api/v1/sync/rejections/dismiss')).status).toBe(403);
+    expect((await status()).rejected).toHaveLength(1);
+    expect(await ann.ok('POST', '/api/v1/sync/rejections/dismiss')).toEqual({ dismissed: 1 });
+    expect((await status()).rejected).toEqual([]);
   }, 90_000);
 
   it('resyncs with progress, then disconnects keeping the local copy as a local-only company', async () => {

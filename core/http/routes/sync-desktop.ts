@@ -9,7 +9,7 @@ import { SyncHttpError, signInToServer, signOutOfServer } from '../../sync/clien
 import { asProblem } from '../../sync/failure';
 import { requireSyncManager } from '../../sync/manager';
 import type { SyncSession } from '../../sync/session';
-import { syncState } from '../../sync/state';
+import { dismissRejections, syncState } from '../../sync/state';
 import { createRouter, json, jsonBody, problems, SECURITY, Text, Uuid, UuidValue } from '../openapi';
 import { SyncTransfer } from './sync';
 
@@ -123,6 +123,15 @@ const disconnectRoute = createRoute({
   },
 });
 
+const dismissRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/sync/rejections/dismiss',
+  tags: [TAG],
+  summary: 'Take the commands the team server refused (already undone here) off the list, once read',
+  security: SECURITY,
+  responses: { 200: json(z.object({ dismissed: z.number().int() }).openapi('SyncRejectionsDismissed'), 'How many left the list'), ...problems(401, 403) },
+});
+
 /** Runs `work`, turning a team server's refusal or a network failure into a problem in words. */
 async function inWords<T>(serverUrl: string, signingIn: boolean, work: () => Promise<T>): Promise<T> {
   try {
@@ -178,5 +187,9 @@ export function syncDesktopRoutes(session: SyncSession) {
       const { keep_local_copy } = c.req.valid('json');
       const { companies } = await inWords('', false, () => session.disconnect(keep_local_copy));
       return c.json({ companies, kept_local_copy: keep_local_copy }, 200);
+    })
+    .openapi(dismissRoute, async (c) => {
+      await requireSyncManager(c.var.engine.db, c.var.user.id);
+      return c.json({ dismissed: await dismissRejections(c.var.engine.db) }, 200);
     });
 }

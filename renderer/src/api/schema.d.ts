@@ -1882,6 +1882,16 @@ export interface paths {
       };
     };
   };
+  "/api/v1/sync/rejections/dismiss": {
+    post: {
+      /** Take the commands the team server refused (already undone here) off the list, once read */
+      responses: {
+        200: components["schemas"]["SyncRejectionsDismissed"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/v1/sync/resync": {
     post: {
       /** Download every kept company again (in the background); refused while changes are waiting */
@@ -3661,6 +3671,9 @@ export interface components {
     };
     SyncPushResponse: {
       results: components["schemas"]["SyncMutationOutcome"][];
+    };
+    SyncRejectionsDismissed: {
+      dismissed: number;
     };
     SyncRound: {
       pushed: number;

@@ -46,7 +46,7 @@ export function TeamServer({ companyId }: { companyId: string }) {
       {transfer && (transfer.state === 'running' || transfer.state === 'failed' || typed) && (
         <TransferCard transfer={transfer} typed={typed} companyId={companyId} onOpened={() => setTyped(null)} />
       )}
-      {status.role === 'replica' && status.rejected.length > 0 && <Rejections rejected={status.rejected} />}
+      {status.role === 'replica' && status.rejected.length > 0 && <Rejections rejected={status.rejected} canDismiss={status.can_manage} onChanged={reload} />}
       {transfer?.state !== 'running' &&
         (status.can_manage ? (
           <ConnectForm status={status} onStarted={(t) => setTyped(t)} onChanged={reload} />
@@ -191,13 +191,13 @@ function TransferCard({ transfer, typed, companyId, onOpened }: { transfer: NonN
       <h2 id="transfer-title">{title}</h2>
       {transfer.state === 'running' && <progress aria-label={`${title}: in progress`} />}
       <div role="status">
-        <ul>
+        <ul className="transfer-list">
           {transfer.companies.map((c) => (
             <li key={c.id}>{transferLine(c)}</li>
           ))}
         </ul>
       </div>
-      {transfer.state === 'done' && <p data-testid="transfer-done">Download finished.</p>}
+      {transfer.state === 'done' && <p data-testid="transfer-done">Download finished {formatTimestamp(transfer.finished_at ?? transfer.started_at)}.</p>}
       {transfer.state === 'failed' && (
         <p className="form-error" role="alert">
           The download stopped: {transfer.error}. Nothing of it was kept for the company it was on; try again below.
@@ -231,7 +231,8 @@ function TransferCard({ transfer, typed, companyId, onOpened }: { transfer: NonN
   );
 }
 
-function Rejections({ rejected }: { rejected: SyncStatus['rejected'] }) {
+function Rejections({ rejected, canDismiss, onChanged }: { rejected: SyncStatus['rejected']; canDismiss: boolean; onChanged: () => void }) {
+  const save = useSave();
   return (
     <section className="card stack" aria-labelledby="rejected-title" data-testid="sync-rejections">
       <h2 id="rejected-title">Changes the team server refused</h2>
@@ -254,6 +255,22 @@ function Rejections({ rejected }: { rejected: SyncStatus['rejected'] }) {
           ))}
         </tbody>
       </table>
+      {canDismiss && (
+        <div className="form-actions">
+          <button
+            type="button"
+            className="btn"
+            disabled={save.busy}
+            onClick={async () => {
+              await save.run(() => api.post('/api/v1/sync/rejections/dismiss', {}), 'The list of refused changes is cleared.');
+              onChanged();
+            }}
+          >
+            I have read these: clear the list
+          </button>
+        </div>
+      )}
+      <FormError error={save.error} />
     </section>
   );
 }
