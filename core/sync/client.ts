@@ -198,17 +198,13 @@ export interface Connection {
   companies: Array<{ id: string; name: string }>;
 }
 
-/**
- * The first half of connecting: signs in, checks that the chosen companies can come here, and
- * makes this database a replica of that server (nothing downloaded yet).
- */
-export async function beginConnection(engine: Engine, options: ConnectOptions): Promise<Connection> {
-  const state = await syncState(engine.db);
-  if (state.role === 'server') throw new SyncHttpError(409, 'This database is a team server; connect a desktop database instead', 'is_team_server');
-  if (state.role === 'replica' && state.server_url !== options.serverUrl) throw new SyncHttpError(409, `This database is already connected to ${state.server_url}`, 'already_connected');
-  const login = await signInToServer(options.serverUrl, options.username, options.password);
-  const clash = await engine.db.selectFrom('users').select('id').where('username', '=', login.user.username).where('id', '!=', login.user.id).executeTakeFirst();
-  if (clash) throw new SyncHttpError(409, `This database has its own user named ${login.user.username}; connect a new database instead`, 'username_taken');
+/** What may stop a connection once signed in; the chosen companies when nothing does. */
+async function checkConnection(engine: Engine, options: ConnectOptions, login: LoginAnswer): Promise<LoginAnswer['companies']> {
+  const name = login.user.username;
+  const clash = await engine.db.selectFrom('users').select('id').where('username', '=', name).where('id', '!=', login.user.id).executeTakeFirst();
+  if (clash) {
+    throw new SyncHttpError(409, `This database already has a user of its own named ${name}, who is not the team server's ${name}: connect a database without that user (a new data folder)`, 'username_taken');
+  }
   const wanted = options.companies.length
     ? options.companies.map((c) => {
         const found = login.companies.find((k) => k.id === c.toLowerCase() || k.name === c);
@@ -220,14 +216,35 @@ export async function beginConnection(engine: Engine, options: ConnectOptions): 
   if (localOnly.length) {
     throw new SyncHttpError(409, `${localOnly.map((c) => c.name).join(', ')} is already on this machine as a local-only company (kept when it was disconnected); downloading it would replace what was done here`, 'company_already_local');
   }
+  // Refused before anything changes here: a download replaces rows that pending changes rebase on.
+  await assertNothingPending(engine);
+  return wanted;
+}
+
+/**
+ * The first half of connecting: signs in, checks that the chosen companies can come here, and
+ * makes this database a replica of that server (nothing downloaded yet).
+ */
+export async function beginConnection(engine: Engine, options: ConnectOptions): Promise<Connection> {
+  const state = await syncState(engine.db);
+  if (state.role === 'server') throw new SyncHttpError(409, 'This database is a team server; connect a desktop database instead', 'is_team_server');
+  if (state.role === 'replica' && state.server_url !== options.serverUrl) throw new SyncHttpError(409, `This database is already connected to ${state.server_url}`, 'already_connected');
+  const login = await signInToServer(options.serverUrl, options.username, options.password);
+  // A refusal below ends the sign-in just made, so no token is left behind on the server.
+  const wanted = await checkConnection(engine, options, login).catch(async (err: unknown) => {
+    await signOutOfServer(options.serverUrl, login.token).catch(() => undefined);
+    throw err;
+  });
   const clientId = state.client_id ?? newId();
+  const previous = await linkOf(engine);
   await engine.db
     .updateTable('sync_state')
     .set({ client_id: clientId, server_url: options.serverUrl, user_id: login.user.id, username: login.user.username, token_enc: engine.secrets.encrypt(login.token), last_error: null })
     .where('id', '=', 1)
     .execute();
   setSyncRole(engine.database.sqlite, 'replica');
-  await assertNothingPending(engine);
+  // Connecting again (another company) replaces the token: the old one is revoked when the server answers.
+  if (previous) await signOutOfServer(previous.serverUrl, previous.token).catch(() => undefined);
   return { link: { serverUrl: options.serverUrl, token: login.token, clientId }, companies: wanted };
 }
 

@@ -26,6 +26,7 @@ describe('connecting a desktop to a team server through the app’s local API', 
   let sam: Api;
   let acme: string;
   let other: string;
+  let third: string;
 
   const status = () => maria.ok('GET', '/api/v1/sync/status');
   const credentials = (overrides: Record<string, unknown> = {}) => ({ server_url: proxy.url, username: 'ann', password: PASSWORD, ...overrides });
@@ -36,6 +37,7 @@ describe('connecting a desktop to a team server through the app’s local API', 
     deskDb = join(dir, 'desk.sqlite');
     await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'ann', '--password', PASSWORD, '--company', 'Acme', '--role', 'owner']);
     await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'carol', '--password', PASSWORD, '--company', 'Other Co', '--role', 'owner']);
+    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'sam', '--password', PASSWORD, '--company', 'Third Co', '--role', 'owner']);
     await ardeskOk(['user', 'add', '--db', deskDb, '--username', 'maria', '--password', LOCAL_PASSWORD, '--company', 'Maria desk', '--role', 'owner']);
     await ardeskOk(['user', 'add', '--db', deskDb, '--username', 'sam', '--password', LOCAL_PASSWORD, '--company', 'Maria desk', '--role', 'collector']);
     acme = query<{ id: string }>(serverDb, "SELECT id FROM companies WHERE name = 'Acme'")[0].id;
@@ -45,6 +47,8 @@ describe('connecting a desktop to a team server through the app’s local API', 
     serverApi = await Api.login(server.url, 'ann', PASSWORD);
     const carol = await Api.login(server.url, 'carol', PASSWORD);
     await carol.ok('POST', `/api/companies/${other}/members`, { username: 'ann', role: 'collector' });
+    third = query<{ id: string }>(serverDb, "SELECT id FROM companies WHERE name = 'Third Co'")[0].id;
+    await (await Api.login(server.url, 'sam', PASSWORD)).ok('POST', `/api/companies/${third}/members`, { username: 'ann', role: 'collector' });
     const customer = await serverApi.ok('POST', `/api/companies/${acme}/customers`, { name: 'Initech' });
     await serverApi.ok('POST', `/api/companies/${acme}/invoices`, { customer: customer.id, total_amount: 500, number: 'INV-1' });
     desktop = await startServe(['--db', deskDb, '--port', '0', '--sync-interval', '1']);
@@ -106,7 +110,17 @@ describe('connecting a desktop to a team server through the app’s local API', 
     expect((await status()).role).toBeNull();
   }, 60_000);
 
-  it('lets only the owner of the local companies (or the connected user) manage the connection', async () => {
+  it('refuses a server user whose name a local user already has, leaving no sign-in behind on the server', async () => {
+    const samTokens = () => query(serverDb, "SELECT t.id FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE u.username = 'sam' AND t.revoked_at IS NULL");
+    const before = samTokens();
+    const clash = await maria.call('POST', '/api/v1/sync/connect', { ...credentials({ username: 'sam' }), company_ids: [third] });
+    expect(clash.status).toBe(409);
+    expect(clash.body).toMatchObject({ code: 'username_taken', detail: expect.stringMatching(/already has a user of its own named sam/) });
+    expect((await status()).role).toBeNull();
+    expect(samTokens()).toEqual(before);
+  });
+
+  it('lets only an owner (or the connected user) manage the connection', async () => {
     const refused = await sam.call('POST', '/api/v1/sync/server-companies', credentials());
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('sync_manager_required');
@@ -117,9 +131,11 @@ describe('connecting a desktop to a team server through the app’s local API', 
 
   it('lists the server’s companies, connects the chosen one and downloads it with progress; the password is kept nowhere', async () => {
     const look = await maria.ok('POST', '/api/v1/sync/server-companies', credentials());
-    expect(look.companies.map((c: { name: string }) => c.name).sort()).toEqual(['Acme', 'Other Co']);
+    expect(look.companies.map((c: { name: string }) => c.name).sort()).toEqual(['Acme', 'Other Co', 'Third Co']);
     expect(look.companies.every((c: { here: unknown }) => c.here === null)).toBe(true);
     expect(JSON.stringify(look)).not.toMatch(/token/i);
+    const annTokens = () => query(serverDb, "SELECT t.id FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE u.username = 'ann' AND t.revoked_at IS NULL");
+    const before = annTokens().length;
 
     const started = await maria.call('POST', '/api/v1/sync/connect', { ...credentials(), company_ids: [acme] });
     expect(started.status).toBe(202);
@@ -139,6 +155,7 @@ describe('connecting a desktop to a team server through the app’s local API', 
     expect(stored).not.toContain(PASSWORD);
     expect(query<{ token_enc: string }>(deskDb, 'SELECT token_enc FROM sync_state')[0].token_enc).toEqual(expect.any(String));
 
+    expect(annTokens()).toHaveLength(before + 1);
     const again = await maria.call('POST', '/api/v1/sync/connect', { ...credentials(), company_ids: [acme] });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'company_already_local', detail: expect.stringMatching(/already kept/) });
@@ -208,6 +225,17 @@ describe('connecting a desktop to a team server through the app’s local API', 
     expect(clash.body).toMatchObject({ code: 'company_already_local', detail: expect.stringMatching(/Acme is already on this machine as a local-only company/) });
     expect(query(deskDb, 'SELECT name FROM customers WHERE id = ?', localEdit.id)).toEqual([{ name: 'After disconnecting' }]);
   }, 90_000);
+
+  it('says in words why a download stopped when another member’s username is taken here, keeping nothing of it', async () => {
+    await maria.ok('POST', '/api/v1/sync/connect', { ...credentials(), company_ids: [third] });
+    const failed = await waitFor('the download to stop', async () => {
+      const s = await status();
+      return s.transfer?.state === 'failed' ? s : null;
+    });
+    expect(failed.transfer.error).toMatch(/has a user of its own named sam, and the team server has another user of that name/);
+    expect(query(deskDb, 'SELECT id FROM companies WHERE id = ?', third)).toEqual([]);
+    expect(query(deskDb, "SELECT count(*) AS n FROM users WHERE username = 'sam'")).toEqual([{ n: 1 }]);
+  }, 60_000);
 
   it('connects another company and disconnects removing the local copy', async () => {
     await maria.ok('POST', '/api/v1/sync/connect', { ...credentials(), company_ids: [other] });
