@@ -147,6 +147,14 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     await indicator.getByText('Synced').waitFor({ timeout: 10_000 });
   }, 120_000);
 
+  it('downloads everything again from the tab', async () => {
+    await page.getByRole('button', { name: 'Download everything again' }).click();
+    const card = page.getByTestId('sync-transfer');
+    await card.getByRole('heading', { name: 'Full resync' }).waitFor();
+    await card.getByTestId('transfer-done').waitFor({ timeout: 30_000 });
+    expect(await card.innerText()).toMatch(/Acme: \d+ rows downloaded/);
+  }, 60_000);
+
   it('disconnects, asking, and keeps the local copy as a local-only company', async () => {
     await page.getByRole('button', { name: 'Disconnect…' }).click();
     const dialog = page.getByRole('alertdialog');

@@ -43,7 +43,7 @@ export function TeamServer({ companyId }: { companyId: string }) {
   return (
     <div className="stack">
       {status.role === 'replica' && <ConnectionState status={status} companyId={companyId} onChanged={reload} />}
-      {transfer && (transfer.state === 'running' || transfer.state === 'failed' || typed) && (
+      {transfer && (
         <TransferCard transfer={transfer} typed={typed} companyId={companyId} onOpened={() => setTyped(null)} />
       )}
       {status.role === 'replica' && status.rejected.length > 0 && <Rejections rejected={status.rejected} canDismiss={status.can_manage} onChanged={reload} />}
@@ -184,7 +184,7 @@ function ConnectionState({ status, companyId, onChanged }: { status: SyncStatus;
 function TransferCard({ transfer, typed, companyId, onOpened }: { transfer: NonNullable<SyncStatus['transfer']>; typed: Typed | null; companyId: string; onOpened: () => void }) {
   const save = useSave();
   const navigate = useRoute((s) => s.navigate);
-  const title = transfer.kind === 'connect' ? 'First download' : 'Downloading everything again';
+  const title = transfer.kind === 'connect' ? 'First download' : 'Full resync';
   const first = transfer.companies[0];
   return (
     <section className="card stack" aria-labelledby="transfer-title" data-testid="sync-transfer">
