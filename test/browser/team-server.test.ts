@@ -103,6 +103,7 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     expect(await page.getByTestId('sync-transfer').innerText()).toMatch(/Acme: \d+ rows downloaded/);
     await expect.poll(() => page.getByTestId('team-server-summary').innerText(), { timeout: 20_000 }).toBe('Synced');
     expect(await page.getByTestId('team-server-companies').innerText()).toBe('Acme');
+    expect(await page.getByTestId('team-server-who').innerText()).toMatch(/The companies kept here are ann’s: sign in as ann/);
     expect(await page.getByTestId('team-server-last-sync').innerText()).not.toBe('Not yet');
     await lookAndCheck(page, 'connected');
     expect(query(deskDb, 'SELECT name FROM customers WHERE company_id = ?', acme)).toEqual([{ name: 'Initech' }]);

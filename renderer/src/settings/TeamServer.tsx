@@ -69,6 +69,7 @@ function ConnectionState({ status, companyId, onChanged }: { status: SyncStatus;
   const navigate = useRoute((s) => s.navigate);
   const summary = syncSummary(status);
   const running = status.transfer?.state === 'running';
+  const me = useSession((s) => s.user?.username);
   return (
     <section className="card stack" aria-labelledby="team-title" data-testid="team-server-state">
       <h2 id="team-title">Team server</h2>
@@ -98,6 +99,11 @@ function ConnectionState({ status, companyId, onChanged }: { status: SyncStatus;
           <dd data-testid="team-server-pending">{status.pending ? pendingInWords(status.pending) : 'Nothing'}</dd>
         </div>
       </dl>
+      {me !== status.username && status.companies.length > 0 && (
+        <p className="muted" data-testid="team-server-who">
+          The companies kept here are {status.username}’s: sign in as {status.username}, with the team server password, to work on them.
+        </p>
+      )}
       {status.last_error && !status.online && (
         <p className="form-error" data-testid="team-server-error">
           Last problem: {status.last_error}
