@@ -117,7 +117,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   app.use('/api/companies/:company_id/*', syncedWrites(() => sync.wake()));
 
   app.route('/', publicAuthRoutes(options));
-  app.route('/', setupRoutes(options));
+  app.route('/', setupRoutes(options, sync));
   for (const router of protectedRoutes()) app.route('/', router);
   const pokes = options.pokes ?? createPokeHub(engine);
   app.route('/', syncRoutes({ replay: localApp, hub: pokes, session: sync }));

@@ -40,6 +40,8 @@ export interface SyncSession {
   /** Checks at once that nothing is pending; downloads in the background. */
   resync(): Promise<Transfer>;
   syncNow(): Promise<SyncRound>;
+  /** Resolves once the download running (if any) has ended, whichever way. */
+  settled(): Promise<void>;
   disconnect(keepLocalCopy: boolean): Promise<{ companies: Array<{ id: string; name: string }> }>;
   stop(): Promise<void>;
 }
@@ -137,6 +139,10 @@ export function createSyncSession(engine: Engine, localApp: AppFetch, loopOption
       refuseWhileTransferring();
       // One round at a time: through the loop when it runs, so it never overlaps one of its own.
       return loop ? loop.syncNow() : syncOnce(engine, localApp);
+    },
+
+    settled: async () => {
+      await running;
     },
 
     async disconnect(keepLocalCopy) {

@@ -249,4 +249,26 @@ describe('connecting a desktop to a team server through the app’s local API', 
     expect(twice.status).toBe(409);
     expect(twice.body.code).toBe('not_connected');
   }, 60_000);
+
+  it('connects an empty workspace at first launch and signs in there as the server user', async () => {
+    const fresh = await startServe(['--db', join(dir, 'fresh.sqlite'), '--port', '0', '--sync-interval', '1']);
+    try {
+      const setup = (body: unknown) =>
+        fetch(`${fresh.url}/api/v1/setup/connect/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const wrong = await setup(credentials({ password: 'nope' }));
+      expect(wrong.status).toBe(422);
+      expect(wrong.body.code).toBe('team_server_sign_in_refused');
+      expect((await setup({ ...credentials(), extra: true })).status).toBe(400);
+      const done = await setup(credentials());
+      expect(done.status).toBe(201);
+      expect(done.body.companies.map((c: { name: string }) => c.name).sort()).toEqual(['Acme', 'Other Co', 'Third Co']);
+      const me = await fetch(`${fresh.url}/api/v1/auth/me/`, { headers: { authorization: `Token ${done.body.token}` } }).then((r) => r.json());
+      expect(me.user.username).toBe('ann');
+      const again = await setup(credentials());
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe('already_initialized');
+    } finally {
+      await fresh.stop();
+    }
+  }, 60_000);
 });

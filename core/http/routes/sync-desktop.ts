@@ -27,7 +27,7 @@ const ServerUrl = Text(2000)
   }, 'must be an http or https address such as https://ardesk.example.com:4870')
   .openapi({ example: 'https://ardesk.example.com:4870' });
 
-const Credentials = {
+export const Credentials = {
   server_url: ServerUrl,
   username: Text(64).min(1),
   password: Text(256).min(1),
@@ -133,7 +133,7 @@ const dismissRoute = createRoute({
 });
 
 /** Runs `work`, turning a team server's refusal or a network failure into a problem in words. */
-async function inWords<T>(serverUrl: string, signingIn: boolean, work: () => Promise<T>): Promise<T> {
+export async function inWords<T>(serverUrl: string, signingIn: boolean, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {

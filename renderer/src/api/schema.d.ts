@@ -1792,6 +1792,20 @@ export interface paths {
       };
     };
   };
+  "/api/v1/setup/connect/": {
+    post: {
+      /** Make an empty workspace a desktop of a team server: download the user's companies from it, then sign in here as that user */
+      body: components["schemas"]["FirstLaunchConnect"];
+      responses: {
+        201: components["schemas"]["SetupSignedIn"];
+        400: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+        422: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
+        502: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/v1/setup/demo/": {
     post: {
       /** Fill an empty workspace with the demo data (users demo and outsider, two companies), and sign in as demo */
@@ -2484,6 +2498,11 @@ export interface components {
       password: string;
       display_name?: string;
       company_name: string;
+    };
+    FirstLaunchConnect: {
+      server_url: string;
+      username: string;
+      password: string;
     };
     ImportCounts: {
       created: number;
