@@ -169,4 +169,23 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     expect(query(deskDb, 'SELECT name FROM customers WHERE company_id = ?', acme)).toEqual([{ name: 'Initech' }]);
     expect(browser.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   }, 60_000);
+
+  it('connects an empty workspace from the first-launch page', async () => {
+    const fresh = await startServe(['--db', join(dir, 'fresh.sqlite'), '--port', '0', '--sync-interval', '1']);
+    const other = await browser.context.newPage();
+    try {
+      await other.goto(fresh.url);
+      const form = other.getByRole('form', { name: 'Connect to a team server' });
+      await form.getByLabel('Server address').fill(proxy.url);
+      await form.getByLabel('Username on the server').fill('ann');
+      await form.getByLabel('Password').fill(PASSWORD);
+      await lookAndCheck(other, 'first-launch');
+      await form.getByRole('button', { name: 'Connect and download' }).click();
+      await other.waitForURL(new RegExp(`/companies/${acme}/invoices$`), { timeout: 30_000 });
+      await other.getByTestId('sync-indicator').getByText('Synced').waitFor({ timeout: 20_000 });
+    } finally {
+      await other.close();
+      await fresh.stop();
+    }
+  }, 90_000);
 });
