@@ -8,8 +8,8 @@ import { startIntelligenceScheduler } from './intelligence/jobs';
 import { coreJobHandlers } from './jobs/handlers';
 import { createWorker, WORKER_DEFAULTS } from './jobs/worker';
 import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from './replies/sync';
-import { type SyncLoop, startSyncLoop } from './sync/loop';
-import { syncState } from './sync/state';
+import { DEFAULT_SYNC_INTERVAL_MS } from './sync/loop';
+import { createSyncSession } from './sync/session';
 
 export interface RuntimeOptions extends Partial<HttpOptions> {
   port: number;
@@ -30,20 +30,25 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_SYNC_INTERVAL_MS = 30_000;
-
 /**
  * The running service: the spec API on a real port plus the background workers, and on a
  * database connected to a team server the sync loop. The desktop main process and `ardesk serve`
  * both start exactly this.
  */
 export async function startRuntime(engine: Engine, options: RuntimeOptions): Promise<Runtime> {
-  let loop: SyncLoop | null = null;
+  const sync = createSyncSession(engine, (request, env) => Promise.resolve(app.request(request, undefined, env)), {
+    intervalMs: options.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS,
+    onRound: (round, error) => {
+      if (error) console.error(`ardesk sync: ${error instanceof Error ? error.message : String(error)}`);
+      else if (round && (round.pushed || round.pulled || round.rejected.length)) {
+        console.log(`ardesk sync: pushed ${round.pushed}, rejected ${round.rejected.length}, pulled ${round.pulled}, pending ${round.pending}`);
+      }
+    },
+  });
   const app = createApp(engine, {
     ...options,
     allowedHosts: [...(options.allowedHosts ?? []), ...(isLoopback(options.host) ? [] : [options.host])],
-    onMutationQueued: () => loop?.wake(),
-    syncLoop: () => loop?.status() ?? null,
+    sync,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = options.tls
@@ -65,22 +70,12 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const replyTimer = setInterval(queueReplyReads, REPLY_READ_INTERVAL_MS);
   replyTimer.unref();
   const intelligence = startIntelligenceScheduler(engine, options.jobPollMs ? { pollMs: options.jobPollMs } : {});
-  if ((await syncState(engine.db)).role === 'replica') {
-    loop = startSyncLoop(engine, (request, env) => Promise.resolve(app.request(request, undefined, env)), {
-      intervalMs: options.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS,
-      onRound: (round, error) => {
-        if (error) console.error(`ardesk sync: ${error instanceof Error ? error.message : String(error)}`);
-        else if (round && (round.pushed || round.pulled || round.rejected.length)) {
-          console.log(`ardesk sync: pushed ${round.pushed}, rejected ${round.rejected.length}, pulled ${round.pulled}, pending ${round.pending}`);
-        }
-      },
-    });
-  }
+  await sync.start();
   return {
     url: `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`,
     port,
     async stop() {
-      await loop?.stop();
+      await sync.stop();
       await snapshots.stop();
       clearInterval(replyTimer);
       await queueing;

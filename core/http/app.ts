@@ -17,10 +17,12 @@ import { publicAuthRoutes } from './routes/auth';
 import { protectedRoutes } from './routes/index';
 import { setupRoutes } from './routes/setup';
 import { syncRoutes } from './routes/sync';
-import type { LoopStatus } from '../sync/loop';
-import { replayOf } from '../sync/operation';
+import { syncDesktopRoutes } from './routes/sync-desktop';
+import { type AppFetch, replayOf } from '../sync/operation';
 import { syncedWrites } from '../sync/outbox';
 import { createPokeHub, type PokeHub } from '../sync/pokes';
+import { createSyncSession, type SyncSession } from '../sync/session';
+import { DEFAULT_SYNC_INTERVAL_MS } from '../sync/loop';
 
 export interface HttpOptions {
   throttle: LoginThrottle;
@@ -35,10 +37,8 @@ export interface HttpOptions {
   maxImportBytes: number;
   /** Server-Sent Events pokes of a team server (created on demand when not given). */
   pokes: PokeHub | null;
-  /** A connected desktop's sync loop: its state for the status endpoint. */
-  syncLoop: () => LoopStatus | null;
-  /** Called when a local write was queued for the team server. */
-  onMutationQueued: () => void;
+  /** This desktop's sync (loop, first download, resync); made here, loop not started, when not given. */
+  sync: SyncSession | null;
   /**
    * A team server on plain HTTP at a non-loopback address: login and sync are refused, because
    * passwords and tokens would cross the network in clear (ardesk serve --insecure-http allows it).
@@ -69,11 +69,12 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     maxBodyBytes: overrides.maxBodyBytes ?? 1024 * 1024,
     maxImportBytes: overrides.maxImportBytes ?? 50 * 1024 * 1024,
     pokes: overrides.pokes ?? null,
-    syncLoop: overrides.syncLoop ?? (() => null),
-    onMutationQueued: overrides.onMutationQueued ?? (() => undefined),
+    sync: overrides.sync ?? null,
     refuseCredentialsInClear: overrides.refuseCredentialsInClear ?? false,
   };
   const app = createRouter();
+  const localApp: AppFetch = (request, env) => Promise.resolve(app.request(request, undefined, env));
+  const sync = options.sync ?? createSyncSession(engine, localApp, { intervalMs: DEFAULT_SYNC_INTERVAL_MS });
   app.onError((err, c) => errorToResponse(err, c));
   app.notFound((c) =>
     c.req.path.startsWith('/api/') ? problem(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`) : problem(404, 'not_found', 'Not found'),
@@ -113,13 +114,14 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   app.use('/api/companies/:company_id/*', requireMembership());
   app.use('/api/companies/:company_id', requireMembership());
   app.use('/api/*', refuseUntypeableText());
-  app.use('/api/companies/:company_id/*', syncedWrites(options.onMutationQueued));
+  app.use('/api/companies/:company_id/*', syncedWrites(() => sync.wake()));
 
   app.route('/', publicAuthRoutes(options));
-  app.route('/', setupRoutes(options));
+  app.route('/', setupRoutes(options, sync));
   for (const router of protectedRoutes()) app.route('/', router);
   const pokes = options.pokes ?? createPokeHub(engine);
-  app.route('/', syncRoutes({ replay: (request, env) => Promise.resolve(app.request(request, undefined, env)), hub: pokes, loop: options.syncLoop }));
+  app.route('/', syncRoutes({ replay: localApp, hub: pokes, session: sync }));
+  app.route('/', syncDesktopRoutes(sync));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Token', {
     type: 'apiKey',

@@ -30,7 +30,7 @@ export const ProblemSchema = z
 const problemContent = { 'application/problem+json': { schema: ProblemSchema } };
 
 /** The problem responses a route can give, by status, for the OpenAPI document. */
-export function problems(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 429>) {
+export function problems(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 502>) {
   const text: Record<number, string> = {
     400: 'Invalid input',
     401: 'Missing, unknown or expired token',
@@ -38,7 +38,9 @@ export function problems(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 
     404: 'Unknown identifier, or one of another company',
     409: 'Conflict with the current state',
     413: 'Request body too large',
+    422: 'Refused by the team server (this request was well formed)',
     429: 'Too many attempts',
+    502: 'The team server could not be reached, or failed',
   };
   return Object.fromEntries(statuses.map((s) => [s, { description: text[s], content: problemContent }]));
 }

@@ -8,6 +8,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import { ConflictError } from '../errors';
 import type { Engine } from '../engine';
 import type { AuthenticatedUser } from '../http/env';
 import type { FeedChange, Row } from './feed';
@@ -88,7 +89,17 @@ function restoreServerImage(sqlite: BetterSqlite3.Database): void {
 
 export function writeUsers(sqlite: BetterSqlite3.Database, users: Row[]): void {
   const table: SyncedTable = { name: 'users', columns: ['id', 'username', 'display_name', 'email', 'password_hash', 'created_at', 'updated_at'], key: ['id'], companyColumn: 'id' };
-  for (const u of users) upsert(sqlite, table, u);
+  const taken = prepared(sqlite, 'SELECT 1 FROM users WHERE username = ? AND id != ?');
+  for (const u of users) {
+    // Said in words rather than as the UNIQUE constraint failing: usernames are one namespace per database.
+    if (taken.get(u.username, u.id)) {
+      throw new ConflictError(
+        `This database has a user of its own named ${String(u.username)}, and the team server has another user of that name in a company being synced: rename one of them, or use a new data folder`,
+        'username_taken',
+      );
+    }
+    upsert(sqlite, table, u);
+  }
 }
 
 /** Removes every local row of a company this user may no longer see. */

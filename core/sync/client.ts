@@ -7,15 +7,18 @@ import type { Engine } from '../engine';
 import { newId } from '../ids';
 import { applyPull, faultPoint, forgetCompany, type PulledCompany, type PullToApply, writeChanges, writeUsers } from './apply';
 import type { Feed } from './feed';
+import { describeFailure } from './failure';
 import type { AppFetch } from './operation';
 import type { MutationOutcome, PushedMutation } from './push';
 import { syncState } from './state';
 import { setSyncRole } from './triggers';
 
+/** A refusal: the team server's answer (no code), or this database's own check (a code). */
 export class SyncHttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code: string | null = null,
   ) {
     super(message);
   }
@@ -58,7 +61,7 @@ export async function callServer<T>(serverUrl: string, path: string, token: stri
     }
     throw new SyncHttpError(response.status, detail);
   }
-  return JSON.parse(text) as T;
+  return (text ? JSON.parse(text) : null) as T;
 }
 
 export async function linkOf(engine: Engine): Promise<SyncLink | null> {
@@ -147,7 +150,7 @@ export interface SyncRound {
 
 export async function syncOnce(engine: Engine, localApp: AppFetch): Promise<SyncRound> {
   const link = await linkOf(engine);
-  if (!link) throw new SyncHttpError(409, 'This database is not connected to a team server');
+  if (!link) throw new SyncHttpError(409, 'This database is not connected to a team server', 'not_connected');
   try {
     const push = await pushPending(engine, link);
     faultPoint('after-push');
@@ -157,7 +160,9 @@ export async function syncOnce(engine: Engine, localApp: AppFetch): Promise<Sync
     const rejected = [...push.rejected, ...applied.rejected.filter((r) => !push.rejected.some((p) => p.mutation_id === r.mutation_id))];
     return { pushed: push.pushed, applied: push.applied, rejected: rejected.map(({ command, reason }) => ({ command, reason })), pulled: applied.pulled, pending: Number(pending.n) };
   } catch (err) {
-    await engine.db.updateTable('sync_state').set({ last_error: err instanceof Error ? err.message : String(err) }).where('id', '=', 1).execute();
+    // Kept in words for the app; the CLI prints the error itself.
+    const words = describeFailure(err, link.serverUrl, false)?.words ?? (err instanceof Error ? err.message : String(err));
+    await engine.db.updateTable('sync_state').set({ last_error: words }).where('id', '=', 1).execute();
     throw err;
   }
 }
@@ -171,73 +176,172 @@ export interface ConnectOptions {
   onProgress?: (message: string) => void;
 }
 
-interface LoginAnswer {
+export interface LoginAnswer {
   token: string;
   user: { id: string; username: string };
+  companies: Array<{ id: string; name: string; role: string }>;
+}
+
+/** Signs in to a team server as `username`, for one call; the password is sent once and kept nowhere. */
+export async function signInToServer(serverUrl: string, username: string, password: string): Promise<LoginAnswer> {
+  return callServer<LoginAnswer>(serverUrl, '/api/v1/auth/login/', null, { username, password });
+}
+
+/** Ends a sign-in made only to look (the token would otherwise stay valid on the server until it expires). */
+export async function signOutOfServer(serverUrl: string, token: string): Promise<void> {
+  await callServer(serverUrl, '/api/v1/auth/logout/', token, {});
+}
+
+export interface Connection {
+  link: SyncLink;
+  /** The companies chosen, in the order given. */
   companies: Array<{ id: string; name: string }>;
 }
 
-/** Makes this database a replica of the chosen companies of a team server and downloads them. */
-export async function connect(engine: Engine, options: ConnectOptions): Promise<{ companies: Array<{ id: string; name: string; rows: number }> }> {
-  const progress = options.onProgress ?? (() => undefined);
-  const state = await syncState(engine.db);
-  if (state.role === 'server') throw new SyncHttpError(409, 'This database is a team server; connect a desktop database instead');
-  if (state.role === 'replica' && state.server_url !== options.serverUrl) throw new SyncHttpError(409, `This database is already connected to ${state.server_url}`);
-  const login = await callServer<LoginAnswer>(options.serverUrl, '/api/v1/auth/login/', null, { username: options.username, password: options.password });
-  const clash = await engine.db.selectFrom('users').select('id').where('username', '=', login.user.username).where('id', '!=', login.user.id).executeTakeFirst();
-  if (clash) throw new SyncHttpError(409, `This database has its own user named ${login.user.username}; connect a new database instead`);
+/** What may stop a connection once signed in; the chosen companies when nothing does. */
+async function checkConnection(engine: Engine, options: ConnectOptions, login: LoginAnswer): Promise<LoginAnswer['companies']> {
+  const name = login.user.username;
+  const clash = await engine.db.selectFrom('users').select('id').where('username', '=', name).where('id', '!=', login.user.id).executeTakeFirst();
+  if (clash) {
+    throw new SyncHttpError(409, `This database already has a user of its own named ${name}, who is not the team server's ${name}: connect a database without that user (a new data folder)`, 'username_taken');
+  }
   const wanted = options.companies.length
     ? options.companies.map((c) => {
         const found = login.companies.find((k) => k.id === c.toLowerCase() || k.name === c);
-        if (!found) throw new SyncHttpError(404, `${options.username} is not a member of a company called ${c} on the team server`);
+        if (!found) throw new SyncHttpError(404, `${options.username} is not a member of a company called ${c} on the team server`, 'not_a_member');
         return found;
       })
     : login.companies;
+  const localOnly = await localOnlyCompanies(engine, wanted.map((c) => c.id));
+  if (localOnly.length) {
+    throw new SyncHttpError(409, `${localOnly.map((c) => c.name).join(', ')} is already on this machine as a local-only company (kept when it was disconnected); downloading it would replace what was done here`, 'company_already_local');
+  }
+  // Refused before anything changes here: a download replaces rows that pending changes rebase on.
+  await assertNothingPending(engine);
+  return wanted;
+}
+
+/**
+ * The first half of connecting: signs in, checks that the chosen companies can come here, and
+ * makes this database a replica of that server (nothing downloaded yet).
+ */
+export async function beginConnection(engine: Engine, options: ConnectOptions): Promise<Connection> {
+  const state = await syncState(engine.db);
+  if (state.role === 'server') throw new SyncHttpError(409, 'This database is a team server; connect a desktop database instead', 'is_team_server');
+  if (state.role === 'replica' && state.server_url !== options.serverUrl) throw new SyncHttpError(409, `This database is already connected to ${state.server_url}`, 'already_connected');
+  const login = await signInToServer(options.serverUrl, options.username, options.password);
+  // A refusal below ends the sign-in just made, so no token is left behind on the server.
+  const wanted = await checkConnection(engine, options, login).catch(async (err: unknown) => {
+    await signOutOfServer(options.serverUrl, login.token).catch(() => undefined);
+    throw err;
+  });
   const clientId = state.client_id ?? newId();
+  const previous = await linkOf(engine);
   await engine.db
     .updateTable('sync_state')
     .set({ client_id: clientId, server_url: options.serverUrl, user_id: login.user.id, username: login.user.username, token_enc: engine.secrets.encrypt(login.token), last_error: null })
     .where('id', '=', 1)
     .execute();
   setSyncRole(engine.database.sqlite, 'replica');
-  const link: SyncLink = { serverUrl: options.serverUrl, token: login.token, clientId };
-  await assertNothingPending(engine);
-  const done: Array<{ id: string; name: string; rows: number }> = [];
-  for (const company of wanted) {
-    done.push({ ...company, rows: await download(engine, link, company, progress) });
-  }
-  return { companies: done };
+  // Connecting again (another company) replaces the token: the old one is revoked when the server answers.
+  if (previous) await signOutOfServer(previous.serverUrl, previous.token).catch(() => undefined);
+  return { link: { serverUrl: options.serverUrl, token: login.token, clientId }, companies: wanted };
 }
 
-/** Downloads every synced company again, replacing the local copy; nothing may be pending. */
-export async function resync(engine: Engine, onProgress: (m: string) => void = () => undefined): Promise<{ companies: Array<{ id: string; name: string; rows: number }> }> {
-  const link = await linkOf(engine);
-  if (!link) throw new SyncHttpError(409, 'This database is not connected to a team server');
-  await assertNothingPending(engine);
-  const companies = await engine.db
+/** Of these company ids, the ones this database holds without syncing them. */
+export async function localOnlyCompanies(engine: Engine, ids: string[]): Promise<Array<{ id: string; name: string }>> {
+  if (ids.length === 0) return [];
+  return engine.db
+    .selectFrom('companies')
+    .select(['id', 'name'])
+    .where('id', 'in', ids)
+    .where('id', 'not in', engine.db.selectFrom('sync_companies').select('company_id'))
+    .execute();
+}
+
+/** The second half of connecting (and a resync): downloads each company, one transaction each. */
+export async function downloadCompanies(
+  engine: Engine,
+  link: SyncLink,
+  companies: Array<{ id: string; name: string }>,
+  progress: (message: string, company: { id: string; name: string }, rows: number) => void,
+): Promise<Array<{ id: string; name: string; rows: number }>> {
+  const done: Array<{ id: string; name: string; rows: number }> = [];
+  for (const company of companies) {
+    done.push({ ...company, rows: await download(engine, link, company, (m, rows) => progress(m, company, rows)) });
+  }
+  return done;
+}
+
+/** Makes this database a replica of the chosen companies of a team server and downloads them. */
+export async function connect(engine: Engine, options: ConnectOptions): Promise<{ companies: Array<{ id: string; name: string; rows: number }> }> {
+  const progress = options.onProgress ?? (() => undefined);
+  const { link, companies } = await beginConnection(engine, options);
+  return { companies: await downloadCompanies(engine, link, companies, progress) };
+}
+
+/** The companies this database keeps in sync, with their names. */
+export async function keptCompanies(engine: Engine): Promise<Array<{ id: string; name: string }>> {
+  const rows = await engine.db
     .selectFrom('sync_companies')
     .leftJoin('companies', 'companies.id', 'sync_companies.company_id')
     .select(['sync_companies.company_id as id', 'companies.name'])
     .execute();
-  const done: Array<{ id: string; name: string; rows: number }> = [];
-  for (const c of companies) {
-    const company = { id: c.id, name: c.name ?? c.id };
-    done.push({ ...company, rows: await download(engine, link, company, onProgress) });
-  }
-  return { companies: done };
+  return rows.map((c) => ({ id: c.id, name: c.name ?? c.id }));
 }
 
-async function assertNothingPending(engine: Engine): Promise<void> {
+/** Downloads every synced company again, replacing the local copy; nothing may be pending. */
+export async function resync(
+  engine: Engine,
+  onProgress: (message: string, company: { id: string; name: string }, rows: number) => void = () => undefined,
+): Promise<{ companies: Array<{ id: string; name: string; rows: number }> }> {
+  const link = await linkOf(engine);
+  if (!link) throw new SyncHttpError(409, 'This database is not connected to a team server', 'not_connected');
+  await assertNothingPending(engine);
+  return { companies: await downloadCompanies(engine, link, await keptCompanies(engine), onProgress) };
+}
+
+/**
+ * Ends the connection. Keeping the local copy leaves the companies here as local-only ones (what
+ * was still waiting for the server stays in them, but will never reach it); removing deletes
+ * them, which is refused while anything is pending, so nothing entered is lost unasked.
+ */
+export async function disconnect(engine: Engine, keepLocalCopy: boolean): Promise<{ companies: Array<{ id: string; name: string }> }> {
+  const state = await syncState(engine.db);
+  if (state.role !== 'replica') throw new SyncHttpError(409, 'This database is not connected to a team server', 'not_connected');
+  if (!keepLocalCopy) await assertNothingPending(engine);
+  const link = await linkOf(engine);
+  // Revokes this desktop's token on the server when it is reachable; offline, it expires there on its own.
+  if (link) await signOutOfServer(link.serverUrl, link.token).catch(() => undefined);
+  const companies = await keptCompanies(engine);
+  const sqlite = engine.database.sqlite;
+  await engine.db.transaction().execute(async () => {
+    sqlite.pragma('defer_foreign_keys = ON');
+    sqlite.prepare('UPDATE sync_state SET capture = 0 WHERE id = 1').run();
+    for (const c of companies) {
+      if (keepLocalCopy) sqlite.prepare('DELETE FROM sync_companies WHERE company_id = ?').run(c.id);
+      else forgetCompany(sqlite, c.id);
+    }
+    for (const table of ['sync_outbox', 'sync_undo', 'sync_rejections']) sqlite.prepare(`DELETE FROM ${table}`).run();
+    sqlite
+      .prepare('UPDATE sync_state SET server_url = NULL, user_id = NULL, username = NULL, token_enc = NULL, last_sync_at = NULL, last_error = NULL, capture = 1 WHERE id = 1')
+      .run();
+  });
+  setSyncRole(sqlite, null);
+  return { companies };
+}
+
+export async function assertNothingPending(engine: Engine): Promise<void> {
   const pending = await engine.db.selectFrom('sync_outbox').select('mutation_id').limit(1).executeTakeFirst();
   const changed = await engine.db.selectFrom('sync_undo').select('key').limit(1).executeTakeFirst();
-  if (pending || changed) throw new SyncHttpError(409, 'Local changes are still waiting for the team server: sync them first');
+  if (pending || changed) throw new SyncHttpError(409, 'Local changes are still waiting for the team server: sync them first', 'changes_pending');
 }
 
 /**
  * Downloads one company in one transaction: all of it, or (after a failure) none of it. A copy
  * already here is replaced (a full resync), which needs nothing pending (see resync).
  */
-async function download(engine: Engine, link: SyncLink, company: { id: string; name: string }, progress: (m: string) => void): Promise<number> {
+async function download(engine: Engine, link: SyncLink, company: { id: string; name: string }, progress: (m: string, rows: number) => void): Promise<number> {
   const sqlite = engine.database.sqlite;
   let rows = 0;
   await engine.db.transaction().execute(async () => {
@@ -248,12 +352,12 @@ async function download(engine: Engine, link: SyncLink, company: { id: string; n
     for (;;) {
       const page: Feed = await callServer<Feed>(link.serverUrl, '/api/v1/sync/pull', link.token, { client_id: link.clientId, companies: [{ company_id: company.id, cursor }], pending_from: 0, limit: PAGE_ROWS });
       const c = page.companies[0];
-      if (c.status !== 'ok') throw new SyncHttpError(403, `You are not a member of ${company.name} on the team server`);
+      if (c.status !== 'ok') throw new SyncHttpError(403, `You are not a member of ${company.name} on the team server`, 'not_a_member');
       writeUsers(sqlite, page.users);
       writeChanges(sqlite, c.changes);
       rows += c.changes.length;
       cursor = c.cursor;
-      progress(`Downloading ${company.name}: ${rows.toLocaleString('en-US')} rows`);
+      progress(`Downloading ${company.name}: ${rows.toLocaleString('en-US')} rows`, rows);
       if (!c.more) break;
     }
     sqlite

@@ -7,6 +7,9 @@ import type { Engine } from '../engine';
 import { linkOf, type SyncRound, syncOnce } from './client';
 import type { AppFetch } from './operation';
 
+/** How often a connected desktop pulls when the team server has not poked it. */
+export const DEFAULT_SYNC_INTERVAL_MS = 30_000;
+
 export interface LoopStatus {
   online: boolean;
   syncing: boolean;
@@ -17,6 +20,8 @@ export interface LoopStatus {
 
 export interface SyncLoop {
   wake(): void;
+  /** A round now, after the one running if any; its outcome, or its failure thrown. */
+  syncNow(): Promise<SyncRound>;
   status(): LoopStatus;
   stop(): Promise<void>;
 }
@@ -46,7 +51,7 @@ export function startSyncLoop(engine: Engine, localApp: AppFetch, options: LoopO
     timer.unref();
   }
 
-  async function round() {
+  async function round(): Promise<{ ok: true; result: SyncRound } | { ok: false; error: unknown }> {
     status.syncing = true;
     try {
       const result = await syncOnce(engine, localApp);
@@ -55,11 +60,13 @@ export function startSyncLoop(engine: Engine, localApp: AppFetch, options: LoopO
       failures = 0;
       options.onRound?.(result, null);
       schedule(options.intervalMs);
+      return { ok: true, result };
     } catch (err) {
       status.online = false;
       failures += 1;
       options.onRound?.(null, err);
       schedule(Math.min(options.intervalMs, 500 * 2 ** Math.min(failures, 6)));
+      return { ok: false, error: err };
     } finally {
       status.syncing = false;
     }
@@ -71,13 +78,26 @@ export function startSyncLoop(engine: Engine, localApp: AppFetch, options: LoopO
       again = true;
       return;
     }
-    running = round().finally(() => {
+    running = settle(round());
+  }
+
+  function settle(r: Promise<unknown>): Promise<void> {
+    return r.then(() => {
       running = null;
       if (again && !stopped) {
         again = false;
         wake();
       }
     });
+  }
+
+  async function syncNow(): Promise<SyncRound> {
+    while (running) await running;
+    const r = round();
+    running = settle(r);
+    const outcome = await r;
+    if (!outcome.ok) throw outcome.error;
+    return outcome.result;
   }
 
   async function listen() {
@@ -115,6 +135,7 @@ export function startSyncLoop(engine: Engine, localApp: AppFetch, options: LoopO
   void listen();
   return {
     wake,
+    syncNow,
     status: () => ({ ...status }),
     async stop() {
       stopped = true;

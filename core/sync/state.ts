@@ -25,3 +25,9 @@ export async function companySyncRole(db: Db, companyId: string): Promise<Compan
 export function replicatedCompanies(db: Db) {
   return db.selectFrom('sync_companies').select('company_id');
 }
+
+/** The person has read the refused commands: they leave the list (the changes were undone long ago). */
+export async function dismissRejections(db: Db): Promise<number> {
+  const result = await db.deleteFrom('sync_rejections').executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -24,7 +24,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('declares the Token scheme on every protected operation', () => {
-    const publicPaths = new Set(['/api/v1/auth/login/', '/api/v1/setup/', '/api/v1/setup/account/', '/api/v1/setup/demo/']);
+    const publicPaths = new Set(['/api/v1/auth/login/', '/api/v1/setup/', '/api/v1/setup/account/', '/api/v1/setup/demo/', '/api/v1/setup/connect/']);
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         if (publicPaths.has(path)) continue;

@@ -4,7 +4,10 @@ import { createFirstAccount, isInitialized } from '../../auth/setup';
 import { seedDemo } from '../../seed';
 import type { HttpOptions } from '../app';
 import { clientAddress } from '../context';
+import { ConflictError, DomainError } from '../../errors';
+import type { SyncSession } from '../../sync/session';
 import { createRouter, json, jsonBody, problems, Text } from '../openapi';
+import { Credentials, inWords } from './sync-desktop';
 
 const SetupStatus = z.object({ initialized: z.boolean() }).openapi('SetupStatus');
 
@@ -52,13 +55,37 @@ const demoRoute = createRoute({
   },
 });
 
-export function setupRoutes(options: HttpOptions) {
+const ConnectBody = z.strictObject(Credentials).openapi('FirstLaunchConnect');
+
+const connectRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/setup/connect/',
+  tags: ['Extensions'],
+  summary: "Make an empty workspace a desktop of a team server: download the user's companies from it, then sign in here as that user",
+  description: 'Answers once the download has finished. Refusals in words as for /api/v1/sync/connect; 502 team_server_download_failed when the download stopped.',
+  request: { body: jsonBody(ConnectBody) },
+  responses: { 201: json(SignedIn, 'Downloaded, and signed in'), ...problems(400, 409, 422, 429, 502) },
+});
+
+export function setupRoutes(options: HttpOptions, sync: SyncSession) {
   return createRouter()
     .openapi(statusRoute, async (c) => c.json({ initialized: await isInitialized(c.var.engine) }, 200))
     .openapi(accountRoute, async (c) => {
       const body = c.req.valid('json');
       await createFirstAccount(c.var.engine, { username: body.username, password: body.password, displayName: body.display_name, companyName: body.company_name });
       const result = await login(c.var.engine, body.username, body.password, { throttle: options.throttle, address: clientAddress(c), tokenTtlDays: options.tokenTtlDays });
+      return c.json(result, 201);
+    })
+    .openapi(connectRoute, async (c) => {
+      const engine = c.var.engine;
+      if (await isInitialized(engine)) throw new ConflictError('This workspace is already set up; sign in instead', 'already_initialized');
+      const body = c.req.valid('json');
+      const serverUrl = new URL(body.server_url).origin;
+      await inWords(serverUrl, true, () => sync.connect({ serverUrl, username: body.username, password: body.password, companies: [] }));
+      await sync.settled();
+      const transfer = sync.transfer();
+      if (transfer?.state !== 'done') throw new DomainError(502, 'team_server_download_failed', `The download from the team server stopped: ${transfer?.error ?? 'unknown reason'}`);
+      const result = await login(engine, body.username, body.password, { throttle: options.throttle, address: clientAddress(c), tokenTtlDays: options.tokenTtlDays });
       return c.json(result, 201);
     })
     .openapi(demoRoute, async (c) => {

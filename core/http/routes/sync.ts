@@ -7,9 +7,10 @@ import { streamSSE } from 'hono/streaming';
 import { ConflictError } from '../../errors';
 import { isUuid } from '../../ids';
 import { readFeed } from '../../sync/feed';
-import type { LoopStatus } from '../../sync/loop';
+import { maySyncManage } from '../../sync/manager';
 import type { AppFetch } from '../../sync/operation';
 import type { PokeHub } from '../../sync/pokes';
+import type { SyncSession } from '../../sync/session';
 import { applyPush } from '../../sync/push';
 import { syncState } from '../../sync/state';
 import type { Engine } from '../../engine';
@@ -21,8 +22,8 @@ export interface SyncRouteOptions {
   /** The app itself, for replaying pushed operations. */
   replay: AppFetch;
   hub: PokeHub;
-  /** The desktop's sync loop, when this database is a connected replica being served. */
-  loop: () => LoopStatus | null;
+  /** The desktop's sync: its loop (when connected) and its download in progress. */
+  session: SyncSession;
 }
 
 const Mutation = z
@@ -69,6 +70,17 @@ const PullResponse = z
   })
   .openapi('SyncPullResponse');
 
+export const SyncTransfer = z
+  .object({
+    kind: z.enum(['connect', 'resync']),
+    state: z.enum(['running', 'done', 'failed']),
+    companies: z.array(z.object({ id: Uuid, name: z.string(), rows: z.number().int(), done: z.boolean() })),
+    error: z.string().nullable(),
+    started_at: Timestamp,
+    finished_at: Timestamp.nullable(),
+  })
+  .openapi('SyncTransfer');
+
 const StatusResponse = z
   .object({
     role: z.enum(['server', 'replica']).nullable(),
@@ -83,6 +95,8 @@ const StatusResponse = z
     pending_commands: z.array(z.object({ mutation_id: z.number().int(), command: z.string(), created_at: Timestamp })),
     rejected: z.array(z.object({ mutation_id: z.number().int(), company_id: z.string(), command: z.string(), reason: z.string(), created_at: Timestamp })),
     companies: z.array(z.object({ company_id: Uuid, name: z.string().nullable(), pulled_at: Timestamp.nullable() })),
+    transfer: SyncTransfer.nullable().openapi({ description: 'The first download or full resync running or last finished since the app started' }),
+    can_manage: z.boolean().openapi({ description: 'Whether the signed-in user may connect, resync or disconnect this database' }),
   })
   .openapi('SyncStatus');
 
@@ -189,7 +203,7 @@ export function syncRoutes(options: SyncRouteOptions) {
     .openapi(statusRoute, async (c) => {
       const db = c.var.engine.db;
       const state = await syncState(db);
-      const loop = options.loop();
+      const loop = options.session.loop();
       const pendingCommands = await db.selectFrom('sync_outbox').select(['mutation_id', 'command', 'created_at']).orderBy('mutation_id').limit(100).execute();
       const pending = await db.selectFrom('sync_outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const rejected = await db.selectFrom('sync_rejections').selectAll().orderBy('mutation_id', 'desc').limit(50).execute();
@@ -212,6 +226,8 @@ export function syncRoutes(options: SyncRouteOptions) {
           pending_commands: pendingCommands,
           rejected,
           companies,
+          transfer: options.session.transfer(),
+          can_manage: await maySyncManage(db, c.var.user.id),
         },
         200,
       );

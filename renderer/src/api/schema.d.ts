@@ -1792,11 +1792,54 @@ export interface paths {
       };
     };
   };
+  "/api/v1/setup/connect/": {
+    post: {
+      /** Make an empty workspace a desktop of a team server: download the user's companies from it, then sign in here as that user */
+      body: components["schemas"]["FirstLaunchConnect"];
+      responses: {
+        201: components["schemas"]["SetupSignedIn"];
+        400: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+        422: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
+        502: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/v1/setup/demo/": {
     post: {
       /** Fill an empty workspace with the demo data (users demo and outsider, two companies), and sign in as demo */
       responses: {
         201: components["schemas"]["SetupSignedIn"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/connect": {
+    post: {
+      /** Connect this desktop to a team server and download the chosen companies (in the background: follow it in the sync status) */
+      body: components["schemas"]["TeamServerConnect"];
+      responses: {
+        202: components["schemas"]["SyncTransfer"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+        422: components["schemas"]["Problem"];
+        502: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/disconnect": {
+    post: {
+      /** Disconnect from the team server, keeping the companies here as local-only ones or removing them */
+      body: components["schemas"]["TeamServerDisconnect"];
+      responses: {
+        200: components["schemas"]["TeamServerDisconnected"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
         409: components["schemas"]["Problem"];
       };
     };
@@ -1812,6 +1855,18 @@ export interface paths {
         400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/now": {
+    post: {
+      /** One sync round now: push what is waiting, pull what changed */
+      responses: {
+        200: components["schemas"]["SyncRound"];
+        401: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+        422: components["schemas"]["Problem"];
+        502: components["schemas"]["Problem"];
       };
     };
   };
@@ -1838,6 +1893,42 @@ export interface paths {
         403: components["schemas"]["Problem"];
         409: components["schemas"]["Problem"];
         413: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/rejections/dismiss": {
+    post: {
+      /** Take the commands the team server refused (already undone here) off the list, once read */
+      responses: {
+        200: components["schemas"]["SyncRejectionsDismissed"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/resync": {
+    post: {
+      /** Download every kept company again (in the background); refused while changes are waiting */
+      responses: {
+        202: components["schemas"]["SyncTransfer"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/sync/server-companies": {
+    post: {
+      /** Sign in to a team server just to list the companies this user may keep here (the sign-in is ended at once) */
+      body: components["schemas"]["TeamServerSignIn"];
+      responses: {
+        200: components["schemas"]["TeamServerCompanies"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+        422: components["schemas"]["Problem"];
+        502: components["schemas"]["Problem"];
       };
     };
   };
@@ -2407,6 +2498,11 @@ export interface components {
       password: string;
       display_name?: string;
       company_name: string;
+    };
+    FirstLaunchConnect: {
+      server_url: string;
+      username: string;
+      password: string;
     };
     ImportCounts: {
       created: number;
@@ -3595,6 +3691,19 @@ export interface components {
     SyncPushResponse: {
       results: components["schemas"]["SyncMutationOutcome"][];
     };
+    SyncRejectionsDismissed: {
+      dismissed: number;
+    };
+    SyncRound: {
+      pushed: number;
+      applied: number;
+      rejected: {
+        command: string;
+        reason: string;
+      }[];
+      pulled: number;
+      pending: number;
+    };
     SyncStatus: {
       role: "server" | "replica" | null;
       server_url: string | null;
@@ -3622,7 +3731,22 @@ export interface components {
         name: string | null;
         pulled_at: string | null;
       }[];
+      transfer: components["schemas"]["SyncTransfer"];
+      can_manage: boolean;
     };
+    SyncTransfer: {
+      kind: "connect" | "resync";
+      state: "running" | "done" | "failed";
+      companies: {
+        id: string;
+        name: string;
+        rows: number;
+        done: boolean;
+      }[];
+      error: string | null;
+      started_at: string;
+      finished_at: string | null;
+    } | null;
     TeamMember: {
       id: string;
       name: string;
@@ -3648,6 +3772,36 @@ export interface components {
       id: string;
       name: string;
     } | null;
+    TeamServerCompanies: {
+      server_url: string;
+      companies: {
+        id: string;
+        name: string;
+        role: string;
+        here: "kept" | "local_only" | null;
+      }[];
+    };
+    TeamServerConnect: {
+      server_url: string;
+      username: string;
+      password: string;
+      company_ids: string[];
+    };
+    TeamServerDisconnect: {
+      keep_local_copy: boolean;
+    };
+    TeamServerDisconnected: {
+      companies: {
+        id: string;
+        name: string;
+      }[];
+      kept_local_copy: boolean;
+    };
+    TeamServerSignIn: {
+      server_url: string;
+      username: string;
+      password: string;
+    };
     TemplatePreviewRequest: {
       customer_id: string;
       invoice_id?: string | null;

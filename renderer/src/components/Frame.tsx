@@ -220,7 +220,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
           <CompanySwitcher companies={companies} current={companyId} />
           <div className="spacer" />
           <ConnectionIndicator />
-          <SyncIndicator />
+          <SyncIndicator companyId={companyId} />
           <UserMenu />
         </header>
         <ServerDownBanner />

@@ -8,6 +8,7 @@ import { EmailConnections } from './EmailConnections';
 import { ImportWizard } from './ImportWizard';
 import { Labels } from './Labels';
 import { TeamMembers } from './TeamMembers';
+import { TeamServer } from './TeamServer';
 
 const TABS = [
   { id: 'email', label: 'Email connections' },
@@ -17,11 +18,12 @@ const TABS = [
   { id: 'tokens', label: 'API tokens' },
   { id: 'import', label: 'Import' },
   { id: 'data', label: 'Data and backups' },
+  { id: 'sync', label: 'Team server' },
   { id: 'appearance', label: 'Appearance' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
-/** Everything set up once: email, team, labels, users, tokens, importing the ledger, backups, and the look. Each part has its own address. */
+/** Everything set up once: email, team, labels, users, tokens, importing the ledger, backups, the team server, and the look. Each part has its own address. */
 export default function SettingsPage({ companyId, tab }: { companyId: string; tab: string | null }) {
   const navigate = useRoute((s) => s.navigate);
   const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
@@ -59,6 +61,7 @@ export default function SettingsPage({ companyId, tab }: { companyId: string; ta
           {current === 'tokens' && <ApiTokens />}
           {current === 'import' && <ImportWizard companyId={companyId} />}
           {current === 'data' && <DataFolder />}
+          {current === 'sync' && <TeamServer companyId={companyId} />}
           {current === 'appearance' && <Appearance />}
         </div>
       </div>
