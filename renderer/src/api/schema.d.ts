@@ -2953,6 +2953,7 @@ export interface components {
       last_touched_by: string | null;
       labels: components["schemas"]["InvoiceLabel"][];
       signals: components["schemas"]["InvoiceSignal"][];
+      predicted_pay_date: string | null;
       next_follow_up_date: string | null;
       payment_link: string | null;
       created_at: string;
