@@ -1062,6 +1062,7 @@ export interface paths {
         payment_method?: string;
         date_from?: string;
         date_to?: string;
+        customer_id?: string;
         limit?: number;
         offset?: number;
       };

@@ -120,27 +120,29 @@ export function ConnectionRow({
           <RepliesCell c={c} />
         </td>
         <td>{c.is_active ? (c.has_password ? 'Active' : 'Active, no password') : 'Inactive'}</td>
-        <td className="num row-buttons">
-          {canWrite && (
-            <>
-              {!c.is_default && (
-                <button type="button" className="btn btn-small" disabled={busy} onClick={onMakeDefault}>
-                  Make default
+        <td className="num">
+          <div className="row-buttons">
+            {canWrite && (
+              <>
+                {!c.is_default && (
+                  <button type="button" className="btn btn-small" disabled={busy} onClick={onMakeDefault}>
+                    Make default
+                  </button>
+                )}
+                <button type="button" className="btn btn-small" aria-label={`Edit ${c.name}`} onClick={onEdit}>
+                  Edit
                 </button>
-              )}
-              <button type="button" className="btn btn-small" aria-label={`Edit ${c.name}`} onClick={onEdit}>
-                Edit
-              </button>
-            </>
-          )}
-          <button type="button" className="btn btn-small" aria-label={`Test connection ${c.name}`} disabled={testing} onClick={test}>
-            {testing ? 'Testing…' : 'Test connection'}
-          </button>
-          {c.imap_host && c.is_active && (
-            <button type="button" className="btn btn-small" aria-label={`Read replies now from ${c.name}`} disabled={readBusy} onClick={readReplies}>
-              {readBusy ? 'Reading…' : 'Read replies now'}
+              </>
+            )}
+            <button type="button" className="btn btn-small" aria-label={`Test connection ${c.name}`} disabled={testing} onClick={test}>
+              {testing ? 'Testing…' : 'Test connection'}
             </button>
-          )}
+            {c.imap_host && c.is_active && (
+              <button type="button" className="btn btn-small" aria-label={`Read replies now from ${c.name}`} disabled={readBusy} onClick={readReplies}>
+                {readBusy ? 'Reading…' : 'Read replies now'}
+              </button>
+            )}
+          </div>
         </td>
       </tr>
       {(testing || check || reading) && (
