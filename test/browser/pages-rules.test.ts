@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeInsight, evidenceLine, feedOrder, inWords } from '../../renderer/src/insights/describe';
+import type { Schemas } from '../../renderer/src/api/client';
 import { describeCommunication } from '../../renderer/src/customers/communication-words';
 import { buildMapping, fieldsFor, guessColumns } from '../../renderer/src/settings/import-mapping';
 import { describeReplyRead, replyReadProgress } from '../../renderer/src/settings/reply-read';
@@ -104,7 +105,7 @@ describe('a reading of replies in words (renderer/src/settings/reply-read)', () 
 });
 
 describe('the customer timeline in words (renderer/src/customers/communication-words)', () => {
-  const base = {
+  const base: Omit<Schemas['Communication'], 'kind' | 'direction'> = {
     id: 'c1',
     customer: 'u1',
     customer_name: 'Globex',
@@ -123,7 +124,7 @@ describe('the customer timeline in words (renderer/src/customers/communication-w
     attachments: [],
     email_connection_id: null,
     created_at: '2026-11-20T10:00:00.000Z',
-  } as const;
+  };
 
   it('marks an email received as a reply, with its sender and attachments', () => {
     const words = describeCommunication({
