@@ -148,12 +148,14 @@ export function ConnectionRow({
       {(testing || check || reading) && (
         <tr className="row-detail">
           <td colSpan={6}>
-            <ul className="outcomes" role="status" aria-live="polite" data-testid="connection-outcomes">
-              {testing && <li>Signing in to the servers…</li>}
-              {check && <OutcomeLine label="Sending (SMTP)" outcome={check.smtp} />}
-              {check && (check.imap ? <OutcomeLine label="Reading replies (IMAP)" outcome={check.imap} /> : <li className="muted">Reading replies (IMAP): no IMAP server set, replies are not read.</li>)}
-              {reading && <li className={reading.done ? (reading.ok ? 'outcome-ok' : 'outcome-bad') : undefined}>{reading.text}</li>}
-            </ul>
+            <div role="status" aria-live="polite" data-testid="connection-outcomes">
+              <ul className="outcomes">
+                {testing && <li>Signing in to the servers…</li>}
+                {check && <OutcomeLine label="Sending (SMTP)" outcome={check.smtp} />}
+                {check && (check.imap ? <OutcomeLine label="Reading replies (IMAP)" outcome={check.imap} /> : <li className="muted">Reading replies (IMAP): no IMAP server set, replies are not read.</li>)}
+                {reading && <li className={reading.done ? (reading.ok ? 'outcome-ok' : 'outcome-bad') : undefined}>{reading.text}</li>}
+              </ul>
+            </div>
           </td>
         </tr>
       )}
