@@ -61,7 +61,7 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     const rows = page.getByTestId('customer-list').locator('tbody tr');
     await expect.poll(() => rows.count()).toBeGreaterThan(3);
     const balances = async () =>
-      (await rows.locator('td:nth-child(2)').allInnerTexts()).map((t) => Number(t.replace(/[^0-9.-]/g, '')));
+      (await rows.locator('td:nth-child(3)').allInnerTexts()).map((t) => Number(t.replace(/[^0-9.-]/g, '')));
     const initial = await balances();
     expect(initial).toEqual([...initial].sort((a, b) => b - a));
     await page.getByRole('button', { name: /Open balance/ }).click();
@@ -70,9 +70,24 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     await page.getByRole('button', { name: /Open balance/ }).click();
     await lookAndCheck(page, 'customers-list');
 
-    const firstName = (await rows.first().locator('td').first().innerText()).trim();
+    // Customers picked in the list are enrolled in an active sequence together.
+    const companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    const picked = await Promise.all([0, 1].map(async (n) => ({ name: (await rows.nth(n).locator('td').nth(1).innerText()).trim(), id: (await rows.nth(n).getByRole('link').getAttribute('href'))!.split('/customers/')[1] })));
+    for (const p of picked) await page.getByLabel(`Select ${p.name}`, { exact: true }).check();
+    const bar = page.getByTestId('enroll-selected');
+    await bar.getByLabel('Sequence').selectOption({ label: 'Standard past-due follow-up' });
+    await lookAndCheck(page, 'customers-enroll');
+    await bar.getByRole('button', { name: 'Enroll 2 customers' }).click();
+    await expect.poll(() => page.locator('.toast').last().innerText()).toMatch(/enrolled in Standard past-due follow-up/);
+    expect(await bar.count()).toBe(0);
+    for (const p of picked) {
+      const enrolled = await apiGet<{ data: Array<{ sequence_name: string }> }>(page, `/api/companies/${companyId}/sequence-enrollments?customer_id=${p.id}&status=active`);
+      expect(enrolled.data.map((e) => e.sequence_name), p.name).toContain('Standard past-due follow-up');
+    }
+
+    const firstName = (await rows.first().locator('td').nth(1).innerText()).trim();
     await page.getByLabel('Search customers by name').fill(firstName.slice(0, 6));
-    await expect.poll(async () => (await rows.locator('td:first-child').allInnerTexts()).every((n) => n.toLowerCase().includes(firstName.slice(0, 6).toLowerCase()))).toBe(true);
+    await expect.poll(async () => (await rows.locator('td:nth-child(2)').allInnerTexts()).every((n) => n.toLowerCase().includes(firstName.slice(0, 6).toLowerCase()))).toBe(true);
     await rows.getByRole('link', { name: firstName, exact: true }).first().click();
     await page.waitForURL(/\/customers\/[0-9a-f-]{36}$/);
     await expect.poll(() => page.getByTestId('customer-name').innerText(), { timeout: 10_000 }).toBe(firstName);

@@ -110,16 +110,16 @@ export function ConnectionRow({
       <tr>
         <td>
           {c.name} {c.is_default && <span className="pill">default</span>}
+          <div className={c.is_active ? 'muted small' : 'small bad'}>{c.is_active ? (c.has_password ? 'Active' : 'Active, no password') : 'Switched off'}</div>
         </td>
-        <td>{c.from_name ? `${c.from_name} <${c.from_email}>` : c.from_email}</td>
-        <td>
+        <td className="break-anywhere">{c.from_name ? `${c.from_name} <${c.from_email}>` : c.from_email}</td>
+        <td className="break-anywhere">
           {c.smtp_host}:{c.smtp_port}
           {c.smtp_secure ? ' (TLS)' : ''}
         </td>
-        <td>
+        <td className="break-anywhere">
           <RepliesCell c={c} />
         </td>
-        <td>{c.is_active ? (c.has_password ? 'Active' : 'Active, no password') : 'Inactive'}</td>
         <td className="num">
           <div className="row-buttons">
             {canWrite && (
@@ -147,7 +147,7 @@ export function ConnectionRow({
       </tr>
       {(testing || check || reading) && (
         <tr className="row-detail">
-          <td colSpan={6}>
+          <td colSpan={5}>
             <div role="status" aria-live="polite" data-testid="connection-outcomes">
               <ul className="outcomes">
                 {testing && <li>Signing in to the servers…</li>}

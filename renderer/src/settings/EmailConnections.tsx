@@ -163,11 +163,10 @@ export function EmailConnections({ companyId, canWrite }: { companyId: string; c
         <table className="data-table" data-testid="email-connections">
           <thead>
             <tr>
-              <th scope="col">Name</th>
+              <th scope="col">Name and status</th>
               <th scope="col">Sends as</th>
               <th scope="col">Sending server</th>
               <th scope="col">Replies</th>
-              <th scope="col">Status</th>
               <th scope="col">
                 <span className="sr-only">Changes</span>
               </th>
@@ -177,7 +176,7 @@ export function EmailConnections({ companyId, canWrite }: { companyId: string; c
             {connections.data.data.map((c) =>
               editing === c.id ? (
                 <tr key={c.id}>
-                  <td colSpan={6}>
+                  <td colSpan={5}>
                     <ConnectionForm
                       initial={c}
                       submitLabel="Save connection"
