@@ -11,6 +11,7 @@ import { type AgingBucket, agingBucketOfStatus, daysOutstanding, daysPastDue, ty
 
 /** The insight whose date the list shows as the predicted pay date (core/intelligence/predictions.ts). */
 const PAY_DATE_INSIGHT = 'invoice_pay_date_prediction';
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The invoice columns a list item needs. */
 export const ITEM_COLUMNS = [
@@ -136,16 +137,19 @@ function related(sqlite: Sqlite, companyId: string, rows: InvoiceRow[]): Related
   const predictions = new Map<string, string>();
   for (const s of prepared(
     sqlite,
-    `SELECT id, invoice_id, insight_type, payload_json, valid_from FROM insights
+    // A prediction's payload is large (scenarios, evidence): SQLite hands over only its date.
+    `SELECT id, invoice_id, insight_type, valid_from,
+       CASE WHEN insight_type = '${PAY_DATE_INSIGHT}' THEN CASE WHEN json_valid(payload_json) THEN json_extract(payload_json, '$.predicted_date') END ELSE payload_json END AS payload_json
+     FROM insights
      WHERE invoice_id IN (SELECT value FROM json_each(?)) AND +company_id = ? AND valid_to IS NULL
        AND (insight_type LIKE '%\\_signal' ESCAPE '\\' OR insight_type = '${PAY_DATE_INSIGHT}')
      ORDER BY valid_from DESC, id DESC`,
-  ).all(invoiceIds, companyId) as Array<{ id: string; invoice_id: string; insight_type: string; payload_json: string; valid_from: string }>) {
+  ).all(invoiceIds, companyId) as Array<{ id: string; invoice_id: string; insight_type: string; payload_json: unknown; valid_from: string }>) {
     if (s.insight_type === PAY_DATE_INSIGHT) {
-      const date = predictedDateOf(s.payload_json);
-      if (date) predictions.set(s.invoice_id, date);
+      if (typeof s.payload_json === 'string' && DATE_RE.test(s.payload_json)) predictions.set(s.invoice_id, s.payload_json);
       continue;
     }
+    if (typeof s.payload_json !== 'string') continue;
     const signal = signalOf(s.payload_json);
     if (!signal) continue;
     const list = signals.get(s.invoice_id) ?? [];
@@ -161,16 +165,6 @@ function related(sqlite: Sqlite, companyId: string, rows: InvoiceRow[]): Related
     pending.set(p.invoice_id, p.amount);
   }
   return { owners, labels, signals, predictions, pending };
-}
-
-/** A pay-date prediction's payload carries `predicted_date` (YYYY-MM-DD), null when there was too little history. */
-function predictedDateOf(payloadJson: string): string | null {
-  try {
-    const payload = JSON.parse(payloadJson) as { predicted_date?: unknown };
-    return typeof payload?.predicted_date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(payload.predicted_date) ? payload.predicted_date : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A signal insight's payload carries `signal` (an object) only when a material change was found. */

@@ -379,6 +379,11 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
       expect(await reply.innerText()).toMatch(/Reply\s+Re: /);
       await reply.scrollIntoViewIfNeeded();
       await lookAt(page, 'customer-reply');
+      // The invoice it answers shows it in its activity, marked as a reply.
+      await reply.getByRole('link').first().click();
+      const panelReply = page.getByTestId('panel-activity').locator('[data-reply]').first();
+      await panelReply.waitFor();
+      expect(await panelReply.innerText()).toMatch(/^Reply\s+Re: [\s\S]*Reply received/);
     } finally {
       await imap.stop();
     }
