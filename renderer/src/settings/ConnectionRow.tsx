@@ -63,7 +63,12 @@ export function ConnectionRow({
   const [check, setCheck] = useState<{ smtp: Outcome; imap: Outcome | null } | null>(null);
   const [reading, setReading] = useState<{ done: boolean; ok: boolean; text: string } | null>(null);
   const alive = useRef(true);
-  useEffect(() => () => void (alive.current = false), []);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
   const path = { company_id: companyId, connection_id: c.id };
 
   async function test() {
