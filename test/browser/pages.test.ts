@@ -240,6 +240,8 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     const predicted = insights.results.find((i) => i.is_active)!.payload_json.predicted_date!;
     expect(item.predicted_pay_date).toBe(predicted);
     expect(shown).toBe(await page.evaluate((d) => new Date(`${d}T00:00:00`).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }), predicted));
+    await row.locator('.ag-cell[col-id="predicted_pay_date"]').scrollIntoViewIfNeeded();
+    await lookAndCheck(page, 'invoices-expected-payment');
   }, 120_000);
 
   it('sets up email, team and labels, imports a ledger through the wizard, and switches the theme', async () => {
