@@ -99,7 +99,7 @@ try {
     const customerHref = await page.locator('[data-testid="customer-list"] tbody tr a').first().getAttribute('href');
     const targets: Array<{ name: string; path: string; ready: string }> = [
       ...pages.map((p) => ({ ...p, path: `${companyBase}/${p.name}` })),
-      { name: 'customer page history', path: new URL(customerHref!, page.url()).toString(), ready: '[data-testid="timeline-entry"], #customer-communications ~ p.muted' },
+      { name: 'customer page history', path: new URL(customerHref!, page.url()).toString(), ready: '[data-testid="timeline-entry"], [aria-labelledby="customer-communications"] > p.muted' },
     ];
     const pageFirstData = new Map<string, number[]>();
     for (const target of targets) {
