@@ -9,6 +9,10 @@ import { jsonList, prepared, type Sqlite } from './reader';
 import type { AttentionNote } from './attention';
 import { type AgingBucket, agingBucketOfStatus, daysOutstanding, daysPastDue, type InvoiceStatus, invoiceStatus, statusDisplay } from './status';
 
+/** The insight whose date the list shows as the predicted pay date (core/intelligence/predictions.ts). */
+const PAY_DATE_INSIGHT = 'invoice_pay_date_prediction';
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
 /** The invoice columns a list item needs. */
 export const ITEM_COLUMNS = [
   'id',
@@ -74,6 +78,8 @@ export interface InvoiceItem {
   last_touched_by: string | null;
   labels: LabelRef[];
   signals: SignalRef[];
+  /** The current invoice_pay_date_prediction insight's date; null without one or when it could not predict. */
+  predicted_pay_date: string | null;
   next_follow_up_date: string | null;
   payment_link: string | null;
   created_at: string;
@@ -86,6 +92,7 @@ interface Related {
   owners: Map<string, string | null>;
   labels: Map<string, LabelRef[]>;
   signals: Map<string, SignalRef[]>;
+  predictions: Map<string, string>;
   pending: Map<string, number>;
 }
 
@@ -125,13 +132,24 @@ function related(sqlite: Sqlite, companyId: string, rows: InvoiceRow[]): Related
     list.push({ id: l.id, name: l.name, color: l.color });
     labels.set(l.invoice_id, list);
   }
+  // Signals and the pay-date prediction come from the same few active insights per invoice: one lookup.
   const signals = new Map<string, SignalRef[]>();
+  const predictions = new Map<string, string>();
   for (const s of prepared(
     sqlite,
-    `SELECT id, invoice_id, insight_type, payload_json, valid_from FROM insights
-     WHERE invoice_id IN (SELECT value FROM json_each(?)) AND +company_id = ? AND valid_to IS NULL AND insight_type LIKE '%\\_signal' ESCAPE '\\'
+    // A prediction's payload is large (scenarios, evidence): SQLite hands over only its date.
+    `SELECT id, invoice_id, insight_type, valid_from,
+       CASE WHEN insight_type = '${PAY_DATE_INSIGHT}' THEN CASE WHEN json_valid(payload_json) THEN json_extract(payload_json, '$.predicted_date') END ELSE payload_json END AS payload_json
+     FROM insights
+     WHERE invoice_id IN (SELECT value FROM json_each(?)) AND +company_id = ? AND valid_to IS NULL
+       AND (insight_type LIKE '%\\_signal' ESCAPE '\\' OR insight_type = '${PAY_DATE_INSIGHT}')
      ORDER BY valid_from DESC, id DESC`,
-  ).all(invoiceIds, companyId) as Array<{ id: string; invoice_id: string; insight_type: string; payload_json: string; valid_from: string }>) {
+  ).all(invoiceIds, companyId) as Array<{ id: string; invoice_id: string; insight_type: string; payload_json: unknown; valid_from: string }>) {
+    if (s.insight_type === PAY_DATE_INSIGHT) {
+      if (typeof s.payload_json === 'string' && DATE_RE.test(s.payload_json)) predictions.set(s.invoice_id, s.payload_json);
+      continue;
+    }
+    if (typeof s.payload_json !== 'string') continue;
     const signal = signalOf(s.payload_json);
     if (!signal) continue;
     const list = signals.get(s.invoice_id) ?? [];
@@ -146,7 +164,7 @@ function related(sqlite: Sqlite, companyId: string, rows: InvoiceRow[]): Related
   ).all(invoiceIds, companyId) as Array<{ invoice_id: string; amount: number }>) {
     pending.set(p.invoice_id, p.amount);
   }
-  return { owners, labels, signals, pending };
+  return { owners, labels, signals, predictions, pending };
 }
 
 /** A signal insight's payload carries `signal` (an object) only when a material change was found. */
@@ -184,6 +202,7 @@ function toItem(row: InvoiceRow, today: string, rel: Related): InvoiceItem {
     last_touched_by: row.last_touched_by,
     labels: rel.labels.get(row.id) ?? [],
     signals: rel.signals.get(row.id) ?? [],
+    predicted_pay_date: rel.predictions.get(row.id) ?? null,
     next_follow_up_date: row.next_follow_up_date,
     payment_link: row.payment_link,
     created_at: row.created_at,

@@ -38,6 +38,8 @@ export interface PaymentFilters {
   paymentMethod?: string;
   dateFrom?: string;
   dateTo?: string;
+  /** Only the payments on this customer's invoices. */
+  customerId?: string;
 }
 
 export interface OffsetPage {
@@ -91,6 +93,7 @@ function toPaymentDto(row: PaymentRow): PaymentDto {
  * from payment_day_totals, so neither scans the payments.
  */
 export async function listPayments(db: Db, companyId: string, filters: PaymentFilters, page: OffsetPage): Promise<PaymentList> {
+  if (filters.customerId) return listCustomerPayments(db, companyId, filters.customerId, filters, page);
   let rows = db.selectFrom('payments').select(PAYMENT_COLUMNS).where('company_id', '=', companyId);
   let totals = db
     .selectFrom('payment_day_totals')
@@ -123,6 +126,35 @@ export async function listPayments(db: Db, companyId: string, filters: PaymentFi
     .orderBy('p.id', 'desc')
     .execute();
   const { n } = await totals.executeTakeFirstOrThrow();
+  return { count: Number(n), data: data.map(toPaymentDto) };
+}
+
+/**
+ * One customer's payments: its invoices first (invoices_customer), then each one's payments
+ * (payments_invoice). CROSS JOIN keeps that order, so a customer's page never walks the company's
+ * payments; a customer has a few hundred at most, counted directly.
+ */
+async function listCustomerPayments(db: Db, companyId: string, customerId: string, filters: PaymentFilters, page: OffsetPage): Promise<PaymentList> {
+  let rows = db
+    .selectFrom('invoices as i')
+    .crossJoin('payments as p')
+    .whereRef('p.invoice_id', '=', 'i.id')
+    .where('i.company_id', '=', companyId)
+    .where('i.customer_id', '=', customerId)
+    .where('p.company_id', '=', companyId);
+  if (filters.status) rows = rows.where('p.status', '=', filters.status);
+  if (filters.paymentMethod) rows = rows.where('p.payment_method', '=', filters.paymentMethod);
+  if (filters.dateFrom) rows = rows.where('p.payment_date', '>=', filters.dateFrom);
+  if (filters.dateTo) rows = rows.where('p.payment_date', '<=', filters.dateTo);
+  const data = await rows
+    .select(PAYMENT_COLUMNS.map((c) => `p.${c}` as const))
+    .select('i.invoice_number')
+    .orderBy('p.payment_date', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const { n } = await rows.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
   return { count: Number(n), data: data.map(toPaymentDto) };
 }
 

@@ -44,6 +44,9 @@ describe('invoice detail and summary', () => {
     insight.run(newId(), w.company, plain, initech, plain, 'invoice_signal', JSON.stringify({ entity: {}, signal: null, reason: 'nothing new' }), '2026-11-22T09:00:00.000Z', null, now);
     insight.run(newId(), w.company, progress, globex, progress, 'invoice_signal', JSON.stringify({ entity: {}, signal: { kind: 'old' } }), '2026-11-01T08:00:00.000Z', '2026-11-10T08:00:00.000Z', now);
     insight.run(newId(), w.company, progress, globex, progress, 'invoice_pay_date_prediction', JSON.stringify({ predicted_date: '2026-12-01', signal: { kind: 'not a signal insight' } }), '2026-11-22T08:00:00.000Z', null, now);
+    // Pay-date predictions: the superseded one is not shown; one that could not predict is null.
+    insight.run(newId(), w.company, progress, globex, progress, 'invoice_pay_date_prediction', JSON.stringify({ predicted_date: '2026-11-25' }), '2026-11-01T08:00:00.000Z', '2026-11-22T08:00:00.000Z', now);
+    insight.run(newId(), w.company, plain, initech, plain, 'invoice_pay_date_prediction', JSON.stringify({ predicted_date: null, reason: 'No invoice of this company has been settled yet' }), '2026-11-22T08:00:00.000Z', null, now);
     // An active program on Globex: two steps for the customer, one for this invoice, one for another invoice.
     const sequence = newId();
     const enrollment = newId();
@@ -105,6 +108,15 @@ describe('invoice detail and summary', () => {
     const res = await get('?search=PB-1');
     expect(res.body.items[0].signals).toHaveLength(1);
     expect(res.body.items[0].last_touched_by).toBe('Alice Archer');
+  });
+
+  it('gives each listed invoice the date of its active pay-date prediction, null without one', async () => {
+    const res = await get('?limit=50');
+    const predicted = Object.fromEntries(res.body.items.map((i: { id: string; predicted_pay_date: string | null }) => [i.id, i.predicted_pay_date]));
+    expect(predicted[progress]).toBe('2026-12-01');
+    expect(predicted[plain]).toBeNull();
+    expect(Object.values(predicted).filter((d) => d !== null)).toEqual(['2026-12-01']);
+    expect((await get(`/${progress}`)).body.predicted_pay_date).toBe('2026-12-01');
   });
 
   it('leaves dunning_plan out without an active program, and shows closed invoices’ closing', async () => {

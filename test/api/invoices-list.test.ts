@@ -153,6 +153,7 @@ describe('GET /invoices', () => {
       last_touched_by: null,
       labels: [],
       signals: [],
+      predicted_pay_date: null,
       next_follow_up_date: null,
       payment_link: null,
       created_at: '2026-11-23T12:00:00.000Z',

@@ -156,6 +156,27 @@ describe('payments API', () => {
       }
     });
 
+    it("lists one customer's payments (extension customer_id), with the other filters and paging", async () => {
+      const { payments } = await sampleLedger();
+      const umbra = await l.customer({ name: 'Umbra Ltd' });
+      const umbraInvoice = await l.invoice({ customer: umbra, number: 'INV-U', total: 90 });
+      const theirs = await l.payment({ invoice: umbraInvoice, amount: 30, payment_date: '2026-11-21' });
+      const page = async (query: string) => (await get(`${base}/payments?${query}`)).body as { count: number; data: Array<{ id: string }> };
+      const cobalt = await page(`customer_id=${customer}`);
+      expect(cobalt.count).toBe(5);
+      expect(cobalt.data.map((p) => p.id)).toEqual([payments.p4, payments.p3, payments.p2, payments.p1, payments.p5]);
+      expect((await page(`customer_id=${umbra}`)).data.map((p) => p.id)).toEqual([theirs]);
+      expect(await page(`customer_id=${customer}&status=PARTIAL&date_from=2026-10-01`)).toMatchObject({ count: 2, data: [{ id: payments.p3 }, { id: payments.p1 }] });
+      expect(await page(`customer_id=${customer}&payment_method=ach`)).toMatchObject({ count: 2, data: [{ id: payments.p4 }, { id: payments.p1 }] });
+      const second = await page(`customer_id=${customer}&limit=2&offset=2`);
+      expect(second.count).toBe(5);
+      expect(second.data.map((p) => p.id)).toEqual([payments.p2, payments.p1]);
+      expect((await get(`${base}/payments?customer_id=not-a-uuid`)).status).toBe(400);
+      // Another company's customer: nothing, as for every other filter.
+      const rival = await call(app, 'GET', `/api/companies/${other}/payments?customer_id=${customer}`, { token: otherToken });
+      expect(rival.body).toEqual({ count: 0, data: [] });
+    });
+
     it("never shows another company's payments", async () => {
       await sampleLedger();
       const res = await call(app, 'GET', `/api/companies/${other}/payments`, { token: otherToken });

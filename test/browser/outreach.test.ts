@@ -1,18 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 import { type ImapServer, startImap } from '../support/imap';
 import { type SmtpServer, startSmtp } from '../support/smtp';
-
-/** The API as the signed-in page sees it (same token), to check what the screens did. */
-async function apiGet<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (p) => {
-    const res = await fetch(p, { headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}` } });
-    return res.json();
-  }, path);
-}
 
 /** Screenshots at both sizes in both themes, and axe over each, for one page as it is now. */
 async function lookAt(page: Page, name: string): Promise<void> {
@@ -311,21 +303,32 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     const sent = smtp.messages[0];
     const imap: ImapServer = await startImap({ user: 'ar-inbox', password: 'imap-secret' });
     try {
-      const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/email-connections`);
-      for (const c of connections.data) {
-        const status = await page.evaluate(
-          async ({ path, port }) => {
-            const res = await fetch(path, {
-              method: 'PATCH',
-              headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
-              body: JSON.stringify({ imap_host: '127.0.0.1', imap_port: port, imap_secure: false, imap_username: 'ar-inbox', imap_password: 'imap-secret' }),
-            });
-            return `${res.status} ${await res.text()}`;
-          },
-          { path: `/api/companies/${companyId}/email-connections/${c.id}`, port: imap.port },
-        );
-        expect(status).toMatch(/^200 /);
-      }
+      // Settings > Email connections: the default connection reads the test's mailbox. A wrong
+      // password first: Test connection says which server refused, in words.
+      const connections = await apiGet<{ data: Array<{ id: string; name: string; is_default: boolean }> }>(page, `/api/companies/${companyId}/email-connections`);
+      const connection = connections.data.find((c) => c.is_default) ?? connections.data[0];
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).click();
+      const table = page.getByTestId('email-connections');
+      const editImap = async (password: string) => {
+        await table.getByRole('button', { name: `Edit ${connection.name}` }).click();
+        const form = table.getByTestId('email-connection-form');
+        await form.getByLabel('IMAP server').fill('127.0.0.1');
+        await form.getByLabel('IMAP port').fill(String(imap.port));
+        await form.getByLabel('IMAP: TLS from the start (port 993)').uncheck();
+        await form.getByLabel('IMAP user name').fill('ar-inbox');
+        await form.getByLabel('IMAP password').fill(password);
+        await form.getByRole('button', { name: 'Save connection' }).click();
+        await expect.poll(() => table.getByTestId('email-connection-form').count()).toBe(0);
+      };
+      await editImap('not-the-password');
+      const outcomes = table.getByTestId('connection-outcomes');
+      await table.getByRole('button', { name: `Test connection ${connection.name}` }).click();
+      await expect.poll(() => outcomes.innerText(), { timeout: 30_000 }).toMatch(/Reading replies \(IMAP\): failed\./);
+      expect(await outcomes.innerText()).toMatch(/Sending \(SMTP\): works\./);
+      expect(await outcomes.innerText()).not.toMatch(/[{}]|AUTHENTICATIONFAILED|Error:/);
+      await editImap('imap-secret');
+      await table.getByRole('button', { name: `Test connection ${connection.name}` }).click();
+      await expect.poll(() => outcomes.innerText(), { timeout: 30_000 }).toMatch(/Reading replies \(IMAP\): works\. Signed in to 127\.0\.0\.1:\d+; mailbox INBOX holds 0 messages/);
       const messageId = sent.messageId.startsWith('<') ? sent.messageId : `<${sent.messageId}>`;
       await imap.append(
         [
@@ -342,11 +345,11 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
           '',
         ].join('\n'),
       );
-      for (const c of connections.data) {
-        await page.evaluate(async (path) => {
-          await fetch(path, { method: 'POST', headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}` } });
-        }, `/api/companies/${companyId}/email-connections/${c.id}/sync-replies`);
-      }
+      // Read replies now: the reading job is followed to its outcome, and the connection says when it read.
+      await table.getByRole('button', { name: `Read replies now from ${connection.name}` }).click();
+      await expect.poll(() => outcomes.innerText(), { timeout: 30_000 }).toMatch(/Read 1 message in INBOX: 1 reply from customers recorded\. 1 sequence stopped because the customer replied\./);
+      await expect.poll(() => table.locator('tr', { hasText: connection.name }).first().innerText()).toMatch(/Last read /);
+      await lookAt(page, 'settings-email-replies');
 
       // The sequence's enrollment for that customer ends with the reason "replied".
       await page.getByRole('link', { name: 'Sequences' }).click();
@@ -371,6 +374,16 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
       // The customer page shows the reply.
       await page.getByTestId('queue-rows').getByRole('link', { name: emailedCustomer }).first().click();
       await page.getByTestId('customer-last-reply').waitFor();
+      const reply = page.locator('[data-testid="timeline-entry"][data-reply]', { hasText: 'We will pay this invoice on Friday.' });
+      await reply.waitFor();
+      expect(await reply.innerText()).toMatch(/Reply\s+Re: /);
+      await reply.scrollIntoViewIfNeeded();
+      await lookAt(page, 'customer-reply');
+      // The invoice it answers shows it in its activity, marked as a reply.
+      await reply.getByRole('link').first().click();
+      const panelReply = page.getByTestId('panel-activity').locator('[data-reply]').first();
+      await panelReply.waitFor();
+      expect(await panelReply.innerText()).toMatch(/^Reply\s+Re: [\s\S]*Reply received/);
     } finally {
       await imap.stop();
     }

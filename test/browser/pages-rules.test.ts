@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeInsight, evidenceLine, feedOrder, inWords } from '../../renderer/src/insights/describe';
+import type { Schemas } from '../../renderer/src/api/client';
+import { describeCommunication } from '../../renderer/src/customers/communication-words';
 import { buildMapping, fieldsFor, guessColumns } from '../../renderer/src/settings/import-mapping';
+import { describeReplyRead, replyReadProgress } from '../../renderer/src/settings/reply-read';
 import { SAMPLE_PAYLOADS } from '../support/actions-fixtures';
 
 describe('insights in words (renderer/src/insights/describe)', () => {
@@ -68,5 +71,82 @@ describe('import wizard mapping (renderer/src/settings/import-mapping)', () => {
       customers: { name: 'Name' },
       invoices: { invoice_number: 'Invoice Number', invoice_date: 'invoice_date', total_amount: 'Total Amount' },
     });
+  });
+});
+
+describe('a reading of replies in words (renderer/src/settings/reply-read)', () => {
+  const tally = { mailbox: 'INBOX', uid_validity: '7', last_uid: 12, uid_validity_changed: false, read: 0, replies: 0, auto_replies: 0, bounces: 0, unmatched: 0, duplicates: 0, enrollments_stopped: 0 };
+
+  it('says what was read, what counted as a reply and which sequences stopped', () => {
+    expect(describeReplyRead(tally)).toBe('No new mail in INBOX.');
+    expect(describeReplyRead({ ...tally, read: 4, replies: 1, auto_replies: 1, bounces: 1, unmatched: 1, enrollments_stopped: 1 })).toBe(
+      'Read 4 messages in INBOX: 1 reply from customers recorded, 1 automatic reply ignored, 1 bounce (the address is marked as failing), 1 message not from a known customer. 1 sequence stopped because the customer replied.',
+    );
+    expect(describeReplyRead({ ...tally, read: 2, replies: 0, duplicates: 2, uid_validity_changed: true })).toBe(
+      'Read 2 messages in INBOX: 0 replies from customers recorded, 2 replies already recorded. The mailbox was renumbered by the server, so it was read again from the start.',
+    );
+    expect(describeReplyRead({ skipped: 'The connection has no IMAP server' })).toBe('Nothing read: the connection has no IMAP server.');
+  });
+
+  it('follows the job until it succeeded or failed, with the reason of a failure', () => {
+    expect(replyReadProgress({ status: 'queued', last_error: null, result: null })).toMatchObject({ done: false });
+    expect(replyReadProgress({ status: 'running', last_error: null, result: null })).toMatchObject({ done: false, text: 'Reading the mailbox…' });
+    expect(replyReadProgress({ status: 'succeeded', last_error: null, result: { ...tally, read: 1, unmatched: 1 } })).toEqual({
+      done: true,
+      ok: true,
+      text: 'Read 1 message in INBOX: 0 replies from customers recorded, 1 message not from a known customer.',
+    });
+    expect(replyReadProgress({ status: 'failed', last_error: 'The IMAP server refused the user name or password', result: null })).toEqual({
+      done: true,
+      ok: false,
+      text: 'Reading replies failed: The IMAP server refused the user name or password',
+    });
+  });
+});
+
+describe('the customer timeline in words (renderer/src/customers/communication-words)', () => {
+  const base: Omit<Schemas['Communication'], 'kind' | 'direction'> = {
+    id: 'c1',
+    customer: 'u1',
+    customer_name: 'Globex',
+    invoice: null,
+    invoice_number: null,
+    outcome: null,
+    subject: null,
+    body: null,
+    promise_date: null,
+    promise_amount: null,
+    currency: 'USD',
+    occurred_at: '2026-11-20T10:00:00.000Z',
+    author_user_id: null,
+    author_name: null,
+    from_email: null,
+    attachments: [],
+    email_connection_id: null,
+    created_at: '2026-11-20T10:00:00.000Z',
+  };
+
+  it('marks an email received as a reply, with its sender and attachments', () => {
+    const words = describeCommunication({
+      ...base,
+      kind: 'email',
+      direction: 'inbound',
+      subject: 'Re: Invoice 1042',
+      author_name: 'Pat Payables',
+      from_email: 'pat@globex.test',
+      attachments: [{ name: 'remittance.pdf', size: 24_576 }],
+    });
+    expect(words).toEqual({ kind: 'Reply received', isReply: true, title: 'Re: Invoice 1042', lines: ['From Pat Payables <pat@globex.test>', 'Attached: remittance.pdf (24 KB)'] });
+  });
+
+  it('says a call by its outcome and promise, and never shows codes', () => {
+    const call = describeCommunication({ ...base, kind: 'call', direction: 'outbound', outcome: 'promised_to_pay', promise_date: '2026-12-05', promise_amount: 1250, author_name: 'Alice' });
+    expect(call.isReply).toBe(false);
+    expect(call.kind).toBe('Call');
+    expect(call.title).toBe('Promised to pay');
+    expect(call.lines[0]).toMatch(/^Promised \$1,250\.00 by Dec 5, 2026$/);
+    expect(describeCommunication({ ...base, kind: 'call', direction: 'inbound', outcome: 'disputed' })).toMatchObject({ kind: 'The customer called', title: 'Disputes the invoice' });
+    expect(describeCommunication({ ...base, kind: 'email', direction: 'outbound', subject: 'Reminder' })).toMatchObject({ kind: 'Email sent', isReply: false, title: 'Reminder' });
+    expect(describeCommunication({ ...base, kind: 'note', direction: 'internal', body: 'Asked for a PO' })).toMatchObject({ kind: 'Note', title: 'Note' });
   });
 });

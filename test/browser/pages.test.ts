@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 
 const SIZES = [
@@ -61,7 +61,7 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     const rows = page.getByTestId('customer-list').locator('tbody tr');
     await expect.poll(() => rows.count()).toBeGreaterThan(3);
     const balances = async () =>
-      (await rows.locator('td:nth-child(2)').allInnerTexts()).map((t) => Number(t.replace(/[^0-9.-]/g, '')));
+      (await rows.locator('td:nth-child(3)').allInnerTexts()).map((t) => Number(t.replace(/[^0-9.-]/g, '')));
     const initial = await balances();
     expect(initial).toEqual([...initial].sort((a, b) => b - a));
     await page.getByRole('button', { name: /Open balance/ }).click();
@@ -70,9 +70,24 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     await page.getByRole('button', { name: /Open balance/ }).click();
     await lookAndCheck(page, 'customers-list');
 
-    const firstName = (await rows.first().locator('td').first().innerText()).trim();
+    // Customers picked in the list are enrolled in an active sequence together.
+    const companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    const picked = await Promise.all([0, 1].map(async (n) => ({ name: (await rows.nth(n).locator('td').nth(1).innerText()).trim(), id: (await rows.nth(n).getByRole('link').getAttribute('href'))!.split('/customers/')[1] })));
+    for (const p of picked) await page.getByLabel(`Select ${p.name}`, { exact: true }).check();
+    const bar = page.getByTestId('enroll-selected');
+    await bar.getByLabel('Sequence').selectOption({ label: 'Standard past-due follow-up' });
+    await lookAndCheck(page, 'customers-enroll');
+    await bar.getByRole('button', { name: 'Enroll 2 customers' }).click();
+    await expect.poll(() => page.locator('.toast').last().innerText()).toMatch(/enrolled in Standard past-due follow-up/);
+    expect(await bar.count()).toBe(0);
+    for (const p of picked) {
+      const enrolled = await apiGet<{ data: Array<{ sequence_name: string }> }>(page, `/api/companies/${companyId}/sequence-enrollments?customer_id=${p.id}&status=active`);
+      expect(enrolled.data.map((e) => e.sequence_name), p.name).toContain('Standard past-due follow-up');
+    }
+
+    const firstName = (await rows.first().locator('td').nth(1).innerText()).trim();
     await page.getByLabel('Search customers by name').fill(firstName.slice(0, 6));
-    await expect.poll(async () => (await rows.locator('td:first-child').allInnerTexts()).every((n) => n.toLowerCase().includes(firstName.slice(0, 6).toLowerCase()))).toBe(true);
+    await expect.poll(async () => (await rows.locator('td:nth-child(2)').allInnerTexts()).every((n) => n.toLowerCase().includes(firstName.slice(0, 6).toLowerCase()))).toBe(true);
     await rows.getByRole('link', { name: firstName, exact: true }).first().click();
     await page.waitForURL(/\/customers\/[0-9a-f-]{36}$/);
     await expect.poll(() => page.getByTestId('customer-name').innerText(), { timeout: 10_000 }).toBe(firstName);
@@ -87,6 +102,43 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     await page.getByRole('button', { name: 'Save contacts and locations' }).click();
     await expect.poll(() => page.locator('.contacts').first().innerText()).toContain('Pat Payables');
     await lookAndCheck(page, 'customer-page');
+  }, 180_000);
+
+  it("shows a customer's communications, replies marked, and payments, newest first and paged as the API pages them", async () => {
+    const companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    type Page<T> = { count: number; data: T[] };
+    const replies = await apiGet<Page<{ customer: string }>>(page, `/api/companies/${companyId}/communications?kind=email&direction=inbound&limit=1`);
+    expect(replies.count, 'the demo has customers who replied').toBeGreaterThan(0);
+    const customerId = replies.data[0].customer;
+    const base = `/api/companies/${companyId}`;
+    const timeline = await apiGet<Page<{ id: string; occurred_at: string; subject: string | null }>>(page, `${base}/communications?customer_id=${customerId}&limit=20`);
+    const theirReplies = await apiGet<Page<{ id: string }>>(page, `${base}/communications?customer_id=${customerId}&kind=email&direction=inbound&limit=20`);
+    const payments = await apiGet<Page<{ id: string; invoice_number: string }>>(page, `${base}/payments?customer_id=${customerId}&limit=20`);
+    await page.goto(`${server.url}/companies/${companyId}/customers/${customerId}`);
+    await page.getByTestId('customer-name').waitFor();
+
+    const entries = page.getByTestId('timeline-entry');
+    await expect.poll(() => entries.count()).toBe(timeline.data.length);
+    expect(await page.getByRole('navigation', { name: 'Pages of communications' }).innerText()).toContain(`of ${timeline.count} communications`);
+    // Newest first, as the API orders them: the first entry is the API's first.
+    if (timeline.data[0].subject) expect(await entries.first().innerText()).toContain(timeline.data[0].subject);
+    const marked = page.locator('[data-testid="timeline-entry"][data-reply]');
+    await expect.poll(() => marked.count()).toBeGreaterThan(0);
+    expect(await marked.first().locator('.pill-reply').innerText()).toBe('Reply');
+    expect(await marked.first().innerText()).toMatch(/ · From \S/);
+    await page.getByRole('region', { name: 'Communications' }).getByLabel('Show').selectOption('replies');
+    await expect.poll(() => entries.count()).toBe(theirReplies.data.length);
+    expect(await marked.count()).toBe(theirReplies.data.length);
+
+    const rows = page.getByTestId('customer-payments').locator('tbody tr');
+    if (payments.count === 0) await page.getByText('No payments recorded for this customer.').waitFor();
+    else {
+      await expect.poll(() => rows.count()).toBe(payments.data.length);
+      expect(await rows.first().locator('td').nth(1).innerText()).toBe(payments.data[0].invoice_number);
+    }
+    expect(await page.getByRole('region', { name: 'Payments' }).innerText()).not.toMatch(/PAID|PARTIAL|PENDING|[{}]/);
+    await page.getByRole('region', { name: 'Communications' }).scrollIntoViewIfNeeded();
+    await lookAndCheck(page, 'customer-history');
   }, 180_000);
 
   it('shows the aging of a date, builds history from snapshots, drills down, exports CSV and XLSX, and lists a forecast week', async () => {
@@ -169,6 +221,28 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     await expect.poll(() => page.getByTestId('insight-card').first().getByRole('button', { name: 'Yes' }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByTestId('insight-card').first().getByLabel('Comment on this insight').inputValue()).toBe('Matches what AP told us');
   }, 180_000);
+
+  it("shows each invoice's predicted pay date in the grid, as the engine predicted it", async () => {
+    await nav(page, 'Invoices');
+    const companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    await page.getByRole('columnheader', { name: 'Expected payment' }).waitFor();
+    const cells = page.locator('[data-testid="invoice-grid"] .ag-row .ag-cell[col-id="predicted_pay_date"]');
+    await expect.poll(async () => (await cells.allInnerTexts()).filter((t) => t.trim()).length).toBeGreaterThan(0);
+    const row = page.locator('[data-testid="invoice-grid"] .ag-row', { has: page.locator('.ag-cell[col-id="predicted_pay_date"]:not(:empty)') }).first();
+    const number = (await row.locator('.ag-cell[col-id="invoice_number"]').innerText()).trim();
+    const shown = (await row.locator('.ag-cell[col-id="predicted_pay_date"]').innerText()).trim();
+    const listed = await apiGet<{ items: Array<{ id: string; invoice_number: string; predicted_pay_date: string | null }> }>(page, `/api/companies/${companyId}/invoices?search=${encodeURIComponent(number)}`);
+    const item = listed.items.find((i) => i.invoice_number === number)!;
+    const insights = await apiGet<{ results: Array<{ is_active: boolean; payload_json: { predicted_date?: string } }> }>(
+      page,
+      `/api/intelligence/insights?company_id=${companyId}&invoice_id=${item.id}&insight_type=invoice_pay_date_prediction`,
+    );
+    const predicted = insights.results.find((i) => i.is_active)!.payload_json.predicted_date!;
+    expect(item.predicted_pay_date).toBe(predicted);
+    expect(shown).toBe(await page.evaluate((d) => new Date(`${d}T00:00:00`).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }), predicted));
+    await row.locator('.ag-cell[col-id="predicted_pay_date"]').scrollIntoViewIfNeeded();
+    await lookAndCheck(page, 'invoices-expected-payment');
+  }, 120_000);
 
   it('sets up email, team and labels, imports a ledger through the wizard, and switches the theme', async () => {
     await nav(page, 'Settings');

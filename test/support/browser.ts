@@ -91,3 +91,11 @@ export function screenshotPath(name: string): string {
   mkdirSync(OUTPUT_DIR, { recursive: true });
   return join(OUTPUT_DIR, name);
 }
+
+/** The API as the signed-in page sees it (same token), to check what the screens show or did. */
+export async function apiGet<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (p) => {
+    const res = await fetch(p, { headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}` } });
+    return res.json();
+  }, path);
+}

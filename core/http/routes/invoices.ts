@@ -111,6 +111,9 @@ const InvoiceItem = z
     last_touched_by: z.string().nullable(),
     labels: z.array(LabelRef),
     signals: z.array(SignalRef),
+    predicted_pay_date: DateString.nullable().openapi({
+      description: 'Extension: the date of the active invoice_pay_date_prediction insight; null when there is none or it could not predict. Not a sort key.',
+    }),
     next_follow_up_date: DateString.nullable(),
     payment_link: z.string().nullable(),
     created_at: Timestamp,

@@ -4,7 +4,7 @@ import { changePaymentStatus, recordPayment } from '../../payments/commands';
 import { getPayment, listInvoicePayments, listPayments, PAYMENT_PAGE_DEFAULT, PAYMENT_PAGE_MAX } from '../../payments/queries';
 import { normalizePaymentMethod, PAYMENT_STATUSES, type PaymentOperation, RECORDABLE_STATUSES } from '../../payments/rules';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 
 /**
  * limit/offset paging for the extension lists (payments, customers): `count` is always the total
@@ -57,6 +57,7 @@ const ListQuery = z.object({
   payment_method: Text(40).trim().min(1).optional().openapi({ description: 'Payment method, case-insensitive (credit card matches CREDIT_CARD)' }),
   date_from: DateString.optional().openapi({ description: 'payment_date on or after' }),
   date_to: DateString.optional().openapi({ description: 'payment_date on or before' }),
+  customer_id: UuidValue.optional().openapi({ description: "Extension: only the payments on this customer's invoices" }),
   ...offsetPaging(PAYMENT_PAGE_DEFAULT, PAYMENT_PAGE_MAX),
 });
 
@@ -144,7 +145,7 @@ export function paymentRoutes() {
         throw new ValidationError('The query parameters are invalid', { date_to: ['Must be on or after date_from'] });
       }
       const { companyId } = scopeOf(c);
-      const filters = { status: q.status, paymentMethod: q.payment_method ? normalizePaymentMethod(q.payment_method) : undefined, dateFrom: q.date_from, dateTo: q.date_to };
+      const filters = { status: q.status, paymentMethod: q.payment_method ? normalizePaymentMethod(q.payment_method) : undefined, dateFrom: q.date_from, dateTo: q.date_to, customerId: q.customer_id };
       return c.json(await listPayments(c.var.engine.db, companyId, filters, { limit: q.limit ?? PAYMENT_PAGE_DEFAULT, offset: q.offset ?? 0 }), 200);
     })
     .openapi(getRoute, async (c) => c.json(await getPayment(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').payment_id), 200))

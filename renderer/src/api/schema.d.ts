@@ -1062,6 +1062,7 @@ export interface paths {
         payment_method?: string;
         date_from?: string;
         date_to?: string;
+        customer_id?: string;
         limit?: number;
         offset?: number;
       };
@@ -3049,6 +3050,7 @@ export interface components {
       last_touched_by: string | null;
       labels: components["schemas"]["InvoiceLabel"][];
       signals: components["schemas"]["InvoiceSignal"][];
+      predicted_pay_date: string | null;
       next_follow_up_date: string | null;
       payment_link: string | null;
       created_at: string;

@@ -7,18 +7,31 @@ import { useLoad } from '../components/useLoad';
 import { formatDate, formatMoney, formatTimestamp, localToday } from '../desk/format';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
+import { EnrollSelected } from './EnrollSelected';
 import { RiskBadge } from './RiskBadge';
 
 type Sort = NonNullable<QueryOf<'/api/companies/{company_id}/customers'>['sort']>;
 
 export const CUSTOMER_PAGE_SIZE = 50;
 
-/** Every customer of the company with what a collector weighs: balances, oldest due date, owner, last touch, risk. */
+/**
+ * Every customer of the company with what a collector weighs: balances, oldest due date, owner,
+ * last touch, risk; customers picked here can be enrolled in a sequence together.
+ */
 export default function CustomerList({ companyId }: { companyId: string }) {
   const navigate = useRoute((s) => s.navigate);
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<{ sort: Sort; order: 'asc' | 'desc' }>({ sort: 'balance', order: 'desc' });
   const [offset, setOffset] = useState(0);
+  // Picked customers stay picked across pages and searches, for enrolling them together.
+  const [picked, setPicked] = useState<Map<string, string>>(new Map());
+  const toggle = (id: string, name: string) =>
+    setPicked((old) => {
+      const next = new Map(old);
+      if (next.has(id)) next.delete(id);
+      else next.set(id, name);
+      return next;
+    });
   const query = useDebounced(search.trim());
   const list = useLoad(
     (signal) =>
@@ -58,11 +71,15 @@ export default function CustomerList({ companyId }: { companyId: string }) {
       </header>
       {list.error !== null && <ErrorBox what="the customers" error={list.error} onRetry={list.reload} />}
       {!list.data && list.error === null && <p className="muted" role="status">Loading…</p>}
+      {picked.size > 0 && <EnrollSelected companyId={companyId} customers={[...picked].map(([id, name]) => ({ id, name }))} onDone={() => setPicked(new Map())} />}
       {list.data && (
         <>
           <table className="data-table" data-testid="customer-list" aria-busy={list.loading}>
             <thead>
               <tr>
+                <th scope="col">
+                  <span className="sr-only">Select</span>
+                </th>
                 {header('name', 'Customer')}
                 {header('balance', 'Open balance', true, 'desc')}
                 <th scope="col" className="num">
@@ -76,7 +93,10 @@ export default function CustomerList({ companyId }: { companyId: string }) {
             </thead>
             <tbody>
               {list.data.data.map((c) => (
-                <tr key={c.id}>
+                <tr key={c.id} className={picked.has(c.id) ? 'selected' : undefined}>
+                  <td className="check-cell">
+                    <input type="checkbox" aria-label={`Select ${c.name}`} checked={picked.has(c.id)} onChange={() => toggle(c.id, c.name)} />
+                  </td>
                   <td>
                     <a
                       href={companyPath(companyId, 'customers', c.id)}

@@ -7,6 +7,7 @@ import { formatDate, formatTimestamp } from '../desk/format';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { ContactsEditor } from './ContactsEditor';
+import { CustomerCommunications, CustomerPayments } from './CustomerHistory';
 
 type Customer = Schemas['CustomerDetail'];
 
@@ -108,8 +109,11 @@ function Sequences({ companyId, customerId }: { companyId: string; customerId: s
   );
 }
 
-/** What the customer page adds below the invoices: contacts and locations to edit, insights, actions and sequences. */
-export function CustomerSections({ companyId, customer, onSaved }: { companyId: string; customer: Customer; onSaved: () => void }) {
+/**
+ * What the customer page adds below the invoices: contacts and locations to edit, communications
+ * and payments, insights, actions and sequences. `version` changes when a call or note was logged.
+ */
+export function CustomerSections({ companyId, customer, version, onSaved }: { companyId: string; customer: Customer; version: number; onSaved: () => void }) {
   const [editing, setEditing] = useState(false);
   return (
     <div className="stack customer-sections">
@@ -128,6 +132,10 @@ export function CustomerSections({ companyId, customer, onSaved }: { companyId: 
           }}
         />
       )}
+      <div className="two-col">
+        <CustomerCommunications companyId={companyId} customerId={customer.id} version={version} />
+        <CustomerPayments companyId={companyId} customerId={customer.id} currency={customer.currency} version={version} />
+      </div>
       <div className="two-col">
         <Insights companyId={companyId} customerId={customer.id} />
         <div className="stack">

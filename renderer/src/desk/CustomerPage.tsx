@@ -11,10 +11,11 @@ import { customerFilters, type DeskFilters, toSearch } from './filters';
 import { formatCount, formatMoney, formatTimestamp } from './format';
 import { InvoiceGrid } from './InvoiceGrid';
 
-/** One customer: totals, contacts, owners and locations, and all of its invoices. */
+/** One customer: totals, contacts, owners and locations, all of its invoices, and its history below. */
 export default function CustomerPage({ companyId, customerId }: { companyId: string; customerId: string }) {
   const navigate = useRoute((s) => s.navigate);
   const [filters, setFilters] = useState<DeskFilters>(customerFilters(customerId));
+  const [logged, setLogged] = useState(0);
   const customer = useLoad((signal) => api.get('/api/companies/{company_id}/customers/{customer_id}', { path: { company_id: companyId, customer_id: customerId }, signal }), [companyId, customerId]);
 
   const onOpen = useCallback(
@@ -50,7 +51,15 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
               </div>
               {c.last_reply_at && <div data-testid="customer-last-reply">Last replied by email {formatTimestamp(c.last_reply_at)}</div>}
             </div>
-            <LogContactButton companyId={companyId} customerId={c.id} customerName={c.name} onLogged={customer.reload} />
+            <LogContactButton
+              companyId={companyId}
+              customerId={c.id}
+              customerName={c.name}
+              onLogged={() => {
+                customer.reload();
+                setLogged((n) => n + 1);
+              }}
+            />
             <div className="kpis">
               <div className="kpi">
                 <div className="kpi-label">Open balance</div>
@@ -128,7 +137,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
       <div className="customer-grid">
         <InvoiceGrid companyId={companyId} filters={filters} onFilters={setFilters} onOpen={onOpen} onCustomer={onCustomer} embedded />
       </div>
-      {c && <CustomerSections key={c.updated_at} companyId={companyId} customer={c} onSaved={customer.reload} />}
+      {c && <CustomerSections key={c.updated_at} companyId={companyId} customer={c} version={logged} onSaved={customer.reload} />}
     </div>
   );
 }

@@ -94,6 +94,16 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
       width: 122,
       cellRenderer: (p: { data?: Invoice }) => (p.data?.next_follow_up_date ? <FollowUpCell date={p.data.next_follow_up_date} closed={p.data.status.startsWith('closed_')} /> : null),
     },
+    {
+      field: 'predicted_pay_date',
+      colId: 'predicted_pay_date',
+      headerName: 'Expected payment',
+      wrapHeaderText: true,
+      autoHeaderHeight: true,
+      headerTooltip: "The pay date predicted from this customer's payment history (see Insights); empty when there is too little history",
+      width: 112,
+      valueFormatter: (p) => (p.value ? formatDate(p.value as string) : ''),
+    },
     moneyColumn('total_amount', 'Amount', true),
     moneyColumn('paid_amount', 'Paid'),
     {

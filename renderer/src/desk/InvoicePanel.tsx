@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { LogContactButton } from '../components/LogContact';
+import { communicationKind } from '../customers/communication-words';
 import { InsightCard } from '../components/InsightCard';
 import { useLoad } from '../components/useLoad';
 import { useConnection } from '../state/connection';
@@ -345,19 +346,22 @@ function Activity({ companyId, invoiceId, version }: { companyId: string; invoic
       {activity.data && activity.data.data.length === 0 && <p className="muted">No communications or actions yet.</p>}
       {activity.data && activity.data.data.length > 0 && (
         <ol className="timeline">
-          {activity.data.data.map((entry) => (
-            <li key={entry.id} className={`timeline-item k-${entry.kind}`}>
-              <span className="timeline-dot" aria-hidden="true" />
-              <div>
-                <strong>{entry.title}</strong>
-                <div className="muted small">
-                  {formatTimestamp(entry.at)} · {entry.kind === 'action' ? `${entry.type} action, ${entry.status}` : `${entry.direction} ${entry.type}`}
-                  {entry.by ? ` · ${entry.by}` : ''}
+          {activity.data.data.map((entry) => {
+            const said = entry.kind === 'communication' ? communicationKind(entry.type, entry.direction) : null;
+            return (
+              <li key={entry.id} className={`timeline-item k-${entry.kind}${said?.isReply ? ' is-reply' : ''}`} data-reply={said?.isReply || undefined}>
+                <span className="timeline-dot" aria-hidden="true" />
+                <div>
+                  {said?.isReply && <span className="pill pill-reply">Reply</span>} <strong>{entry.title}</strong>
+                  <div className="muted small">
+                    {formatTimestamp(entry.at)} · {said ? said.kind : `${entry.type} action, ${entry.status}`}
+                    {entry.by ? ` · ${entry.by}` : ''}
+                  </div>
+                  {entry.detail && <div className="small clamp">{entry.detail}</div>}
                 </div>
-                {entry.detail && <div className="small clamp">{entry.detail}</div>}
-              </div>
-            </li>
-          ))}
+              </li>
+            );
+          })}
         </ol>
       )}
     </Section>

@@ -4,11 +4,32 @@ import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { FormError, useSave } from '../components/useSave';
+import { ConnectionRow } from './ConnectionRow';
 
 type Connection = Schemas['EmailConnection'];
 type ConnectionInput = Schemas['NewEmailConnection'];
 
-/** The SMTP settings of a connection; the password field is empty and only sent when typed (it is never returned). */
+/**
+ * The IMAP part of a request: only what was filled in (the server defaults the port, user name and
+ * mailbox); an emptied server on a connection that had one stops the reading of replies.
+ */
+function imapFields(
+  v: { imap_port: string; imap_secure: boolean; imap_username: string; imap_password: string; imap_mailbox: string },
+  host: string,
+  hadImap: boolean,
+): Partial<ConnectionInput> {
+  if (!host) return hadImap ? { imap_host: null } : {};
+  return {
+    imap_host: host,
+    imap_secure: v.imap_secure,
+    imap_mailbox: v.imap_mailbox.trim() || 'INBOX',
+    ...(v.imap_port ? { imap_port: Number(v.imap_port) } : {}),
+    ...(v.imap_username.trim() ? { imap_username: v.imap_username.trim() } : {}),
+    ...(v.imap_password ? { imap_password: v.imap_password } : {}),
+  };
+}
+
+/** The SMTP and IMAP settings of a connection; the password fields are empty and only sent when typed (it is never returned). */
 function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: Connection; submitLabel: string; onSubmit: (body: ConnectionInput) => Promise<boolean>; onCancel?: () => void }) {
   const [v, setV] = useState({
     name: initial?.name ?? '',
@@ -21,14 +42,21 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
     smtp_password: '',
     allow_shared_sending: initial?.allow_shared_sending ?? true,
     is_default: initial?.is_default ?? false,
+    imap_host: initial?.imap_host ?? '',
+    imap_port: initial?.imap_port ? String(initial.imap_port) : '',
+    imap_secure: initial?.imap_secure ?? true,
+    imap_username: initial?.imap_username ?? '',
+    imap_password: '',
+    imap_mailbox: initial?.imap_mailbox ?? 'INBOX',
   });
   const set = <K extends keyof typeof v>(key: K, value: (typeof v)[K]) => setV((old) => ({ ...old, [key]: value }));
-  const text = (key: 'name' | 'from_email' | 'from_name' | 'smtp_host' | 'smtp_username', label: string, type = 'text', required = false) => (
+  const text = (key: 'name' | 'from_email' | 'from_name' | 'smtp_host' | 'smtp_username' | 'imap_host' | 'imap_username' | 'imap_mailbox', label: string, type = 'text', required = false) => (
     <label className="form-row">
       {label}
       <input type={type} value={v[key]} required={required} onChange={(e) => set(key, e.target.value)} />
     </label>
   );
+  const imapHost = v.imap_host.trim();
   return (
     <form
       className="form-cols"
@@ -46,8 +74,9 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
           allow_shared_sending: v.allow_shared_sending,
           is_default: v.is_default,
           ...(v.smtp_password ? { smtp_password: v.smtp_password } : {}),
+          ...imapFields(v, imapHost, Boolean(initial?.imap_host)),
         };
-        if ((await onSubmit(body)) && !initial) setV((old) => ({ ...old, name: '', from_email: '', smtp_password: '' }));
+        if ((await onSubmit(body)) && !initial) setV((old) => ({ ...old, name: '', from_email: '', smtp_password: '', imap_password: '' }));
       }}
     >
       {text('name', 'Name', 'text', true)}
@@ -58,9 +87,9 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
         Port
         <input type="number" min={1} max={65535} value={v.smtp_port} required onChange={(e) => set('smtp_port', e.target.value)} />
       </label>
-      {text('smtp_username', 'User name')}
+      {text('smtp_username', 'SMTP user name')}
       <label className="form-row">
-        Password
+        SMTP password
         <input
           type="password"
           autoComplete="new-password"
@@ -70,8 +99,32 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
         />
       </label>
       <label className="check">
-        <input type="checkbox" checked={v.smtp_secure} onChange={(e) => set('smtp_secure', e.target.checked)} /> TLS from the start (port 465)
+        <input type="checkbox" checked={v.smtp_secure} onChange={(e) => set('smtp_secure', e.target.checked)} /> SMTP: TLS from the start (port 465)
       </label>
+      <fieldset className="form-fieldset">
+        <legend>Reading replies (IMAP)</legend>
+        <p className="muted small">Leave the IMAP server empty and customers' replies are not read from this mailbox.</p>
+        {text('imap_host', 'IMAP server')}
+        <label className="form-row">
+          IMAP port
+          <input type="number" min={1} max={65535} value={v.imap_port} placeholder={v.imap_secure ? '993' : '143'} onChange={(e) => set('imap_port', e.target.value)} />
+        </label>
+        {text('imap_username', 'IMAP user name')}
+        <label className="form-row">
+          IMAP password
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={v.imap_password}
+            placeholder={initial?.has_imap_password ? 'Stored; type to replace' : ''}
+            onChange={(e) => set('imap_password', e.target.value)}
+          />
+        </label>
+        {text('imap_mailbox', 'Mailbox')}
+        <label className="check">
+          <input type="checkbox" checked={v.imap_secure} onChange={(e) => set('imap_secure', e.target.checked)} /> IMAP: TLS from the start (port 993)
+        </label>
+      </fieldset>
       <label className="check">
         <input type="checkbox" checked={v.allow_shared_sending} onChange={(e) => set('allow_shared_sending', e.target.checked)} /> Everyone in the company may send with it
       </label>
@@ -92,7 +145,7 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
   );
 }
 
-/** The mailboxes reminders and sequences send from: created, edited, made the default. */
+/** The mailboxes reminders and sequences send from and replies are read from: created, edited, made the default, tested, read now. */
 export function EmailConnections({ companyId, canWrite }: { companyId: string; canWrite: boolean }) {
   const [version, setVersion] = useState(0);
   const [editing, setEditing] = useState<string | null>(null);
@@ -110,10 +163,10 @@ export function EmailConnections({ companyId, canWrite }: { companyId: string; c
         <table className="data-table" data-testid="email-connections">
           <thead>
             <tr>
-              <th scope="col">Name</th>
+              <th scope="col">Name and status</th>
               <th scope="col">Sends as</th>
-              <th scope="col">Server</th>
-              <th scope="col">Status</th>
+              <th scope="col">Sending server</th>
+              <th scope="col">Replies</th>
               <th scope="col">
                 <span className="sr-only">Changes</span>
               </th>
@@ -140,31 +193,16 @@ export function EmailConnections({ companyId, canWrite }: { companyId: string; c
                   </td>
                 </tr>
               ) : (
-                <tr key={c.id}>
-                  <td>
-                    {c.name} {c.is_default && <span className="pill">default</span>}
-                  </td>
-                  <td>{c.from_name ? `${c.from_name} <${c.from_email}>` : c.from_email}</td>
-                  <td>
-                    {c.smtp_host}:{c.smtp_port}
-                    {c.smtp_secure ? ' (TLS)' : ''}
-                  </td>
-                  <td>{c.is_active ? (c.has_password ? 'Active' : 'Active, no password') : 'Inactive'}</td>
-                  <td className="num">
-                    {canWrite && (
-                      <>
-                        {!c.is_default && (
-                          <button type="button" className="btn btn-small" disabled={save.busy} onClick={async () => (await patch(c, { is_default: true }, `${c.name} is now the default.`)) && reload()}>
-                            Make default
-                          </button>
-                        )}{' '}
-                        <button type="button" className="btn btn-small" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c.id)}>
-                          Edit
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
+                <ConnectionRow
+                  key={c.id}
+                  companyId={companyId}
+                  c={c}
+                  canWrite={canWrite}
+                  busy={save.busy}
+                  onEdit={() => setEditing(c.id)}
+                  onMakeDefault={async () => (await patch(c, { is_default: true }, `${c.name} is now the default.`)) && reload()}
+                  onChanged={reload}
+                />
               ),
             )}
           </tbody>
