@@ -28,7 +28,9 @@ const PING_DOWN_MS = 2_000;
 
 function useServerPing() {
   const network = useConnection((s) => s.network);
-  const server = useConnection((s) => s.server);
+  // Fast while any request fails, and until the check itself has seen the server back (another
+  // request succeeding first must not slow the check that reloads the views).
+  const fast = useConnection((s) => !s.server || s.lost);
   const ping = useCallback(() => {
     const { checked } = useConnection.getState();
     api.get('/api/v1/setup/', {}).then(
@@ -39,9 +41,9 @@ function useServerPing() {
   // At once on start and when the network comes or goes; then on a timer, faster while the server is gone.
   useEffect(() => ping(), [network, ping]);
   useEffect(() => {
-    const timer = setInterval(ping, server ? PING_MS : PING_DOWN_MS);
+    const timer = setInterval(ping, fast ? PING_DOWN_MS : PING_MS);
     return () => clearInterval(timer);
-  }, [server, ping]);
+  }, [fast, ping]);
 }
 
 /** How often the frame asks whether email can go out. */
