@@ -44,13 +44,19 @@ export function buildForecast(input: ForecastInput) {
     if (!row) byCustomer.set(id, (row = { customer: id, customer_name: name, due: zeros(), predicted: zeros() }));
     return row;
   };
+  // Inflows share a few thousand dates: each date's week is worked out once.
+  const dueWeeks = new Map<string, number>();
+  const predictedWeeks = new Map<string, number>();
   for (const inflow of input.inflows) {
-    const dueWeek = weekIndexOf(calendar, inflow.due_date);
+    let dueWeek = dueWeeks.get(inflow.due_date);
+    if (dueWeek === undefined) dueWeeks.set(inflow.due_date, (dueWeek = weekIndexOf(calendar, inflow.due_date)));
     if (dueWeek >= 0) {
       due[dueWeek] += inflow.balance;
       customerRow(inflow.customer_id, inflow.customer_name).due[dueWeek] += inflow.balance;
     }
-    const predictedWeek = predictedWeekOf(calendar, inflow, input.requestDate);
+    const predictedKey = `${inflow.predicted_date} ${inflow.due_date}`;
+    let predictedWeek = predictedWeeks.get(predictedKey);
+    if (predictedWeek === undefined) predictedWeeks.set(predictedKey, (predictedWeek = predictedWeekOf(calendar, inflow, input.requestDate)));
     if (predictedWeek >= 0) {
       predicted[predictedWeek] += inflow.balance;
       customerRow(inflow.customer_id, inflow.customer_name).predicted[predictedWeek] += inflow.balance;

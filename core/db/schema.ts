@@ -192,6 +192,14 @@ export interface CustomerOpenTotalsTable {
   open_balance: number;
 }
 
+/** Per customer: its paid invoices and their days paid after due (0 when on time), kept by triggers (0097); the forecast's lateness. */
+export interface CustomerPaidLatenessTable {
+  company_id: string;
+  customer_id: string;
+  paid_count: number;
+  late_days: number;
+}
+
 export type PaymentStatus = 'PAID' | 'PARTIAL' | 'PENDING' | 'FAILED' | 'VOIDED';
 
 export interface PaymentsTable {
@@ -663,6 +671,7 @@ export interface Database {
   invoice_due_totals: InvoiceDueTotalsTable;
   customer_invoice_totals: CustomerInvoiceTotalsTable;
   customer_open_totals: CustomerOpenTotalsTable;
+  customer_paid_lateness: CustomerPaidLatenessTable;
   payments: PaymentsTable;
   payment_day_totals: PaymentDayTotalsTable;
   email_connections: EmailConnectionsTable;
