@@ -31,7 +31,8 @@ export function loadForecastInput(engine: Engine, companyId: string, requestDate
     .all({ company: companyId, companyLate: companyLate.late }) as ExpectedInflow[];
   const trailing = sqlite
     .prepare(
-      `SELECT coalesce(sum(amount), 0) AS total FROM payments
+      // payment_day_totals (kept by triggers, 0004): a few hundred rows instead of the half-year's payments.
+      `SELECT coalesce(sum(amount), 0) AS total FROM payment_day_totals
        WHERE company_id = ? AND status IN ('PAID', 'PARTIAL') AND payment_date > ? AND payment_date <= ?`,
     )
     .get(companyId, addDays(requestDate, -182), requestDate) as { total: number };
