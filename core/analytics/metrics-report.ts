@@ -1,4 +1,5 @@
 import { addDays, addMonths, monthEnd, monthOf, monthStart } from '../dates';
+import { COMMITMENT_DATE } from '../db/migrations/0099_promise_dates';
 import type { Engine } from '../engine';
 import { agingBucketRows } from './aging';
 import { collectionEffectiveness, dsoFigures, type MonthlySales, promiseKeptRate } from './metrics';
@@ -118,11 +119,11 @@ function promisesDue(engine: Engine, companyId: string, from: string, to: string
     .prepare(
       `SELECT promised, (i.total_amount - coalesce((SELECT sum(p.amount) FROM payments p
                 WHERE p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL') AND p.payment_date <= promised), 0)) <= 0 AS kept
-       FROM (SELECT json_extract(a.metadata, '$.commitment_date') AS promised, a.invoice_id
-             FROM actions a
-             WHERE a.company_id = :company AND a.deleted_at IS NULL AND a.invoice_id IS NOT NULL AND json_valid(a.metadata)) pr
+       FROM (SELECT ${COMMITMENT_DATE} AS promised, invoice_id
+             FROM actions
+             WHERE company_id = :company AND deleted_at IS NULL AND invoice_id IS NOT NULL AND ${COMMITMENT_DATE} BETWEEN :from AND :to) pr
        JOIN invoices i ON i.id = pr.invoice_id
-       WHERE typeof(promised) = 'text' AND promised GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' AND promised BETWEEN :from AND :to`,
+       WHERE typeof(promised) = 'text' AND promised GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'`,
     )
     .all({ company: companyId, from, to }) as Array<{ promised: string; kept: number }>;
   return rows.map((r) => ({ month: monthOf(r.promised), kept: r.kept === 1 }));
