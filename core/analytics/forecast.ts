@@ -44,13 +44,19 @@ export function buildForecast(input: ForecastInput) {
     if (!row) byCustomer.set(id, (row = { customer: id, customer_name: name, due: zeros(), predicted: zeros() }));
     return row;
   };
+  // Inflows share a few thousand dates: each date's week is worked out once.
+  const dueWeeks = new Map<string, number>();
+  const predictedWeeks = new Map<string, number>();
   for (const inflow of input.inflows) {
-    const dueWeek = weekIndexOf(calendar, inflow.due_date);
+    let dueWeek = dueWeeks.get(inflow.due_date);
+    if (dueWeek === undefined) dueWeeks.set(inflow.due_date, (dueWeek = weekIndexOf(calendar, inflow.due_date)));
     if (dueWeek >= 0) {
       due[dueWeek] += inflow.balance;
       customerRow(inflow.customer_id, inflow.customer_name).due[dueWeek] += inflow.balance;
     }
-    const predictedWeek = predictedWeekOf(calendar, inflow, input.requestDate);
+    const predictedKey = `${inflow.predicted_date} ${inflow.due_date}`;
+    let predictedWeek = predictedWeeks.get(predictedKey);
+    if (predictedWeek === undefined) predictedWeeks.set(predictedKey, (predictedWeek = predictedWeekOf(calendar, inflow, input.requestDate)));
     if (predictedWeek >= 0) {
       predicted[predictedWeek] += inflow.balance;
       customerRow(inflow.customer_id, inflow.customer_name).predicted[predictedWeek] += inflow.balance;
@@ -99,15 +105,18 @@ function predictedWeekOf(calendar: ForecastWeek[], inflow: ExpectedInflow, reque
 
 function inflowTable(calendar: ForecastWeek[], customers: Array<{ customer: string; customer_name: string; total_predicted: number; weeks: Array<{ predicted: number }> }>) {
   const predictedCustomers = customers.filter((c) => c.total_predicted !== 0);
-  const weekTotal = (i: number) => round2(predictedCustomers.reduce((s, c) => s + c.weeks[i].predicted, 0));
+  // One pass over the customers, adding in their order (the same sums as week by week).
+  const weekSums = calendar.map(() => 0);
+  for (const c of predictedCustomers) for (let i = 0; i < weekSums.length; i++) weekSums[i] += c.weeks[i].predicted;
+  const weekTotal = (i: number) => round2(weekSums[i]);
   return {
     columns: [{ key: 'customer_name', label: 'Customer' }, ...calendar.map((w) => ({ key: w.code, label: w.label })), { key: 'total', label: 'Total' }],
-    rows: predictedCustomers.map((c) => ({
-      customer: c.customer,
-      customer_name: c.customer_name,
-      ...Object.fromEntries(calendar.map((w, i) => [w.code, c.weeks[i].predicted])),
-      total: c.total_predicted,
-    })),
+    rows: predictedCustomers.map((c) => {
+      const row: Record<string, string | number> = { customer: c.customer, customer_name: c.customer_name };
+      calendar.forEach((w, i) => (row[w.code] = c.weeks[i].predicted));
+      row.total = c.total_predicted;
+      return row;
+    }),
     totals: {
       customer_name: 'Total',
       ...Object.fromEntries(calendar.map((w, i) => [w.code, weekTotal(i)])),

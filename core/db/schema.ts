@@ -192,6 +192,36 @@ export interface CustomerOpenTotalsTable {
   open_balance: number;
 }
 
+/** Per customer: its paid invoices and their days paid after due (0 when on time), kept by triggers (0097); the forecast's lateness. */
+export interface CustomerPaidLatenessTable {
+  company_id: string;
+  customer_id: string;
+  paid_count: number;
+  late_days: number;
+}
+
+/**
+ * Invoice totals by the dates that decide when they count in past receivables, kept by triggers
+ * (0098); written_off is the credit memo or write-off closing date, '9999-12-31' when not written off.
+ */
+export interface InvoiceIssueTotalsTable {
+  company_id: string;
+  invoice_date: string;
+  due_date: string;
+  written_off: string;
+  total_amount: number;
+}
+
+/** Settled payments by their invoice's dates (as invoice_issue_totals) and their own date, kept by triggers (0098). */
+export interface PaymentIssueTotalsTable {
+  company_id: string;
+  invoice_date: string;
+  due_date: string;
+  written_off: string;
+  payment_date: string;
+  amount: number;
+}
+
 export type PaymentStatus = 'PAID' | 'PARTIAL' | 'PENDING' | 'FAILED' | 'VOIDED';
 
 export interface PaymentsTable {
@@ -663,6 +693,9 @@ export interface Database {
   invoice_due_totals: InvoiceDueTotalsTable;
   customer_invoice_totals: CustomerInvoiceTotalsTable;
   customer_open_totals: CustomerOpenTotalsTable;
+  customer_paid_lateness: CustomerPaidLatenessTable;
+  invoice_issue_totals: InvoiceIssueTotalsTable;
+  payment_issue_totals: PaymentIssueTotalsTable;
   payments: PaymentsTable;
   payment_day_totals: PaymentDayTotalsTable;
   email_connections: EmailConnectionsTable;

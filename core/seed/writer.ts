@@ -7,6 +7,8 @@
  */
 import { availableParallelism } from 'node:os';
 import type BetterSqlite3 from 'better-sqlite3';
+import { daysBetween } from '../dates';
+import { NOT_WRITTEN_OFF } from '../db/migrations/0098_metrics_inputs';
 import type { InvoiceRow, LedgerSink, PaymentRow } from './ledger';
 
 /** Rows per multi-row INSERT: the statement's fixed cost is paid once per batch, far below the bound-parameter limit. */
@@ -99,11 +101,20 @@ export function sqliteSink(sqlite: BetterSqlite3.Database): LedgerSink & { flush
 }
 
 /**
- * The insert triggers the bulk path replaces (migrations 0001, 0003, 0004). Each one's upsert is
+ * The insert triggers the bulk path replaces (migrations 0001, 0003, 0004, 0050, 0097, 0098). Each one's upsert is
  * replayed below with the same key and the same merge, once per key with the summed values. A
  * trigger not named here stays in place and fires as usual: slower, never wrong.
  */
-export const REPLACED_TRIGGERS = ['invoices_totals_insert', 'invoices_fts_insert', 'invoices_customer_totals_insert', 'invoices_open_totals_insert', 'payments_totals_insert'] as const;
+export const REPLACED_TRIGGERS = [
+  'invoices_totals_insert',
+  'invoices_fts_insert',
+  'invoices_customer_totals_insert',
+  'invoices_open_totals_insert',
+  'payments_totals_insert',
+  'invoices_paid_lateness_insert',
+  'invoices_issue_totals_insert',
+  'payments_issue_totals_insert',
+] as const;
 type ReplacedTrigger = (typeof REPLACED_TRIGGERS)[number];
 const INDEXED_TABLES = ['invoices', 'payments'];
 
@@ -141,6 +152,13 @@ class TriggerReplica {
   private readonly payments = new Map<string, PaymentTotal>();
   /** Per customer, the balance of its open invoices with a balance (0050's insert trigger). */
   private readonly openBalances = new Map<string, number>();
+  /** Per customer, its paid invoices and their days paid late (0097). */
+  private readonly lateness = new Map<string, { paid_count: number; late_days: number }>();
+  /** Invoice totals and settled payments by the dates that decide when they count (0098), keyed 'issued|due|written_off[|paid]'. */
+  private readonly issueTotals = new Map<string, number>();
+  private readonly paymentIssueTotals = new Map<string, number>();
+  /** The issue key of the last invoice: the ledger writes each invoice's payments right after it. */
+  private lastInvoice: { id: string; key: string } | null = null;
 
   invoice(r: InvoiceRow): void {
     const state = r.closing_reason ?? 'open';
@@ -155,6 +173,16 @@ class TriggerReplica {
       this.due.set(dueKey, { due_date: r.due_date, state, invoice_count: 1, nonzero_count: r.balance !== 0 ? 1 : 0, total_amount: r.total_amount, balance: r.balance });
     }
     if (r.closing_reason === null && r.balance !== 0) this.openBalances.set(r.customer_id, (this.openBalances.get(r.customer_id) ?? 0) + r.balance);
+    if (r.closing_reason === 'paid' && r.closed_date !== null) {
+      const late = this.lateness.get(r.customer_id) ?? { paid_count: 0, late_days: 0 };
+      late.paid_count++;
+      late.late_days += Math.max(daysBetween(r.due_date, r.closed_date), 0);
+      this.lateness.set(r.customer_id, late);
+    }
+    const writtenOff = r.closing_reason === 'credit_memo' || r.closing_reason === 'written_off' ? (r.closed_date ?? '') : NOT_WRITTEN_OFF;
+    const issueKey = `${r.invoice_date}|${r.due_date}|${writtenOff}`;
+    this.issueTotals.set(issueKey, (this.issueTotals.get(issueKey) ?? 0) + r.total_amount);
+    this.lastInvoice = { id: r.id, key: issueKey };
     const openDue = r.closing_reason === null && r.balance > 0 ? r.due_date : null;
     const c = this.customers.get(r.customer_id);
     if (c) {
@@ -178,6 +206,11 @@ class TriggerReplica {
   }
 
   payment(r: PaymentRow): void {
+    if (r.status === 'PAID' || r.status === 'PARTIAL') {
+      if (r.invoice_id !== this.lastInvoice?.id) throw new Error(`bulk load: payment ${r.id} does not follow its invoice`);
+      const key = `${this.lastInvoice.key}|${r.payment_date}`;
+      this.paymentIssueTotals.set(key, (this.paymentIssueTotals.get(key) ?? 0) + r.amount);
+    }
     const key = `${r.payment_date}|${r.status}|${r.payment_method}`;
     const p = this.payments.get(key);
     if (p) {
@@ -232,6 +265,27 @@ class TriggerReplica {
            amount = amount + excluded.amount`,
       );
       for (const p of this.payments.values()) upsert.run(companyId, p.payment_date, p.status, p.payment_method, p.payment_count, p.amount);
+    }
+    if (triggers.has('invoices_paid_lateness_insert')) {
+      const upsert = sqlite.prepare(
+        `INSERT INTO customer_paid_lateness (company_id, customer_id, paid_count, late_days) VALUES (?, ?, ?, ?)
+         ON CONFLICT (company_id, customer_id) DO UPDATE SET paid_count = paid_count + excluded.paid_count, late_days = late_days + excluded.late_days`,
+      );
+      for (const [customerId, l] of this.lateness) upsert.run(companyId, customerId, l.paid_count, l.late_days);
+    }
+    if (triggers.has('invoices_issue_totals_insert')) {
+      const upsert = sqlite.prepare(
+        `INSERT INTO invoice_issue_totals (company_id, invoice_date, due_date, written_off, total_amount) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (company_id, invoice_date, due_date, written_off) DO UPDATE SET total_amount = total_amount + excluded.total_amount`,
+      );
+      for (const [key, amount] of this.issueTotals) upsert.run(companyId, ...key.split('|'), amount);
+    }
+    if (triggers.has('payments_issue_totals_insert')) {
+      const upsert = sqlite.prepare(
+        `INSERT INTO payment_issue_totals (company_id, invoice_date, due_date, written_off, payment_date, amount) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (company_id, invoice_date, due_date, written_off, payment_date) DO UPDATE SET amount = amount + excluded.amount`,
+      );
+      for (const [key, amount] of this.paymentIssueTotals) upsert.run(companyId, ...key.split('|'), amount);
     }
     if (triggers.has('invoices_fts_insert')) {
       // The full-text rows are keyed by invoices.seq, known only once the rows are in.

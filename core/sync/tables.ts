@@ -15,7 +15,7 @@ export interface SyncedTable {
 }
 
 /** Kept by triggers from other rows on every database: never copied, always recomputed. */
-const DERIVED = new Set(['invoice_due_totals', 'customer_invoice_totals', 'payment_day_totals', 'customer_open_totals']);
+const DERIVED = new Set(['invoice_due_totals', 'customer_invoice_totals', 'payment_day_totals', 'customer_open_totals', 'customer_paid_lateness', 'invoice_issue_totals', 'payment_issue_totals']);
 
 /** The local audit trail: each database keeps its own (a desktop's is undone with its writes). */
 export const AUDIT_TABLE = 'changes';

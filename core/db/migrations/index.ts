@@ -19,6 +19,9 @@ import * as m0060 from './0060_worklist';
 import * as m0061 from './0061_email_health';
 import * as m0062 from './0062_payment_status_reason';
 import * as m0070 from './0070_sync';
+import * as m0097 from './0097_forecast_inputs';
+import * as m0098 from './0098_metrics_inputs';
+import * as m0099 from './0099_promise_dates';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -37,4 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0061_email_health': m0061,
   '0062_payment_status_reason': m0062,
   '0070_sync': m0070,
+  '0097_forecast_inputs': m0097,
+  '0098_metrics_inputs': m0098,
+  '0099_promise_dates': m0099,
 };

@@ -187,6 +187,11 @@ function Details({ companyId, asOf, bucket, currency }: { companyId: string; asO
         </div>
       </div>
       {details.error !== null && <ErrorBox what="the aging details" error={details.error} onRetry={details.reload} />}
+      {!data && details.error === null && (
+        <p className="muted" role="status">
+          Loading the details…
+        </p>
+      )}
       {data && (
         <ScrollRegion label="Aging details">
           <table className="data-table" data-testid="aging-details" aria-busy={details.loading}>
@@ -275,15 +280,36 @@ function Details({ companyId, asOf, bucket, currency }: { companyId: string; asO
 }
 
 /** Aging of a chosen date, aging over time from the snapshots, details, and the export. */
-export function AgingSection({ companyId, asOf, onAsOf, onCurrency, canWrite }: { companyId: string; asOf: string; onAsOf: (date: string) => void; onCurrency: (currency: string) => void; canWrite: boolean }) {
+export function AgingSection({
+  companyId,
+  asOf,
+  onAsOf,
+  onCurrency,
+  onAnswered,
+  canWrite,
+}: {
+  companyId: string;
+  asOf: string;
+  onAsOf: (date: string) => void;
+  onCurrency: (currency: string) => void;
+  /** Called once the summary has answered (data or error), so the slower sections may ask. */
+  onAnswered: () => void;
+  canWrite: boolean;
+}) {
   const [bucket, setBucket] = useState<Bucket | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const report = useLoad((signal) => api.get('/api/companies/{company_id}/ar-aging/report-summary', { path: { company_id: companyId }, query: { as_of: asOf }, signal }), [companyId, asOf]);
+  const answered = report.data !== null || report.error !== null;
+  // The history and the details ask after the summary, which is the page's first data.
   const history = useLoad(
-    (signal) => api.get('/api/companies/{company_id}/ar-aging/history', { path: { company_id: companyId }, query: { date_from: addDays(localToday(), -365) }, signal }),
-    [companyId, version],
+    async (signal) =>
+      answered ? api.get('/api/companies/{company_id}/ar-aging/history', { path: { company_id: companyId }, query: { date_from: addDays(localToday(), -365) }, signal }) : null,
+    [companyId, version, answered],
   );
+  useEffect(() => {
+    if (answered) onAnswered();
+  }, [answered, onAnswered]);
   const currency = report.data?.currency ?? 'USD';
   // The company's currency arrives with the report; the forecast beside it formats in it too.
   useEffect(() => onCurrency(currency), [currency, onCurrency]);
@@ -331,7 +357,11 @@ export function AgingSection({ companyId, asOf, onAsOf, onCurrency, canWrite }: 
           </div>
         </div>
         {report.error !== null && <ErrorBox what="the aging" error={report.error} onRetry={report.reload} />}
-        {!report.data && report.error === null && <p className="muted" role="status">Loading…</p>}
+        {!answered && (
+          <p className="muted" role="status">
+            Loading the aging…
+          </p>
+        )}
         {report.data && <Summary report={report.data} selected={bucket} onBucket={setBucket} />}
       </section>
       <section className="card" aria-labelledby="history-title">
@@ -344,10 +374,24 @@ export function AgingSection({ companyId, asOf, onAsOf, onCurrency, canWrite }: 
           )}
         </div>
         {history.error !== null && <ErrorBox what="the aging history" error={history.error} onRetry={history.reload} />}
+        {!history.data && history.error === null && (
+          <p className="muted" role="status">
+            Loading the aging history…
+          </p>
+        )}
         {history.data && history.data.data.length === 0 && <p className="muted">No snapshots yet. One is taken every day; take one now to start the history.</p>}
         {history.data && history.data.data.length > 0 && <History snapshots={history.data.data} currency={currency} asOf={asOf} onDate={onAsOf} />}
       </section>
-      <Details companyId={companyId} asOf={asOf} bucket={bucket} currency={currency} />
+      {answered ? (
+        <Details companyId={companyId} asOf={asOf} bucket={bucket} currency={currency} />
+      ) : (
+        <section className="card" aria-labelledby="details-title">
+          <h2 id="details-title">Details on {formatDate(asOf)}</h2>
+          <p className="muted" role="status">
+            The details load after the aging…
+          </p>
+        </section>
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { localToday } from '../desk/format';
 import { useSession } from '../state/session';
 import { AgingSection } from './AgingSection';
@@ -10,14 +10,17 @@ export default function AnalyticsPage({ companyId }: { companyId: string }) {
   const [asOf, setAsOf] = useState(localToday());
   const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
   const [currency, setCurrency] = useState('USD');
+  // The slow sections ask only once the aging has answered: the server answers one request at a time, so the aging total comes first.
+  const [agingAnswered, setAgingAnswered] = useState(false);
+  const onAgingAnswered = useCallback(() => setAgingAnswered(true), []);
   return (
     <div className="page">
       <header className="page-header">
         <h1>Analytics</h1>
       </header>
-      <AgingSection companyId={companyId} asOf={asOf} onAsOf={setAsOf} onCurrency={setCurrency} canWrite={role !== 'viewer'} />
-      <MetricsSection companyId={companyId} asOf={asOf} />
-      <ForecastSection companyId={companyId} currency={currency} />
+      <AgingSection companyId={companyId} asOf={asOf} onAsOf={setAsOf} onCurrency={setCurrency} onAnswered={onAgingAnswered} canWrite={role !== 'viewer'} />
+      <MetricsSection companyId={companyId} asOf={asOf} waiting={!agingAnswered} />
+      <ForecastSection companyId={companyId} currency={currency} waiting={!agingAnswered} />
     </div>
   );
 }

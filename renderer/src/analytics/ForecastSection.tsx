@@ -127,12 +127,12 @@ function WeekInvoices({ companyId, forecast, week, currency }: { companyId: stri
 }
 
 /** The cash-flow forecast: the chart, a week's invoices on click, and the table by customer. */
-export function ForecastSection({ companyId, currency }: { companyId: string; currency: string }) {
+export function ForecastSection({ companyId, currency, waiting }: { companyId: string; currency: string; /** True until the aging has answered: then this asks. */ waiting: boolean }) {
   const [weeks, setWeeks] = useState<number>(13);
   const [weekIndex, setWeekIndex] = useState<number | null>(null);
   const forecast = useLoad(
-    (signal) => api.get('/api/companies/{company_id}/analytics/cashflow-forecast', { path: { company_id: companyId }, query: { weeks }, signal }),
-    [companyId, weeks],
+    async (signal) => (waiting ? null : api.get('/api/companies/{company_id}/analytics/cashflow-forecast', { path: { company_id: companyId }, query: { weeks }, signal })),
+    [companyId, weeks, waiting],
   );
   const data = forecast.data;
   const week = data && weekIndex !== null ? data.calendar.weeks[weekIndex] : null;
@@ -171,7 +171,11 @@ export function ForecastSection({ companyId, currency }: { companyId: string; cu
         )}
       </div>
       {forecast.error !== null && <ErrorBox what="the forecast" error={forecast.error} onRetry={forecast.reload} />}
-      {!data && forecast.error === null && <p className="muted" role="status">Loading…</p>}
+      {!data && forecast.error === null && (
+        <p className="muted" role="status">
+          {waiting ? 'The forecast loads after the aging…' : 'Loading the forecast…'}
+        </p>
+      )}
       {data && (
         <>
           <ForecastChart forecast={data} currency={currency} onWeek={setWeekIndex} />

@@ -19,8 +19,11 @@ const days = (v: number | null) => (v === null ? 'Not enough data' : `${v.toFixe
 const rate = (v: number | null) => (v === null ? 'Not enough data' : `${v.toFixed(1)}%`);
 
 /** DSO, best possible DSO, average days delinquent, CEI and promise-kept rate: now, and month by month for a year. */
-export function MetricsSection({ companyId, asOf }: { companyId: string; asOf: string }) {
-  const metrics = useLoad((signal) => api.get('/api/companies/{company_id}/analytics/metrics', { path: { company_id: companyId }, query: { as_of: asOf, months: 12 }, signal }), [companyId, asOf]);
+export function MetricsSection({ companyId, asOf, waiting }: { companyId: string; asOf: string; /** True until the aging has answered: then this asks. */ waiting: boolean }) {
+  const metrics = useLoad(
+    async (signal) => (waiting ? null : api.get('/api/companies/{company_id}/analytics/metrics', { path: { company_id: companyId }, query: { as_of: asOf, months: 12 }, signal })),
+    [companyId, asOf, waiting],
+  );
   const data = metrics.data;
   const option = useCallback((): ChartOption => {
     const trend = data?.trend ?? [];
@@ -39,6 +42,11 @@ export function MetricsSection({ companyId, asOf }: { companyId: string; asOf: s
     <section className="card" aria-labelledby="metrics-title">
       <h2 id="metrics-title">Collection metrics on {formatDate(asOf)}</h2>
       {metrics.error !== null && <ErrorBox what="the metrics" error={metrics.error} onRetry={metrics.reload} />}
+      {!data && metrics.error === null && (
+        <p className="muted" role="status">
+          {waiting ? 'The metrics load after the aging…' : 'Loading the metrics…'}
+        </p>
+      )}
       {data && (
         <>
           <div className="figures" data-testid="metrics">
