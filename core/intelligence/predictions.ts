@@ -17,7 +17,7 @@ export interface InsightDraft {
 }
 
 export function payDatePrediction(invoice: OpenInvoice, dist: ResidualDistribution | null, promise: PaymentPromise | null, today: string): InsightDraft {
-  const model = dist && predictFrom(dist, invoice.dueDate, invoice.disputed);
+  const model = dist && predictFrom(dist, invoice);
   const invoiceRef = { type: 'invoice' as const, id: invoice.id };
   if (promise && promise.date >= today) {
     const scenarios = mergeScenarios([{ date: promise.date, probability: PROMISE_PROBABILITY }, ...(model ? scale(notBefore(model.scenarios, today), 1 - PROMISE_PROBABILITY) : [])]);
