@@ -68,6 +68,9 @@ function modelEvidence(invoice: OpenInvoice, model: PayDatePrediction): Evidence
     fact('Settled invoices in the portfolio', model.portfolio_observations, 'payment_history'),
   ];
   if (invoice.disputed) items.push(fact('Disputed: extra days late a dispute brings', model.dispute_shift_days, 'dispute_labels', ref));
+  if (invoice.billChannel) {
+    items.push(fact(`Bill sent ${invoice.billChannel === 'paper' ? 'on paper' : 'electronically'}: days late it brings (vs the portfolio)`, model.channel_shift_days, 'invoice', ref));
+  }
   return items;
 }
 
