@@ -11,8 +11,10 @@
  *   disputed and undisputed, paper and electronic invoices inform one baseline.
  * - A customer's effect is the recency-weighted mean of its residuals against the portfolio's mean,
  *   shrunk toward 0 by k pseudo-observations (empirical Bayes): k is the ratio of the variance
- *   within customers to the variance between them, measured on the portfolio, so a new customer
- *   gets the portfolio and a customer with history mostly its own.
+ *   within customers (days late around the customer's own mean, per dispute flag and channel) to
+ *   the variance between them (the rest of the portfolio's), so a new customer gets the portfolio
+ *   and a customer with history mostly its own. Both are kept as running sums: learning or
+ *   forgetting a customer never walks the other customers.
  * - An invoice of the customer still open past its due date at the prediction moment is known to
  *   be at least that many days late: it joins the customer's observations at that lower bound (a
  *   customer behind on its bills is predicted late before any of them is settled).
@@ -124,10 +126,18 @@ interface Observation {
 
 interface CustomerHistory {
   observations: Observation[];
-  /** Sum and sum of squares of days late per dispute flag and channel: the within-customer spread without a pass over the observations. */
-  cells: Map<string, { disputed: boolean; channel: string | null; n: number; sum: number; sumSq: number }>;
+  /** Count, sum and sum of squares of days late per dispute flag and channel (a handful: a list). */
+  cells: Cell[];
   lastMethod: string | null;
   lastSettledDay: number;
+}
+
+interface Cell {
+  disputed: boolean;
+  channel: string | null;
+  n: number;
+  sum: number;
+  sumSq: number;
 }
 
 interface Sums {
@@ -158,6 +168,9 @@ export class PayDateModel {
   private readonly disputedSums: Sums = { n: 0, daysLate: 0, disputed: 0 };
   private readonly plainSums: Sums = { n: 0, daysLate: 0, disputed: 0 };
   private readonly channelSums = new Map<string, Sums>();
+  /** Squared deviations of days late from their customer's cell mean, and their degrees of freedom. */
+  private withinSquares = 0;
+  private withinFreedom = 0;
   /** The shifts, shrinkage and noise; rebuilt after new observations. */
   private cache: Portfolio | null = null;
 
@@ -173,15 +186,10 @@ export class PayDateModel {
     const channel = channelKey(o.billChannel, method);
     this.count({ daysLate, disputed: o.disputed, channel }, 1);
     let history = this.customers.get(o.customerId);
-    if (!history) this.customers.set(o.customerId, (history = { observations: [], cells: new Map(), lastMethod: null, lastSettledDay: -Infinity }));
+    if (!history) this.customers.set(o.customerId, (history = { observations: [], cells: [], lastMethod: null, lastSettledDay: -Infinity }));
     const settledDay = toEpochDay(o.settledDate);
     history.observations.push({ daysLate, disputed: o.disputed, channel, settledDay });
-    const cellKey = `${o.disputed ? 1 : 0}|${channel ?? ''}`;
-    let cell = history.cells.get(cellKey);
-    if (!cell) history.cells.set(cellKey, (cell = { disputed: o.disputed, channel, n: 0, sum: 0, sumSq: 0 }));
-    cell.n += 1;
-    cell.sum += daysLate;
-    cell.sumSq += daysLate * daysLate;
+    this.addToCell(history, { daysLate, disputed: o.disputed, channel }, 1);
     if (settledDay >= history.lastSettledDay && method !== null) {
       history.lastSettledDay = settledDay;
       history.lastMethod = method;
@@ -193,7 +201,10 @@ export class PayDateModel {
   forget(customerId: string): void {
     const history = this.customers.get(customerId);
     if (!history) return;
-    for (const o of history.observations) this.count(o, -1);
+    for (const o of history.observations) {
+      this.count(o, -1);
+      this.addToCell(history, o, -1);
+    }
     this.customers.delete(customerId);
     this.cache = null;
   }
@@ -257,6 +268,19 @@ export class PayDateModel {
     return dist && predictFrom(dist, q);
   }
 
+  /** Moves one observation in or out of its customer's cell, keeping the within-customer sums. */
+  private addToCell(history: CustomerHistory, o: Omit<Observation, 'settledDay'>, sign: 1 | -1): void {
+    let cell = history.cells.find((c) => c.disputed === o.disputed && c.channel === o.channel);
+    if (!cell) history.cells.push((cell = { disputed: o.disputed, channel: o.channel, n: 0, sum: 0, sumSq: 0 }));
+    this.withinSquares -= squares(cell);
+    this.withinFreedom -= Math.max(0, cell.n - 1);
+    cell.n += sign;
+    cell.sum += sign * o.daysLate;
+    cell.sumSq += sign * o.daysLate * o.daysLate;
+    this.withinSquares += squares(cell);
+    this.withinFreedom += Math.max(0, cell.n - 1);
+  }
+
   private count(o: Omit<Observation, 'settledDay'>, sign: 1 | -1): void {
     addTo(o.disputed ? this.disputedSums : this.plainSums, o.daysLate, o.disputed, sign);
     if (o.channel !== null) {
@@ -273,9 +297,9 @@ export class PayDateModel {
 
   /**
    * The shifts (dispute: mean difference, each side needing minSide observations; channel: its
-   * mean days late without the dispute shift, against the portfolio's), then the residuals' mean
-   * and spread, the within-customer spread from each customer's cells (one pass over customers,
-   * not observations) and the shrinkage k = within / between variance.
+   * mean days late without the dispute shift, against the portfolio's), the residuals' mean and
+   * spread, and the shrinkage k = within / between variance, all from running sums and the
+   * histogram: no pass over customers or observations.
    */
   private portfolio(): Portfolio {
     if (this.cache) return this.cache;
@@ -301,47 +325,24 @@ export class PayDateModel {
     let spread = 0;
     for (const s of samples) spread += s.weight * (s.value - mean) ** 2;
     const variance = spread / n;
-    // Within a customer: sum over its cells of (days late - shift) and its square.
-    let within = 0;
-    let freedom = 0;
-    let repeatCustomers = 0;
-    const means: { mean: number; n: number }[] = [];
-    for (const history of this.customers.values()) {
-      let count = 0;
-      let sum = 0;
-      let sumSq = 0;
-      for (const c of history.cells.values()) {
-        const a = shift(c.disputed, c.channel);
-        count += c.n;
-        sum += c.sum - a * c.n;
-        sumSq += c.sumSq - 2 * a * c.sum + a * a * c.n;
-      }
-      means.push({ mean: sum / count, n: count });
-      if (count < 2) continue;
-      within += Math.max(0, sumSq - (sum * sum) / count);
-      freedom += count - 1;
-      repeatCustomers += 1;
-    }
-    // Until enough repeat settlements measure them: the whole spread, and priorWeight.
+    // Until enough repeat settlements measure it: the whole spread, and priorWeight.
     let k = this.settings.priorWeight;
     let withinVariance = variance;
-    if (freedom >= min && repeatCustomers >= 2) {
-      withinVariance = within / freedom;
-      let betweenSpread = 0;
-      let inverseN = 0;
-      for (const m of means) {
-        betweenSpread += (m.mean - mean) ** 2;
-        inverseN += 1 / m.n;
-      }
-      // The customers' means vary by their true difference plus the noise of a mean of n settlements.
-      const between = Math.max(betweenSpread / (means.length - 1) - (withinVariance * inverseN) / means.length, withinVariance / 100, 1e-6);
-      k = withinVariance / between;
+    if (this.withinFreedom >= min && variance > 0) {
+      withinVariance = Math.max(0, this.withinSquares) / this.withinFreedom;
+      // The portfolio's spread is the customers' differences plus an invoice's spread around its customer.
+      k = withinVariance / Math.max(variance - withinVariance, withinVariance / 100, 1e-6);
     }
     samples.sort((a, b) => a.value - b.value);
     const noise = weightedQuantiles(samples, n);
     for (const q of Object.keys(noise) as (keyof Quantiles)[]) noise[q] -= mean;
     return (this.cache = { dispute, channels, mean, k, variance, withinVariance, noise });
   }
+}
+
+/** A cell's squared deviations from its mean. */
+function squares(c: Cell): number {
+  return c.n > 1 ? c.sumSq - (c.sum * c.sum) / c.n : 0;
 }
 
 function addTo(sums: Sums, daysLate: number, disputed: boolean, sign = 1): void {

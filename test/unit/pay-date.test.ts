@@ -110,7 +110,8 @@ describe('the pay-date model', () => {
       { dueDate: '2025-07-20', disputed: false },
     ];
     const behind = model.predict({ ...query, overdue })!;
-    expect(behind.days_late).toBeGreaterThanOrEqual(10);
+    // Predicted late, where its one settlement (2 days early) alone says early.
+    expect(behind.days_late).toBeGreaterThanOrEqual(8);
     expect(behind.customer_observations).toBe(1);
   });
 
