@@ -75,11 +75,11 @@ export interface PayDatePrediction {
 }
 
 export const MODEL_SETTINGS = {
-  /** Shrinkage, in observations' worth, until the portfolio can measure it (minSide customers with 2+ settlements). */
+  /** Shrinkage, in observations' worth, until the portfolio can measure it (minSide repeat settlements of a customer). */
   priorWeight: 1,
   /** A customer's observation loses half its weight after this many days. */
   halfLifeDays: 365,
-  /** Observations a shift (dispute, channel) needs on each side before it is trusted; also the repeat customers k needs. */
+  /** Observations a shift (dispute, channel) needs on each side before it is trusted; also the repeat settlements k needs. */
   minSide: 10,
   /** Days-late values are clamped to this range so one odd record cannot dominate. */
   clampDays: 365,
