@@ -8,16 +8,43 @@ import { companyPath, parseRoute, useRoute } from './state/route';
 import { useSession } from './state/session';
 import { useDocumentTitle } from './state/title';
 
-const InvoiceDesk = lazy(() => import('./desk/InvoiceDesk'));
-const CustomerPage = lazy(() => import('./desk/CustomerPage'));
-const ActionsPage = lazy(() => import('./actions/ActionsPage'));
-const QueuePage = lazy(() => import('./queue/QueuePage'));
-const SequencesPage = lazy(() => import('./sequences/SequencesPage'));
-const SequenceBuilder = lazy(() => import('./sequences/SequenceBuilder'));
-const CustomerList = lazy(() => import('./customers/CustomerList'));
-const AnalyticsPage = lazy(() => import('./analytics/AnalyticsPage'));
-const InsightsPage = lazy(() => import('./insights/InsightsPage'));
-const SettingsPage = lazy(() => import('./settings/SettingsPage'));
+/** Each page's code, a chunk of its own. */
+const pageModules = {
+  invoices: () => import('./desk/InvoiceDesk'),
+  customer: () => import('./desk/CustomerPage'),
+  actions: () => import('./actions/ActionsPage'),
+  queue: () => import('./queue/QueuePage'),
+  sequences: () => import('./sequences/SequencesPage'),
+  sequence: () => import('./sequences/SequenceBuilder'),
+  customers: () => import('./customers/CustomerList'),
+  analytics: () => import('./analytics/AnalyticsPage'),
+  insights: () => import('./insights/InsightsPage'),
+  settings: () => import('./settings/SettingsPage'),
+};
+
+const InvoiceDesk = lazy(pageModules.invoices);
+const CustomerPage = lazy(pageModules.customer);
+const ActionsPage = lazy(pageModules.actions);
+const QueuePage = lazy(pageModules.queue);
+const SequencesPage = lazy(pageModules.sequences);
+const SequenceBuilder = lazy(pageModules.sequence);
+const CustomerList = lazy(pageModules.customers);
+const AnalyticsPage = lazy(pageModules.analytics);
+const InsightsPage = lazy(pageModules.insights);
+const SettingsPage = lazy(pageModules.settings);
+
+/**
+ * The page the window opens on starts loading its code at once, while the session is checked
+ * (two requests and the frame's), rather than after: the same import, so the lazy page finds it.
+ */
+function preloadOpeningPage(): void {
+  const { section, itemId } = parseRoute(window.location.pathname);
+  if (!section) return;
+  const key = section === 'customers' && itemId ? 'customer' : section === 'sequences' && itemId ? 'sequence' : section;
+  // A failed preload is not an error yet: the lazy page imports again and shows its own.
+  void pageModules[key]().catch(() => undefined);
+}
+preloadOpeningPage();
 
 const LAST_COMPANY_KEY = 'ardesk.company';
 
