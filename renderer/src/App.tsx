@@ -35,7 +35,7 @@ function loadPage<K extends PageKey>(key: K): Promise<ComponentType<PageProps<K>
 }
 
 /**
- * A page whose code loads on first use. Not React.lazy: a lazy page suspends even when its code
+ * A page whose code loads on first use (keyed by the page's name: one instance shows one page). Not React.lazy: a lazy page suspends even when its code
  * is already there, and React then holds the page back for its fallback throttle (300 ms) before
  * showing it; this renders at once when the code is loaded.
  */
@@ -122,25 +122,25 @@ function Workspace() {
   return (
     <Frame companyId={companyId} section={route.section}>
       {route.section === 'invoices' ? (
-        <Page key={companyId} page="invoices" props={{ companyId, invoiceId: route.itemId }} />
+        <Page key={`invoices/${companyId}`} page="invoices" props={{ companyId, invoiceId: route.itemId }} />
       ) : route.section === 'customers' && route.itemId ? (
-        <Page key={`${companyId}/${route.itemId}`} page="customer" props={{ companyId, customerId: route.itemId }} />
+        <Page key={`customer/${companyId}/${route.itemId}`} page="customer" props={{ companyId, customerId: route.itemId }} />
       ) : route.section === 'customers' ? (
-        <Page key={companyId} page="customers" props={{ companyId }} />
+        <Page key={`customers/${companyId}`} page="customers" props={{ companyId }} />
       ) : route.section === 'actions' ? (
-        <Page key={companyId} page="actions" props={{ companyId, actionId: route.itemId }} />
+        <Page key={`actions/${companyId}`} page="actions" props={{ companyId, actionId: route.itemId }} />
       ) : route.section === 'queue' ? (
-        <Page key={companyId} page="queue" props={{ companyId }} />
+        <Page key={`queue/${companyId}`} page="queue" props={{ companyId }} />
       ) : route.section === 'sequences' && route.itemId ? (
-        <Page key={`${companyId}/${route.itemId}`} page="sequence" props={{ companyId, sequenceId: route.itemId }} />
+        <Page key={`sequence/${companyId}/${route.itemId}`} page="sequence" props={{ companyId, sequenceId: route.itemId }} />
       ) : route.section === 'sequences' ? (
-        <Page key={companyId} page="sequences" props={{ companyId }} />
+        <Page key={`sequences/${companyId}`} page="sequences" props={{ companyId }} />
       ) : route.section === 'analytics' ? (
-        <Page key={companyId} page="analytics" props={{ companyId }} />
+        <Page key={`analytics/${companyId}`} page="analytics" props={{ companyId }} />
       ) : route.section === 'insights' ? (
-        <Page key={companyId} page="insights" props={{ companyId }} />
+        <Page key={`insights/${companyId}`} page="insights" props={{ companyId }} />
       ) : (
-        <Page key={companyId} page="settings" props={{ companyId, tab: route.itemId }} />
+        <Page key={`settings/${companyId}`} page="settings" props={{ companyId, tab: route.itemId }} />
       )}
     </Frame>
   );
