@@ -44,6 +44,8 @@ try {
   const server = await startServe(['--port', '0', '--db', db]);
   const browser = await openBrowser();
   const { page } = browser;
+  // During the start-up jobs a step can wait seconds for the server's thread.
+  page.setDefaultTimeout(60_000);
   try {
     await page.goto(server.url);
     await page.getByLabel('Username').fill('demo');
