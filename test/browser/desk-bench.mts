@@ -168,5 +168,6 @@ try {
     await server.stop();
   }
 } finally {
-  if (!values.db) rmSync(dir, { recursive: true, force: true });
+  // The seeded database lives in dir; a --db file is elsewhere and stays.
+  rmSync(dir, { recursive: true, force: true });
 }
