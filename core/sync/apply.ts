@@ -48,13 +48,34 @@ function prepared(sqlite: BetterSqlite3.Database, text: string): BetterSqlite3.S
   return statement;
 }
 
-function upsert(sqlite: BetterSqlite3.Database, table: SyncedTable, row: Row): void {
-  const columns = table.columns.filter((c) => c in row);
+function upsertSql(table: SyncedTable, columns: string[], rows: number): string {
   const update = columns.filter((c) => !table.key.includes(c));
   const conflict = update.length ? `DO UPDATE SET ${update.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'DO NOTHING';
-  prepared(sqlite, `INSERT INTO "${table.name}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${table.key.map((k) => `"${k}"`).join(', ')}) ${conflict}`).run(
-    ...columns.map((c) => row[c] as unknown),
-  );
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  return `INSERT INTO "${table.name}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array.from({ length: rows }, () => tuple).join(', ')} ON CONFLICT (${table.key.map((k) => `"${k}"`).join(', ')}) ${conflict}`;
+}
+
+function upsert(sqlite: BetterSqlite3.Database, table: SyncedTable, row: Row): void {
+  const columns = table.columns.filter((c) => c in row);
+  prepared(sqlite, upsertSql(table, columns, 1)).run(...columns.map((c) => row[c] as unknown));
+}
+
+/** Rows per multi-row upsert: the statement's fixed cost is paid once per batch, far below the bound-parameter limit. */
+const BATCH_ROWS = 32;
+
+/** Upserts rows of one table in order, a batch of rows with the same columns per statement. */
+function upsertAll(sqlite: BetterSqlite3.Database, table: SyncedTable, rows: Row[]): void {
+  let i = 0;
+  while (i < rows.length) {
+    const columns = table.columns.filter((c) => c in rows[i]);
+    const sameColumns = (row: Row) => columns.every((c) => c in row) && table.columns.filter((c) => c in row).length === columns.length;
+    let end = i + 1;
+    while (end < rows.length && end - i < BATCH_ROWS && sameColumns(rows[end])) end += 1;
+    const values: unknown[] = [];
+    for (let r = i; r < end; r++) for (const c of columns) values.push(rows[r][c]);
+    prepared(sqlite, upsertSql(table, columns, end - i)).run(values);
+    i = end;
+  }
 }
 
 function remove(sqlite: BetterSqlite3.Database, table: SyncedTable, key: unknown[]): void {
@@ -69,7 +90,12 @@ export function writeChanges(sqlite: BetterSqlite3.Database, changes: FeedChange
   const deletions = known.filter((c) => c.row === null).sort((a, b) => order.get(b.table)! - order.get(a.table)!);
   const rows = known.filter((c) => c.row !== null).sort((a, b) => order.get(a.table)! - order.get(b.table)!);
   for (const d of deletions) remove(sqlite, schema.byName.get(d.table)!, d.key);
-  for (const r of rows) upsert(sqlite, schema.byName.get(r.table)!, r.row!);
+  for (let i = 0; i < rows.length; ) {
+    let end = i + 1;
+    while (end < rows.length && rows[end].table === rows[i].table) end += 1;
+    upsertAll(sqlite, schema.byName.get(rows[i].table)!, rows.slice(i, end).map((c) => c.row!));
+    i = end;
+  }
 }
 
 /** Puts every locally changed row back as the server last sent it. */
