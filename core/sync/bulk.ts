@@ -3,8 +3,8 @@
  * of a hundred thousand invoices fired a dozen triggers and updated a dozen indexes in random
  * order; here, for the length of the download:
  * - the triggers of the synced tables that only copy what the server's rows already carry or keep
- *   derived tables (aggregates, full-text indexes: core/sync/derived.ts) are set aside, and the
- *   derived rows of the company are computed once at the end;
+ *   derived tables (aggregates, full-text indexes: core/sync/derived.ts) are set aside with the
+ *   replica's undo triggers, and the derived rows of the company are computed once at the end;
  * - a table that holds no other company's rows has its secondary indexes set aside and built once
  *   at the end, except unique ones and one per foreign key (SQLite looks children up through it);
  * - rows go in as multi-row upserts (core/sync/apply.ts).
@@ -36,16 +36,18 @@ export function tablesWrittenBy(triggerSql: string): string[] {
 
 /**
  * The triggers on synced tables whose work a bulk download can skip: every table they write is
- * either synced (the server's rows already carry the result) or derived (rebuilt at the end). A
- * trigger writing anything else stays in place and fires as usual: slower, never wrong.
+ * either synced (the server's rows already carry the result) or derived (rebuilt at the end), or
+ * they are the replica's undo triggers (core/sync/triggers.ts), which write nothing while a
+ * download runs (capture is off). A trigger writing anything else stays in place and fires as
+ * usual: slower, never wrong.
  */
 export function skippableTriggers(sqlite: BetterSqlite3.Database): SchemaObject[] {
   const { feed } = syncSchema(sqlite);
   const synced = new Set(feed.map((t) => t.name));
-  const triggers = sqlite
-    .prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' AND name NOT LIKE 'sync\\_%' ESCAPE '\\' ORDER BY rowid")
-    .all() as SchemaObject[];
-  return triggers.filter((t) => synced.has(t.tbl_name) && tablesWrittenBy(t.sql).every((w) => synced.has(w) || DERIVED_TABLES.has(w)));
+  const triggers = sqlite.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid").all() as SchemaObject[];
+  return triggers.filter(
+    (t) => synced.has(t.tbl_name) && (t.name.startsWith('sync_u_') || (!t.name.startsWith('sync_') && tablesWrittenBy(t.sql).every((w) => synced.has(w) || DERIVED_TABLES.has(w)))),
+  );
 }
 
 /** Secondary indexes of a table that bulk writing can do without: not unique, and not the one SQLite uses for a foreign key. */
@@ -77,6 +79,7 @@ export interface BulkDownload {
  */
 export function beginBulkDownload(sqlite: BetterSqlite3.Database, companyId: string, forget: () => void): BulkDownload {
   if (!sqlite.inTransaction) throw new Error('a bulk download must run inside a transaction');
+  if ((sqlite.prepare('SELECT capture FROM sync_state WHERE id = 1').get() as { capture: number }).capture !== 0) throw new Error('a bulk download must run with capture off');
   const { feed } = syncSchema(sqlite);
   const triggers = skippableTriggers(sqlite);
   const indexes = feed
