@@ -37,9 +37,10 @@ export const PAGE_ROWS = 5_000;
 /** A push body stays under this many bytes unless one mutation alone is larger. */
 const PUSH_BYTES = 900_000;
 
-/** A kept-alive connection the server closed as it was reused: the request never reached it. */
+/** A kept-alive connection the server closed (or reset) as it was reused. */
 function isStaleConnection(err: unknown): boolean {
-  return err instanceof TypeError && (err.cause as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET';
+  const code = err instanceof TypeError ? (err.cause as { code?: string } | undefined)?.code : undefined;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
 }
 
 export async function callServer<T>(serverUrl: string, path: string, token: string | null, body?: unknown): Promise<T> {
