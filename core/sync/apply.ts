@@ -13,6 +13,7 @@ import type { Engine } from '../engine';
 import type { AuthenticatedUser } from '../http/env';
 import type { FeedChange, Row } from './feed';
 import { type AppFetch, replayOperation } from './operation';
+import { prepared } from './statements';
 import { type SyncedTable, syncSchema } from './tables';
 
 export interface PulledCompany {
@@ -35,17 +36,6 @@ export function faultPoint(name: string): void {
     process.stderr.write(`ardesk: fault injected at ${name}\n`);
     process.exit(86);
   }
-}
-
-const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
-
-/** Statements are prepared once per database and text: a download writes the same few shapes many times. */
-function prepared(sqlite: BetterSqlite3.Database, text: string): BetterSqlite3.Statement {
-  let cache = statements.get(sqlite);
-  if (!cache) statements.set(sqlite, (cache = new Map()));
-  let statement = cache.get(text);
-  if (!statement) cache.set(text, (statement = sqlite.prepare(text)));
-  return statement;
 }
 
 function upsertSql(table: SyncedTable, columns: string[], rows: number): string {
