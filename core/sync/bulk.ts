@@ -56,9 +56,10 @@ function indexesToSetAside(sqlite: BetterSqlite3.Database, table: string, compan
     .prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY rowid")
     .all(table) as SchemaObject[];
   const foreignKeys = new Set((sqlite.prepare(`PRAGMA foreign_key_list("${table}")`).all() as Array<{ from: string }>).map((f) => f.from).filter((c) => c !== companyColumn));
+  const unique = new Set((sqlite.prepare(`PRAGMA index_list("${table}")`).all() as Array<{ name: string; unique: number }>).filter((i) => i.unique).map((i) => i.name));
   const kept = new Set<string>();
   return indexes.filter((index) => {
-    if ((sqlite.prepare(`PRAGMA index_list("${table}")`).all() as Array<{ name: string; unique: number }>).some((i) => i.name === index.name && i.unique)) return false;
+    if (unique.has(index.name)) return false;
     const first = (sqlite.prepare(`PRAGMA index_info("${index.name}")`).all() as Array<{ name: string | null }>)[0]?.name;
     if (first && foreignKeys.has(first) && !kept.has(first)) {
       kept.add(first);

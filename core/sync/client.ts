@@ -38,7 +38,7 @@ export const PAGE_ROWS = 5_000;
 const PUSH_BYTES = 900_000;
 
 /** A kept-alive connection the server closed (or reset) as it was reused. */
-function isStaleConnection(err: unknown): boolean {
+export function isStaleConnection(err: unknown): boolean {
   const code = err instanceof TypeError ? (err.cause as { code?: string } | undefined)?.code : undefined;
   return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
 }
@@ -51,8 +51,11 @@ export async function callServer<T>(serverUrl: string, path: string, token: stri
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
-  // Every call is safe to repeat (pushes are deduplicated by mutation id, pulls only read).
-  const response = await send().catch((err: unknown) => (isStaleConnection(err) ? send() : Promise.reject(err)));
+  // Every call is safe to repeat (pushes are deduplicated by mutation id, pulls only read). The pool
+  // may hold two connections the server closed while this process was busy (a download asks for
+  // the next page on a second one, then builds its indexes for seconds).
+  const attempt = (left: number): Promise<Response> => send().catch((err: unknown) => (left > 0 && isStaleConnection(err) ? attempt(left - 1) : Promise.reject(err)));
+  const response = await attempt(2);
   const text = await response.text();
   if (!response.ok) {
     let detail = `HTTP ${response.status}`;

@@ -15,7 +15,7 @@ import { createApp } from '../../core/http/app';
 import { newId } from '../../core/ids';
 import { seedDatabase } from '../../core/seed';
 import { startServe } from '../support/cli';
-import { connect, syncOnce } from '../../core/sync/client';
+import { connect, isStaleConnection, syncOnce } from '../../core/sync/client';
 import { stats } from '../../core/bench/http';
 import { waitForSettledJobs } from '../../core/bench/settle';
 
@@ -34,8 +34,14 @@ function cpuSeconds(pid: number): number | null {
   }
 }
 
+/** The download leaves kept-alive connections that the server closed while the desktop built its indexes. */
+function sendAgainIfStale(send: () => Promise<Response>, left = 2): Promise<Response> {
+  return send().catch((err: unknown) => (left > 0 && isStaleConnection(err) ? sendAgainIfStale(send, left - 1) : Promise.reject(err)));
+}
+
 async function post(url: string, token: string | null, body: unknown, method = 'POST'): Promise<any> {
-  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
+  const send = () => fetch(url, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
+  const res = await sendAgainIfStale(send);
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }
