@@ -13,6 +13,7 @@ import type { Engine } from '../engine';
 import type { AuthenticatedUser } from '../http/env';
 import type { FeedChange, Row } from './feed';
 import { type AppFetch, replayOperation } from './operation';
+import { prepared } from './statements';
 import { type SyncedTable, syncSchema } from './tables';
 
 export interface PulledCompany {
@@ -37,24 +38,34 @@ export function faultPoint(name: string): void {
   }
 }
 
-const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
-
-/** Statements are prepared once per database and text: a download writes the same few shapes many times. */
-function prepared(sqlite: BetterSqlite3.Database, text: string): BetterSqlite3.Statement {
-  let cache = statements.get(sqlite);
-  if (!cache) statements.set(sqlite, (cache = new Map()));
-  let statement = cache.get(text);
-  if (!statement) cache.set(text, (statement = sqlite.prepare(text)));
-  return statement;
+function upsertSql(table: SyncedTable, columns: string[], rows: number): string {
+  const update = columns.filter((c) => !table.key.includes(c));
+  const conflict = update.length ? `DO UPDATE SET ${update.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'DO NOTHING';
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  return `INSERT INTO "${table.name}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array.from({ length: rows }, () => tuple).join(', ')} ON CONFLICT (${table.key.map((k) => `"${k}"`).join(', ')}) ${conflict}`;
 }
 
 function upsert(sqlite: BetterSqlite3.Database, table: SyncedTable, row: Row): void {
   const columns = table.columns.filter((c) => c in row);
-  const update = columns.filter((c) => !table.key.includes(c));
-  const conflict = update.length ? `DO UPDATE SET ${update.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'DO NOTHING';
-  prepared(sqlite, `INSERT INTO "${table.name}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${table.key.map((k) => `"${k}"`).join(', ')}) ${conflict}`).run(
-    ...columns.map((c) => row[c] as unknown),
-  );
+  prepared(sqlite, upsertSql(table, columns, 1)).run(...columns.map((c) => row[c] as unknown));
+}
+
+/** Rows per multi-row upsert: the statement's fixed cost is paid once per batch, far below the bound-parameter limit. */
+const BATCH_ROWS = 32;
+
+/** Upserts rows of one table in order, a batch of rows with the same columns per statement. */
+function upsertAll(sqlite: BetterSqlite3.Database, table: SyncedTable, rows: Row[]): void {
+  let i = 0;
+  while (i < rows.length) {
+    const columns = table.columns.filter((c) => c in rows[i]);
+    const sameColumns = (row: Row) => columns.every((c) => c in row) && table.columns.filter((c) => c in row).length === columns.length;
+    let end = i + 1;
+    while (end < rows.length && end - i < BATCH_ROWS && sameColumns(rows[end])) end += 1;
+    const values: unknown[] = [];
+    for (let r = i; r < end; r++) for (const c of columns) values.push(rows[r][c]);
+    prepared(sqlite, upsertSql(table, columns, end - i)).run(values);
+    i = end;
+  }
 }
 
 function remove(sqlite: BetterSqlite3.Database, table: SyncedTable, key: unknown[]): void {
@@ -69,7 +80,12 @@ export function writeChanges(sqlite: BetterSqlite3.Database, changes: FeedChange
   const deletions = known.filter((c) => c.row === null).sort((a, b) => order.get(b.table)! - order.get(a.table)!);
   const rows = known.filter((c) => c.row !== null).sort((a, b) => order.get(a.table)! - order.get(b.table)!);
   for (const d of deletions) remove(sqlite, schema.byName.get(d.table)!, d.key);
-  for (const r of rows) upsert(sqlite, schema.byName.get(r.table)!, r.row!);
+  for (let i = 0; i < rows.length; ) {
+    let end = i + 1;
+    while (end < rows.length && rows[end].table === rows[i].table) end += 1;
+    upsertAll(sqlite, schema.byName.get(rows[i].table)!, rows.slice(i, end).map((c) => c.row!));
+    i = end;
+  }
 }
 
 /** Puts every locally changed row back as the server last sent it. */

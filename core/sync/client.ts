@@ -6,6 +6,7 @@ import { timestamp } from '../clock';
 import type { Engine } from '../engine';
 import { newId } from '../ids';
 import { applyPull, faultPoint, forgetCompany, type PulledCompany, type PullToApply, writeChanges, writeUsers } from './apply';
+import { beginBulkDownload } from './bulk';
 import type { Feed } from './feed';
 import { describeFailure } from './failure';
 import type { AppFetch } from './operation';
@@ -36,9 +37,10 @@ export const PAGE_ROWS = 5_000;
 /** A push body stays under this many bytes unless one mutation alone is larger. */
 const PUSH_BYTES = 900_000;
 
-/** A kept-alive connection the server closed as it was reused: the request never reached it. */
-function isStaleConnection(err: unknown): boolean {
-  return err instanceof TypeError && (err.cause as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET';
+/** A kept-alive connection the server closed (or reset) as it was reused. */
+export function isStaleConnection(err: unknown): boolean {
+  const code = err instanceof TypeError ? (err.cause as { code?: string } | undefined)?.code : undefined;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
 }
 
 export async function callServer<T>(serverUrl: string, path: string, token: string | null, body?: unknown): Promise<T> {
@@ -49,8 +51,11 @@ export async function callServer<T>(serverUrl: string, path: string, token: stri
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
-  // Every call is safe to repeat (pushes are deduplicated by mutation id, pulls only read).
-  const response = await send().catch((err: unknown) => (isStaleConnection(err) ? send() : Promise.reject(err)));
+  // Every call is safe to repeat (pushes are deduplicated by mutation id, pulls only read). The pool
+  // may hold two connections the server closed while this process was busy (a download asks for
+  // the next page on a second one, then builds its indexes for seconds).
+  const attempt = (left: number): Promise<Response> => send().catch((err: unknown) => (left > 0 && isStaleConnection(err) ? attempt(left - 1) : Promise.reject(err)));
+  const response = await attempt(2);
   const text = await response.text();
   if (!response.ok) {
     let detail = `HTTP ${response.status}`;
@@ -339,27 +344,37 @@ export async function assertNothingPending(engine: Engine): Promise<void> {
 
 /**
  * Downloads one company in one transaction: all of it, or (after a failure) none of it. A copy
- * already here is replaced (a full resync), which needs nothing pending (see resync).
+ * already here is replaced (a full resync), which needs nothing pending (see resync). The rows are
+ * written in bulk (core/sync/bulk.ts), and the next page is asked for while one is written, so the
+ * server reads it meanwhile.
  */
 async function download(engine: Engine, link: SyncLink, company: { id: string; name: string }, progress: (m: string, rows: number) => void): Promise<number> {
   const sqlite = engine.database.sqlite;
+  const pageAfter = (cursor: string | null) => {
+    const page = callServer<Feed>(link.serverUrl, '/api/v1/sync/pull', link.token, { client_id: link.clientId, companies: [{ company_id: company.id, cursor }], pending_from: 0, limit: PAGE_ROWS });
+    // Awaited below; a failure of the writing first must not leave this one unhandled.
+    page.catch(() => undefined);
+    return page;
+  };
   let rows = 0;
+  let next: Promise<Feed> | null = pageAfter(null);
   await engine.db.transaction().execute(async () => {
     sqlite.pragma('defer_foreign_keys = ON');
     sqlite.prepare('UPDATE sync_state SET capture = 0 WHERE id = 1').run();
-    forgetCompany(sqlite, company.id);
+    const bulk = beginBulkDownload(sqlite, company.id, () => forgetCompany(sqlite, company.id));
     let cursor: string | null = null;
-    for (;;) {
-      const page: Feed = await callServer<Feed>(link.serverUrl, '/api/v1/sync/pull', link.token, { client_id: link.clientId, companies: [{ company_id: company.id, cursor }], pending_from: 0, limit: PAGE_ROWS });
+    while (next) {
+      const page: Feed = await next;
       const c = page.companies[0];
       if (c.status !== 'ok') throw new SyncHttpError(403, `You are not a member of ${company.name} on the team server`, 'not_a_member');
+      next = c.more ? pageAfter(c.cursor) : null;
       writeUsers(sqlite, page.users);
       writeChanges(sqlite, c.changes);
       rows += c.changes.length;
       cursor = c.cursor;
       progress(`Downloading ${company.name}: ${rows.toLocaleString('en-US')} rows`, rows);
-      if (!c.more) break;
     }
+    bulk.finish();
     sqlite
       .prepare('INSERT INTO sync_companies (company_id, cursor, pulled_at) VALUES (?, ?, ?) ON CONFLICT (company_id) DO UPDATE SET cursor = excluded.cursor, pulled_at = excluded.pulled_at')
       .run(company.id, cursor, timestamp(engine.clock));

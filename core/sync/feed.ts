@@ -8,6 +8,7 @@
  */
 import type { Engine } from '../engine';
 import { ValidationError } from '../errors';
+import { prepared } from './statements';
 import { type SyncedTable, syncSchema } from './tables';
 
 export type Row = Record<string, unknown>;
@@ -95,8 +96,9 @@ function snapshotPage(engine: Engine, companyId: string, cursor: Extract<Cursor,
     const keyCols = t.key.map((k) => `"${k}"`).join(', ');
     const afterSql = after ? ` AND (${keyCols}) > (${t.key.map(() => '?').join(', ')})` : '';
     const want = limit - changes.length;
-    const rows = engine.database.sqlite
-      .prepare(`SELECT ${columnList(t)} FROM "${t.name}" WHERE "${t.companyColumn}" = ?${afterSql} ORDER BY ${keyCols} LIMIT ?`)
+    // The unary + keeps SQLite off the company's own indexes: through one of them every page sorted
+    // all the company's rows again (quadratic in its size); the key's index walks each row once.
+    const rows = prepared(engine.database.sqlite, `SELECT ${columnList(t)} FROM "${t.name}" WHERE +"${t.companyColumn}" = ?${afterSql} ORDER BY ${keyCols} LIMIT ?`)
       .all(companyId, ...(after ?? []), want) as Row[];
     for (const row of rows) {
       const shown = visible(t.name, row, userId);
@@ -116,8 +118,7 @@ function snapshotPage(engine: Engine, companyId: string, cursor: Extract<Cursor,
 
 function versionPage(engine: Engine, companyId: string, from: number, limit: number, userId: string) {
   const schema = syncSchema(engine.database.sqlite);
-  const stamps = engine.database.sqlite
-    .prepare('SELECT tbl, key, deleted, version FROM sync_rows WHERE company_id = ? AND version > ? ORDER BY version LIMIT ?')
+  const stamps = prepared(engine.database.sqlite, 'SELECT tbl, key, deleted, version FROM sync_rows WHERE company_id = ? AND version > ? ORDER BY version LIMIT ?')
     .all(companyId, from, limit) as Array<{ tbl: string; key: string; deleted: number; version: number }>;
   const changes: FeedChange[] = [];
   for (const stamp of stamps) {
@@ -128,8 +129,7 @@ function versionPage(engine: Engine, companyId: string, from: number, limit: num
       changes.push({ table: t.name, key, row: null });
       continue;
     }
-    const row = engine.database.sqlite
-      .prepare(`SELECT ${columnList(t)} FROM "${t.name}" WHERE ${t.key.map((k) => `"${k}" = ?`).join(' AND ')}`)
+    const row = prepared(engine.database.sqlite, `SELECT ${columnList(t)} FROM "${t.name}" WHERE ${t.key.map((k) => `"${k}" = ?`).join(' AND ')}`)
       .get(...key) as Row | undefined;
     const shown = row ? visible(t.name, row, userId) : null;
     if (shown) changes.push({ table: t.name, key, row: shown });
@@ -147,15 +147,14 @@ export async function readFeed(engine: Engine, userId: string, request: FeedRequ
 
 function feedIn(engine: Engine, userId: string, request: FeedRequest): Feed {
   const sqlite = engine.database.sqlite;
-  const client = sqlite.prepare('SELECT last_mutation_id, user_id FROM sync_clients WHERE client_id = ?').get(request.client_id) as { last_mutation_id: number; user_id: string } | undefined;
+  const client = prepared(sqlite, 'SELECT last_mutation_id, user_id FROM sync_clients WHERE client_id = ?').get(request.client_id) as { last_mutation_id: number; user_id: string } | undefined;
   const mine = client !== undefined && client.user_id === userId;
   const rejected = mine
-    ? (sqlite
-        .prepare("SELECT mutation_id, company_id, command, reason FROM sync_mutations WHERE client_id = ? AND status = 'rejected' AND mutation_id >= ? ORDER BY mutation_id")
+    ? (prepared(sqlite, "SELECT mutation_id, company_id, command, reason FROM sync_mutations WHERE client_id = ? AND status = 'rejected' AND mutation_id >= ? ORDER BY mutation_id")
         .all(request.client_id, request.pending_from) as Array<{ mutation_id: number; company_id: string; command: string; reason: string | null }>)
     : [];
-  const memberOf = new Set((sqlite.prepare('SELECT company_id FROM memberships WHERE user_id = ?').all(userId) as Array<{ company_id: string }>).map((m) => m.company_id));
-  const { version } = sqlite.prepare('SELECT version FROM sync_state WHERE id = 1').get() as { version: number };
+  const memberOf = new Set((prepared(sqlite, 'SELECT company_id FROM memberships WHERE user_id = ?').all(userId) as Array<{ company_id: string }>).map((m) => m.company_id));
+  const { version } = prepared(sqlite, 'SELECT version FROM sync_state WHERE id = 1').get() as { version: number };
   const companies: FeedCompany[] = [];
   for (const { company_id, cursor } of request.companies) {
     if (!memberOf.has(company_id)) {
@@ -173,8 +172,7 @@ function feedIn(engine: Engine, userId: string, request: FeedRequest): Feed {
   }
   const members = [...memberOf].filter((id) => request.companies.some((c) => c.company_id === id));
   const users = members.length
-    ? (sqlite
-        .prepare('SELECT * FROM users WHERE id IN (SELECT user_id FROM memberships WHERE company_id IN (SELECT value FROM json_each(?)))')
+    ? (prepared(sqlite, 'SELECT * FROM users WHERE id IN (SELECT user_id FROM memberships WHERE company_id IN (SELECT value FROM json_each(?)))')
         .all(JSON.stringify(members)) as Row[])
     : [];
   return {

@@ -1,7 +1,9 @@
 /**
  * The team server tells connected desktops when a company changed, so they pull at once. It
  * watches the version counter (every writer bumps it: pushes, scripts, jobs, other processes) and
- * pokes the subscribers of the companies whose rows moved past the last version it saw.
+ * pokes the subscribers of the companies whose rows moved past the last version it saw. The pokes
+ * of one change are spread evenly over half the polling interval: fifty desktops poked at once
+ * pulled at once, and a push arriving then waited behind all fifty pulls.
  */
 import type { Engine } from '../engine';
 
@@ -24,12 +26,17 @@ export function createPokeHub(engine: Engine, pollMs = 1_000): PokeHub {
       seen = version;
       return;
     }
-    const changed = engine.database.sqlite.prepare('SELECT DISTINCT company_id FROM sync_rows WHERE version > ?').all(seen) as Array<{ company_id: string | null }>;
+    // The unary + keeps SQLite on the version index: otherwise it walks the whole (company, version)
+    // index for its order, every second, however few rows changed.
+    const changed = engine.database.sqlite.prepare('SELECT DISTINCT +company_id AS company_id FROM sync_rows WHERE version > ?').all(seen) as Array<{ company_id: string | null }>;
     seen = version;
+    const pokes: Array<() => void> = [];
     for (const { company_id } of changed) {
       if (!company_id) continue;
-      for (const s of subscribers) if (s.companies.has(company_id)) s.listener(company_id);
+      for (const s of subscribers) if (s.companies.has(company_id)) pokes.push(() => s.listener(company_id));
     }
+    const gap = pollMs / 2 / Math.max(pokes.length, 1);
+    pokes.forEach((poke, i) => (i === 0 ? poke() : setTimeout(poke, i * gap).unref()));
   }
 
   return {

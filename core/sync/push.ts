@@ -30,14 +30,19 @@ class Refused extends Error {
 }
 
 async function clientOf(engine: Engine, clientId: string, user: AuthenticatedUser): Promise<number> {
-  const now = timestamp(engine.clock);
-  await engine.db
-    .insertInto('sync_clients')
-    .values({ client_id: clientId, user_id: user.id, last_mutation_id: 0, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.column('client_id').doNothing())
-    .execute();
-  const row = await engine.db.selectFrom('sync_clients').selectAll().where('client_id', '=', clientId).executeTakeFirstOrThrow();
-  if (row.user_id !== user.id) throw new ForbiddenError('This client id belongs to another user');
+  const read = () => engine.db.selectFrom('sync_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  // Written once per client: a write (and its fsync) per push held every other request meanwhile.
+  let row = await read();
+  if (!row) {
+    const now = timestamp(engine.clock);
+    await engine.db
+      .insertInto('sync_clients')
+      .values({ client_id: clientId, user_id: user.id, last_mutation_id: 0, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('client_id').doNothing())
+      .execute();
+    row = await read();
+  }
+  if (!row || row.user_id !== user.id) throw new ForbiddenError('This client id belongs to another user');
   return row.last_mutation_id;
 }
 

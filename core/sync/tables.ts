@@ -1,10 +1,12 @@
 /**
  * Which tables sync, read from the live schema so tables added by later migrations follow: every
  * table with a company_id column (and companies itself), except the aggregates that triggers keep
- * from other rows, the local audit log, the sync tables and the full-text index tables. Each
- * table's rows are identified by `id` when it has one, else by its primary key columns.
+ * from other rows (core/sync/derived.ts), the local audit log, the sync tables and the full-text
+ * index tables. Each table's rows are identified by `id` when it has one, else by its primary key
+ * columns.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { DERIVED_TABLES } from './derived';
 
 export interface SyncedTable {
   name: string;
@@ -14,8 +16,6 @@ export interface SyncedTable {
   companyColumn: string;
 }
 
-/** Kept by triggers from other rows on every database: never copied, always recomputed. */
-const DERIVED = new Set(['invoice_due_totals', 'customer_invoice_totals', 'payment_day_totals', 'customer_open_totals', 'customer_paid_lateness', 'invoice_issue_totals', 'payment_issue_totals']);
 
 /** The local audit trail: each database keeps its own (a desktop's is undone with its writes). */
 export const AUDIT_TABLE = 'changes';
@@ -86,7 +86,7 @@ export function syncSchema(sqlite: BetterSqlite3.Database): SyncSchema {
   const names = tableNames(sqlite);
   const all = new Set(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name));
   const candidates = names
-    .filter((n) => !isShadowOrSystem(n, all) && !DERIVED.has(n) && n !== AUDIT_TABLE)
+    .filter((n) => !isShadowOrSystem(n, all) && !DERIVED_TABLES.has(n) && n !== AUDIT_TABLE)
     .map((n) => describe(sqlite, n))
     .filter((t): t is SyncedTable => t !== null);
   const feed = inDependencyOrder(sqlite, candidates);
