@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { invoiceTotals } from '../../core/payments/balance';
 import { seedDatabase } from '../../core/seed';
-import { REPLACED_TRIGGERS } from '../../core/seed/writer';
+import { REPLACED_TRIGGERS } from '../../core/seed/replica';
 import { type TestEngine, testEngine } from '../support/engine';
 
 /** Every row of every ordinary table, ordered, without the columns that are random by design. */
@@ -82,20 +82,24 @@ describe('the bulk path', () => {
     for (const e of engines.splice(0)) await e.dispose();
   });
 
-  it('leaves exactly the rows, aggregates and schema of the normal insert path', async () => {
+  it('leaves exactly the rows, aggregates and schema of the normal insert path, generated in this thread or in a worker', async () => {
     const normal = await testEngine();
     const bulk = await testEngine();
-    engines.push(normal, bulk);
+    const worker = await testEngine();
+    engines.push(normal, bulk, worker);
     await seedDatabase(normal, { demo: true, invoices: 6_000, customers: 700, seed: 3, bulk: false });
     await seedDatabase(bulk, { demo: true, invoices: 6_000, customers: 700, seed: 3, bulk: true });
+    await seedDatabase(worker, { demo: true, invoices: 6_000, customers: 700, seed: 3, bulk: true, worker: true });
     const left = dump(normal, RANDOM_BY_DESIGN);
-    const right = dump(bulk, RANDOM_BY_DESIGN);
     for (const table of ['invoice_due_totals', 'customer_invoice_totals', 'customer_open_totals', 'payment_day_totals', 'customer_paid_lateness', 'invoice_issue_totals', 'payment_issue_totals', 'invoices', 'payments', 'invoice_labels', 'communications']) {
       expect(left[table].length, table).toBeGreaterThan(0);
     }
-    for (const table of Object.keys(left)) expect(right[table], table).toEqual(left[table]);
-    expect(schema(bulk)).toEqual(schema(normal));
-    for (const e of [normal, bulk]) {
+    for (const other of [bulk, worker]) {
+      const right = dump(other, RANDOM_BY_DESIGN);
+      for (const table of Object.keys(left)) expect(right[table], table).toEqual(left[table]);
+      expect(schema(other)).toEqual(schema(normal));
+    }
+    for (const e of [normal, bulk, worker]) {
       const rows = e.database.sqlite
         .prepare(`SELECT i.invoice_number FROM invoice_number_fts f JOIN invoices i ON i.seq = f.rowid WHERE invoice_number_fts MATCH '"INV-12345"'`)
         .all();
