@@ -3,7 +3,7 @@
  * per key over the generated rows and applied once per key.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { daysBetween } from '../dates';
+import { toEpochDay } from '../dates';
 import { NOT_WRITTEN_OFF } from '../db/migrations/0098_metrics_inputs';
 import type { InvoiceRow, PaymentRow } from './ledger';
 
@@ -53,56 +53,109 @@ interface PaymentTotal {
 
 /**
  * What the replaced triggers accumulate: plain maps, so the state crosses from a generating worker
- * thread to the writing one as a structured clone.
+ * thread to the writing one as a structured clone. Composite keys are numbers built from the codes
+ * of their parts (dates, states): no key string is built per row.
  */
 export interface ReplicaState {
-  due: Map<string, DueTotal>;
+  /** The strings behind the codes, by code. */
+  names: string[];
+  codes: Map<string, number>;
+  due: Map<number, DueTotal>;
   customers: Map<string, CustomerTotal>;
-  payments: Map<string, PaymentTotal>;
+  payments: Map<number, PaymentTotal>;
   /** Per customer, the balance of its open invoices with a balance (0050's insert trigger). */
   openBalances: Map<string, number>;
   /** Per customer, its paid invoices and their days paid late (0097). */
   lateness: Map<string, { paid_count: number; late_days: number }>;
-  /** Invoice totals and settled payments by the dates that decide when they count (0098), keyed 'issued|due|written_off[|paid]'. */
-  issueTotals: Map<string, number>;
-  paymentIssueTotals: Map<string, number>;
-  /** The issue key of the last invoice: the ledger writes each invoice's payments right after it. */
-  lastInvoice: { id: string; key: string } | null;
+  /** Invoice totals and settled payments by the dates that decide when they count (0098), keyed (issued, due, written_off[, paid]). */
+  issueTotals: Map<number, number>;
+  paymentIssueTotals: Map<number, number>;
+  /** The last invoice and its issue key: the ledger writes each invoice's payments right after it. */
+  lastInvoiceId: string | null;
+  lastIssueKey: number;
 }
 
+/** Codes stay below this, so a key of four codes stays an exact integer (4 x 12 bits). */
+const CODE_SPACE = 4096;
+
 function emptyReplicaState(): ReplicaState {
-  return { due: new Map(), customers: new Map(), payments: new Map(), openBalances: new Map(), lateness: new Map(), issueTotals: new Map(), paymentIssueTotals: new Map(), lastInvoice: null };
+  return {
+    names: [],
+    codes: new Map(),
+    due: new Map(),
+    customers: new Map(),
+    payments: new Map(),
+    openBalances: new Map(),
+    lateness: new Map(),
+    issueTotals: new Map(),
+    paymentIssueTotals: new Map(),
+    lastInvoiceId: null,
+    lastIssueKey: 0,
+  };
+}
+
+/** The parts of a composite key, most significant first. */
+function keyParts(key: number, parts: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < parts; i++) {
+    const code = key % CODE_SPACE;
+    out.unshift(code);
+    key = (key - code) / CODE_SPACE;
+  }
+  return out;
 }
 
 /** What the replaced triggers would have accumulated, row by row, for one company's new rows. */
 export class TriggerReplica {
+  private readonly epochDays = new Map<string, number>();
+
   constructor(readonly state: ReplicaState = emptyReplicaState()) {}
 
+  private code(name: string): number {
+    let code = this.state.codes.get(name);
+    if (code === undefined) {
+      code = this.state.names.length;
+      if (code === CODE_SPACE) throw new Error('bulk load: too many distinct dates for the trigger replica');
+      this.state.names.push(name);
+      this.state.codes.set(name, code);
+    }
+    return code;
+  }
+
+  private epochDay(date: string): number {
+    let day = this.epochDays.get(date);
+    if (day === undefined) this.epochDays.set(date, (day = toEpochDay(date)));
+    return day;
+  }
+
   invoice(r: InvoiceRow): void {
+    const { state: s } = this;
     const state = r.closing_reason ?? 'open';
-    const dueKey = `${r.due_date}|${state}`;
-    const d = this.state.due.get(dueKey);
+    const due = this.code(r.due_date);
+    const dueKey = due * CODE_SPACE + this.code(state);
+    const d = s.due.get(dueKey);
     if (d) {
       d.invoice_count++;
       d.nonzero_count += r.balance !== 0 ? 1 : 0;
       d.total_amount += r.total_amount;
       d.balance += r.balance;
     } else {
-      this.state.due.set(dueKey, { due_date: r.due_date, state, invoice_count: 1, nonzero_count: r.balance !== 0 ? 1 : 0, total_amount: r.total_amount, balance: r.balance });
+      s.due.set(dueKey, { due_date: r.due_date, state, invoice_count: 1, nonzero_count: r.balance !== 0 ? 1 : 0, total_amount: r.total_amount, balance: r.balance });
     }
-    if (r.closing_reason === null && r.balance !== 0) this.state.openBalances.set(r.customer_id, (this.state.openBalances.get(r.customer_id) ?? 0) + r.balance);
+    if (r.closing_reason === null && r.balance !== 0) s.openBalances.set(r.customer_id, (s.openBalances.get(r.customer_id) ?? 0) + r.balance);
     if (r.closing_reason === 'paid' && r.closed_date !== null) {
-      const late = this.state.lateness.get(r.customer_id) ?? { paid_count: 0, late_days: 0 };
+      const late = s.lateness.get(r.customer_id) ?? { paid_count: 0, late_days: 0 };
       late.paid_count++;
-      late.late_days += Math.max(daysBetween(r.due_date, r.closed_date), 0);
-      this.state.lateness.set(r.customer_id, late);
+      late.late_days += Math.max(this.epochDay(r.closed_date) - this.epochDay(r.due_date), 0);
+      s.lateness.set(r.customer_id, late);
     }
     const writtenOff = r.closing_reason === 'credit_memo' || r.closing_reason === 'written_off' ? (r.closed_date ?? '') : NOT_WRITTEN_OFF;
-    const issueKey = `${r.invoice_date}|${r.due_date}|${writtenOff}`;
-    this.state.issueTotals.set(issueKey, (this.state.issueTotals.get(issueKey) ?? 0) + r.total_amount);
-    this.state.lastInvoice = { id: r.id, key: issueKey };
+    const issueKey = (this.code(r.invoice_date) * CODE_SPACE + due) * CODE_SPACE + this.code(writtenOff);
+    s.issueTotals.set(issueKey, (s.issueTotals.get(issueKey) ?? 0) + r.total_amount);
+    s.lastInvoiceId = r.id;
+    s.lastIssueKey = issueKey;
     const openDue = r.closing_reason === null && r.balance > 0 ? r.due_date : null;
-    const c = this.state.customers.get(r.customer_id);
+    const c = s.customers.get(r.customer_id);
     if (c) {
       c.customer_name = r.customer_name;
       c.invoice_count++;
@@ -111,7 +164,7 @@ export class TriggerReplica {
       if (r.due_date < c.oldest_due_date) c.oldest_due_date = r.due_date;
       if (openDue !== null && (c.oldest_open_due_date === null || openDue < c.oldest_open_due_date)) c.oldest_open_due_date = openDue;
     } else {
-      this.state.customers.set(r.customer_id, {
+      s.customers.set(r.customer_id, {
         customer_id: r.customer_id,
         customer_name: r.customer_name,
         invoice_count: 1,
@@ -124,18 +177,20 @@ export class TriggerReplica {
   }
 
   payment(r: PaymentRow): void {
+    const { state: s } = this;
+    const date = this.code(r.payment_date);
     if (r.status === 'PAID' || r.status === 'PARTIAL') {
-      if (r.invoice_id !== this.state.lastInvoice?.id) throw new Error(`bulk load: payment ${r.id} does not follow its invoice`);
-      const key = `${this.state.lastInvoice.key}|${r.payment_date}`;
-      this.state.paymentIssueTotals.set(key, (this.state.paymentIssueTotals.get(key) ?? 0) + r.amount);
+      if (r.invoice_id !== s.lastInvoiceId) throw new Error(`bulk load: payment ${r.id} does not follow its invoice`);
+      const key = s.lastIssueKey * CODE_SPACE + date;
+      s.paymentIssueTotals.set(key, (s.paymentIssueTotals.get(key) ?? 0) + r.amount);
     }
-    const key = `${r.payment_date}|${r.status}|${r.payment_method}`;
-    const p = this.state.payments.get(key);
+    const key = (date * CODE_SPACE + this.code(r.status)) * CODE_SPACE + this.code(r.payment_method);
+    const p = s.payments.get(key);
     if (p) {
       p.payment_count++;
       p.amount += r.amount;
     } else {
-      this.state.payments.set(key, { payment_date: r.payment_date, status: r.status, payment_method: r.payment_method, payment_count: 1, amount: r.amount });
+      s.payments.set(key, { payment_date: r.payment_date, status: r.status, payment_method: r.payment_method, payment_count: 1, amount: r.amount });
     }
   }
 
@@ -196,14 +251,14 @@ export class TriggerReplica {
         `INSERT INTO invoice_issue_totals (company_id, invoice_date, due_date, written_off, total_amount) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (company_id, invoice_date, due_date, written_off) DO UPDATE SET total_amount = total_amount + excluded.total_amount`,
       );
-      for (const [key, amount] of this.state.issueTotals) upsert.run(companyId, ...key.split('|'), amount);
+      for (const [key, amount] of this.state.issueTotals) upsert.run(companyId, ...keyParts(key, 3).map((c) => this.state.names[c]), amount);
     }
     if (triggers.has('payments_issue_totals_insert')) {
       const upsert = sqlite.prepare(
         `INSERT INTO payment_issue_totals (company_id, invoice_date, due_date, written_off, payment_date, amount) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (company_id, invoice_date, due_date, written_off, payment_date) DO UPDATE SET amount = amount + excluded.amount`,
       );
-      for (const [key, amount] of this.state.paymentIssueTotals) upsert.run(companyId, ...key.split('|'), amount);
+      for (const [key, amount] of this.state.paymentIssueTotals) upsert.run(companyId, ...keyParts(key, 4).map((c) => this.state.names[c]), amount);
     }
     if (triggers.has('invoices_fts_insert')) {
       // The full-text rows are keyed by invoices.seq, known only once the rows are in.
