@@ -177,12 +177,16 @@ function exclusiveSettings(sqlite: Engine['database']['sqlite']): () => void {
     synchronous: sqlite.pragma('synchronous', { simple: true }) as number,
     foreignKeys: sqlite.pragma('foreign_keys', { simple: true }) as number,
     mmap: sqlite.pragma('mmap_size', { simple: true }) as number,
+    tempStore: sqlite.pragma('temp_store', { simple: true }) as number,
   };
   sqlite.pragma('foreign_keys = OFF');
   sqlite.pragma('journal_mode = DELETE');
   sqlite.pragma('synchronous = OFF');
   sqlite.pragma(`mmap_size = ${SEED_MMAP_BYTES}`);
+  // SQLite sorts in helper threads (the bulk load's index builds) only with temporary files on disk.
+  sqlite.pragma('temp_store = FILE');
   return () => {
+    sqlite.pragma(`temp_store = ${before.tempStore}`);
     sqlite.pragma(`mmap_size = ${before.mmap}`);
     sqlite.pragma(`journal_mode = ${before.journal}`);
     sqlite.pragma(`synchronous = ${before.synchronous}`);

@@ -79,7 +79,7 @@ export function bulkLoad<T>(
   const { result, replica } = load();
 
   new TriggerReplica(replica).write(sqlite, companyId, new Set(triggers.map((t) => t.name as ReplacedTrigger)));
-  // SQLite's sorter may use helper threads for CREATE INDEX; it uses none unless asked.
+  // SQLite's sorter may use helper threads for CREATE INDEX: it uses none unless asked, nor with temp_store = MEMORY.
   const threads = sqlite.pragma('threads', { simple: true }) as number;
   sqlite.pragma(`threads = ${Math.min(4, availableParallelism())}`);
   try {
