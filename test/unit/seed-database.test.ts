@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { invoiceTotals } from '../../core/payments/balance';
 import { seedDatabase } from '../../core/seed';
+import { type LedgerJob, runLedgerJobInWorker } from '../../core/seed/ledger-job';
 import { REPLACED_TRIGGERS } from '../../core/seed/replica';
 import { type TestEngine, testEngine } from '../support/engine';
 
@@ -195,6 +196,28 @@ describe('the bulk path', () => {
     expect(sqlite.prepare(`SELECT count(*) AS n FROM invoice_number_fts WHERE invoice_number_fts MATCH '"LATER"'`).get()).toEqual({ n: 1 });
     const triggers = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger'`).all().map((r) => (r as { name: string }).name);
     for (const t of REPLACED_TRIGGERS) expect(triggers).toContain(t);
+  });
+
+  it('passes a failure of the generator thread on to the writer instead of waiting for it', () => {
+    // 5,000 days of history fall outside the seed calendar: the generator throws in the worker.
+    const job: LedgerJob = {
+      companyId: '0188e066-9800-7002-884f-9fb58a21568b',
+      companySlug: 'failing',
+      invoices: 50_000,
+      customers: 5_000,
+      curated: [],
+      arOwners: [],
+      salesOwners: [],
+      labels: { disputed: 'a', promise: 'b', escalated: 'c', vip: 'd', plan: 'e' },
+      seed: 1,
+      stream: 1,
+      ids: { seed: 1, baseMs: Date.UTC(2024, 0, 1), start: 0 },
+      today: '2026-11-23',
+      firstInvoiceNumber: 10_001,
+      spanDays: 5_000,
+      replica: true,
+    };
+    expect(() => runLedgerJobInWorker(job, () => undefined)).toThrow(/ledger generator failed: RangeError: day -\d+ is outside the seed calendar/);
   });
 
   it('records one seed entry per company instead of a change per row', async () => {
