@@ -40,8 +40,13 @@ export interface LedgerChunk {
   invoices: number;
 }
 
-/** Invoices (with their payments and labels), or customers (with contacts and locations), per chunk. */
-const CHUNK_ROWS = 4096;
+/** At most this many invoices (with their payments and labels), or customers (with contacts and locations), per chunk. */
+const MAX_CHUNK_ROWS = 4096;
+
+/** Rows per chunk for a ledger: at least a hundred chunks of invoices, so progress moves by the percent. */
+export function chunkRowsFor(invoices: number): number {
+  return Math.max(64, Math.min(MAX_CHUNK_ROWS, Math.ceil(invoices / 100)));
+}
 
 function emptyValues(): Record<ChunkTable, unknown[]> {
   return { customers: [], customer_contacts: [], customer_locations: [], invoices: [], payments: [], invoice_labels: [], aging_snapshots: [] };
@@ -53,7 +58,10 @@ export class ChunkPacker implements LedgerSink {
   private invoiceRows = 0;
   private customerRows = 0;
 
-  constructor(private readonly full: (chunk: LedgerChunk) => void) {}
+  constructor(
+    private readonly full: (chunk: LedgerChunk) => void,
+    private readonly rows: number,
+  ) {}
 
   private pack<T extends ChunkTable>(table: T, row: Record<(typeof TABLE_COLUMNS)[T][number], unknown>): void {
     const into = this.values[table];
@@ -62,7 +70,7 @@ export class ChunkPacker implements LedgerSink {
 
   customer(row: CustomerRow): void {
     this.pack('customers', row);
-    if (++this.customerRows === CHUNK_ROWS) this.flush();
+    if (++this.customerRows === this.rows) this.flush();
   }
 
   contact(row: ContactRow): void {
@@ -75,7 +83,7 @@ export class ChunkPacker implements LedgerSink {
 
   /** A full chunk goes before the next invoice, so an invoice's payments and labels share its chunk. */
   invoice(row: InvoiceRow): void {
-    if (this.invoiceRows === CHUNK_ROWS) this.flush();
+    if (this.invoiceRows === this.rows) this.flush();
     this.pack('invoices', row);
     this.invoiceRows++;
   }

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { Calendar } from './calendar';
-import { ChunkPacker, type LedgerChunk } from './chunks';
+import { ChunkPacker, chunkRowsFor, type LedgerChunk } from './chunks';
 import { generateLedger, type LedgerLabels, type LedgerResult, type LedgerSink } from './ledger';
 import type { CustomerSpec } from './names';
 import { createRng, idFactory } from './random';
@@ -44,7 +44,7 @@ export interface LedgerJobResult {
 
 export function runLedgerJob(job: LedgerJob, onChunk: (chunk: LedgerChunk) => void): LedgerJobResult {
   const ids = idFactory(job.ids.seed, job.ids.baseMs, job.ids.start);
-  const packer = new ChunkPacker(onChunk);
+  const packer = new ChunkPacker(onChunk, chunkRowsFor(job.invoices));
   const replica = job.replica ? new TriggerReplica() : null;
   const sink: LedgerSink = replica
     ? {
