@@ -16,12 +16,13 @@ import { type Engine, runCommand, systemActor, whileBusy } from '../engine';
 import { refreshIntelligence } from '../intelligence/runner';
 import { ConflictError, ValidationError } from '../errors';
 import { Calendar } from './calendar';
-import { generateLedger, type LedgerResult, type LedgerSink } from './ledger';
+import { type LedgerJob, runLedgerJob, runLedgerJobInWorker } from './ledger-job';
+import type { LedgerResult } from './ledger';
 import { CATERING_CUSTOMERS, SUPPLY_CUSTOMERS } from './names';
-import { createRng, idFactory } from './random';
+import { createRng, type IdFactory, idFactory } from './random';
 import { type StoryCounts, writeStories } from './stories';
 import { type CompanyFrame, insertCompany, insertConnection, insertLabels, insertMembership, insertTeam, insertUser, type SeedContext } from './workspace';
-import { bulkLoad, sqliteSink } from './writer';
+import { bulkLoad, chunkWriter } from './writer';
 
 /** The demo's first company, unless told otherwise. */
 const DEMO_SIZES = { invoices: 360, customers: 48 };
@@ -55,6 +56,11 @@ export interface SeedOptions {
    * damaged file, which for a freshly generated database is only a rerun.
    */
   exclusive?: boolean;
+  /**
+   * Generate a bulk-loaded ledger in a worker thread while this one writes it (the CLI: the worker
+   * loads the TypeScript sources through tsx, which only the CLI's runtime has).
+   */
+  worker?: boolean;
   /** Told as a large ledger's invoices are written (a hundredth at a time) and its indexes rebuilt. */
   onProgress?: (step: SeedProgress) => void;
 }
@@ -109,14 +115,15 @@ export async function seedDatabase(engine: Engine, options: SeedOptions): Promis
   const day0 = today(engine.clock);
   const cal = new Calendar(day0);
   // Ids start well before the oldest generated row, so ids created later by the app sort after them.
-  const ids = idFactory(seed, Date.parse(`${day0}T00:00:00Z`) - (SPAN_DAYS + 800) * DAY_MS);
+  const idBase = Date.parse(`${day0}T00:00:00Z`) - (SPAN_DAYS + 800) * DAY_MS;
+  const ids = idFactory(seed, idBase);
   const sqlite = engine.database.sqlite;
   const bulk = (n: number) => options.bulk ?? n >= BULK_THRESHOLD;
 
   const restore = options.exclusive ? exclusiveSettings(sqlite) : null;
   let report: SeedReport;
   try {
-    report = await seedInTransaction(engine, options, { invoices, customers, seed, hashes, cal, ids, bulk });
+    report = await seedInTransaction(engine, options, { invoices, customers, seed, hashes, cal, ids, idBase, bulk });
   } finally {
     restore?.();
   }
@@ -161,16 +168,26 @@ async function seedIntelligence(engine: Engine, report: SeedReport, day0: string
   });
 }
 
+/** How much of the file the exclusive seed reads through a memory map: index builds and the full-text build read the new rows back without a copy per page. */
+const SEED_MMAP_BYTES = 16 * 1024 ** 3;
+
 function exclusiveSettings(sqlite: Engine['database']['sqlite']): () => void {
   const before = {
     journal: sqlite.pragma('journal_mode', { simple: true }) as string,
     synchronous: sqlite.pragma('synchronous', { simple: true }) as number,
     foreignKeys: sqlite.pragma('foreign_keys', { simple: true }) as number,
+    mmap: sqlite.pragma('mmap_size', { simple: true }) as number,
+    tempStore: sqlite.pragma('temp_store', { simple: true }) as number,
   };
   sqlite.pragma('foreign_keys = OFF');
   sqlite.pragma('journal_mode = DELETE');
   sqlite.pragma('synchronous = OFF');
+  sqlite.pragma(`mmap_size = ${SEED_MMAP_BYTES}`);
+  // SQLite sorts in helper threads (the bulk load's index builds) only with temporary files on disk.
+  sqlite.pragma('temp_store = FILE');
   return () => {
+    sqlite.pragma(`temp_store = ${before.tempStore}`);
+    sqlite.pragma(`mmap_size = ${before.mmap}`);
     sqlite.pragma(`journal_mode = ${before.journal}`);
     sqlite.pragma(`synchronous = ${before.synchronous}`);
     sqlite.pragma(`foreign_keys = ${before.foreignKeys}`);
@@ -183,12 +200,14 @@ interface Prepared {
   seed: number;
   hashes: string[];
   cal: Calendar;
-  ids: () => string;
+  ids: IdFactory;
+  /** The id sequence's base time (idFactory's baseMs), for ledger jobs that resume it. */
+  idBase: number;
   bulk: (invoices: number) => boolean;
 }
 
 function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): Promise<SeedReport> {
-  const { invoices, customers, seed, hashes, cal, ids, bulk } = p;
+  const { invoices, customers, seed, hashes, cal, ids, idBase, bulk } = p;
   const sqlite = engine.database.sqlite;
   // Kysely's transaction holds the one connection, so the raw statements below share it and
   // nothing else can interleave.
@@ -196,47 +215,49 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
     const ctx: SeedContext = { trx, cal, ids, secrets: engine.secrets };
     const report: SeedReport = { seed, companies: [], users: [] };
     const loadLedger = (company: CompanyFrame, curated: typeof SUPPLY_CUSTOMERS, invoiceCount: number, customerCount: number, stream: number, firstNumber: number) => {
-      const run = (sink: LedgerSink) =>
-        generateLedger(
-          {
-            companyId: company.id,
-            companySlug: company.slug,
-            invoices: invoiceCount,
-            customers: customerCount,
-            curated,
-            arOwners: company.team.filter((m) => m.role === 'ar').map((m) => m.id),
-            salesOwners: company.team.filter((m) => m.role === 'sales').map((m) => m.id),
-            labels: company.labels,
-            rng: createRng(seed, stream),
-            ids,
-            calendar: cal,
-            firstInvoiceNumber: firstNumber,
-            spanDays: SPAN_DAYS,
-          },
-          sink,
-        );
-      const sink = sqliteSink(sqlite);
+      const bulkPath = bulk(invoiceCount);
+      const job: LedgerJob = {
+        companyId: company.id,
+        companySlug: company.slug,
+        invoices: invoiceCount,
+        customers: customerCount,
+        curated,
+        arOwners: company.team.filter((m) => m.role === 'ar').map((m) => m.id),
+        salesOwners: company.team.filter((m) => m.role === 'sales').map((m) => m.id),
+        labels: company.labels,
+        seed,
+        stream,
+        ids: { seed, baseMs: idBase, start: ids.drawn },
+        today: cal.today,
+        firstInvoiceNumber: firstNumber,
+        spanDays: SPAN_DAYS,
+        replica: bulkPath,
+      };
+      const write = chunkWriter(sqlite);
       // Only a large ledger takes long enough to be worth telling about.
-      const progress = bulk(invoiceCount) ? options.onProgress : undefined;
-      const step = Math.max(1, Math.ceil(invoiceCount / 100));
+      const progress = bulkPath ? options.onProgress : undefined;
       let written = 0;
-      const counted = (into: LedgerSink): LedgerSink =>
-        progress
-          ? {
-              ...into,
-              invoice(row) {
-                into.invoice(row);
-                if (++written % step === 0 || written === invoiceCount) progress({ phase: 'invoices', done: written, total: invoiceCount });
-              },
-            }
-          : into;
-      const load = (into: LedgerSink) => {
-        const result = run(counted(into));
-        sink.flush();
+      const writeChunk: typeof write = (chunk) => {
+        write(chunk);
+        if (progress && chunk.invoices) progress({ phase: 'invoices', done: (written += chunk.invoices), total: invoiceCount });
+      };
+      const generate = () => {
+        const result = bulkPath && options.worker ? runLedgerJobInWorker(job, writeChunk) : runLedgerJob(job, writeChunk);
+        ids.skip(result.idsDrawn);
         return result;
       };
       const indexes = progress ? (done: number, total: number) => progress({ phase: 'indexes', done, total }) : undefined;
-      return bulk(invoiceCount) ? bulkLoad(sqlite, company.id, sink, load, indexes) : load(sink);
+      if (!bulkPath) return generate().ledger;
+      return bulkLoad(
+        sqlite,
+        company.id,
+        () => {
+          const { ledger, replica } = generate();
+          if (!replica) throw new Error('bulk load: the ledger job kept no replica of the triggers');
+          return { result: ledger, replica };
+        },
+        indexes,
+      );
     };
     const record = async (company: SeededCompany) => {
       await trx

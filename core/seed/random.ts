@@ -70,16 +70,26 @@ export function createRng(seed: number, stream = 0): Rng {
 
 const HEX4 = Array.from({ length: 65536 }, (_, i) => i.toString(16).padStart(4, '0'));
 
+/** A deterministic id source that can be resumed elsewhere (a worker thread) and skipped past. */
+export interface IdFactory {
+  (): string;
+  /** Ids drawn (or skipped) so far. */
+  readonly drawn: number;
+  /** Moves past `n` ids drawn by another factory started at this one's position. */
+  skip(n: number): void;
+}
+
 /**
  * Deterministic UUIDv7-shaped ids: the 48-bit timestamp starts at `baseMs` and advances one
  * millisecond per 4,096 ids, the 12-bit rand_a is the counter within that millisecond (RFC 9562
  * method 1), and rand_b comes from the seeded stream. Ids therefore sort in creation order, like
- * the engine's own v7 ids, and every insert appends to the primary-key index.
+ * the engine's own v7 ids, and every insert appends to the primary-key index. `start` resumes the
+ * sequence at that position: idFactory(s, b, n) gives the ids idFactory(s, b) gives after its n-th.
  */
-export function idFactory(seed: number, baseMs: number): () => string {
+export function idFactory(seed: number, baseMs: number, start = 0): IdFactory {
   const rng = createRng(seed, 0x1d5);
   let counter = 0;
-  return () => {
+  const next = () => {
     const ms = baseMs + Math.floor(counter / 4096);
     const randA = counter % 4096;
     counter++;
@@ -102,4 +112,13 @@ export function idFactory(seed: number, baseMs: number): () => string {
       HEX4[r2 & 0xffff]
     );
   };
+  const skip = (n: number) => {
+    for (let i = 0; i < n; i++) {
+      rng.uint32();
+      rng.uint32();
+    }
+    counter += n;
+  };
+  skip(start);
+  return Object.defineProperties(next, { drawn: { get: () => counter }, skip: { value: skip } }) as IdFactory;
 }

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { invoiceTotals } from '../../core/payments/balance';
 import { seedDatabase } from '../../core/seed';
-import { REPLACED_TRIGGERS } from '../../core/seed/writer';
+import { type LedgerJob, runLedgerJobInWorker } from '../../core/seed/ledger-job';
+import { REPLACED_TRIGGERS } from '../../core/seed/replica';
 import { type TestEngine, testEngine } from '../support/engine';
 
 /** Every row of every ordinary table, ordered, without the columns that are random by design. */
@@ -82,20 +83,24 @@ describe('the bulk path', () => {
     for (const e of engines.splice(0)) await e.dispose();
   });
 
-  it('leaves exactly the rows, aggregates and schema of the normal insert path', async () => {
+  it('leaves exactly the rows, aggregates and schema of the normal insert path, generated in this thread or in a worker', async () => {
     const normal = await testEngine();
     const bulk = await testEngine();
-    engines.push(normal, bulk);
+    const worker = await testEngine();
+    engines.push(normal, bulk, worker);
     await seedDatabase(normal, { demo: true, invoices: 6_000, customers: 700, seed: 3, bulk: false });
     await seedDatabase(bulk, { demo: true, invoices: 6_000, customers: 700, seed: 3, bulk: true });
+    await seedDatabase(worker, { demo: true, invoices: 6_000, customers: 700, seed: 3, bulk: true, worker: true });
     const left = dump(normal, RANDOM_BY_DESIGN);
-    const right = dump(bulk, RANDOM_BY_DESIGN);
     for (const table of ['invoice_due_totals', 'customer_invoice_totals', 'customer_open_totals', 'payment_day_totals', 'customer_paid_lateness', 'invoice_issue_totals', 'payment_issue_totals', 'invoices', 'payments', 'invoice_labels', 'communications']) {
       expect(left[table].length, table).toBeGreaterThan(0);
     }
-    for (const table of Object.keys(left)) expect(right[table], table).toEqual(left[table]);
-    expect(schema(bulk)).toEqual(schema(normal));
-    for (const e of [normal, bulk]) {
+    for (const other of [bulk, worker]) {
+      const right = dump(other, RANDOM_BY_DESIGN);
+      for (const table of Object.keys(left)) expect(right[table], table).toEqual(left[table]);
+      expect(schema(other)).toEqual(schema(normal));
+    }
+    for (const e of [normal, bulk, worker]) {
       const rows = e.database.sqlite
         .prepare(`SELECT i.invoice_number FROM invoice_number_fts f JOIN invoices i ON i.seq = f.rowid WHERE invoice_number_fts MATCH '"INV-12345"'`)
         .all();
@@ -191,6 +196,28 @@ describe('the bulk path', () => {
     expect(sqlite.prepare(`SELECT count(*) AS n FROM invoice_number_fts WHERE invoice_number_fts MATCH '"LATER"'`).get()).toEqual({ n: 1 });
     const triggers = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger'`).all().map((r) => (r as { name: string }).name);
     for (const t of REPLACED_TRIGGERS) expect(triggers).toContain(t);
+  });
+
+  it('passes a failure of the generator thread on to the writer instead of waiting for it', () => {
+    // 5,000 days of history fall outside the seed calendar: the generator throws in the worker.
+    const job: LedgerJob = {
+      companyId: '0188e066-9800-7002-884f-9fb58a21568b',
+      companySlug: 'failing',
+      invoices: 50_000,
+      customers: 5_000,
+      curated: [],
+      arOwners: [],
+      salesOwners: [],
+      labels: { disputed: 'a', promise: 'b', escalated: 'c', vip: 'd', plan: 'e' },
+      seed: 1,
+      stream: 1,
+      ids: { seed: 1, baseMs: Date.UTC(2024, 0, 1), start: 0 },
+      today: '2026-11-23',
+      firstInvoiceNumber: 10_001,
+      spanDays: 5_000,
+      replica: true,
+    };
+    expect(() => runLedgerJobInWorker(job, () => undefined)).toThrow(/ledger generator failed: RangeError: day -\d+ is outside the seed calendar/);
   });
 
   it('records one seed entry per company instead of a change per row', async () => {

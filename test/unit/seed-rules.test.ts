@@ -59,6 +59,18 @@ describe('deterministic ids', () => {
     expect(idFactory(43, base)()).not.toBe(ids[0]);
   });
 
+  it('resume at a position, so a worker and the caller share one sequence', () => {
+    const whole = idFactory(42, base);
+    const ids = Array.from({ length: 9_000 }, () => whole());
+    const here = idFactory(42, base);
+    const first = Array.from({ length: 5_000 }, () => here());
+    const there = idFactory(42, base, here.drawn);
+    const middle = Array.from({ length: 3_000 }, () => there());
+    here.skip(there.drawn - first.length);
+    expect([...first, ...middle, ...Array.from({ length: 1_000 }, () => here())]).toEqual(ids);
+    expect(here.drawn).toBe(9_000);
+  });
+
   it('carry the base time as their UUIDv7 timestamp', () => {
     const id = idFactory(1, base)();
     expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(base);

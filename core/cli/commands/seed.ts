@@ -33,6 +33,8 @@ export async function seedCommand(args: string[]): Promise<number> {
     seed: intOption(values.seed, 'seed', 1),
     // This process owns the file while it seeds: the fast settings are safe here.
     exclusive: true,
+    // The CLI runs on tsx, so a large ledger can be generated in a worker thread while this one writes.
+    worker: true,
     onProgress: seedProgress(),
   };
   const engine = await createEngine({ file, writeWait: CLI_WRITE_WAIT });
