@@ -72,13 +72,33 @@ export function loadBacktestHistory(engine: Pick<Engine, 'database'>, companyId:
   }));
 }
 
-/** The pay-date model fitted on everything settled before `today`, streamed row by row. */
-export function fitPayDateModel(engine: Pick<Engine, 'database'>, companyId: string, today: string): PayDateModel {
+/** Settled invoices per page of the fit: one page is a few tens of milliseconds of the event loop. */
+const FIT_PAGE_ROWS = 2_000;
+
+/**
+ * Pages of the fit in the unique invoice-number index's order (the order the unpaged scan read them
+ * in, so the model learns in the same order), each page read to its end before the next: the
+ * connection is free between pages for whatever else the process runs.
+ */
+const FIT_SQL = `${SETTLED_SQL.replace('SELECT i.id,', 'SELECT i.id, i.invoice_number,').replace('FROM invoices i WHERE', 'FROM invoices i INDEXED BY invoices_number WHERE')} AND i.closed_date < ?`;
+
+/**
+ * The pay-date model fitted on everything settled before `today`, page by page, awaiting `pause`
+ * between pages (the caller lets the event loop run: a fit at 1M invoices is half a minute).
+ */
+export async function fitPayDateModel(engine: Pick<Engine, 'database'>, companyId: string, today: string, pause: () => Promise<void>): Promise<PayDateModel> {
+  const sqlite = engine.database.sqlite;
+  const first = sqlite.prepare(`${FIT_SQL} ORDER BY i.invoice_number LIMIT ?`);
+  const next = sqlite.prepare(`${FIT_SQL} AND i.invoice_number > ? ORDER BY i.invoice_number LIMIT ?`);
   const model = new PayDateModel();
-  for (const row of engine.database.sqlite.prepare(`${SETTLED_SQL} AND i.closed_date < ?`).iterate(companyId, today) as Iterable<SettledRow>) {
-    model.observe(toSettled(row));
+  let after: string | null = null;
+  for (;;) {
+    const rows = (after === null ? first.all(companyId, today, FIT_PAGE_ROWS) : next.all(companyId, today, after, FIT_PAGE_ROWS)) as Array<SettledRow & { invoice_number: string }>;
+    for (const row of rows) model.observe(toSettled(row));
+    if (rows.length < FIT_PAGE_ROWS) return model;
+    after = rows[rows.length - 1].invoice_number;
+    await pause();
   }
-  return model;
 }
 
 /** The settled invoices of some customers (to refresh their part of a cached model). */

@@ -3,10 +3,13 @@
  * results as versioned insights and proposals. One entry point per company, so whichever process
  * owns a company's intelligence (the desktop, or later the team server) calls just this.
  *
- * - The pay-date model is fitted once per company and day from the whole settled history (one
- *   streamed query) and kept in memory; a refresh of a few customers refits only their part.
+ * - The pay-date model is fitted once per company and day from the whole settled history (paged
+ *   queries) and kept in memory; a refresh of a few customers refits only their part.
  * - Customers are processed in chunks: five set-based queries per chunk, the models in memory,
  *   and one transaction (the named command refresh_intelligence) per chunk.
+ * - The refresh runs in the server's process, on the event loop that answers the API: it yields
+ *   between pages of the fit and between chunks, and a chunk is small enough that its reads,
+ *   models and write hold the loop for about a tenth of a second at most.
  */
 import { addDays } from '../dates';
 import { today as todayOf } from '../clock';
@@ -24,7 +27,8 @@ import { strategyPlan } from './strategy';
 import { type DesiredInsight, writeInsights, writeProposals } from './writer';
 
 export const REFRESH_COMMAND = 'refresh_intelligence';
-export const CHUNK_CUSTOMERS = 500;
+/** Customers per chunk: the write of about 500 insights is the longest stall of the refresh. */
+export const CHUNK_CUSTOMERS = 50;
 
 export interface RefreshOptions {
   /** Only these customers (and no portfolio signal); all active customers when absent. */
@@ -48,7 +52,7 @@ type EngineLike = Pick<Engine, 'db' | 'clock' | 'database'>;
 /** Fitted models per engine and company, valid for the day they were fitted on. */
 const models = new WeakMap<object, Map<string, { day: string; model: PayDateModel }>>();
 
-function payDateModel(engine: EngineLike, companyId: string, day: string, customerIds: string[] | undefined): PayDateModel {
+async function payDateModel(engine: EngineLike, companyId: string, day: string, customerIds: string[] | undefined): Promise<PayDateModel> {
   let perCompany = models.get(engine.database);
   if (!perCompany) models.set(engine.database, (perCompany = new Map()));
   const cached = perCompany.get(companyId);
@@ -57,7 +61,7 @@ function payDateModel(engine: EngineLike, companyId: string, day: string, custom
     for (const s of loadSettledOf(engine, companyId, customerIds, day)) cached.model.observe(s);
     return cached.model;
   }
-  const model = fitPayDateModel(engine, companyId, day);
+  const model = await fitPayDateModel(engine, companyId, day, yieldToEventLoop);
   perCompany.set(companyId, { day, model });
   return model;
 }
@@ -65,7 +69,7 @@ function payDateModel(engine: EngineLike, companyId: string, day: string, custom
 export async function refreshIntelligence(engine: EngineLike, companyId: string, options: RefreshOptions = {}): Promise<RefreshReport> {
   const today = todayOf(engine.clock);
   const company = await engine.db.selectFrom('companies').select(['id', 'name', 'currency']).where('id', '=', companyId).executeTakeFirstOrThrow();
-  const model = payDateModel(engine, companyId, today, options.customerIds);
+  const model = await payDateModel(engine, companyId, today, options.customerIds);
   const customerIds = options.customerIds ?? activeCustomerIds(engine, companyId);
   const report: RefreshReport = { customers: 0, insights_opened: 0, insights_closed: 0, insights_unchanged: 0, actions_proposed: 0, actions_cancelled: 0 };
   const total = customerIds.length + (options.customerIds ? 0 : 1);
