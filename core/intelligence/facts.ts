@@ -173,17 +173,35 @@ export interface ActionFact {
 /** Communications per customer the summaries read: the latest ones tell the current story. */
 export const COMMUNICATIONS_PER_CUSTOMER = 50;
 
-/** Customers that have open invoices, communications or engine actions: the ones the models speak about. */
-export function activeCustomerIds(engine: Pick<Engine, 'database'>, companyId: string): string[] {
-  const rows = engine.database.sqlite
-    .prepare(
-      `SELECT customer_id AS id FROM customer_invoice_totals WHERE company_id = ? AND balance != 0
-       UNION SELECT customer_id FROM communications WHERE company_id = ?
-       UNION SELECT customer_id FROM insights WHERE company_id = ? AND valid_to IS NULL AND customer_id IS NOT NULL
-       ORDER BY 1`,
-    )
-    .all(companyId, companyId, companyId) as { id: string }[];
-  return rows.map((r) => r.id);
+/** Active customers per page of activeCustomerIds. */
+const ACTIVE_PAGE_CUSTOMERS = 1_000;
+
+/**
+ * The customers by id (the primary key: `+company_id` keeps the planner off the company's name
+ * index, which would sort every customer for each page) that have a balance, communications or
+ * active insights.
+ */
+const ACTIVE_SQL = `SELECT c.id FROM customers c WHERE +c.company_id = ? AND c.id > ? AND (
+    EXISTS (SELECT 1 FROM customer_invoice_totals t WHERE t.company_id = c.company_id AND t.customer_id = c.id AND t.balance != 0)
+    OR EXISTS (SELECT 1 FROM communications m WHERE m.company_id = c.company_id AND m.customer_id = c.id)
+    OR EXISTS (SELECT 1 FROM insights s INDEXED BY insights_customer_active WHERE s.company_id = c.company_id AND s.customer_id = c.id AND s.valid_to IS NULL))
+  ORDER BY c.id LIMIT ?`;
+
+/**
+ * Customers that have open invoices, communications or engine actions: the ones the models speak
+ * about, in id order, a page at a time with `pause` between pages.
+ */
+export async function activeCustomerIds(engine: Pick<Engine, 'database'>, companyId: string, pause: () => Promise<void>): Promise<string[]> {
+  const page = engine.database.sqlite.prepare(ACTIVE_SQL);
+  const ids: string[] = [];
+  let after = '';
+  for (;;) {
+    const rows = page.all(companyId, after, ACTIVE_PAGE_CUSTOMERS) as { id: string }[];
+    for (const r of rows) ids.push(r.id);
+    if (rows.length < ACTIVE_PAGE_CUSTOMERS) return ids;
+    after = rows[rows.length - 1].id;
+    await pause();
+  }
 }
 
 /** Everything the models need about a chunk of customers, in four queries (invoices by the customer index, as above). */
