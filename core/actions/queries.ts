@@ -67,6 +67,16 @@ function baseQuery(db: Db, companyId: string) {
     .where('a.company_id', '=', companyId);
 }
 
+/**
+ * The count reads the actions alone unless a filter needs the customer or the invoice: every
+ * action has its customer (a foreign key) and at most one invoice, so the joins change no count,
+ * and at 100k actions they cost a lookup per action.
+ */
+function countQuery(db: Db, companyId: string, filter: ActionFilterWhere) {
+  if (filter.search || filter.arOwners) return applyFilter(baseQuery(db, companyId), filter);
+  return applyFilter(db.selectFrom('actions as a').where('a.company_id', '=', companyId) as unknown as BaseQuery, filter);
+}
+
 const COLUMNS = [
   'a.id',
   'a.company_id',
@@ -116,7 +126,8 @@ function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
       q = q.where('a.status', '=', 'proposed').where('a.top_recommendation', '=', 'wait_for_customer');
       break;
     case 'history':
-      q = q.where((eb) => eb.or([eb('a.status', '=', 'completed'), eb.and([eb('a.status', '=', 'cancelled'), eb('a.is_ai_recommended', '=', 1)])]));
+      // Written as a status list first, so SQLite reads the two statuses from an index instead of every action.
+      q = q.where('a.status', 'in', ['completed', 'cancelled']).where((eb) => eb.or([eb('a.status', '=', 'completed'), eb('a.is_ai_recommended', '=', 1)]));
       if (f.executedFrom) q = q.where(effectiveExecutedAt, '>=', f.executedFrom);
       if (f.executedUntil) q = q.where(effectiveExecutedAt, '<', f.executedUntil);
       break;
@@ -151,7 +162,9 @@ type ActionFilterWhere = Omit<ActionListFilter, 'page' | 'pageSize'>;
  */
 export async function listActions(db: Db, companyId: string, filter: ActionListFilter): Promise<ActionPage> {
   const where = applyFilter(baseQuery(db, companyId), filter);
-  const { count } = await where.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const { count } = await countQuery(db, companyId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   let rowsQuery = selectActions(where);
   rowsQuery = filter.category === 'history' ? rowsQuery.orderBy(effectiveExecutedAt, 'desc') : rowsQuery.orderBy('a.created_at', 'desc');
   const rows = await rowsQuery

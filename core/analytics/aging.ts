@@ -96,6 +96,17 @@ export interface AgingDetailsQuery {
   pageSize: number;
 }
 
+/**
+ * One page of an ordered query and the number of all its rows, from one evaluation: the aging of
+ * every open invoice (hundreds of thousands at 1M invoices) was computed once for the count and
+ * again for the page. A page past the end still needs the count, so it is asked for apart.
+ */
+function pageWithCount(sqlite: Engine['database']['sqlite'], rowsSql: string, orderBy: string, params: Record<string, unknown>) {
+  const rows = sqlite.prepare(`SELECT *, count(*) OVER () AS total_rows FROM (${rowsSql}) ORDER BY ${orderBy} LIMIT :limit OFFSET :offset`).all(params) as Array<Record<string, any>>;
+  const count = rows.length ? (rows[0].total_rows as number) : (sqlite.prepare(`SELECT count(*) AS n FROM (${rowsSql})`).get(params) as { n: number }).n;
+  return { count, rows };
+}
+
 /** Invoice-level (or per-customer) aging at a date, largest exposure first, paged. */
 export function agingDetails(engine: Engine, companyId: string, q: AgingDetailsQuery) {
   const sqlite = engine.database.sqlite;
@@ -118,8 +129,7 @@ export function agingDetails(engine: Engine, companyId: string, q: AgingDetailsQ
         sum(CASE WHEN bucket = '91_over' THEN balance ELSE 0 END) AS b91_over,
         sum(balance) AS total, count(*) AS invoice_count
       FROM (${filtered}) GROUP BY customer_id, customer_name`;
-    const count = (sqlite.prepare(`SELECT count(*) AS n FROM (${grouped})`).get(params) as { n: number }).n;
-    const rows = sqlite.prepare(`${grouped} ORDER BY total DESC, customer_name, customer_id LIMIT :limit OFFSET :offset`).all(params) as Array<Record<string, any>>;
+    const { count, rows } = pageWithCount(sqlite, grouped, 'total DESC, customer_name, customer_id', params);
     return {
       count,
       page: q.page,
@@ -137,8 +147,7 @@ export function agingDetails(engine: Engine, companyId: string, q: AgingDetailsQ
       })),
     };
   }
-  const count = (sqlite.prepare(`SELECT count(*) AS n FROM (${filtered})`).get(params) as { n: number }).n;
-  const rows = sqlite.prepare(`${filtered} ORDER BY d DESC, balance DESC, id LIMIT :limit OFFSET :offset`).all(params) as Array<Record<string, any>>;
+  const { count, rows } = pageWithCount(sqlite, filtered, 'd DESC, balance DESC, id', params);
   return {
     count,
     page: q.page,

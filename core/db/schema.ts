@@ -4,6 +4,7 @@
  * text; timestamps are ISO-8601 UTC text; booleans are 0/1 integers.
  */
 import type { Generated, Selectable, Updateable } from 'kysely';
+import type { BillChannel } from '../invoices/rules';
 
 export type Bool = 0 | 1;
 
@@ -155,6 +156,8 @@ export interface InvoicesTable {
   progress_percentage: number | null;
   last_touch_at: string | null;
   last_touched_by: string | null;
+  /** How the bill was sent (0100, an extension): known when the invoice is issued; null when the source does not say. */
+  bill_channel: BillChannel | null;
   created_at: string;
   updated_at: string;
 }

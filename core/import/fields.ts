@@ -1,5 +1,5 @@
 /** Our fields per import section, with how each value is read. No imports: the renderer's import wizard lists the same fields. */
-export type FieldKind = 'text' | 'date' | 'amount' | 'boolean' | 'days' | 'currency' | 'email' | 'url' | 'code' | 'status';
+export type FieldKind = 'text' | 'date' | 'amount' | 'boolean' | 'days' | 'currency' | 'email' | 'url' | 'code' | 'status' | 'bill_channel';
 
 export interface FieldDef {
   kind: FieldKind;
@@ -36,6 +36,8 @@ export const FIELDS = {
     total_amount: { kind: 'amount' },
     currency: { kind: 'currency' },
     payment_link: { kind: 'url', max: 2000 },
+    /** paper or electronic: how the bill was sent (an extension, see README). */
+    bill_channel: { kind: 'bill_channel' },
   },
   payments: {
     remote_id: { kind: 'text', max: 200 },

@@ -120,7 +120,7 @@ interface InvoiceGroup {
   customer: CustomerTarget;
 }
 
-const INVOICE_FIELDS = ['invoice_number', 'remote_id', 'invoice_date', 'due_date', 'total_amount', 'currency', 'payment_link'] as const;
+const INVOICE_FIELDS = ['invoice_number', 'remote_id', 'invoice_date', 'due_date', 'total_amount', 'currency', 'payment_link', 'bill_channel'] as const;
 
 /** The first value of `next` that disagrees with the invoice merged so far, for the row error. */
 function invoiceConflict(merged: InvoiceFields, next: InvoiceFields): { field: string; value: string; first: string } | null {
@@ -544,6 +544,7 @@ class Planner {
           total_amount: inv.total_amount,
           currency: inv.currency,
           payment_link: inv.payment_link,
+          bill_channel: inv.bill_channel,
         }),
       );
       if (existing.customer_id !== customer.id) Object.assign(update, { customer_id: customer.id, customer_name: customer.name });
@@ -572,6 +573,7 @@ class Planner {
         closing_reason: null,
         closed_date: null,
         payment_link: inv.payment_link ?? null,
+        bill_channel: inv.bill_channel ?? null,
         next_follow_up_date: null,
         remote_id: inv.remote_id ?? null,
         transaction_type: 'invoice',

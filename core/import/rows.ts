@@ -3,6 +3,7 @@
  * parts, collecting each problem as a row error (row, column, message) instead of stopping.
  */
 import type { PaymentStatus } from '../db/schema';
+import { BILL_CHANNELS, type BillChannel } from '../invoices/rules';
 import { isEmail, MAX_PAYMENT_TERMS_DAYS } from '../customers/rules';
 import { MAX_PAYMENT_MINOR, normalizeCode, RECORDABLE_STATUSES } from '../payments/rules';
 import { isTypeableText } from '../text';
@@ -46,6 +47,7 @@ export interface InvoiceFields {
   total_amount: number;
   currency?: string;
   payment_link?: string;
+  bill_channel?: BillChannel;
   /** Each mapped label and whether this row says the invoice has it. */
   labels: Array<{ label: string; on: boolean }>;
 }
@@ -99,6 +101,10 @@ function convert(cell: Cell, def: FieldDef, formats: Formats): Parsed<Value> {
       return /^https?:\/\/[^\s]+$/i.test(text) && URL.canParse(text) ? { ok: true, value: text } : { ok: false, message: `"${text}" is not an http(s) URL` };
     case 'code':
       return { ok: true, value: normalizeCode(text) };
+    case 'bill_channel': {
+      const channel = text.toLowerCase();
+      return (BILL_CHANNELS as readonly string[]).includes(channel) ? { ok: true, value: channel } : { ok: false, message: `"${text}" is not one of ${BILL_CHANNELS.join(', ')}` };
+    }
     case 'status': {
       const status = text.toUpperCase();
       return (RECORDABLE_STATUSES as readonly string[]).includes(status)
@@ -198,7 +204,7 @@ function readInvoice(r: SectionReader, mapping: CompiledMapping, cells: Cell[], 
   const invoice_number = r.require('invoice_number') as string | undefined;
   const invoice_date = r.require('invoice_date') as string | undefined;
   const total_amount = r.require('total_amount') as number | undefined;
-  const rest = pick<InvoiceFields>(r, ['remote_id', 'customer_remote_id', 'customer_name', 'due_date', 'currency', 'payment_link']);
+  const rest = pick<InvoiceFields>(r, ['remote_id', 'customer_remote_id', 'customer_name', 'due_date', 'currency', 'payment_link', 'bill_channel']);
   if (total_amount !== undefined && total_amount < 0) r.fail('total_amount', 'must not be negative');
   if (total_amount !== undefined && total_amount > MAX_AMOUNT_MINOR) r.fail('total_amount', 'is larger than any invoice this ledger accepts');
   if (invoice_date && rest.due_date && rest.due_date < invoice_date) r.fail('due_date', `${rest.due_date} is before the invoice date ${invoice_date}`);

@@ -55,8 +55,12 @@ export interface InsightPage {
 }
 
 /** Insights with the caller's own feedback (at most one row per user and insight, so no duplicates). */
-function insightsWithFeedback(db: Db, userId: string) {
-  return db.selectFrom('insights as n').leftJoin('insight_feedback as f', (join) => join.onRef('f.insight_id', '=', 'n.id').on('f.user_id', '=', userId));
+function withFeedback(query: ReturnType<typeof insightsOf>, userId: string) {
+  return query.leftJoin('insight_feedback as f', (join) => join.onRef('f.insight_id', '=', 'n.id').on('f.user_id', '=', userId));
+}
+
+function insightsOf(db: Db) {
+  return db.selectFrom('insights as n');
 }
 
 const COLUMNS = [
@@ -78,7 +82,7 @@ const COLUMNS = [
 ] as const;
 
 function selectInsights(db: Db, userId: string) {
-  return insightsWithFeedback(db, userId).select(COLUMNS);
+  return withFeedback(insightsOf(db), userId).select(COLUMNS);
 }
 
 /**
@@ -91,7 +95,7 @@ export async function listInsights(db: Db, userId: string, filter: InsightFilter
   const empty = { count: 0, limit, offset, results: [] };
   if (!filter.companyId || !(await membershipOf(db, userId, filter.companyId))) return empty;
 
-  let q = insightsWithFeedback(db, userId).where('n.company_id', '=', filter.companyId);
+  let q = insightsOf(db).where('n.company_id', '=', filter.companyId);
   if (filter.activeOnly ?? true) q = q.where('n.valid_to', 'is', null);
   if (filter.targetType) q = q.where('n.target_type', '=', filter.targetType);
   if (filter.targetId) q = q.where('n.target_id', '=', filter.targetId);
@@ -99,8 +103,10 @@ export async function listInsights(db: Db, userId: string, filter: InsightFilter
   if (filter.invoiceId) q = q.where('n.invoice_id', '=', filter.invoiceId);
   if (filter.insightType?.trim()) q = q.where(sql<boolean>`n.insight_type LIKE ${likePattern(filter.insightType.trim())} ESCAPE '\\'`);
 
+  // The caller's feedback is at most one row per insight, so the count reads the insights alone (365k at 1M invoices).
   const { count } = await q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const rows = await q.select(COLUMNS).orderBy('n.valid_from', 'desc').orderBy('n.id', 'desc').limit(limit).offset(offset).execute();
+  const rows = await withFeedback(q, userId)
+    .select(COLUMNS).orderBy('n.valid_from', 'desc').orderBy('n.id', 'desc').limit(limit).offset(offset).execute();
   return { count: Number(count), limit, offset, results: rows.map(toView) };
 }
 

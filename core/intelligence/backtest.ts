@@ -95,8 +95,8 @@ export function replay(history: HistoryInvoice[]): ReplayedPrediction[] {
     }
     const overdue = [...(open.get(h.customerId)?.values() ?? [])]
       .filter((o) => o.dueDate < moment)
-      .map((o) => ({ dueDate: o.dueDate, disputed: disputedAt(o, moment) }));
-    const p = model.predict({ customerId: h.customerId, dueDate: h.dueDate, disputed: disputedAt(h, moment), asOf: moment, overdue });
+      .map((o) => ({ dueDate: o.dueDate, disputed: disputedAt(o, moment), billChannel: o.billChannel }));
+    const p = model.predict({ customerId: h.customerId, dueDate: h.dueDate, disputed: disputedAt(h, moment), billChannel: h.billChannel, asOf: moment, overdue });
     if (!learnt.has(h.id)) {
       let issued = open.get(h.customerId);
       if (!issued) open.set(h.customerId, (issued = new Map()));

@@ -24,9 +24,11 @@ export interface SettledInvoice {
   settledDate: string;
   disputed: boolean;
   method: string | null;
+  /** How the bill was sent (paper, electronic), when known: a fact of the invoice from the day it was issued. */
+  billChannel: string | null;
 }
 
-type SettledRow = { id: string; customer_id: string; invoice_date: string; due_date: string; closed_date: string; disputed: number; method: string | null };
+type SettledRow = { id: string; customer_id: string; invoice_date: string; due_date: string; closed_date: string; disputed: number; method: string | null; bill_channel: string | null };
 
 const toSettled = (r: SettledRow): SettledInvoice => ({
   id: r.id,
@@ -36,9 +38,10 @@ const toSettled = (r: SettledRow): SettledInvoice => ({
   settledDate: r.closed_date,
   disputed: r.disputed === 1,
   method: r.method,
+  billChannel: r.bill_channel,
 });
 
-const SETTLED_SQL = `SELECT i.id, i.customer_id, i.invoice_date, i.due_date, i.closed_date, ${DISPUTED_SQL} AS disputed, ${LAST_METHOD_SQL} AS method
+const SETTLED_SQL = `SELECT i.id, i.customer_id, i.invoice_date, i.due_date, i.closed_date, i.bill_channel, ${DISPUTED_SQL} AS disputed, ${LAST_METHOD_SQL} AS method
   FROM invoices i WHERE i.company_id = ? AND i.closing_reason IN ('paid', 'overpaid') AND i.closed_date IS NOT NULL`;
 
 /**
@@ -68,6 +71,7 @@ export function loadBacktestHistory(engine: Pick<Engine, 'database'>, companyId:
     dueDate: r.due_date,
     settledDate: r.closed_date,
     method: r.method,
+    billChannel: r.bill_channel,
     disputedSince: r.disputed_since,
   }));
 }
@@ -128,6 +132,8 @@ export interface OpenInvoice {
   currency: string;
   totalAmount: number;
   balance: number;
+  /** How the bill was sent, when known. */
+  billChannel: string | null;
   disputed: boolean;
   /** When the dispute label was put on (the signal's detection time). */
   disputedAt: string | null;
@@ -214,7 +220,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     .all(companyId, ...customerIds) as { id: string; name: string; currency: string; payment_terms_days: number }[];
   const invoices = sqlite
     .prepare(
-      `SELECT i.id, i.customer_id, i.invoice_number, i.invoice_date, i.due_date, i.currency, i.total_amount, i.balance, i.last_touch_at,
+      `SELECT i.id, i.customer_id, i.invoice_number, i.invoice_date, i.due_date, i.currency, i.total_amount, i.balance, i.bill_channel, i.last_touch_at,
         (SELECT min(il.created_at) FROM invoice_labels il JOIN labels l ON l.id = il.label_id
           WHERE il.invoice_id = i.id AND lower(l.name) LIKE '${DISPUTE_LABEL_PATTERN}') AS disputed_at,
         (SELECT max(p.payment_date) FROM payments p WHERE p.invoice_id = i.id AND p.status IN ('PAID', 'PARTIAL')) AS last_payment_date
@@ -230,6 +236,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     currency: string;
     total_amount: number;
     balance: number;
+    bill_channel: string | null;
     last_touch_at: string | null;
     disputed_at: string | null;
     last_payment_date: string | null;
@@ -285,6 +292,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
       currency: r.currency,
       totalAmount: r.total_amount,
       balance: r.balance,
+      billChannel: r.bill_channel,
       disputed: r.disputed_at !== null,
       disputedAt: r.disputed_at,
       lastPaymentDate: r.last_payment_date,

@@ -5,16 +5,23 @@
  * - Each settled invoice is an observation of days late (settled date minus due date, negative
  *   when early). It becomes known on its settled date: the model only learns what was settled
  *   strictly before the moment it predicts for (the caller feeds observations in that order).
- * - Disputes move lateness a lot; the model learns the portfolio's dispute shift and removes it
- *   from each observation, so a customer's disputed and undisputed invoices inform one baseline.
- * - A customer's distribution is its own residuals, weighted toward recent ones (half-life in
- *   days), mixed with the portfolio's residuals as PRIOR_WEIGHT pseudo-observations: a new customer
- *   gets the portfolio, a customer with a long history mostly its own.
+ * - Portfolio shifts: disputes move lateness a lot, and so does the channel (how the bill was sent,
+ *   a fact of the invoice known when it is issued; without one, how the customer paid last). The
+ *   model learns each shift and removes it from each observation (its residual), so a customer's
+ *   disputed and undisputed, paper and electronic invoices inform one baseline.
+ * - A customer's effect is the recency-weighted mean of its residuals against the portfolio's mean,
+ *   shrunk toward 0 by k pseudo-observations (empirical Bayes): k is the ratio of the variance
+ *   within customers (days late around the customer's own mean, per dispute flag and channel) to
+ *   the variance between them (the rest of the portfolio's), so a new customer gets the portfolio
+ *   and a customer with history mostly its own. Both are kept as running sums: learning or
+ *   forgetting a customer never walks the other customers.
  * - An invoice of the customer still open past its due date at the prediction moment is known to
  *   be at least that many days late: it joins the customer's observations at that lower bound (a
  *   customer behind on its bills is predicted late before any of them is settled).
- * - The point prediction is the distribution's weighted median (what minimises absolute error); the
- *   80% interval is its 10th-90th percentile; scenarios are its quartile bands.
+ * - The predictive distribution is the customer's location plus the noise of an invoice around
+ *   its customer's mean: the portfolio's residuals, centred and narrowed to the within-customer
+ *   spread. The point prediction is its median; the 80% interval its 10th-90th percentile;
+ *   scenarios its quartile bands.
  */
 import { addDays, daysBetween, toEpochDay } from '../dates';
 
@@ -25,12 +32,16 @@ export interface PayDateObservation {
   disputed: boolean;
   /** How it was paid (the last payment's method), when known. */
   method?: string | null;
+  /** How the bill was sent (paper, electronic), when the source says. */
+  billChannel?: string | null;
 }
 
 export interface PayDateQuery {
   customerId: string;
   dueDate: string;
   disputed: boolean;
+  /** How the bill was sent, when known: a fact of the invoice from the day it is issued. */
+  billChannel?: string | null;
   /** The prediction moment (YYYY-MM-DD): recency is measured from it. */
   asOf: string;
   /** The customer's invoices open and past due at that moment. */
@@ -41,6 +52,7 @@ export interface PayDateQuery {
 export interface OverdueInvoice {
   dueDate: string;
   disputed: boolean;
+  billChannel?: string | null;
 }
 
 export interface Scenario {
@@ -57,15 +69,17 @@ export interface PayDatePrediction {
   customer_observations: number;
   customer_weight_share: number;
   dispute_shift_days: number;
+  /** The shift of the invoice's channel (0 when none is known or learnt). */
+  channel_shift_days: number;
   portfolio_observations: number;
 }
 
 export const MODEL_SETTINGS = {
-  /** Weight of the portfolio's distribution, in observations' worth. */
+  /** Shrinkage, in observations' worth, until the portfolio can measure it (minSide repeat settlements of a customer). */
   priorWeight: 1,
   /** A customer's observation loses half its weight after this many days. */
-  halfLifeDays: 240,
-  /** Observations a shift (dispute, payment method) needs on each side before it is trusted. */
+  halfLifeDays: 365,
+  /** Observations a shift (dispute, channel) needs on each side before it is trusted; also the repeat settlements k needs. */
   minSide: 10,
   /** Days-late values are clamped to this range so one odd record cannot dominate. */
   clampDays: 365,
@@ -76,24 +90,54 @@ interface Sample {
   weight: number;
 }
 
-/** A customer's residual distribution at one moment, and the shifts its invoices get back. */
+type Quantiles = Record<'q10' | 'q125' | 'q375' | 'q50' | 'q625' | 'q875' | 'q90', number>;
+
+/** A customer's predictive distribution at one moment, before the shifts of the invoice itself. */
 export interface ResidualDistribution {
-  quantiles: Record<'q10' | 'q125' | 'q375' | 'q50' | 'q625' | 'q875' | 'q90', number>;
+  quantiles: Quantiles;
   customerObservations: number;
   customerWeightShare: number;
   disputeShift: number;
-  /** The shift of the payment method the customer used last (0 without history). */
-  methodShift: number;
-  method: string | null;
+  /** The learnt shift per channel key (see channelKey). */
+  channelShifts: ReadonlyMap<string, number>;
+  /** The channel of an invoice that has no bill channel: how the customer paid last (null without history). */
+  fallbackChannel: string | null;
   portfolioObservations: number;
 }
 
 const QUANTILES = { q10: 0.1, q125: 0.125, q375: 0.375, q50: 0.5, q625: 0.625, q875: 0.875, q90: 0.9 } as const;
 
+/**
+ * The channel an invoice is grouped by: how its bill was sent when known, else how it was paid (a
+ * settled invoice; for a prediction, how the customer paid last). Two namespaces, so the two kinds
+ * never share a shift.
+ */
+export function channelKey(billChannel: string | null | undefined, method: string | null | undefined): string | null {
+  if (billChannel) return `bill:${billChannel}`;
+  return method ? `paid:${method}` : null;
+}
+
+interface Observation {
+  daysLate: number;
+  disputed: boolean;
+  channel: string | null;
+  settledDay: number;
+}
+
 interface CustomerHistory {
-  observations: { daysLate: number; disputed: boolean; method: string | null; settledDay: number }[];
+  observations: Observation[];
+  /** Count, sum and sum of squares of days late per dispute flag and channel (a handful: a list). */
+  cells: Cell[];
   lastMethod: string | null;
   lastSettledDay: number;
+}
+
+interface Cell {
+  disputed: boolean;
+  channel: string | null;
+  n: number;
+  sum: number;
+  sumSq: number;
 }
 
 interface Sums {
@@ -102,16 +146,33 @@ interface Sums {
   disputed: number;
 }
 
+interface Portfolio {
+  dispute: number;
+  channels: Map<string, number>;
+  /** The portfolio's mean residual. */
+  mean: number;
+  /** Pseudo-observations of the portfolio mixed into a customer's effect. */
+  k: number;
+  /** Variance of the residuals across the portfolio, and of an invoice around its customer's mean. */
+  variance: number;
+  withinVariance: number;
+  /** Quantiles of the portfolio's residuals, centred on their mean. */
+  noise: Quantiles;
+}
+
 /** The observations learnt so far, per customer and as a portfolio histogram. */
 export class PayDateModel {
   private readonly customers = new Map<string, CustomerHistory>();
-  /** Portfolio counts keyed by days late, dispute flag and method. */
-  private readonly histogram = new Map<string, { daysLate: number; disputed: boolean; method: string | null; count: number }>();
+  /** Portfolio counts keyed by days late, dispute flag and channel. */
+  private readonly histogram = new Map<string, { daysLate: number; disputed: boolean; channel: string | null; count: number }>();
   private readonly disputedSums: Sums = { n: 0, daysLate: 0, disputed: 0 };
   private readonly plainSums: Sums = { n: 0, daysLate: 0, disputed: 0 };
-  private readonly methodSums = new Map<string, Sums>();
-  /** The portfolio's residuals as sorted samples and the shifts they were built with; rebuilt after new observations. */
-  private cache: { samples: Sample[]; dispute: number; methods: Map<string, number> } | null = null;
+  private readonly channelSums = new Map<string, Sums>();
+  /** Squared deviations of days late from their customer's cell mean, and their degrees of freedom. */
+  private withinSquares = 0;
+  private withinFreedom = 0;
+  /** The shifts, shrinkage and noise; rebuilt after new observations. */
+  private cache: Portfolio | null = null;
 
   constructor(private readonly settings = MODEL_SETTINGS) {}
 
@@ -122,20 +183,13 @@ export class PayDateModel {
   observe(o: PayDateObservation): void {
     const daysLate = clamp(daysBetween(o.dueDate, o.settledDate), this.settings.clampDays);
     const method = o.method ?? null;
-    addTo(o.disputed ? this.disputedSums : this.plainSums, daysLate, o.disputed);
-    if (method !== null) {
-      let sums = this.methodSums.get(method);
-      if (!sums) this.methodSums.set(method, (sums = { n: 0, daysLate: 0, disputed: 0 }));
-      addTo(sums, daysLate, o.disputed);
-    }
-    const key = `${daysLate}|${o.disputed ? 1 : 0}|${method ?? ''}`;
-    const bin = this.histogram.get(key);
-    if (bin) bin.count += 1;
-    else this.histogram.set(key, { daysLate, disputed: o.disputed, method, count: 1 });
+    const channel = channelKey(o.billChannel, method);
+    this.count({ daysLate, disputed: o.disputed, channel }, 1);
     let history = this.customers.get(o.customerId);
-    if (!history) this.customers.set(o.customerId, (history = { observations: [], lastMethod: null, lastSettledDay: -Infinity }));
+    if (!history) this.customers.set(o.customerId, (history = { observations: [], cells: [], lastMethod: null, lastSettledDay: -Infinity }));
     const settledDay = toEpochDay(o.settledDate);
-    history.observations.push({ daysLate, disputed: o.disputed, method, settledDay });
+    history.observations.push({ daysLate, disputed: o.disputed, channel, settledDay });
+    this.addToCell(history, { daysLate, disputed: o.disputed, channel }, 1);
     if (settledDay >= history.lastSettledDay && method !== null) {
       history.lastSettledDay = settledDay;
       history.lastMethod = method;
@@ -148,11 +202,8 @@ export class PayDateModel {
     const history = this.customers.get(customerId);
     if (!history) return;
     for (const o of history.observations) {
-      addTo(o.disputed ? this.disputedSums : this.plainSums, o.daysLate, o.disputed, -1);
-      if (o.method !== null) addTo(this.methodSums.get(o.method)!, o.daysLate, o.disputed, -1);
-      const key = `${o.daysLate}|${o.disputed ? 1 : 0}|${o.method ?? ''}`;
-      const bin = this.histogram.get(key)!;
-      if (--bin.count === 0) this.histogram.delete(key);
+      this.count(o, -1);
+      this.addToCell(history, o, -1);
     }
     this.customers.delete(customerId);
     this.cache = null;
@@ -168,39 +219,45 @@ export class PayDateModel {
   }
 
   /**
-   * The customer's residual distribution as of a date, its overdue invoices counted at the days
+   * The customer's predictive distribution as of a date, its overdue invoices counted at the days
    * late they have reached; null when nothing has been settled yet.
    */
   distribution(customerId: string, asOf: string, overdue: OverdueInvoice[] = []): ResidualDistribution | null {
     const total = this.observationCount;
     if (total === 0) return null;
-    const { samples, dispute, methods } = this.portfolio();
-    const residual = (r: { daysLate: number; disputed: boolean; method: string | null }) =>
-      r.daysLate - (r.disputed ? dispute : 0) - (r.method === null ? 0 : (methods.get(r.method) ?? 0));
+    const p = this.portfolio();
+    const residual = (daysLate: number, disputed: boolean, channel: string | null) =>
+      daysLate - (disputed ? p.dispute : 0) - (channel === null ? 0 : (p.channels.get(channel) ?? 0)) - p.mean;
     const asOfDay = toEpochDay(asOf);
     const history = this.customers.get(customerId);
-    const own: Sample[] = [];
-    let ownWeight = 0;
+    let weight = 0;
+    let sum = 0;
     for (const r of history?.observations ?? []) {
-      const weight = Math.pow(0.5, Math.max(0, asOfDay - r.settledDay) / this.settings.halfLifeDays);
-      ownWeight += weight;
-      own.push({ value: residual(r), weight });
+      const w = Math.pow(0.5, Math.max(0, asOfDay - r.settledDay) / this.settings.halfLifeDays);
+      weight += w;
+      sum += w * residual(r.daysLate, r.disputed, r.channel);
     }
-    const method = history?.lastMethod ?? null;
+    const fallbackChannel = channelKey(null, history?.lastMethod);
     for (const o of overdue) {
       const daysLate = clamp(asOfDay - toEpochDay(o.dueDate), this.settings.clampDays);
       if (daysLate <= 0) continue;
-      ownWeight += 1;
-      own.push({ value: residual({ daysLate, disputed: o.disputed, method }), weight: 1 });
+      weight += 1;
+      sum += residual(daysLate, o.disputed, channelKey(o.billChannel, null) ?? fallbackChannel);
     }
-    own.sort((a, b) => a.value - b.value);
+    const location = p.mean + (weight + p.k > 0 ? sum / (weight + p.k) : 0);
+    // An invoice varies around its customer's mean, which is itself known up to within / (weight + k):
+    // a customer with a long history gets the within-customer spread, a new one the portfolio's.
+    const spread = weight + p.k > 0 ? p.withinVariance * (1 + 1 / (weight + p.k)) : p.variance;
+    const scale = p.variance > 0 ? Math.min(1, Math.sqrt(spread / p.variance)) : 0;
+    const quantiles = {} as Quantiles;
+    for (const q of Object.keys(QUANTILES) as (keyof Quantiles)[]) quantiles[q] = location + p.noise[q] * scale;
     return {
-      quantiles: mergedQuantiles(own, ownWeight, samples, this.settings.priorWeight / total, this.settings.priorWeight),
+      quantiles,
       customerObservations: history?.observations.length ?? 0,
-      customerWeightShare: round2(ownWeight / (ownWeight + this.settings.priorWeight)),
-      disputeShift: round2(dispute),
-      methodShift: round2(method === null ? 0 : (methods.get(method) ?? 0)),
-      method,
+      customerWeightShare: round2(weight / (weight + p.k)),
+      disputeShift: round2(p.dispute),
+      channelShifts: p.channels,
+      fallbackChannel,
       portfolioObservations: total,
     };
   }
@@ -208,32 +265,84 @@ export class PayDateModel {
   /** Null when nothing has been settled yet: there is no behaviour to learn from. */
   predict(q: PayDateQuery): PayDatePrediction | null {
     const dist = this.distribution(q.customerId, q.asOf, q.overdue);
-    return dist && predictFrom(dist, q.dueDate, q.disputed);
+    return dist && predictFrom(dist, q);
+  }
+
+  /** Moves one observation in or out of its customer's cell, keeping the within-customer sums. */
+  private addToCell(history: CustomerHistory, o: Omit<Observation, 'settledDay'>, sign: 1 | -1): void {
+    let cell = history.cells.find((c) => c.disputed === o.disputed && c.channel === o.channel);
+    if (!cell) history.cells.push((cell = { disputed: o.disputed, channel: o.channel, n: 0, sum: 0, sumSq: 0 }));
+    this.withinSquares -= squares(cell);
+    this.withinFreedom -= Math.max(0, cell.n - 1);
+    cell.n += sign;
+    cell.sum += sign * o.daysLate;
+    cell.sumSq += sign * o.daysLate * o.daysLate;
+    this.withinSquares += squares(cell);
+    this.withinFreedom += Math.max(0, cell.n - 1);
+  }
+
+  private count(o: Omit<Observation, 'settledDay'>, sign: 1 | -1): void {
+    addTo(o.disputed ? this.disputedSums : this.plainSums, o.daysLate, o.disputed, sign);
+    if (o.channel !== null) {
+      let sums = this.channelSums.get(o.channel);
+      if (!sums) this.channelSums.set(o.channel, (sums = { n: 0, daysLate: 0, disputed: 0 }));
+      addTo(sums, o.daysLate, o.disputed, sign);
+    }
+    const key = `${o.daysLate}|${o.disputed ? 1 : 0}|${o.channel ?? ''}`;
+    const bin = this.histogram.get(key);
+    if (bin) bin.count += sign;
+    else this.histogram.set(key, { daysLate: o.daysLate, disputed: o.disputed, channel: o.channel, count: sign });
+    if (bin && bin.count === 0) this.histogram.delete(key);
   }
 
   /**
-   * The shifts (dispute: mean difference, each side needing minSide observations; method: its
-   * mean days late without the dispute shift, against the portfolio's) and the residual samples.
+   * The shifts (dispute: mean difference, each side needing minSide observations; channel: its
+   * mean days late without the dispute shift, against the portfolio's), the residuals' mean and
+   * spread, and the shrinkage k = within / between variance, all from running sums and the
+   * histogram: no pass over customers or observations.
    */
-  private portfolio(): NonNullable<PayDateModel['cache']> {
+  private portfolio(): Portfolio {
     if (this.cache) return this.cache;
     const min = this.settings.minSide;
     const d = this.disputedSums;
     const p = this.plainSums;
+    const n = d.n + p.n;
     const dispute = d.n >= min && p.n >= min ? d.daysLate / d.n - p.daysLate / p.n : 0;
-    const overall = (d.daysLate + p.daysLate - dispute * d.n) / (d.n + p.n);
-    const methods = new Map<string, number>();
-    for (const [method, sums] of this.methodSums) {
-      if (sums.n >= min && sums.n < d.n + p.n) methods.set(method, (sums.daysLate - dispute * sums.disputed) / sums.n - overall);
+    const overall = (d.daysLate + p.daysLate - dispute * d.n) / n;
+    const channels = new Map<string, number>();
+    for (const [channel, sums] of this.channelSums) {
+      if (sums.n >= min && sums.n < n) channels.set(channel, (sums.daysLate - dispute * sums.disputed) / sums.n - overall);
     }
+    const shift = (disputed: boolean, channel: string | null) => (disputed ? dispute : 0) + (channel === null ? 0 : (channels.get(channel) ?? 0));
     const samples: Sample[] = [];
+    let mean = 0;
     for (const bin of this.histogram.values()) {
-      const value = bin.daysLate - (bin.disputed ? dispute : 0) - (bin.method === null ? 0 : (methods.get(bin.method) ?? 0));
+      const value = bin.daysLate - shift(bin.disputed, bin.channel);
       samples.push({ value, weight: bin.count });
+      mean += value * bin.count;
+    }
+    mean /= n;
+    let spread = 0;
+    for (const s of samples) spread += s.weight * (s.value - mean) ** 2;
+    const variance = spread / n;
+    // Until enough repeat settlements measure it: the whole spread, and priorWeight.
+    let k = this.settings.priorWeight;
+    let withinVariance = variance;
+    if (this.withinFreedom >= min && variance > 0) {
+      withinVariance = Math.max(0, this.withinSquares) / this.withinFreedom;
+      // The portfolio's spread is the customers' differences plus an invoice's spread around its customer.
+      k = withinVariance / Math.max(variance - withinVariance, withinVariance / 100, 1e-6);
     }
     samples.sort((a, b) => a.value - b.value);
-    return (this.cache = { samples, dispute, methods });
+    const noise = weightedQuantiles(samples, n);
+    for (const q of Object.keys(noise) as (keyof Quantiles)[]) noise[q] -= mean;
+    return (this.cache = { dispute, channels, mean, k, variance, withinVariance, noise });
   }
+}
+
+/** A cell's squared deviations from its mean. */
+function squares(c: Cell): number {
+  return c.n > 1 ? c.sumSq - (c.sum * c.sum) / c.n : 0;
 }
 
 function addTo(sums: Sums, daysLate: number, disputed: boolean, sign = 1): void {
@@ -242,12 +351,15 @@ function addTo(sums: Sums, daysLate: number, disputed: boolean, sign = 1): void 
   if (disputed) sums.disputed += sign;
 }
 
-/** An invoice's prediction from its customer's distribution: the dispute shift applies to disputed invoices. */
-export function predictFrom(dist: ResidualDistribution, dueDate: string, disputed: boolean): PayDatePrediction {
-  const offset = (disputed ? dist.disputeShift : 0) + dist.methodShift;
+/** An invoice's prediction from its customer's distribution: the shifts of its dispute and its channel apply. */
+export function predictFrom(dist: ResidualDistribution, invoice: { dueDate: string; disputed: boolean; billChannel?: string | null }): PayDatePrediction {
+  const channel = channelKey(invoice.billChannel, null) ?? dist.fallbackChannel;
+  const channelShift = channel === null ? 0 : (dist.channelShifts.get(channel) ?? 0);
+  const offset = (invoice.disputed ? dist.disputeShift : 0) + channelShift;
   const days = (q: number) => Math.round(q + offset);
   const { quantiles: q } = dist;
   const median = days(q.q50);
+  const { dueDate } = invoice;
   return {
     predicted_date: addDays(dueDate, median),
     days_late: median,
@@ -256,29 +368,23 @@ export function predictFrom(dist: ResidualDistribution, dueDate: string, dispute
     customer_observations: dist.customerObservations,
     customer_weight_share: dist.customerWeightShare,
     dispute_shift_days: dist.disputeShift,
+    channel_shift_days: round2(channelShift),
     portfolio_observations: dist.portfolioObservations,
   };
 }
 
-/**
- * Weighted quantiles of the union of two sorted sample lists, the second scaled by `scale`, in one
- * merge pass (the portfolio list has at most a few hundred entries).
- */
-function mergedQuantiles(own: Sample[], ownWeight: number, portfolio: Sample[], scale: number, portfolioWeight: number): ResidualDistribution['quantiles'] {
-  const total = ownWeight + portfolioWeight;
-  const entries = Object.entries(QUANTILES) as [keyof typeof QUANTILES, number][];
-  const out = {} as ResidualDistribution['quantiles'];
+/** Weighted quantiles of sorted samples whose weights sum to `total`. */
+function weightedQuantiles(samples: Sample[], total: number): Quantiles {
+  const entries = Object.entries(QUANTILES) as [keyof Quantiles, number][];
+  const out = {} as Quantiles;
   let k = 0;
   let running = 0;
-  let i = 0;
-  let j = 0;
   let last = 0;
-  while (k < entries.length && (i < own.length || j < portfolio.length)) {
-    const takeOwn = j >= portfolio.length || (i < own.length && own[i].value <= portfolio[j].value);
-    const s = takeOwn ? own[i++] : portfolio[j++];
-    running += takeOwn ? s.weight : s.weight * scale;
+  for (const s of samples) {
+    running += s.weight;
     last = s.value;
     while (k < entries.length && running >= entries[k][1] * total - 1e-9) out[entries[k++][0]] = s.value;
+    if (k === entries.length) break;
   }
   while (k < entries.length) out[entries[k++][0]] = last;
   return out;

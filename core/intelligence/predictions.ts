@@ -17,7 +17,7 @@ export interface InsightDraft {
 }
 
 export function payDatePrediction(invoice: OpenInvoice, dist: ResidualDistribution | null, promise: PaymentPromise | null, today: string): InsightDraft {
-  const model = dist && predictFrom(dist, invoice.dueDate, invoice.disputed);
+  const model = dist && predictFrom(dist, invoice);
   const invoiceRef = { type: 'invoice' as const, id: invoice.id };
   if (promise && promise.date >= today) {
     const scenarios = mergeScenarios([{ date: promise.date, probability: PROMISE_PROBABILITY }, ...(model ? scale(notBefore(model.scenarios, today), 1 - PROMISE_PROBABILITY) : [])]);
@@ -68,6 +68,9 @@ function modelEvidence(invoice: OpenInvoice, model: PayDatePrediction): Evidence
     fact('Settled invoices in the portfolio', model.portfolio_observations, 'payment_history'),
   ];
   if (invoice.disputed) items.push(fact('Disputed: extra days late a dispute brings', model.dispute_shift_days, 'dispute_labels', ref));
+  if (invoice.billChannel) {
+    items.push(fact(`Bill sent ${invoice.billChannel === 'paper' ? 'on paper' : 'electronically'}: days late it brings (vs the portfolio)`, model.channel_shift_days, 'invoice', ref));
+  }
   return items;
 }
 

@@ -126,7 +126,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
 export function computeCustomer(customer: CustomerFacts, model: PayDateModel, companyName: string, today: string) {
   const insights: DesiredInsight[] = [];
   const promises = new Map<string, PaymentPromise | null>();
-  const overdue = customer.openInvoices.filter((i) => i.dueDate < today).map((i) => ({ dueDate: i.dueDate, disputed: i.disputed }));
+  const overdue = customer.openInvoices.filter((i) => i.dueDate < today).map((i) => ({ dueDate: i.dueDate, disputed: i.disputed, billChannel: i.billChannel }));
   const dist = model.distribution(customer.id, today, overdue);
   const customerPromise = latestPromise(customer.communications);
   const brokenPromises: { invoice: CustomerFacts['openInvoices'][number]; promise: PaymentPromise }[] = [];

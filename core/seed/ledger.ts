@@ -23,7 +23,8 @@ export type CustomerRow = CustomersTable;
 /** A generated contact: none starts out failing. */
 export type ContactRow = Omit<CustomerContactsTable, 'email_failed_at' | 'email_failure'>;
 export type LocationRow = CustomerLocationsTable;
-export type InvoiceRow = Omit<InvoicesTable, 'seq'>;
+/** The demo ledger does not say how bills were sent (bill_channel stays NULL). */
+export type InvoiceRow = Omit<InvoicesTable, 'seq' | 'bill_channel'>;
 /** The generator writes new payments: no status change yet, so no status_reason. */
 export type PaymentRow = Omit<PaymentsTable, 'status_reason'>;
 export type SnapshotRow = AgingSnapshotsTable;

@@ -67,6 +67,10 @@ export function describeFailure(err: unknown, serverUrl: string, signingIn: bool
   const code = causeCode(err);
   if (code && code in TLS_CODES) return { kind: 'tls_refused', status: 502, words: `The connection to ${serverUrl} was refused: ${TLS_CODES[code]}` };
   if (code) return { kind: 'unreachable', status: 502, words: `Could not reach the team server at ${serverUrl}: ${NETWORK_CODES[code]}` };
+  // fetch refuses ports kept for other protocols (1, 7, 25, ...) before dialling.
+  if ((err as { cause?: { message?: unknown } } | null)?.cause?.message === 'bad port') {
+    return { kind: 'unreachable', status: 502, words: `Could not reach the team server at ${serverUrl}: that port is reserved for another protocol (the team server's default is 4870)` };
+  }
   if (err instanceof TypeError && /fetch failed/i.test(err.message)) return { kind: 'unreachable', status: 502, words: `Could not reach the team server at ${serverUrl}` };
   return null;
 }

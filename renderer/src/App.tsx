@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { type ComponentProps, type ComponentType, createElement, useEffect, useState } from 'react';
 import { ErrorBox } from './components/ErrorBox';
 import { FirstLaunch } from './components/FirstLaunch';
 import { Frame } from './components/Frame';
@@ -8,16 +8,78 @@ import { companyPath, parseRoute, useRoute } from './state/route';
 import { useSession } from './state/session';
 import { useDocumentTitle } from './state/title';
 
-const InvoiceDesk = lazy(() => import('./desk/InvoiceDesk'));
-const CustomerPage = lazy(() => import('./desk/CustomerPage'));
-const ActionsPage = lazy(() => import('./actions/ActionsPage'));
-const QueuePage = lazy(() => import('./queue/QueuePage'));
-const SequencesPage = lazy(() => import('./sequences/SequencesPage'));
-const SequenceBuilder = lazy(() => import('./sequences/SequenceBuilder'));
-const CustomerList = lazy(() => import('./customers/CustomerList'));
-const AnalyticsPage = lazy(() => import('./analytics/AnalyticsPage'));
-const InsightsPage = lazy(() => import('./insights/InsightsPage'));
-const SettingsPage = lazy(() => import('./settings/SettingsPage'));
+/** Each page's code, a chunk of its own. */
+const pageModules = {
+  invoices: () => import('./desk/InvoiceDesk'),
+  customer: () => import('./desk/CustomerPage'),
+  actions: () => import('./actions/ActionsPage'),
+  queue: () => import('./queue/QueuePage'),
+  sequences: () => import('./sequences/SequencesPage'),
+  sequence: () => import('./sequences/SequenceBuilder'),
+  customers: () => import('./customers/CustomerList'),
+  analytics: () => import('./analytics/AnalyticsPage'),
+  insights: () => import('./insights/InsightsPage'),
+  settings: () => import('./settings/SettingsPage'),
+};
+type PageKey = keyof typeof pageModules;
+type PageProps<K extends PageKey> = ComponentProps<Awaited<ReturnType<(typeof pageModules)[K]>>['default']>;
+
+const loadedPages = new Map<PageKey, ComponentType<never>>();
+
+function loadPage<K extends PageKey>(key: K): Promise<ComponentType<PageProps<K>>> {
+  return pageModules[key]().then((module) => {
+    const component = module.default as ComponentType<PageProps<K>>;
+    loadedPages.set(key, component as ComponentType<never>);
+    return component;
+  });
+}
+
+/**
+ * A page whose code loads on first use (keyed by the page's name: one instance shows one page). Not React.lazy: a lazy page suspends even when its code
+ * is already there, and React then holds the page back for its fallback throttle (300 ms) before
+ * showing it; this renders at once when the code is loaded.
+ */
+function Page<K extends PageKey>({ page, props }: { page: K; props: PageProps<K> }) {
+  const [Loaded, setLoaded] = useState<ComponentType<PageProps<K>> | undefined>(() => loadedPages.get(page) as ComponentType<PageProps<K>> | undefined);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (Loaded) return;
+    let live = true;
+    loadPage(page).then(
+      (component) => live && setLoaded(() => component),
+      (err: unknown) => live && setError(err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [page, Loaded, attempt]);
+  // The props were checked against the page where Page is used; TypeScript cannot follow K into the spread.
+  if (Loaded) return createElement(Loaded as ComponentType<object>, props);
+  if (error !== null) {
+    return (
+      <ErrorBox
+        what="this page"
+        error={error}
+        onRetry={() => {
+          setError(null);
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  }
+  return <Loading />;
+}
+
+/** The page the window opens on starts loading its code at once, while the session is checked (two requests and the frame's), rather than after. */
+function preloadOpeningPage(): void {
+  const { section, itemId } = parseRoute(window.location.pathname);
+  if (!section) return;
+  const key = section === 'customers' && itemId ? 'customer' : section === 'sequences' && itemId ? 'sequence' : section;
+  // A failed preload is not an error yet: the page loads its code again and shows its own.
+  void loadPage(key).catch(() => undefined);
+}
+preloadOpeningPage();
 
 const LAST_COMPANY_KEY = 'ardesk.company';
 
@@ -59,29 +121,27 @@ function Workspace() {
   const companyId = route.companyId!;
   return (
     <Frame companyId={companyId} section={route.section}>
-      <Suspense fallback={<Loading />}>
-        {route.section === 'invoices' ? (
-          <InvoiceDesk key={companyId} companyId={companyId} invoiceId={route.itemId} />
-        ) : route.section === 'customers' && route.itemId ? (
-          <CustomerPage key={`${companyId}/${route.itemId}`} companyId={companyId} customerId={route.itemId} />
-        ) : route.section === 'customers' ? (
-          <CustomerList key={companyId} companyId={companyId} />
-        ) : route.section === 'actions' ? (
-          <ActionsPage key={companyId} companyId={companyId} actionId={route.itemId} />
-        ) : route.section === 'queue' ? (
-          <QueuePage key={companyId} companyId={companyId} />
-        ) : route.section === 'sequences' && route.itemId ? (
-          <SequenceBuilder key={`${companyId}/${route.itemId}`} companyId={companyId} sequenceId={route.itemId} />
-        ) : route.section === 'sequences' ? (
-          <SequencesPage key={companyId} companyId={companyId} />
-        ) : route.section === 'analytics' ? (
-          <AnalyticsPage key={companyId} companyId={companyId} />
-        ) : route.section === 'insights' ? (
-          <InsightsPage key={companyId} companyId={companyId} />
-        ) : (
-          <SettingsPage key={companyId} companyId={companyId} tab={route.itemId} />
-        )}
-      </Suspense>
+      {route.section === 'invoices' ? (
+        <Page key={`invoices/${companyId}`} page="invoices" props={{ companyId, invoiceId: route.itemId }} />
+      ) : route.section === 'customers' && route.itemId ? (
+        <Page key={`customer/${companyId}/${route.itemId}`} page="customer" props={{ companyId, customerId: route.itemId }} />
+      ) : route.section === 'customers' ? (
+        <Page key={`customers/${companyId}`} page="customers" props={{ companyId }} />
+      ) : route.section === 'actions' ? (
+        <Page key={`actions/${companyId}`} page="actions" props={{ companyId, actionId: route.itemId }} />
+      ) : route.section === 'queue' ? (
+        <Page key={`queue/${companyId}`} page="queue" props={{ companyId }} />
+      ) : route.section === 'sequences' && route.itemId ? (
+        <Page key={`sequence/${companyId}/${route.itemId}`} page="sequence" props={{ companyId, sequenceId: route.itemId }} />
+      ) : route.section === 'sequences' ? (
+        <Page key={`sequences/${companyId}`} page="sequences" props={{ companyId }} />
+      ) : route.section === 'analytics' ? (
+        <Page key={`analytics/${companyId}`} page="analytics" props={{ companyId }} />
+      ) : route.section === 'insights' ? (
+        <Page key={`insights/${companyId}`} page="insights" props={{ companyId }} />
+      ) : (
+        <Page key={`settings/${companyId}`} page="settings" props={{ companyId, tab: route.itemId }} />
+      )}
     </Frame>
   );
 }

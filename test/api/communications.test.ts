@@ -101,6 +101,8 @@ describe('calls and notes', () => {
       [{ customer_id: foreignCustomer, kind: 'call' }, 'customer_id'],
       [{ customer_id: 'nope', kind: 'call' }, 'customer_id'],
       [{ customer_id: acme, kind: 'call', extra: 1 }, 'non_field_errors'],
+      [{ customer_id: acme, kind: 'call', subject: 'Call\u0000' }, 'subject'],
+      [{ customer_id: acme, kind: 'note', body: 'half \ud800 a pair' }, 'body'],
     ];
     for (const [body, field] of cases) {
       const res = await log(body);

@@ -241,6 +241,8 @@ describe('email connections API (extension)', () => {
       [smtp({ user_id: '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a' }), 'user_id'],
       [smtp({ is_default: true, is_active: false }), 'is_default'],
       [smtp({ password: SECRET }), 'non_field_errors'],
+      [smtp({ imap_host: 'imap\u0000.example.com' }), 'imap_host'],
+      [smtp({ imap_mailbox: 'INBOX\ud800' }), 'imap_mailbox'],
     ];
     for (const [body, field] of cases) {
       const res = await send('POST', `${base}/email-connections`, body);

@@ -128,6 +128,25 @@ describe('cursor pager behind the infinite grid', () => {
     expect(served).toEqual(['300']);
   });
 
+  it('serves the first block from a page asked for ahead of the grid, once', async () => {
+    const { fetch, served } = list(250);
+    const pager = new CursorPager(fetch, 100);
+    pager.prefetchFirst();
+    pager.prefetchFirst();
+    expect(served).toEqual([null]);
+    expect(await pager.block(0)).toMatchObject({ rows: Array.from({ length: 100 }, (_, i) => i), lastRow: 250 });
+    expect(served).toEqual([null]);
+    // A refresh of the first block (after a write) asks the server again.
+    expect((await pager.block(0)).rows[0]).toBe(0);
+    expect((await pager.block(100)).rows[0]).toBe(100);
+    expect(served).toEqual([null, null, '100']);
+    // One asked for ahead and not taken is forgotten, so it is never served stale later.
+    pager.prefetchFirst();
+    pager.discardEarly();
+    await pager.block(0);
+    expect(served).toEqual([null, null, '100', null, null]);
+  });
+
   it('answers an empty block beyond the end', async () => {
     const { fetch } = list(120);
     const pager = new CursorPager(fetch, 100);

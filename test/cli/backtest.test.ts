@@ -17,8 +17,8 @@ function ardesk(...args: string[]) {
 /**
  * The pay-date model's figures on the IBM sample, replayed honestly in time (see README
  * "Pay-date prediction"): MAE at most 5.5 days (the issue's target), late accuracy at the best
- * honest figure reached (0.835; the issue's 0.87 is above what this history allows, README says
- * why), and better than both baselines on both scores.
+ * honest figure reached (0.844; the issue's 0.87 is above what this history allows, README says
+ * why), an 80% interval that covers about 80%, and better than both baselines on both scores.
  */
 describe('ardesk backtest on the IBM sample', () => {
   let dir: string;
@@ -43,8 +43,9 @@ describe('ardesk backtest on the IBM sample', () => {
     expect(Object.keys(report)).toEqual(['invoices', 'mae_days', 'median_ae_days', 'late_accuracy', 'interval_coverage', 'baselines']);
     expect(report.invoices).toBe(2466);
     expect(report.mae_days).toBeLessThanOrEqual(5.5);
-    expect(report.late_accuracy).toBeGreaterThanOrEqual(0.835);
-    expect(report.interval_coverage).toBeGreaterThanOrEqual(0.75);
+    expect(report.late_accuracy).toBeGreaterThanOrEqual(0.844);
+    expect(report.interval_coverage).toBeGreaterThanOrEqual(0.78);
+    expect(report.interval_coverage).toBeLessThanOrEqual(0.85);
     for (const baseline of [report.baselines.due_date, report.baselines.customer_mean]) {
       expect(report.mae_days).toBeLessThan(baseline.mae_days);
       expect(report.late_accuracy).toBeGreaterThan(baseline.late_accuracy);

@@ -71,6 +71,13 @@ describe('the IBM accounts-receivable sample through the ibm-ar preset', () => {
       { payment_method: 'CHECK', n: 1263 },
       { payment_method: 'ELECTRONIC', n: 1203 },
     ]);
+    // PaperlessBill is also the invoice's own bill channel, a fact known the day it was issued.
+    const channels = engine.database.sqlite.prepare('SELECT bill_channel, count(*) AS n FROM invoices WHERE company_id = ? GROUP BY bill_channel ORDER BY bill_channel').all(companyId);
+    expect(channels).toEqual([
+      { bill_channel: 'electronic', n: 1203 },
+      { bill_channel: 'paper', n: 1263 },
+    ]);
+    expect(one('SELECT bill_channel FROM invoices WHERE invoice_number = ?', '0000611365')).toEqual({ bill_channel: 'paper' });
   });
 
   it('importing it again finds everything unchanged and writes nothing', async () => {

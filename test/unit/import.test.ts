@@ -208,6 +208,21 @@ describe('importing combined AR rows', () => {
   });
 });
 
+describe("importing how each bill was sent (bill_channel, an invoice's issue-time fact)", () => {
+  const mapping = { ...AR_MAPPING, invoices: { ...AR_MAPPING.invoices, bill_channel: 'Method' }, payments: undefined };
+
+  it('stores paper or electronic in any case, refuses anything else as a row error, and a re-import changes nothing', async () => {
+    const rows = [AR_HEADER, ['C-1', 'Globex', '', '', '1', '1/5/2026', '', '5', '', '', '', 'Paper'], ['C-1', 'Globex', '', '', '2', '1/6/2026', '', '5', '', '', '', 'ELECTRONIC'], ['C-1', 'Globex', '', '', '3', '1/7/2026', '', '5', '', '', '', '']];
+    const bad = await runImport(engine, companyId, csv([...rows, ['C-1', 'Globex', '', '', '4', '1/8/2026', '', '5', '', '', '', 'fax']]), mapping, { dryRun: true });
+    expect(bad.errors).toEqual([{ row: 5, column: 'Method', message: 'bill_channel: "fax" is not one of paper, electronic' }]);
+    const report = await runImport(engine, companyId, csv(rows), mapping);
+    expect(report.errors).toEqual([]);
+    expect([invoice('1').bill_channel, invoice('2').bill_channel, invoice('3').bill_channel]).toEqual(['paper', 'electronic', null]);
+    const again = await runImport(engine, companyId, csv(rows), mapping);
+    expect(again.counts.invoices).toEqual({ created: 0, updated: 0, unchanged: 3 });
+  });
+});
+
 describe('importing customers', () => {
   const mapping = {
     customers: {

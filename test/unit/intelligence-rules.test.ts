@@ -32,6 +32,7 @@ const invoice = (fields: Partial<OpenInvoice> = {}): OpenInvoice => ({
   currency: 'USD',
   totalAmount: 100_000,
   balance: 100_000,
+  billChannel: null,
   disputed: false,
   disputedAt: null,
   lastPaymentDate: null,

@@ -66,6 +66,15 @@ describe('the intelligence runner on a real database', () => {
     expect(JSON.parse(actions[0].evidence as string)[0]).toMatchObject({ fact: 'Due date', value: '2026-10-31', ref: { type: 'invoice', id: open } });
   });
 
+  it("reads how an open invoice's bill was sent (an issue-time fact) into its prediction's evidence", async () => {
+    const { company, open } = await world(engine, 'Acme');
+    engine.database.sqlite.prepare("UPDATE invoices SET bill_channel = 'paper' WHERE id = ?").run(open);
+    await refreshIntelligence(engine, company);
+    const evidence = JSON.parse(active(engine, company).find((r) => r.insight_type === 'invoice_pay_date_prediction')!.evidence);
+    // No settled invoice says how its bill was sent: the channel is shown, and moves nothing yet.
+    expect(evidence).toContainEqual({ fact: 'Bill sent on paper: days late it brings (vs the portfolio)', value: 0, source: 'invoice', ref: { type: 'invoice', id: open } });
+  });
+
   it('an unchanged result writes nothing; a change closes the old version and opens a new one, and feedback stays with the old', async () => {
     const { company, customer, open } = await world(engine, 'Acme');
     const userId = await addUser(engine, 'ana', []);

@@ -4,12 +4,13 @@ import { addDays } from '../../core/dates';
 import { backtest, type HistoryInvoice, replay } from '../../core/intelligence/backtest';
 import { PayDateModel } from '../../core/intelligence/pay-date';
 
-const obs = (customerId: string, dueDate: string, daysLate: number, disputed = false, method: string | null = null) => ({
+const obs = (customerId: string, dueDate: string, daysLate: number, disputed = false, method: string | null = null, billChannel: string | null = null) => ({
   customerId,
   dueDate,
   settledDate: addDays(dueDate, daysLate),
   disputed,
   method,
+  billChannel,
 });
 
 describe('the pay-date model', () => {
@@ -31,12 +32,16 @@ describe('the pay-date model', () => {
     expect(fresh.interval).toEqual({ low: '2025-08-26', high: '2025-09-20' });
   });
 
-  it('weights recent behaviour: a customer who turned slow is predicted slow', () => {
+  it('weights recent behaviour: of two customers with the same settlements, the one that turned slow is predicted later', () => {
     const model = new PayDateModel();
-    for (let i = 0; i < 12; i++) model.observe(obs('c', addDays('2024-01-31', i * 30), 0));
-    for (let i = 0; i < 6; i++) model.observe(obs('c', addDays('2025-01-31', i * 30), 15));
-    const p = model.predict({ customerId: 'c', dueDate: '2025-09-30', disputed: false, asOf: '2025-08-15' })!;
-    expect(p.days_late).toBe(15);
+    for (let c = 0; c < 4; c++) for (let i = 0; i < 10; i++) model.observe(obs(`steady${c}`, addDays('2024-01-31', i * 50), c * 10));
+    // Six settlements in 2023 and six in 2025, the same values the other way round.
+    const dueOf = (i: number) => (i < 6 ? addDays('2023-01-31', i * 30) : addDays('2025-01-31', (i - 6) * 30));
+    for (let i = 0; i < 12; i++) model.observe(obs('slowed', dueOf(i), i < 6 ? 0 : 20));
+    for (let i = 0; i < 12; i++) model.observe(obs('sped-up', dueOf(i), i < 6 ? 20 : 0));
+    const q = (customerId: string) => model.predict({ customerId, dueDate: '2025-09-30', disputed: false, asOf: '2025-08-15' })!.days_late;
+    expect(q('slowed')).toBeGreaterThanOrEqual(12);
+    expect(q('sped-up')).toBeLessThanOrEqual(6);
   });
 
   it('adds the portfolio dispute shift to a disputed invoice', () => {
@@ -60,6 +65,38 @@ describe('the pay-date model', () => {
     expect(p.days_late).toBe(0);
   });
 
+  it("moves an invoice by the shift of how its own bill was sent, whatever the customer paid with last", () => {
+    const model = new PayDateModel();
+    for (let i = 0; i < 40; i++) model.observe(obs(`p${i % 8}`, addDays('2025-01-31', i), 12, false, 'CHECK', 'paper'));
+    for (let i = 0; i < 40; i++) model.observe(obs(`e${i % 8}`, addDays('2025-01-31', i), -4, false, 'ELECTRONIC', 'electronic'));
+    // A customer billed on paper for a year, then switched to electronic bills: its next invoices
+    // are sent electronically although every payment it made so far settled a paper bill.
+    for (let i = 0; i < 8; i++) model.observe(obs('switched', addDays('2025-01-31', i * 30), 12, false, 'CHECK', 'paper'));
+    const query = { customerId: 'switched', dueDate: '2025-10-31', disputed: false, asOf: '2025-10-01' };
+    const electronic = model.predict({ ...query, billChannel: 'electronic' })!;
+    const paper = model.predict({ ...query, billChannel: 'paper' })!;
+    expect(paper.channel_shift_days - electronic.channel_shift_days).toBeCloseTo(16, 5);
+    expect(electronic.days_late).toBe(-4);
+    expect(paper.days_late).toBe(12);
+    // Without a bill channel, the invoice gets the shift of how the customer paid last.
+    expect(model.predict(query)!.channel_shift_days).toBe(0);
+  });
+
+  it('shrinks a customer with little history toward the portfolio, by the measured within/between spread', () => {
+    const model = new PayDateModel();
+    // Twenty customers, each steady around its own level (-10 to +9 days), one day of noise.
+    for (let c = 0; c < 20; c++) for (let i = 0; i < 10; i++) model.observe(obs(`c${c}`, addDays('2025-01-31', i * 10), c - 10 + (i % 2)));
+    model.observe(obs('one', '2025-03-31', 30));
+    const one = model.predict({ customerId: 'one', dueDate: '2025-06-30', disputed: false, asOf: '2025-06-01' })!;
+    const steady = model.predict({ customerId: 'c19', dueDate: '2025-06-30', disputed: false, asOf: '2025-06-01' })!;
+    // Customers differ far more than an invoice varies around its customer: one settlement is
+    // already most of the evidence, and ten leave almost nothing to the portfolio.
+    expect(one.customer_weight_share).toBeGreaterThan(0.9);
+    expect(one.days_late).toBeGreaterThan(25);
+    expect(steady.customer_weight_share).toBeGreaterThan(0.99);
+    expect(Math.abs(steady.days_late - 9)).toBeLessThanOrEqual(1);
+  });
+
   it("counts a customer's invoices open past due at the moment as at least that late", () => {
     const model = new PayDateModel();
     for (let i = 0; i < 20; i++) model.observe(obs(`p${i % 4}`, addDays('2025-01-31', i), -2));
@@ -73,7 +110,8 @@ describe('the pay-date model', () => {
       { dueDate: '2025-07-20', disputed: false },
     ];
     const behind = model.predict({ ...query, overdue })!;
-    expect(behind.days_late).toBeGreaterThanOrEqual(15);
+    // Predicted late, where its one settlement (2 days early) alone says early.
+    expect(behind.days_late).toBeGreaterThanOrEqual(8);
     expect(behind.customer_observations).toBe(1);
   });
 
@@ -100,6 +138,8 @@ const historyArb = fc
       late: fc.integer({ min: -20, max: 60 }),
       // Days after issue that a dispute became known (0: it came with the invoice), or never.
       disputedAfter: fc.option(fc.integer({ min: 0, max: 90 })),
+      // How the bill was sent, when the source says.
+      billChannel: fc.option(fc.constantFrom('paper', 'electronic')),
     }),
     { minLength: 1, maxLength: 60 },
   )
@@ -115,6 +155,7 @@ const historyArb = fc
         settledDate: day(settled),
         disputedSince: r.disputedAfter === null ? null : day(r.issued + r.disputedAfter),
         method: r.late > 10 ? 'CHECK' : 'ELECTRONIC',
+        billChannel: r.billChannel,
       };
     }),
   );
@@ -126,10 +167,13 @@ describe('the backtest is honest in time', () => {
         const target = history[pick % history.length];
         const moment = target.invoiceDate;
         // Every invoice settled on or after the moment gets another settlement date, still on or
-        // after it (so it stays open, and overdue, as seen from the moment); a dispute that became
-        // known after the moment moves later or goes away.
+        // after it (so it stays open, and overdue, as seen from the moment), and another payment
+        // method; an invoice issued after the moment, another bill channel (the bill channel of one
+        // issued before is known at the moment: it stays); a dispute that became known after the
+        // moment moves later or goes away.
         const rewritten = history.map((h, i) => {
-          const future = h.settledDate >= moment ? { ...h, settledDate: addDays(h.settledDate, shifts[i]), method: shifts[i] % 2 ? 'WIRE' : h.method } : h;
+          const settled = h.settledDate >= moment ? { ...h, settledDate: addDays(h.settledDate, shifts[i]), method: shifts[i] % 2 ? 'WIRE' : h.method } : h;
+          const future = settled.invoiceDate > moment ? { ...settled, billChannel: shifts[i] % 5 ? 'paper' : null } : settled;
           if (future.disputedSince === null || future.disputedSince <= moment) return future;
           return { ...future, disputedSince: shifts[i] % 3 ? addDays(future.disputedSince, shifts[i]) : null };
         });
@@ -150,7 +194,7 @@ describe('the backtest at scale', () => {
     for (let i = 0; i < 5000; i++) {
       const issued = Math.floor(rand() * 700);
       const late = Math.round(8 + 10 * (rand() - 0.5) + (rand() < 0.2 ? 25 : 0));
-      history.push({ id: `i${i}`, customerId: `single-${i}`, invoiceDate: day(issued), dueDate: day(issued + 30), settledDate: day(issued + 30 + late), disputedSince: null, method: null });
+      history.push({ id: `i${i}`, customerId: `single-${i}`, invoiceDate: day(issued), dueDate: day(issued + 30), settledDate: day(issued + 30 + late), disputedSince: null, method: null, billChannel: null });
     }
     const report = backtest(history);
     expect(report.invoices).toBe(5000);

@@ -1,17 +1,19 @@
 import { createEngine } from '../../engine';
 import { createApp } from '../../http/app';
-import { connect, resync, SyncHttpError, syncOnce } from '../../sync/client';
+import { connect, resync, syncOnce } from '../../sync/client';
+import { describeFailure } from '../../sync/failure';
+import { syncState } from '../../sync/state';
 import { DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 
 export const CONNECT_HELP = 'ardesk connect --db FILE --server URL --username U --password P [--company C ...] [--resync]';
 export const SYNC_HELP = 'ardesk sync --db FILE [--json]';
 
-function failure(command: string, err: unknown): number {
-  if (err instanceof SyncHttpError || (err instanceof Error && /fetch failed|timeout|ECONN/i.test(err.message))) {
-    console.error(`ardesk ${command}: ${err.message}${err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : ''}`);
-    return 1;
-  }
-  throw err;
+/** A failed conversation with the team server, in words (the same ones the app shows); anything else is a bug. */
+function failure(command: string, err: unknown, serverUrl: string, signingIn: boolean): number {
+  const described = describeFailure(err, serverUrl, signingIn);
+  if (!described) throw err;
+  console.error(`ardesk ${command}: ${described.words}`);
+  return 1;
 }
 
 /** Makes a database a replica of a team server's companies, downloading them with progress. */
@@ -25,6 +27,7 @@ export async function connectCommand(args: string[]): Promise<number> {
     resync: { type: 'boolean' },
   });
   const engine = await createEngine({ file: databaseFile(values) });
+  let server: URL | null = null;
   try {
     if (values.resync) {
       const { companies } = await resync(engine, (m) => process.stderr.write(`${m}\r`));
@@ -33,7 +36,6 @@ export async function connectCommand(args: string[]): Promise<number> {
       return 0;
     }
     if (!values.server || !values.username || !values.password) throw new UsageError('Give --server, --username and --password');
-    let server: URL;
     try {
       server = new URL(values.server);
     } catch {
@@ -51,7 +53,7 @@ export async function connectCommand(args: string[]): Promise<number> {
     for (const c of companies) console.log(`Connected ${c.name}: ${c.rows} rows downloaded`);
     return 0;
   } catch (err) {
-    return failure('connect', err);
+    return failure('connect', err, server?.origin ?? (await syncState(engine.db)).server_url ?? 'the team server', server !== null);
   } finally {
     await engine.close();
   }
@@ -71,7 +73,7 @@ export async function syncCommand(args: string[]): Promise<number> {
     }
     return 0;
   } catch (err) {
-    return failure('sync', err);
+    return failure('sync', err, (await syncState(engine.db)).server_url ?? 'the team server', false);
   } finally {
     await engine.close();
   }

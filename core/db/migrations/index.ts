@@ -22,6 +22,8 @@ import * as m0070 from './0070_sync';
 import * as m0097 from './0097_forecast_inputs';
 import * as m0098 from './0098_metrics_inputs';
 import * as m0099 from './0099_promise_dates';
+import * as m0100 from './0100_invoice_bill_channel';
+import * as m0120 from './0120_inbox_indexes';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -43,4 +45,6 @@ export const migrations: Record<string, Migration> = {
   '0097_forecast_inputs': m0097,
   '0098_metrics_inputs': m0098,
   '0099_promise_dates': m0099,
+  '0100_invoice_bill_channel': m0100,
+  '0120_inbox_indexes': m0120,
 };

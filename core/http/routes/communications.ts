@@ -4,7 +4,7 @@ import { CALL_OUTCOMES, LOGGED_KINDS } from '../../communications/rules';
 import { listCommunications, TIMELINE_DEFAULT_LIMIT, TIMELINE_MAX_LIMIT } from '../../communications/timeline';
 import { parseEnumList } from '../../sequences/rules';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, json, jsonBody, MoneyValue, problems, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, json, jsonBody, MoneyValue, problems, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { offsetPaging } from './payments';
 
 const TAGS = ['Extensions'];
@@ -49,8 +49,8 @@ const NewCommunication = z
     kind: z.enum(LOGGED_KINDS),
     direction: z.enum(['outbound', 'inbound']).optional().openapi({ description: 'Calls only: outbound (default) or inbound (the customer called)' }),
     outcome: CallOutcome.nullable().optional().openapi({ description: 'Calls only' }),
-    subject: z.string().max(300).nullable().optional(),
-    body: z.string().max(20_000).nullable().optional().openapi({ description: "The note's text (required for a note); the call's notes" }),
+    subject: Text(300).nullable().optional(),
+    body: Text(20_000).nullable().optional().openapi({ description: "The note's text (required for a note); the call's notes" }),
     promise_date: DateString.nullable().optional().openapi({ description: 'Required with outcome promised_to_pay, only then allowed; not before the day of the call' }),
     promise_amount: MoneyValue.nullable().optional().openapi({ description: 'Only with outcome promised_to_pay' }),
     occurred_at: z.iso.datetime({ offset: true }).nullable().optional().openapi({ description: 'Default now; not in the future' }),

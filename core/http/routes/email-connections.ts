@@ -50,17 +50,15 @@ const fields = {
   is_active: z.boolean().optional(),
   allow_shared_sending: z.boolean().optional(),
   user_id: Uuid.nullable().optional().openapi({ description: 'A user of this company, or null for shared; default the creator' }),
-  imap_host: z.string().max(253).nullable().optional().openapi({ description: 'Where replies are read from; null or "" stops reading replies (and forgets the IMAP password)' }),
+  imap_host: Text(253).nullable().optional().openapi({ description: 'Where replies are read from; null or "" stops reading replies (and forgets the IMAP password)' }),
   imap_port: z.number().int().min(1).max(65535).nullable().optional().openapi({ description: 'Default 993 with imap_secure, else 143' }),
   imap_secure: z.boolean().optional().openapi({ description: 'Implicit TLS; default true unless the port is 143' }),
-  imap_username: z.string().max(255).nullable().optional().openapi({ description: 'Default the SMTP username, else from_email' }),
-  imap_password: z
-    .string()
-    .max(1024)
+  imap_username: Text(255).nullable().optional().openapi({ description: 'Default the SMTP username, else from_email' }),
+  imap_password: Text(1024)
     .nullable()
     .optional()
     .openapi({ description: 'Write-only; stored encrypted. Omit to keep the stored one, null or "" to remove it. Required again when the IMAP host, port, security or username change.' }),
-  imap_mailbox: z.string().max(200).optional().openapi({ description: 'Default INBOX' }),
+  imap_mailbox: Text(200).optional().openapi({ description: 'Default INBOX' }),
 };
 
 const NewConnection = z

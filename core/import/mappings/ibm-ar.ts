@@ -10,9 +10,12 @@ import type { Mapping } from '../mapping';
  * - invoiceNumber keeps its leading zeros; InvoiceDate and DueDate are M/D/YYYY.
  * - Disputed = Yes gives the invoice the label "Disputed" (created if missing); No removes it.
  * - The payment's remote_id is "settled-<invoiceNumber>", so a re-import finds it again.
- * - PaperlessBill says how the bill was sent; it becomes the payment method (Electronic:
- *   ELECTRONIC, Paper: CHECK), the file's only hint of how the customer paid.
- * - PaperlessDate is not imported; DaysToSettle and DaysLate follow from the dates.
+ * - PaperlessBill says how the bill was sent, known the day the invoice was issued: it is the
+ *   invoice's bill_channel (paper, electronic). It also becomes the settling payment's method
+ *   (Electronic: ELECTRONIC, Paper: CHECK), the file's only hint of how the customer paid.
+ * - PaperlessDate (when the customer switched to electronic bills) is not imported: PaperlessBill
+ *   follows from it (Electronic when the invoice date is after it). DaysToSettle and DaysLate
+ *   follow from the dates.
  */
 export const ibmArMapping: Mapping = {
   entity: 'ar-rows',
@@ -27,6 +30,7 @@ export const ibmArMapping: Mapping = {
     invoice_date: 'InvoiceDate',
     due_date: 'DueDate',
     total_amount: 'InvoiceAmount',
+    bill_channel: { column: 'PaperlessBill', values: { Electronic: 'electronic', Paper: 'paper' } },
     labels: [{ label: 'Disputed', column: 'Disputed' }],
   },
   payments: {

@@ -3,6 +3,7 @@ import type { Schemas } from '../api/client';
 import { type ChartOption, Chart, cssVar } from '../components/Chart';
 import { ScrollRegion } from '../components/ScrollRegion';
 import { ErrorBox } from '../components/ErrorBox';
+import { Pager } from '../components/SortHeader';
 import { useLoad } from '../components/useLoad';
 import { apiQuery, DEFAULT_FILTERS, type DeskFilters, toSearch } from '../desk/filters';
 import { formatCount, formatDate, formatMoney, formatMoneyShort } from '../desk/format';
@@ -126,10 +127,14 @@ function WeekInvoices({ companyId, forecast, week, currency }: { companyId: stri
   );
 }
 
-/** The cash-flow forecast: the chart, a week's invoices on click, and the table by customer. */
+/** Customers per page of the table: at 50,000 customers, one table of every row froze the page for seconds. */
+const TABLE_PAGE = 50;
+
+/** The cash-flow forecast: the chart, a week's invoices on click, and the table by customer, paged. */
 export function ForecastSection({ companyId, currency, waiting }: { companyId: string; currency: string; /** True until the aging has answered: then this asks. */ waiting: boolean }) {
   const [weeks, setWeeks] = useState<number>(13);
   const [weekIndex, setWeekIndex] = useState<number | null>(null);
+  const [tableOffset, setTableOffset] = useState(0);
   const forecast = useLoad(
     async (signal) => (waiting ? null : api.get('/api/companies/{company_id}/analytics/cashflow-forecast', { path: { company_id: companyId }, query: { weeks }, signal })),
     [companyId, weeks, waiting],
@@ -150,6 +155,7 @@ export function ForecastSection({ companyId, currency, waiting }: { companyId: s
               onClick={() => {
                 setWeeks(n);
                 setWeekIndex(null);
+                setTableOffset(0);
               }}
             >
               {n} weeks
@@ -194,8 +200,8 @@ export function ForecastSection({ companyId, currency, waiting }: { companyId: s
                   </tr>
                 </thead>
                 <tbody>
-                  {table.rows.map((row, r) => (
-                    <tr key={r}>
+                  {table.rows.slice(tableOffset, tableOffset + TABLE_PAGE).map((row, r) => (
+                    <tr key={tableOffset + r}>
                       {table.columns.map((c, i) => (
                         <td key={c.key} className={i === 0 ? undefined : 'num'}>
                           {typeof row[c.key] === 'number' ? formatMoney(row[c.key] as number, currency) : String(row[c.key] ?? '')}
@@ -216,6 +222,9 @@ export function ForecastSection({ companyId, currency, waiting }: { companyId: s
               </table>
               <p className="muted small">{formatCount(table.rows.length)} customers with inflows in the window.</p>
             </ScrollRegion>
+          )}
+          {table && table.rows.length > TABLE_PAGE && (
+            <Pager offset={tableOffset} limit={TABLE_PAGE} count={table.rows.length} onOffset={setTableOffset} what="customers" />
           )}
         </>
       )}

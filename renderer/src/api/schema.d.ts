@@ -2787,6 +2787,17 @@ export interface components {
         } | {
           value: string;
         };
+        bill_channel?: string | {
+          column: string;
+          values?: {
+            [key: string]: string;
+          };
+          default?: string;
+        } | {
+          template: string;
+        } | {
+          value: string;
+        };
         labels?: {
           label: string;
           column: string;

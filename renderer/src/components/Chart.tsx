@@ -1,17 +1,18 @@
-import { BarChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import type { ECharts, EChartsCoreOption } from 'echarts/core';
+import { useEffect, useRef, useState } from 'react';
 
-echarts.use([BarChart, LineChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+/**
+ * ECharts (about half a megabyte) loads on a chart's first draw, not with its page: a page asks
+ * for its data and shows its figures while the library is still being fetched and parsed.
+ */
+const loadECharts = () => import('./echarts');
 
 /** A colour token of the current theme (styles.css), for chart options. */
 export function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
-export type ChartOption = echarts.EChartsCoreOption;
+export type ChartOption = EChartsCoreOption;
 
 /**
  * An ECharts canvas that resizes with its box and repaints when the theme changes (the option is
@@ -21,11 +22,26 @@ export type ChartOption = echarts.EChartsCoreOption;
  */
 export function Chart({ option, label, onClick, testId, className = 'chart' }: { option: () => ChartOption; label: string; onClick?: (index: number, series: number) => void; testId?: string; className?: string }) {
   const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
+  const chart = useRef<ECharts | null>(null);
+  const [ready, setReady] = useState(false);
   const onClickRef = useRef(onClick);
   onClickRef.current = onClick;
 
   useEffect(() => {
+    let disposed = false;
+    let dispose = () => {};
+    void loadECharts().then(({ echarts }) => {
+      if (disposed) return;
+      dispose = mount(echarts);
+      setReady(true);
+    });
+    return () => {
+      disposed = true;
+      dispose();
+    };
+  }, []);
+
+  function mount(echarts: Awaited<ReturnType<typeof loadECharts>>['echarts']): () => void {
     const el = host.current!;
     const instance = echarts.init(el, undefined, { renderer: 'canvas' });
     chart.current = instance;
@@ -45,15 +61,16 @@ export function Chart({ option, label, onClick, testId, className = 'chart' }: {
       instance.dispose();
       chart.current = null;
     };
-  }, []);
+  }
 
   useEffect(() => {
+    if (!ready) return;
     const paint = () => chart.current?.setOption(option(), { notMerge: true });
     paint();
     const themeWatch = new MutationObserver(paint);
     themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
     return () => themeWatch.disconnect();
-  }, [option]);
+  }, [option, ready]);
 
   return <div ref={host} className={className} data-testid={testId} role="img" aria-label={label} />;
 }

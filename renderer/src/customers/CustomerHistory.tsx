@@ -43,8 +43,8 @@ function InvoiceLink({ companyId, id, number }: { companyId: string; id: string;
   );
 }
 
-/** The customer's payments on all its invoices, newest first, paged through the API. */
-export function CustomerPayments({ companyId, customerId, currency, version }: { companyId: string; customerId: string; currency: string; version: number }) {
+/** The customer's payments on all its invoices, newest first, paged through the API; listed once the customer's currency is known. */
+export function CustomerPayments({ companyId, customerId, currency, version }: { companyId: string; customerId: string; currency: string | null; version: number }) {
   const [offset, setOffset] = useState(0);
   const payments = useLoad(
     (signal) => api.get('/api/companies/{company_id}/payments', { path: { company_id: companyId }, query: { customer_id: customerId, limit: PAGE, offset }, signal }),
@@ -55,7 +55,7 @@ export function CustomerPayments({ companyId, customerId, currency, version }: {
       <h2 id="customer-payments">Payments</h2>
       {payments.error !== null && <ErrorBox what="the payments" error={payments.error} onRetry={payments.reload} />}
       {payments.data && payments.data.count === 0 && <p className="muted">No payments recorded for this customer.</p>}
-      {payments.data && payments.data.count > 0 && (
+      {payments.data && payments.data.count > 0 && currency && (
         <>
           <table className="data-table" data-testid="customer-payments">
             <thead>

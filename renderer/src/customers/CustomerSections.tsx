@@ -112,18 +112,23 @@ function Sequences({ companyId, customerId }: { companyId: string; customerId: s
 /**
  * What the customer page adds below the invoices: contacts and locations to edit, communications
  * and payments, insights, actions and sequences. `version` changes when a call or note was logged.
+ * The sections need only the customer's id, so they ask for their data while the customer itself
+ * is still loading (`customer` null); editing waits for it.
  */
-export function CustomerSections({ companyId, customer, version, onSaved }: { companyId: string; customer: Customer; version: number; onSaved: () => void }) {
+export function CustomerSections({ companyId, customerId, customer, version, onSaved }: { companyId: string; customerId: string; customer: Customer | null; version: number; onSaved: () => void }) {
   const [editing, setEditing] = useState(false);
   return (
     <div className="stack customer-sections">
-      <div className="toolbar-row">
-        <button type="button" className="btn" aria-expanded={editing} onClick={() => setEditing(!editing)}>
-          {editing ? 'Close the editor' : 'Edit contacts and locations'}
-        </button>
-      </div>
-      {editing && (
+      {customer && (
+        <div className="toolbar-row">
+          <button type="button" className="btn" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+            {editing ? 'Close the editor' : 'Edit contacts and locations'}
+          </button>
+        </div>
+      )}
+      {customer && editing && (
         <ContactsEditor
+          key={customer.updated_at}
           companyId={companyId}
           customer={customer}
           onSaved={() => {
@@ -133,14 +138,14 @@ export function CustomerSections({ companyId, customer, version, onSaved }: { co
         />
       )}
       <div className="two-col">
-        <CustomerCommunications companyId={companyId} customerId={customer.id} version={version} />
-        <CustomerPayments companyId={companyId} customerId={customer.id} currency={customer.currency} version={version} />
+        <CustomerCommunications companyId={companyId} customerId={customerId} version={version} />
+        <CustomerPayments companyId={companyId} customerId={customerId} currency={customer?.currency ?? null} version={version} />
       </div>
       <div className="two-col">
-        <Insights companyId={companyId} customerId={customer.id} />
+        <Insights companyId={companyId} customerId={customerId} />
         <div className="stack">
-          <Actions companyId={companyId} customerId={customer.id} />
-          <Sequences companyId={companyId} customerId={customer.id} />
+          <Actions companyId={companyId} customerId={customerId} />
+          <Sequences companyId={companyId} customerId={customerId} />
         </div>
       </div>
     </div>

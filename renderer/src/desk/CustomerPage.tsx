@@ -137,7 +137,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
       <div className="customer-grid">
         <InvoiceGrid companyId={companyId} filters={filters} onFilters={setFilters} onOpen={onOpen} onCustomer={onCustomer} embedded />
       </div>
-      {c && <CustomerSections key={c.updated_at} companyId={companyId} customer={c} version={logged} onSaved={customer.reload} />}
+      {(c || customer.error === null) && <CustomerSections companyId={companyId} customerId={customerId} customer={c} version={logged} onSaved={customer.reload} />}
     </div>
   );
 }

@@ -201,12 +201,17 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
       }
       return pager;
     };
+    // The first rows are asked for with the filters, not after the grid's set-up and debounce.
+    const prefetched = pagerFor(effectiveSort(filtersRef.current), filtersRef.current.order);
+    prefetched.prefetchFirst();
     return {
       getRows(params) {
         const model = params.sortModel[0];
         const sort = (model && SORT_OF_COLUMN[model.colId]) || effectiveSort(filtersRef.current);
         const order: Order = model ? (model.sort as Order) : filtersRef.current.order;
-        pagerFor(sort, order)
+        const pager = pagerFor(sort, order);
+        if (pager !== prefetched) prefetched.discardEarly();
+        pager
           .block(params.startRow)
           .then(({ rows, lastRow }) => {
             setError(null);

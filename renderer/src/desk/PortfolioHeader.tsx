@@ -45,6 +45,7 @@ function AgingChart({ figures, selected, onBucket }: { figures: PortfolioFigures
   const chart = useRef<echarts.ECharts | null>(null);
   const onBucketRef = useRef(onBucket);
   onBucketRef.current = onBucket;
+  const selectedKey = selected.join();
 
   useEffect(() => {
     const el = host.current!;
@@ -60,6 +61,8 @@ function AgingChart({ figures, selected, onBucket }: { figures: PortfolioFigures
     };
   }, []);
 
+  // Repainted when the chosen buckets change, not the array: every filter change parses a new one,
+  // and a repaint replays the bars' animation while the grid repaints.
   useEffect(() => {
     const paint = () => {
       const muted = cssVar('--muted');
@@ -110,7 +113,7 @@ function AgingChart({ figures, selected, onBucket }: { figures: PortfolioFigures
     const scheme = window.matchMedia('(prefers-color-scheme: dark)');
     scheme.addEventListener('change', paint);
     return () => scheme.removeEventListener('change', paint);
-  }, [figures, selected]);
+  }, [figures, selectedKey]);
 
   return <div ref={host} className="aging-chart" data-testid="aging-chart" role="img" aria-label="Open balance per aging bucket; click a bar to filter" />;
 }

@@ -19,11 +19,30 @@ export class CursorPager<T> {
   /** Where the list ends (its row count), once its last page has been seen. */
   private end: number | null = null;
   private count: number | null = null;
+  /** The first page, asked for before the grid asked for it (prefetchFirst); it serves one request. */
+  private early: Promise<CursorPage<T>> | null = null;
 
   constructor(
     private readonly fetchPage: FetchPage<T>,
     readonly blockSize: number,
   ) {}
+
+  /**
+   * Asks for the first page now. The grid asks for its first block only after setting itself up
+   * and a debounce (a few hundred ms on a busy machine): the request runs meanwhile, and the
+   * grid's first block takes its answer. Later requests of the first block ask again.
+   */
+  prefetchFirst(): void {
+    if (this.early) return;
+    this.early = this.fetchPage(null, this.blockSize);
+    // A failure is the grid's to show when it takes this answer, not an unhandled rejection now.
+    this.early.catch(() => undefined);
+  }
+
+  /** Forgets a first page asked for ahead that nobody took (the grid asked in another order): it would be stale later. */
+  discardEarly(): void {
+    this.early = null;
+  }
 
   /** Rows of one block and, when known, the total row count (for the grid's scrollbar). */
   async block(startRow: number, signal?: AbortSignal): Promise<{ rows: T[]; lastRow: number | undefined }> {
@@ -49,7 +68,9 @@ export class CursorPager<T> {
   private async fetchAt(start: number, signal?: AbortSignal): Promise<CursorPage<T>> {
     const cursor = this.cursors.get(start);
     if (cursor === undefined) throw new Error(`no cursor known for row ${start}`);
-    const page = await this.fetchPage(cursor, this.blockSize, signal);
+    const early = cursor === null ? this.early : null;
+    this.early = null;
+    const page = await (early ?? this.fetchPage(cursor, this.blockSize, signal));
     if (cursor === null && typeof page.count === 'number') this.count = page.count;
     if (page.has_more && page.next_cursor) {
       this.cursors.set(start + this.blockSize, page.next_cursor);
