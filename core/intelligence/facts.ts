@@ -95,7 +95,8 @@ export async function fitPayDateModel(engine: Pick<Engine, 'database'>, companyI
   const first = sqlite.prepare(`${FIT_SQL} ORDER BY i.invoice_number LIMIT ?`);
   const next = sqlite.prepare(`${FIT_SQL} AND i.invoice_number > ? ORDER BY i.invoice_number LIMIT ?`);
   const model = new PayDateModel();
-  // The model keeps each observation's method: one shared string per method, not a copy per row.
+  // Each row brings its own copy of the method's name, and the model keeps a string built from it
+  // per observation (its channel key): one shared string per method, not one per row.
   const methods = new Map<string, string>();
   let after: string | null = null;
   for (;;) {
@@ -190,7 +191,7 @@ const ACTIVE_PAGE_CUSTOMERS = 1_000;
 const ACTIVE_SQL = `SELECT c.id FROM customers c WHERE +c.company_id = ? AND c.id > ? AND (
     EXISTS (SELECT 1 FROM customer_invoice_totals t WHERE t.company_id = c.company_id AND t.customer_id = c.id AND t.balance != 0)
     OR EXISTS (SELECT 1 FROM communications m WHERE m.company_id = c.company_id AND m.customer_id = c.id)
-    OR EXISTS (SELECT 1 FROM insights s INDEXED BY insights_customer_active WHERE s.company_id = c.company_id AND s.customer_id = c.id AND s.valid_to IS NULL))
+    OR EXISTS (SELECT 1 FROM insights s WHERE s.company_id = c.company_id AND s.customer_id = c.id AND s.valid_to IS NULL))
   ORDER BY c.id LIMIT ?`;
 
 /**
