@@ -76,13 +76,43 @@ export function loadBacktestHistory(engine: Pick<Engine, 'database'>, companyId:
   }));
 }
 
-/** The pay-date model fitted on everything settled before `today`, streamed row by row. */
-export function fitPayDateModel(engine: Pick<Engine, 'database'>, companyId: string, today: string): PayDateModel {
+/** Settled invoices per page of the fit: one page is a few tens of milliseconds of the event loop. */
+const FIT_PAGE_ROWS = 2_000;
+
+/**
+ * Pages of the fit in the unique invoice-number index's order (the order the unpaged scan read them
+ * in, so the model learns in the same order), each page read to its end before the next: the
+ * connection is free between pages for whatever else the process runs.
+ */
+const FIT_SQL = `${SETTLED_SQL.replace('SELECT i.id,', 'SELECT i.id, i.invoice_number,').replace('FROM invoices i WHERE', 'FROM invoices i INDEXED BY invoices_number WHERE')} AND i.closed_date < ?`;
+
+/**
+ * The pay-date model fitted on everything settled before `today`, page by page, awaiting `pause`
+ * between pages (the caller lets the event loop run: a fit at 1M invoices is half a minute).
+ */
+export async function fitPayDateModel(engine: Pick<Engine, 'database'>, companyId: string, today: string, pause: () => Promise<void>): Promise<PayDateModel> {
+  const sqlite = engine.database.sqlite;
+  const first = sqlite.prepare(`${FIT_SQL} ORDER BY i.invoice_number LIMIT ?`);
+  const next = sqlite.prepare(`${FIT_SQL} AND i.invoice_number > ? ORDER BY i.invoice_number LIMIT ?`);
   const model = new PayDateModel();
-  for (const row of engine.database.sqlite.prepare(`${SETTLED_SQL} AND i.closed_date < ?`).iterate(companyId, today) as Iterable<SettledRow>) {
-    model.observe(toSettled(row));
+  // Each row brings its own copy of the method's name, and the model keeps a string built from it
+  // per observation (its channel key): one shared string per method, not one per row.
+  const methods = new Map<string, string>();
+  let after: string | null = null;
+  for (;;) {
+    const rows = (after === null ? first.all(companyId, today, FIT_PAGE_ROWS) : next.all(companyId, today, after, FIT_PAGE_ROWS)) as Array<SettledRow & { invoice_number: string }>;
+    for (const row of rows) {
+      if (row.method !== null) {
+        const shared = methods.get(row.method);
+        if (shared === undefined) methods.set(row.method, row.method);
+        else row.method = shared;
+      }
+      model.observe(toSettled(row));
+    }
+    if (rows.length < FIT_PAGE_ROWS) return model;
+    after = rows[rows.length - 1].invoice_number;
+    await pause();
   }
-  return model;
 }
 
 /** The settled invoices of some customers (to refresh their part of a cached model). */
@@ -150,17 +180,35 @@ export interface ActionFact {
 /** Communications per customer the summaries read: the latest ones tell the current story. */
 export const COMMUNICATIONS_PER_CUSTOMER = 50;
 
-/** Customers that have open invoices, communications or engine actions: the ones the models speak about. */
-export function activeCustomerIds(engine: Pick<Engine, 'database'>, companyId: string): string[] {
-  const rows = engine.database.sqlite
-    .prepare(
-      `SELECT customer_id AS id FROM customer_invoice_totals WHERE company_id = ? AND balance != 0
-       UNION SELECT customer_id FROM communications WHERE company_id = ?
-       UNION SELECT customer_id FROM insights WHERE company_id = ? AND valid_to IS NULL AND customer_id IS NOT NULL
-       ORDER BY 1`,
-    )
-    .all(companyId, companyId, companyId) as { id: string }[];
-  return rows.map((r) => r.id);
+/** Active customers per page of activeCustomerIds. */
+const ACTIVE_PAGE_CUSTOMERS = 1_000;
+
+/**
+ * The customers by id (the primary key: `+company_id` keeps the planner off the company's name
+ * index, which would sort every customer for each page) that have a balance, communications or
+ * active insights.
+ */
+const ACTIVE_SQL = `SELECT c.id FROM customers c WHERE +c.company_id = ? AND c.id > ? AND (
+    EXISTS (SELECT 1 FROM customer_invoice_totals t WHERE t.company_id = c.company_id AND t.customer_id = c.id AND t.balance != 0)
+    OR EXISTS (SELECT 1 FROM communications m WHERE m.company_id = c.company_id AND m.customer_id = c.id)
+    OR EXISTS (SELECT 1 FROM insights s WHERE s.company_id = c.company_id AND s.customer_id = c.id AND s.valid_to IS NULL))
+  ORDER BY c.id LIMIT ?`;
+
+/**
+ * Customers that have open invoices, communications or engine actions: the ones the models speak
+ * about, in id order, a page at a time with `pause` between pages.
+ */
+export async function activeCustomerIds(engine: Pick<Engine, 'database'>, companyId: string, pause: () => Promise<void>): Promise<string[]> {
+  const page = engine.database.sqlite.prepare(ACTIVE_SQL);
+  const ids: string[] = [];
+  let after = '';
+  for (;;) {
+    const rows = page.all(companyId, after, ACTIVE_PAGE_CUSTOMERS) as { id: string }[];
+    for (const r of rows) ids.push(r.id);
+    if (rows.length < ACTIVE_PAGE_CUSTOMERS) return ids;
+    after = rows[rows.length - 1].id;
+    await pause();
+  }
 }
 
 /** Everything the models need about a chunk of customers, in four queries (invoices by the customer index, as above). */

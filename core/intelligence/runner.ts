@@ -3,28 +3,31 @@
  * results as versioned insights and proposals. One entry point per company, so whichever process
  * owns a company's intelligence (the desktop, or later the team server) calls just this.
  *
- * - The pay-date model is fitted once per company and day from the whole settled history (one
- *   streamed query) and kept in memory; a refresh of a few customers refits only their part.
+ * - The pay-date model is fitted once per company and day from the whole settled history (paged
+ *   queries) and kept in memory; a refresh of a few customers refits only their part.
  * - Customers are processed in chunks: five set-based queries per chunk, the models in memory,
  *   and one transaction (the named command refresh_intelligence) per chunk.
+ * - The refresh runs in the server's process, on the event loop that answers the API: it yields
+ *   between pages of the fit and between chunks, and a chunk is small enough that its reads,
+ *   models and write hold the loop for about a tenth of a second at most.
  */
-import { addDays } from '../dates';
 import { today as todayOf } from '../clock';
 import { type Engine, runCommand, systemActor } from '../engine';
 import { yieldToEventLoop } from '../yielding';
-import { agingBucketRows } from '../analytics/aging';
 import { conversationState, customerConversationSummary, invoiceConversationSummary } from './conversation';
 import { activeCustomerIds, type CustomerFacts, fitPayDateModel, loadCustomerFacts, loadSettledOf } from './facts';
 import { PayDateModel } from './pay-date';
+import { portfolioFigures } from './portfolio';
 import { payDatePrediction } from './predictions';
 import { latestPromise, type PaymentPromise } from './promises';
 import { type ProposedAction, proposeActions } from './proposals';
-import { customerSignal, invoiceSignal, isBroken, type PortfolioFigures, portfolioSignal, SIGNAL_THRESHOLDS, type Signal, silenceAfterReminders } from './signals';
+import { customerSignal, invoiceSignal, isBroken, portfolioSignal, type Signal, silenceAfterReminders } from './signals';
 import { strategyPlan } from './strategy';
 import { type DesiredInsight, writeInsights, writeProposals } from './writer';
 
 export const REFRESH_COMMAND = 'refresh_intelligence';
-export const CHUNK_CUSTOMERS = 500;
+/** Customers per chunk: the write of about 500 insights is the longest stall of the refresh. */
+export const CHUNK_CUSTOMERS = 50;
 
 export interface RefreshOptions {
   /** Only these customers (and no portfolio signal); all active customers when absent. */
@@ -48,7 +51,7 @@ type EngineLike = Pick<Engine, 'db' | 'clock' | 'database'>;
 /** Fitted models per engine and company, valid for the day they were fitted on. */
 const models = new WeakMap<object, Map<string, { day: string; model: PayDateModel }>>();
 
-function payDateModel(engine: EngineLike, companyId: string, day: string, customerIds: string[] | undefined): PayDateModel {
+async function payDateModel(engine: EngineLike, companyId: string, day: string, customerIds: string[] | undefined): Promise<PayDateModel> {
   let perCompany = models.get(engine.database);
   if (!perCompany) models.set(engine.database, (perCompany = new Map()));
   const cached = perCompany.get(companyId);
@@ -57,7 +60,7 @@ function payDateModel(engine: EngineLike, companyId: string, day: string, custom
     for (const s of loadSettledOf(engine, companyId, customerIds, day)) cached.model.observe(s);
     return cached.model;
   }
-  const model = fitPayDateModel(engine, companyId, day);
+  const model = await fitPayDateModel(engine, companyId, day, yieldToEventLoop);
   perCompany.set(companyId, { day, model });
   return model;
 }
@@ -65,8 +68,8 @@ function payDateModel(engine: EngineLike, companyId: string, day: string, custom
 export async function refreshIntelligence(engine: EngineLike, companyId: string, options: RefreshOptions = {}): Promise<RefreshReport> {
   const today = todayOf(engine.clock);
   const company = await engine.db.selectFrom('companies').select(['id', 'name', 'currency']).where('id', '=', companyId).executeTakeFirstOrThrow();
-  const model = payDateModel(engine, companyId, today, options.customerIds);
-  const customerIds = options.customerIds ?? activeCustomerIds(engine, companyId);
+  const model = await payDateModel(engine, companyId, today, options.customerIds);
+  const customerIds = options.customerIds ?? (await activeCustomerIds(engine, companyId, yieldToEventLoop));
   const report: RefreshReport = { customers: 0, insights_opened: 0, insights_closed: 0, insights_unchanged: 0, actions_proposed: 0, actions_cancelled: 0 };
   const total = customerIds.length + (options.customerIds ? 0 : 1);
   options.onProgress?.({ done: 0, total });
@@ -99,7 +102,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     await yieldToEventLoop();
   }
   if (!options.customerIds) {
-    const figures = portfolioFigures(engine, companyId, company.currency, today);
+    const figures = await portfolioFigures(engine, companyId, company.currency, today, yieldToEventLoop);
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
       const draft = portfolioSignal(companyId, company.name, figures);
       const written = await writeInsights(tx, companyId, { portfolio: true }, [
@@ -152,42 +155,4 @@ export function computeCustomer(customer: CustomerFacts, model: PayDateModel, co
     .filter((a) => a.status === 'proposed' && a.triggerKey !== null && !a.deleted && !liveKeys.has(a.triggerKey))
     .map((a) => ({ id: a.id, reason: 'No longer needed: what triggered it has changed' }));
   return { insights, proposals, stale };
-}
-
-/** Overdue share and DSO today and a window ago, and the largest balances: a few aggregate queries. */
-function portfolioFigures(engine: EngineLike, companyId: string, currency: string, today: string): PortfolioFigures {
-  const t = SIGNAL_THRESHOLDS;
-  const past = addDays(today, -t.portfolioWindowDays);
-  const sums = (asOf: string) => {
-    const rows = agingBucketRows(engine as Engine, companyId, asOf, today);
-    return { open: rows.reduce((s, r) => s + r.balance, 0), overdue: rows.filter((r) => r.bucket !== 'current').reduce((s, r) => s + r.balance, 0) };
-  };
-  const now = sums(today);
-  const then = sums(past);
-  const sales = (asOf: string) =>
-    (
-      engine.database.sqlite
-        .prepare('SELECT coalesce(sum(total_amount), 0) AS s FROM invoices WHERE company_id = ? AND invoice_date > ? AND invoice_date <= ?')
-        .get(companyId, addDays(asOf, -t.dsoSalesDays), asOf) as { s: number }
-    ).s;
-  const dso = (open: number, asOf: string) => {
-    const s = sales(asOf);
-    return s > 0 ? (open / s) * t.dsoSalesDays : null;
-  };
-  const top = engine.database.sqlite
-    .prepare('SELECT customer_id AS id, customer_name AS name, balance FROM customer_invoice_totals WHERE company_id = ? AND balance > 0 ORDER BY balance DESC LIMIT ?')
-    .all(companyId, t.topCustomers) as { id: string; name: string; balance: number }[];
-  const withBalance = (engine.database.sqlite.prepare('SELECT count(*) AS n FROM customer_invoice_totals WHERE company_id = ? AND balance > 0').get(companyId) as { n: number }).n;
-  return {
-    today,
-    currency,
-    openBalance: now.open,
-    overdueBalance: now.overdue,
-    pastOpenBalance: then.open,
-    pastOverdueBalance: then.overdue,
-    dso: dso(now.open, today),
-    pastDso: dso(then.open, past),
-    topCustomers: top,
-    customersWithBalance: withBalance,
-  };
 }
