@@ -8,12 +8,12 @@ import type { Engine } from '../engine';
 import { ValidationError } from '../errors';
 import { type CursorPosition, decodeCursor, encodeCursor, queryFingerprint } from './cursor';
 import { attentionCountAndFacets, countAndFacets, type Facets } from './facets';
-import { type Access, addStatusClause, baseWhere, type FollowUpWindow, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses, type Where } from './filters';
+import { type Access, addStatusClause, baseWhere, type FollowUpWindow, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses, searchSets, type SqlPart, type Where } from './filters';
 import { type CustomerGroupRow, groupPage } from './groups';
 import { jsonList, prepared, readSnapshot, type Sqlite } from './reader';
 import { type InvoiceItem, type InvoiceRow, ITEM_COLUMNS, toItems } from './shape';
 import { afterPosition, flipDir, type OrderKey, SORT_COLUMN, SORT_INDEX, type SortDir, type SortKey, sortKeyType } from './sort';
-import type { AgingBucket, StatusValue } from './status';
+import type { AgingBucket, InvoiceStatus, StatusValue } from './status';
 
 export const DEFAULT_LIMIT = 30;
 export const MAX_LIMIT = 500;
@@ -154,8 +154,8 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
     } else {
       const statuses = rowStatuses(filters);
       // A walk of an index tests each row; any other access drives by the narrow set's row ids.
-      const whereFor = (walk: boolean) => {
-        const where = baseWhere(companyId, filters, walk ? 'membership' : 'rowids');
+      const whereFor = (walk: boolean, customerBound?: SqlPart) => {
+        const where = baseWhere(companyId, filters, walk ? 'membership' : 'rowids', customerBound);
         addStatusClause(where, 'i', statuses, today);
         return where;
       };
@@ -172,7 +172,8 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
         const sort = order.sort as SortKey;
         const narrow = narrowAccess(filters, statuses);
         const plan = (after?.plan as Access | undefined) ?? (narrow && summary!.count < WALK_FROM ? narrow : 'sort');
-        const where = whereFor(plan === 'sort');
+        const bound = plan === 'rows' ? pageBound(sqlite, companyId, filters, statuses, SORT_COLUMN[sort], order.dir, after, limit + 1, today) : undefined;
+        const where = whereFor(plan === 'sort', bound);
         const column = `i.${SORT_COLUMN[sort]}`;
         if (after) where.add(afterPosition(column, 'i.id', order.dir), after.key, after.id);
         const columns = ITEM_COLUMNS.map((c) => `i.${c}`).join(', ');
@@ -199,6 +200,41 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
     };
     return envelope;
   });
+}
+
+/** Sort columns the customer index (company_id, customer_id, due_date, closing_reason, balance, total_amount) covers. */
+const CUSTOMER_INDEX_KEYS = new Set(['due_date', 'total_amount']);
+
+/**
+ * A searched page collected by row id reads every matching invoice to sort them: for a broad name
+ * (thousands of invoices) that is most of the request. The matching customers' invoices that pass
+ * the other filters (and lie strictly past the cursor's key) are some of the matches, so the
+ * take-th key among them, read from the covering customer index, bounds the keys of the page:
+ * only those customers' invoices on the page's side of it are read. Null when fewer than `take`.
+ */
+function pageBound(
+  sqlite: Sqlite,
+  companyId: string,
+  filters: InvoiceFilters,
+  statuses: Set<InvoiceStatus>,
+  column: string,
+  dir: SortDir,
+  after: CursorPosition | null,
+  take: number,
+  today: string,
+): SqlPart | undefined {
+  const term = filters.search?.trim();
+  if (!term || filters.labels?.length || filters.followUp?.length || filters.attention || !CUSTOMER_INDEX_KEYS.has(column)) return undefined;
+  const { customers } = searchSets(companyId, term);
+  const where = baseWhere(companyId, { ...filters, search: undefined });
+  addStatusClause(where, 'i', statuses, today);
+  where.add(`i.customer_id IN (${customers.text})`, ...customers.params);
+  if (after) where.add(`i.${column} ${dir === 'desc' ? '<' : '>'} ?`, after.key);
+  const row = prepared(sqlite, `SELECT i.${column} AS key FROM invoices i INDEXED BY invoices_customer WHERE ${where.text} ORDER BY i.${column} ${dir} LIMIT 1 OFFSET ?`).get(
+    ...where.params,
+    take - 1,
+  ) as { key: string | number } | undefined;
+  return row ? { text: `s.${column} ${dir === 'desc' ? '>=' : '<='} ?`, params: [row.key] } : undefined;
 }
 
 function positionOf(row: InvoiceRow, sort: OrderKey, events: AttentionEvents | null, plan: string | undefined): CursorPosition {
