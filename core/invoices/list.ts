@@ -160,18 +160,20 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
         return where;
       };
       let rows: InvoiceRow[];
-      let tieredAccess = 'walk';
+      // The access this page used, sealed in the cursor so the next pages keep it.
+      let access = 'walk';
       if (order.sort === 'attention') {
         rows = worklistPage(sqlite, whereFor(false), events!, after, limit + 1, today);
       } else if (TIERED[order.sort]) {
         const narrow = narrowAccess(filters, statuses);
-        const access = after ? (after.plan.split(':')[0] as (typeof TIER_ACCESS)[number]) : narrow && summary!.count < WALK_FROM ? narrow : 'walk';
-        tieredAccess = access;
-        rows = tieredPage(sqlite, whereFor(access === 'walk'), order.sort, order.dir, access === 'walk' ? null : access, after, limit + 1);
+        const tierAccess = after ? (after.plan.split(':')[0] as (typeof TIER_ACCESS)[number]) : narrow && summary!.count < WALK_FROM ? narrow : 'walk';
+        access = tierAccess;
+        rows = tieredPage(sqlite, whereFor(tierAccess === 'walk'), order.sort, order.dir, tierAccess === 'walk' ? null : tierAccess, after, limit + 1);
       } else {
         const sort = order.sort as SortKey;
         const narrow = narrowAccess(filters, statuses);
         const plan = (after?.plan as Access | undefined) ?? (narrow && summary!.count < WALK_FROM ? narrow : 'sort');
+        access = plan;
         const bound = plan === 'rows' ? pageBound(sqlite, companyId, filters, statuses, SORT_COLUMN[sort], order.dir, after, limit + 1, today) : undefined;
         const where = whereFor(plan === 'sort', bound);
         const column = `i.${SORT_COLUMN[sort]}`;
@@ -188,7 +190,7 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
       items = toItems(sqlite, companyId, pageRows, today);
       if (events) (items as InvoiceItem[]).forEach((item, n) => (item.attention = attentionNotes(events, pageRows[n])));
       const lastRow = pageRows[pageRows.length - 1];
-      last = lastRow ? positionOf(lastRow, order.sort, events, TIERED[order.sort] ? tieredAccess : after?.plan) : null;
+      last = lastRow ? positionOf(lastRow, order.sort, events, access) : null;
     }
     const envelope: InvoiceListEnvelope = {
       ...(summary ? { count, facets: summary.facets } : {}),
@@ -237,11 +239,11 @@ function pageBound(
   return row ? { text: `s.${column} ${dir === 'desc' ? '>=' : '<='} ?`, params: [row.key] } : undefined;
 }
 
-function positionOf(row: InvoiceRow, sort: OrderKey, events: AttentionEvents | null, plan: string | undefined): CursorPosition {
+function positionOf(row: InvoiceRow, sort: OrderKey, events: AttentionEvents | null, plan: string): CursorPosition {
   if (sort === 'attention') return { key: (events!.byInvoice.has(row.id) ? EVENT_TIER : 0) + row.balance, id: row.id, plan: 'attention' };
   const tiered = TIERED[sort];
   if (tiered) return { key: row[tiered.column], id: row.id, plan: `${plan}:${tierOf(row)}` };
-  return { key: row[SORT_COLUMN[sort as SortKey] as keyof InvoiceRow] as string | number, id: row.id, plan: plan ?? 'sort' };
+  return { key: row[SORT_COLUMN[sort as SortKey] as keyof InvoiceRow] as string | number, id: row.id, plan };
 }
 
 /**

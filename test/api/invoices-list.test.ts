@@ -237,8 +237,8 @@ describe('GET /invoices', () => {
     }
   }
 
-  // A searched first page collected by row id reads only the rows on the page's side of a bound
-  // taken from the customer index (list.ts pageBound): pages of 1 put that bound on a tie.
+  // A searched page collected by row id reads only the rows on the page's side of a bound
+  // taken from the customer index (list.ts pageBound): pages of 1 put that bound and the cursor on ties.
   for (const search of ['glob', 'gl']) {
     for (const [key, value] of SORTS.filter(([k]) => k === 'due_date' || k === 'amount')) {
       for (const dir of ['asc', 'desc'] as const) {
