@@ -241,8 +241,10 @@ export type SearchForm = 'rowids' | 'membership';
  * Every filter except the status set (added by the caller: the row statuses for pages, the facet
  * statuses for facets), on the invoices alias `i`. Labels become a set of row ids, so they can
  * drive a query by rowid or be checked against a walk of another index; search as `searchForm` says.
+ * `customerBound` (on the alias `s` of the customer index) narrows the row ids of the matching
+ * customers' invoices to those a page can still need (see pageBound in list.ts).
  */
-export function baseWhere(companyId: string, filters: InvoiceFilters, searchForm: SearchForm = 'rowids'): Where {
+export function baseWhere(companyId: string, filters: InvoiceFilters, searchForm: SearchForm = 'rowids', customerBound?: SqlPart): Where {
   const where = new Where().add('i.company_id = ?', companyId);
   if (filters.customerId) where.add('i.customer_id = ?', filters.customerId);
   if (filters.dueDateFrom) where.add('i.due_date >= ?', filters.dueDateFrom);
@@ -281,9 +283,10 @@ export function baseWhere(companyId: string, filters: InvoiceFilters, searchForm
     where.add(
       `i.seq IN (${sets.numbers.text}
         UNION
-        SELECT s.seq FROM invoices s INDEXED BY invoices_customer WHERE s.company_id = ? AND s.customer_id IN (${sets.customers.text}))`,
+        SELECT s.seq FROM invoices s INDEXED BY invoices_customer WHERE s.company_id = ?${customerBound ? ` AND ${customerBound.text}` : ''} AND s.customer_id IN (${sets.customers.text}))`,
       ...sets.numbers.params,
       companyId,
+      ...(customerBound?.params ?? []),
       ...sets.customers.params,
     );
   }

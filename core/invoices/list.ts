@@ -8,12 +8,12 @@ import type { Engine } from '../engine';
 import { ValidationError } from '../errors';
 import { type CursorPosition, decodeCursor, encodeCursor, queryFingerprint } from './cursor';
 import { attentionCountAndFacets, countAndFacets, type Facets } from './facets';
-import { type Access, addStatusClause, baseWhere, type FollowUpWindow, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses, type Where } from './filters';
+import { type Access, addStatusClause, baseWhere, type FollowUpWindow, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses, searchSets, type SqlPart, type Where } from './filters';
 import { type CustomerGroupRow, groupPage } from './groups';
 import { jsonList, prepared, readSnapshot, type Sqlite } from './reader';
 import { type InvoiceItem, type InvoiceRow, ITEM_COLUMNS, toItems } from './shape';
 import { afterPosition, flipDir, type OrderKey, SORT_COLUMN, SORT_INDEX, type SortDir, type SortKey, sortKeyType } from './sort';
-import type { AgingBucket, StatusValue } from './status';
+import type { AgingBucket, InvoiceStatus, StatusValue } from './status';
 
 export const DEFAULT_LIMIT = 30;
 export const MAX_LIMIT = 500;
@@ -154,25 +154,28 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
     } else {
       const statuses = rowStatuses(filters);
       // A walk of an index tests each row; any other access drives by the narrow set's row ids.
-      const whereFor = (walk: boolean) => {
-        const where = baseWhere(companyId, filters, walk ? 'membership' : 'rowids');
+      const whereFor = (walk: boolean, customerBound?: SqlPart) => {
+        const where = baseWhere(companyId, filters, walk ? 'membership' : 'rowids', customerBound);
         addStatusClause(where, 'i', statuses, today);
         return where;
       };
       let rows: InvoiceRow[];
-      let tieredAccess = 'walk';
+      // The access this page used, sealed in the cursor so the next pages keep it.
+      let access = 'walk';
       if (order.sort === 'attention') {
         rows = worklistPage(sqlite, whereFor(false), events!, after, limit + 1, today);
       } else if (TIERED[order.sort]) {
         const narrow = narrowAccess(filters, statuses);
-        const access = after ? (after.plan.split(':')[0] as (typeof TIER_ACCESS)[number]) : narrow && summary!.count < WALK_FROM ? narrow : 'walk';
-        tieredAccess = access;
-        rows = tieredPage(sqlite, whereFor(access === 'walk'), order.sort, order.dir, access === 'walk' ? null : access, after, limit + 1);
+        const tierAccess = after ? (after.plan.split(':')[0] as (typeof TIER_ACCESS)[number]) : narrow && summary!.count < WALK_FROM ? narrow : 'walk';
+        access = tierAccess;
+        rows = tieredPage(sqlite, whereFor(tierAccess === 'walk'), order.sort, order.dir, tierAccess === 'walk' ? null : tierAccess, after, limit + 1);
       } else {
         const sort = order.sort as SortKey;
         const narrow = narrowAccess(filters, statuses);
         const plan = (after?.plan as Access | undefined) ?? (narrow && summary!.count < WALK_FROM ? narrow : 'sort');
-        const where = whereFor(plan === 'sort');
+        access = plan;
+        const bound = plan === 'rows' ? pageBound(sqlite, companyId, filters, statuses, SORT_COLUMN[sort], order.dir, after, limit + 1, today) : undefined;
+        const where = whereFor(plan === 'sort', bound);
         const column = `i.${SORT_COLUMN[sort]}`;
         if (after) where.add(afterPosition(column, 'i.id', order.dir), after.key, after.id);
         const columns = ITEM_COLUMNS.map((c) => `i.${c}`).join(', ');
@@ -187,7 +190,7 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
       items = toItems(sqlite, companyId, pageRows, today);
       if (events) (items as InvoiceItem[]).forEach((item, n) => (item.attention = attentionNotes(events, pageRows[n])));
       const lastRow = pageRows[pageRows.length - 1];
-      last = lastRow ? positionOf(lastRow, order.sort, events, TIERED[order.sort] ? tieredAccess : after?.plan) : null;
+      last = lastRow ? positionOf(lastRow, order.sort, events, access) : null;
     }
     const envelope: InvoiceListEnvelope = {
       ...(summary ? { count, facets: summary.facets } : {}),
@@ -201,11 +204,46 @@ export async function listInvoices(engine: Engine, companyId: string, q: Invoice
   });
 }
 
-function positionOf(row: InvoiceRow, sort: OrderKey, events: AttentionEvents | null, plan: string | undefined): CursorPosition {
+/** Sort columns the customer index (company_id, customer_id, due_date, closing_reason, balance, total_amount) covers. */
+const CUSTOMER_INDEX_KEYS = new Set(['due_date', 'total_amount']);
+
+/**
+ * A searched page collected by row id reads every matching invoice to sort them: for a broad name
+ * (thousands of invoices) that is most of the request. The matching customers' invoices that pass
+ * the other filters (and lie strictly past the cursor's key) are some of the matches, so the
+ * take-th key among them, read from the covering customer index, bounds the keys of the page:
+ * only those customers' invoices on the page's side of it are read. Null when fewer than `take`.
+ */
+function pageBound(
+  sqlite: Sqlite,
+  companyId: string,
+  filters: InvoiceFilters,
+  statuses: Set<InvoiceStatus>,
+  column: string,
+  dir: SortDir,
+  after: CursorPosition | null,
+  take: number,
+  today: string,
+): SqlPart | undefined {
+  const term = filters.search?.trim();
+  if (!term || filters.labels?.length || filters.followUp?.length || filters.attention || !CUSTOMER_INDEX_KEYS.has(column)) return undefined;
+  const { customers } = searchSets(companyId, term);
+  const where = baseWhere(companyId, { ...filters, search: undefined });
+  addStatusClause(where, 'i', statuses, today);
+  where.add(`i.customer_id IN (${customers.text})`, ...customers.params);
+  if (after) where.add(`i.${column} ${dir === 'desc' ? '<' : '>'} ?`, after.key);
+  const row = prepared(sqlite, `SELECT i.${column} AS key FROM invoices i INDEXED BY invoices_customer WHERE ${where.text} ORDER BY i.${column} ${dir} LIMIT 1 OFFSET ?`).get(
+    ...where.params,
+    take - 1,
+  ) as { key: string | number } | undefined;
+  return row ? { text: `s.${column} ${dir === 'desc' ? '>=' : '<='} ?`, params: [row.key] } : undefined;
+}
+
+function positionOf(row: InvoiceRow, sort: OrderKey, events: AttentionEvents | null, plan: string): CursorPosition {
   if (sort === 'attention') return { key: (events!.byInvoice.has(row.id) ? EVENT_TIER : 0) + row.balance, id: row.id, plan: 'attention' };
   const tiered = TIERED[sort];
   if (tiered) return { key: row[tiered.column], id: row.id, plan: `${plan}:${tierOf(row)}` };
-  return { key: row[SORT_COLUMN[sort as SortKey] as keyof InvoiceRow] as string | number, id: row.id, plan: plan ?? 'sort' };
+  return { key: row[SORT_COLUMN[sort as SortKey] as keyof InvoiceRow] as string | number, id: row.id, plan };
 }
 
 /**
