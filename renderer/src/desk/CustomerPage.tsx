@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { ErrorBox } from '../components/ErrorBox';
 import { LogContactButton } from '../components/LogContact';
+import { useAfterPaint } from '../components/useAfterPaint';
 import { useLoad } from '../components/useLoad';
 import { CustomerSections } from '../customers/CustomerSections';
 import { companyPath, useRoute } from '../state/route';
@@ -25,6 +26,10 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
   const onCustomer = useCallback((id: string) => navigate(companyPath(companyId, 'customers', id)), [companyId, navigate]);
   const c = customer.data;
   usePageTitle(c?.name);
+  // The invoice grid's set-up and first rows hold the main thread for a few hundred ms: it mounts
+  // once the header has drawn, after the sections (the communications timeline) asked for their
+  // data and, most often, drew it.
+  const gridMounts = useAfterPaint(c !== null || customer.error !== null);
 
   return (
     <div className="customer-page">
@@ -135,7 +140,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
       )}
       <h2 className="section-title">Invoices</h2>
       <div className="customer-grid">
-        <InvoiceGrid companyId={companyId} filters={filters} onFilters={setFilters} onOpen={onOpen} onCustomer={onCustomer} embedded />
+        {gridMounts && <InvoiceGrid companyId={companyId} filters={filters} onFilters={setFilters} onOpen={onOpen} onCustomer={onCustomer} embedded />}
       </div>
       {(c || customer.error === null) && <CustomerSections companyId={companyId} customerId={customerId} customer={c} version={logged} onSaved={customer.reload} />}
     </div>
