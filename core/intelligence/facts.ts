@@ -217,7 +217,9 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
   const sqlite = engine.database.sqlite;
   const m = marks(customerIds.length);
   const customers = sqlite
-    .prepare(`SELECT id, name, currency, payment_terms_days FROM customers WHERE company_id = ? AND id IN (${m})`)
+    // `+company_id`: without it the planner walks the company's whole name index (19 ms a chunk at
+    // 50,000 customers) instead of looking each id up by its key (0.6 ms).
+    .prepare(`SELECT id, name, currency, payment_terms_days FROM customers WHERE +company_id = ? AND id IN (${m})`)
     .all(companyId, ...customerIds) as { id: string; name: string; currency: string; payment_terms_days: number }[];
   const invoices = sqlite
     .prepare(
