@@ -28,8 +28,8 @@ import { type DesiredInsight, writeInsights, writeProposals } from './writer';
 export const REFRESH_COMMAND = 'refresh_intelligence';
 /**
  * Customers per chunk. Each chunk is one transaction: smaller chunks shorten the loop's longest
- * wait and keep the working set small, but pay a commit (and its fsync) each. At 1M invoices, 50
- * gave a 402 ms longest stall in 103 s, 200 a 1.2 s one in 100 s (README, "Scale").
+ * wait and keep the working set small, but pay a commit (and its fsync) each. At 1M invoices 50
+ * gives a 402 ms longest stall in a 103 s full refresh (README, "Scale").
  */
 export const CHUNK_CUSTOMERS = 50;
 
