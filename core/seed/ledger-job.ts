@@ -8,20 +8,12 @@ import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { Calendar } from './calendar';
 import { ChunkPacker, chunkRowsFor, type LedgerChunk } from './chunks';
-import { generateLedger, type LedgerLabels, type LedgerResult, type LedgerSink } from './ledger';
-import type { CustomerSpec } from './names';
+import { generateLedger, type LedgerResult, type LedgerSink, type LedgerSpec } from './ledger';
 import { createRng, idFactory } from './random';
 import { type ReplicaState, TriggerReplica } from './replica';
 
-export interface LedgerJob {
-  companyId: string;
-  companySlug: string;
-  invoices: number;
-  customers: number;
-  curated: CustomerSpec[];
-  arOwners: string[];
-  salesOwners: string[];
-  labels: LedgerLabels;
+/** A ledger's inputs as plain data: the spec without its live random stream, id sequence and calendar. */
+export interface LedgerJob extends Omit<LedgerSpec, 'rng' | 'ids' | 'calendar'> {
   /** The ledger's random stream: createRng(seed, stream). */
   seed: number;
   stream: number;
@@ -29,8 +21,6 @@ export interface LedgerJob {
   ids: { seed: number; baseMs: number; start: number };
   /** The seed's today (its Calendar). */
   today: string;
-  firstInvoiceNumber: number;
-  spanDays: number;
   /** Also accumulate what the bulk path's set-aside triggers would have written. */
   replica: boolean;
 }

@@ -5,6 +5,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { toEpochDay } from '../dates';
 import { NOT_WRITTEN_OFF } from '../db/migrations/0098_metrics_inputs';
+import type { CustomerInvoiceTotalsTable } from '../db/schema';
 import type { InvoiceRow, PaymentRow } from './ledger';
 
 /**
@@ -33,15 +34,7 @@ interface DueTotal {
   balance: number;
 }
 
-interface CustomerTotal {
-  customer_id: string;
-  customer_name: string;
-  invoice_count: number;
-  total_amount: number;
-  balance: number;
-  oldest_due_date: string;
-  oldest_open_due_date: string | null;
-}
+type CustomerTotal = Omit<CustomerInvoiceTotalsTable, 'company_id'>;
 
 interface PaymentTotal {
   payment_date: string;
