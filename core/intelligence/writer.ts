@@ -5,6 +5,7 @@
  * version it was given on; an active engine insight the models no longer produce is closed. New
  * proposals are inserted; proposed engine actions whose trigger is gone are cancelled.
  */
+import { sql } from 'kysely';
 import type { InsightTargetType } from '../db/schema';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
@@ -163,7 +164,8 @@ export async function writeProposals(
   }));
   for (let i = 0; i < stale.length; i += INSERT_CHUNK) {
     const ids = stale.slice(i, i + INSERT_CHUNK).map((s) => s.id);
-    await tx.db.updateTable('actions').set({ status: 'cancelled', updated_at: tx.now }).where('company_id', '=', companyId).where('id', 'in', ids).where('status', '=', 'proposed').execute();
+    // `+company_id`: look each id up by key rather than walk the company's proposed actions.
+    await tx.db.updateTable('actions').set({ status: 'cancelled', updated_at: tx.now }).where(sql<string>`+company_id`, '=', companyId).where('id', 'in', ids).where('status', '=', 'proposed').execute();
   }
   for (let i = 0; i < approvals.length; i += 200) await tx.db.insertInto('action_approvals').values(approvals.slice(i, i + 200)).execute();
   await tx.recordMany([
