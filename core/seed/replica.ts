@@ -5,7 +5,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { toEpochDay } from '../dates';
 import { NOT_WRITTEN_OFF } from '../db/migrations/0098_metrics_inputs';
-import type { CustomerInvoiceTotalsTable } from '../db/schema';
+import type { CustomerInvoiceTotalsTable, InvoiceDueTotalsTable } from '../db/schema';
 import type { InvoiceRow, PaymentRow } from './ledger';
 
 /**
@@ -25,14 +25,7 @@ export const REPLACED_TRIGGERS = [
 ] as const;
 export type ReplacedTrigger = (typeof REPLACED_TRIGGERS)[number];
 
-interface DueTotal {
-  due_date: string;
-  state: string;
-  invoice_count: number;
-  nonzero_count: number;
-  total_amount: number;
-  balance: number;
-}
+type DueTotal = Omit<InvoiceDueTotalsTable, 'company_id'>;
 
 type CustomerTotal = Omit<CustomerInvoiceTotalsTable, 'company_id'>;
 
