@@ -95,20 +95,10 @@ export async function fitPayDateModel(engine: Pick<Engine, 'database'>, companyI
   const first = sqlite.prepare(`${FIT_SQL} ORDER BY i.invoice_number LIMIT ?`);
   const next = sqlite.prepare(`${FIT_SQL} AND i.invoice_number > ? ORDER BY i.invoice_number LIMIT ?`);
   const model = new PayDateModel();
-  // Each row brings its own copy of the method's name, and the model keeps a string built from it
-  // per observation (its channel key): one shared string per method, not one per row.
-  const methods = new Map<string, string>();
   let after: string | null = null;
   for (;;) {
     const rows = (after === null ? first.all(companyId, today, FIT_PAGE_ROWS) : next.all(companyId, today, after, FIT_PAGE_ROWS)) as Array<SettledRow & { invoice_number: string }>;
-    for (const row of rows) {
-      if (row.method !== null) {
-        const shared = methods.get(row.method);
-        if (shared === undefined) methods.set(row.method, row.method);
-        else row.method = shared;
-      }
-      model.observe(toSettled(row));
-    }
+    for (const row of rows) model.observe(toSettled(row));
     if (rows.length < FIT_PAGE_ROWS) return model;
     after = rows[rows.length - 1].invoice_number;
     await pause();

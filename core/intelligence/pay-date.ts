@@ -15,6 +15,9 @@
  *   the variance between them (the rest of the portfolio's), so a new customer gets the portfolio
  *   and a customer with history mostly its own. Both are kept as running sums: learning or
  *   forgetting a customer never walks the other customers.
+ * - A customer's observations are kept packed in an Int32Array (three numbers each), not as
+ *   objects: at a million settled invoices, objects made the model about 110 MB of live heap, and V8
+ *   lets the heap grow to several times its live size between full collections.
  * - An invoice of the customer still open past its due date at the prediction moment is known to
  *   be at least that many days late: it joins the customer's observations at that lower bound (a
  *   customer behind on its bills is predicted late before any of them is settled).
@@ -124,8 +127,13 @@ interface Observation {
   settledDay: number;
 }
 
+/** Numbers per packed observation: days late, flags (disputed, channel index), settled day. */
+const PACKED = 3;
+
 interface CustomerHistory {
-  observations: Observation[];
+  /** The observations, packed (see PACKED), `count` of them used. */
+  packed: Int32Array;
+  count: number;
   /** Count, sum and sum of squares of days late per dispute flag and channel (a handful: a list). */
   cells: Cell[];
   lastMethod: string | null;
@@ -163,6 +171,9 @@ interface Portfolio {
 /** The observations learnt so far, per customer and as a portfolio histogram. */
 export class PayDateModel {
   private readonly customers = new Map<string, CustomerHistory>();
+  /** Channel keys by index (packed observations store index + 1; 0 is none), and back. */
+  private readonly channelNames: string[] = [];
+  private readonly channelIndex = new Map<string, number>();
   /** Portfolio counts keyed by days late, dispute flag and channel. */
   private readonly histogram = new Map<string, { daysLate: number; disputed: boolean; channel: string | null; count: number }>();
   private readonly disputedSums: Sums = { n: 0, daysLate: 0, disputed: 0 };
@@ -186,9 +197,9 @@ export class PayDateModel {
     const channel = channelKey(o.billChannel, method);
     this.count({ daysLate, disputed: o.disputed, channel }, 1);
     let history = this.customers.get(o.customerId);
-    if (!history) this.customers.set(o.customerId, (history = { observations: [], cells: [], lastMethod: null, lastSettledDay: -Infinity }));
+    if (!history) this.customers.set(o.customerId, (history = { packed: new Int32Array(PACKED * 4), count: 0, cells: [], lastMethod: null, lastSettledDay: -Infinity }));
     const settledDay = toEpochDay(o.settledDate);
-    history.observations.push({ daysLate, disputed: o.disputed, channel, settledDay });
+    this.append(history, { daysLate, disputed: o.disputed, channel, settledDay });
     this.addToCell(history, { daysLate, disputed: o.disputed, channel }, 1);
     if (settledDay >= history.lastSettledDay && method !== null) {
       history.lastSettledDay = settledDay;
@@ -201,7 +212,7 @@ export class PayDateModel {
   forget(customerId: string): void {
     const history = this.customers.get(customerId);
     if (!history) return;
-    for (const o of history.observations) {
+    for (const o of this.observationsOf(history)) {
       this.count(o, -1);
       this.addToCell(history, o, -1);
     }
@@ -211,11 +222,12 @@ export class PayDateModel {
 
   /** A customer's days late, oldest settlement first. */
   daysLateOf(customerId: string): { daysLate: number; disputed: boolean; settledDay: number }[] {
-    return [...(this.customers.get(customerId)?.observations ?? [])].sort((a, b) => a.settledDay - b.settledDay);
+    const history = this.customers.get(customerId);
+    return history ? [...this.observationsOf(history)].sort((a, b) => a.settledDay - b.settledDay) : [];
   }
 
   customerObservationCount(customerId: string): number {
-    return this.customers.get(customerId)?.observations.length ?? 0;
+    return this.customers.get(customerId)?.count ?? 0;
   }
 
   /**
@@ -232,7 +244,7 @@ export class PayDateModel {
     const history = this.customers.get(customerId);
     let weight = 0;
     let sum = 0;
-    for (const r of history?.observations ?? []) {
+    for (const r of history ? this.observationsOf(history) : []) {
       const w = Math.pow(0.5, Math.max(0, asOfDay - r.settledDay) / this.settings.halfLifeDays);
       weight += w;
       sum += w * residual(r.daysLate, r.disputed, r.channel);
@@ -253,7 +265,7 @@ export class PayDateModel {
     for (const q of Object.keys(QUANTILES) as (keyof Quantiles)[]) quantiles[q] = location + p.noise[q] * scale;
     return {
       quantiles,
-      customerObservations: history?.observations.length ?? 0,
+      customerObservations: history?.count ?? 0,
       customerWeightShare: round2(weight / (weight + p.k)),
       disputeShift: round2(p.dispute),
       channelShifts: p.channels,
@@ -266,6 +278,33 @@ export class PayDateModel {
   predict(q: PayDateQuery): PayDatePrediction | null {
     const dist = this.distribution(q.customerId, q.asOf, q.overdue);
     return dist && predictFrom(dist, q);
+  }
+
+  private append(history: CustomerHistory, o: Observation): void {
+    if ((history.count + 1) * PACKED > history.packed.length) {
+      const grown = new Int32Array(history.packed.length * 2);
+      grown.set(history.packed);
+      history.packed = grown;
+    }
+    const at = history.count++ * PACKED;
+    history.packed[at] = o.daysLate;
+    history.packed[at + 1] = ((o.channel === null ? 0 : this.channelNumber(o.channel)) << 1) | (o.disputed ? 1 : 0);
+    history.packed[at + 2] = o.settledDay;
+  }
+
+  /** A channel key's number in packed observations: its index + 1. */
+  private channelNumber(key: string): number {
+    let n = this.channelIndex.get(key);
+    if (n === undefined) this.channelIndex.set(key, (n = this.channelNames.push(key)));
+    return n;
+  }
+
+  /** A customer's observations unpacked, in the order they were learnt. */
+  private *observationsOf(history: CustomerHistory): Generator<Observation> {
+    for (let at = 0; at < history.count * PACKED; at += PACKED) {
+      const flags = history.packed[at + 1];
+      yield { daysLate: history.packed[at], disputed: (flags & 1) === 1, channel: flags >> 1 ? this.channelNames[(flags >> 1) - 1] : null, settledDay: history.packed[at + 2] };
+    }
   }
 
   /** Moves one observation in or out of its customer's cell, keeping the within-customer sums. */

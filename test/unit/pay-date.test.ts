@@ -44,6 +44,22 @@ describe('the pay-date model', () => {
     expect(q('sped-up')).toBeLessThanOrEqual(6);
   });
 
+  it("forgetting a customer and learning its history again leaves the model as it was (the incremental refresh's path)", () => {
+    const model = new PayDateModel();
+    const history = (customerId: string) =>
+      Array.from({ length: 13 }, (_, i) => obs(customerId, addDays('2025-01-31', i * 9), (i * 7) % 19 - 4, i % 5 === 0, i % 2 ? 'CHECK' : 'ACH', i % 3 ? 'paper' : null));
+    for (const c of ['a', 'b', 'c']) for (const o of history(c)) model.observe(o);
+    const query = { customerId: 'b', dueDate: '2025-07-31', disputed: false, billChannel: 'paper', asOf: '2025-07-01' };
+    const before = { prediction: model.predict(query), daysLate: model.daysLateOf('b') };
+    const settled = history('b').sort((x, y) => x.settledDate.localeCompare(y.settledDate));
+    expect(before.daysLate.map((d) => [d.daysLate, d.disputed])).toEqual(settled.map((o) => [(Date.parse(o.settledDate) - Date.parse(o.dueDate)) / 86_400_000, o.disputed]));
+    model.forget('b');
+    expect(model.customerObservationCount('b')).toBe(0);
+    expect(model.predict(query)!.customer_observations).toBe(0);
+    for (const o of history('b')) model.observe(o);
+    expect({ prediction: model.predict(query), daysLate: model.daysLateOf('b') }).toEqual(before);
+  });
+
   it('adds the portfolio dispute shift to a disputed invoice', () => {
     const model = new PayDateModel();
     for (let i = 0; i < 30; i++) model.observe(obs(`p${i % 3}`, addDays('2025-01-31', i), 0));
