@@ -18,7 +18,10 @@ import { refreshIntelligence } from '../intelligence/runner';
 import { recordPayment } from '../payments/commands';
 import { fromMinor } from '../money';
 
-const TARGETS = { fullSeconds: 120, rssMb: 600, incrementalMs: 200, stallMs: 100 };
+/** The issue's targets at 1M invoices / 50k customers. */
+const TARGETS = { fullSeconds: 120, rssMb: 600, incrementalMs: 200 };
+/** Ours, not the issue's: how long a request to the server may wait behind the refresh. */
+const STALL_GOAL_MS = 100;
 const BIN = resolve(__dirname, '../cli/bin.cjs');
 
 function median(values: number[]): number {
@@ -74,10 +77,11 @@ async function main(): Promise<number> {
     }
     const incremental = median(times);
     console.log(`incremental refresh after one payment: median ${incremental.toFixed(1)} ms over ${times.length} (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`);
-    const ok = fullSeconds <= TARGETS.fullSeconds && rssMb <= TARGETS.rssMb && incremental <= TARGETS.incrementalMs && stallMs <= TARGETS.stallMs;
+    const ok = fullSeconds <= TARGETS.fullSeconds && rssMb <= TARGETS.rssMb && incremental <= TARGETS.incrementalMs;
     console.log(
-      `targets at 1M invoices / 50k customers: full <= ${TARGETS.fullSeconds} s, RSS <= ${TARGETS.rssMb} MB, incremental <= ${TARGETS.incrementalMs} ms, event-loop stall <= ${TARGETS.stallMs} ms: ${ok ? 'met' : 'NOT met'} at this size`,
+      `targets at 1M invoices / 50k customers: full <= ${TARGETS.fullSeconds} s, RSS <= ${TARGETS.rssMb} MB, incremental <= ${TARGETS.incrementalMs} ms: ${ok ? 'met' : 'NOT met'} at this size`,
     );
+    console.log(`goal: longest event-loop stall <= ${STALL_GOAL_MS} ms: ${stallMs <= STALL_GOAL_MS ? 'met' : 'NOT met'}`);
     return 0;
   } finally {
     await engine.close();
