@@ -151,7 +151,23 @@ export async function writeProposals(
     trigger_key: p.triggerKey,
   }));
   for (let i = 0; i < rows.length; i += 200) await tx.db.insertInto('actions').values(rows.slice(i, i + 200)).execute();
-  const approvals = stale.map((s) => ({
+  // Only the proposals still proposed now: one the collector approved or rejected since the facts
+  // were read keeps its state, and gets no cancellation in its log or the change record.
+  const cancelled = new Set<string>();
+  for (let i = 0; i < stale.length; i += INSERT_CHUNK) {
+    const ids = stale.slice(i, i + INSERT_CHUNK).map((s) => s.id);
+    // `+company_id`: look each id up by key rather than walk the company's proposed actions.
+    const updated = await tx.db
+      .updateTable('actions')
+      .set({ status: 'cancelled', updated_at: tx.now })
+      .where(sql<string>`+company_id`, '=', companyId)
+      .where('id', 'in', ids)
+      .where('status', '=', 'proposed')
+      .returning('id')
+      .execute();
+    for (const u of updated) cancelled.add(u.id);
+  }
+  const approvals = stale.filter((s) => cancelled.has(s.id)).map((s) => ({
     id: ids(),
     company_id: companyId,
     action_id: s.id,
@@ -162,16 +178,11 @@ export async function writeProposals(
     user_id: null,
     created_at: tx.now,
   }));
-  for (let i = 0; i < stale.length; i += INSERT_CHUNK) {
-    const ids = stale.slice(i, i + INSERT_CHUNK).map((s) => s.id);
-    // `+company_id`: look each id up by key rather than walk the company's proposed actions.
-    await tx.db.updateTable('actions').set({ status: 'cancelled', updated_at: tx.now }).where(sql<string>`+company_id`, '=', companyId).where('id', 'in', ids).where('status', '=', 'proposed').execute();
-  }
   for (let i = 0; i < approvals.length; i += 200) await tx.db.insertInto('action_approvals').values(approvals.slice(i, i + 200)).execute();
   await tx.recordMany([
     ...rows.map((r) => ({ entity: 'action', entityId: r.id, op: 'insert' as const, data: { ...r, metadata: JSON.parse(r.metadata), evidence: JSON.parse(r.evidence) } })),
-    ...stale.map((s) => ({ entity: 'action', entityId: s.id, op: 'update' as const, data: { status: 'cancelled', updated_at: tx.now } })),
+    ...approvals.map((a) => ({ entity: 'action', entityId: a.action_id, op: 'update' as const, data: { status: 'cancelled', updated_at: tx.now } })),
     ...approvals.map((a) => ({ entity: 'action_approval', entityId: a.id, op: 'insert' as const, data: a })),
   ]);
-  return { proposed: rows.length, cancelled: stale.length };
+  return { proposed: rows.length, cancelled: approvals.length };
 }

@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rejectAction } from '../../core/actions/commands';
 import { logCommunication } from '../../core/communications/log';
 import { addDays } from '../../core/dates';
-import { systemActor } from '../../core/engine';
+import { runCommand, systemActor } from '../../core/engine';
 import { submitFeedback } from '../../core/insights/commands';
-import { refreshIntelligence } from '../../core/intelligence/runner';
+import { REFRESH_COMMAND, refreshIntelligence } from '../../core/intelligence/runner';
+import { writeProposals } from '../../core/intelligence/writer';
 import { addCompany, addUser } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { ledger } from '../support/ledger-fixtures';
@@ -166,6 +167,24 @@ describe('the intelligence runner on a real database', () => {
     const again = await refreshIntelligence(engine, company);
     expect(again.actions_proposed).toBe(0);
     expect((engine.database.sqlite.prepare(`SELECT count(*) AS n FROM actions WHERE trigger_key = ?`).get(`past_due_no_touch:${open}:1_30`) as { n: number }).n).toBe(1);
+  });
+
+  it('a proposal the collector rejected after the facts were read is not cancelled over their decision', async () => {
+    const { company, open } = await world(engine, 'Acme');
+    await refreshIntelligence(engine, company);
+    const top = engine.database.sqlite.prepare(`SELECT id FROM actions WHERE trigger_key = ?`).get(`past_due_no_touch:${open}:1_30`) as { id: string };
+    await rejectAction(engine, { companyId: company, actor: systemActor }, top.id, { reason: 'Not now' });
+    const changesBefore = changeCount(engine);
+    // The refresh had read it as proposed and its trigger as gone.
+    const report = await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId: company }, (tx) =>
+      writeProposals(tx, company, [], [{ id: top.id, reason: 'No longer needed: what triggered it has changed' }]),
+    );
+    expect(report).toEqual({ proposed: 0, cancelled: 0 });
+    const row = engine.database.sqlite.prepare('SELECT status FROM actions WHERE id = ?').get(top.id);
+    expect(row).toEqual({ status: 'cancelled' }); // what a rejection leaves (spec: reject -> cancelled)
+    const operations = engine.database.sqlite.prepare('SELECT operation FROM action_approvals WHERE action_id = ? ORDER BY created_at').all(top.id);
+    expect(operations).toEqual([{ operation: 'reject' }]);
+    expect(changeCount(engine)).toBe(changesBefore);
   });
 
   it('no insight or action crosses companies', async () => {
