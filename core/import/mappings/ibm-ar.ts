@@ -11,8 +11,8 @@ import type { Mapping } from '../mapping';
  * - Disputed = Yes gives the invoice the label "Disputed" (created if missing); No removes it.
  * - The payment's remote_id is "settled-<invoiceNumber>", so a re-import finds it again.
  * - PaperlessBill says how the bill was sent, known the day the invoice was issued: it is the
- *   invoice's bill_channel (paper, electronic). It also becomes the settling payment's method
- *   (Electronic: ELECTRONIC, Paper: CHECK), the file's only hint of how the customer paid.
+ *   invoice's bill_channel (paper, electronic). It says nothing of how the customer paid, so the
+ *   payment's method is left to the import's default for an unknown one (OTHER).
  * - PaperlessDate (when the customer switched to electronic bills) is not imported: PaperlessBill
  *   follows from it (Electronic when the invoice date is after it). DaysToSettle and DaysLate
  *   follow from the dates.
@@ -37,7 +37,6 @@ export const ibmArMapping: Mapping = {
     remote_id: { template: 'settled-{invoiceNumber}' },
     amount: 'InvoiceAmount',
     payment_date: 'SettledDate',
-    payment_method: { column: 'PaperlessBill', values: { Electronic: 'ELECTRONIC', Paper: 'CHECK' } },
     payment_type: { value: 'PAYMENT' },
   },
 };
