@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { type Clock, systemClock, timestamp, today } from './clock';
+import { startCheckpointer } from './db/checkpointer';
 import { DatabaseBusyError, type Db, type OpenedDatabase, openDatabase } from './db/connection';
 import { migrateToLatest, type MigrationReport } from './db/migrate';
 import type { ChangesTable, Database } from './db/schema';
@@ -62,6 +63,8 @@ export interface EngineOptions {
   file: string;
   clock?: Clock;
   writeWait?: WriteWait;
+  /** WAL checkpoints on a worker thread, off the event loop (the server's engine: core/db/checkpointer.ts). */
+  checkpointInBackground?: boolean;
 }
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
@@ -70,6 +73,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   try {
     const migration = await whileBusy(writeWait, () => migrateToLatest(database));
     ensureSyncTriggers(database.sqlite);
+    const checkpointer = options.checkpointInBackground ? startCheckpointer(database.sqlite, options.file) : null;
     return {
       db: database.db,
       database,
@@ -77,7 +81,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       secrets: secretBox(loadOrCreateKey(options.file)),
       migration,
       writeWait,
-      close: () => database.close(),
+      async close() {
+        await checkpointer?.close();
+        await database.close();
+      },
     };
   } catch (err) {
     await database.close();

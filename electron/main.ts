@@ -38,7 +38,7 @@ function openExternally(url: string): void {
 
 async function start(): Promise<Shell> {
   const file = databaseFileIn(dataDir());
-  const engine = await createEngine({ file });
+  const engine = await createEngine({ file, checkpointInBackground: true });
   // `npm start -- --demo` passes --demo on to this process.
   if (process.argv.includes('--demo')) console.log(await prepareDemo(engine, file));
   await revokeLeftoverLaunchTokens(engine);

@@ -45,7 +45,8 @@ async function main(): Promise<number> {
     const seeded = spawnSync(process.execPath, [BIN, 'seed', '--db', file, '--invoices', String(invoices), '--customers', String(customers)], { stdio: 'inherit' });
     if (seeded.status !== 0) throw new Error('seeding failed');
   }
-  const engine = await createEngine({ file });
+  // As the server runs it: checkpoints on a worker thread.
+  const engine = await createEngine({ file, checkpointInBackground: true });
   try {
     const company = await engine.db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').executeTakeFirstOrThrow();
     const loop = monitorEventLoopDelay({ resolution: 10 });

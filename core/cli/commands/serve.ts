@@ -43,7 +43,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const stopRequested = new Promise<void>((resolve) => {
     for (const signal of STOP_SIGNALS) process.on(signal, () => resolve());
   });
-  const engine = await createEngine({ file });
+  const engine = await createEngine({ file, checkpointInBackground: true });
   if (values.team) {
     if ((await syncState(engine.db)).role === 'replica') {
       await engine.close();
