@@ -185,8 +185,26 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     await page.getByRole('combobox', { name: /^Week/ }).selectOption({ index: 1 });
     await expect.poll(() => page.getByTestId('forecast-week').count()).toBe(1);
     await page.getByRole('button', { name: '13 weeks' }).click();
-    await page.getByRole('combobox', { name: /^Week/ }).selectOption({ index: 2 });
+    // A week with inflows due lists every open invoice due in it, whoever's and however urgent.
+    const companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    const forecast = await apiGet<{ calendar: { weeks: Array<{ start_date: string; end_date: string }> }; time_series: { due_date_cash_inflows: number[] } }>(
+      page,
+      `/api/companies/${companyId}/analytics/cashflow-forecast?weeks=13`,
+    );
+    const busy = forecast.time_series.due_date_cash_inflows.findIndex((amount) => amount > 0);
+    expect(busy).toBeGreaterThanOrEqual(0);
+    const { start_date, end_date } = forecast.calendar.weeks[busy];
+    const due = await apiGet<{ count: number }>(page, `/api/companies/${companyId}/invoices?status=current,overdue&due_date_from=${start_date}&due_date_to=${end_date}&limit=1`);
+    expect(due.count).toBeGreaterThan(0);
+    await page.getByRole('combobox', { name: /^Week/ }).selectOption({ index: busy + 1 });
     await expect.poll(() => page.getByTestId('forecast-week').innerText()).toMatch(/Invoices due/i);
+    await expect.poll(() => page.getByTestId('forecast-week-invoices').locator('tbody tr').count()).toBe(Math.min(due.count, 100));
+    await page.getByTestId('forecast-week').screenshot({ path: screenshotPath('analytics-forecast-week.png') });
+    // The customers expected to pay that week: the ten largest, and a word on the rest.
+    const expectedList = page.getByTestId('forecast-week').locator('ul li');
+    expect(await expectedList.count()).toBeGreaterThan(0);
+    expect(await expectedList.count()).toBeLessThanOrEqual(10);
+    if ((await expectedList.count()) === 10) await expect.poll(() => page.getByTestId('forecast-week').innerText()).toMatch(/The 10 largest of [\d,]+ customers/);
     await lookAndCheck(page, 'analytics');
 
     const firstCustomer = page.getByTestId('aging-details').locator('tbody tr').first().getByRole('link');

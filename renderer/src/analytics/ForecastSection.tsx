@@ -38,10 +38,24 @@ function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; cur
   return <Chart option={option} label="Cash-flow forecast: due and predicted inflows per week with the trailing weekly average; click a week to list its invoices" onClick={onWeek} testId="forecast-chart" />;
 }
 
+/** Customers listed as expected to pay in the chosen week: the largest (at 50,000 customers a week can have thousands). */
+const EXPECTED_SHOWN = 10;
+
 /** The invoices due in the chosen week (the invoice list API), and the customers expected to pay in it. */
 function WeekInvoices({ companyId, forecast, week, currency }: { companyId: string; forecast: Forecast; week: Week; currency: string }) {
   const navigate = useRoute((s) => s.navigate);
-  const filters = { ...DEFAULT_FILTERS, status: ['current', 'overdue'] as DeskFilters['status'], due_date_from: week.start_date, due_date_to: week.end_date, sort: 'due_date' as const, order: 'asc' as const };
+  // The company's whole week, like the forecast: not the desk's default "my work" view (needing
+  // attention, my portfolio), which leaves out every invoice not yet due.
+  const filters: DeskFilters = {
+    ...DEFAULT_FILTERS,
+    work: false,
+    ar_owner: '',
+    status: ['current', 'overdue'],
+    due_date_from: week.start_date,
+    due_date_to: week.end_date,
+    sort: 'due_date',
+    order: 'asc',
+  };
   const search = toSearch(filters);
   const invoices = useLoad(
     async (signal) => {
@@ -54,6 +68,7 @@ function WeekInvoices({ companyId, forecast, week, currency }: { companyId: stri
     .map((c) => ({ ...c, week: c.weeks.find((w) => w.code === week.code) }))
     .filter((c) => c.week && c.week.predicted > 0)
     .sort((a, b) => b.week!.predicted - a.week!.predicted);
+  const shown = expected.slice(0, EXPECTED_SHOWN);
   const deskHref = companyPath(companyId, 'invoices', null, search);
   return (
     <div className="two-col" data-testid="forecast-week">
@@ -114,13 +129,20 @@ function WeekInvoices({ companyId, forecast, week, currency }: { companyId: stri
         {expected.length === 0 ? (
           <p className="muted">No payment is predicted for this week.</p>
         ) : (
-          <ul>
-            {expected.map((c) => (
-              <li key={c.customer}>
-                {c.customer_name}: {formatMoney(c.week!.predicted, currency)}
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul>
+              {shown.map((c) => (
+                <li key={c.customer}>
+                  {c.customer_name}: {formatMoney(c.week!.predicted, currency)}
+                </li>
+              ))}
+            </ul>
+            {expected.length > shown.length && (
+              <p className="muted small">
+                The {formatCount(shown.length)} largest of {formatCount(expected.length)} customers; the table below has them all.
+              </p>
+            )}
+          </>
         )}
       </div>
     </div>
