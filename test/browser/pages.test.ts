@@ -210,6 +210,9 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     const firstCustomer = page.getByTestId('aging-details').locator('tbody tr').first().getByRole('link');
     await firstCustomer.click();
     await page.waitForURL((url) => url.pathname.endsWith('/invoices') && /customer_id=[0-9a-f-]{36}/.test(url.search) && url.search.includes('aging_bucket=1_30'));
+    // The whole company's invoices of that customer, as the aging counted them, not "my work".
+    expect(new URL(page.url()).searchParams.get('view')).toBe('all');
+    expect(new URL(page.url()).searchParams.get('ar_owner')).toBe('all');
   }, 180_000);
 
   it('shows insights in words with their target, and keeps a thumbs up with a comment', async () => {

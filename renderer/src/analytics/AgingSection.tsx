@@ -158,7 +158,9 @@ function Details({ companyId, asOf, bucket, currency }: { companyId: string; asO
   );
   const today = localToday();
   // The invoice desk ages by today: the bucket carries over only when the report is of today.
-  const deskSearch = (customerId: string) => toSearch({ ...DEFAULT_FILTERS, customer_id: customerId, aging_bucket: bucket && asOf === today ? [bucket] : [] });
+  // Everyone's invoices of the customer, as the aging counts them: not the desk's "my work" view.
+  const deskSearch = (customerId: string) =>
+    toSearch({ ...DEFAULT_FILTERS, work: false, ar_owner: '', customer_id: customerId, aging_bucket: bucket && asOf === today ? [bucket] : [] });
   const open = (href: string) => (e: React.MouseEvent) => {
     e.preventDefault();
     navigate(href);
