@@ -4,8 +4,8 @@
  * A checkpoint copies committed pages from the write-ahead log into the database file and fsyncs
  * both. By default SQLite runs one inside a commit, on the committing thread, whenever the log
  * has passed wal_autocheckpoint pages: in the server that thread is the event loop, so a commit
- * that happened to pass the mark held every request for its checkpoint's copy and fsync (most of
- * a refresh chunk's write time at 1M invoices, and over a second when the disk was busy).
+ * that happened to pass the mark held every request for its checkpoint's copy and fsync (a third
+ * of a refresh chunk's write time at 1M invoices, and over a second when the disk was busy).
  *
  * Here a second connection on a worker thread checkpoints (PASSIVE: it never takes the write lock
  * nor waits for one) every CHECKPOINT_EVERY_MS. The main connection keeps an automatic checkpoint
