@@ -171,7 +171,7 @@ function triggers(input: ProposalInput): Trigger[] {
         evidence: [
           fact('Due date', invoice.dueDate, 'invoice', ref),
           fact('Open balance', amount, 'invoice', ref),
-          fact('Last touch', lastTouch?.slice(0, 10) ?? null, 'communication', ref),
+          fact('Last touch', lastTouch?.slice(0, 10) ?? 'never', 'communication', ref),
         ],
         options,
       });

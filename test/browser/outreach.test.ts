@@ -81,6 +81,10 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await rows.first().click();
     const panel = page.getByTestId('action-panel');
     await panel.getByTestId('action-glance').getByText('Balance').waitFor();
+    // The evidence in words: the engine's dates as dates (not 2026-11-16), sources without underscores.
+    const evidence = await panel.getByTestId('evidence').innerText();
+    expect(evidence).toMatch(/Due date: [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(evidence).not.toMatch(/\d{4}-\d{2}-\d{2}|_/);
     await lookAt(page, 'actions');
     const customer = (await panel.locator('h2').innerText()).trim();
     await panel.getByTestId('action-content').fill('Hello, please pay invoice soon. Edited by the collector.');

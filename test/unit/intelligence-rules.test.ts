@@ -204,6 +204,8 @@ describe('recommended actions', () => {
     expect(proposals[0].metadata.draft).toMatchObject({ subject: 'Invoice INV-1 is past due' });
     expect(proposals[1].metadata.talking_points).toEqual(expect.arrayContaining([expect.stringContaining('INV-1')]));
     expect(proposals[0].evidence.map((e) => e.fact)).toContain('Due date');
+    // Never touched says so, rather than a fact without a value.
+    expect(proposals[0].evidence).toContainEqual(expect.objectContaining({ fact: 'Last touch', value: 'never' }));
     expect(proposals[0].responseDeadline).toBe('2026-11-25T17:00:00.000Z');
     expect(propose(customer({ openInvoices: [invoice({ lastTouchAt: '2026-11-20T10:00:00.000Z' })] })).proposals).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import type { Schemas } from '../api/client';
+import { humanize, inWords } from '../insights/describe';
 import { companyPath, type Section } from '../state/route';
 import { AppLink } from './AppLink';
 import './outreach.css';
@@ -14,16 +15,18 @@ export function Evidence({ companyId, items }: { companyId: string; items: Evide
     <ul className="evidence" data-testid="evidence">
       {items.map((item, i) => {
         const section = item.ref ? LINKED[item.ref.type] : undefined;
+        // In the words of the Insights page: dates as dates, sources without underscores.
+        const value = inWords(item.value);
         const fact = (
           <>
             {item.fact}
-            {item.value !== undefined && item.value !== null && item.value !== '' ? `: ${item.value}` : ''}
+            {value ? `: ${value}` : ''}
           </>
         );
         return (
           <li key={i}>
             {section && item.ref ? <AppLink to={companyPath(companyId, section, item.ref.id)}>{fact}</AppLink> : fact}
-            <span className="muted small"> · {item.source}</span>
+            <span className="muted small"> · {humanize(item.source).toLowerCase()}</span>
           </li>
         );
       })}
