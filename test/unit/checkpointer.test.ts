@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startCheckpointer } from '../../core/db/checkpointer';
 import { createEngine, type Engine } from '../../core/engine';
 
 /** About 2,500 pages of 4 KB: past SQLite's default automatic checkpoint (1,000), below the backstop (20,000). */
@@ -48,6 +49,24 @@ describe('background WAL checkpoints (the server engine)', () => {
     const reopened = new BetterSqlite3(file, { readonly: true });
     expect(reopened.prepare('SELECT count(*) AS n, sum(length(body)) AS bytes FROM scratch').get()).toEqual({ n: ROWS, bytes: ROWS * ROW_BYTES });
     reopened.close();
+  });
+
+  it('gives the main connection its own checkpoints back when the worker cannot run', async () => {
+    const engine = await createEngine({ file });
+    const errors: string[] = [];
+    const logged = console.error;
+    console.error = (message: string) => errors.push(message);
+    try {
+      // The worker opens only an existing file: this one is not there.
+      const checkpointer = startCheckpointer(engine.database.sqlite, join(dir, 'missing.sqlite'));
+      expect(engine.database.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(20_000);
+      await checkpointer.close();
+      expect(engine.database.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
+      expect(errors.join('\n')).toMatch(/background checkpoints stopped/);
+    } finally {
+      console.error = logged;
+      await engine.close();
+    }
   });
 
   it('without it (CLI commands, tests), commits checkpoint as SQLite does by default', async () => {
