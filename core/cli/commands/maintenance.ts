@@ -5,7 +5,7 @@ import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse } from '../options';
 
 export async function migrateCommand(args: string[]): Promise<number> {
   const { values } = parse(args, DB_OPTIONS);
-  const engine = await createEngine({ file: databaseFile(values) , writeWait: CLI_WRITE_WAIT });
+  const engine = await createEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
   const { applied, backup } = engine.migration;
   console.log(applied.length ? `applied ${applied.join(', ')}${backup ? ` (backup at ${backup})` : ''}` : 'schema is up to date');
   await engine.close();

@@ -23,7 +23,7 @@ export async function userCommand(args: string[]): Promise<number> {
   if (!values.username || !values.password) throw new UsageError(USER_HELP);
   const role = (values.role ?? 'collector') as Role;
   if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-  const engine = await createEngine({ file: databaseFile(values) , writeWait: CLI_WRITE_WAIT });
+  const engine = await createEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
   try {
     const userId = await createUser(engine, { username: values.username, password: values.password, displayName: values.name });
     if (values.company) {
