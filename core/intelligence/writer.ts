@@ -125,7 +125,9 @@ export async function writeProposals(
   stale: Array<{ id: string; reason: string }>,
   ids: () => string = newId,
 ): Promise<{ proposed: number; cancelled: number }> {
-  const rows = proposals.map((p) => ({
+  // Ids ascend in the order they are made and the action lists show the newest first (created_at,
+  // then id): made last, a trigger's recommendation is listed above its alternatives.
+  const rows = [...proposals].reverse().map((p) => ({
     id: ids(),
     company_id: companyId,
     invoice_id: p.invoiceId,

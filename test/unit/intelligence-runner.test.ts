@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rejectAction } from '../../core/actions/commands';
+import { listActions } from '../../core/actions/queries';
 import { logCommunication } from '../../core/communications/log';
 import { addDays } from '../../core/dates';
 import { runCommand, systemActor } from '../../core/engine';
@@ -156,6 +157,16 @@ describe('the intelligence runner on a real database', () => {
       { trigger_key: `broken_promise:${open}:2026-11-27`, action_type: 'call', status: 'proposed' },
       { trigger_key: `broken_promise:${open}:2026-11-27:alt:email`, action_type: 'email', status: 'proposed' },
     ]);
+  });
+
+  it("lists a trigger's recommendation above its alternatives (newest first, as every action list is)", async () => {
+    const { company, open } = await world(engine, 'Acme');
+    await refreshIntelligence(engine, company);
+    const page = await listActions(engine.db, company, {
+      category: null, statuses: ['proposed'], invoiceId: open, customerId: null, actionTypes: null, arOwners: null, search: null,
+      includeDeleted: false, executedFrom: null, executedUntil: null, page: 1, pageSize: 10,
+    });
+    expect(page.data.map((a) => a.top_recommendation)).toEqual(['recommended', 'alternative']);
   });
 
   it('a rejected proposal is not proposed again for the same trigger', async () => {
