@@ -208,7 +208,8 @@ function replyTrigger(customer: CustomerFacts, reply: Communication): Trigger {
 }
 
 function emailOption(description: string, subject: string, body: string): Option {
-  return { actionType: 'email', label: 'Send an email', description, metadata: { draft: { subject, body } } };
+  // The keys every action's draft uses (the Actions panel reads them; the demo's actions have them too).
+  return { actionType: 'email', label: 'Send an email', description, metadata: { draft_subject: subject, draft_body: body } };
 }
 
 function callOption(description: string, talkingPoints: string[]): Option {

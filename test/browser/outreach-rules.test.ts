@@ -45,6 +45,8 @@ describe('the outreach screens’ rules', () => {
     });
     expect(draftOf(action({ metadata: { subject: 'Paid, thanks', draft_body: 'old', final_content: 'Edited text' } }))).toEqual({ subject: 'Paid, thanks', body: 'Edited text', talkingPoints: [] });
     expect(draftOf(action({ metadata: { draft_body: '   ' } })).body).toBe('');
+    // An engine proposal written before its drafts used these keys.
+    expect(draftOf(action({ metadata: { draft: { subject: 'Invoice 7 is past due', body: 'Hello,' } } }))).toEqual({ subject: 'Invoice 7 is past due', body: 'Hello,', talkingPoints: [] });
   });
 
   it('turns a local date-time into an instant with its zone, and nothing into nothing', () => {

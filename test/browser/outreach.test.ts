@@ -87,6 +87,8 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     expect(evidence).not.toMatch(/\d{4}-\d{2}-\d{2}|_/);
     await lookAt(page, 'actions');
     const customer = (await panel.locator('h2').innerText()).trim();
+    // The engine's drafted email is there to edit, not an empty box.
+    expect(await panel.getByTestId('action-content').inputValue()).toMatch(/^Hello,\n\n.*INV-/s);
     await panel.getByTestId('action-content').fill('Hello, please pay invoice soon. Edited by the collector.');
     await panel.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Approved');

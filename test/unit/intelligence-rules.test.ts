@@ -201,7 +201,7 @@ describe('recommended actions', () => {
       ['email', 'recommended', 'past_due_no_touch:inv-1:1_30'],
       ['call', 'alternative', 'past_due_no_touch:inv-1:1_30:alt:call'],
     ]);
-    expect(proposals[0].metadata.draft).toMatchObject({ subject: 'Invoice INV-1 is past due' });
+    expect(proposals[0].metadata).toMatchObject({ draft_subject: 'Invoice INV-1 is past due', draft_body: expect.stringContaining('INV-1') });
     expect(proposals[1].metadata.talking_points).toEqual(expect.arrayContaining([expect.stringContaining('INV-1')]));
     expect(proposals[0].evidence.map((e) => e.fact)).toContain('Due date');
     // Never touched says so, rather than a fact without a value.
@@ -237,7 +237,7 @@ describe('recommended actions', () => {
     expect(propose(customer(), promise(TODAY)).proposals[0]).toMatchObject({ triggerEventLabel: 'Promise due today', topRecommendation: 'wait_for_customer' });
     const reply = comm({ id: 'reply-1', occurredAt: '2026-11-22T09:00:00.000Z', subject: 'Invoice INV-1' });
     const answered = propose(customer({ openInvoices: [], communications: [comm({ occurredAt: '2026-11-20T09:00:00.000Z', direction: 'outbound' }), reply] })).proposals;
-    expect(answered[0]).toMatchObject({ triggerKey: 'reply_received:reply-1', actionType: 'email', metadata: { draft: { subject: 'Re: Invoice INV-1' } } });
+    expect(answered[0]).toMatchObject({ triggerKey: 'reply_received:reply-1', actionType: 'email', metadata: { draft_subject: 'Re: Invoice INV-1' } });
   });
 });
 

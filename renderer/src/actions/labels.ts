@@ -30,7 +30,13 @@ function text(value: unknown): string | null {
 export function draftOf(action: Action): { subject: string | null; body: string; talkingPoints: string[] } {
   const m = action.metadata;
   const points = Array.isArray(m.talking_points) ? m.talking_points.filter((p): p is string => typeof p === 'string') : [];
-  return { subject: text(m.draft_subject) ?? text(m.subject), body: text(m.final_content) ?? text(m.draft_body) ?? '', talkingPoints: points };
+  // Engine proposals made before 2026-11-23 keep their draft as { subject, body } under `draft`.
+  const older = typeof m.draft === 'object' && m.draft !== null ? (m.draft as Record<string, unknown>) : {};
+  return {
+    subject: text(m.draft_subject) ?? text(older.subject) ?? text(m.subject),
+    body: text(m.final_content) ?? text(m.draft_body) ?? text(older.body) ?? '',
+    talkingPoints: points,
+  };
 }
 
 /** Which operations the state machine allows from a status (core/actions/rules.ts); buttons follow it. */
