@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 
 interface GridRow {
@@ -156,6 +156,19 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     await expect.poll(() => page.getByTestId('panel-invoice-number').innerText(), { timeout: 8000 }).toBe(first.number);
     await page.getByRole('button', { name: 'Close detail' }).click();
     await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
+  });
+
+  it("says an invoice's signals in words in its panel", async () => {
+    const base = /^(.*\/companies\/[0-9a-f-]{36})\//.exec(new URL(page.url()).pathname)![1];
+    const overdue = await apiGet<{ items: Array<{ id?: string; signals?: Array<{ signal: { title?: string } }> }> }>(page, `/api${base}/invoices?status=overdue&limit=50`);
+    const flagged = overdue.items.find((i) => i.id && i.signals?.some((s) => s.signal.title));
+    expect(flagged, 'an overdue invoice with a signal in the demo').toBeDefined();
+    await page.goto(`${page.url().split('/companies/')[0]}${base}/invoices/${flagged!.id}${ALL}`);
+    const list = page.getByTestId('panel-insights').locator('.signal-list');
+    await expect.poll(() => list.innerText(), { timeout: 8000 }).toContain(flagged!.signals!.find((s) => s.signal.title)!.signal.title!);
+    expect(await list.innerText()).not.toMatch(/[{}"]/);
+    await page.getByTestId('panel-insights').screenshot({ path: screenshotPath('desk-panel-signals.png') });
+    await page.getByRole('button', { name: 'Close detail' }).click();
   });
 
   it('adds a label to two selected invoices in bulk and shows it on both', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeInsight, evidenceLine, feedOrder, inWords } from '../../renderer/src/insights/describe';
+import { describeInsight, evidenceLine, feedOrder, inWords, signalLine } from '../../renderer/src/insights/describe';
 import type { Schemas } from '../../renderer/src/api/client';
 import { describeCommunication } from '../../renderer/src/customers/communication-words';
 import { buildMapping, fieldsFor, guessColumns } from '../../renderer/src/settings/import-mapping';
@@ -44,6 +44,13 @@ describe('insights in words (renderer/src/insights/describe)', () => {
     const item = (id: string, severity: 'high' | 'low' | null, valid_from: string) => ({ id, valid_from, words: { kind: '', title: '', lines: [], evidence: [], severity } });
     const ordered = feedOrder([item('a', null, '2026-11-22'), item('b', 'low', '2026-11-20'), item('c', 'high', '2026-11-01'), item('d', 'low', '2026-11-21')]);
     expect(ordered.map((i) => i.id)).toEqual(['c', 'd', 'b', 'a']);
+  });
+
+  it("says an invoice's signal by its title, severity and since when, never as JSON", () => {
+    const ref = { insight_id: 'i', insight_type: 'invoice_signal', detected_at: '2026-11-23T06:00:00.000Z' };
+    expect(signalLine({ ...ref, signal: { type: 'newly_past_due', severity: 'medium', title: 'Newly past due', detected_at: '2026-11-17' } })).toBe('Newly past due (medium), since Nov 17, 2026');
+    expect(signalLine({ ...ref, signal: { type: 'broken_promise' } })).toBe('Broken promise, since Nov 23, 2026');
+    expect(signalLine({ ...ref, signal: {} })).toBe('Invoice signal, since Nov 23, 2026');
   });
 
   it('writes dates as dates and nested values as words', () => {

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { describeError, ErrorBox } from '../components/ErrorBox';
+import { signalLine } from '../insights/describe';
 import { Evidence } from '../components/Evidence';
 import { useLoad } from '../components/useLoad';
 import { BucketText, StatusBadge } from '../desk/cells';
@@ -57,7 +58,7 @@ function Glance({ companyId, action }: { companyId: string; action: Action }) {
             <Row label="Last touch">{inv.last_touch_date ? `${formatTimestamp(inv.last_touch_date)}${inv.last_touched_by ? ` by ${inv.last_touched_by}` : ''}` : 'Never contacted'}</Row>
             <Row label="Predicted payment">{predicted?.predicted_date ? formatDate(predicted.predicted_date) : prediction.data ? 'No prediction' : '…'}</Row>
             <Row label="Signals">
-              {inv.signals.length > 0 ? inv.signals.map((s) => <div key={s.insight_id}>{typeof s.signal === 'string' ? s.signal : s.insight_type.replace(/_/g, ' ')}</div>) : 'None'}
+              {inv.signals.length > 0 ? inv.signals.map((s) => <div key={s.insight_id}>{signalLine(s)}</div>) : 'None'}
             </Row>
           </>
         )}

@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { describeError, ErrorBox } from '../components/ErrorBox';
+import { signalLine } from '../insights/describe';
 import { LogContactButton } from '../components/LogContact';
 import { communicationKind } from '../customers/communication-words';
 import { InsightCard } from '../components/InsightCard';
@@ -316,13 +317,13 @@ function Signals({ companyId, invoice, version }: { companyId: string; invoice: 
     (signal) => api.get('/api/intelligence/insights', { query: { company_id: companyId, invoice_id: invoice.id }, signal }),
     [companyId, invoice.id, version],
   );
-  const signals = invoice.signals as unknown[];
+  const signals = invoice.signals;
   return (
     <Section title="Signals and insights" testId="panel-insights">
       {signals.length > 0 && (
         <ul className="signal-list">
-          {signals.map((s, i) => (
-            <li key={i}>{typeof s === 'object' && s !== null ? String((s as Record<string, unknown>).summary ?? (s as Record<string, unknown>).label ?? JSON.stringify(s)) : String(s)}</li>
+          {signals.map((s) => (
+            <li key={s.insight_id}>{signalLine(s)}</li>
           ))}
         </ul>
       )}

@@ -151,6 +151,14 @@ export function feedOrder<T extends { valid_from: string; words: InsightWords }>
   });
 }
 
+/** An invoice's signal (the invoice API's `signals`) as a line: its title, and since when. */
+export function signalLine(ref: { insight_type: string; signal: Record<string, unknown>; detected_at: string }): string {
+  const { title, type, severity } = ref.signal;
+  const what = typeof title === 'string' && title.trim() ? title : typeof type === 'string' ? humanize(type) : humanize(ref.insight_type);
+  const since = typeof ref.signal.detected_at === 'string' ? ref.signal.detected_at : ref.detected_at;
+  return `${what}${typeof severity === 'string' ? ` (${severity})` : ''}, since ${inWords(since.slice(0, 10))}`;
+}
+
 /** One evidence item as a sentence: "Days since last reply: 21 (payment history)". */
 export function evidenceLine(e: EvidenceItem): string {
   const value = inWords(e.value);
