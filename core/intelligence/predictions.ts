@@ -43,9 +43,11 @@ export function payDatePrediction(invoice: OpenInvoice, dist: ResidualDistributi
       evidence: [fact('Settled invoices in the company', 0, 'payment_history', invoiceRef)],
     };
   }
-  // Still open today: the distribution given that it was not paid before today.
+  // Still open today: the distribution given that it was not paid before today. Its median is the
+  // model's own only when none of the distribution lies before today: with a quarter or more
+  // already past, the median of what is left is later (not "today, or else later").
   const upcoming = notBefore(model.scenarios, today);
-  const predicted = model.predicted_date >= today ? model.predicted_date : conditionalMedian(upcoming);
+  const predicted = model.scenarios.every((s) => s.date >= today) ? model.predicted_date : conditionalMedian(upcoming);
   return {
     payload: {
       predicted_date: predicted,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { conversationState, extractiveSummary, stressLevel, toneOf } from '../../core/intelligence/conversation';
 import type { ActionFact, Communication, CustomerFacts, OpenInvoice } from '../../core/intelligence/facts';
-import { mergeScenarios } from '../../core/intelligence/predictions';
+import type { ResidualDistribution } from '../../core/intelligence/pay-date';
+import { mergeScenarios, payDatePrediction } from '../../core/intelligence/predictions';
 import { latestPromise, promiseIn } from '../../core/intelligence/promises';
 import { proposeActions, REJECTIONS_TO_DEMOTE } from '../../core/intelligence/proposals';
 import { balanceJump, customerSignal, invoiceSignal, patternShift, silenceAfterReminders } from '../../core/intelligence/signals';
@@ -251,5 +252,35 @@ describe('scenarios', () => {
     ]);
     expect(merged.map((s) => s.date)).toEqual(['2026-12-01', '2026-12-02', '2026-12-03']);
     expect(merged.reduce((s, x) => s + x.probability, 0)).toBeCloseTo(1, 12);
+  });
+
+  // Quartile bands 2, 10, 17 and 23 days late around a median of 15: due Nov 8, the median is Nov 23.
+  const dist: ResidualDistribution = {
+    quantiles: { q10: 0, q125: 2, q375: 10, q50: 15, q625: 17, q875: 23, q90: 25 },
+    customerObservations: 8,
+    customerWeightShare: 0.9,
+    disputeShift: 0,
+    channelShifts: new Map(),
+    fallbackChannel: null,
+    portfolioObservations: 100,
+  };
+  const late = invoice({ dueDate: '2026-11-08' });
+
+  it("of an open invoice are those still ahead, and the predicted date is their median: the model's own while none has passed", () => {
+    const ahead = payDatePrediction(late, dist, null, '2026-11-05').payload;
+    expect(ahead.predicted_date).toBe('2026-11-23');
+    expect(ahead.alternative_scenarios).toEqual([
+      { date: '2026-11-10', probability: 0.25 },
+      { date: '2026-11-18', probability: 0.25 },
+      { date: '2026-11-25', probability: 0.25 },
+      { date: '2026-12-01', probability: 0.25 },
+    ]);
+    // On Nov 23, still unpaid: half the distribution has passed; what is left is Nov 25 or Dec 1.
+    const now = payDatePrediction(late, dist, null, TODAY).payload;
+    expect(now.alternative_scenarios).toEqual([
+      { date: '2026-11-25', probability: 0.5 },
+      { date: '2026-12-01', probability: 0.5 },
+    ]);
+    expect(now.predicted_date).toBe('2026-11-25');
   });
 });
