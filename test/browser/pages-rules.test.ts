@@ -30,6 +30,11 @@ describe('insights in words (renderer/src/insights/describe)', () => {
     expect(none).toMatchObject({ severity: null, title: 'No change worth acting on', lines: ['Why: No material change since the last review'] });
   });
 
+  it('says so when there has been no conversation with a customer, rather than an unknown tone', () => {
+    const payload = { summary: '', tone: 'unknown', active_court: 'AR', action: null, action_breakdown: {}, last_touch: {}, commitment_date: null, predicted_pay_date: null, evidence_trace: null, unrelated_items: [] };
+    expect(describeInsight({ insight_type: 'customer_conversation_summary', payload_json: payload })).toMatchObject({ title: 'No conversation with this customer yet', lines: ['Ball is with: AR'] });
+  });
+
   it('reads evidence items and drops malformed ones', () => {
     const w = describeInsight({
       insight_type: 'portfolio_signal',

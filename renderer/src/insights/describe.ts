@@ -78,9 +78,10 @@ export function describeInsight(insight: { insight_type: string; payload_json: O
     case 'customer_conversation_summary':
       return {
         ...base,
-        title: inWords(p.summary) || 'Conversation summary',
+        // The engine's summary of a customer nobody has written to or called yet is empty.
+        title: inWords(p.summary) || 'No conversation with this customer yet',
         lines: lines(
-          line('Tone', p.tone),
+          line('Tone', p.tone === 'unknown' ? null : p.tone),
           line('Ball is with', p.active_court),
           line('Next step', p.action),
           line('Promised for', p.commitment_date),
