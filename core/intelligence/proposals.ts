@@ -167,7 +167,7 @@ function triggers(input: ProposalInput): Trigger[] {
       out.push({
         key: `past_due_no_touch:${invoice.id}:${step.key}`,
         invoice,
-        event: `Past due (${step.label}) with no touch in ${NO_TOUCH_DAYS} days`,
+        event: `${step.label}, no contact in the last ${NO_TOUCH_DAYS} days`,
         evidence: [
           fact('Due date', invoice.dueDate, 'invoice', ref),
           fact('Open balance', amount, 'invoice', ref),

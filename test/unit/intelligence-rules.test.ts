@@ -208,6 +208,7 @@ describe('recommended actions', () => {
     // Never touched says so, rather than a fact without a value.
     expect(proposals[0].evidence).toContainEqual(expect.objectContaining({ fact: 'Last touch', value: 'never' }));
     expect(proposals[0].responseDeadline).toBe('2026-11-25T17:00:00.000Z');
+    expect(proposals[0].triggerEventLabel).toBe('1-30 days past due, no contact in the last 14 days');
     expect(propose(customer({ openInvoices: [invoice({ lastTouchAt: '2026-11-20T10:00:00.000Z' })] })).proposals).toEqual([]);
   });
 
