@@ -60,6 +60,9 @@ describe('insights in words (renderer/src/insights/describe)', () => {
 
   it('writes dates as dates and nested values as words', () => {
     expect(inWords('2026-11-30')).toBe('Nov 30, 2026');
+    // Inside the engine's sentences too, but not inside invoice numbers or timestamps.
+    expect(inWords('INV-7 was due 2026-11-21 and is now 1-30 days past due.')).toBe('INV-7 was due Nov 21, 2026 and is now 1-30 days past due.');
+    expect(inWords('Invoice INV-2026-11-21 (logged 2026-11-21T10:00:00Z)')).toBe('Invoice INV-2026-11-21 (logged 2026-11-21T10:00:00Z)');
     expect(inWords({ open_balance: 12.5, days_quiet: 3 })).toBe('Open balance: 12.5, Days quiet: 3');
     expect(inWords(['a', null, 'b'])).toBe('a; b');
   });

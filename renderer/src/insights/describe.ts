@@ -40,10 +40,16 @@ const BASIS: Record<string, string> = {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Words for any value: dates as dates, lists joined, objects as "key: value" pairs. */
+/**
+ * A date written inside the engine's sentences ("was due 2026-11-21 and ..."), standing alone: not
+ * part of a longer token such as an invoice number (INV-2026-11-21) or a timestamp.
+ */
+const DATE_IN_TEXT = /(?<![\w-])(\d{4}-\d{2}-\d{2})(?![\w:-])/g;
+
+/** Words for any value: dates as dates (also inside sentences), lists joined, objects as "key: value" pairs. */
 export function inWords(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
-  if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDate(value) : value;
+  if (typeof value === 'string') return value.replace(DATE_IN_TEXT, (date) => formatDate(date));
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return value.map(inWords).filter(Boolean).join('; ');
   return Object.entries(value as Obj)
