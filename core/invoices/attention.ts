@@ -11,7 +11,8 @@
  * group by open balance, largest first.
  */
 import { daysBetween } from '../dates';
-import { jsonList, prepared, type Sqlite } from './reader';
+import { prepared } from '../db/statements';
+import { jsonList, type Sqlite } from './reader';
 
 export const ATTENTION_REASONS = ['promise_broken', 'promise_due', 'reply_received', 'dunning_ready', 'follow_up_due', 'past_due'] as const;
 export type AttentionReason = (typeof ATTENTION_REASONS)[number];

@@ -5,7 +5,8 @@
 import { today as todayOf } from '../clock';
 import type { Engine } from '../engine';
 import { NotFoundError } from '../errors';
-import { prepared, readSnapshot, type Sqlite } from './reader';
+import { prepared } from '../db/statements';
+import { readSnapshot, type Sqlite } from './reader';
 import { type InvoiceItem, type InvoiceRow, ITEM_COLUMNS, toItems } from './shape';
 import type { ClosingReason, ScheduledStepStatus, StepType } from '../db/schema';
 

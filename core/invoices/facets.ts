@@ -6,7 +6,8 @@
  */
 import { CLOSED_STATUS, type InvoiceStatus, openStatusOfDue, STATUS_VALUES, type StatusValue, statusThresholds } from './status';
 import { addStatusClause, answeredByDueTotals, baseWhere, facetStatuses, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses, searchSets, statusCaseSql, type Where } from './filters';
-import { prepared, type Sqlite } from './reader';
+import { prepared } from '../db/statements';
+import type { Sqlite } from './reader';
 import type { ClosingReason } from '../db/schema';
 
 export type Facets = Record<StatusValue, number>;

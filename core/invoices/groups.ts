@@ -10,7 +10,8 @@
 import { fromMinor } from '../money';
 import type { CursorPosition } from './cursor';
 import { addStatusClause, baseWhere, customerSubquery, type InvoiceFilters, invoicesFrom, onlyCustomerFilters, rowStatuses, Where } from './filters';
-import { jsonList, prepared, type Sqlite } from './reader';
+import { prepared } from '../db/statements';
+import { jsonList, type Sqlite } from './reader';
 import { AGING_BUCKETS, type AgingBucket, statusThresholds } from './status';
 import { afterPosition, type SortDir, type SortKey } from './sort';
 

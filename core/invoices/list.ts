@@ -10,7 +10,8 @@ import { type CursorPosition, decodeCursor, encodeCursor, queryFingerprint } fro
 import { attentionCountAndFacets, countAndFacets, type Facets } from './facets';
 import { type Access, addStatusClause, baseWhere, type FollowUpWindow, type InvoiceFilters, invoicesFrom, narrowAccess, rowStatuses, searchSets, type SqlPart, type Where } from './filters';
 import { type CustomerGroupRow, groupPage } from './groups';
-import { jsonList, prepared, readSnapshot, type Sqlite } from './reader';
+import { prepared } from '../db/statements';
+import { jsonList, readSnapshot, type Sqlite } from './reader';
 import { type InvoiceItem, type InvoiceRow, ITEM_COLUMNS, toItems } from './shape';
 import { afterPosition, flipDir, type OrderKey, SORT_COLUMN, SORT_INDEX, type SortDir, type SortKey, sortKeyType } from './sort';
 import type { AgingBucket, InvoiceStatus, StatusValue } from './status';

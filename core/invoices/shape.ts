@@ -5,7 +5,8 @@
 import type { Selectable } from 'kysely';
 import type { InvoicesTable } from '../db/schema';
 import { fromMinor } from '../money';
-import { jsonList, prepared, type Sqlite } from './reader';
+import { prepared } from '../db/statements';
+import { jsonList, type Sqlite } from './reader';
 import type { AttentionNote } from './attention';
 import { type AgingBucket, agingBucketOfStatus, daysOutstanding, daysPastDue, type InvoiceStatus, invoiceStatus, statusDisplay } from './status';
 

@@ -9,7 +9,8 @@ import type { ClosingReason } from '../db/schema';
 import type { Engine } from '../engine';
 import { fromMinor } from '../money';
 import { emptyFacets } from './facets';
-import { prepared, readSnapshot } from './reader';
+import { prepared } from '../db/statements';
+import { readSnapshot } from './reader';
 import { AGING_BUCKETS, type AgingBucket, agingBucketOfStatus, CLOSED_STATUS, daysPastDue, type InvoiceStatus, openStatusOfDue, STATUS_VALUES, type StatusValue, statusThresholds } from './status';
 
 export interface BucketTotal {

@@ -13,7 +13,7 @@ import type { Engine } from '../engine';
 import type { AuthenticatedUser } from '../http/env';
 import type { FeedChange, Row } from './feed';
 import { type AppFetch, replayOperation } from './operation';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 import { type SyncedTable, syncSchema } from './tables';
 
 export interface PulledCompany {

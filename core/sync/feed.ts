@@ -8,7 +8,7 @@
  */
 import type { Engine } from '../engine';
 import { ValidationError } from '../errors';
-import { prepared } from './statements';
+import { prepared } from '../db/statements';
 import { type SyncedTable, syncSchema } from './tables';
 
 export type Row = Record<string, unknown>;
