@@ -76,14 +76,26 @@ export function loadBacktestHistory(engine: Pick<Engine, 'database'>, companyId:
   }));
 }
 
+/**
+ * A query read page by page in key order (`read(after)`: the page past that key, the first for
+ * null; `size` rows a full page), awaiting `pause` between pages. Each page is read to its end
+ * before the next, so the connection is free between pages for whatever else the process runs.
+ */
+async function* keysetPages<T>(read: (after: string | null) => T[], keyOf: (row: T) => string, size: number, pause: () => Promise<void>): AsyncGenerator<T[]> {
+  let after: string | null = null;
+  for (;;) {
+    const rows = read(after);
+    yield rows;
+    if (rows.length < size) return;
+    after = keyOf(rows[rows.length - 1]);
+    await pause();
+  }
+}
+
 /** Settled invoices per page of the fit: one page is a few tens of milliseconds of the event loop. */
 const FIT_PAGE_ROWS = 2_000;
 
-/**
- * Pages of the fit in the unique invoice-number index's order (the order the unpaged scan read them
- * in, so the model learns in the same order), each page read to its end before the next: the
- * connection is free between pages for whatever else the process runs.
- */
+/** Pages of the fit in the unique invoice-number index's order (the order the unpaged scan read them in, so the model learns in the same order). */
 const FIT_SQL = `${SETTLED_SQL.replace('SELECT i.id,', 'SELECT i.id, i.invoice_number,').replace('FROM invoices i WHERE', 'FROM invoices i INDEXED BY invoices_number WHERE')} AND i.closed_date < ?`;
 
 /**
@@ -94,15 +106,11 @@ export async function fitPayDateModel(engine: Pick<Engine, 'database'>, companyI
   const sqlite = engine.database.sqlite;
   const first = sqlite.prepare(`${FIT_SQL} ORDER BY i.invoice_number LIMIT ?`);
   const next = sqlite.prepare(`${FIT_SQL} AND i.invoice_number > ? ORDER BY i.invoice_number LIMIT ?`);
+  const read = (after: string | null) =>
+    (after === null ? first.all(companyId, today, FIT_PAGE_ROWS) : next.all(companyId, today, after, FIT_PAGE_ROWS)) as Array<SettledRow & { invoice_number: string }>;
   const model = new PayDateModel();
-  let after: string | null = null;
-  for (;;) {
-    const rows = (after === null ? first.all(companyId, today, FIT_PAGE_ROWS) : next.all(companyId, today, after, FIT_PAGE_ROWS)) as Array<SettledRow & { invoice_number: string }>;
-    for (const row of rows) model.observe(toSettled(row));
-    if (rows.length < FIT_PAGE_ROWS) return model;
-    after = rows[rows.length - 1].invoice_number;
-    await pause();
-  }
+  for await (const rows of keysetPages(read, (r) => r.invoice_number, FIT_PAGE_ROWS, pause)) for (const row of rows) model.observe(toSettled(row));
+  return model;
 }
 
 /** The settled invoices of some customers (to refresh their part of a cached model). */
@@ -190,15 +198,10 @@ const ACTIVE_SQL = `SELECT c.id FROM customers c WHERE +c.company_id = ? AND c.i
  */
 export async function activeCustomerIds(engine: Pick<Engine, 'database'>, companyId: string, pause: () => Promise<void>): Promise<string[]> {
   const page = engine.database.sqlite.prepare(ACTIVE_SQL);
+  const read = (after: string | null) => page.all(companyId, after ?? '', ACTIVE_PAGE_CUSTOMERS) as { id: string }[];
   const ids: string[] = [];
-  let after = '';
-  for (;;) {
-    const rows = page.all(companyId, after, ACTIVE_PAGE_CUSTOMERS) as { id: string }[];
-    for (const r of rows) ids.push(r.id);
-    if (rows.length < ACTIVE_PAGE_CUSTOMERS) return ids;
-    after = rows[rows.length - 1].id;
-    await pause();
-  }
+  for await (const rows of keysetPages(read, (r) => r.id, ACTIVE_PAGE_CUSTOMERS, pause)) for (const r of rows) ids.push(r.id);
+  return ids;
 }
 
 /** Everything the models need about a chunk of customers, in four queries (invoices by the customer index, as above). */
