@@ -7,8 +7,7 @@
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
 import { agingBucketRows, type CustomerSlice } from '../analytics/aging';
-import type { PortfolioFigures } from './signals';
-import { SIGNAL_THRESHOLDS } from './signals';
+import { type PortfolioFigures, SIGNAL_THRESHOLDS } from './signals';
 
 /** Customers per slice: about 20 invoices each in the generated ledgers, a few tens of milliseconds. */
 const SLICE_CUSTOMERS = 200;

@@ -16,7 +16,6 @@ export interface SyncedTable {
   companyColumn: string;
 }
 
-
 /** The local audit trail: each database keeps its own (a desktop's is undone with its writes). */
 export const AUDIT_TABLE = 'changes';
 
