@@ -22,6 +22,8 @@ export interface RuntimeOptions extends Partial<HttpOptions> {
   tls?: { cert: Buffer; key: Buffer };
   /** A connected desktop: how often it pulls when the team server has not poked it. */
   syncIntervalMs?: number;
+  /** How often each mailbox is read for replies (default 5 minutes); 0 reads only on request. */
+  replyReadIntervalMs?: number;
 }
 
 export interface Runtime {
@@ -63,12 +65,16 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const snapshots = startSnapshotScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
   // Replies are read on a schedule: a reading job per connection per interval (and one at start).
   let queueing: Promise<unknown> = Promise.resolve();
+  const replyReadIntervalMs = options.replyReadIntervalMs ?? REPLY_READ_INTERVAL_MS;
   const queueReplyReads = () => {
-    queueing = queueScheduledReplyReads(engine).catch(WORKER_DEFAULTS.onError);
+    queueing = queueScheduledReplyReads(engine, replyReadIntervalMs).catch(WORKER_DEFAULTS.onError);
   };
-  queueReplyReads();
-  const replyTimer = setInterval(queueReplyReads, REPLY_READ_INTERVAL_MS);
-  replyTimer.unref();
+  let replyTimer: NodeJS.Timeout | undefined;
+  if (replyReadIntervalMs > 0) {
+    queueReplyReads();
+    replyTimer = setInterval(queueReplyReads, replyReadIntervalMs);
+    replyTimer.unref();
+  }
   const intelligence = startIntelligenceScheduler(engine, options.jobPollMs ? { pollMs: options.jobPollMs } : {});
   await sync.start();
   return {

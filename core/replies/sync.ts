@@ -158,12 +158,12 @@ export const REPLY_READ_INTERVAL_MS = 5 * 60_000;
  * The schedule: a reading for every active connection with an IMAP server, one per interval slot
  * (the slot is part of the idempotency key, so two processes or a restart queue it once).
  */
-export async function queueScheduledReplyReads(engine: Pick<Engine, 'db' | 'clock'>): Promise<number> {
+export async function queueScheduledReplyReads(engine: Pick<Engine, 'db' | 'clock'>, intervalMs = REPLY_READ_INTERVAL_MS): Promise<number> {
   const connections = await engine.db.selectFrom('email_connections').select(['id', 'company_id']).where('is_active', '=', 1)
     .where('imap_host', 'is not', null)
     .where('company_id', 'not in', replicatedCompanies(engine.db))
     .execute();
-  const slot = Math.floor(engine.clock.now().getTime() / REPLY_READ_INTERVAL_MS);
+  const slot = Math.floor(engine.clock.now().getTime() / intervalMs);
   let queued = 0;
   for (const c of connections) {
     const result = await queueRead(engine, { actor: systemActor, companyId: c.company_id }, c.id, `${REPLY_SYNC}:${c.id}:slot:${slot}`);

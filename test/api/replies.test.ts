@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { coreJobHandlers } from '../../core/jobs/handlers';
 import { createWorker } from '../../core/jobs/worker';
 import { queueScheduledReplyReads } from '../../core/replies/sync';
+import { listen } from '../support/http';
 import { type ImapServer, startImap } from '../support/imap';
 import { activeSequence, addCustomer, addInvoice, closedPort, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
@@ -232,6 +233,24 @@ describe("customers' replies over IMAP", () => {
     w.engine.clock.set('2026-11-23T12:05:00.000Z');
     await queueScheduledReplyReads(w.engine);
     expect(await pending()).toEqual([{ subject_id: reading }]);
+    // A shorter interval (--reply-minutes 1) has slots of its own length.
+    await createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
+    w.engine.clock.set('2026-11-23T12:06:00.000Z');
+    await queueScheduledReplyReads(w.engine);
+    expect(await pending()).toEqual([]);
+    await queueScheduledReplyReads(w.engine, 60_000);
+    expect(await pending()).toEqual([{ subject_id: reading }]);
+  });
+
+  it('the running service reads each mailbox once at start, or only on request when its interval is 0 (--reply-minutes 0)', async () => {
+    const reading = await connection();
+    const readings = () => w.engine.db.selectFrom('jobs').select('subject_id').where('kind', '=', 'email_reply_sync').where('company_id', '=', w.company).execute();
+    const onRequestOnly = await listen(w.engine, { replyReadIntervalMs: 0 });
+    await onRequestOnly.stop();
+    expect(await readings()).toEqual([]);
+    const scheduled = await listen(w.engine);
+    await scheduled.stop();
+    expect(await readings()).toEqual([{ subject_id: reading }]);
   });
 
   it('a changed UIDVALIDITY reads the mailbox again without recording anything twice', async () => {

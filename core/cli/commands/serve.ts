@@ -5,13 +5,14 @@ import { createEngine } from '../../engine';
 import { RENDERER_DIR } from '../../paths';
 import { isLoopback, startRuntime } from '../../runtime';
 import { DEFAULT_SYNC_INTERVAL_MS } from '../../sync/loop';
+import { REPLY_READ_INTERVAL_MS } from '../../replies/sync';
 import { prepareDemo } from '../../seed/demo';
 import { syncState } from '../../sync/state';
 import { setSyncRole } from '../../sync/triggers';
 import { DB_OPTIONS, databaseFile, intOption, parse, UsageError } from '../options';
 
 export const SERVE_HELP =
-  'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--team [--tls-cert F --tls-key F] [--insecure-http]] [--sync-interval SECONDS]';
+  'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--team [--tls-cert F --tls-key F] [--insecure-http]] [--sync-interval SECONDS] [--reply-minutes N]';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -28,11 +29,13 @@ export async function serveCommand(args: string[]): Promise<number> {
     'tls-key': { type: 'string' },
     'insecure-http': { type: 'boolean' },
     'sync-interval': { type: 'string' },
+    'reply-minutes': { type: 'string' },
   });
   const file = databaseFile(values);
   const port = intOption(values.port, 'port', 4870, 0, 65535);
   const tokenTtlDays = intOption(values['token-days'], 'token-days', DEFAULT_TOKEN_TTL_DAYS, 1, 3650);
   const syncIntervalMs = intOption(values['sync-interval'], 'sync-interval', DEFAULT_SYNC_INTERVAL_MS / 1000, 1, 86_400) * 1000;
+  const replyReadIntervalMs = intOption(values['reply-minutes'], 'reply-minutes', REPLY_READ_INTERVAL_MS / 60_000, 0, 1440) * 60_000;
   const host = values.host ?? '127.0.0.1';
   if (!values.team && (values['tls-cert'] || values['tls-key'] || values['insecure-http'])) throw new UsageError('--tls-cert, --tls-key and --insecure-http go with --team');
   if (Boolean(values['tls-cert']) !== Boolean(values['tls-key'])) throw new UsageError('Give both --tls-cert and --tls-key');
@@ -53,7 +56,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   if (values.demo) console.log(await prepareDemo(engine, file));
   const refuseCredentialsInClear = Boolean(values.team) && !tls && !isLoopback(host) && !values['insecure-http'];
-  const runtime = await startRuntime(engine, { port, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, refuseCredentialsInClear });
+  const runtime = await startRuntime(engine, { port, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear });
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     console.log('ardesk: the renderer is not built, so / only says how to build it; run `npm run build` (npm start builds it by itself). The API answers meanwhile.');
   }
