@@ -72,3 +72,13 @@ export function monthStart(month: string): string {
 export function monthEnd(month: string): string {
   return addDays(monthStart(addMonths(month, 1)), -1);
 }
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * A date as customers read it in an email: "December 1, 2026". The month in words reads the same
+ * in every English-speaking country, where 12/01/2026 does not.
+ */
+export function longDate(date: string): string {
+  return `${MONTH_NAMES[+date.slice(5, 7) - 1]} ${+date.slice(8, 10)}, ${date.slice(0, 4)}`;
+}

@@ -7,7 +7,7 @@
  * rejections of one kind of action (email, call, task) lower that kind for the customer: after
  * REJECTIONS_TO_DEMOTE it is offered only as an alternative, after REJECTIONS_TO_DROP not at all.
  */
-import { addDays, daysBetween } from '../dates';
+import { addDays, daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
 import type { ActionType } from '../db/schema';
 import { type EvidenceItem, fact } from './evidence';
@@ -144,8 +144,8 @@ function triggers(input: ProposalInput): Trigger[] {
           fact('Open balance', amount, 'invoice', ref),
         ],
         options: [
-          callOption(`Call about the missed promise on ${invoice.number}`, [`${customer.name} promised ${amount} for ${promise.date}`, 'Ask what happened and for a new firm date', 'Confirm the amount and the payment method']),
-          emailOption(`Email about the missed promise on ${invoice.number}`, `${invoice.number}: the payment promised for ${promise.date}`, `Hello,\n\nWe expected the payment of ${amount} for invoice ${invoice.number} on ${promise.date}, as agreed, and have not received it. Could you confirm when it will be sent?\n\nThank you,\n${companyName}`),
+          callOption(`Call about the missed promise on ${invoice.number}`, [`${customer.name} promised ${amount} for ${longDate(promise.date)}`, 'Ask what happened and for a new firm date', 'Confirm the amount and the payment method']),
+          emailOption(`Email about the missed promise on ${invoice.number}`, `${invoice.number}: the payment promised for ${longDate(promise.date)}`, `Hello,\n\nWe expected the payment of ${amount} for invoice ${invoice.number} on ${longDate(promise.date)}, as agreed, and have not received it. Could you confirm when it will be sent?\n\nThank you,\n${companyName}`),
         ],
       });
       continue;
@@ -158,9 +158,9 @@ function triggers(input: ProposalInput): Trigger[] {
         emailOption(
           `Send a reminder for ${invoice.number}`,
           `Invoice ${invoice.number} is past due`,
-          `Hello,\n\nOur records show invoice ${invoice.number} of ${amount}, due ${invoice.dueDate}, is still open. Could you let us know when it will be paid?\n\nThank you,\n${companyName}`,
+          `Hello,\n\nOur records show invoice ${invoice.number} of ${amount}, due ${longDate(invoice.dueDate)}, is still open. Could you let us know when it will be paid?\n\nThank you,\n${companyName}`,
         ),
-        callOption(`Call about ${invoice.number}`, [`${invoice.number}: ${amount}, due ${invoice.dueDate}`, 'Confirm the invoice was received and approved', 'Ask for a payment date']),
+        callOption(`Call about ${invoice.number}`, [`${invoice.number}: ${amount}, due ${longDate(invoice.dueDate)}`, 'Confirm the invoice was received and approved', 'Ask for a payment date']),
       ];
       // Older debts: a call first.
       if (step.key !== '1_30') options.reverse();

@@ -2,6 +2,7 @@
  * The payment reminder email: subject, plain text and HTML from one invoice's data. Pure, so the
  * wording rules are tested directly.
  */
+import { longDate } from '../dates';
 import { formatMoney } from '../money';
 
 export interface ReminderData {
@@ -27,11 +28,11 @@ export interface RenderedEmail {
   html: string;
 }
 
-/** How the due date reads: "is 12 days past due", "is 1 day past due", "is due today", "is due on 2026-12-01". */
+/** How the due date reads: "is 12 days past due", "is 1 day past due", "is due today", "is due on December 1, 2026". */
 export function dueState(daysPastDue: number, dueDate: string): string {
   if (daysPastDue > 0) return `is ${daysPastDue} ${daysPastDue === 1 ? 'day' : 'days'} past due`;
   if (daysPastDue === 0) return 'is due today';
-  return `is due on ${dueDate}`;
+  return `is due on ${longDate(dueDate)}`;
 }
 
 export function escapeHtml(value: string): string {
@@ -50,8 +51,8 @@ export function renderReminder(data: ReminderData): RenderedEmail {
   const greeting = `Hello ${data.contactName || data.customerName},`;
   const facts: Array<[string, string]> = [
     ['Invoice', data.invoiceNumber],
-    ['Invoice date', data.invoiceDate],
-    ['Due date', data.dueDate],
+    ['Invoice date', longDate(data.invoiceDate)],
+    ['Due date', longDate(data.dueDate)],
     ['Amount', formatMoney(data.totalAmount, data.currency)],
     ...(data.paidAmount !== 0 ? ([['Paid', formatMoney(data.paidAmount, data.currency)]] as Array<[string, string]>) : []),
     ['Balance due', balance],

@@ -3,7 +3,7 @@
  * Known placeholders without a value (no open invoice, no payment link) render empty; unknown
  * placeholders stay as written, so a typo shows in the preview instead of vanishing silently.
  */
-import { daysBetween } from '../dates';
+import { daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
 import { escapeHtml } from '../reminders/template';
 
@@ -101,8 +101,8 @@ export function templateValues(ctx: TemplateContext): TemplateValues {
     company_name: ctx.companyName,
     sender_name: ctx.senderName ?? ctx.companyName,
     invoice_number: inv?.invoice_number ?? '',
-    invoice_date: inv?.invoice_date ?? '',
-    due_date: inv?.due_date ?? '',
+    invoice_date: inv ? longDate(inv.invoice_date) : '',
+    due_date: inv ? longDate(inv.due_date) : '',
     balance: inv ? formatMoney(inv.balance, inv.currency) : '',
     total_amount: inv ? formatMoney(inv.total_amount, inv.currency) : '',
     days_past_due: inv ? String(daysPastDue(inv.due_date, ctx.today)) : '',
@@ -111,6 +111,6 @@ export function templateValues(ctx: TemplateContext): TemplateValues {
     total_overdue: formatMoney(sum(overdue), ctx.currency),
     open_invoice_count: String(ctx.openInvoices.length),
     overdue_invoice_count: String(overdue.length),
-    invoice_list: ctx.openInvoices.map((i) => `${i.invoice_number}, due ${i.due_date}: ${formatMoney(i.balance, i.currency)}`).join('\n'),
+    invoice_list: ctx.openInvoices.map((i) => `${i.invoice_number}, due ${longDate(i.due_date)}: ${formatMoney(i.balance, i.currency)}`).join('\n'),
   };
 }

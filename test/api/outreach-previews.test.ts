@@ -76,7 +76,7 @@ describe('outreach previews and filters', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ subject: 'Invoice INV-77 for Zephyr & Sons', to: 'billing@zephyrsons.test', sender: { id: sender }, unknown_placeholders: ['nope'] });
     expect(res.body.subject).toBe(row.email_subject);
-    expect(res.body.body).toBe('Hi Ada Payables, $1,234.56 is due 2026-11-01. Acme AR {{nope}}');
+    expect(res.body.body).toBe('Hi Ada Payables, $1,234.56 is due November 1, 2026. Acme AR {{nope}}');
     expect((await w.api('GET', w.path(`/sequences/queue/${MISSING}/preview`))).status).toBe(404);
     expect((await w.api('GET', w.path(`/sequences/queue/${row.id}/preview`, w.other), undefined, w.tokens.carol)).status).toBe(404);
   });

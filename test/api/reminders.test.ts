@@ -99,7 +99,7 @@ describe('invoice reminders over real SMTP', () => {
     expect(first.text).toContain('Pay online: https://pay.acme.example/INV-1001');
     expect(first.html).toContain('<a href="https://pay.acme.example/INV-1001">');
     expect(first.messageId).toBe(`<reminder.${queued[0].id}@acme.example>`);
-    expect(second.subject).toBe('Payment reminder: invoice INV-1002 is due on 2026-12-01 ($500.00)');
+    expect(second.subject).toBe('Payment reminder: invoice INV-1002 is due on December 1, 2026 ($500.00)');
 
     const comms = await communications();
     expect(comms).toHaveLength(2);

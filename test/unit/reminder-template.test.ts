@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { longDate } from '../../core/dates';
 import { formatMoney } from '../../core/money';
 import { dueState, escapeHtml, type ReminderData, renderReminder } from '../../core/reminders/template';
 
@@ -30,12 +31,20 @@ describe('formatMoney', () => {
   });
 });
 
+describe('longDate', () => {
+  it('writes the month in words, the day without a leading zero, and the year', () => {
+    expect(longDate('2026-12-01')).toBe('December 1, 2026');
+    expect(longDate('2027-01-31')).toBe('January 31, 2027');
+    expect(longDate('2028-02-29')).toBe('February 29, 2028');
+  });
+});
+
 describe('dueState', () => {
   it('reads past due, due today and due later', () => {
     expect(dueState(23, '2026-10-31')).toBe('is 23 days past due');
     expect(dueState(1, '2026-11-22')).toBe('is 1 day past due');
     expect(dueState(0, '2026-11-23')).toBe('is due today');
-    expect(dueState(-8, '2026-12-01')).toBe('is due on 2026-12-01');
+    expect(dueState(-8, '2026-12-01')).toBe('is due on December 1, 2026');
   });
 });
 
@@ -45,7 +54,7 @@ describe('renderReminder', () => {
     expect(email.subject).toBe('Payment reminder: invoice INV-1042 is 23 days past due ($1,000.00)');
     expect(email.text).toContain('Hello Pat Payables,');
     expect(email.text).toContain('This is a reminder that invoice INV-1042 from Acme Supply is 23 days past due, with $1,000.00 outstanding.');
-    for (const line of ['Invoice: INV-1042', 'Invoice date: 2026-10-01', 'Due date: 2026-10-31', 'Amount: $1,250.00', 'Paid: $250.00', 'Balance due: $1,000.00', 'Days past due: 23', 'Pay online: https://pay.acme.example/i/INV-1042']) {
+    for (const line of ['Invoice: INV-1042', 'Invoice date: October 1, 2026', 'Due date: October 31, 2026', 'Amount: $1,250.00', 'Paid: $250.00', 'Balance due: $1,000.00', 'Days past due: 23', 'Pay online: https://pay.acme.example/i/INV-1042']) {
       expect(email.text).toContain(line);
     }
     expect(email.text.trimEnd().endsWith('Kind regards,\nAcme Supply')).toBe(true);
@@ -55,7 +64,7 @@ describe('renderReminder', () => {
 
   it('leaves out what does not apply: no payment, not past due, no link, no contact name', () => {
     const email = renderReminder({ ...base, paidAmount: 0, balance: 125_000, daysPastDue: -8, dueDate: '2026-12-01', paymentLink: null, contactName: null });
-    expect(email.subject).toBe('Payment reminder: invoice INV-1042 is due on 2026-12-01 ($1,250.00)');
+    expect(email.subject).toBe('Payment reminder: invoice INV-1042 is due on December 1, 2026 ($1,250.00)');
     expect(email.text).toContain('Hello Borealis Foods,');
     expect(email.text).not.toContain('Paid:');
     expect(email.text).not.toContain('Days past due');

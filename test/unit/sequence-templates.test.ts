@@ -32,7 +32,8 @@ describe('templates', () => {
       company_name: 'Acme Supply',
       sender_name: 'Alice Collector',
       invoice_number: 'INV-1',
-      due_date: '2026-10-01',
+      invoice_date: 'September 1, 2026',
+      due_date: 'October 1, 2026',
       balance: '$1,250.00',
       days_past_due: '53',
       payment_link: 'https://pay.test/INV-1',
@@ -41,7 +42,7 @@ describe('templates', () => {
       open_invoice_count: '3',
       overdue_invoice_count: '2',
     });
-    expect(v.invoice_list.split('\n')).toEqual(['INV-1, due 2026-10-01: $1,250.00', 'INV-2, due 2026-11-20: $50.50', 'INV-3, due 2026-12-15: $10.00']);
+    expect(v.invoice_list.split('\n')).toEqual(['INV-1, due October 1, 2026: $1,250.00', 'INV-2, due November 20, 2026: $50.50', 'INV-3, due December 15, 2026: $10.00']);
     expect(Object.keys(v).sort()).toEqual([...PLACEHOLDERS].sort());
   });
 
