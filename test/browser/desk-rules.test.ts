@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { customerMinWidth, keptWidth } from '../../renderer/src/desk/columns';
 import { activeFilterCount, apiQuery, customerFilters, DEFAULT_FILTERS, effectiveSort, parseFilters, sortOfColumn, toggle, toSearch, STATUSES, withColumnSort } from '../../renderer/src/desk/filters';
 import { billingContact, followUpState, formatDate, formatMoney, localToday, recipientsSummary } from '../../renderer/src/desk/format';
 import { operationEffect, overpayment, paymentOperations } from '../../renderer/src/desk/payments';
@@ -207,5 +208,21 @@ describe('follow-ups and payments in the panel', () => {
     expect(operationEffect('void', { amount: 50, status: 'PAID' }, { open_balance: 0, balance: 30, currency: 'USD', closing_reason: 'written_off' })).toBe(
       'It stops counting; the invoice stays closed (written off) and owes nothing.',
     );
+  });
+});
+
+describe('the customer column of the invoice grid (renderer/src/desk/columns)', () => {
+  const columns = [{ colId: 'invoice_number', width: 104 }, { colId: 'customer_name' }, { colId: 'balance', width: 112 }, { colId: 'days_past_due', width: 76 }, { colId: 'status', width: 138 }, { colId: 'due_date', width: 112 }];
+
+  it('counts the selection box and the columns kept in view, not the ones after them', () => {
+    expect(keptWidth(columns, 40)).toBe(40 + 104 + 112 + 76 + 138);
+  });
+
+  it('takes what the grid has left beside them, from 100 px with the panel open on a laptop to 220 px on a wide screen', () => {
+    const kept = keptWidth(columns, 40);
+    expect(customerMinWidth(576, kept)).toBe(100);
+    expect(customerMinWidth(kept + 16 + 150, kept)).toBe(150);
+    expect(customerMinWidth(1200, kept)).toBe(220);
+    expect(customerMinWidth(0, kept)).toBe(100);
   });
 });

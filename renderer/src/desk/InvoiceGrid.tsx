@@ -1,10 +1,11 @@
-import type { CellKeyDownEvent, ColDef, GetRowIdParams, GridApi, GridReadyEvent, IDatasource, RowClickedEvent, RowSelectionOptions, SelectionChangedEvent, SortChangedEvent } from 'ag-grid-community';
+import type { CellKeyDownEvent, ColDef, GetRowIdParams, GridApi, GridReadyEvent, GridSizeChangedEvent, IDatasource, RowClickedEvent, RowSelectionOptions, SelectionChangedEvent, SortChangedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useConnection } from '../state/connection';
 import { api } from '../state/session';
 import { ErrorBox } from '../components/ErrorBox';
 import { DEFAULT_COL_DEF, gridTheme } from './ag';
+import { customerMinWidth, keptWidth } from './columns';
 import { apiQuery, DEFAULT_FILTERS, type DeskFilters, effectiveSort, type InvoiceQuery, type Order, type SortKey, sortOfColumn, withColumnSort } from './filters';
 import { formatCount, formatDate, formatMoney, formatTimestamp } from './format';
 import { AttentionCell, BalanceCell, BucketCell, CustomerCell, FollowUpCell, LabelsCell, StatusCell } from './grid-cells';
@@ -53,7 +54,6 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
       headerName: 'Customer',
       sortable: true,
       flex: 1,
-      minWidth: 100,
       tooltipField: 'customer_name',
       cellRenderer: CustomerCell,
       cellRendererParams: { companyId, onOpen: onCustomer },
@@ -250,11 +250,18 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
     grid.applyColumnState({ state: colId ? [{ colId, sort: filters.order }] : [], defaultState: { sort: null } });
   }, [filters.sort, filters.order]);
 
-  const columns = useMemo(() => {
-    const all = invoiceColumns(companyId, onCustomer, { sort: filtersRef.current.sort, order: filtersRef.current.order }, filters.work);
+  const allColumns = useMemo(
+    () => invoiceColumns(companyId, onCustomer, { sort: filtersRef.current.sort, order: filtersRef.current.order }, filters.work),
+    [companyId, onCustomer, filters.work],
+  );
+  const [gridWidth, setGridWidth] = useState(0);
+  const onGridSizeChanged = useCallback((e: GridSizeChangedEvent<Invoice>) => setGridWidth(e.clientWidth), []);
+  const customerWidth = customerMinWidth(gridWidth, keptWidth(allColumns, SELECTION_COLUMN.width ?? 0));
+  const columns = useMemo(
     // On the customer page every row is that customer's.
-    return embedded ? all.filter((c) => c.colId !== 'customer_name') : all;
-  }, [companyId, onCustomer, embedded, filters.work]);
+    () => (embedded ? allColumns.filter((c) => c.colId !== 'customer_name') : allColumns.map((c) => (c.colId === 'customer_name' ? { ...c, minWidth: customerWidth } : c))),
+    [allColumns, embedded, customerWidth],
+  );
 
   const onGridReady = useCallback(
     (e: GridReadyEvent<Invoice>) => {
@@ -330,6 +337,7 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
           rowSelection={embedded ? undefined : ROW_SELECTION}
           selectionColumnDef={SELECTION_COLUMN}
           onGridReady={onGridReady}
+          onGridSizeChanged={onGridSizeChanged}
           onSortChanged={onSortChanged}
           onRowClicked={onRowClicked}
           onCellKeyDown={onCellKeyDown}
