@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { customerMinWidth, keptWidth } from '../../renderer/src/desk/columns';
 import { activeFilterCount, apiQuery, customerFilters, DEFAULT_FILTERS, effectiveSort, parseFilters, sortOfColumn, toggle, toSearch, STATUSES, withColumnSort } from '../../renderer/src/desk/filters';
 import { billingContact, followUpState, formatDate, formatMoney, localToday, recipientsSummary } from '../../renderer/src/desk/format';
-import { operationEffect, overpayment, paymentOperations } from '../../renderer/src/desk/payments';
+import { operationEffect, overpayment, paymentMethodWords, paymentOperations } from '../../renderer/src/desk/payments';
 import { CursorPager, type CursorPage } from '../../renderer/src/desk/pager';
 
 describe('desk filters in the URL', () => {
@@ -224,5 +224,12 @@ describe('the customer column of the invoice grid (renderer/src/desk/columns)', 
     expect(customerMinWidth(kept + 16 + 150, kept)).toBe(150);
     expect(customerMinWidth(1200, kept)).toBe(220);
     expect(customerMinWidth(0, kept)).toBe(100);
+  });
+});
+
+describe('payment methods in words (renderer/src/desk/payments)', () => {
+  it('writes the known codes as people do, whatever their case, and any other without underscores', () => {
+    expect(['ACH', 'CREDIT_CARD', 'check', 'WIRE'].map(paymentMethodWords)).toEqual(['ACH', 'Credit card', 'Check', 'Wire']);
+    expect(paymentMethodWords('Direct_Debit')).toBe('Direct Debit');
   });
 });

@@ -135,8 +135,10 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     else {
       await expect.poll(() => rows.count()).toBe(payments.data.length);
       expect(await rows.first().locator('td').nth(1).innerText()).toBe(payments.data[0].invoice_number);
+      // The method in words: 'ACH' and 'Credit card', never 'ach' or 'CREDIT_CARD'.
+      expect(await rows.first().locator('td').nth(2).innerText()).toMatch(/^(ACH|Wire|Check|Credit card|Cash|Other)$/);
     }
-    expect(await page.getByRole('region', { name: 'Payments' }).innerText()).not.toMatch(/PAID|PARTIAL|PENDING|[{}]/);
+    expect(await page.getByRole('region', { name: 'Payments' }).innerText()).not.toMatch(/PAID|PARTIAL|PENDING|_|\bach\b|[{}]/);
     await page.getByRole('region', { name: 'Communications' }).scrollIntoViewIfNeeded();
     await lookAndCheck(page, 'customer-history');
   }, 180_000);

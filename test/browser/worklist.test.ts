@@ -225,7 +225,9 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await form.getByRole('button', { name: 'Cancel' }).click();
 
-    const payment = page.getByTestId('payment-row').filter({ hasText: 'PENDING' });
+    const payment = page.getByTestId('payment-row').filter({ hasText: 'Pending, not counted yet' });
+    expect(await payment.innerText()).toMatch(/Credit card/);
+    expect(await page.getByTestId('panel-payments').innerText()).not.toMatch(/PENDING|PAID|PARTIAL|CREDIT_CARD/);
     await payment.getByRole('button', { name: /^Settle/ }).click();
     const settle = page.getByRole('alertdialog', { name: 'Settle this payment?' });
     expect(await settle.getByTestId('operation-effect').innerText()).toMatch(/^It counts now: the open balance goes from \$[\d,.]+ to \$[\d,.]+\.$/);
@@ -233,7 +235,7 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
     await settle.getByLabel('Reason (kept with the payment)').fill('Card batch cleared');
     await settle.getByRole('button', { name: 'Settle' }).click();
     await page.locator('.toast-success', { hasText: 'Settle: $40.00' }).waitFor();
-    await page.getByTestId('payment-row').filter({ hasText: 'Card batch cleared' }).filter({ hasText: 'PARTIAL' }).waitFor();
+    await page.getByTestId('payment-row').filter({ hasText: 'Card batch cleared' }).filter({ hasText: 'Partial' }).waitFor();
     await expect.poll(() => page.getByTestId('panel-balance').innerText().then((t) => Number(t.replace(/[^0-9.]/g, '')))).toBeCloseTo(row.balance - 40, 2);
 
     await page.getByTestId('payment-row').filter({ hasText: 'Card batch cleared' }).getByRole('button', { name: /^Void/ }).click();
@@ -241,7 +243,7 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
     expect(await voiding.getByTestId('operation-effect').innerText()).toMatch(/^It stops counting: the open balance goes from/);
     await voiding.getByLabel('Reason (kept with the payment)').fill('Chargeback');
     await voiding.getByRole('button', { name: 'Void' }).click();
-    await page.getByTestId('payment-row').filter({ hasText: 'Chargeback' }).filter({ hasText: 'VOIDED' }).waitFor();
+    await page.getByTestId('payment-row').filter({ hasText: 'Chargeback' }).filter({ hasText: 'Voided' }).waitFor();
     await expect.poll(() => page.getByTestId('panel-balance').innerText().then((t) => Number(t.replace(/[^0-9.]/g, '')))).toBeCloseTo(row.balance, 2);
     await page.screenshot({ path: screenshotPath('worklist-payments.png') });
     await page.keyboard.press('Escape');

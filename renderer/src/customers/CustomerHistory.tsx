@@ -1,22 +1,14 @@
 import { useState } from 'react';
-import type { Schemas } from '../api/client';
 import { ErrorBox } from '../components/ErrorBox';
 import { Pager } from '../components/SortHeader';
 import { useLoad } from '../components/useLoad';
 import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
+import { PAYMENT_STATUS_WORDS, paymentMethodWords } from '../desk/payments';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { describeCommunication } from './communication-words';
 
 const PAGE = 20;
-
-const PAYMENT_STATUS_WORDS: Record<Schemas['Payment']['status'], string> = {
-  PAID: 'Paid',
-  PARTIAL: 'Partial',
-  PENDING: 'Pending, not counted yet',
-  FAILED: 'Failed',
-  VOIDED: 'Voided',
-};
 
 /** What the timeline shows: everything, or one kind (replies alone are the emails received). */
 const SHOW = {
@@ -76,7 +68,7 @@ export function CustomerPayments({ companyId, customerId, currency, version }: {
                   <td>
                     <InvoiceLink companyId={companyId} id={p.invoice} number={p.invoice_number} />
                   </td>
-                  <td>{p.payment_method.replace(/_/g, ' ').toLowerCase()}</td>
+                  <td>{paymentMethodWords(p.payment_method)}</td>
                   <td>
                     <span className={`pill pill-${p.status.toLowerCase()}`}>{PAYMENT_STATUS_WORDS[p.status]}</span>
                     {p.status_reason && <div className="muted small">{p.status_reason}</div>}

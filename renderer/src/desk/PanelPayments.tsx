@@ -6,10 +6,9 @@ import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { formatDate, formatMoney, localToday } from './format';
-import { type PaymentOperation, paymentOperations, operationEffect, overpayment } from './payments';
+import { PAYMENT_METHODS, PAYMENT_STATUS_WORDS, type PaymentOperation, paymentMethodWords, paymentOperations, operationEffect, overpayment } from './payments';
 import type { InvoiceDetail } from './types';
 
-const PAYMENT_METHODS = ['ACH', 'WIRE', 'CHECK', 'CREDIT_CARD', 'CASH', 'OTHER'];
 
 type Payment = Schemas['Payment'];
 
@@ -94,7 +93,7 @@ export function RecordPayment({ companyId, invoice, onSaved }: { companyId: stri
           <select name="payment_method" value={form.payment_method} onChange={(e) => setForm({ ...form, payment_method: e.target.value })}>
             {PAYMENT_METHODS.map((m) => (
               <option key={m} value={m}>
-                {m.replace('_', ' ')}
+                {paymentMethodWords(m)}
               </option>
             ))}
           </select>
@@ -169,9 +168,9 @@ export function Payments({ companyId, invoice, version, onSaved }: { companyId: 
             {payments.data.data.map((p) => (
               <tr key={p.id} title={[p.notes, p.status_reason].filter(Boolean).join(' · ') || undefined} data-testid="payment-row" data-status={p.status}>
                 <td>{formatDate(p.payment_date)}</td>
-                <td>{p.payment_method.replace('_', ' ')}</td>
+                <td>{paymentMethodWords(p.payment_method)}</td>
                 <td>
-                  <span className={`pill pill-${p.status.toLowerCase()}`}>{p.status}</span>
+                  <span className={`pill pill-${p.status.toLowerCase()}`}>{PAYMENT_STATUS_WORDS[p.status]}</span>
                   {p.status_reason && <div className="muted small">{p.status_reason}</div>}
                 </td>
                 <td className="num">{formatMoney(p.amount, currency)}</td>
@@ -257,7 +256,7 @@ function PaymentOperationDialog({
       onCancel={onCancel}
     >
       <p>
-        {formatMoney(payment.amount, invoice.currency)} by {payment.payment_method.replace('_', ' ')} on {formatDate(payment.payment_date)} ({payment.status}).
+        {formatMoney(payment.amount, invoice.currency)} by {paymentMethodWords(payment.payment_method)} on {formatDate(payment.payment_date)} ({PAYMENT_STATUS_WORDS[payment.status].toLowerCase()}).
       </p>
       <p data-testid="operation-effect">{effect}</p>
       <label className="stacked">

@@ -1,5 +1,24 @@
-/** Payment rules the panel shows before a write. Pure: unit-tested directly. */
+/** Payment rules and words of the panel and the customer page. Pure: unit-tested directly. */
+import type { Schemas } from '../api/client';
 import { formatMoney } from './format';
+
+/** The methods offered when recording a payment (the API takes any text). */
+export const PAYMENT_METHODS = ['ACH', 'WIRE', 'CHECK', 'CREDIT_CARD', 'CASH', 'OTHER'];
+
+const METHOD_WORDS: Record<string, string> = { ACH: 'ACH', WIRE: 'Wire', CHECK: 'Check', CREDIT_CARD: 'Credit card', CASH: 'Cash', OTHER: 'Other', EFT: 'EFT' };
+
+/** A payment method in words: the known codes as people write them, any other as given, without underscores. */
+export function paymentMethodWords(method: string): string {
+  return METHOD_WORDS[method.toUpperCase()] ?? method.replace(/_/g, ' ');
+}
+
+export const PAYMENT_STATUS_WORDS: Record<Schemas['Payment']['status'], string> = {
+  PAID: 'Paid',
+  PARTIAL: 'Partial',
+  PENDING: 'Pending, not counted yet',
+  FAILED: 'Failed',
+  VOIDED: 'Voided',
+};
 
 export type PaymentOperation = 'settle' | 'fail' | 'void';
 
