@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { customerMinWidth, keptWidth } from '../../renderer/src/desk/columns';
 import { activeFilterCount, apiQuery, customerFilters, DEFAULT_FILTERS, effectiveSort, parseFilters, sortOfColumn, toggle, toSearch, STATUSES, withColumnSort } from '../../renderer/src/desk/filters';
-import { billingContact, followUpState, formatDate, formatMoney, localToday, recipientsSummary } from '../../renderer/src/desk/format';
+import { billingContact, followUpState, formatDate, formatMoney, formatMonth, localToday, recipientsSummary } from '../../renderer/src/desk/format';
 import { operationEffect, overpayment, paymentMethodWords, paymentOperations } from '../../renderer/src/desk/payments';
 import { CursorPager, type CursorPage } from '../../renderer/src/desk/pager';
 
@@ -73,6 +73,8 @@ describe('desk formatting', () => {
     expect(formatMoney(null)).toBe('');
     expect(formatDate('2026-01-01', 'en-US')).toBe('Jan 1, 2026');
     expect(formatDate('2026-01-01', 'de-DE')).toBe('1. Jan. 2026');
+    expect(formatMonth('2026-01', 'en-US')).toBe('Jan 2026');
+    expect(formatMonth('2025-12', 'en-GB')).toBe('Dec 2025');
     expect(localToday(new Date(2026, 10, 3, 23, 59))).toBe('2026-11-03');
   });
 

@@ -147,6 +147,12 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     await nav(page, 'Analytics');
     await expect.poll(() => page.getByTestId('aging-total').innerText()).toMatch(/\$[\d,]+\.\d\d/);
     await expect.poll(() => page.getByTestId('metrics').innerText()).toMatch(/DSO\s+[\d.]+ days/);
+    // The month-by-month table names months in words ('Dec 2025'), not as keys (2025-12).
+    await page.getByText('Month by month').click();
+    const months = await page.getByTestId('metrics-months').locator('tbody tr td:first-child').allInnerTexts();
+    expect(months).toHaveLength(12);
+    for (const month of months) expect(month).toMatch(/^[A-Z][a-z]{2} \d{4}$/);
+    await page.getByText('Month by month').click();
     const todayTotal = await page.getByTestId('aging-total').innerText();
 
     // History builds from snapshots: take one of a past date, then of today.

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { type ChartOption, Chart, cssVar } from '../components/Chart';
 import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
-import { formatDate } from '../desk/format';
+import { formatDate, formatMonth } from '../desk/format';
 import { api } from '../state/session';
 
 const DAYS = [
@@ -33,7 +33,7 @@ export function MetricsSection({ companyId, asOf, waiting }: { companyId: string
       grid: { left: 8, right: 8, top: 34, bottom: 8, containLabel: true },
       legend: { top: 0, textStyle: { color: cssVar('--text') } },
       tooltip: { trigger: 'axis', valueFormatter: (v: number | null) => days(v) },
-      xAxis: { type: 'category', data: trend.map((t) => t.month), ...axis },
+      xAxis: { type: 'category', data: trend.map((t) => formatMonth(t.month)), ...axis },
       yAxis: { type: 'value', name: 'days', nameTextStyle: { color: cssVar('--muted') }, ...axis },
       series: DAYS.map((m) => ({ name: m.label, type: 'line', connectNulls: false, itemStyle: { color: cssVar(m.color) }, lineStyle: { color: cssVar(m.color) }, data: trend.map((t) => t[m.key]) })),
     };
@@ -66,7 +66,7 @@ export function MetricsSection({ companyId, asOf, waiting }: { companyId: string
           <Chart option={option} label="DSO, best possible DSO and average days delinquent per month over the last 12 months; the table below gives the same figures" testId="metrics-chart" />
           <details>
             <summary>Month by month</summary>
-            <table className="data-table">
+            <table className="data-table" data-testid="metrics-months">
               <thead>
                 <tr>
                   <th scope="col">Month</th>
@@ -80,7 +80,7 @@ export function MetricsSection({ companyId, asOf, waiting }: { companyId: string
               <tbody>
                 {data.trend.map((t) => (
                   <tr key={t.month}>
-                    <td>{t.month}</td>
+                    <td>{formatMonth(t.month)}</td>
                     {DAYS.map((m) => (
                       <td key={m.key} className="num">
                         {days(t[m.key])}

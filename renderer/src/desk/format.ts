@@ -35,6 +35,13 @@ export function formatDate(date: string | null | undefined, locale?: string): st
   );
 }
 
+/** A 'YYYY-MM' month as the locale writes it: 'Jan 2026'. */
+export function formatMonth(month: string, locale?: string): string {
+  const m = /^(\d{4})-(\d{2})$/.exec(month);
+  if (!m) return month;
+  return cached(`month|${locale ?? ''}`, () => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', timeZone: 'UTC' })).format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)));
+}
+
 /** An ISO timestamp as the locale writes a date and time, in the user's time zone. */
 export function formatTimestamp(value: string | null | undefined, locale?: string): string {
   if (!value) return '';
