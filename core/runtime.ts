@@ -63,7 +63,8 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const worker = createWorker(engine, { handlers: coreJobHandlers(), ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}) });
   worker.start();
   const snapshots = startSnapshotScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
-  // Replies are read on a schedule: a reading job per connection per interval (and one at start).
+  // Replies are read on a schedule: a reading job per connection per interval (and one at start),
+  // unless the interval is 0 (read on request only).
   let queueing: Promise<unknown> = Promise.resolve();
   const replyReadIntervalMs = options.replyReadIntervalMs ?? REPLY_READ_INTERVAL_MS;
   const queueReplyReads = () => {

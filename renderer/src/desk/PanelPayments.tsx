@@ -9,7 +9,6 @@ import { formatDate, formatMoney, localToday } from './format';
 import { PAYMENT_METHODS, PAYMENT_STATUS_WORDS, type PaymentOperation, paymentMethodWords, paymentOperations, operationEffect, overpayment } from './payments';
 import type { InvoiceDetail } from './types';
 
-
 type Payment = Schemas['Payment'];
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
