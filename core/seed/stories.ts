@@ -6,6 +6,7 @@
  * and AI proposals come from the intelligence engine run over this data (core/seed/index.ts). Everything is relative to the seed's today, so every view has current data.
  */
 import type { Insertable } from 'kysely';
+import { longDate } from '../dates';
 import type { ActionsTable, ApprovalOperation, CommunicationsTable, ScheduledStepStatus, StepType } from '../db/schema';
 import { renderTemplate, templateValues } from '../sequences/templates';
 import { zonedTimeToUtc } from './calendar';
@@ -149,7 +150,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
       direction: 'outbound',
       from: 'owner',
       subject: `Invoice ${num} is past due`,
-      body: `Hi ${first(contact)},\n\nA friendly reminder that invoice ${num} for ${bal} was due on ${dateOf(invoice.dueDay)}.${payOnline}\n\nThank you,\n${owner.name}\n${company.name}`,
+      body: `Hi ${first(contact)},\n\nA friendly reminder that invoice ${num} for ${bal} was due on ${longDate(dateOf(invoice.dueDay))}.${payOnline}\n\nThank you,\n${owner.name}\n${company.name}`,
     };
     const sentReminder = (label: string): ActionSpec => ({
       invoice,
@@ -192,7 +193,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           customer,
           type: 'task',
           status: 'proposed',
-          description: `Wait for the promised ACH payment of ${bal} for ${num} on ${dateOf(commit)}`,
+          description: `Wait for the promised ACH payment of ${bal} for ${num} on ${longDate(dateOf(commit))}`,
           recommendation: 'Wait for customer',
           trigger: 'Promise to pay received',
           required: false,
@@ -275,7 +276,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           trigger: `${dpd} days past due, no response`,
           required: true,
           ai: true,
-          metadata: { draft_subject: draftSubject, draft_body: `Hi ${first(contact)},\n\nInvoice ${num} for ${bal} is now ${dpd} days past due and we have not heard back. Please reply with a payment date by ${dateOf(3)}.\n\n${owner.name}` },
+          metadata: { draft_subject: draftSubject, draft_body: `Hi ${first(contact)},\n\nInvoice ${num} for ${bal} is now ${dpd} days past due and we have not heard back. Please reply with a payment date by ${longDate(dateOf(3))}.\n\n${owner.name}` },
           createdDay: -1,
           approvals: [],
         });
@@ -310,7 +311,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
         });
         addTouch(story, { day: -3, minute: 1005, kind: 'email', direction: 'inbound', from: 'customer', subject: `RE: Payment plan for invoice ${num}`, body: `Agreed, thank you. The first payment goes out ${spoken(firstDue)}.\n\n${contact}` });
         if (!invoice.labels.includes('plan')) extraLabels.push({ invoice, key: 'plan' });
-        const confirmation = `Hi ${first(contact)}, confirming three payments of ${instalment}; the first by ${dateOf(firstDue)}. Thank you for working with us.`;
+        const confirmation = `Hi ${first(contact)}, confirming three payments of ${instalment}; the first by ${longDate(dateOf(firstDue))}. Thank you for working with us.`;
         actions.push({
           invoice,
           customer,
@@ -388,7 +389,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           trigger: 'Payment expected in the next check run',
           required: false,
           ai: true,
-          metadata: { draft_subject: `Invoice ${num}: check run on ${dateOf(run)}` },
+          metadata: { draft_subject: `Invoice ${num}: check run on ${longDate(dateOf(run))}` },
           deadline: cal.stamp(run - 1, 840),
           createdDay: -2,
           approvals: [],
