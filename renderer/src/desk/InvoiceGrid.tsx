@@ -89,7 +89,7 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
           } satisfies ColDef<Invoice>,
         ]
       : []),
-    { field: 'due_date', colId: 'due_date', headerName: 'Due', width: 112, sortable: true, valueFormatter: (p) => formatDate(p.value as string) },
+    { field: 'due_date', colId: 'due_date', headerName: 'Due', width: 124, sortable: true, valueFormatter: (p) => formatDate(p.value as string) },
     {
       field: 'next_follow_up_date',
       colId: 'next_follow_up_date',
@@ -104,7 +104,7 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
       wrapHeaderText: true,
       autoHeaderHeight: true,
       headerTooltip: "The pay date predicted from this customer's payment history (see Insights); empty when there is too little history",
-      width: 112,
+      width: 124,
       valueFormatter: (p) => (p.value ? formatDate(p.value as string) : ''),
     },
     moneyColumn('total_amount', 'Amount', true),
@@ -127,7 +127,7 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
       valueFormatter: (p) => (p.value ? `${formatTimestamp(p.value as string)}${p.data?.last_touched_by ? ` · ${p.data.last_touched_by}` : ''}` : ''),
       tooltipValueGetter: (p) => (p.value ? `${formatTimestamp(p.value as string)}${p.data?.last_touched_by ? ` · ${p.data.last_touched_by}` : ''}` : undefined),
     },
-    { field: 'invoice_date', colId: 'invoice_date', headerName: 'Invoice date', width: 112, valueFormatter: (p) => formatDate(p.value as string) },
+    { field: 'invoice_date', colId: 'invoice_date', headerName: 'Invoice date', width: 124, valueFormatter: (p) => formatDate(p.value as string) },
     { field: 'days_outstanding', colId: 'days_outstanding', headerName: 'Days outstanding', headerTooltip: 'Days since the invoice date (to the closing date once closed)', width: 110, type: 'rightAligned', cellClass: 'num' },
   ];
   return columns.map((c) => (c.sortable ? { ...c, sort: sorted(c.colId!), sortingOrder: ['desc', 'asc'] } : c));
