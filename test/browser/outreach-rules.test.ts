@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_OPERATIONS, ACTION_STATUSES, nextStatus } from '../../core/actions/rules';
 import { nextSequenceStatus, SEQUENCE_ACTIONS, SEQUENCE_STATUSES } from '../../core/sequences/rules';
-import { type Action, allowedOperations, deadlineInstant, draftOf } from '../../renderer/src/actions/labels';
+import { type Action, allowedOperations, deadlineInstant, draftOf, recommendationOf } from '../../renderer/src/actions/labels';
 import { promiseAmountValue } from '../../renderer/src/components/callOutcomes';
 import { copyName, insertAt, lifecycleActions, plural, stepWhen } from '../../renderer/src/sequences/words';
 
 const action = (over: Partial<Action>): Action => ({ status: 'proposed', is_deleted: false, metadata: {}, ...over }) as Action;
 
 describe('the outreach screens’ rules', () => {
+  it("words what an action recommends: its label, else its description, with the engine's dates as dates", () => {
+    expect(recommendationOf({ recommendation_label: null, description: 'Wait: Globex promised to pay INV-7 by 2026-12-04.' })).toBe('Wait: Globex promised to pay INV-7 by Dec 4, 2026.');
+    expect(recommendationOf({ recommendation_label: 'Send an email', description: 'Send a reminder for INV-7' })).toBe('Send an email');
+  });
+
   it('offers exactly the action operations the core state machine allows from each status', () => {
     for (const status of ACTION_STATUSES) {
       const core = ACTION_OPERATIONS.filter((op) => {

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { describeError, ErrorBox } from '../components/ErrorBox';
-import { signalLine } from '../insights/describe';
+import { inWords, signalLine } from '../insights/describe';
 import { Evidence } from '../components/Evidence';
 import { useLoad } from '../components/useLoad';
 import { BucketText, StatusBadge } from '../desk/cells';
@@ -10,7 +10,7 @@ import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { RejectForm } from './ActionsPage';
-import { type Action, allowedOperations, deadlineInstant, draftOf, STATUS_WORDS, TYPE_WORDS } from './labels';
+import { type Action, allowedOperations, deadlineInstant, draftOf, recommendationOf, STATUS_WORDS, TYPE_WORDS } from './labels';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -87,7 +87,7 @@ function Alternatives({ companyId, action, onOpen }: { companyId: string; action
         {others.map((a) => (
           <li key={a.id}>
             <button type="button" className="linkish" onClick={() => onOpen(a.id)}>
-              {TYPE_WORDS[a.action_type]}: {a.recommendation_label ?? a.description}
+              {TYPE_WORDS[a.action_type]}: {recommendationOf(a)}
             </button>
           </li>
         ))}
@@ -194,9 +194,9 @@ export function ActionPanel({
             <section className="panel-section">
               <h3>Recommendation</h3>
               <p>
-                <strong>{action.recommendation_label ?? action.description}</strong>
+                <strong>{recommendationOf(action)}</strong>
               </p>
-              {action.recommendation_label && <p>{action.description}</p>}
+              {action.recommendation_label && <p>{inWords(action.description)}</p>}
               {action.trigger_event_label && <p className="muted">Because: {action.trigger_event_label}</p>}
               {action.response_deadline && <p className="muted">Response expected by {formatTimestamp(action.response_deadline)}</p>}
             </section>

@@ -8,7 +8,7 @@ import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { ActionPanel } from './ActionPanel';
-import { type Action, type ActionCategory, CATEGORY_LABELS, REJECT_REASONS, STATUS_WORDS, TYPE_WORDS } from './labels';
+import { type Action, type ActionCategory, CATEGORY_LABELS, recommendationOf, REJECT_REASONS, STATUS_WORDS, TYPE_WORDS } from './labels';
 
 const PAGE_SIZE = 25;
 const CATEGORIES: ActionCategory[] = ['needs_action', 'awaiting_customer', 'history'];
@@ -273,7 +273,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                   <td className="mono">{a.invoice_number ?? <span className="muted">—</span>}</td>
                   <td className="optional">{TYPE_WORDS[a.action_type]}</td>
                   <td>
-                    {a.recommendation_label ?? a.description}
+                    {recommendationOf(a)}
                     <span className="muted small type-inline"> · {TYPE_WORDS[a.action_type]}</span>
                     {a.response_deadline && <div className="muted small">Reply by {formatDate(a.response_deadline.slice(0, 10))}</div>}
                   </td>

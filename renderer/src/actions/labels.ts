@@ -1,4 +1,5 @@
 import type { Schemas } from '../api/client';
+import { inWords } from '../insights/describe';
 
 /** Words for the action states and channels, and the drafted content an action carries. Pure. */
 export type Action = Schemas['Action'];
@@ -21,6 +22,11 @@ export const STATUS_WORDS: Record<Action['status'], string> = {
 export const TYPE_WORDS: Record<Action['action_type'], string> = { email: 'Email', call: 'Call', task: 'Task' };
 
 export const REJECT_REASONS = ['Not needed now', 'Wrong recommendation', 'Customer already paid', 'Customer disputes the invoice', 'Handled another way', 'Other'];
+
+/** What an action recommends, in words: its label, else its description, with dates as dates ('Dec 4, 2026'). */
+export function recommendationOf(action: Pick<Action, 'recommendation_label' | 'description'>): string {
+  return inWords(action.recommendation_label ?? action.description);
+}
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() ? value : null;
