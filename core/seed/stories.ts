@@ -87,7 +87,8 @@ const money = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { min
 export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<StoryCounts> {
   const { cal, ids } = ctx;
   const { company, ledger, rng } = o;
-  const dateOf = (day: number) => cal.date(day);
+  /** A date as the stories' emails write it: 'December 5, 2026'. */
+  const written = (day: number) => longDate(cal.date(day));
   const spoken = (day: number) => new Date(`${cal.date(day)}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
   const arTeam = company.team.filter((m) => m.role === 'ar');
   const salesTeam = company.team.filter((m) => m.role === 'sales');
@@ -150,7 +151,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
       direction: 'outbound',
       from: 'owner',
       subject: `Invoice ${num} is past due`,
-      body: `Hi ${first(contact)},\n\nA friendly reminder that invoice ${num} for ${bal} was due on ${longDate(dateOf(invoice.dueDay))}.${payOnline}\n\nThank you,\n${owner.name}\n${company.name}`,
+      body: `Hi ${first(contact)},\n\nA friendly reminder that invoice ${num} for ${bal} was due on ${written(invoice.dueDay)}.${payOnline}\n\nThank you,\n${owner.name}\n${company.name}`,
     };
     const sentReminder = (label: string): ActionSpec => ({
       invoice,
@@ -193,13 +194,13 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           customer,
           type: 'task',
           status: 'proposed',
-          description: `Wait for the promised ACH payment of ${bal} for ${num} on ${longDate(dateOf(commit))}`,
+          description: `Wait for the promised ACH payment of ${bal} for ${num} on ${written(commit)}`,
           recommendation: 'Wait for customer',
           trigger: 'Promise to pay received',
           required: false,
           top: 'wait_for_customer',
           ai: true,
-          metadata: { commitment_date: dateOf(commit) },
+          metadata: { commitment_date: cal.date(commit) },
           deadline: cal.stamp(commit, 1260),
           createdDay: -1,
           approvals: [],
@@ -276,7 +277,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           trigger: `${dpd} days past due, no response`,
           required: true,
           ai: true,
-          metadata: { draft_subject: draftSubject, draft_body: `Hi ${first(contact)},\n\nInvoice ${num} for ${bal} is now ${dpd} days past due and we have not heard back. Please reply with a payment date by ${longDate(dateOf(3))}.\n\n${owner.name}` },
+          metadata: { draft_subject: draftSubject, draft_body: `Hi ${first(contact)},\n\nInvoice ${num} for ${bal} is now ${dpd} days past due and we have not heard back. Please reply with a payment date by ${written(3)}.\n\n${owner.name}` },
           createdDay: -1,
           approvals: [],
         });
@@ -311,7 +312,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
         });
         addTouch(story, { day: -3, minute: 1005, kind: 'email', direction: 'inbound', from: 'customer', subject: `RE: Payment plan for invoice ${num}`, body: `Agreed, thank you. The first payment goes out ${spoken(firstDue)}.\n\n${contact}` });
         if (!invoice.labels.includes('plan')) extraLabels.push({ invoice, key: 'plan' });
-        const confirmation = `Hi ${first(contact)}, confirming three payments of ${instalment}; the first by ${longDate(dateOf(firstDue))}. Thank you for working with us.`;
+        const confirmation = `Hi ${first(contact)}, confirming three payments of ${instalment}; the first by ${written(firstDue)}. Thank you for working with us.`;
         actions.push({
           invoice,
           customer,
@@ -389,7 +390,7 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           trigger: 'Payment expected in the next check run',
           required: false,
           ai: true,
-          metadata: { draft_subject: `Invoice ${num}: check run on ${longDate(dateOf(run))}` },
+          metadata: { draft_subject: `Invoice ${num}: check run on ${written(run)}` },
           deadline: cal.stamp(run - 1, 840),
           createdDay: -2,
           approvals: [],
