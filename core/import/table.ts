@@ -4,7 +4,10 @@
  */
 import ExcelJS from 'exceljs';
 import { ValidationError } from '../errors';
-import { parseCsv } from './csv';
+import { yieldToEventLoop } from '../yielding';
+import { csvRecords } from './csv';
+import { IMPORT_LIMITS, overLimit, type ReadLimits } from './limits';
+import { checkWorkbook } from './xlsx-scan';
 
 export type Cell = string | number | boolean | Date | null;
 
@@ -29,6 +32,7 @@ export interface ReadOptions {
   sheet?: string;
   delimiter?: string;
   encoding?: TextEncoding;
+  limits?: ReadLimits;
 }
 
 /** XLSX files are ZIP archives; anything else is read as delimited text. */
@@ -38,9 +42,13 @@ export function detectFormat(bytes: Uint8Array): FileFormat {
 
 export async function readTable(bytes: Uint8Array, options: ReadOptions = {}): Promise<Table> {
   const format = options.format ?? detectFormat(bytes);
-  if (format === 'xlsx') return readXlsx(bytes, options.sheet);
+  const limits = options.limits ?? IMPORT_LIMITS;
+  if (format === 'xlsx') {
+    await checkWorkbook(bytes, limits);
+    return readXlsx(bytes, options.sheet, limits);
+  }
   if (options.sheet !== undefined) throw new ValidationError('A CSV file has no sheets', { sheet: ['Only an XLSX file has sheets'] });
-  return readCsvTable(decodeText(bytes, options.encoding ?? 'utf-8'), options.delimiter ?? ',');
+  return readCsvTable(decodeText(bytes, options.encoding ?? 'utf-8'), options.delimiter ?? ',', limits);
 }
 
 export function decodeText(bytes: Uint8Array, encoding: TextEncoding): string {
@@ -51,14 +59,22 @@ export function decodeText(bytes: Uint8Array, encoding: TextEncoding): string {
   }
 }
 
-export function readCsvTable(text: string, delimiter: string): Table {
-  const records = parseCsv(text, delimiter);
-  if (records.length === 0) throw new ValidationError('The file is empty', { file: ['No header row'] });
-  const [header, ...rows] = records;
-  return { headers: header.fields.map((h) => h.trim()), headerRow: header.row, rows: rows.map((r) => ({ row: r.row, cells: r.fields })) };
+/** Records read per turn of the event loop. */
+const READ_SLICE = 5_000;
+
+export async function readCsvTable(text: string, delimiter: string, limits: ReadLimits = IMPORT_LIMITS): Promise<Table> {
+  let header: { row: number; fields: string[] } | undefined;
+  const rows: TableRow[] = [];
+  for (const record of csvRecords(text, delimiter, limits)) {
+    if (header === undefined) header = record;
+    else rows.push({ row: record.row, cells: record.fields });
+    if (rows.length % READ_SLICE === 0) await yieldToEventLoop();
+  }
+  if (header === undefined) throw new ValidationError('The file is empty', { file: ['No header row'] });
+  return { headers: header.fields.map((h) => h.trim()), headerRow: header.row, rows };
 }
 
-async function readXlsx(bytes: Uint8Array, sheetName: string | undefined): Promise<Table> {
+async function readXlsx(bytes: Uint8Array, sheetName: string | undefined, limits: ReadLimits): Promise<Table> {
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
@@ -76,7 +92,9 @@ async function readXlsx(bytes: Uint8Array, sheetName: string | undefined): Promi
   sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
     const cells: Cell[] = [];
     row.eachCell({ includeEmpty: true }, (cell, col) => {
-      cells[col - 1] = xlsxCell(cell.value);
+      const value = xlsxCell(cell.value);
+      if (typeof value === 'string' && value.length > limits.cellChars) throw overLimit.cellChars(limits, rowNumber);
+      cells[col - 1] = value;
     });
     for (let i = 0; i < cells.length; i++) cells[i] ??= null;
     if (cells.some((c) => c !== null && c !== '')) rows.push({ row: rowNumber, cells });

@@ -4,6 +4,7 @@ import { createApp } from '../../core/http/app';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { AR_HEADER, AR_MAPPING, csv, IBM_AR_CSV, rowCount, workbook } from '../support/import-fixtures';
+import { oneCellRows, rawWorkbook } from '../support/raw-xlsx';
 
 
 /** A multipart upload the way a browser or `curl -F` sends one. */
@@ -150,11 +151,11 @@ describe('POST /api/companies/{company_id}/imports', () => {
   });
 
   it('accepts files over the ordinary body limit, and answers 413 over the import limit', async () => {
-    // Two rows of 600 kB notes: over the 1 MB JSON limit, under the 50 MB import limit.
-    const big = csv([['Name', 'Notes'], ['A', 'x'.repeat(600_000)], ['B', 'y'.repeat(600_000)]]);
+    // 40 rows of 30 kB notes: over the 1 MB JSON limit, under the 50 MB import limit.
+    const big = csv([['Name', 'Notes'], ...Array.from({ length: 40 }, (_, i) => [`C${i}`, 'x'.repeat(30_000)])]);
     const res = await upload(app, path, token, { file: fileOf(big), mapping: JSON.stringify({ customers: { name: 'Name', notes: 'Notes' } }), entity: 'customers', dry_run: 'true' });
     expect(res.status).toBe(200);
-    expect(res.body.errors.map((e: any) => e.message)).toEqual(['notes: is longer than 5000 characters', 'notes: is longer than 5000 characters']);
+    expect(res.body.errors.map((e: any) => e.message)).toEqual(Array(40).fill('notes: is longer than 5000 characters'));
     const small = createApp(engine, { maxImportBytes: 1024 });
     const tooBig = await upload(small, path, token, { file: fileOf('x'.repeat(4096)), preset: 'ibm-ar' });
     expect(tooBig.status).toBe(413);
@@ -246,5 +247,51 @@ describe('POST /api/companies/{company_id}/imports/preview', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.errors.sheet[0]).toMatch(/Only/);
     expect((await call(app, 'POST', path, { token, body: {} })).status).toBe(415);
+  });
+});
+
+describe('files over the read limits (the probe: a file of blank lines, an XLSX row bomb)', () => {
+  let engine: TestEngine;
+  let app: App;
+  let token: string;
+  let base: string;
+
+  beforeAll(async () => {
+    engine = await testEngine('2026-11-23T12:00:00.000Z');
+    app = createApp(engine);
+    const company = await addCompany(engine, 'Home');
+    await addUser(engine, 'demo', [[company, 'owner']]);
+    token = await loginAs(app, 'demo');
+    base = `/api/companies/${company}/imports`;
+  });
+  afterAll(async () => engine.dispose());
+
+  const refused = (res: { status: number; type: string | null; body: any }, detail: RegExp) => {
+    expect(res.status).toBe(413);
+    expect(res.type).toBe('application/problem+json');
+    expect(res.body).toMatchObject({ status: 413, code: 'file_too_large' });
+    expect(res.body.detail).toMatch(detail);
+    expect(res.body.errors.file[0]).toBe(res.body.detail);
+  };
+
+  it('refuses a header and 5,000,000 newlines at preview, dry run and import, writing nothing', async () => {
+    const blank = fileOf('name' + '\n'.repeat(5_000_000));
+    const mapping = JSON.stringify({ customers: { name: 'name' } });
+    refused(await upload(app, `${base}/preview`, token, { file: blank }), /more than 200,000 rows/);
+    refused(await upload(app, base, token, { file: blank, mapping, entity: 'customers', dry_run: 'true' }), /more than 200,000 rows/);
+    refused(await upload(app, base, token, { file: blank, mapping, entity: 'customers' }), /more than 200,000 rows/);
+    expect(rowCount(engine, 'customers')).toBe(0);
+  });
+
+  it('refuses a row of 201 columns and a cell of 40,000 characters', async () => {
+    refused(await upload(app, `${base}/preview`, token, { file: fileOf('a\n' + ','.repeat(200)) }), /Row 2 has more than 200 columns/);
+    refused(await upload(app, `${base}/preview`, token, { file: fileOf('a\n' + 'x'.repeat(40_000)) }), /A cell on row 2 has more than 32,767 characters/);
+  });
+
+  it('refuses a workbook of 250,000 one-cell rows before loading it, and one whose dimension says 3,000,000', async () => {
+    refused(await upload(app, `${base}/preview`, token, { file: fileOf(rawWorkbook(oneCellRows(250_000))) }), /more than 200,000 rows/);
+    refused(await upload(app, base, token, { file: fileOf(rawWorkbook(oneCellRows(2), 'A1:A3000000')), preset: 'ibm-ar', dry_run: 'true' }), /more than 200,000 rows/);
+    const ok = await upload(app, `${base}/preview`, token, { file: fileOf(rawWorkbook(oneCellRows(3), 'A1:A3')) });
+    expect(ok.body).toEqual({ format: 'xlsx', headers: ['x'], rows: [['x'], ['x']], row_count: 2 });
   });
 });

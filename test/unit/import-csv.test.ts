@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../core/import/csv';
-import { decodeText, detectFormat, readCsvTable } from '../../core/import/table';
+import { decodeText, detectFormat, readCsvTable, readTable } from '../../core/import/table';
 import { ValidationError } from '../../core/errors';
+import { FileTooLargeError, IMPORT_LIMITS, type ReadLimits } from '../../core/import/limits';
+import { columnNumber } from '../../core/import/xlsx-scan';
+import { oneCellRows, rawWorkbook } from '../support/raw-xlsx';
 
 const fields = (text: string, delimiter?: string) => parseCsv(text, delimiter).map((r) => r.fields);
 
@@ -80,14 +83,14 @@ describe('parseCsv (RFC 4180)', () => {
 });
 
 describe('reading a CSV file as a table', () => {
-  it('trims header names and keeps data cells as text', () => {
-    const table = readCsvTable(' id , name \n1,A\n', ',');
+  it('trims header names and keeps data cells as text', async () => {
+    const table = await readCsvTable(' id , name \n1,A\n', ',');
     expect(table.headers).toEqual(['id', 'name']);
     expect(table.rows).toEqual([{ row: 2, cells: ['1', 'A'] }]);
   });
 
-  it('refuses a file without a header row', () => {
-    expect(() => readCsvTable('\n\n', ',')).toThrow(/empty/);
+  it('refuses a file without a header row', async () => {
+    await expect(readCsvTable('\n\n', ',')).rejects.toThrow(/empty/);
   });
 
   it('decodes UTF-8 strictly and Windows-1252 on request', () => {
@@ -99,5 +102,50 @@ describe('reading a CSV file as a table', () => {
   it('detects an XLSX file by its ZIP signature', () => {
     expect(detectFormat(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0]))).toBe('xlsx');
     expect(detectFormat(new TextEncoder().encode('a,b'))).toBe('csv');
+  });
+});
+
+describe('read limits, checked while reading', () => {
+  const small: ReadLimits = { rows: 4, columns: 3, cellChars: 5, cells: 8, unpackedBytes: 64 * 1024 };
+  const refusal = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return e instanceof FileTooLargeError ? [e.status, e.message] : e;
+    }
+    return 'read';
+  };
+
+  it('counts blank lines as rows, so a file of newlines stops at the limit', () => {
+    expect(refusal(() => parseCsv('name\n\n\n', ',', small))).toBe('read');
+    expect(refusal(() => parseCsv('name\n\n\n\n\n', ',', small))).toEqual([413, 'The file has more than 4 rows (empty ones count); split it into smaller files']);
+  });
+
+  it('stops at the first row with too many columns, the first long cell and the cell budget', () => {
+    expect(refusal(() => parseCsv('a,b,c\n1,2,3,4', ',', small))).toEqual([413, 'Row 2 has more than 3 columns']);
+    expect(refusal(() => parseCsv('a\n123456', ',', small))).toEqual([413, 'A cell on row 2 has more than 5 characters']);
+    expect(refusal(() => parseCsv('a\n"12""3456"', ',', small))).toEqual([413, 'A cell on row 2 has more than 5 characters']);
+    expect(refusal(() => parseCsv('a,b,c\n1,2,3\n4,5,6', ',', small))).toEqual([413, 'The file has more than 8 cells; split it into smaller files']);
+    expect(parseCsv('a,b\n"12""3"', ',', small).map((r) => r.fields)).toEqual([['a', 'b'], ['12"3']]);
+  });
+
+  it('refuses 25 MB of newlines in well under a second, building no row', async () => {
+    const text = 'name' + '\n'.repeat(25_000_000);
+    const started = performance.now();
+    await expect(readCsvTable(text, ',')).rejects.toThrow(`more than ${IMPORT_LIMITS.rows.toLocaleString('en-US')} rows`);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('refuses an XLSX row bomb from its dimension, or from its rows when the dimension is absent', async () => {
+    await expect(readTable(rawWorkbook(oneCellRows(3), 'A1:A3000000'), { limits: small })).rejects.toThrow('more than 4 rows');
+    await expect(readTable(rawWorkbook(oneCellRows(3), 'A1:XFD3'), { limits: small })).rejects.toThrow('more than 3 columns');
+    await expect(readTable(rawWorkbook(oneCellRows(5)), { limits: small })).rejects.toThrow('more than 4 rows');
+    await expect(readTable(rawWorkbook(oneCellRows(4)), { limits: { ...small, unpackedBytes: 500 } })).rejects.toThrow('unpacks to more than');
+    const table = await readTable(rawWorkbook(oneCellRows(4), 'A1:A4'), { limits: small });
+    expect(table.rows.map((r) => r.cells)).toEqual([['x'], ['x'], ['x']]);
+  });
+
+  it('reads column letters as numbers', () => {
+    expect([columnNumber('A'), columnNumber('Z'), columnNumber('AA'), columnNumber('GR'), columnNumber('XFD')]).toEqual([1, 26, 27, 200, 16384]);
   });
 });
