@@ -120,7 +120,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   app.route('/', setupRoutes(options, sync));
   for (const router of protectedRoutes()) app.route('/', router);
   const pokes = options.pokes ?? createPokeHub(engine);
-  app.route('/', syncRoutes({ replay: localApp, hub: pokes, session: sync }));
+  app.route('/', syncRoutes({ replay: localApp, hub: pokes, session: sync, maxPushBytes: options.maxImportBytes }));
   app.route('/', syncDesktopRoutes(sync));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Token', {

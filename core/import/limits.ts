@@ -22,7 +22,7 @@ export const IMPORT_LIMITS: ReadLimits = {
   rows: 200_000,
   columns: 200,
   cellChars: 32_767,
-  cells: 2_000_000,
+  cells: 1_000_000,
   unpackedBytes: 200 * 1024 * 1024,
 };
 

@@ -81,16 +81,60 @@ export interface PushSummary {
   rejected: Array<{ mutation_id: number; command: string; reason: string }>;
 }
 
+export interface PushLimits {
+  mutations: number;
+  bytes: number;
+}
+
+/** What a server that announces no limits takes (the count its push schema has always allowed). */
+const DEFAULT_PUSH_LIMITS: PushLimits = { mutations: 1_000, bytes: PUSH_BYTES };
+/** Room left in a push body for its envelope ({"client_id": ..., "mutations": [...]}). */
+const ENVELOPE_BYTES = 1_024;
+
+/** The team server's announced limits, kept within this client's own byte budget. */
+async function pushLimitsOf(link: SyncLink): Promise<PushLimits> {
+  try {
+    const announced = await callServer<{ push_mutations: number; push_bytes: number }>(link.serverUrl, '/api/v1/sync/limits', link.token);
+    return { mutations: announced.push_mutations, bytes: Math.min(announced.push_bytes, PUSH_BYTES) };
+  } catch (err) {
+    if (err instanceof SyncHttpError && err.status === 404) return DEFAULT_PUSH_LIMITS;
+    throw err;
+  }
+}
+
+/**
+ * How many mutations, from `from` on, go in the next push: as many as fit both limits, and at
+ * least one (a mutation larger than the byte budget goes alone; the server's body limit decides).
+ */
+export function batchLength(sizes: number[], from: number, limits: PushLimits): number {
+  let bytes = ENVELOPE_BYTES;
+  let n = 0;
+  while (from + n < sizes.length && n < limits.mutations) {
+    const size = sizes[from + n] + 1;
+    if (n > 0 && bytes + size > limits.bytes) break;
+    bytes += size;
+    n += 1;
+  }
+  return n;
+}
+
 /** Sends every queued mutation in order; rejections are final and kept for the person at once. */
 export async function pushPending(engine: Engine, link: SyncLink): Promise<PushSummary> {
   const queued = await engine.db.selectFrom('sync_outbox').selectAll().orderBy('mutation_id').execute();
   const summary: PushSummary = { pushed: 0, applied: 0, rejected: [] };
-  let batch: PushedMutation[] = [];
-  let bytes = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
+  if (queued.length === 0) return summary;
+  const limits = await pushLimitsOf(link);
+  const mutations: PushedMutation[] = queued.map(({ mutation_id, created_at: _queuedAt, ids, ...op }) => ({ ...op, id: mutation_id, ids: JSON.parse(ids) as string[] }));
+  const sizes = mutations.map((m) => Buffer.byteLength(JSON.stringify(m)));
+  let from = 0;
+  while (from < mutations.length) {
+    const batch = mutations.slice(from, from + batchLength(sizes, from, limits));
     const { results } = await callServer<{ results: MutationOutcome[] }>(link.serverUrl, '/api/v1/sync/push', link.token, { client_id: link.clientId, mutations: batch });
-    summary.pushed += batch.length;
+    // A server may answer for the first part of a batch only (it caps the work of one push): the
+    // rest goes again, first, in the next push, so the order holds.
+    if (results.length === 0) throw new SyncHttpError(502, 'The team server answered a push without applying anything');
+    summary.pushed += results.length;
+    from += results.length;
     const now = timestamp(engine.clock);
     for (const r of results) {
       if (r.status === 'applied') summary.applied += 1;
@@ -104,18 +148,7 @@ export async function pushPending(engine: Engine, link: SyncLink): Promise<PushS
         if (inserted.numInsertedOrUpdatedRows) summary.rejected.push({ mutation_id: r.mutation_id, command: r.command, reason: r.reason ?? 'refused' });
       }
     }
-    batch = [];
-    bytes = 0;
-  };
-  for (const row of queued) {
-    const { mutation_id, created_at: _queuedAt, ids, ...op } = row;
-    const m: PushedMutation = { ...op, id: mutation_id, ids: JSON.parse(ids) as string[] };
-    const size = JSON.stringify(m).length;
-    if (bytes + size > PUSH_BYTES) await flush();
-    batch.push(m);
-    bytes += size;
   }
-  await flush();
   return summary;
 }
 

@@ -10,6 +10,9 @@ import { ForbiddenError } from '../errors';
 import type { AuthenticatedUser } from '../http/env';
 import { type AppFetch, type Operation, replayOperation } from './operation';
 
+/** Mutations one push may carry; the server announces it (GET /api/v1/sync/limits) and clients batch by it. */
+export const PUSH_MUTATIONS = 1_000;
+
 export interface PushedMutation extends Operation {
   id: number;
   company_id: string;

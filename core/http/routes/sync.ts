@@ -11,7 +11,7 @@ import { maySyncManage } from '../../sync/manager';
 import type { AppFetch } from '../../sync/operation';
 import type { PokeHub } from '../../sync/pokes';
 import type { SyncSession } from '../../sync/session';
-import { applyPush } from '../../sync/push';
+import { applyPush, PUSH_MUTATIONS } from '../../sync/push';
 import { syncState } from '../../sync/state';
 import type { Engine } from '../../engine';
 import { createRouter, json, jsonBody, problems, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
@@ -24,6 +24,8 @@ export interface SyncRouteOptions {
   hub: PokeHub;
   /** The desktop's sync: its loop (when connected) and its download in progress. */
   session: SyncSession;
+  /** Largest push body accepted, in bytes (announced to clients with the count). */
+  maxPushBytes: number;
 }
 
 const Mutation = z
@@ -41,7 +43,7 @@ const Mutation = z
   .strict()
   .openapi('SyncMutation');
 
-const PushBody = z.object({ client_id: UuidValue, mutations: z.array(Mutation).min(1).max(1000) }).strict().openapi('SyncPushRequest');
+const PushBody = z.object({ client_id: UuidValue, mutations: z.array(Mutation).min(1).max(PUSH_MUTATIONS) }).strict().openapi('SyncPushRequest');
 
 const Outcome = z
   .object({ mutation_id: z.number().int(), command: z.string(), status: z.enum(['applied', 'rejected']), reason: z.string().nullable() })
@@ -110,6 +112,22 @@ const pushRoute = createRoute({
   responses: { 200: json(z.object({ results: z.array(Outcome) }).openapi('SyncPushResponse'), 'The outcome of each mutation'), ...problems(400, 401, 403, 409, 413) },
 });
 
+const PushLimits = z
+  .object({
+    push_mutations: z.number().int().openapi({ description: 'Most mutations one push may carry' }),
+    push_bytes: z.number().int().openapi({ description: 'Largest push body, in bytes' }),
+  })
+  .openapi('SyncLimits');
+
+const limitsRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/sync/limits',
+  tags: [TAG],
+  summary: 'Team server: how much one push may carry, so that a desktop batches its queue to fit',
+  security: SECURITY,
+  responses: { 200: json(PushLimits, 'The limits of one push'), ...problems(401, 409) },
+});
+
 const pullRoute = createRoute({
   method: 'post',
   path: '/api/v1/sync/pull',
@@ -159,6 +177,10 @@ export function syncRoutes(options: SyncRouteOptions) {
       const body = c.req.valid('json');
       const { outcomes } = await applyPush(engine, options.replay, c.var.user, body.client_id, body.mutations);
       return c.json({ results: outcomes }, 200);
+    })
+    .openapi(limitsRoute, async (c) => {
+      await requireTeamServer(c.var.engine);
+      return c.json({ push_mutations: PUSH_MUTATIONS, push_bytes: options.maxPushBytes }, 200);
     })
     .openapi(pullRoute, async (c) => {
       const engine = c.var.engine;

@@ -1859,6 +1859,16 @@ export interface paths {
       };
     };
   };
+  "/api/v1/sync/limits": {
+    get: {
+      /** Team server: how much one push may carry, so that a desktop batches its queue to fit */
+      responses: {
+        200: components["schemas"]["SyncLimits"];
+        401: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/v1/sync/now": {
     post: {
       /** One sync round now: push what is waiting, pull what changed */
@@ -3651,6 +3661,10 @@ export interface components {
       row: {
         [key: string]: unknown;
       } | null;
+    };
+    SyncLimits: {
+      push_mutations: number;
+      push_bytes: number;
     };
     SyncMutation: {
       id: number;
