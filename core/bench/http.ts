@@ -39,15 +39,16 @@ export function timedRequest(agent: http.Agent, url: string, options: { method?:
 export interface Stats {
   median: number;
   p95: number;
+  p99: number;
   min: number;
   samples: number;
 }
 
-/** Median and 95th percentile (nearest rank) of a sample. */
+/** Median, 95th and 99th percentiles (nearest rank) of a sample. */
 export function stats(values: number[]): Stats {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
   const mid = sorted.length >> 1;
   const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { median, p95: rank(0.95), min: sorted[0], samples: sorted.length };
+  return { median, p95: rank(0.95), p99: rank(0.99), min: sorted[0], samples: sorted.length };
 }

@@ -7,11 +7,19 @@
 import { timestamp } from '../clock';
 import type { Engine } from '../engine';
 import { ForbiddenError } from '../errors';
+import { yieldToEventLoop } from '../yielding';
 import type { AuthenticatedUser } from '../http/env';
 import { type AppFetch, type Operation, replayOperation } from './operation';
 
 /** Mutations one push may carry; the server announces it (GET /api/v1/sync/limits) and clients batch by it. */
 export const PUSH_MUTATIONS = 1_000;
+
+/**
+ * Replay time one push may take. The mutations left when it is spent get no answer and come again,
+ * first, in the desktop's next push; with a yield after each mutation, a long queue never holds the
+ * server's other requests for more than one mutation.
+ */
+export const PUSH_WORK_MS = 1_000;
 
 export interface PushedMutation extends Operation {
   id: number;
@@ -53,12 +61,17 @@ function pathCompany(path: string): string | null {
   return /^\/api\/companies\/([0-9a-fA-F-]{36})(\/|$)/.exec(path)?.[1]?.toLowerCase() ?? null;
 }
 
-/** Applies `mutations` (any order given; processed by id) and answers for each. */
+/** Applies `mutations` (any order given; processed by id) and answers for each, or for the first ones when the work budget ran out. */
 export async function applyPush(engine: Engine, fetch: AppFetch, user: AuthenticatedUser, clientId: string, mutations: PushedMutation[]): Promise<{ outcomes: MutationOutcome[]; changedCompanies: Set<string> }> {
   await clientOf(engine, clientId, user);
   const outcomes: MutationOutcome[] = [];
   const changedCompanies = new Set<string>();
+  const started = performance.now();
   for (const m of [...mutations].sort((a, b) => a.id - b.id)) {
+    if (outcomes.length > 0) {
+      await yieldToEventLoop();
+      if (performance.now() - started > PUSH_WORK_MS) break;
+    }
     const known = await engine.db
       .selectFrom('sync_mutations')
       .select(['status', 'reason', 'command'])
