@@ -3,6 +3,7 @@
  * and mailbox, and says in words what failed. Nothing is sent and nothing is stored.
  */
 import type { Db } from '../db/connection';
+import { ANY_MAIL_ENDPOINT, endpointRefusal, type MailEndpointRule } from './endpoints';
 import type { EmailConnection } from '../db/schema';
 import { NotFoundError } from '../errors';
 import { describeMailError } from './diagnose';
@@ -55,9 +56,15 @@ async function checkImap(connection: EmailConnection & { imap_host: string; imap
   }
 }
 
-export async function checkConnection(engine: { db: Db; secrets: SecretBox }, companyId: string, connectionId: string): Promise<ConnectionCheck> {
+export async function checkConnection(engine: { db: Db; secrets: SecretBox }, companyId: string, connectionId: string, rule: MailEndpointRule = ANY_MAIL_ENDPOINT): Promise<ConnectionCheck> {
   const connection = await engine.db.selectFrom('email_connections').selectAll().where('company_id', '=', companyId).where('id', '=', connectionId).executeTakeFirst();
   if (!connection) throw new NotFoundError('Email connection', connectionId);
-  const [smtp, imap] = await Promise.all([checkSmtp(connection, engine.secrets), hasImap(connection) ? checkImap(connection, engine.secrets) : Promise.resolve(null)]);
+  // A connection saved before the rule (or under another) is not tried against a server it forbids.
+  const refusedSmtp = endpointRefusal(rule, connection.smtp_host, connection.smtp_port);
+  const refusedImap = hasImap(connection) ? endpointRefusal(rule, connection.imap_host, connection.imap_port) : null;
+  const [smtp, imap] = await Promise.all([
+    refusedSmtp ? { ok: false, message: refusedSmtp } : checkSmtp(connection, engine.secrets),
+    !hasImap(connection) ? Promise.resolve(null) : refusedImap ? { ok: false, message: refusedImap } : checkImap(connection, engine.secrets),
+  ]);
   return { smtp, imap };
 }

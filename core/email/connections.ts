@@ -5,6 +5,7 @@
  * never enter a change record.
  */
 import type { Db } from '../db/connection';
+import { ANY_MAIL_ENDPOINT, endpointErrors, type MailEndpointRule } from './endpoints';
 import type { EmailConnection, Role } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../errors';
@@ -252,8 +253,8 @@ function imapChanges(engine: Box, current: EmailConnection, input: EmailConnecti
   return changes;
 }
 
-export async function createConnection(engine: Box, scope: ConnectionScope, input: EmailConnectionInput): Promise<EmailConnectionDto> {
-  const errors = validateConnection(input, true);
+export async function createConnection(engine: Box, scope: ConnectionScope, input: EmailConnectionInput, rule: MailEndpointRule = ANY_MAIL_ENDPOINT): Promise<EmailConnectionDto> {
+  const errors = { ...validateConnection(input, true), ...endpointErrors(rule, input) };
   if (Object.keys(errors).length) throw new ValidationError('The email connection is invalid', errors);
   return runCommand(engine, 'create_email_connection', scope, async (tx) => {
     const userId = input.user_id === undefined ? scope.actor.userId : input.user_id?.toLowerCase() ?? null;
@@ -291,7 +292,7 @@ export async function createConnection(engine: Box, scope: ConnectionScope, inpu
   });
 }
 
-export async function updateConnection(engine: Box, scope: ConnectionScope, connectionId: string, input: EmailConnectionInput): Promise<EmailConnectionDto> {
+export async function updateConnection(engine: Box, scope: ConnectionScope, connectionId: string, input: EmailConnectionInput, rule: MailEndpointRule = ANY_MAIL_ENDPOINT): Promise<EmailConnectionDto> {
   const errors = validateConnection(input, false);
   if (Object.keys(errors).length) throw new ValidationError('The email connection is invalid', errors);
   return runCommand(engine, 'update_email_connection', scope, async (tx) => {
@@ -299,6 +300,8 @@ export async function updateConnection(engine: Box, scope: ConnectionScope, conn
     if (!mayChange(current.user_id, scope.actor.userId, scope.role)) {
       throw new ForbiddenError("Only the connection's owner or a company owner can change it", 'not_connection_owner');
     }
+    const refused = endpointErrors(rule, input, current);
+    if (Object.keys(refused).length) throw new ValidationError('The email connection is invalid', refused);
     if (needsPasswordAgain(current, input)) {
       throw new ValidationError('Give the SMTP password again to change the server settings', { smtp_password: ['Is required when the host, port, security or username changes'] }, 'password_required');
     }

@@ -1,6 +1,8 @@
 /**
  * What went wrong talking to a mail server, in a collector's words. The SMTP client (nodemailer)
- * and the IMAP client (imapflow) report failures differently; both end up here.
+ * and the IMAP client (imapflow) report failures differently; both end up here. Nothing the remote
+ * end said is repeated: a host and port can be anything, and its banner ("SSH-2.0-...") or error
+ * text would let the test button read other services through the server.
  */
 export interface MailServer {
   protocol: 'SMTP' | 'IMAP';
@@ -25,20 +27,15 @@ export function describeMailError(error: unknown, server: MailServer, timeoutSec
   const text = `${e.message ?? ''} ${e.responseText ?? ''} ${e.response ?? ''}`;
   const where = `${server.host}:${server.port}`;
   if (e.authenticationFailed || e.code === 'EAUTH' || e.serverResponseCode === 'AUTHENTICATIONFAILED') {
-    return `The ${server.protocol} server refused the username or password (${firstLine(e.responseText ?? e.response ?? e.message)})`;
+    return `The ${server.protocol} server refused the username or password`;
   }
   if (/ECONNREFUSED/.test(text) || e.code === 'ECONNREFUSED') return `Nothing answers at ${where}: the connection was refused (check the ${server.protocol} host and port)`;
   if (/ENOTFOUND|EAI_AGAIN/.test(text) || e.code === 'ENOTFOUND') return `The ${server.protocol} host "${server.host}" was not found`;
   if ((e.code && TIMEOUT_CODES.has(e.code)) || /timed? ?out/i.test(text)) return `No answer from ${where} within ${timeoutSeconds} seconds (check the ${server.protocol} host, port and firewall)`;
-  if (/ssl|tls|certificate|wrong version number|EPROTO/i.test(text) || /^ERR_(SSL|TLS)/.test(e.code ?? '')) {
-    return `The secure (TLS) connection to ${where} failed: ${firstLine(e.message)} (check the TLS setting: ports ${server.protocol === 'IMAP' ? '993' : '465'} use TLS from the start, ${server.protocol === 'IMAP' ? '143' : '587'} do not)`;
+  if (/ssl|tls|certificate|wrong version number|EPROTO\b/i.test(text) || /^ERR_(SSL|TLS)/.test(e.code ?? '')) {
+    return `The secure (TLS) connection to ${where} failed (check the TLS setting: ports ${server.protocol === 'IMAP' ? '993' : '465'} use TLS from the start, ${server.protocol === 'IMAP' ? '143' : '587'} do not)`;
   }
-  if (/ECONNRESET|socket hang up|closed/i.test(text)) return `${where} closed the connection unexpectedly (${firstLine(e.message)})`;
-  if (/doesn't exist|does not exist|NONEXISTENT/i.test(text)) return `The mailbox does not exist on the ${server.protocol} server (${firstLine(e.responseText ?? e.message)})`;
-  return `The ${server.protocol} server at ${where} failed: ${firstLine(e.responseText ?? e.response ?? e.message)}`;
-}
-
-function firstLine(text: string | undefined): string {
-  const line = (text ?? 'unknown error').split(/\r?\n/)[0].trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  if (/ECONNRESET|socket hang up|closed/i.test(text)) return `${where} closed the connection unexpectedly`;
+  if (/doesn't exist|does not exist|NONEXISTENT/i.test(text)) return `The mailbox does not exist on the ${server.protocol} server`;
+  return `${where} did not answer as ${server.protocol === 'IMAP' ? 'an IMAP' : 'an SMTP'} server should (check the host, the port and the TLS setting)`;
 }

@@ -18,6 +18,7 @@ import { protectedRoutes } from './routes/index';
 import { setupRoutes } from './routes/setup';
 import { syncRoutes } from './routes/sync';
 import { syncDesktopRoutes } from './routes/sync-desktop';
+import { ANY_MAIL_ENDPOINT, type MailEndpointRule, USUAL_MAIL_PORTS } from '../email/endpoints';
 import { type AppFetch, replayOf } from '../sync/operation';
 import { syncedWrites } from '../sync/outbox';
 import { createPokeHub, type PokeHub } from '../sync/pokes';
@@ -44,9 +45,18 @@ export interface HttpOptions {
    * passwords and tokens would cross the network in clear (ardesk serve --insecure-http allows it).
    */
   refuseCredentialsInClear: boolean;
+  /**
+   * A team server (ardesk serve --team): it is set up from its own machine (ardesk user add), so
+   * the first-launch setup routes are off, and the routes that make a desktop of this database
+   * (connect to a server, sync now, resync, disconnect) are not mounted.
+   */
+  team: boolean;
+  /** Which mail servers email connections may reach; a team server's default is the usual ports. */
+  mailRule: MailEndpointRule;
 }
 
-const CREDENTIAL_ROUTES = /^\/api\/v1\/(auth\/login|sync)(\/|$)/;
+/** Every route that takes a password (or is sync), refused over plain HTTP on a network address. */
+const CREDENTIAL_ROUTES = /^\/api\/v1\/(auth\/login|auth\/tokens|setup|sync)(\/|$)|^\/api\/companies\/[^/]+\/(members|email-connections)(\/|$)/;
 
 const PUBLIC_API = [/^\/api\/v1\/auth\/login\/?$/, /^\/api\/v1\/setup(\/.*)?$/, /^\/api\/openapi\.json$/, /^\/api\/docs(\/.*)?$/];
 
@@ -71,6 +81,8 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     pokes: overrides.pokes ?? null,
     sync: overrides.sync ?? null,
     refuseCredentialsInClear: overrides.refuseCredentialsInClear ?? false,
+    team: overrides.team ?? false,
+    mailRule: overrides.mailRule ?? (overrides.team ? { ports: USUAL_MAIL_PORTS, hosts: null } : ANY_MAIL_ENDPOINT),
   };
   const app = createRouter();
   const localApp: AppFetch = (request, env) => Promise.resolve(app.request(request, undefined, env));
@@ -85,6 +97,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   app.use('*', async (c, next) => {
     // A replayed sync operation runs on the engine of the transaction it belongs to.
     c.set('engine', replayOf(c)?.engine ?? engine);
+    c.set('mailRule', options.mailRule);
     await next();
     c.header('x-content-type-options', 'nosniff');
   });
@@ -121,7 +134,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   for (const router of protectedRoutes()) app.route('/', router);
   const pokes = options.pokes ?? createPokeHub(engine);
   app.route('/', syncRoutes({ replay: localApp, hub: pokes, session: sync, maxPushBytes: options.maxImportBytes }));
-  app.route('/', syncDesktopRoutes(sync));
+  if (!options.team) app.route('/', syncDesktopRoutes(sync));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'Token', {
     type: 'apiKey',

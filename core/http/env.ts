@@ -1,4 +1,5 @@
 import type { Role } from '../db/schema';
+import type { MailEndpointRule } from '../email/endpoints';
 import type { Engine } from '../engine';
 
 export interface AuthenticatedUser {
@@ -19,5 +20,7 @@ export interface AppEnv {
     user: AuthenticatedUser;
     tokenId: string;
     membership: Membership;
+    /** Which mail servers email connections may reach (the operator's rule on a team server). */
+    mailRule: MailEndpointRule;
   };
 }

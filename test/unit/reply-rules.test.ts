@@ -114,13 +114,17 @@ describe('what is kept of a message', () => {
 describe('mail server failures in words', () => {
   const imap = { protocol: 'IMAP' as const, host: 'mail.test', port: 993 };
   it('says what failed', () => {
-    expect(describeMailError({ authenticationFailed: true, responseText: 'Authentication failed.' }, imap, 15)).toBe('The IMAP server refused the username or password (Authentication failed.)');
-    expect(describeMailError({ code: 'EAUTH', response: '535 Invalid' }, { ...imap, protocol: 'SMTP' }, 10)).toBe('The SMTP server refused the username or password (535 Invalid)');
+    expect(describeMailError({ authenticationFailed: true, responseText: 'Authentication failed.' }, imap, 15)).toBe('The IMAP server refused the username or password');
+    expect(describeMailError({ code: 'EAUTH', response: '535 Invalid' }, { ...imap, protocol: 'SMTP' }, 10)).toBe('The SMTP server refused the username or password');
     expect(describeMailError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }, imap, 15)).toBe('Nothing answers at mail.test:993: the connection was refused (check the IMAP host and port)');
     expect(describeMailError({ code: 'ETIMEOUT', message: 'Socket timeout' }, imap, 15)).toBe('No answer from mail.test:993 within 15 seconds (check the IMAP host, port and firewall)');
     expect(describeMailError({ code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND mail.test' }, imap, 15)).toBe('The IMAP host "mail.test" was not found');
     expect(describeMailError({ code: 'ERR_SSL_WRONG_VERSION_NUMBER', message: 'wrong version number' }, imap, 15)).toMatch(/^The secure \(TLS\) connection to mail.test:993 failed/);
-    expect(describeMailError('boom', imap, 15)).toBe('The IMAP server at mail.test:993 failed: boom');
+    expect(describeMailError('boom', imap, 15)).toBe('mail.test:993 did not answer as an IMAP server should (check the host, the port and the TLS setting)');
+    // What the remote end says is never repeated: the test button must not read other services.
+    const banner = { code: 'EPROTOCOL', message: 'Invalid greeting. response=SSH-2.0-OpenSSH_9.9 INTERNAL-SECRET-BANNER', response: 'SSH-2.0-OpenSSH_9.9 INTERNAL-SECRET-BANNER' };
+    expect(describeMailError(banner, { ...imap, protocol: 'SMTP', port: 22 }, 10)).toBe('mail.test:22 did not answer as an SMTP server should (check the host, the port and the TLS setting)');
+    expect(describeMailError({ authenticationFailed: true, responseText: 'NO [SECRET] internal text' }, imap, 15)).not.toMatch(/SECRET/);
   });
 });
 

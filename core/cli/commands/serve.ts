@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_TOKEN_TTL_DAYS } from '../../auth/sessions';
+import { type MailEndpointRule, USUAL_MAIL_PORTS } from '../../email/endpoints';
 import { createEngine } from '../../engine';
 import { RENDERER_DIR } from '../../paths';
 import { isLoopback, startRuntime } from '../../runtime';
@@ -12,7 +13,25 @@ import { setSyncRole } from '../../sync/triggers';
 import { DB_OPTIONS, databaseFile, intOption, parse, UsageError } from '../options';
 
 export const SERVE_HELP =
-  'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--team [--tls-cert F --tls-key F] [--insecure-http]] [--sync-interval SECONDS] [--reply-minutes N]';
+  'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--team [--tls-cert F --tls-key F] [--insecure-http] [--mail-ports LIST|any] [--mail-hosts LIST]] [--sync-interval SECONDS] [--reply-minutes N]';
+
+/** --mail-ports 25,587 or any (default: the usual SMTP and IMAP ports); --mail-hosts a,b (default: any host). */
+export function mailRuleOf(ports: string | undefined, hosts: string | undefined): MailEndpointRule {
+  const list = (text: string) => text.split(',').map((p) => p.trim()).filter(Boolean);
+  let allowedPorts: number[] | null = USUAL_MAIL_PORTS;
+  if (ports !== undefined && ports.trim().toLowerCase() === 'any') allowedPorts = null;
+  else if (ports !== undefined) {
+    allowedPorts = list(ports).map((p) => {
+      const n = Number(p);
+      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`--mail-ports: ${p} is not a port (1-65535); give a list like 25,465,587,143,993 or any`);
+      return n;
+    });
+    if (allowedPorts.length === 0) throw new UsageError('--mail-ports needs at least one port, or any');
+  }
+  const allowedHosts = hosts === undefined ? null : list(hosts);
+  if (allowedHosts && allowedHosts.length === 0) throw new UsageError('--mail-hosts needs at least one host name');
+  return { ports: allowedPorts, hosts: allowedHosts };
+}
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -28,6 +47,8 @@ export async function serveCommand(args: string[]): Promise<number> {
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
     'insecure-http': { type: 'boolean' },
+    'mail-ports': { type: 'string' },
+    'mail-hosts': { type: 'string' },
     'sync-interval': { type: 'string' },
     'reply-minutes': { type: 'string' },
   });
@@ -37,7 +58,10 @@ export async function serveCommand(args: string[]): Promise<number> {
   const syncIntervalMs = intOption(values['sync-interval'], 'sync-interval', DEFAULT_SYNC_INTERVAL_MS / 1000, 1, 86_400) * 1000;
   const replyReadIntervalMs = intOption(values['reply-minutes'], 'reply-minutes', REPLY_READ_INTERVAL_MS / 60_000, 0, 1440) * 60_000;
   const host = values.host ?? '127.0.0.1';
-  if (!values.team && (values['tls-cert'] || values['tls-key'] || values['insecure-http'])) throw new UsageError('--tls-cert, --tls-key and --insecure-http go with --team');
+  if (!values.team && (values['tls-cert'] || values['tls-key'] || values['insecure-http'] || values['mail-ports'] || values['mail-hosts'])) {
+    throw new UsageError('--tls-cert, --tls-key, --insecure-http, --mail-ports and --mail-hosts go with --team');
+  }
+  const mailRule = values.team ? mailRuleOf(values['mail-ports'], values['mail-hosts']) : undefined;
   if (Boolean(values['tls-cert']) !== Boolean(values['tls-key'])) throw new UsageError('Give both --tls-cert and --tls-key');
   const tls = values['tls-cert'] && values['tls-key'] ? { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']) } : undefined;
   // Listening before anything can be told to stop: a stop asked for during start-up comes once the
@@ -56,7 +80,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   if (values.demo) console.log(await prepareDemo(engine, file));
   const refuseCredentialsInClear = Boolean(values.team) && !tls && !isLoopback(host) && !values['insecure-http'];
-  const runtime = await startRuntime(engine, { port, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear });
+  const runtime = await startRuntime(engine, { port, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule });
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     console.log('ardesk: the renderer is not built, so / only says how to build it; run `npm run build` (npm start builds it by itself). The API answers meanwhile.');
   }

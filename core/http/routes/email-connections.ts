@@ -189,9 +189,9 @@ export function emailConnectionRoutes() {
       return c.json({ count: data.length, data }, 200);
     })
     .openapi(getRoute, async (c) => c.json(await getConnection(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').connection_id), 200))
-    .openapi(createConnectionRoute, async (c) => c.json(await createConnection(c.var.engine, scope(c), c.req.valid('json')), 201))
-    .openapi(patchRoute, async (c) => c.json(await updateConnection(c.var.engine, scope(c), c.req.valid('param').connection_id, c.req.valid('json')), 200))
-    .openapi(testRoute, async (c) => c.json(await checkConnection(c.var.engine, scopeOf(c).companyId, c.req.valid('param').connection_id), 200))
+    .openapi(createConnectionRoute, async (c) => c.json(await createConnection(c.var.engine, scope(c), c.req.valid('json'), c.var.mailRule), 201))
+    .openapi(patchRoute, async (c) => c.json(await updateConnection(c.var.engine, scope(c), c.req.valid('param').connection_id, c.req.valid('json'), c.var.mailRule), 200))
+    .openapi(testRoute, async (c) => c.json(await checkConnection(c.var.engine, scopeOf(c).companyId, c.req.valid('param').connection_id, c.var.mailRule), 200))
     .openapi(syncRoute, async (c) => {
       const job = await requestReplyRead(c.var.engine, scopeOf(c), c.req.valid('param').connection_id);
       return c.json({ job_id: job.id, created: job.created }, 202);

@@ -68,8 +68,11 @@ const connectRoute = createRoute({
 });
 
 export function setupRoutes(options: HttpOptions, sync: SyncSession) {
-  return createRouter()
-    .openapi(statusRoute, async (c) => c.json({ initialized: await isInitialized(c.var.engine) }, 200))
+  const status = createRouter().openapi(statusRoute, async (c) => c.json({ initialized: await isInitialized(c.var.engine) }, 200));
+  // A team server is set up from its own machine (ardesk user add): an empty one on the network
+  // must not be claimable by whoever reaches it first.
+  if (options.team) return status;
+  return status
     .openapi(accountRoute, async (c) => {
       const body = c.req.valid('json');
       await createFirstAccount(c.var.engine, { username: body.username, password: body.password, displayName: body.display_name, companyName: body.company_name });
