@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { DomainError, type FieldErrors, TooManyRequestsError } from '../errors';
+import { replayOf } from '../sync/operation';
 
 /** RFC 9457 problem details, with a machine-readable code and per-field messages. */
 export interface Problem {
@@ -85,6 +86,11 @@ export function errorToResponse(err: unknown, c: Context): Response {
     return problem(status, 'http_error', err.message || TITLES[status] || 'Error');
   }
   if (err instanceof SyntaxError) return problem(400, 'malformed_json', 'The request body is not valid JSON');
+  // A replayed operation brings the identifiers of its first run; one already taken (another row
+  // has it) is a conflict of that operation, not a fault of the server.
+  if (replayOf(c) && /^SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)$/.test((err as { code?: unknown } | null)?.code as string)) {
+    return problem(409, 'identifier_taken', 'An identifier or unique value this operation brings is already used');
+  }
   console.error(`[ardesk] ${c.req.method} ${c.req.path} failed:`, err);
   return problem(500, 'internal_error', 'An unexpected error occurred');
 }

@@ -57,6 +57,15 @@ async function clientOf(engine: Engine, clientId: string, user: AuthenticatedUse
   return row.last_mutation_id;
 }
 
+/**
+ * The path as the replay will run it: dot segments (also %2e-encoded) resolved first, so that the
+ * company check reads the route that will really run, not a string that merely starts right.
+ */
+export function resolvedPath(path: string): string {
+  const url = new URL(path, 'http://localhost');
+  return url.pathname + url.search;
+}
+
 function pathCompany(path: string): string | null {
   return /^\/api\/companies\/([0-9a-fA-F-]{36})(\/|$)/.exec(path)?.[1]?.toLowerCase() ?? null;
 }
@@ -89,9 +98,9 @@ export async function applyPush(engine: Engine, fetch: AppFetch, user: Authentic
       ]);
     try {
       await engine.db.transaction().execute(async (trx) => {
-        const company = pathCompany(m.path);
-        if (company !== m.company_id) throw new Refused("The operation's path is not of its company");
-        const outcome = await replayOperation(fetch, m, { user, engine: { ...engine, db: trx } });
+        const path = resolvedPath(m.path);
+        if (pathCompany(path) !== m.company_id.toLowerCase()) throw new Refused("The operation's path is not a route of its company");
+        const outcome = await replayOperation(fetch, { ...m, path }, { user, engine: { ...engine, db: trx } });
         if (!outcome.ok) throw new Refused(outcome.reason ?? `HTTP ${outcome.status}`);
         await record(trx, 'applied', null);
       });
