@@ -5,6 +5,7 @@
 import type { Db } from '../db/connection';
 import type { ActionType } from '../db/schema';
 import { type EvidenceItem, parseEvidence } from '../intelligence/evidence';
+import { fromMinor } from '../money';
 import { parseMetadata } from './queries';
 
 export interface TaskContact {
@@ -22,7 +23,7 @@ export interface ActionTask {
   customer_name: string;
   invoice: string | null;
   invoice_number: string | null;
-  /** Minor units, the invoice's currency; null for a task about the customer as a whole. */
+  /** The invoice's open balance in major units of its currency; null for a task about the customer as a whole. */
   balance: number | null;
   currency: string | null;
   due_date: string | null;
@@ -79,7 +80,7 @@ export async function listActionTasks(db: Db, companyId: string, memberId: strin
       customer_name: r.customer_name,
       invoice: r.invoice_id,
       invoice_number: r.invoice_number,
-      balance: r.balance,
+      balance: r.balance === null ? null : fromMinor(r.balance),
       currency: r.currency,
       due_date: r.due_date,
       assignee: typeof assignee?.id === 'string' ? assignee.id : null,

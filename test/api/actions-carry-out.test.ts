@@ -173,7 +173,7 @@ describe('an approved action gets done', () => {
       id,
       action_type: 'call',
       invoice_number: 'INV-1001',
-      balance: 125_000,
+      balance: 1250,
       assignee: dana,
       assignee_name: 'Dana Demo',
       talking_points: ['Ask for a payment date'],

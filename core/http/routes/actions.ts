@@ -137,7 +137,7 @@ const ActionTask = z
     customer_name: z.string(),
     invoice: Uuid.nullable(),
     invoice_number: z.string().nullable(),
-    balance: z.number().int().nullable().openapi({ description: 'Minor units of currency' }),
+    balance: z.number().nullable().openapi({ description: 'The invoice’s open balance in major units of currency' }),
     currency: z.string().nullable(),
     due_date: DateString.nullable(),
     assignee: Uuid.nullable().openapi({ description: 'Team member the work is given to' }),
