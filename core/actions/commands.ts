@@ -7,6 +7,7 @@ import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { queueActionEmail } from './delivery';
+import { withdrawSiblings } from './supersede';
 import { type ActionView, getAction, parseMetadata } from './queries';
 import { isExecution, nextStatus, parseResponseDeadline } from './rules';
 
@@ -154,7 +155,7 @@ async function operate(engine: EngineLike, scope: Scope, actionId: string, opera
   return runCommand(engine, `${operation}_action`, scope, async (tx) => {
     const action = await tx.db
       .selectFrom('actions')
-      .select(['id', 'status', 'metadata', 'deleted_at', 'action_type', 'customer_id'])
+      .select(['id', 'status', 'metadata', 'deleted_at', 'action_type', 'customer_id', 'invoice_id', 'trigger_key'])
       .where('company_id', '=', scope.companyId)
       .where('id', '=', actionId)
       .executeTakeFirst();
@@ -197,6 +198,8 @@ async function operate(engine: EngineLike, scope: Scope, actionId: string, opera
     };
     await tx.db.insertInto('action_approvals').values(entry).execute();
     await tx.record('action_approval', entry.id, 'insert', entry);
+    // One decision per trigger: the option chosen cancels the others.
+    if (operation === 'approve' || operation === 'send' || operation === 'complete') await withdrawSiblings(tx, scope.companyId, action);
     // Approving an email sends it: the send is queued in the approval's own transaction.
     if (operation === 'approve' && action.action_type === 'email') await queueActionEmail(tx, scope.companyId, actionId, scope.actor);
     return getAction(tx.db, scope.companyId, actionId);
