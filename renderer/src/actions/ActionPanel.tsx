@@ -339,7 +339,7 @@ export function ActionPanel({
               </div>
             )}
             {rejecting && <RejectForm count={1} onCancel={() => setRejecting(false)} onReject={reject} />}
-            <Alternatives companyId={companyId} action={action} onOpen={onOpen} />
+            {allowed.includes('approve') && <Alternatives companyId={companyId} action={action} onOpen={onOpen} />}
             <section className="panel-section" data-testid="approval-log">
               <h3>Approval log</h3>
               {action.approval_log.length === 0 ? (
