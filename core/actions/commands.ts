@@ -6,6 +6,8 @@ import type { ActionStatus, ActionType, ActionsTable, ApprovalOperation } from '
 import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
+import { queueActionEmail } from './delivery';
+import { withdrawSiblings } from './supersede';
 import { type ActionView, getAction, parseMetadata } from './queries';
 import { isExecution, nextStatus, parseResponseDeadline } from './rules';
 
@@ -86,6 +88,7 @@ async function resolveTarget(tx: CommandTx, companyId: string, customer: string 
 
 export interface ApproveInput {
   final_content?: string;
+  final_subject?: string;
   approved_by?: string | null;
   comment?: string;
 }
@@ -113,6 +116,7 @@ export function approveAction(engine: EngineLike, scope: Scope, actionId: string
     approvedBy: input.approved_by,
     comment: input.comment,
     finalContent: input.final_content,
+    finalSubject: input.final_subject,
   });
 }
 
@@ -142,6 +146,7 @@ interface OperationInput {
   reason?: string;
   comment?: string;
   finalContent?: string;
+  finalSubject?: string;
   /** Omitted delivery fields keep their current values. */
   delivery?: { channel_id?: string; external_id?: string; response_deadline?: string };
 }
@@ -150,7 +155,7 @@ async function operate(engine: EngineLike, scope: Scope, actionId: string, opera
   return runCommand(engine, `${operation}_action`, scope, async (tx) => {
     const action = await tx.db
       .selectFrom('actions')
-      .select(['id', 'status', 'metadata', 'deleted_at'])
+      .select(['id', 'status', 'metadata', 'deleted_at', 'action_type', 'customer_id', 'invoice_id', 'trigger_key'])
       .where('company_id', '=', scope.companyId)
       .where('id', '=', actionId)
       .executeTakeFirst();
@@ -160,9 +165,13 @@ async function operate(engine: EngineLike, scope: Scope, actionId: string, opera
     const approverId = await resolveApprover(tx, scope, input.approvedBy);
 
     const changes: Partial<ActionsTable> = { status, updated_at: tx.now };
-    if (input.finalContent !== undefined) {
-      changes.metadata = JSON.stringify({ ...parseMetadata(action.metadata), final_content: input.finalContent });
-    }
+    const stored = parseMetadata(action.metadata);
+    let metadata = stored;
+    if (input.finalContent !== undefined) metadata = { ...metadata, final_content: input.finalContent };
+    if (input.finalSubject !== undefined) metadata = { ...metadata, final_subject: input.finalSubject };
+    // An approved call or task is somebody's work: the approver's, else the customer's AR owner's.
+    if (operation === 'approve' && action.action_type !== 'email') metadata = { ...metadata, assignee: await assigneeOf(tx, scope.companyId, approverId, action.customer_id) };
+    if (metadata !== stored) changes.metadata = JSON.stringify(metadata);
     if (input.delivery) {
       for (const key of ['channel_id', 'external_id', 'response_deadline'] as const) {
         if (input.delivery[key] !== undefined) changes[key] = input.delivery[key];
@@ -189,6 +198,55 @@ async function operate(engine: EngineLike, scope: Scope, actionId: string, opera
     };
     await tx.db.insertInto('action_approvals').values(entry).execute();
     await tx.record('action_approval', entry.id, 'insert', entry);
+    // One decision per trigger: the option chosen cancels the others.
+    if (operation === 'approve' || operation === 'send' || operation === 'complete') await withdrawSiblings(tx, scope.companyId, action);
+    // Approving an email sends it: the send is queued in the approval's own transaction.
+    if (operation === 'approve' && action.action_type === 'email') await queueActionEmail(tx, scope.companyId, actionId, scope.actor);
+    return getAction(tx.db, scope.companyId, actionId);
+  });
+}
+
+/** The team member an approved call or task is given to: the approver, else the customer's AR owner; null when neither. */
+async function assigneeOf(tx: CommandTx, companyId: string, approverId: string | null, customerId: string): Promise<{ id: string; name: string } | null> {
+  const owner = await tx.db.selectFrom('customers').select('ar_owner_id').where('id', '=', customerId).executeTakeFirst();
+  const id = approverId ?? owner?.ar_owner_id ?? null;
+  if (!id) return null;
+  const member = await tx.db.selectFrom('team_members').select(['id', 'name']).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return member ?? null;
+}
+
+export interface RetryInput {
+  /** An edited text to send instead of the one approved. */
+  final_content?: string;
+  final_subject?: string;
+}
+
+/**
+ * Sends an approved email action again after its send failed (or sends one approved before sends
+ * were queued), optionally with an edited text. Only an approved email action whose send is not
+ * under way or done can be retried.
+ */
+export async function retryAction(engine: EngineLike, scope: Scope, actionId: string, input: RetryInput): Promise<ActionView> {
+  return runCommand(engine, 'retry_action', scope, async (tx) => {
+    const action = await tx.db
+      .selectFrom('actions')
+      .select(['id', 'status', 'metadata', 'deleted_at', 'action_type'])
+      .where('company_id', '=', scope.companyId)
+      .where('id', '=', actionId)
+      .executeTakeFirst();
+    if (!action) throw new NotFoundError('Action', actionId);
+    if (action.deleted_at) throw new InvalidStateError('Cannot retry a deleted action');
+    if (action.action_type !== 'email') throw new InvalidStateError('Only an email action is sent; a call or task is done by logging it');
+    if (action.status !== 'processing') throw new InvalidStateError(`Only an approved action can be sent again; this one is ${action.status}`);
+    const edits: Record<string, string> = {};
+    if (input.final_content !== undefined) edits.final_content = input.final_content;
+    if (input.final_subject !== undefined) edits.final_subject = input.final_subject;
+    if (Object.keys(edits).length) {
+      const changes = { metadata: JSON.stringify({ ...parseMetadata(action.metadata), ...edits }), updated_at: tx.now };
+      await tx.db.updateTable('actions').set(changes).where('id', '=', actionId).execute();
+      await tx.record('action', actionId, 'update', { ...changes, metadata: JSON.parse(changes.metadata) });
+    }
+    await queueActionEmail(tx, scope.companyId, actionId, scope.actor);
     return getAction(tx.db, scope.companyId, actionId);
   });
 }

@@ -8,6 +8,7 @@ import type { Db } from '../db/connection';
 import type { ActionStatus, ActionType, ApprovalOperation } from '../db/schema';
 import { NotFoundError } from '../errors';
 import { likePattern } from '../invoices/filters';
+import { type ActionDelivery, deliveries } from './delivery';
 import type { ActionListFilter } from './rules';
 
 export interface ApprovalLogEntry {
@@ -50,6 +51,8 @@ export interface ActionView {
   updated_at: string;
   /** Why the engine proposed it (empty for actions people created). */
   evidence: EvidenceItem[];
+  /** An approved email's send: queued, sending, sent or failed (null when none was queued). */
+  delivery: ActionDelivery | null;
 }
 
 export interface ActionPage {
@@ -131,6 +134,9 @@ function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
       if (f.executedFrom) q = q.where(effectiveExecutedAt, '>=', f.executedFrom);
       if (f.executedUntil) q = q.where(effectiveExecutedAt, '<', f.executedUntil);
       break;
+    case 'in_progress':
+      q = q.where('a.status', '=', 'processing');
+      break;
     case 'alternatives':
       q = q.where('a.status', '=', 'proposed').where('a.is_action_required', '=', 1);
       break;
@@ -172,8 +178,10 @@ export async function listActions(db: Db, companyId: string, filter: ActionListF
     .limit(filter.pageSize)
     .offset((filter.page - 1) * filter.pageSize)
     .execute();
-  const logs = await approvalLogs(db, rows.map((r) => r.id));
-  return { count: Number(count), page: filter.page, page_size: filter.pageSize, data: rows.map((r) => toView(r, logs.get(r.id) ?? [])) };
+  const ids = rows.map((r) => r.id);
+  const logs = await approvalLogs(db, ids);
+  const sends = await deliveries(db, companyId, ids);
+  return { count: Number(count), page: filter.page, page_size: filter.pageSize, data: rows.map((r) => toView(r, logs.get(r.id) ?? [], sends.get(r.id) ?? null)) };
 }
 
 /** One action of the company, whatever its status, soft-deleted ones included; 404 otherwise. */
@@ -181,7 +189,8 @@ export async function getAction(db: Db, companyId: string, actionId: string): Pr
   const row = await selectActions(baseQuery(db, companyId)).where('a.id', '=', actionId).executeTakeFirst();
   if (!row) throw new NotFoundError('Action', actionId);
   const logs = await approvalLogs(db, [row.id]);
-  return toView(row, logs.get(row.id) ?? []);
+  const sends = await deliveries(db, companyId, [row.id]);
+  return toView(row, logs.get(row.id) ?? [], sends.get(row.id) ?? null);
 }
 
 async function approvalLogs(db: Db, actionIds: string[]): Promise<Map<string, ApprovalLogEntry[]>> {
@@ -213,7 +222,7 @@ async function approvalLogs(db: Db, actionIds: string[]): Promise<Map<string, Ap
 
 type ActionRow = Awaited<ReturnType<ReturnType<typeof selectActions>['executeTakeFirstOrThrow']>>;
 
-function toView(r: ActionRow, log: ApprovalLogEntry[]): ActionView {
+function toView(r: ActionRow, log: ApprovalLogEntry[], delivery: ActionDelivery | null): ActionView {
   return {
     id: r.id,
     company: r.company_id,
@@ -241,6 +250,7 @@ function toView(r: ActionRow, log: ApprovalLogEntry[]): ActionView {
     created_at: r.created_at,
     updated_at: r.updated_at,
     evidence: parseEvidence(r.evidence),
+    delivery,
   };
 }
 

@@ -66,7 +66,8 @@ function sameCalendarDate(date: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === date;
 }
 
-export const ACTION_CATEGORIES = ['needs_action', 'awaiting_customer', 'history', 'alternatives'] as const;
+/** The spec's four, and in_progress (extension): approved actions being carried out. */
+export const ACTION_CATEGORIES = ['needs_action', 'awaiting_customer', 'history', 'alternatives', 'in_progress'] as const;
 export type ActionCategory = (typeof ACTION_CATEGORIES)[number];
 
 export const DEFAULT_PAGE_SIZE = 20;

@@ -2,6 +2,7 @@
  * Logging a call or a note by hand (the invoice panel, the customer page, the queue): a
  * communication of the customer, and of the invoice when one is named (its last touch).
  */
+import { withdrawProposals } from '../actions/supersede';
 import type { CallOutcome } from '../db/schema';
 import { type Engine, runCommand } from '../engine';
 import { ValidationError } from '../errors';
@@ -48,7 +49,7 @@ export async function logCommunication(engine: Pick<Engine, 'db' | 'clock'>, sco
       else if (customer && invoice.customer_id !== customer.id) (errors.invoice_id ??= []).push("Is not one of this customer's invoices");
     }
     if (Object.keys(errors).length) throw new ValidationError(`The ${input.kind} is invalid`, errors);
-    return insertCommunication(tx, {
+    const id = await insertCommunication(tx, {
       id: newId(),
       company_id: scope.companyId,
       customer_id: input.customer_id,
@@ -67,6 +68,11 @@ export async function logCommunication(engine: Pick<Engine, 'db' | 'clock'>, sco
       message_id: null,
       created_at: tx.now,
     });
+    // A promise or a dispute makes the proposals that chase the invoice wrong: withdrawn with the call.
+    const about = { customerId: input.customer_id, invoiceId: input.invoice_id ?? null };
+    if (fields.outcome === 'promised_to_pay' && fields.promise_date) await withdrawProposals(tx, scope.companyId, { kind: 'promise', ...about, date: fields.promise_date });
+    if (fields.outcome === 'disputed') await withdrawProposals(tx, scope.companyId, { kind: 'dispute', ...about, on: fields.occurred_at.slice(0, 10) });
+    return id;
   });
   return getCommunication(engine.db, scope.companyId, id);
 }

@@ -3,6 +3,7 @@
  * closing in one transaction, and records both.
  */
 import type { PaymentStatus } from '../db/schema';
+import { withdrawProposals } from '../actions/supersede';
 import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { isValidDate } from '../dates';
@@ -127,7 +128,16 @@ export async function insertPayment(tx: CommandTx, companyId: string, input: New
 }
 
 export async function recordPayment(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, input: NewPaymentInput): Promise<PaymentDto> {
-  return runCommand(engine, 'record_payment', scope, async (tx) => getPayment(tx.db, scope.companyId, await insertPayment(tx, scope.companyId, input)));
+  return runCommand(engine, 'record_payment', scope, async (tx) => {
+    const id = await insertPayment(tx, scope.companyId, input);
+    const payment = await getPayment(tx.db, scope.companyId, id);
+    // A payment changes what is owed: the proposals drafted on the old balance are withdrawn with it.
+    if (SETTLED_STATUSES.includes(payment.status)) {
+      const invoice = await tx.db.selectFrom('invoices').select(['customer_id', 'balance']).where('id', '=', payment.invoice).executeTakeFirstOrThrow();
+      await withdrawProposals(tx, scope.companyId, { kind: 'payment', customerId: invoice.customer_id, invoiceId: payment.invoice, paidInFull: invoice.balance <= 0, on: payment.payment_date });
+    }
+    return payment;
+  });
 }
 
 const COMMAND_NAMES: Record<PaymentOperation, string> = { void: 'void_payment', settle: 'settle_payment', fail: 'fail_payment' };

@@ -23,7 +23,8 @@ export function jobMessageId(jobId: string, fromEmail: string): string {
 }
 
 export interface SendIntent {
-  invoiceId: string;
+  /** Null for an email about the customer as a whole (an approved action without an invoice). */
+  invoiceId: string | null;
   customerId: string;
   connectionId: string;
   messageId: string;

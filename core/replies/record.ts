@@ -5,6 +5,7 @@
  * any customer are counted and left alone.
  */
 import { sql } from 'kysely';
+import { withdrawProposals } from '../actions/supersede';
 import { insertCommunication } from '../communications/store';
 import type { EmailConnection } from '../db/schema';
 import type { CommandTx } from '../engine';
@@ -160,8 +161,9 @@ export async function recordIncoming(tx: CommandTx, connection: EmailConnection,
     return;
   }
   const occurredAt = replyTime(message.date, tx.now);
+  const communicationId = newId();
   await insertCommunication(tx, {
-    id: newId(),
+    id: communicationId,
     company_id: connection.company_id,
     customer_id: match.customerId,
     invoice_id: match.invoiceId ?? (await replyInvoice(tx, connection.company_id, match.customerId, message.subject)),
@@ -179,5 +181,6 @@ export async function recordIncoming(tx: CommandTx, connection: EmailConnection,
     created_at: tx.now,
   });
   tally.replies += 1;
+  await withdrawProposals(tx, connection.company_id, { kind: 'reply', customerId: match.customerId, communicationId, on: occurredAt.slice(0, 10) });
   tally.enrollments_stopped += await stopSequences(tx, connection.company_id, match.customerId, occurredAt);
 }

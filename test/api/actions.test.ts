@@ -285,7 +285,8 @@ describe('actions API', () => {
         { operation: 'approve', reason: null, comment: 'Looks good', approver: dana, approver_name: 'Dana Demo', user: demoUser, created_at: '2026-11-23T12:00:00.000Z' },
       ]);
       const changes = await engine.db.selectFrom('changes').select(['command', 'entity', 'entity_id']).where('command', '=', 'approve_action').where('company_id', '=', company).execute();
-      expect(changes.map((c) => c.entity).sort()).toEqual(['action', 'action_approval']);
+      // The email's send is queued in the same command.
+      expect(changes.map((c) => c.entity).sort()).toEqual(['action', 'action_approval', 'job']);
     });
 
     it('approved_by names a team member of this company: unknown or foreign ones are a 400, null records none', async () => {

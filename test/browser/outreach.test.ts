@@ -92,12 +92,17 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     // The engine's drafted email is there to edit, not an empty box.
     expect(await panel.getByTestId('action-content').inputValue()).toMatch(/^Hello,\n\n.*INV-/s);
     await panel.getByTestId('action-content').fill('Hello, please pay invoice soon. Edited by the collector.');
-    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
-    await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Approved');
-    await panel.getByTestId('approval-log').getByText('Approve').waitFor();
     const actionId = page.url().split('/actions/')[1].split('?')[0];
-    const approved = await apiGet<{ status: string; metadata: { final_content?: string } }>(page, `/api/companies/${companyId}/actions/${actionId}`);
-    expect(approved).toMatchObject({ status: 'processing', metadata: { final_content: 'Hello, please pay invoice soon. Edited by the collector.' } });
+    const target = await apiGet<{ action_type: string; invoice: string | null }>(page, `/api/companies/${companyId}/actions/${actionId}`);
+    expect(target.action_type).toBe('email');
+    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await panel.getByTestId('approval-log').getByText('Approve').waitFor();
+    // Approving sends it: the message arrives with the edited text, and the action is done.
+    await expect.poll(() => smtp.messages.some((m) => m.text.includes('Edited by the collector.')), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => panel.getByTestId('action-status').innerText(), { timeout: 20_000 }).toBe('Done');
+    const approved = await apiGet<{ status: string; metadata: { final_content?: string }; delivery: { status: string } }>(page, `/api/companies/${companyId}/actions/${actionId}`);
+    expect(approved).toMatchObject({ status: 'completed', metadata: { final_content: 'Hello, please pay invoice soon. Edited by the collector.' }, delivery: { status: 'sent' } });
+    expect(smtp.messages.filter((m) => m.text.includes('Edited by the collector.'))).toHaveLength(1);
     expect(customer).not.toBe('');
 
     // Approving again is refused by the state machine; the panel says why in words.
@@ -123,7 +128,8 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await rows.nth(1).getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Approve selected' }).click();
     await page.getByText('Approved 2 actions').waitFor();
-    await expect.poll(async () => Number((await page.getByTestId('tab-needs_action').locator('.count').innerText()).replace(/\D/g, ''))).toBe(before - 2);
+    // Their alternatives leave with them ('another option was chosen').
+    await expect.poll(async () => Number((await page.getByTestId('tab-needs_action').locator('.count').innerText()).replace(/\D/g, ''))).toBeLessThanOrEqual(before - 2);
 
     // Someone else approves the open action meanwhile: the state machine's refusal is shown in words.
     await rows.first().click();
@@ -138,10 +144,64 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await expect.poll(() => panel.getByTestId('action-error').innerText()).toMatch(/^Cannot approve an action whose status is completed/);
     await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Done');
 
-    // History shows what was decided, with a date range filter.
+    // History shows what was decided, with a date range filter; the sent email is there as Done.
     await page.getByTestId('tab-history').click();
     await page.getByLabel('Executed from').waitFor();
     await rows.first().waitFor();
+    await page.locator(`[data-action-row="${actionId}"]`).getByText('Done', { exact: true }).waitFor();
+    await lookAt(page, 'actions-history');
+
+    // The email is in the invoice's activity.
+    await page.goto(`${server.url}/companies/${companyId}/invoices/${target.invoice}`);
+    await page.getByTestId('panel-activity').getByText('Hello, please pay invoice soon', { exact: false }).first().waitFor();
+  }, 120_000);
+
+  it('Actions: an approved call is in the Queue with its phone numbers; logging it with a promise completes it and withdraws the invoice’s other proposals', async () => {
+    type Listed = { data: Array<{ id: string; invoice: string | null; customer_name: string }> };
+    const calls = await apiGet<Listed>(page, `/api/companies/${companyId}/actions?category=needs_action&action_type=call&page_size=100`);
+    const withSiblings = [];
+    for (const c of calls.data.filter((a) => a.invoice)) {
+      const others = await apiGet<Listed>(page, `/api/companies/${companyId}/actions?status=proposed&invoice_id=${c.invoice}`);
+      if (others.data.some((o) => o.id !== c.id)) withSiblings.push(c);
+    }
+    expect(withSiblings.length).toBeGreaterThan(0);
+    const chosen = withSiblings[0];
+    await page.goto(`${server.url}/companies/${companyId}/actions/${chosen.id}?tab=needs_action`);
+    const panel = page.getByTestId('action-panel');
+    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect.poll(() => panel.getByTestId('action-status').innerText()).toMatch(/^(To do by .+|Approved, to do)$/);
+    await panel.getByTestId('action-progress').getByText('Queue').waitFor();
+    await page.getByTestId('tab-in_progress').click();
+    await page.locator(`[data-action-row="${chosen.id}"]`).waitFor();
+    await lookAt(page, 'actions-in-progress');
+
+    // The panel says where the work is: its link leads to the Queue.
+    await panel.getByTestId('action-progress').getByRole('link', { name: 'Queue' }).click();
+    const tasks = page.getByTestId('queue-my-tasks');
+    const item = tasks.getByTestId('action-task').filter({ hasText: chosen.customer_name }).first();
+    await item.waitFor();
+    await lookAt(page, 'queue-my-tasks');
+    await item.getByRole('button', { name: 'Log the call' }).click();
+    const form = item.getByRole('form', { name: `Log the call for ${chosen.customer_name}` });
+    await form.getByLabel('Outcome').selectOption('promised_to_pay');
+    await form.getByLabel('Promised payment date').fill('2026-12-04');
+    await form.getByLabel('Promised amount').fill('500');
+    await form.getByLabel('What was said').fill('Promised 500 on December 4.');
+    await form.getByRole('button', { name: 'Log the call and complete' }).click();
+    await page.getByText(`Call with ${chosen.customer_name} logged; the action is done`).waitFor();
+    await expect.poll(() => tasks.getByTestId('action-task').filter({ hasText: chosen.customer_name }).count()).toBe(0);
+
+    const done = await apiGet<{ status: string }>(page, `/api/companies/${companyId}/actions/${chosen.id}`);
+    expect(done.status).toBe('completed');
+    const left = await apiGet<Listed>(page, `/api/companies/${companyId}/actions?status=proposed&invoice_id=${chosen.invoice}`);
+    expect(left.data).toEqual([]);
+    const withdrawn = await apiGet<{ data: Array<{ id: string; approval_log: Array<{ reason: string | null }> }> }>(
+      page,
+      `/api/companies/${companyId}/actions?status=cancelled&invoice_id=${chosen.invoice}&page_size=100`,
+    );
+    const reasons = withdrawn.data.map((a) => a.approval_log.at(-1)?.reason);
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const r of reasons) expect(r).toMatch(/^(another option was chosen|superseded: promise to pay on record for December 4, 2026)$/);
   }, 120_000);
 
   it('Queue: previews and sends an email step through the SMTP server, logs a call, and lists them in history', async () => {
@@ -162,8 +222,8 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await preview.getByRole('button', { name: 'Send this email' }).click();
     await page.locator('.toast').last().waitFor();
     await page.screenshot({ path: screenshotPath('outreach-queue-after-send.png') });
-    const [mail] = await smtp.waitFor(1, 15_000);
-    expect(mail.subject).toBe(subject);
+    // Approved actions sent their own emails earlier: this step's is the one with its subject.
+    await expect.poll(() => smtp.messages.filter((m) => m.subject === subject).length, { timeout: 15_000 }).toBe(1);
     await page.getByText('Sent 1 email').waitFor();
     await expect.poll(() => page.locator(`[data-queue-row="${emailRowId}"]`).count()).toBe(0);
 

@@ -119,7 +119,7 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     await page.goto(`${desktop.url}/companies/${acme}/actions/${first.id}`);
     const panel = page.getByTestId('action-panel');
     await panel.getByRole('button', { name: 'Approve', exact: true }).click();
-    await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Approved');
+    await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Approved, sending');
     await waitFor('the approval to reach the team server', () => query<{ status: string }>(serverDb, 'SELECT status FROM actions WHERE id = ?', first.id)[0].status !== 'needs_action');
 
     const second = await serverApi.ok('POST', `/api/companies/${acme}/actions`, { customer: initech, action_type: 'email', description: 'Call Initech' });
@@ -127,7 +127,7 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     proxy.set({ offline: true });
     await page.goto(`${desktop.url}/companies/${acme}/actions/${second.id}`);
     await panel.getByRole('button', { name: 'Approve', exact: true }).click();
-    await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Approved');
+    await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Approved, sending');
     const indicator = page.getByTestId('sync-indicator');
     await indicator.getByText('Team server unreachable: 1 change waiting').waitFor({ timeout: 20_000 });
     await serverApi.ok('POST', `/api/companies/${acme}/actions/${second.id}/reject`, { reason: 'Customer paid by phone' });

@@ -6,13 +6,18 @@ import {
   createAction,
   deleteAction,
   rejectAction,
+  retryAction,
   sendAction,
 } from '../../actions/commands';
+import { logActionCall } from '../../actions/log-call';
 import { getAction, listActions } from '../../actions/queries';
+import { listActionTasks, ownMemberId } from '../../actions/tasks';
+import { LOGGED_KINDS } from '../../communications/rules';
 import { ACTION_CATEGORIES, ACTION_TYPES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
 import { UNASSIGNED } from '../../sequences/rules';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, EvidenceItem, idParams, json, jsonBody, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, EvidenceItem, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CallOutcome } from './communications';
 
 const TAG = 'Actions';
 const ActionParams = idParams('action_id');
@@ -28,6 +33,17 @@ const ApprovalLogEntry = z
     created_at: Timestamp,
   })
   .openapi('ActionApprovalLogEntry');
+
+const ActionDelivery = z
+  .object({
+    status: z.enum(['queued', 'sending', 'sent', 'failed']),
+    error: z.string().nullable().openapi({ description: 'Why the last try failed, in words' }),
+    next_attempt_at: Timestamp.nullable().openapi({ description: 'A failed try that runs again by itself then; null when only Retry sends it' }),
+    may_have_been_sent: z.boolean().openapi({ description: 'The mail server may have the message: a retry could deliver it twice' }),
+    recipient: z.string().nullable(),
+    sent_at: Timestamp.nullable(),
+  })
+  .openapi('ActionDelivery');
 
 const Action = z
   .object({
@@ -57,6 +73,7 @@ const Action = z
     created_at: Timestamp,
     updated_at: Timestamp,
     evidence: z.array(EvidenceItem).openapi({ description: 'Extension: why the engine proposed it (empty for actions people created)' }),
+    delivery: ActionDelivery.nullable().openapi({ description: 'Extension: the send of an approved email action; null when none was queued' }),
   })
   .openapi('Action');
 
@@ -89,7 +106,49 @@ const ApproverField = NullableUuidValue
   .optional()
   .openapi({ description: 'Team member of this company; defaults to the caller’s own team member; null for none' });
 
-const ApproveBody = z.strictObject({ final_content: Text(100_000).optional(), approved_by: ApproverField, comment: Text(10_000).optional() }).openapi('ApproveActionRequest');
+const ApproveBody = z
+  .strictObject({
+    final_content: Text(100_000).optional(),
+    final_subject: Text(500).optional().openapi({ description: 'Extension: the email subject to send instead of the draft’s' }),
+    approved_by: ApproverField,
+    comment: Text(10_000).optional(),
+  })
+  .openapi('ApproveActionRequest');
+const RetryBody = z
+  .strictObject({ final_content: Text(100_000).optional(), final_subject: Text(500).optional() })
+  .openapi('RetryActionRequest');
+const LogBody = z
+  .strictObject({
+    kind: z.enum(LOGGED_KINDS).optional().openapi({ default: 'call', description: 'call, or note for a task done without a call' }),
+    outcome: CallOutcome.nullable().optional(),
+    body: Text(20_000).nullable().optional(),
+    promise_date: DateString.nullable().optional().openapi({ description: 'Required with outcome promised_to_pay, only then allowed' }),
+    promise_amount: MoneyValue.nullable().optional(),
+  })
+  .openapi('LogActionRequest');
+
+const TaskContact = z.object({ name: z.string(), phone: z.string(), title: z.string().nullable(), is_billing: z.boolean() }).openapi('ActionTaskContact');
+const ActionTask = z
+  .object({
+    id: Uuid,
+    action_type: z.enum(['call', 'task']),
+    description: z.string(),
+    customer: Uuid,
+    customer_name: z.string(),
+    invoice: Uuid.nullable(),
+    invoice_number: z.string().nullable(),
+    balance: z.number().nullable().openapi({ description: 'The invoice’s open balance in major units of currency' }),
+    currency: z.string().nullable(),
+    due_date: DateString.nullable(),
+    assignee: Uuid.nullable().openapi({ description: 'Team member the work is given to' }),
+    assignee_name: z.string().nullable(),
+    approved_at: Timestamp,
+    talking_points: z.array(z.string()),
+    contacts: z.array(TaskContact).openapi({ description: 'The customer’s contacts with a phone number, billing contact first' }),
+    evidence: z.array(EvidenceItem),
+  })
+  .openapi('ActionTask');
+const ActionTaskList = z.object({ data: z.array(ActionTask) }).openapi('ActionTaskList');
 const RejectBody = z.strictObject({ reason: Text(2_000).optional(), approved_by: ApproverField, comment: Text(10_000).optional() }).openapi('RejectActionRequest');
 const SendBody = z
   .strictObject({
@@ -175,6 +234,33 @@ const approveRoute = operationRoute('approve', 'Approve: proposed or scheduled -
 const rejectRoute = operationRoute('reject', 'Reject: any status but completed -> cancelled', RejectBody);
 const sendRoute = operationRoute('send', 'Send: proposed or scheduled -> completed, delivery recorded', SendBody);
 const cancelRoute = operationRoute('cancel', 'Cancel: proposed, scheduled or processing -> cancelled', CancelBody);
+const retryRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/actions/{action_id}/retry',
+  tags: ['Extensions'],
+  summary: 'Send an approved email action again after its send failed, optionally with an edited text',
+  security: SECURITY,
+  request: { params: ActionParams, body: jsonBody(RetryBody, false) },
+  responses: { 200: json(Action, 'The action, its send queued again'), ...problems(400, 401, 403, 404) },
+});
+const logRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/actions/{action_id}/log',
+  tags: ['Extensions'],
+  summary: 'Log the call (or a note) of an approved call or task: the communication is recorded and the action completed',
+  security: SECURITY,
+  request: { params: ActionParams, body: jsonBody(LogBody, false) },
+  responses: { 200: json(Action, 'The completed action'), ...problems(400, 401, 403, 404) },
+});
+const tasksRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/action-tasks',
+  tags: ['Extensions'],
+  summary: 'Approved calls and tasks waiting to be done, the caller’s own first, with phone numbers and evidence',
+  security: SECURITY,
+  request: { params: CompanyParams },
+  responses: { 200: json(ActionTaskList, 'The approved calls and tasks'), ...problems(401, 403, 404) },
+});
 const completeRoute = operationRoute('complete', 'Complete without sending: proposed, scheduled or processing -> completed', z.strictObject({}).openapi('CompleteActionRequest'));
 
 export function actionRoutes() {
@@ -221,6 +307,12 @@ export function actionRoutes() {
     c.json(await cancelAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json')), 200),
   );
   router.openapi(completeRoute, async (c) => c.json(await completeAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id), 200));
+  router.openapi(retryRoute, async (c) => c.json(await retryAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json') ?? {}), 200));
+  router.openapi(logRoute, async (c) => c.json(await logActionCall(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json') ?? {}), 200));
+  router.openapi(tasksRoute, async (c) => {
+    const scope = scopeOf(c);
+    return c.json({ data: await listActionTasks(c.var.engine.db, scope.companyId, await ownMemberId(c.var.engine.db, scope.companyId, scope.actor.userId)) }, 200);
+  });
 
   return router;
 }

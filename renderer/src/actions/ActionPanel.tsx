@@ -10,7 +10,45 @@ import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { RejectForm } from './ActionsPage';
-import { type Action, allowedOperations, deadlineInstant, draftOf, recommendationOf, STATUS_WORDS, TYPE_WORDS } from './labels';
+import { type Action, allowedOperations, assigneeName, deadlineInstant, draftOf, needsRetry, progressWords, recommendationOf, TYPE_WORDS } from './labels';
+import { LogActionForm } from './LogActionForm';
+
+/** How often the panel looks again while an approved email is on its way. */
+const SEND_POLL_MS = 1500;
+
+/** Where an approved action stands: the email's send (with why it failed), or whose call or task it is. */
+function Progress({ companyId, action, onChanged }: { companyId: string; action: Action; onChanged: () => void }) {
+  const d = action.delivery;
+  if (action.action_type !== 'email') {
+    const who = assigneeName(action);
+    return (
+      <section className="panel-section" data-testid="action-progress">
+        <h3>To do</h3>
+        <p>
+          {who ? `Assigned to ${who}.` : 'Approved; nobody is assigned.'} It is listed in the <AppLink to={companyPath(companyId, 'queue')}>Queue</AppLink> with the phone numbers. Log the {action.action_type === 'call' ? 'call' : 'task'} to complete it.
+        </p>
+        <LogActionForm companyId={companyId} actionId={action.id} actionType={action.action_type} customerName={action.customer_name} onLogged={onChanged} />
+      </section>
+    );
+  }
+  return (
+    <section className="panel-section" data-testid="action-progress">
+      <h3>Sending</h3>
+      {d === null && <p>Approved, but its email was never queued. Send it now below.</p>}
+      {d?.status === 'queued' && <p>The email is queued and goes out within moments.</p>}
+      {d?.status === 'sending' && <p>The email is being handed to the mail server{d.recipient ? ` for ${d.recipient}` : ''}.</p>}
+      {d?.status === 'failed' && (
+        <div className="error-box" role="alert" data-testid="delivery-error">
+          <span>
+            Not sent. {d.error}
+            {d.next_attempt_at ? ` It will be tried again by itself at ${formatTimestamp(d.next_attempt_at)}, or use Retry now.` : ''}
+            {d.may_have_been_sent ? ' Check with the customer before retrying: they may already have it.' : ''}
+          </span>
+        </div>
+      )}
+    </section>
+  );
+}
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -136,9 +174,35 @@ export function ActionPanel({
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
+  const pending = action?.status === 'processing' && (action.delivery?.status === 'queued' || action.delivery?.status === 'sending');
+  const reload = loaded.reload;
+  useEffect(() => {
+    if (!pending) return;
+    const t = setTimeout(() => {
+      reload();
+      onChanged();
+    }, SEND_POLL_MS);
+    return () => clearTimeout(t);
+  }, [pending, reload, onChanged, action?.updated_at, action?.delivery?.status]);
+
   const draft = action ? draftOf(action) : null;
   const text = content ?? draft?.body ?? '';
   const edited = action !== null && content !== null && content !== draft?.body;
+
+  async function retry() {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.post('/api/companies/{company_id}/actions/{action_id}/retry', { path, body: edited ? { final_content: text } : {} });
+      toast.success('Sending again');
+      setContent(null);
+      onChanged();
+    } catch (err) {
+      setError(describeError(err));
+      onChanged();
+    }
+    setBusy(false);
+  }
 
   async function run(operation: 'approve' | 'send' | 'complete' | 'cancel', done: string) {
     setBusy(true);
@@ -181,7 +245,7 @@ export function ActionPanel({
           <div className="muted small">{action ? `${TYPE_WORDS[action.action_type]} action` : 'Action'}</div>
           <h2>{action?.customer_name ?? '…'}</h2>
         </div>
-        {action && <span className="pill" data-testid="action-status">{action.is_deleted ? 'Deleted' : STATUS_WORDS[action.status]}</span>}
+        {action && <span className="pill" data-testid="action-status">{progressWords(action)}</span>}
         <span className="spacer" />
         <button type="button" className="btn btn-ghost" aria-label="Close action" title="Close (Esc)" onClick={onClose}>
           ✕
@@ -206,6 +270,7 @@ export function ActionPanel({
                 <Evidence companyId={companyId} items={action.evidence} />
               </section>
             )}
+            {action.status === 'processing' && !action.is_deleted && <Progress companyId={companyId} action={action} onChanged={onChanged} />}
             <Glance companyId={companyId} action={action} />
             <section className="panel-section">
               <h3>{action.action_type === 'email' ? 'Email' : action.action_type === 'call' ? 'Call notes' : 'Task'}</h3>
@@ -217,9 +282,9 @@ export function ActionPanel({
                   ))}
                 </ul>
               )}
-              {allowed.includes('approve') || allowed.includes('send') ? (
+              {allowed.includes('approve') || allowed.includes('send') || needsRetry(action) ? (
                 <label className="wide-field">
-                  {action.action_type === 'email' ? 'Message (edit before approving or sending)' : 'Content (edit before approving)'}
+                  {needsRetry(action) ? 'Message (edit before sending again)' : action.action_type === 'email' ? 'Message (edit before approving or sending)' : 'Content (edit before approving)'}
                   <textarea value={text} onChange={(e) => setContent(e.target.value)} data-testid="action-content" />
                 </label>
               ) : text ? (
@@ -241,6 +306,11 @@ export function ActionPanel({
             )}
             {allowed.length > 0 && (
               <div className="toolbar-row" aria-label="Action operations">
+                {needsRetry(action) && (
+                  <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void retry()}>
+                    {action.delivery === null ? 'Send now' : edited ? 'Retry with this text' : 'Retry'}
+                  </button>
+                )}
                 {allowed.includes('approve') && (
                   <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void run('approve', 'Action approved')}>
                     Approve
@@ -269,7 +339,7 @@ export function ActionPanel({
               </div>
             )}
             {rejecting && <RejectForm count={1} onCancel={() => setRejecting(false)} onReject={reject} />}
-            <Alternatives companyId={companyId} action={action} onOpen={onOpen} />
+            {allowed.includes('approve') && <Alternatives companyId={companyId} action={action} onOpen={onOpen} />}
             <section className="panel-section" data-testid="approval-log">
               <h3>Approval log</h3>
               {action.approval_log.length === 0 ? (

@@ -8,10 +8,12 @@ import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { ActionPanel } from './ActionPanel';
-import { type Action, type ActionCategory, CATEGORY_LABELS, recommendationOf, REJECT_REASONS, STATUS_WORDS, TYPE_WORDS } from './labels';
+import { type Action, type ActionCategory, CATEGORY_LABELS, progressWords, recommendationOf, REJECT_REASONS, TYPE_WORDS } from './labels';
 
 const PAGE_SIZE = 25;
-const CATEGORIES: ActionCategory[] = ['needs_action', 'awaiting_customer', 'history'];
+const CATEGORIES: ActionCategory[] = ['needs_action', 'awaiting_customer', 'in_progress', 'history'];
+/** How long bulk approve waits for the emails it queued before it reports how many went out. */
+const SEND_WAIT_MS = 15_000;
 
 interface Filters {
   search: string;
@@ -100,14 +102,40 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
 
   async function approve(ids: string[]) {
     const failures: string[] = [];
+    const emails: string[] = [];
     for (const id of ids) {
       try {
-        await api.post('/api/companies/{company_id}/actions/{action_id}/approve', { path: { company_id: companyId, action_id: id }, body: {} });
+        const approved = await api.post('/api/companies/{company_id}/actions/{action_id}/approve', { path: { company_id: companyId, action_id: id }, body: {} });
+        if (approved.action_type === 'email') emails.push(id);
       } catch (err) {
         failures.push(`${rows.find((r) => r.id === id)?.customer_name ?? id}: ${describeError(err)}`);
       }
     }
     report('Approved', ids.length, failures);
+    if (emails.length > 1) void reportSends(emails);
+  }
+
+  /** After a bulk approve: how many of its emails went out and why the others did not, in one message. */
+  async function reportSends(ids: string[]) {
+    const until = Date.now() + SEND_WAIT_MS;
+    let latest: Action[] = [];
+    const settled = (a: Action) => a.status !== 'processing' || a.delivery?.status === 'failed';
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      try {
+        latest = await Promise.all(ids.map((id) => api.get('/api/companies/{company_id}/actions/{action_id}', { path: { company_id: companyId, action_id: id } })));
+      } catch {
+        return;
+      }
+    } while (Date.now() < until && !latest.every(settled));
+    const sent = latest.filter((a) => a.delivery?.status === 'sent').length;
+    const failed = latest.filter((a) => a.status === 'processing' && a.delivery?.status === 'failed');
+    const pending = latest.length - sent - failed.length;
+    const parts = [`${sent} sent`];
+    if (failed.length) parts.push(`${failed.length} failed: ${failed.map((a) => a.delivery?.error ?? a.customer_name).join(' ')}`);
+    if (pending) parts.push(`${pending} still being sent (see In progress)`);
+    (failed.length ? toast.error : toast.success)(parts.join(', '));
+    changed();
   }
 
   async function reject(ids: string[], reason: string, comment: string) {
@@ -275,9 +303,9 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                   <td>
                     {recommendationOf(a)}
                     <span className="muted small type-inline"> · {TYPE_WORDS[a.action_type]}</span>
-                    {a.response_deadline && <div className="muted small">Reply by {formatDate(a.response_deadline.slice(0, 10))}</div>}
+                    {a.response_deadline && category !== 'history' && <div className="muted small">Decide by {formatDate(a.response_deadline.slice(0, 10))}</div>}
                   </td>
-                  <td>{a.is_deleted ? 'Deleted' : STATUS_WORDS[a.status]}</td>
+                  <td className={a.delivery?.status === 'failed' && a.status === 'processing' ? 'status-failed' : undefined}>{progressWords(a)}</td>
                   <td className="small optional">{when(a)}</td>
                 </tr>
               ))}

@@ -3,11 +3,12 @@ import { inWords } from '../insights/describe';
 
 /** Words for the action states and channels, and the drafted content an action carries. Pure. */
 export type Action = Schemas['Action'];
-export type ActionCategory = 'needs_action' | 'awaiting_customer' | 'history';
+export type ActionCategory = 'needs_action' | 'awaiting_customer' | 'in_progress' | 'history';
 
 export const CATEGORY_LABELS: Record<ActionCategory, string> = {
   needs_action: 'Needs action',
   awaiting_customer: 'Awaiting customer',
+  in_progress: 'In progress',
   history: 'History',
 };
 
@@ -22,6 +23,39 @@ export const STATUS_WORDS: Record<Action['status'], string> = {
 export const TYPE_WORDS: Record<Action['action_type'], string> = { email: 'Email', call: 'Call', task: 'Task' };
 
 export const REJECT_REASONS = ['Not needed now', 'Wrong recommendation', 'Customer already paid', 'Customer disputes the invoice', 'Handled another way', 'Other'];
+
+/** Who an approved call or task was given to, if anyone. */
+export function assigneeName(action: Pick<Action, 'metadata'>): string | null {
+  const a = action.metadata.assignee;
+  return typeof a === 'object' && a !== null && typeof (a as { name?: unknown }).name === 'string' ? (a as { name: string }).name : null;
+}
+
+/** An approved email whose send failed or never started: Retry (with an edit) is the way on. */
+export function needsRetry(action: Action): boolean {
+  return !action.is_deleted && action.status === 'processing' && action.action_type === 'email' && (action.delivery === null || action.delivery.status === 'failed');
+}
+
+/** The status in words, an approved action's progress included ('Sending failed', 'To do by Dana Demo'). */
+export function progressWords(action: Action): string {
+  if (action.is_deleted) return 'Deleted';
+  if (action.status !== 'processing') return STATUS_WORDS[action.status];
+  if (action.action_type === 'email') {
+    switch (action.delivery?.status) {
+      case undefined:
+        return 'Approved, not sent';
+      case 'queued':
+        return 'Approved, sending';
+      case 'sending':
+        return 'Sending now';
+      case 'sent':
+        return 'Sent';
+      case 'failed':
+        return 'Sending failed';
+    }
+  }
+  const who = assigneeName(action);
+  return who ? `To do by ${who}` : 'Approved, to do';
+}
 
 /** What an action recommends, in words: its label, else its description, with dates as dates ('Dec 4, 2026'). */
 export function recommendationOf(action: Pick<Action, 'recommendation_label' | 'description'>): string {

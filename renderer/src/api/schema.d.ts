@@ -2,6 +2,20 @@
 // run `npx tsx renderer/src/api/generate.ts` after changing a route.
 
 export interface paths {
+  "/api/companies/{company_id}/action-tasks": {
+    get: {
+      /** Approved calls and tasks waiting to be done, the caller’s own first, with phone numbers and evidence */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ActionTaskList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/actions": {
     get: {
       /** List actions by inbox category, status and filters */
@@ -9,7 +23,7 @@ export interface paths {
         company_id: string;
       };
       query?: {
-        category?: "needs_action" | "awaiting_customer" | "history" | "alternatives";
+        category?: "needs_action" | "awaiting_customer" | "history" | "alternatives" | "in_progress";
         status?: string;
         invoice_id?: string;
         customer_id?: string;
@@ -124,6 +138,23 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/actions/{action_id}/log": {
+    post: {
+      /** Log the call (or a note) of an approved call or task: the communication is recorded and the action completed */
+      path: {
+        company_id: string;
+        action_id: string;
+      };
+      body?: components["schemas"]["LogActionRequest"];
+      responses: {
+        200: components["schemas"]["Action"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/actions/{action_id}/reject": {
     post: {
       /** Reject: any status but completed -> cancelled */
@@ -132,6 +163,23 @@ export interface paths {
         action_id: string;
       };
       body?: components["schemas"]["RejectActionRequest"];
+      responses: {
+        200: components["schemas"]["Action"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/actions/{action_id}/retry": {
+    post: {
+      /** Send an approved email action again after its send failed, optionally with an edited text */
+      path: {
+        company_id: string;
+        action_id: string;
+      };
+      body?: components["schemas"]["RetryActionRequest"];
       responses: {
         200: components["schemas"]["Action"];
         400: components["schemas"]["Problem"];
@@ -1985,6 +2033,7 @@ export interface components {
       created_at: string;
       updated_at: string;
       evidence: components["schemas"]["EvidenceItem"][];
+      delivery: components["schemas"]["ActionDelivery"];
     };
     ActionApprovalLogEntry: {
       operation: "approve" | "reject" | "send" | "cancel" | "complete";
@@ -1995,11 +2044,46 @@ export interface components {
       user: string | null;
       created_at: string;
     };
+    ActionDelivery: {
+      status: "queued" | "sending" | "sent" | "failed";
+      error: string | null;
+      next_attempt_at: string | null;
+      may_have_been_sent: boolean;
+      recipient: string | null;
+      sent_at: string | null;
+    } | null;
     ActionList: {
       count: number;
       page: number;
       page_size: number;
       data: components["schemas"]["Action"][];
+    };
+    ActionTask: {
+      id: string;
+      action_type: "call" | "task";
+      description: string;
+      customer: string;
+      customer_name: string;
+      invoice: string | null;
+      invoice_number: string | null;
+      balance: number | null;
+      currency: string | null;
+      due_date: string | null;
+      assignee: string | null;
+      assignee_name: string | null;
+      approved_at: string;
+      talking_points: string[];
+      contacts: components["schemas"]["ActionTaskContact"][];
+      evidence: components["schemas"]["EvidenceItem"][];
+    };
+    ActionTaskContact: {
+      name: string;
+      phone: string;
+      title: string | null;
+      is_billing: boolean;
+    };
+    ActionTaskList: {
+      data: components["schemas"]["ActionTask"][];
     };
     ActivityEntry: {
       kind: "communication" | "action";
@@ -2011,7 +2095,7 @@ export interface components {
       title: string;
       detail: string | null;
       by: string | null;
-      outcome: components["schemas"]["CallOutcome"];
+      outcome: components["schemas"]["CallOutcome"] & unknown;
       promise_date: string | null;
       promise_amount: number | null;
     };
@@ -2109,6 +2193,7 @@ export interface components {
     };
     ApproveActionRequest: {
       final_content?: string;
+      final_subject?: string;
       approved_by?: string | null;
       comment?: string;
     };
@@ -2220,7 +2305,7 @@ export interface components {
       invoice_number: string | null;
       kind: "email" | "call" | "note";
       direction: "outbound" | "inbound" | "internal";
-      outcome: components["schemas"]["CallOutcome"];
+      outcome: components["schemas"]["CallOutcome"] & unknown;
       subject: string | null;
       body: string | null;
       promise_date: string | null;
@@ -3293,6 +3378,13 @@ export interface components {
       name?: string;
       color?: string;
     };
+    LogActionRequest: {
+      kind?: "call" | "note";
+      outcome?: components["schemas"]["CallOutcome"];
+      body?: string | null;
+      promise_date?: string | null;
+      promise_amount?: number | null;
+    };
     LoginRequest: {
       username: string;
       password: string;
@@ -3471,6 +3563,10 @@ export interface components {
     ReminderWarning: {
       kind: "recent_email" | "dunning_step_ready" | "reminder_today";
       message: string;
+    };
+    RetryActionRequest: {
+      final_content?: string;
+      final_subject?: string;
     };
     SavedImportMapping: {
       id: string;

@@ -10,6 +10,7 @@ import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { CompleteStepForm, EmailPreview } from './StepWork';
 import { CHANNEL_TITLES, groupByChannel, HOLD_WORDS, type QueueRow, STEP_STATUS_WORDS } from './words';
+import { ActionTasks } from '../actions/ActionTasks';
 
 type Tab = 'ready' | 'upcoming' | 'history';
 const PAGE_SIZE = 100;
@@ -140,6 +141,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
           )}
         </div>
         {list.error !== null && <ErrorBox what="the queue" error={list.error} onRetry={list.reload} />}
+        {tab === 'ready' && <ActionTasks companyId={companyId} version={version} onChanged={changed} />}
         {list.data && rows.length === 0 && <p className="muted">{tab === 'ready' ? 'Nothing is due today.' : tab === 'upcoming' ? 'No steps are scheduled.' : 'No steps have run yet.'}</p>}
         {tab === 'ready' &&
           groupByChannel(rows).map(([channel, group]) => (

@@ -1,0 +1,106 @@
+/**
+ * Carrying out an approved email action: one durable job per action (the reminders' job queue and
+ * outbox, so a send survives a crash and is never repeated on its own), and what the collector
+ * reads about it. The job itself is in send.ts.
+ */
+import type { Db } from '../db/connection';
+import type { EmailOutboxStatus, JobStatus } from '../db/schema';
+import type { Actor, CommandTx } from '../engine';
+import { InvalidStateError } from '../errors';
+import { DEFAULT_MAX_ATTEMPTS, enqueueJob } from '../jobs/queue';
+
+export const ACTION_EMAIL = 'action_email';
+
+export interface ActionEmailPayload {
+  action_id: string;
+  /** Who approved: the author of the communication the send records. */
+  requested_by: { user_id: string | null; name: string | null };
+}
+
+/** One key per action, ever: approving twice (two desks, a double click) queues one send. */
+export function actionEmailKey(actionId: string): string {
+  return `${ACTION_EMAIL}:${actionId}`;
+}
+
+export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+/** Extension on an email action: where its send stands, in words a collector can act on. */
+export interface ActionDelivery {
+  status: DeliveryStatus;
+  /** Why the last try failed, in words; null when none failed. */
+  error: string | null;
+  /** A failed try that runs again by itself at this time; null when it will not (Retry is then the way). */
+  next_attempt_at: string | null;
+  /** The message may have reached the mail server: a retry could deliver it twice. */
+  may_have_been_sent: boolean;
+  recipient: string | null;
+  sent_at: string | null;
+}
+
+/**
+ * The delivery as the collector sees it. The job decides (its success and the send's record are
+ * committed together). A try that failed but will run again is already 'failed' with its
+ * error: the collector sees the problem now, not after the last attempt.
+ */
+export function deliveryOf(
+  job: { status: JobStatus; last_error: string | null; run_after: string },
+  outbox: { status: EmailOutboxStatus; to_email: string; sent_at: string | null } | null,
+): ActionDelivery {
+  const base = { recipient: outbox?.to_email ?? null, sent_at: outbox?.sent_at ?? null, may_have_been_sent: outbox?.status === 'unknown' };
+  if (job.status === 'succeeded') return { ...base, status: 'sent', error: null, next_attempt_at: null };
+  if (job.status === 'failed') return { ...base, status: 'failed', error: job.last_error, next_attempt_at: null };
+  if (job.status === 'running' || outbox?.status === 'sending') return { ...base, status: 'sending', error: null, next_attempt_at: null };
+  if (job.last_error) return { ...base, status: 'failed', error: job.last_error, next_attempt_at: job.run_after };
+  return { ...base, status: 'queued', error: null, next_attempt_at: null };
+}
+
+/** The delivery of each email action among `actionIds` that has a send job. */
+export async function deliveries(db: Db, companyId: string, actionIds: string[]): Promise<Map<string, ActionDelivery>> {
+  const out = new Map<string, ActionDelivery>();
+  if (!actionIds.length) return out;
+  const rows = await db
+    .selectFrom('jobs as j')
+    .leftJoin('email_outbox as o', 'o.job_id', 'j.id')
+    .select(['j.subject_id', 'j.status', 'j.last_error', 'j.run_after', 'o.status as outbox_status', 'o.to_email', 'o.sent_at'])
+    .where('j.company_id', '=', companyId)
+    .where('j.kind', '=', ACTION_EMAIL)
+    .where('j.subject_id', 'in', actionIds)
+    .execute();
+  for (const r of rows) {
+    if (!r.subject_id) continue;
+    const outbox = r.outbox_status && r.to_email ? { status: r.outbox_status, to_email: r.to_email, sent_at: r.sent_at } : null;
+    out.set(r.subject_id, deliveryOf(r, outbox));
+  }
+  return out;
+}
+
+/**
+ * Queues the action's send in the caller's transaction, or puts its earlier send back in the
+ * queue to run now (Retry). A send that is under way or done is left alone.
+ */
+export async function queueActionEmail(tx: CommandTx, companyId: string, actionId: string, actor: Actor): Promise<void> {
+  const payload: ActionEmailPayload = { action_id: actionId, requested_by: { user_id: actor.userId, name: actor.name } };
+  const job = await enqueueJob(tx, { companyId, kind: ACTION_EMAIL, idempotencyKey: actionEmailKey(actionId), payload, subjectId: actionId });
+  if (job.created) return;
+  const row = await tx.db.selectFrom('jobs').select(['status', 'attempts']).where('id', '=', job.id).executeTakeFirstOrThrow();
+  if (row.status === 'running') throw new InvalidStateError('The email is being sent right now; wait for the outcome');
+  if (row.status === 'succeeded') throw new InvalidStateError('The email was sent already');
+  const changes = {
+    status: 'queued' as const,
+    // Attempts keep counting (they fence the claim); the send gets a fresh set of tries.
+    max_attempts: row.attempts + DEFAULT_MAX_ATTEMPTS,
+    run_after: tx.now,
+    locked_at: null,
+    last_error: null,
+    payload: JSON.stringify(payload),
+    updated_at: tx.now,
+  };
+  await tx.db.updateTable('jobs').set(changes).where('id', '=', job.id).execute();
+  await tx.record('job', job.id, 'update', changes);
+  // A send a crash left 'sending' may have gone out: the person retrying accepts that (same Message-ID).
+  const interrupted = await tx.db.selectFrom('email_outbox').select('id').where('job_id', '=', job.id).where('status', '=', 'sending').executeTakeFirst();
+  if (interrupted) {
+    await tx.db.updateTable('email_outbox').set({ status: 'unknown', updated_at: tx.now }).where('id', '=', interrupted.id).execute();
+    await tx.record('email_outbox', interrupted.id, 'update', { status: 'unknown' });
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The job that carries out an approved email action: sends its final text (or the draft) over the
+ * company's default connection to the customer's contacts, then records the communication (the
+ * invoice's new last touch), settles the outbox row, completes the action and marks the job
+ * succeeded in one transaction. Every failure is thrown in words the inbox shows as they are.
+ */
+import type { Db } from '../db/connection';
+import type { EmailConnection, Job } from '../db/schema';
+import { sendEmail } from '../email/mailer';
+import { newId } from '../ids';
+import { type JobContext, PermanentJobError } from '../jobs/worker';
+import { classifySendError, findOutbox, recordSendIntent, settleOutbox } from '../reminders/outbox';
+import { defaultConnection } from '../reminders/targets';
+import { blankToNull } from '../text';
+import type { ActionEmailPayload } from './delivery';
+import { parseMetadata } from './queries';
+
+export const OUTCOME_UNKNOWN = 'The worker stopped while the mail server had the message. It may have been delivered, so it was not sent again; Retry sends it once more.';
+
+/** A Message-ID tied to the action, so every try of one action's email carries the same id. */
+export function actionMessageId(actionId: string, fromEmail: string): string {
+  const domain = /@([A-Za-z0-9.-]+)$/.exec(fromEmail.trim())?.[1] ?? 'ardesk.invalid';
+  return `<action.${actionId}@${domain}>`;
+}
+
+/** What the action's email says: the approved text, else the draft. */
+export function actionEmailContent(metadata: Record<string, unknown>, fallback: { description: string; invoiceNumber: string | null }): { subject: string; text: string } {
+  const text = (k: string) => (typeof metadata[k] === 'string' && (metadata[k] as string).trim() ? (metadata[k] as string) : null);
+  return {
+    subject: text('final_subject') ?? text('draft_subject') ?? (fallback.invoiceNumber ? `Invoice ${fallback.invoiceNumber}` : fallback.description),
+    text: text('final_content') ?? text('draft_body') ?? fallback.description,
+  };
+}
+
+/**
+ * Who the email goes to: the billing contact; without one, every contact with an address. Addresses
+ * known to bounce are left out.
+ */
+export async function actionRecipients(db: Db, companyId: string, customerId: string): Promise<string[]> {
+  const contacts = await db
+    .selectFrom('customer_contacts')
+    .select(['email', 'is_billing', 'email_failed_at'])
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', customerId)
+    .orderBy('is_billing', 'desc')
+    .orderBy('created_at')
+    .execute();
+  const usable = contacts.filter((c) => c.email_failed_at === null).map((c) => ({ email: blankToNull(c.email), billing: c.is_billing === 1 })).filter((c) => c.email?.includes('@'));
+  const billing = usable.filter((c) => c.billing);
+  return [...new Set((billing.length ? billing : usable).map((c) => c.email as string))];
+}
+
+/** A failed send in words, and whether another try could deliver it. */
+export function sendFailureWords(err: unknown, connection: Pick<EmailConnection, 'name' | 'smtp_host' | 'smtp_port'>): { words: string; outcome: ReturnType<typeof classifySendError> } {
+  const outcome = classifySendError(err);
+  const e = (err ?? {}) as { code?: string; response?: string; responseCode?: number };
+  const server = `the mail server of "${connection.name}" (${connection.smtp_host}:${connection.smtp_port})`;
+  let words: string;
+  if (outcome.delivered === 'unknown') words = `The connection to ${server} broke after the message was handed over. It may have been delivered, so it was not sent again; Retry sends it once more.`;
+  else if (e.code === 'EAUTH' || e.code === 'ENOAUTH') words = `${capital(server)} did not accept the connection's user name and password.`;
+  else if (typeof e.responseCode === 'number') words = `${capital(server)} refused the message${e.response ? `: ${e.response}` : ''}.`;
+  else words = `${capital(server)} could not be reached.`;
+  return { words, outcome };
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> {
+  const { engine } = ctx;
+  const payload = JSON.parse(job.payload) as ActionEmailPayload;
+  const outbox = await findOutbox(engine.db, job.id);
+  if (outbox?.status === 'sending') {
+    // The last run committed 'sending' and never settled it: the message may have gone out.
+    await settleOutbox(engine, job, 'unknown', OUTCOME_UNKNOWN);
+    throw new PermanentJobError(OUTCOME_UNKNOWN);
+  }
+
+  const action = await engine.db
+    .selectFrom('actions as a')
+    .innerJoin('customers as c', 'c.id', 'a.customer_id')
+    .leftJoin('invoices as i', 'i.id', 'a.invoice_id')
+    .select(['a.id', 'a.status', 'a.deleted_at', 'a.metadata', 'a.description', 'a.customer_id', 'a.invoice_id', 'c.name as customer_name', 'i.invoice_number'])
+    .where('a.company_id', '=', job.company_id)
+    .where('a.id', '=', payload.action_id)
+    .executeTakeFirst();
+  if (!action || action.deleted_at) throw new PermanentJobError('The action was deleted before its email went out; nothing was sent.');
+  if (action.status !== 'processing') throw new PermanentJobError('The action was no longer approved when its email was due; nothing was sent.');
+  const recipients = await actionRecipients(engine.db, job.company_id, action.customer_id);
+  if (!recipients.length) throw new PermanentJobError(`No email address for ${action.customer_name}: add a contact with an address, then Retry.`);
+  const connection = await defaultConnection(engine.db, job.company_id);
+  if (!connection) throw new PermanentJobError('No email connection to send from: add one in Settings › Email, then Retry.');
+  if (connection.smtp_password_enc) {
+    try {
+      engine.secrets.decrypt(connection.smtp_password_enc);
+    } catch {
+      throw new PermanentJobError(`The password of the email connection "${connection.name}" cannot be read on this computer: enter it again in Settings › Email, then Retry.`);
+    }
+  }
+  const email = actionEmailContent(parseMetadata(action.metadata), { description: action.description, invoiceNumber: action.invoice_number });
+  const messageId = outbox?.message_id ?? actionMessageId(action.id, connection.from_email);
+  const to = recipients.join(', ');
+
+  await recordSendIntent(engine, job, { invoiceId: action.invoice_id, customerId: action.customer_id, connectionId: connection.id, messageId, to, subject: email.subject });
+  try {
+    await sendEmail(connection, engine.secrets, { to, subject: email.subject, text: email.text, messageId });
+  } catch (err) {
+    const { words, outcome } = sendFailureWords(err, connection);
+    if (outcome.delivered === 'unknown') {
+      await settleOutbox(engine, job, 'unknown', words);
+      throw new PermanentJobError(words);
+    }
+    await settleOutbox(engine, job, 'not_sent', words);
+    throw outcome.retry ? new Error(words) : new PermanentJobError(words);
+  }
+
+  const user = payload.requested_by.user_id
+    ? await engine.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', payload.requested_by.user_id).executeTakeFirst()
+    : undefined;
+  const authorName = payload.requested_by.name || user?.display_name || connection.from_name || connection.from_email;
+  const actor = { userId: user?.id ?? null, name: authorName };
+  await ctx.succeed({
+    actor,
+    write: async (tx) => {
+      const communication = {
+        id: newId(),
+        company_id: job.company_id,
+        customer_id: action.customer_id,
+        invoice_id: action.invoice_id,
+        kind: 'email' as const,
+        direction: 'outbound' as const,
+        subject: email.subject,
+        body: email.text,
+        occurred_at: tx.now,
+        author_user_id: actor.userId,
+        author_name: authorName,
+        email_connection_id: connection.id,
+        message_id: messageId,
+        created_at: tx.now,
+      };
+      // The insert trigger makes this the invoice's last touch.
+      await tx.db.insertInto('communications').values(communication).execute();
+      const { id: communicationId, ...data } = communication;
+      await tx.record('communication', communicationId, 'insert', data);
+      const sent = { status: 'sent' as const, sent_at: tx.now, last_error: null, communication_id: communicationId, updated_at: tx.now };
+      const row = await tx.db.updateTable('email_outbox').set(sent).where('job_id', '=', job.id).returning('id').executeTakeFirstOrThrow();
+      await tx.record('email_outbox', row.id, 'update', sent);
+
+      const done = { status: 'completed' as const, executed_at: tx.now, executed_by: authorName, channel_id: messageId, updated_at: tx.now };
+      const completed = await tx.db.updateTable('actions').set(done).where('id', '=', action.id).where('status', '=', 'processing').executeTakeFirst();
+      if (Number(completed.numUpdatedRows) > 0) {
+        await tx.record('action', action.id, 'update', done);
+        const entry = {
+          id: newId(),
+          company_id: job.company_id,
+          action_id: action.id,
+          operation: 'complete' as const,
+          reason: null,
+          comment: `Email sent to ${to}`,
+          approver_id: null,
+          user_id: actor.userId,
+          created_at: tx.now,
+        };
+        await tx.db.insertInto('action_approvals').values(entry).execute();
+        await tx.record('action_approval', entry.id, 'insert', entry);
+      }
+      return { message_id: messageId, to, communication_id: communicationId };
+    },
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * Proposals follow the facts and the collector's choice: a promise to pay, a dispute, a reply or a payment makes some open
+ * proposals wrong, and they are withdrawn (cancelled with the reason in words) in the transaction
+ * that records the fact, not at the next refresh. Only what the engine recommended is withdrawn;
+ * an action a person created stays theirs to decide.
+ *
+ * This file depends on the ground layer only, so the areas that record facts (communications,
+ * replies, payments) can call it without importing the rest of actions.
+ */
+import type { ActionType } from '../db/schema';
+import { longDate } from '../dates';
+import type { CommandTx } from '../engine';
+import { newId } from '../ids';
+
+export type Fact =
+  /** A promise to pay, on one invoice or (invoiceId null) on the customer's account. */
+  | { kind: 'promise'; customerId: string; invoiceId: string | null; date: string }
+  | { kind: 'dispute'; customerId: string; invoiceId: string | null; on: string }
+  | { kind: 'reply'; customerId: string; communicationId: string; on: string }
+  | { kind: 'payment'; customerId: string; invoiceId: string; paidInFull: boolean; on: string };
+
+export interface OpenProposal {
+  invoiceId: string | null;
+  actionType: ActionType;
+  triggerKey: string | null;
+}
+
+/** The reason a withdrawn proposal carries: "superseded: promise to pay on record for Dec 4, 2026". */
+export function supersedeReason(fact: Fact): string {
+  switch (fact.kind) {
+    case 'promise':
+      return `superseded: promise to pay on record for ${longDate(fact.date)}`;
+    case 'dispute':
+      return `superseded: disputed by the customer on ${longDate(fact.on)}`;
+    case 'reply':
+      return `superseded: reply received on ${longDate(fact.on)}`;
+    case 'payment':
+      return fact.paidInFull ? `superseded: paid in full on ${longDate(fact.on)}` : `superseded: payment received on ${longDate(fact.on)}`;
+  }
+}
+
+/**
+ * Whether the fact makes the open proposal wrong. A promise, dispute or payment on an invoice
+ * withdraws that invoice's proposals (a promise or dispute on the account withdraws all of the
+ * customer's); a reply withdraws everything but the answer to that very reply, since the collector
+ * answers the customer before chasing them.
+ */
+export function isSuperseded(fact: Fact, proposal: OpenProposal): boolean {
+  switch (fact.kind) {
+    case 'promise':
+    case 'dispute':
+      return fact.invoiceId === null || proposal.invoiceId === fact.invoiceId;
+    case 'payment':
+      return proposal.invoiceId === fact.invoiceId;
+    case 'reply':
+      return !(proposal.triggerKey ?? '').startsWith(`reply_received:${fact.communicationId}`);
+  }
+}
+
+/** Withdraws the customer's open proposals the fact makes wrong, in the caller's transaction; returns how many. */
+export async function withdrawProposals(tx: CommandTx, companyId: string, fact: Fact): Promise<number> {
+  const open = await tx.db
+    .selectFrom('actions')
+    .select(['id', 'invoice_id', 'action_type', 'trigger_key'])
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', fact.customerId)
+    .where('status', 'in', ['proposed', 'scheduled'])
+    .where('is_ai_recommended', '=', 1)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const wrong = open.filter((a) => isSuperseded(fact, { invoiceId: a.invoice_id, actionType: a.action_type, triggerKey: a.trigger_key }));
+  if (!wrong.length) return 0;
+  await cancelWithReason(tx, companyId, wrong.map((a) => a.id), supersedeReason(fact));
+  return wrong.length;
+}
+
+/** The reason the other options of a trigger carry once one of them was chosen. */
+export const ANOTHER_OPTION = 'another option was chosen';
+
+/**
+ * The trigger an engine proposal answers: its key without the alternative's suffix
+ * ("past_due_no_touch:<invoice>:31_60:alt:call" -> "past_due_no_touch:<invoice>:31_60").
+ */
+export function baseTrigger(triggerKey: string | null): string | null {
+  return triggerKey === null ? null : triggerKey.replace(/:alt:[a-z]+$/, '');
+}
+
+/**
+ * Choosing one option (approving, sending or completing it) cancels the other open options for
+ * the same decision: the same trigger, or for proposals without one (the demo's, older ones) the
+ * same invoice.
+ */
+export async function withdrawSiblings(tx: CommandTx, companyId: string, action: { id: string; customer_id: string; invoice_id: string | null; trigger_key: string | null }): Promise<number> {
+  const base = baseTrigger(action.trigger_key);
+  if (base === null && action.invoice_id === null) return 0;
+  let q = tx.db
+    .selectFrom('actions')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', action.customer_id)
+    .where('id', '!=', action.id)
+    .where('status', 'in', ['proposed', 'scheduled'])
+    .where('is_ai_recommended', '=', 1)
+    .where('deleted_at', 'is', null);
+  q = base === null ? q.where('invoice_id', '=', action.invoice_id).where('trigger_key', 'is', null) : q.where((eb) => eb.or([eb('trigger_key', '=', base), eb('trigger_key', 'like', `${base}:alt:%`)]));
+  const ids = (await q.execute()).map((r) => r.id);
+  if (!ids.length) return 0;
+  await cancelWithReason(tx, companyId, ids, ANOTHER_OPTION);
+  return ids.length;
+}
+
+async function cancelWithReason(tx: CommandTx, companyId: string, ids: string[], reason: string): Promise<void> {
+  const changes = { status: 'cancelled' as const, updated_at: tx.now };
+  await tx.db.updateTable('actions').set(changes).where('id', 'in', ids).execute();
+  const entries = ids.map((actionId) => ({
+    id: newId(),
+    company_id: companyId,
+    action_id: actionId,
+    operation: 'cancel' as const,
+    reason,
+    comment: null,
+    approver_id: null,
+    user_id: tx.actor.userId,
+    created_at: tx.now,
+  }));
+  await tx.db.insertInto('action_approvals').values(entries).execute();
+  await tx.recordMany([
+    ...ids.map((id) => ({ entity: 'action', entityId: id, op: 'update' as const, data: changes })),
+    ...entries.map((e) => ({ entity: 'action_approval', entityId: e.id, op: 'insert' as const, data: e })),
+  ]);
+}
