@@ -21,6 +21,7 @@ function fieldsOf(step: Step | null): Required<StepBody> {
     body_plain_template: step?.body_plain_template ?? '',
     body_html_template: step?.body_html_template ?? '',
     instructions: step?.instructions ?? '',
+    on_promise_missed: step?.on_promise_missed ?? false,
   };
 }
 
