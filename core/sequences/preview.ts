@@ -81,7 +81,7 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     .selectFrom('scheduled_steps as s')
     .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
     .innerJoin('sequences as q', 'q.id', 's.sequence_id')
-    .select(['s.customer_id', 's.invoice_id', 's.enrollment_id', 'st.subject_template', 'st.body_plain_template', 'st.body_html_template', 'q.timezone', 'q.sender_connection_id', 'q.send_followups_in_thread'])
+    .select(['s.customer_id', 's.invoice_id', 's.enrollment_id', 's.edited_subject', 's.edited_body', 'st.subject_template', 'st.body_plain_template', 'st.body_html_template', 'q.timezone', 'q.sender_connection_id', 'q.send_followups_in_thread'])
     .where('s.company_id', '=', companyId)
     .where('s.id', '=', id.toLowerCase())
     .executeTakeFirst();
@@ -96,6 +96,12 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     timezone: row.timezone,
     actorName,
   });
+  // The collector's edit goes out as written, as the sender sends it.
+  if (row.edited_subject !== null && row.edited_body !== null) {
+    preview.subject = row.edited_subject;
+    preview.body = row.edited_body;
+    preview.unknown_placeholders = [];
+  }
   // Follow-ups sent in one thread reuse the first email's subject, as the sender does.
   if (row.send_followups_in_thread === 1) {
     const first = await engine.db

@@ -144,6 +144,10 @@ export function StepEditor({ companyId, overview, step, onClose, onSaved }: { co
         <label className="check wide">
           <input type="checkbox" checked={f.is_active} onChange={(e) => set('is_active', e.target.checked)} /> On: fires for newly enrolled customers
         </label>
+        <label className="check wide">
+          <input type="checkbox" disabled={locked} checked={f.on_promise_missed} onChange={(e) => set('on_promise_missed', e.target.checked)} /> Only when a promise to pay is missed: runs
+          the day after a promise that paused the sequence passes unpaid, instead of on its day
+        </label>
         {error && (
           <div className="error-box wide" role="alert" data-testid="step-error">
             <span>{error}</span>

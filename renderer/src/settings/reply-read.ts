@@ -14,7 +14,7 @@ export function describeReplyRead(result: ReplySyncResult | { skipped: string })
   if (result.bounces) parts.push(plural(result.bounces, 'bounce') + ' (the address is marked as failing)');
   if (result.unmatched) parts.push(`${plural(result.unmatched, 'message')} not from a known customer`);
   if (result.duplicates) parts.push(`${plural(result.duplicates, 'reply', 'replies')} already recorded`);
-  const paused = result.enrollments_paused ? ` ${plural(result.enrollments_paused, 'sequence')} paused until someone answers the reply.` : '';
+  const paused = result.enrollments_paused ? ` ${plural(result.enrollments_paused, 'sequence')} paused by what the customer wrote.` : '';
   const restarted = result.uid_validity_changed ? ' The mailbox was renumbered by the server, so it was read again from the start.' : '';
   return `Read ${plural(result.read, 'message')} in ${result.mailbox}: ${parts.join(', ')}.${paused}${restarted}`;
 }
