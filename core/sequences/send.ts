@@ -18,7 +18,7 @@ import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
 import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
 import { localDate } from './schedule';
 import { activeConnection, completeIfFinished, type Scope } from './store';
-import { htmlToText, renderTemplate, templateValues } from './templates';
+import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, templateValues } from './templates';
 
 const ERROR_MAX = 1000;
 
@@ -92,6 +92,11 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     const ctx = templateContext(customer, invoice, await companyName(tx.db, scope.companyId), connection.from_name ?? tx.actor.name, localDate(new Date(tx.now), row.timezone));
     const values = templateValues(ctx);
     // The collector's edit is sent as written (plain text); else the templates, rendered now.
+    if (row.edited_subject === null) {
+      const empty = [...new Set([row.subject_template, row.body_plain_template, row.body_html_template].flatMap((t) => emptyPlaceholders(t, values)))];
+      const refused = emptyPlaceholderReason(empty);
+      if (refused) throw new InvalidStateError(refused, 'empty_placeholder');
+    }
     const edited = row.edited_subject !== null && row.edited_body !== null ? { subject: row.edited_subject, body: row.edited_body } : null;
     let subject = (edited ? edited.subject : renderTemplate(row.subject_template, values)).trim();
     const html = edited ? '' : renderTemplate(row.body_html_template, values, 'html');

@@ -209,4 +209,36 @@ describe('the chase holds', () => {
     expect((await smtp.waitFor(1))[0].subject).toBe('Second notice: INV-10248 is 24 days past due');
     smtp.messages.length = 0;
   });
+
+  it('never sends an email with an empty placeholder outside a section, and says why; a section drops its sentence', async () => {
+    const connection = await addConnection(w.engine, w.company, { name: 'Links', port: smtp.port, allowShared: true });
+    const seq = await activeSequence(
+      w,
+      'Links',
+      [
+        { label: 'Bare link', subject_template: 'Invoice {{invoice_number}}', body_plain_template: 'You can pay online at {{payment_link}}.', offset_time: '06:00' },
+        { label: 'Sectioned link', subject_template: 'Invoice {{invoice_number}}', body_plain_template: 'Due {{due_date}}.{{#payment_link}} You can pay online at {{payment_link}}.{{/payment_link}}', offset_time: '06:00' },
+      ],
+      { sender_connection_id: connection },
+    );
+    const customer = await addCustomer(w.engine, w.company, { name: 'Greenfield' });
+    await addInvoice(w.engine, w.company, customer, { number: 'INV-10231', total: 904_357, dueDate: '2026-11-01' });
+    await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: customer, start_date: '2026-11-23' });
+    const [bare, sectioned] = await queue();
+    const reason =
+      'The email would read with nothing in place of {{payment_link}} (the invoice has no payment link). Put that sentence in {{#payment_link}}…{{/payment_link}} so it is left out when there is no value, or fill in the value.';
+    expect((await w.api('GET', w.path(`/sequences/queue/${bare.id}/preview`))).body).toMatchObject({ empty_placeholders: ['payment_link'], refused_reason: reason });
+    const refused = await w.api('POST', w.path(`/sequences/queue/${bare.id}/send`), {});
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'empty_placeholder', detail: reason });
+    expect((await w.api('GET', w.path(`/sequences/queue/${bare.id}`))).body).toMatchObject({ status: 'ready', sent_at: null, email_subject: 'Invoice INV-10231' });
+
+    const builder = await w.api('POST', w.path(`/sequences/${seq.id}/preview`), { customer_id: customer, subject_template: 'Hi', body_plain_template: 'Pay at {{payment_link}}' });
+    expect(builder.body.refused_reason).toBe(reason);
+
+    expect((await w.api('POST', w.path(`/sequences/queue/${sectioned.id}/send`), {})).body.status).toBe('sent');
+    const [mail] = await smtp.waitFor(1);
+    expect(mail.text.trim()).toBe('Due November 1, 2026.');
+    smtp.messages.length = 0;
+  });
 });

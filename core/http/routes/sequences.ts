@@ -315,6 +315,8 @@ const EmailPreview = z
     invoice: Uuid.nullable().openapi({ description: "The invoice the placeholders describe: the step's own, else the customer's oldest open one" }),
     invoice_number: z.string().nullable(),
     unknown_placeholders: z.array(z.string()).openapi({ description: 'Placeholders the renderer does not know: left as written' }),
+    empty_placeholders: z.array(z.string()).openapi({ description: 'Known placeholders outside any {{#name}} section with no value here: the email is not sent' }),
+    refused_reason: z.string().nullable().openapi({ description: 'Why this email would not be sent, in words; null when it can go' }),
   })
   .openapi('EmailPreview');
 

@@ -2564,6 +2564,8 @@ export interface components {
       invoice: string | null;
       invoice_number: string | null;
       unknown_placeholders: string[];
+      empty_placeholders: string[];
+      refused_reason: string | null;
     };
     EnrollCustomerRequest: {
       sequence_id: string;

@@ -54,8 +54,13 @@ export function EmailPreview({ companyId, row, sending, onSend, onChanged }: { c
           {row.edited_at && <p className="muted small">Edited: this email goes out as you wrote it, not from the sequence's template.</p>}
           <div className="preview-box">{p.body}</div>
           {p.unknown_placeholders.length > 0 && <p className="notice-warn">Unknown placeholders stay as written: {p.unknown_placeholders.map((n) => `{{${n}}}`).join(', ')}</p>}
+          {p.refused_reason && (
+            <p className="notice-warn" data-testid="refused-reason">
+              Not sent as it is: {p.refused_reason} You can also edit this email.
+            </p>
+          )}
           <div className="form-actions">
-            <button type="button" className="btn btn-primary" disabled={sending || !p.sender || !p.to} onClick={onSend}>
+            <button type="button" className="btn btn-primary" disabled={sending || !p.sender || !p.to || p.refused_reason !== null} onClick={onSend}>
               Send this email
             </button>
             <button type="button" className="btn" disabled={sending} onClick={() => setEditing(true)}>

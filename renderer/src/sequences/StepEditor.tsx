@@ -242,6 +242,11 @@ function LivePreview({ companyId, sequenceId, subject, body, html }: { companyId
             {p.body || '(empty body)'}
           </div>
           {p.unknown_placeholders.length > 0 && <p className="notice-warn">Not a known placeholder, left as written: {p.unknown_placeholders.map((n) => `{{${n}}}`).join(', ')}</p>}
+          {p.refused_reason && (
+            <p className="notice-warn" data-testid="step-refused">
+              This email would not be sent to {p.customer_name}: {p.refused_reason}
+            </p>
+          )}
         </>
       )}
     </section>
