@@ -311,6 +311,10 @@ export interface SequencesTable {
   status: SequenceStatus;
   created_at: string;
   updated_at: string;
+  /** Which holds pause the sequence's enrollments by themselves (0150): all on by default. */
+  pause_on_reply: Generated<Bool>;
+  pause_on_promise: Generated<Bool>;
+  pause_on_dispute: Generated<Bool>;
 }
 
 export type StepType = 'reminder' | 'call' | 'task';
@@ -331,6 +335,8 @@ export interface SequenceStepsTable {
   instructions: string;
   created_at: string;
   updated_at: string;
+  /** Not scheduled on enrolment: runs when a promise that paused the enrollment is missed (0150). */
+  on_promise_missed: Generated<Bool>;
 }
 
 export type EnrollmentStatus = 'active' | 'completed';
@@ -346,7 +352,20 @@ export interface SequenceEnrollmentsTable {
   completed_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Why the enrollment is paused (0150): a hold found by itself, or the collector's pause; null when running. */
+  paused_kind: Generated<PauseKind | null>;
+  /** The pause in words ("Paused: Tri-County promised payment by Nov 27"). */
+  paused_reason: Generated<string | null>;
+  paused_at: Generated<string | null>;
+  /** A promise's date: the pause ends when it passes unpaid. */
+  paused_until: Generated<string | null>;
+  /** The invoice the promise or dispute is about. */
+  paused_invoice_id: Generated<string | null>;
+  /** The collector marked the customer's replies up to this instant handled. */
+  reply_handled_at: Generated<string | null>;
 }
+
+export type PauseKind = 'reply' | 'promise' | 'dispute' | 'manual';
 
 export type ScheduledStepStatus = 'scheduled' | 'ready' | 'sent' | 'completed' | 'cancelled' | 'failed';
 
@@ -373,6 +392,33 @@ export interface ScheduledStepsTable {
   message_id: Generated<string | null>;
   /** The communication the send or completion recorded. */
   communication_id: Generated<string | null>;
+  /** The collector's own subject and body for this step, sent in place of the templates (0150). */
+  edited_subject: Generated<string | null>;
+  edited_body: Generated<string | null>;
+  edited_at: Generated<string | null>;
+  /** Why a cancelled step did not run: 'skipped' by the collector; null otherwise. */
+  cancel_reason: Generated<string | null>;
+}
+
+export type DisputeStatus = 'open' | 'resolved';
+
+/** A dispute of an invoice (0150): it holds the chase while open. */
+export interface DisputesTable {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  invoice_id: string;
+  reason: string;
+  owner_id: string | null;
+  status: DisputeStatus;
+  /** The reply it was opened from. */
+  communication_id: string | null;
+  resolution: string | null;
+  opened_by: string | null;
+  resolved_by: string | null;
+  resolved_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export type ActionStatus = 'proposed' | 'scheduled' | 'processing' | 'completed' | 'cancelled';
@@ -707,6 +753,7 @@ export interface Database {
   sequence_steps: SequenceStepsTable;
   sequence_enrollments: SequenceEnrollmentsTable;
   scheduled_steps: ScheduledStepsTable;
+  disputes: DisputesTable;
   actions: ActionsTable;
   action_approvals: ActionApprovalsTable;
   insights: InsightsTable;

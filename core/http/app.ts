@@ -3,6 +3,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { DEFAULT_TOKEN_TTL_DAYS } from '../auth/sessions';
 import { LoginThrottle } from '../auth/throttle';
 import type { Engine } from '../engine';
+import { promiseIn } from '../intelligence/promises';
+import { setPromiseReader } from '../sequences/holds-store';
 import { docsRoutes } from './docs';
 import type { AppEnv } from './env';
 import { requireToken } from './middleware/auth';
@@ -69,6 +71,9 @@ export const OPENAPI_INFO = {
       'The accounts-receivable collection service as specified, served by ardesk on 127.0.0.1. Authenticate with `Authorization: Token <key>` from POST /api/v1/auth/login/. Operations tagged "Extensions" go beyond the specification.',
   },
 };
+
+/** The chase holds read a promise in a customer's reply the way the engine reads it (sequences sit below intelligence). */
+setPromiseReader((text, saidAt) => promiseIn({ id: '', invoiceId: null, kind: 'email', direction: 'inbound', subject: null, body: text, occurredAt: saidAt, authorName: null, promiseDate: null, promiseAmount: null })?.date ?? null);
 
 export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}): OpenAPIHono<AppEnv> {
   const options: HttpOptions = {

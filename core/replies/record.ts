@@ -1,8 +1,8 @@
 /**
  * What a received message does, inside the transaction that also advances the mailbox state: a
- * reply becomes an inbound communication of its customer (and invoice) and stops the customer's
- * sequences; a bounce marks the address as failing; automatic answers and mail that is not about
- * any customer are counted and left alone.
+ * reply becomes an inbound communication of its customer (and invoice) and pauses the customer's
+ * sequences until someone answers (sequences/holds.ts); a bounce marks the address as failing;
+ * automatic answers and mail that is not about any customer are counted and left alone.
  */
 import { sql } from 'kysely';
 import { withdrawProposals } from '../actions/supersede';
@@ -10,10 +10,9 @@ import { insertCommunication } from '../communications/store';
 import type { EmailConnection } from '../db/schema';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
-import { EMAIL_STEP_TYPE, REPLIED } from '../sequences/rules';
-import { finishEnrollment } from '../sequences/store';
+import { refreshHolds } from '../sequences/holds-store';
 import type { IncomingMessage } from './parse';
-import { bounceReason, bounceRecipients, classifyMessage, invoiceNumberMentioned, pickThread, replyTime, stoppedByReply } from './rules';
+import { bounceReason, bounceRecipients, classifyMessage, invoiceNumberMentioned, pickThread, replyTime } from './rules';
 
 export interface ReadTally {
   /** Messages read from the mailbox. */
@@ -26,11 +25,11 @@ export interface ReadTally {
   unmatched: number;
   /** Replies already recorded (re-read after a UIDVALIDITY change). */
   duplicates: number;
-  /** Enrollments stopped by a reply. */
-  enrollments_stopped: number;
+  /** Enrollments a reply paused (until it is answered or marked handled, or the promise it makes passes). */
+  enrollments_paused: number;
 }
 
-export const emptyTally = (): ReadTally => ({ read: 0, replies: 0, auto_replies: 0, bounces: 0, unmatched: 0, duplicates: 0, enrollments_stopped: 0 });
+export const emptyTally = (): ReadTally => ({ read: 0, replies: 0, auto_replies: 0, bounces: 0, unmatched: 0, duplicates: 0, enrollments_paused: 0 });
 
 interface Match {
   customerId: string;
@@ -80,37 +79,6 @@ async function replyInvoice(tx: CommandTx, companyId: string, customerId: string
     .execute();
   const named = invoiceNumberMentioned(subject, open.map((i) => i.invoice_number));
   return (named ? open.find((i) => i.invoice_number === named)?.id : open[0]?.id) ?? null;
-}
-
-/** Completes the customer's active enrollments begun by the reply's time, and cancels their email steps waiting in the queue. */
-async function stopSequences(tx: CommandTx, companyId: string, customerId: string, replyAt: string): Promise<number> {
-  const active = await tx.db
-    .selectFrom('sequence_enrollments')
-    .select(['id', 'created_at'])
-    .where('company_id', '=', companyId)
-    .where('customer_id', '=', customerId)
-    .where('status', '=', 'active')
-    .execute();
-  let stopped = 0;
-  for (const e of active) {
-    if (!stoppedByReply(e.created_at, replyAt)) continue;
-    await finishEnrollment(tx, e.id, REPLIED);
-    const readyEmails = await tx.db
-      .selectFrom('scheduled_steps as s')
-      .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
-      .select('s.id')
-      .where('s.enrollment_id', '=', e.id)
-      .where('s.status', '=', 'ready')
-      .where('st.step_type', '=', EMAIL_STEP_TYPE)
-      .where('s.send_started_at', 'is', null)
-      .execute();
-    for (const { id } of readyEmails) {
-      await tx.db.updateTable('scheduled_steps').set({ status: 'cancelled', updated_at: tx.now }).where('id', '=', id).where('status', '=', 'ready').execute();
-      await tx.record('scheduled_step', id, 'update', { status: 'cancelled', reason: REPLIED });
-    }
-    stopped += 1;
-  }
-  return stopped;
 }
 
 async function markBounce(tx: CommandTx, companyId: string, message: IncomingMessage): Promise<void> {
@@ -182,5 +150,5 @@ export async function recordIncoming(tx: CommandTx, connection: EmailConnection,
   });
   tally.replies += 1;
   await withdrawProposals(tx, connection.company_id, { kind: 'reply', customerId: match.customerId, communicationId, on: occurredAt.slice(0, 10) });
-  tally.enrollments_stopped += await stopSequences(tx, connection.company_id, match.customerId, occurredAt);
+  tally.enrollments_paused += (await refreshHolds(tx, connection.company_id, [match.customerId])).paused;
 }

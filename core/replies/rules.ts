@@ -165,7 +165,3 @@ export function replyTime(date: Date | undefined, now: string): string {
   return iso > now ? now : iso;
 }
 
-/** A reply stops enrollments that had started by the time it was written, not later ones. */
-export function stoppedByReply(enrollmentCreatedAt: string, replyAt: string): boolean {
-  return enrollmentCreatedAt <= replyAt;
-}

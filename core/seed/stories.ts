@@ -560,8 +560,8 @@ const STANDARD_STEPS: StepSpec[] = [
     offset: 0,
     time: '09:00',
     subject: 'Invoice {{invoice_number}} from {{company_name}} is past due',
-    body: 'Hi {{contact_name}},\n\nA friendly reminder that invoice {{invoice_number}} for {{balance}} was due on {{due_date}}. You can pay online at {{payment_link}}.\n\nThank you,\n{{sender_name}}',
-    html: '<p>Hi {{contact_name}},</p><p>A friendly reminder that invoice <strong>{{invoice_number}}</strong> for {{balance}} was due on {{due_date}}. <a href="{{payment_link}}">Pay online</a>.</p><p>Thank you,<br>{{sender_name}}</p>',
+    body: 'Hi {{contact_name}},\n\nA friendly reminder that invoice {{invoice_number}} for {{balance}} was due on {{due_date}}.{{#payment_link}} You can pay online at {{payment_link}}.{{/payment_link}}\n\nThank you,\n{{sender_name}}',
+    html: '<p>Hi {{contact_name}},</p><p>A friendly reminder that invoice <strong>{{invoice_number}}</strong> for {{balance}} was due on {{due_date}}.{{#payment_link}} <a href="{{payment_link}}">Pay online</a>.{{/payment_link}}</p><p>Thank you,<br>{{sender_name}}</p>',
     instructions: 'Keep it short and friendly; mention the payment link.',
   },
   {

@@ -5,11 +5,12 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection';
-import type { EnrollmentStatus, SequencesTable } from '../db/schema';
+import type { EnrollmentStatus, PauseKind, SequencesTable } from '../db/schema';
 import { type CommandTx, type Engine, runCommand } from '../engine';
 import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
+import { refreshHolds } from './holds-store';
 import { localDate, scheduleStep } from './schedule';
 import { BULK_ENROLL_MAX } from './rules';
 import { customerRow, enrollmentRow, finishEnrollment, type Scope, sequenceRow, stepRows } from './store';
@@ -26,6 +27,13 @@ export interface EnrollmentView {
   completed_at: string | null;
   created_at: string;
   updated_at: string;
+  /** What pauses it: 'reply', 'promise', 'dispute' (found by itself) or 'manual' (the collector); null when running. */
+  pause_kind: PauseKind | null;
+  /** The pause in words ("Paused: Tri-County promised payment by Nov 27"). */
+  pause_reason: string | null;
+  paused_at: string | null;
+  /** A promise's date: the enrollment resumes when it passes unpaid. */
+  paused_until: string | null;
 }
 
 type Sequence = Selectable<SequencesTable>;
@@ -50,6 +58,10 @@ function withNames(query: ReturnType<typeof companyEnrollments>) {
       'e.completed_at',
       'e.created_at',
       'e.updated_at',
+      'e.paused_kind',
+      'e.paused_reason',
+      'e.paused_at',
+      'e.paused_until',
     ]);
 }
 
@@ -68,6 +80,10 @@ function toView(r: EnrollmentRow): EnrollmentView {
     completed_at: r.completed_at,
     created_at: r.created_at,
     updated_at: r.updated_at,
+    pause_kind: r.paused_kind,
+    pause_reason: r.paused_reason,
+    paused_at: r.paused_at,
+    paused_until: r.paused_until,
   };
 }
 
@@ -131,8 +147,10 @@ async function insertEnrollment(tx: CommandTx, sequence: Sequence, customerId: s
   };
   await tx.db.insertInto('sequence_enrollments').values(enrollment).execute();
   await tx.record('sequence_enrollment', enrollment.id, 'insert', enrollment);
+  await refreshHolds(tx, sequence.company_id, [customerId]);
   for (const step of steps) {
-    if (step.is_active !== 1) continue;
+    // A "promise missed" step waits for a broken promise (holds-store.ts schedules it then).
+    if (step.is_active !== 1 || step.on_promise_missed === 1) continue;
     const row = {
       id: newId(),
       company_id: sequence.company_id,

@@ -10,7 +10,7 @@ import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateConte
 import { replySubject } from './rules';
 import { localDate } from './schedule';
 import { sequenceRow } from './store';
-import { htmlToText, renderTemplate, templateValues, unknownPlaceholders } from './templates';
+import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, templateValues, unknownPlaceholders } from './templates';
 
 export interface EmailPreview {
   subject: string;
@@ -24,6 +24,9 @@ export interface EmailPreview {
   invoice: string | null;
   invoice_number: string | null;
   unknown_placeholders: string[];
+  /** Known placeholders outside any section that have no value here: such an email is refused. */
+  empty_placeholders: string[];
+  refused_reason: string | null;
 }
 
 export interface PreviewTemplates {
@@ -59,6 +62,7 @@ export async function renderEmailPreview(
   const ctx = templateContext(customer, invoice, await companyName(db, companyId), sender?.from_name ?? input.actorName, localDate(engine.clock.now(), input.timezone));
   const values = templateValues(ctx);
   const plain = renderTemplate(input.body_plain_template, values);
+  const empty = [...new Set([input.subject_template, input.body_plain_template, input.body_html_template].flatMap((t) => emptyPlaceholders(t, values)))];
   return {
     subject: renderTemplate(input.subject_template, values).trim(),
     body: plain || htmlToText(renderTemplate(input.body_html_template, values, 'html')),
@@ -72,6 +76,8 @@ export async function renderEmailPreview(
     unknown_placeholders: [
       ...new Set([...unknownPlaceholders(input.subject_template), ...unknownPlaceholders(input.body_plain_template), ...unknownPlaceholders(input.body_html_template)]),
     ],
+    empty_placeholders: empty,
+    refused_reason: emptyPlaceholderReason(empty),
   };
 }
 
@@ -81,7 +87,7 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     .selectFrom('scheduled_steps as s')
     .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
     .innerJoin('sequences as q', 'q.id', 's.sequence_id')
-    .select(['s.customer_id', 's.invoice_id', 's.enrollment_id', 'st.subject_template', 'st.body_plain_template', 'st.body_html_template', 'q.timezone', 'q.sender_connection_id', 'q.send_followups_in_thread'])
+    .select(['s.customer_id', 's.invoice_id', 's.enrollment_id', 's.edited_subject', 's.edited_body', 'st.subject_template', 'st.body_plain_template', 'st.body_html_template', 'q.timezone', 'q.sender_connection_id', 'q.send_followups_in_thread'])
     .where('s.company_id', '=', companyId)
     .where('s.id', '=', id.toLowerCase())
     .executeTakeFirst();
@@ -96,6 +102,14 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     timezone: row.timezone,
     actorName,
   });
+  // The collector's edit goes out as written, as the sender sends it.
+  if (row.edited_subject !== null && row.edited_body !== null) {
+    preview.subject = row.edited_subject;
+    preview.body = row.edited_body;
+    preview.unknown_placeholders = [];
+    preview.empty_placeholders = [];
+    preview.refused_reason = null;
+  }
   // Follow-ups sent in one thread reuse the first email's subject, as the sender does.
   if (row.send_followups_in_thread === 1) {
     const first = await engine.db

@@ -7,13 +7,14 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import { loggedFieldErrors } from '../communications/rules';
 import { insertCommunication } from '../communications/store';
-import type { CallOutcome, ScheduledStepStatus, StepType } from '../db/schema';
+import type { CallOutcome, PauseKind, ScheduledStepStatus, StepType } from '../db/schema';
 import { type Engine, runCommand } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
-import { assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED } from './rules';
+import { refreshHolds } from './holds-store';
+import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
 import { localDate } from './schedule';
 import { completeIfFinished, type Scope } from './store';
 import { renderTemplate, templateValues } from './templates';
@@ -21,21 +22,25 @@ import { renderTemplate, templateValues } from './templates';
 const DAY_MS = 86_400_000;
 
 /**
- * scheduled -> ready for every due step of the company. Last-touch awareness: a due email step is
+ * scheduled -> ready for every due step of the company whose enrollment is not paused (the holds
+ * are refreshed first, in the same command). Last-touch awareness: a due email step is
  * held while the customer had a manual outbound email or call (one not sent by a sequence step), or
  * an executed email/call action, in the last LAST_TOUCH_QUIET_DAYS days; it becomes ready once that
  * quiet period has passed. Returns the number promoted.
  */
 export async function promoteDueSteps(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope): Promise<number> {
   return runCommand(engine, 'promote_due_steps', scope, async (tx) => {
+    await refreshHolds(tx, scope.companyId, null);
     const quietSince = new Date(Date.parse(tx.now) - LAST_TOUCH_QUIET_DAYS * DAY_MS).toISOString();
     const due = await tx.db
       .selectFrom('scheduled_steps as s')
       .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+      .innerJoin('sequence_enrollments as e', 'e.id', 's.enrollment_id')
       .select('s.id')
       .where('s.company_id', '=', scope.companyId)
       .where('s.status', '=', 'scheduled')
       .where('s.scheduled_at', '<=', tx.now)
+      .where('e.paused_kind', 'is', null)
       .where(
         sql<boolean>`NOT (st.step_type = ${EMAIL_STEP_TYPE} AND (
           EXISTS (SELECT 1 FROM communications m
@@ -84,18 +89,32 @@ export interface QueueRowView {
   /** When the customer last replied by email (any of their replies); null if never. */
   replied_at: string | null;
   /**
-   * Why the step is not going out: 'recent_contact' (a due email step held while the customer was
-   * contacted by hand in the last LAST_TOUCH_QUIET_DAYS days), 'replied' (cancelled because the
-   * customer replied); null otherwise.
+   * Why the step is not going out: 'paused' (its enrollment is paused, see pause_reason),
+   * 'recent_contact' (a due email step held while the customer was contacted by hand in the last
+   * LAST_TOUCH_QUIET_DAYS days), 'replied' (cancelled because the customer replied, before pauses
+   * existed), 'skipped' (the collector skipped it); null otherwise.
    */
-  hold_reason: 'recent_contact' | 'replied' | null;
+  hold_reason: 'paused' | 'recent_contact' | 'replied' | 'skipped' | null;
+  /** What pauses the step's enrollment: a hold found by itself or the collector's pause; null when running. */
+  pause_kind: PauseKind | null;
+  /** The pause in words ("Paused: Tri-County promised payment by Nov 27"). */
+  pause_reason: string | null;
+  /** The collector's own subject and body, sent in place of the templates; null when not edited. */
+  edited_subject: string | null;
+  edited_body: string | null;
+  edited_at: string | null;
   created_at: string;
   updated_at: string;
 }
 
 /** The hold reason the queue shows (see QueueRowView.hold_reason). */
-export function holdReason(r: { step_type: StepType; status: ScheduledStepStatus; scheduled_at: string; stop_reason: string | null }, now: string): QueueRowView['hold_reason'] {
+export function holdReason(
+  r: { step_type: StepType; status: ScheduledStepStatus; scheduled_at: string; stop_reason: string | null; paused_kind: PauseKind | null; cancel_reason: string | null },
+  now: string,
+): QueueRowView['hold_reason'] {
+  if (r.status === 'cancelled' && r.cancel_reason === SKIPPED) return 'skipped';
   if (r.status === 'cancelled' && r.stop_reason === REPLIED) return 'replied';
+  if ((r.status === 'scheduled' || r.status === 'ready') && r.paused_kind !== null) return 'paused';
   if (r.status === 'scheduled' && r.step_type === EMAIL_STEP_TYPE && r.scheduled_at <= now) return 'recent_contact';
   return null;
 }
@@ -161,6 +180,12 @@ function withColumns(q: ReturnType<typeof base>) {
     's.created_at',
     's.updated_at',
     'e.stop_reason',
+    'e.paused_kind',
+    'e.paused_reason',
+    's.edited_subject',
+    's.edited_body',
+    's.edited_at',
+    's.cancel_reason',
     sql<string | null>`(SELECT max(m.occurred_at) FROM communications m
       WHERE m.company_id = s.company_id AND m.customer_id = s.customer_id AND m.direction = 'inbound' AND m.kind = 'email')`.as('replied_at'),
   ]);
@@ -170,7 +195,7 @@ type Row = Awaited<ReturnType<ReturnType<typeof withColumns>['executeTakeFirstOr
 
 /** Shapes rows, rendering subject previews for email steps that have not been sent. */
 async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promise<QueueRowView[]> {
-  const previews = rows.filter((r) => r.step_type === EMAIL_STEP_TYPE && (r.status === 'scheduled' || r.status === 'ready') && r.email_subject === null);
+  const previews = rows.filter((r) => r.step_type === EMAIL_STEP_TYPE && (r.status === 'scheduled' || r.status === 'ready') && r.email_subject === null && r.edited_subject === null);
   const customers = await loadCustomers(
     db,
     companyId,
@@ -184,7 +209,7 @@ async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promi
   const company = previews.length ? await companyName(db, companyId) : '';
   const nowIso = now.toISOString();
   return rows.map((r) => {
-    let subject = r.email_subject;
+    let subject = r.email_subject ?? r.edited_subject;
     const customer = customers.get(r.customer_id);
     if (subject === null && customer && previews.includes(r)) {
       const ctx = templateContext(customer, primaryInvoice(customer, r.invoice_id ? invoices.get(r.invoice_id) : null), company, r.sequence_sender_name, localDate(now, r.timezone));
@@ -214,6 +239,11 @@ async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promi
       error: r.error,
       replied_at: r.replied_at,
       hold_reason: holdReason(r, nowIso),
+      pause_kind: r.status === 'scheduled' || r.status === 'ready' ? r.paused_kind : null,
+      pause_reason: r.status === 'scheduled' || r.status === 'ready' ? r.paused_reason : null,
+      edited_subject: r.edited_subject,
+      edited_body: r.edited_body,
+      edited_at: r.edited_at,
       created_at: r.created_at,
       updated_at: r.updated_at,
     };
@@ -234,6 +264,9 @@ export async function enrollmentSteps(engine: Pick<Engine, 'db' | 'clock'>, comp
 
 function filtered(db: Db, companyId: string, f: QueueFilter) {
   let q = base(db, companyId).where('s.status', 'in', CATEGORY_STATUSES[f.category]);
+  // A paused enrollment's steps are listed under paused only: ready never offers one to send.
+  if (f.category === 'paused') q = q.where('e.paused_kind', 'is not', null);
+  else if (f.category !== 'history') q = q.where('e.paused_kind', 'is', null);
   if (f.stepTypes) q = q.where('st.step_type', 'in', f.stepTypes);
   if (f.sequenceId) q = q.where('s.sequence_id', '=', f.sequenceId.toLowerCase());
   if (f.enrollmentId) q = q.where('s.enrollment_id', '=', f.enrollmentId.toLowerCase());
@@ -307,7 +340,8 @@ export async function completeQueueStep(engine: Engine, scope: Scope, id: string
     const row = await tx.db
       .selectFrom('scheduled_steps as s')
       .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
-      .select(['s.id', 's.status', 's.enrollment_id', 's.customer_id', 's.invoice_id', 's.send_started_at', 'st.step_type', 'st.label'])
+      .innerJoin('sequence_enrollments as e', 'e.id', 's.enrollment_id')
+      .select(['s.id', 's.status', 's.enrollment_id', 's.customer_id', 's.invoice_id', 's.send_started_at', 'st.step_type', 'st.label', 'e.paused_reason'])
       .where('s.company_id', '=', scope.companyId)
       .where('s.id', '=', id.toLowerCase())
       .executeTakeFirst();
@@ -316,6 +350,7 @@ export async function completeQueueStep(engine: Engine, scope: Scope, id: string
     const errors = completionErrors(row.step_type, input, note, tx.now);
     if (Object.keys(errors).length) throw new ValidationError('The completion is invalid', errors);
     assertReadyUnclaimed(row.status, row.send_started_at, tx.now);
+    assertNotPaused(row.paused_reason);
     let communicationId: string | null = null;
     if (row.step_type !== EMAIL_STEP_TYPE) {
       // A call is about the step's invoice, else the customer's oldest open one (its last touch);

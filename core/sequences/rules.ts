@@ -39,6 +39,8 @@ export const STEP_DEFAULTS = {
   body_plain_template: '',
   body_html_template: '',
   instructions: '',
+  /** Runs only when a promise that paused the enrollment breaks (not on the enrollment's schedule). */
+  on_promise_missed: false,
 };
 
 export type StepFields = typeof STEP_DEFAULTS;
@@ -69,14 +71,18 @@ export function assertStepEditable(hasHistory: boolean, current: StepFields, pat
   }
 }
 
-export const QUEUE_CATEGORIES = ['ready', 'history', 'upcoming'] as const;
+export const QUEUE_CATEGORIES = ['ready', 'history', 'upcoming', 'paused'] as const;
 export type QueueCategory = (typeof QUEUE_CATEGORIES)[number];
 
-/** The states each queue category lists; `upcoming` (scheduled, not yet due) is an extension. */
+/**
+ * The states each queue category lists; `upcoming` (scheduled, not yet due) and `paused` (the
+ * pending steps of paused enrollments, which ready and upcoming leave out) are extensions.
+ */
 export const CATEGORY_STATUSES: Record<QueueCategory, ScheduledStepStatus[]> = {
   ready: ['ready'],
   history: ['sent', 'completed', 'cancelled', 'failed'],
   upcoming: ['scheduled'],
+  paused: ['scheduled', 'ready'],
 };
 
 export const UNASSIGNED = '__unassigned__';
@@ -123,8 +129,16 @@ export const BULK_ENROLL_MAX = 1000;
  */
 export const LAST_TOUCH_QUIET_DAYS = 3;
 
-/** The stop reason of an enrollment stopped because the customer replied. */
+/** The stop reason of an enrollment stopped because the customer replied (before replies paused instead). */
 export const REPLIED = 'replied';
+
+/** The cancel reason of a step the collector skipped. */
+export const SKIPPED = 'skipped';
+
+/** A paused enrollment's step is neither sent nor completed until the pause ends (409 with the reason). */
+export function assertNotPaused(pauseReason: string | null): void {
+  if (pauseReason !== null) throw new ConflictError(`${pauseReason}. Resume the enrollment to run this step.`, 'enrollment_paused');
+}
 
 /** A send claim older than this is taken to be from a crashed attempt and may be retried. */
 export const SEND_CLAIM_STALE_MS = 5 * 60_000;

@@ -15,10 +15,10 @@ import { ForbiddenError, InvalidStateError, NotFoundError, ValidationError } fro
 import { newId } from '../ids';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
-import { assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
+import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
 import { localDate } from './schedule';
 import { activeConnection, completeIfFinished, type Scope } from './store';
-import { htmlToText, renderTemplate, templateValues } from './templates';
+import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, templateValues } from './templates';
 
 const ERROR_MAX = 1000;
 
@@ -46,7 +46,11 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
       .selectFrom('scheduled_steps as s')
       .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
       .innerJoin('sequences as q', 'q.id', 's.sequence_id')
+      .innerJoin('sequence_enrollments as e', 'e.id', 's.enrollment_id')
       .select([
+        'e.paused_reason',
+        's.edited_subject',
+        's.edited_body',
         's.id',
         's.status',
         's.enrollment_id',
@@ -71,6 +75,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
       throw new InvalidStateError(`Only email steps (step_type ${EMAIL_STEP_TYPE}) can be sent; this is a ${row.step_type} step: complete it instead`, 'not_email_step');
     }
     assertReadyUnclaimed(row.status, row.send_started_at, tx.now);
+    assertNotPaused(row.paused_reason);
 
     const senderId = (input.sender_connection_id || row.sequence_sender)?.toLowerCase();
     if (!senderId) {
@@ -86,9 +91,16 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     const invoice = primaryInvoice(customer, stepInvoice);
     const ctx = templateContext(customer, invoice, await companyName(tx.db, scope.companyId), connection.from_name ?? tx.actor.name, localDate(new Date(tx.now), row.timezone));
     const values = templateValues(ctx);
-    let subject = renderTemplate(row.subject_template, values).trim();
-    const html = renderTemplate(row.body_html_template, values, 'html');
-    const text = renderTemplate(row.body_plain_template, values) || htmlToText(html);
+    // The collector's edit is sent as written (plain text); else the templates, rendered now.
+    if (row.edited_subject === null) {
+      const empty = [...new Set([row.subject_template, row.body_plain_template, row.body_html_template].flatMap((t) => emptyPlaceholders(t, values)))];
+      const refused = emptyPlaceholderReason(empty);
+      if (refused) throw new InvalidStateError(refused, 'empty_placeholder');
+    }
+    const edited = row.edited_subject !== null && row.edited_body !== null ? { subject: row.edited_subject, body: row.edited_body } : null;
+    let subject = (edited ? edited.subject : renderTemplate(row.subject_template, values)).trim();
+    const html = edited ? '' : renderTemplate(row.body_html_template, values, 'html');
+    const text = edited ? edited.body : renderTemplate(row.body_plain_template, values) || htmlToText(html);
     if (!subject || !text.trim()) throw new InvalidStateError('The step has no subject or no body to send: edit its templates', 'empty_template');
 
     let inReplyTo: string | undefined;

@@ -8,6 +8,7 @@ import type { SequencesTable, SequenceStatus } from '../db/schema';
 import { type CommandTx, type Engine, runCommand } from '../engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
+import { refreshHolds } from './holds-store';
 import { canonicalTimeZone } from './schedule';
 import { DEFAULT_TIMEZONE, nextSequenceStatus, type SequenceAction } from './rules';
 import { activeConnection, finishEnrollment, type Scope, sequenceRow, stepRows } from './store';
@@ -21,6 +22,10 @@ export interface SequenceView {
   send_followups_in_thread: boolean;
   sender_connection_id: string | null;
   status: SequenceStatus;
+  /** Which holds pause enrollments by themselves: an unanswered reply, a standing promise, an open dispute. */
+  pause_on_reply: boolean;
+  pause_on_promise: boolean;
+  pause_on_dispute: boolean;
   step_count: number;
   active_enrollment_count: number;
   created_at: string;
@@ -52,6 +57,9 @@ function toView(row: SequenceRow): SequenceView {
     send_followups_in_thread: row.send_followups_in_thread === 1,
     sender_connection_id: row.sender_connection_id,
     status: row.status,
+    pause_on_reply: row.pause_on_reply === 1,
+    pause_on_promise: row.pause_on_promise === 1,
+    pause_on_dispute: row.pause_on_dispute === 1,
     step_count: Number(row.step_count),
     active_enrollment_count: Number(row.active_enrollment_count),
     created_at: row.created_at,
@@ -162,7 +170,12 @@ export interface UpdateSequenceInput {
   /** null or "" clears the sender. */
   sender_connection_id?: string | null;
   send_followups_in_thread?: boolean;
+  pause_on_reply?: boolean;
+  pause_on_promise?: boolean;
+  pause_on_dispute?: boolean;
 }
+
+const PAUSE_SETTINGS = ['pause_on_reply', 'pause_on_promise', 'pause_on_dispute'] as const;
 
 export async function updateSequence(engine: Engine, scope: Scope, id: string, input: UpdateSequenceInput): Promise<SequenceView> {
   const seqId = await runCommand(engine, 'update_sequence', scope, async (tx) => {
@@ -180,6 +193,7 @@ export async function updateSequence(engine: Engine, scope: Scope, id: string, i
       changes.sender_connection_id = input.sender_connection_id ? (await activeConnection(tx.db, scope.companyId, input.sender_connection_id)).id : null;
     }
     if (input.send_followups_in_thread !== undefined) changes.send_followups_in_thread = input.send_followups_in_thread ? 1 : 0;
+    for (const key of PAUSE_SETTINGS) if (input[key] !== undefined) changes[key] = input[key] ? 1 : 0;
     if (Object.keys(changes).length) {
       await tx.db
         .updateTable('sequences')
@@ -187,10 +201,17 @@ export async function updateSequence(engine: Engine, scope: Scope, id: string, i
         .where('id', '=', current.id)
         .execute();
       await tx.record('sequence', current.id, 'update', changes);
+      // A hold switched on or off pauses or resumes the enrollments now, not at the next queue read.
+      if (PAUSE_SETTINGS.some((k) => k in changes)) await refreshHolds(tx, scope.companyId, await enrolledCustomers(tx, current.id));
     }
     return current.id;
   });
   return getSequence(engine.db, scope.companyId, seqId);
+}
+
+async function enrolledCustomers(tx: CommandTx, sequenceId: string): Promise<string[]> {
+  const rows = await tx.db.selectFrom('sequence_enrollments').select('customer_id').distinct().where('sequence_id', '=', sequenceId).where('status', '=', 'active').execute();
+  return rows.map((r) => r.customer_id);
 }
 
 /**

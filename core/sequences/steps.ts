@@ -40,6 +40,7 @@ function fieldsOf(row: StepRow): StepFields {
     body_plain_template: row.body_plain_template,
     body_html_template: row.body_html_template,
     instructions: row.instructions,
+    on_promise_missed: row.on_promise_missed === 1,
   };
 }
 
@@ -70,7 +71,7 @@ function columns(fields: StepInput): Partial<StepRow> {
   const out: Partial<StepRow> = {};
   for (const [key, value] of Object.entries(fields) as Array<[keyof StepFields, unknown]>) {
     if (value === undefined) continue;
-    (out as Record<string, unknown>)[key] = key === 'is_active' ? (value ? 1 : 0) : value;
+    (out as Record<string, unknown>)[key] = key === 'is_active' || key === 'on_promise_missed' ? (value ? 1 : 0) : value;
   }
   return out;
 }

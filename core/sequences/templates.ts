@@ -1,7 +1,9 @@
 /**
  * Step templates: {{placeholder}} substitution with the customer's and invoice's data.
- * Known placeholders without a value (no open invoice, no payment link) render empty; unknown
- * placeholders stay as written, so a typo shows in the preview instead of vanishing silently.
+ * A section {{#name}}...{{/name}} is kept only when name has a value ("You can pay online at
+ * {{payment_link}}." only for an invoice with a link). A known placeholder outside any section
+ * that has no value is never sent: emptyPlaceholders names it and the sender refuses the email.
+ * Unknown placeholders stay as written, so a typo shows in the preview instead of vanishing.
  */
 import { daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
@@ -32,9 +34,34 @@ export type TemplateValues = Record<Placeholder, string>;
 const PLACEHOLDER_RE = /\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g;
 const KNOWN = new Set<string>(PLACEHOLDERS);
 
+const SECTION_RE = /\{\{#\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}([\s\S]*?)\{\{\/\s*\1\s*\}\}/g;
+
+function valueOf(values: TemplateValues, name: string): string | undefined {
+  return KNOWN.has(name) ? values[name as Placeholder] : undefined;
+}
+
+/** Keeps the sections whose placeholder has a value (their markers removed) and drops the others. */
+export function resolveSections(template: string, values: TemplateValues): string {
+  return template.replace(SECTION_RE, (whole, name: string, inner: string) => {
+    const value = valueOf(values, name);
+    if (value === undefined) return whole;
+    return value.trim() ? inner : '';
+  });
+}
+
+/** Known placeholders outside every section that would render empty, in order of appearance. */
+export function emptyPlaceholders(template: string, values: TemplateValues): Placeholder[] {
+  const out = new Set<Placeholder>();
+  for (const match of resolveSections(template, values).matchAll(PLACEHOLDER_RE)) {
+    const value = valueOf(values, match[1]);
+    if (value !== undefined && !value.trim()) out.add(match[1] as Placeholder);
+  }
+  return [...out];
+}
+
 /** Substitutes placeholders; in HTML the values are escaped (customer names are data, not markup) and line breaks kept. */
 export function renderTemplate(template: string, values: TemplateValues, format: 'text' | 'html' = 'text'): string {
-  return template.replace(PLACEHOLDER_RE, (whole, name: string) => {
+  return resolveSections(template, values).replace(PLACEHOLDER_RE, (whole, name: string) => {
     if (!KNOWN.has(name)) return whole;
     const value = values[name as Placeholder];
     return format === 'html' ? escapeHtml(value).replace(/\n/g, '<br>') : value;
@@ -56,11 +83,29 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-/** Placeholders in a template that the renderer does not know. */
+/** Placeholders in a template that the renderer does not know (sections included). */
 export function unknownPlaceholders(template: string): string[] {
   const out = new Set<string>();
   for (const match of template.matchAll(PLACEHOLDER_RE)) if (!KNOWN.has(match[1])) out.add(match[1]);
+  for (const match of template.matchAll(SECTION_RE)) if (!KNOWN.has(match[1])) out.add(`#${match[1]}`);
   return [...out];
+}
+
+const EMPTY_WORDS: Partial<Record<Placeholder, string>> = {
+  payment_link: 'the invoice has no payment link',
+  contact_name: 'the customer has no contact name',
+  invoice_number: 'the customer has no open invoice',
+};
+
+/**
+ * Why an email is not sent, in words: "{{payment_link}} would be empty (the invoice has no payment
+ * link): put its sentence in {{#payment_link}}...{{/payment_link}} so it is left out when empty".
+ */
+export function emptyPlaceholderReason(names: Placeholder[]): string | null {
+  if (names.length === 0) return null;
+  const parts = names.map((n) => `{{${n}}}${EMPTY_WORDS[n] ? ` (${EMPTY_WORDS[n]})` : ''}`);
+  const first = names[0];
+  return `The email would read with nothing in place of ${parts.join(', ')}. Put that sentence in {{#${first}}}…{{/${first}}} so it is left out when there is no value, or fill in the value.`;
 }
 
 export interface TemplateInvoice {

@@ -86,7 +86,7 @@ describe("customers' replies over IMAP", () => {
 
   const inbound = () => w.api('GET', w.path('/communications?direction=inbound'));
 
-  it('threads a reply to its invoice, keeps its text and attachment names, and stops the sequence; reading again adds nothing', async () => {
+  it('threads a reply to its invoice, keeps its text and attachment names, and pauses the sequence until answered; reading again adds nothing', async () => {
     const sender = await connection();
     const acme = await chased('Acme Corp', 'billing@acmecorp.test', sender);
     w.engine.clock.set('2026-11-23T14:00:00.000Z');
@@ -118,7 +118,7 @@ describe("customers' replies over IMAP", () => {
     );
     const job = await readReplies(sender);
     expect(job).toMatchObject({ kind: 'email_reply_sync', status: 'succeeded', last_error: null });
-    expect(job.result).toMatchObject({ mailbox, read: 1, replies: 1, auto_replies: 0, bounces: 0, unmatched: 0, enrollments_stopped: 1, uid_validity_changed: false });
+    expect(job.result).toMatchObject({ mailbox, read: 1, replies: 1, auto_replies: 0, bounces: 0, unmatched: 0, enrollments_paused: 1, uid_validity_changed: false });
 
     const [reply] = (await inbound()).body.data;
     expect(reply).toMatchObject({
@@ -137,12 +137,13 @@ describe("customers' replies over IMAP", () => {
     expect(reply.body).toContain('Rest next week.');
     expect(reply.body).not.toMatch(/<|alert/);
 
+    // The engine reads "We paid half today" as payment promised today: a promise is named before the reply.
     const enrollment = (await w.api('GET', w.path(`/sequence-enrollments/${acme.enrollment}`))).body;
-    expect(enrollment).toMatchObject({ status: 'completed', stop_reason: 'replied' });
+    expect(enrollment).toMatchObject({ status: 'active', stop_reason: null, pause_kind: 'promise', pause_reason: 'Paused: Acme Corp promised payment for ACM-77 by Nov 23' });
     expect(enrollment.scheduled_steps.map((s: { step_label: string; status: string; hold_reason: string | null; replied_at: string | null }) => [s.step_label, s.status, s.hold_reason, s.replied_at])).toEqual([
       ['First reminder', 'sent', null, '2026-11-23T13:30:00.000Z'],
-      ['Second reminder', 'cancelled', 'replied', '2026-11-23T13:30:00.000Z'],
-      ['Call them', 'cancelled', 'replied', '2026-11-23T13:30:00.000Z'],
+      ['Second reminder', 'scheduled', 'paused', '2026-11-23T13:30:00.000Z'],
+      ['Call them', 'scheduled', 'paused', '2026-11-23T13:30:00.000Z'],
     ]);
     const activity = (await w.api('GET', w.path(`/invoices/${acme.invoice}/activity`))).body.data;
     expect(activity[0]).toMatchObject({ kind: 'communication', type: 'email', direction: 'inbound', title: `Re: ${acme.subject}`, by: 'Pat Payables' });
@@ -195,9 +196,9 @@ describe("customers' replies over IMAP", () => {
     await imap.append(mail(['From: someone@elsewhere.test', 'To: ar@acme-supply.test', 'Subject: Lunch?', 'Message-ID: <lunch@elsewhere.test>', '', 'Are you free?']), mailbox);
 
     const job = await readReplies(sender);
-    expect(job.result).toMatchObject({ read: 5, replies: 0, auto_replies: 3, bounces: 1, unmatched: 1, enrollments_stopped: 0 });
+    expect(job.result).toMatchObject({ read: 5, replies: 0, auto_replies: 3, bounces: 1, unmatched: 1, enrollments_paused: 0 });
     expect((await inbound()).body.count).toBe(0);
-    expect((await w.api('GET', w.path(`/sequence-enrollments/${globex.enrollment}`))).body).toMatchObject({ status: 'active', stop_reason: null });
+    expect((await w.api('GET', w.path(`/sequence-enrollments/${globex.enrollment}`))).body).toMatchObject({ status: 'active', stop_reason: null, pause_kind: null });
     const contact = (await w.api('GET', w.path(`/customers/${globex.customer}`))).body.contacts[0];
     expect(contact).toMatchObject({ email: 'ap@globex.test', email_failing: true, email_failed_at: '2026-11-23T13:10:00.000Z' });
     expect(contact.email_failure).toContain('User unknown');

@@ -6,7 +6,7 @@ const EMAIL_STEP = {
   label: 'First reminder',
   offset_time: '00:00',
   subject_template: 'Invoice {{invoice_number}} is {{days_past_due}} days past due',
-  body_plain_template: 'Hello {{contact_name}},\n{{customer_name}} owes {{total_overdue}}. Pay here: {{payment_link}}\n{{sender_name}}, {{company_name}} {{mystery}}',
+  body_plain_template: 'Hello {{contact_name}},\n{{customer_name}} owes {{total_overdue}}. {{#payment_link}}Pay here: {{payment_link}}{{/payment_link}}\n{{sender_name}}, {{company_name}} {{mystery}}',
   body_html_template: '<p>Hello {{contact_name}} at <b>{{customer_name}}</b></p>',
 };
 
@@ -32,6 +32,8 @@ describe('sending queue steps over SMTP', () => {
 
   async function readyStep(options: { sender?: string | null; thread?: boolean; steps?: Array<Record<string, unknown>>; customer?: Parameters<typeof addCustomer>[2] } = {}) {
     const customer = await addCustomer(w.engine, w.company, options.customer ?? { name: 'Globex & Sons', contactName: 'Hank Scorpio', email: 'ap@globex.test' });
+    // An open invoice, so {{invoice_number}} and {{days_past_due}} have values (an empty one is never sent).
+    await addInvoice(w.engine, w.company, customer, { number: 'INV-7', total: 70_000, dueDate: '2026-11-01' });
     const seq = await activeSequence(w, 'Dunning', options.steps ?? [EMAIL_STEP], {
       ...(options.sender ? { sender_connection_id: options.sender } : {}),
       send_followups_in_thread: options.thread ?? false,

@@ -4,6 +4,7 @@ import { nextSequenceStatus, SEQUENCE_ACTIONS, SEQUENCE_STATUSES } from '../../c
 import { type Action, allowedOperations, deadlineInstant, draftOf, recommendationOf } from '../../renderer/src/actions/labels';
 import { promiseAmountValue } from '../../renderer/src/components/callOutcomes';
 import { copyName, insertAt, lifecycleActions, plural, stepWhen } from '../../renderer/src/sequences/words';
+import { holdWords } from '../../renderer/src/queue/words';
 
 const action = (over: Partial<Action>): Action => ({ status: 'proposed', is_deleted: false, metadata: {}, ...over }) as Action;
 
@@ -70,9 +71,16 @@ describe('the outreach screens’ rules', () => {
   });
 
   it('says when a step fires, inserts placeholders at the caret, names copies and counts in words', () => {
-    expect(stepWhen({ offset_days: 0, offset_time: '09:00' })).toBe('On the start date, 09:00');
-    expect(stepWhen({ offset_days: 1, offset_time: '14:30' })).toBe('1 day after the start date, 14:30');
-    expect(stepWhen({ offset_days: 7, offset_time: '08:00' })).toBe('7 days after the start date, 08:00');
+    expect(stepWhen({ offset_days: 0, offset_time: '09:00', on_promise_missed: false })).toBe('On the start date, 09:00');
+    expect(stepWhen({ offset_days: 1, offset_time: '14:30', on_promise_missed: false })).toBe('1 day after the start date, 14:30');
+    expect(stepWhen({ offset_days: 7, offset_time: '08:00', on_promise_missed: false })).toBe('7 days after the start date, 08:00');
+    expect(stepWhen({ offset_days: 0, offset_time: '09:00', on_promise_missed: true })).toBe('When a promise to pay is missed, 09:00');
+  });
+
+  it('a paused step names its own reason; other holds their fixed words', () => {
+    expect(holdWords({ hold_reason: 'paused', pause_reason: 'Paused: Tri-County promised payment by Nov 27' })).toBe('Paused: Tri-County promised payment by Nov 27');
+    expect(holdWords({ hold_reason: 'skipped', pause_reason: null })).toBe('Skipped');
+    expect(holdWords({ hold_reason: null, pause_reason: null })).toBeNull();
     expect(insertAt('Dear ,', '{{contact_name}}', 5, 5)).toEqual({ value: 'Dear {{contact_name}},', caret: 21 });
     expect(insertAt('Hi NAME', '{{x}}', 3, 7)).toEqual({ value: 'Hi {{x}}', caret: 8 });
     expect(insertAt('End', '{{x}}', null, null)).toEqual({ value: 'End{{x}}', caret: 8 });

@@ -90,12 +90,12 @@ describe('import wizard mapping (renderer/src/settings/import-mapping)', () => {
 });
 
 describe('a reading of replies in words (renderer/src/settings/reply-read)', () => {
-  const tally = { mailbox: 'INBOX', uid_validity: '7', last_uid: 12, uid_validity_changed: false, read: 0, replies: 0, auto_replies: 0, bounces: 0, unmatched: 0, duplicates: 0, enrollments_stopped: 0 };
+  const tally = { mailbox: 'INBOX', uid_validity: '7', last_uid: 12, uid_validity_changed: false, read: 0, replies: 0, auto_replies: 0, bounces: 0, unmatched: 0, duplicates: 0, enrollments_paused: 0 };
 
-  it('says what was read, what counted as a reply and which sequences stopped', () => {
+  it('says what was read, what counted as a reply and which sequences paused', () => {
     expect(describeReplyRead(tally)).toBe('No new mail in INBOX.');
-    expect(describeReplyRead({ ...tally, read: 4, replies: 1, auto_replies: 1, bounces: 1, unmatched: 1, enrollments_stopped: 1 })).toBe(
-      'Read 4 messages in INBOX: 1 reply from customers recorded, 1 automatic reply ignored, 1 bounce (the address is marked as failing), 1 message not from a known customer. 1 sequence stopped because the customer replied.',
+    expect(describeReplyRead({ ...tally, read: 4, replies: 1, auto_replies: 1, bounces: 1, unmatched: 1, enrollments_paused: 1 })).toBe(
+      'Read 4 messages in INBOX: 1 reply from customers recorded, 1 automatic reply ignored, 1 bounce (the address is marked as failing), 1 message not from a known customer. 1 sequence paused by what the customer wrote.',
     );
     expect(describeReplyRead({ ...tally, read: 2, replies: 0, duplicates: 2, uid_validity_changed: true })).toBe(
       'Read 2 messages in INBOX: 0 replies from customers recorded, 2 replies already recorded. The mailbox was renumbered by the server, so it was read again from the start.',

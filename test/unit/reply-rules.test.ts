@@ -11,7 +11,6 @@ import {
   normalizeMessageId,
   pickThread,
   replyTime,
-  stoppedByReply,
   threadCandidates,
 } from '../../core/replies/rules';
 import { holdReason } from '../../core/sequences/queue';
@@ -76,10 +75,6 @@ describe('threading', () => {
     expect(replyTime(new Date('2027-01-01T00:00:00Z'), now)).toBe(now);
     expect(replyTime(undefined, now)).toBe(now);
     expect(replyTime(new Date('nonsense'), now)).toBe(now);
-  });
-  it('stops only enrollments begun by the time of the reply', () => {
-    expect(stoppedByReply('2026-11-20T00:00:00.000Z', '2026-11-21T00:00:00.000Z')).toBe(true);
-    expect(stoppedByReply('2026-11-22T00:00:00.000Z', '2026-11-21T00:00:00.000Z')).toBe(false);
   });
 });
 
@@ -149,10 +144,12 @@ describe('logged calls and notes', () => {
 describe('queue hold reasons', () => {
   const now = '2026-11-23T12:00:00.000Z';
   it('names why a step is not going out', () => {
-    expect(holdReason({ step_type: 'reminder', status: 'scheduled', scheduled_at: '2026-11-23T09:00:00.000Z', stop_reason: null }, now)).toBe('recent_contact');
-    expect(holdReason({ step_type: 'reminder', status: 'scheduled', scheduled_at: '2026-11-24T09:00:00.000Z', stop_reason: null }, now)).toBeNull();
-    expect(holdReason({ step_type: 'call', status: 'scheduled', scheduled_at: '2026-11-23T09:00:00.000Z', stop_reason: null }, now)).toBeNull();
-    expect(holdReason({ step_type: 'reminder', status: 'cancelled', scheduled_at: '2026-11-24T09:00:00.000Z', stop_reason: 'replied' }, now)).toBe('replied');
-    expect(holdReason({ step_type: 'reminder', status: 'cancelled', scheduled_at: '2026-11-24T09:00:00.000Z', stop_reason: 'stopped' }, now)).toBeNull();
+    expect(holdReason({ step_type: 'reminder', status: 'scheduled', scheduled_at: '2026-11-23T09:00:00.000Z', stop_reason: null, paused_kind: null, cancel_reason: null }, now)).toBe('recent_contact');
+    expect(holdReason({ step_type: 'reminder', status: 'scheduled', scheduled_at: '2026-11-24T09:00:00.000Z', stop_reason: null, paused_kind: null, cancel_reason: null }, now)).toBeNull();
+    expect(holdReason({ step_type: 'call', status: 'scheduled', scheduled_at: '2026-11-23T09:00:00.000Z', stop_reason: null, paused_kind: null, cancel_reason: null }, now)).toBeNull();
+    expect(holdReason({ step_type: 'reminder', status: 'cancelled', scheduled_at: '2026-11-24T09:00:00.000Z', stop_reason: 'replied', paused_kind: null, cancel_reason: null }, now)).toBe('replied');
+    expect(holdReason({ step_type: 'reminder', status: 'cancelled', scheduled_at: '2026-11-24T09:00:00.000Z', stop_reason: 'stopped', paused_kind: null, cancel_reason: null }, now)).toBeNull();
+    expect(holdReason({ step_type: 'call', status: 'ready', scheduled_at: '2026-11-23T09:00:00.000Z', stop_reason: null, paused_kind: 'promise', cancel_reason: null }, now)).toBe('paused');
+    expect(holdReason({ step_type: 'reminder', status: 'cancelled', scheduled_at: '2026-11-23T09:00:00.000Z', stop_reason: null, paused_kind: 'promise', cancel_reason: 'skipped' }, now)).toBe('skipped');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney } from '../../core/money';
-import { daysPastDue, PLACEHOLDERS, renderTemplate, type TemplateContext, templateValues, unknownPlaceholders } from '../../core/sequences/templates';
+import { daysPastDue, emptyPlaceholderReason, emptyPlaceholders, PLACEHOLDERS, renderTemplate, type TemplateContext, templateValues, unknownPlaceholders } from '../../core/sequences/templates';
 
 const inv = (invoice_number: string, due_date: string, balance: number, payment_link: string | null = null) => ({
   invoice_number,
@@ -75,5 +75,25 @@ describe('templates', () => {
   it('formats money in the currency', () => {
     expect(formatMoney(123_456, 'USD')).toBe('$1,234.56');
     expect(formatMoney(-500, 'EUR')).toBe('-€5.00');
+  });
+
+  it('keeps a section only when its placeholder has a value, and names an empty placeholder outside any section', () => {
+    const body = 'Due {{due_date}}.{{#payment_link}} You can pay online at {{payment_link}}.{{/payment_link}} Thanks.';
+    const withLink = templateValues(ctx);
+    const without = templateValues({ ...ctx, invoice: inv('INV-2', '2026-11-20', 5_050) });
+    expect(renderTemplate(body, withLink)).toBe('Due October 1, 2026. You can pay online at https://pay.test/INV-1. Thanks.');
+    expect(renderTemplate(body, without)).toBe('Due November 20, 2026. Thanks.');
+    expect(emptyPlaceholders(body, without)).toEqual([]);
+    const bare = 'You can pay online at {{payment_link}}.';
+    expect(renderTemplate(bare, without)).toBe('You can pay online at .');
+    expect(emptyPlaceholders(bare, without)).toEqual(['payment_link']);
+    expect(emptyPlaceholders(bare, withLink)).toEqual([]);
+    expect(emptyPlaceholderReason(['payment_link'])).toBe(
+      'The email would read with nothing in place of {{payment_link}} (the invoice has no payment link). Put that sentence in {{#payment_link}}…{{/payment_link}} so it is left out when there is no value, or fill in the value.',
+    );
+    expect(emptyPlaceholderReason([])).toBeNull();
+    // HTML sections escape their values like the rest; an unknown section stays and is named.
+    expect(renderTemplate('{{#payment_link}}<a href="{{payment_link}}">Pay</a>{{/payment_link}}', withLink, 'html')).toBe('<a href="https://pay.test/INV-1">Pay</a>');
+    expect(unknownPlaceholders('{{#paymnt_link}}x{{/paymnt_link}}')).toEqual(['#paymnt_link']);
   });
 });

@@ -14,7 +14,7 @@ const Job = z
     last_error: z.string().nullable().openapi({ description: 'Why the last try failed, in words' }),
     result: z.unknown().openapi({
       description:
-        'What the job did once it succeeded. email_reply_sync: {mailbox, uid_validity, last_uid, uid_validity_changed, read, replies, auto_replies, bounces, unmatched, duplicates, enrollments_stopped}, or {skipped} with the reason',
+        'What the job did once it succeeded. email_reply_sync: {mailbox, uid_validity, last_uid, uid_validity_changed, read, replies, auto_replies, bounces, unmatched, duplicates, enrollments_paused}, or {skipped} with the reason',
     }),
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { editStep, pauseEnrollment, resumeEnrollment, skipStep, snoozeStep } from '../../sequences/control';
 import { bulkEnroll, enrollCustomer, getEnrollment, listEnrollments, stopEnrollment } from '../../sequences/enrollments';
 import { completeQueueStep, enrollmentSteps, getQueueRow, listQueue } from '../../sequences/queue';
 import {
@@ -54,6 +55,9 @@ const Sequence = z
     send_followups_in_thread: z.boolean(),
     sender_connection_id: Uuid.nullable().openapi({ description: 'Default sender email connection' }),
     status: z.enum(SEQUENCE_STATUSES),
+    pause_on_reply: z.boolean().openapi({ description: 'Extension: enrollments pause by themselves while a real reply of the customer is unanswered' }),
+    pause_on_promise: z.boolean().openapi({ description: 'Extension: enrollments pause while a promise to pay stands, until its date passes unpaid' }),
+    pause_on_dispute: z.boolean().openapi({ description: 'Extension: enrollments pause while an invoice of the customer is disputed' }),
     step_count: z.number().int(),
     active_enrollment_count: z.number().int(),
     created_at: Timestamp,
@@ -78,6 +82,7 @@ const Step = z
     body_plain_template: z.string(),
     body_html_template: z.string(),
     instructions: z.string(),
+    on_promise_missed: z.boolean().openapi({ description: 'Extension: not scheduled on enrollment; runs when a promise that paused the enrollment breaks' }),
     has_history: z.boolean().openapi({ description: 'Executed for some enrollment: only is_active can change, and it cannot be deleted' }),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -107,6 +112,10 @@ const Overview = z
   })
   .openapi('SequenceOverview');
 
+const PauseKind = z.enum(['reply', 'promise', 'dispute', 'manual']).openapi({
+  description: 'reply: a real reply nobody has answered; promise: a standing promise to pay; dispute: an open dispute; manual: paused by a collector',
+});
+
 const Enrollment = z
   .object({
     id: Uuid,
@@ -120,6 +129,10 @@ const Enrollment = z
     completed_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
+    pause_kind: PauseKind.nullable().openapi({ description: 'Extension: what pauses the enrollment; null when it runs' }),
+    pause_reason: z.string().nullable().openapi({ description: 'Extension: the pause in words, e.g. "Paused: Tri-County promised payment by Nov 27"' }),
+    paused_at: Timestamp.nullable(),
+    paused_until: DateString.nullable().openapi({ description: 'Extension: a promise date; the enrollment resumes when it passes unpaid' }),
   })
   .openapi('SequenceEnrollment');
 
@@ -147,10 +160,15 @@ const QueueRow = z
     sent_at: Timestamp.nullable(),
     error: z.string().nullable(),
     replied_at: Timestamp.nullable().openapi({ description: 'When the customer last replied by email; null if never' }),
-    hold_reason: z
-      .enum(['recent_contact', 'replied'])
-      .nullable()
-      .openapi({ description: 'recent_contact: a due email step held while the customer was contacted by hand in the last 3 days; replied: cancelled because the customer replied' }),
+    hold_reason: z.enum(['paused', 'recent_contact', 'replied', 'skipped']).nullable().openapi({
+      description:
+        'paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last 3 days; replied: cancelled because the customer replied; skipped: skipped by a collector',
+    }),
+    pause_kind: PauseKind.nullable().openapi({ description: "Extension: what pauses a pending step's enrollment" }),
+    pause_reason: z.string().nullable().openapi({ description: 'Extension: the pause in words' }),
+    edited_subject: z.string().nullable().openapi({ description: "Extension: the collector's subject, sent in place of the template" }),
+    edited_body: z.string().nullable().openapi({ description: "Extension: the collector's body (plain text), sent in place of the templates" }),
+    edited_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -192,6 +210,9 @@ const PatchBody = z
       .optional()
       .openapi({ description: 'An active email connection of the company; null or "" clears it' }),
     send_followups_in_thread: z.boolean().optional(),
+    pause_on_reply: z.boolean().optional(),
+    pause_on_promise: z.boolean().optional(),
+    pause_on_dispute: z.boolean().optional(),
   })
   .openapi('UpdateSequenceRequest');
 
@@ -211,8 +232,14 @@ const StepBody = z
     body_plain_template: Text(100_000).optional(),
     body_html_template: Text(200_000).optional(),
     instructions: Text(10_000).optional(),
+    on_promise_missed: z.boolean().optional().openapi({ default: false }),
   })
   .openapi('SequenceStepRequest');
+
+const SnoozeBody = z.strictObject({ date: DateString.openapi({ description: "A day after today in the sequence's time zone" }) }).openapi('SnoozeStepRequest');
+const EditBody = z
+  .strictObject({ subject: Text(1_000).nullable(), body: Text(100_000).nullable() })
+  .openapi('EditStepRequest', { description: 'Both null: back to the templates' });
 
 const EnrollBody = z
   .strictObject({ sequence_id: UuidValue, customer_id: UuidValue, start_date: DateString.optional().openapi({ description: "Default: today in the sequence's time zone" }) })
@@ -247,7 +274,10 @@ const EnrollmentList = z
 const EnrollmentDetail = Enrollment.extend({ scheduled_steps: z.array(QueueRow) }).openapi('SequenceEnrollmentDetail');
 
 const QueueQuery = z.object({
-  category: z.enum(QUEUE_CATEGORIES).optional().openapi({ default: 'ready', description: 'ready; history (sent, completed, cancelled, failed); upcoming (scheduled, not yet due: extension)' }),
+  category: z.enum(QUEUE_CATEGORIES).optional().openapi({
+    default: 'ready',
+    description: 'ready (never a paused enrollment\'s step); history (sent, completed, cancelled, failed); upcoming (scheduled, not yet due: extension); paused (pending steps of paused enrollments: extension)',
+  }),
   step_type: z.string().optional().openapi({ description: `Comma-separated: ${STEP_TYPES.join(', ')}` }),
   sequence_id: UuidValue.optional(),
   enrollment_id: UuidValue.optional(),
@@ -285,6 +315,8 @@ const EmailPreview = z
     invoice: Uuid.nullable().openapi({ description: "The invoice the placeholders describe: the step's own, else the customer's oldest open one" }),
     invoice_number: z.string().nullable(),
     unknown_placeholders: z.array(z.string()).openapi({ description: 'Placeholders the renderer does not know: left as written' }),
+    empty_placeholders: z.array(z.string()).openapi({ description: 'Known placeholders outside any {{#name}} section with no value here: the email is not sent' }),
+    refused_reason: z.string().nullable().openapi({ description: 'Why this email would not be sent, in words; null when it can go' }),
   })
   .openapi('EmailPreview');
 
@@ -343,6 +375,50 @@ const completeRoute = createRoute({
   request: { params: QueueParams, body: jsonBody(CompleteBody, false) },
   responses: { 200: json(QueueRow, 'The step after completion'), ...problems(400, 401, 403, 404, 409) },
 });
+
+const stepChanged = { 200: json(QueueRow, 'The step after the change'), ...problems(400, 401, 403, 404, 409) };
+const skipRoute = createRoute({
+  method: 'post',
+  path: `${queuePath}/{scheduled_step_id}/skip`,
+  tags: EXT,
+  summary: 'Skip a pending step: cancelled, shown in history as skipped; the enrollment goes on',
+  security: SECURITY,
+  request: { params: QueueParams },
+  responses: stepChanged,
+});
+const snoozeRoute = createRoute({
+  method: 'post',
+  path: `${queuePath}/{scheduled_step_id}/snooze`,
+  tags: EXT,
+  summary: 'Move a pending step to a later day, at its usual time',
+  security: SECURITY,
+  request: { params: QueueParams, body: jsonBody(SnoozeBody) },
+  responses: stepChanged,
+});
+const editRoute = createRoute({
+  method: 'post',
+  path: `${queuePath}/{scheduled_step_id}/edit`,
+  tags: EXT,
+  summary: "Keep the collector's subject and body with a pending email step; both null go back to the templates",
+  security: SECURITY,
+  request: { params: QueueParams, body: jsonBody(EditBody) },
+  responses: stepChanged,
+});
+
+function enrollmentControlRoute(action: string, summary: string) {
+  return createRoute({
+    method: 'post',
+    path: `${enrollPath}/{enrollment_id}/${action}`,
+    tags: EXT,
+    summary,
+    security: SECURITY,
+    request: { params: EnrollmentParams },
+    responses: { 200: json(Enrollment, 'The enrollment after the change'), ...problems(400, 401, 403, 404) },
+  });
+}
+
+const pauseRoute = enrollmentControlRoute('pause', 'Pause an active enrollment until a collector resumes it');
+const resumeRoute = enrollmentControlRoute('resume', "Resume an enrollment: the collector's pause ends and replies so far count as handled; a standing promise or dispute pauses it again");
 
 const queuePreviewRoute = createRoute({
   method: 'get',
@@ -556,6 +632,9 @@ export function sequenceRoutes() {
   router.openapi(completeRoute, async (c) =>
     c.json(await completeQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200),
   );
+  router.openapi(skipRoute, async (c) => c.json(await skipStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id), 200));
+  router.openapi(snoozeRoute, async (c) => c.json(await snoozeStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json').date), 200));
+  router.openapi(editRoute, async (c) => c.json(await editStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200));
 
   router.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
@@ -620,6 +699,8 @@ export function sequenceRoutes() {
     const enrollment = await getEnrollment(c.var.engine.db, companyId, c.req.valid('param').enrollment_id);
     return c.json({ ...enrollment, scheduled_steps: await enrollmentSteps(c.var.engine, companyId, enrollment.id) }, 200);
   });
+  router.openapi(pauseRoute, async (c) => c.json(await pauseEnrollment(c.var.engine, scopeOf(c), c.req.valid('param').enrollment_id), 200));
+  router.openapi(resumeRoute, async (c) => c.json(await resumeEnrollment(c.var.engine, scopeOf(c), c.req.valid('param').enrollment_id), 200));
   router.openapi(stopRoute, async (c) =>
     c.json(await stopEnrollment(c.var.engine, scopeOf(c), c.req.valid('param').enrollment_id, c.req.valid('json').stop_reason ?? null), 200),
   );

@@ -1303,6 +1303,38 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/pause": {
+    post: {
+      /** Pause an active enrollment until a collector resumes it */
+      path: {
+        company_id: string;
+        enrollment_id: string;
+      };
+      responses: {
+        200: components["schemas"]["SequenceEnrollment"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/resume": {
+    post: {
+      /** Resume an enrollment: the collector's pause ends and replies so far count as handled; a standing promise or dispute pauses it again */
+      path: {
+        company_id: string;
+        enrollment_id: string;
+      };
+      responses: {
+        200: components["schemas"]["SequenceEnrollment"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/stop": {
     post: {
       /** Stop: complete the enrollment and cancel its steps that are not ready yet */
@@ -1363,7 +1395,7 @@ export interface paths {
         company_id: string;
       };
       query?: {
-        category?: "ready" | "history" | "upcoming";
+        category?: "ready" | "history" | "upcoming" | "paused";
         step_type?: string;
         sequence_id?: string;
         enrollment_id?: string;
@@ -1415,6 +1447,24 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/edit": {
+    post: {
+      /** Keep the collector's subject and body with a pending email step; both null go back to the templates */
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+      body: components["schemas"]["EditStepRequest"];
+      responses: {
+        200: components["schemas"]["ScheduledStep"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/preview": {
     get: {
       /** The email a scheduled step would send now: rendered subject and body, recipient and the sequence's sender */
@@ -1438,6 +1488,41 @@ export interface paths {
         scheduled_step_id: string;
       };
       body?: components["schemas"]["SendScheduledStepRequest"];
+      responses: {
+        200: components["schemas"]["ScheduledStep"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/skip": {
+    post: {
+      /** Skip a pending step: cancelled, shown in history as skipped; the enrollment goes on */
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ScheduledStep"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/snooze": {
+    post: {
+      /** Move a pending step to a later day, at its usual time */
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+      body: components["schemas"]["SnoozeStepRequest"];
       responses: {
         200: components["schemas"]["ScheduledStep"];
         400: components["schemas"]["Problem"];
@@ -2488,6 +2573,10 @@ export interface components {
       status: "scheduled" | "ready" | "sent" | "completed" | "cancelled" | "failed";
       sent_at: string | null;
     };
+    EditStepRequest: {
+      subject: string | null;
+      body: string | null;
+    };
     EmailConnection: {
       id: string;
       name: string;
@@ -2570,6 +2659,8 @@ export interface components {
       invoice: string | null;
       invoice_number: string | null;
       unknown_placeholders: string[];
+      empty_placeholders: string[];
+      refused_reason: string | null;
     };
     EnrollCustomerRequest: {
       sequence_id: string;
@@ -3613,7 +3704,12 @@ export interface components {
       sent_at: string | null;
       error: string | null;
       replied_at: string | null;
-      hold_reason: "recent_contact" | "replied" | null;
+      hold_reason: "paused" | "recent_contact" | "replied" | "skipped" | null;
+      pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
+      pause_reason: string | null;
+      edited_subject: string | null;
+      edited_body: string | null;
+      edited_at: string | null;
       created_at: string;
       updated_at: string;
     };
@@ -3648,6 +3744,9 @@ export interface components {
       send_followups_in_thread: boolean;
       sender_connection_id: string | null;
       status: "draft" | "active" | "archived";
+      pause_on_reply: boolean;
+      pause_on_promise: boolean;
+      pause_on_dispute: boolean;
       step_count: number;
       active_enrollment_count: number;
       created_at: string;
@@ -3665,6 +3764,10 @@ export interface components {
       completed_at: string | null;
       created_at: string;
       updated_at: string;
+      pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
+      pause_reason: string | null;
+      paused_at: string | null;
+      paused_until: string | null;
     };
     SequenceEnrollmentDetail: components["schemas"]["SequenceEnrollment"] & {
       scheduled_steps: components["schemas"]["ScheduledStep"][];
@@ -3713,6 +3816,7 @@ export interface components {
       body_plain_template: string;
       body_html_template: string;
       instructions: string;
+      on_promise_missed: boolean;
       has_history: boolean;
       created_at: string;
       updated_at: string;
@@ -3731,6 +3835,7 @@ export interface components {
       body_plain_template?: string;
       body_html_template?: string;
       instructions?: string;
+      on_promise_missed?: boolean;
     };
     SetupSignedIn: {
       token: string;
@@ -3743,6 +3848,9 @@ export interface components {
     };
     SetupStatus: {
       initialized: boolean;
+    };
+    SnoozeStepRequest: {
+      date: string;
     };
     StopEnrollmentRequest: {
       stop_reason?: string;
@@ -3937,6 +4045,9 @@ export interface components {
       timezone?: string;
       sender_connection_id?: string | "" | null;
       send_followups_in_thread?: boolean;
+      pause_on_reply?: boolean;
+      pause_on_promise?: boolean;
+      pause_on_dispute?: boolean;
     };
     UserRef: {
       id: string;

@@ -9,11 +9,18 @@ import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { CompleteStepForm, EmailPreview } from './StepWork';
-import { CHANNEL_TITLES, groupByChannel, HOLD_WORDS, type QueueRow, STEP_STATUS_WORDS } from './words';
 import { ActionTasks } from '../actions/ActionTasks';
+import { StepControls } from './StepControls';
+import { CHANNEL_TITLES, groupByChannel, holdWords, type QueueRow, STEP_STATUS_WORDS } from './words';
 
-type Tab = 'ready' | 'upcoming' | 'history';
+type Tab = 'ready' | 'upcoming' | 'paused' | 'history';
 const PAGE_SIZE = 100;
+const EMPTY_WORDS: Record<Tab, string> = {
+  ready: 'Nothing is due today.',
+  upcoming: 'No steps are scheduled.',
+  paused: 'No sequence is paused: nobody is waiting on a reply, a promise or a dispute.',
+  history: 'No steps have run yet.',
+};
 
 interface Filters {
   search: string;
@@ -58,10 +65,10 @@ export default function QueuePage({ companyId }: { companyId: string }) {
   );
   const counts = useLoad(
     async (signal) => {
-      const [ready, upcoming, history] = await Promise.all(
-        (['ready', 'upcoming', 'history'] as const).map((c) => api.get('/api/companies/{company_id}/sequences/queue', { path, query: query(c, filters, 1, 1), signal })),
+      const [ready, upcoming, paused, history] = await Promise.all(
+        (['ready', 'upcoming', 'paused', 'history'] as const).map((c) => api.get('/api/companies/{company_id}/sequences/queue', { path, query: query(c, filters, 1, 1), signal })),
       );
-      return { ready: ready.count, upcoming: upcoming.count, history: history.count };
+      return { ready: ready.count, upcoming: upcoming.count, paused: paused.count, history: history.count };
     },
     [companyId, filters, version],
   );
@@ -90,6 +97,17 @@ export default function QueuePage({ companyId }: { companyId: string }) {
     changed();
   }
 
+  async function resume(row: QueueRow) {
+    try {
+      const e = await api.post('/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/resume', { path: { company_id: companyId, enrollment_id: row.enrollment } });
+      if (e.pause_reason) toast.error(`${row.customer_name} is still paused. ${e.pause_reason}`);
+      else toast.success(`Resumed the sequence for ${row.customer_name}`);
+    } catch (err) {
+      toast.error(`${row.customer_name}: ${describeError(err)}`);
+    }
+    changed();
+  }
+
   const toggle = (id: string) =>
     setSelected((s) => {
       const next = new Set(s);
@@ -110,6 +128,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
           tabs={[
             { key: 'ready', label: 'Today', count: counts.data?.ready ?? null },
             { key: 'upcoming', label: 'Upcoming', count: counts.data?.upcoming ?? null },
+            { key: 'paused', label: 'Paused', count: counts.data?.paused ?? null },
             { key: 'history', label: 'History', count: counts.data?.history ?? null },
           ]}
           active={tab}
@@ -142,7 +161,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
         </div>
         {list.error !== null && <ErrorBox what="the queue" error={list.error} onRetry={list.reload} />}
         {tab === 'ready' && <ActionTasks companyId={companyId} version={version} onChanged={changed} />}
-        {list.data && rows.length === 0 && <p className="muted">{tab === 'ready' ? 'Nothing is due today.' : tab === 'upcoming' ? 'No steps are scheduled.' : 'No steps have run yet.'}</p>}
+        {list.data && rows.length === 0 && <p className="muted">{EMPTY_WORDS[tab]}</p>}
         {tab === 'ready' &&
           groupByChannel(rows).map(([channel, group]) => (
             <section key={channel} aria-labelledby={`group-${channel}`} data-testid={`queue-group-${channel}`}>
@@ -193,7 +212,10 @@ export default function QueuePage({ companyId }: { companyId: string }) {
             <SimpleRows companyId={companyId} rows={held.data} />
           </section>
         )}
-        {tab !== 'ready' && rows.length > 0 && <SimpleRows companyId={companyId} rows={rows} history={tab === 'history'} />}
+        {tab === 'paused' && rows.length > 0 && (
+          <p className="muted">These customers' sequences wait: a reply nobody has answered, a promise to pay that stands, a dispute, or a pause by a collector. Each goes on by itself once its reason ends.</p>
+        )}
+        {tab !== 'ready' && rows.length > 0 && <SimpleRows companyId={companyId} rows={rows} history={tab === 'history'} onResume={tab === 'paused' ? resume : undefined} />}
         {list.data && list.data.count > PAGE_SIZE && <PageFooter page={page} pageSize={PAGE_SIZE} count={list.data.count} onPage={setPage} />}
       </div>
     </div>
@@ -247,7 +269,7 @@ function QueueItem({
         <td className="mono">{row.invoice_number ? <AppLink to={companyPath(companyId, 'invoices', row.invoice)}>{row.invoice_number}</AppLink> : <span className="muted">All open</span>}</td>
         <td>
           {row.step_label}
-          {row.replied_at && <div className="small notice-warn">Replied {formatTimestamp(row.replied_at)}: read the reply before sending</div>}
+          {row.edited_at && <div className="small muted">Edited</div>}
         </td>
         <td>{row.sequence_name}</td>
         <td className="small">{formatTimestamp(row.scheduled_at)}</td>
@@ -256,8 +278,9 @@ function QueueItem({
       {open && (
         <tr>
           <td colSpan={columns}>
+            <StepControls companyId={companyId} row={row} onDone={onDone} />
             {email ? (
-              <EmailPreview companyId={companyId} row={row} sending={sending} onSend={onSend} />
+              <EmailPreview companyId={companyId} row={row} sending={sending} onSend={onSend} onChanged={onDone} />
             ) : (
               <CompleteStepForm companyId={companyId} row={row} onDone={onDone} />
             )}
@@ -268,7 +291,7 @@ function QueueItem({
   );
 }
 
-function SimpleRows({ companyId, rows, history }: { companyId: string; rows: QueueRow[]; history?: boolean }) {
+function SimpleRows({ companyId, rows, history, onResume }: { companyId: string; rows: QueueRow[]; history?: boolean; onResume?: (row: QueueRow) => void }) {
   return (
     <table className="item-list" data-testid="queue-rows">
       <thead>
@@ -279,6 +302,11 @@ function SimpleRows({ companyId, rows, history }: { companyId: string; rows: Que
           <th>Sequence</th>
           <th>{history ? 'When' : 'Due'}</th>
           <th>Status</th>
+          {onResume && (
+            <th>
+              <span className="sr-only">Operations</span>
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -295,9 +323,17 @@ function SimpleRows({ companyId, rows, history }: { companyId: string; rows: Que
             <td>{row.sequence_name}</td>
             <td className="small">{formatTimestamp(history ? (row.sent_at ?? row.updated_at) : row.scheduled_at)}</td>
             <td data-testid="queue-row-status">
-              {row.hold_reason ? HOLD_WORDS[row.hold_reason] : STEP_STATUS_WORDS[row.status]}
+              {holdWords(row) ?? STEP_STATUS_WORDS[row.status]}
+              {history && row.edited_at && <div className="small muted">Edited before sending</div>}
               {row.error && <div className="small bad">{row.error}</div>}
             </td>
+            {onResume && (
+              <td>
+                <button type="button" className="btn btn-small" onClick={() => onResume(row)}>
+                  Resume<span className="sr-only"> the sequence for {row.customer_name}</span>
+                </button>
+              </td>
+            )}
           </tr>
         ))}
       </tbody>

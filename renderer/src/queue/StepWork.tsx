@@ -5,15 +5,32 @@ import { CallFields } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
+import { EmailEditor } from './StepControls';
 import type { QueueRow } from './words';
 
-/** The email a ready step will send, rendered for its customer, with the sender and recipient. */
-export function EmailPreview({ companyId, row, sending, onSend }: { companyId: string; row: QueueRow; sending: boolean; onSend: () => void }) {
+/** The email a ready step will send, rendered for its customer, with the sender and recipient; the collector may rewrite it. */
+export function EmailPreview({ companyId, row, sending, onSend, onChanged }: { companyId: string; row: QueueRow; sending: boolean; onSend: () => void; onChanged: () => void }) {
+  const [editing, setEditing] = useState(false);
   const preview = useLoad(
     (signal) => api.get('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/preview', { path: { company_id: companyId, scheduled_step_id: row.id }, signal }),
-    [companyId, row.id],
+    [companyId, row.id, row.edited_at],
   );
   const p = preview.data;
+  if (editing && p) {
+    return (
+      <EmailEditor
+        companyId={companyId}
+        row={row}
+        subject={p.subject}
+        body={p.body}
+        onCancel={() => setEditing(false)}
+        onDone={() => {
+          setEditing(false);
+          onChanged();
+        }}
+      />
+    );
+  }
   return (
     <div className="stack" data-testid="email-preview">
       {preview.error !== null && <ErrorBox what="the email preview" error={preview.error} onRetry={preview.reload} />}
@@ -34,11 +51,20 @@ export function EmailPreview({ companyId, row, sending, onSend }: { companyId: s
               <dd>{p.subject}</dd>
             </div>
           </dl>
+          {row.edited_at && <p className="muted small">Edited: this email goes out as you wrote it, not from the sequence's template.</p>}
           <div className="preview-box">{p.body}</div>
           {p.unknown_placeholders.length > 0 && <p className="notice-warn">Unknown placeholders stay as written: {p.unknown_placeholders.map((n) => `{{${n}}}`).join(', ')}</p>}
+          {p.refused_reason && (
+            <p className="notice-warn" data-testid="refused-reason">
+              Not sent as it is: {p.refused_reason} You can also edit this email.
+            </p>
+          )}
           <div className="form-actions">
-            <button type="button" className="btn btn-primary" disabled={sending || !p.sender || !p.to} onClick={onSend}>
+            <button type="button" className="btn btn-primary" disabled={sending || !p.sender || !p.to || p.refused_reason !== null} onClick={onSend}>
               Send this email
+            </button>
+            <button type="button" className="btn" disabled={sending} onClick={() => setEditing(true)}>
+              Edit this email
             </button>
           </div>
         </>

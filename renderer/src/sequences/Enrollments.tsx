@@ -7,7 +7,7 @@ import { PageFooter } from '../components/Tabs';
 import { useLoad } from '../components/useLoad';
 import { useDesk } from '../desk/store';
 import { formatDate, formatTimestamp } from '../desk/format';
-import { STEP_STATUS_WORDS } from '../queue/words';
+import { holdWords, STEP_STATUS_WORDS } from '../queue/words';
 import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
@@ -59,6 +59,23 @@ export function Enrollments({ companyId, sequence, onChanged }: { companyId: str
       changed();
     } catch (err) {
       toast.error(`Not enrolled: ${describeError(err)}`);
+    }
+  }
+
+  async function pauseOrResume(e: EnrollmentView) {
+    const path = { company_id: companyId, enrollment_id: e.id };
+    try {
+      if (e.pause_kind === null) {
+        await api.post('/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/pause', { path });
+        toast.success(`Paused the sequence for ${e.customer_name}`);
+      } else {
+        const after = await api.post('/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/resume', { path });
+        if (after.pause_reason) toast.error(`${e.customer_name} is still paused. ${after.pause_reason}`);
+        else toast.success(`Resumed the sequence for ${e.customer_name}`);
+      }
+      changed();
+    } catch (err) {
+      toast.error(`${e.customer_name}: ${describeError(err)}`);
     }
   }
 
@@ -143,6 +160,7 @@ export function Enrollments({ companyId, sequence, onChanged }: { companyId: str
                 stopping={stopping === e.id}
                 onOpen={() => setOpen(open === e.id ? null : e.id)}
                 onStop={() => setStopping(e.id)}
+                onPauseOrResume={() => void pauseOrResume(e)}
                 onCancelStop={() => setStopping(null)}
                 onConfirmStop={(reason) => void stop(e.id, reason)}
               />
@@ -159,7 +177,7 @@ type EnrollmentView = Schemas['SequenceEnrollment'];
 
 /** Why an enrollment ended, in words. */
 function endedWords(e: EnrollmentView): string {
-  if (e.status === 'active') return 'Active';
+  if (e.status === 'active') return e.pause_reason ?? 'Active';
   if (!e.stop_reason) return `Finished ${formatTimestamp(e.completed_at)}`;
   if (e.stop_reason === 'replied') return `Stopped: the customer replied (${formatTimestamp(e.completed_at)})`;
   return `Stopped: ${e.stop_reason} (${formatTimestamp(e.completed_at)})`;
@@ -172,6 +190,7 @@ function EnrollmentRow({
   stopping,
   onOpen,
   onStop,
+  onPauseOrResume,
   onCancelStop,
   onConfirmStop,
 }: {
@@ -181,6 +200,7 @@ function EnrollmentRow({
   stopping: boolean;
   onOpen: () => void;
   onStop: () => void;
+  onPauseOrResume: () => void;
   onCancelStop: () => void;
   onConfirmStop: (reason: string) => void;
 }) {
@@ -205,9 +225,15 @@ function EnrollmentRow({
         <td data-testid="enrollment-status">{endedWords(e)}</td>
         <td onClick={(ev) => ev.stopPropagation()}>
           {e.status === 'active' && !stopping && (
-            <button type="button" className="btn btn-small" onClick={onStop}>
-              Stop<span className="sr-only"> {e.customer_name}</span>
-            </button>
+            <span className="toolbar-row">
+              <button type="button" className="btn btn-small" onClick={onPauseOrResume}>
+                {e.pause_kind === null ? 'Pause' : 'Resume'}
+                <span className="sr-only"> {e.customer_name}</span>
+              </button>
+              <button type="button" className="btn btn-small" onClick={onStop}>
+                Stop<span className="sr-only"> {e.customer_name}</span>
+              </button>
+            </span>
           )}
           {stopping && (
             <form
@@ -267,7 +293,8 @@ function ScheduledSteps({ companyId, enrollmentId }: { companyId: string; enroll
               {STEP_TYPE_WORDS[s.step_type]}: {s.step_label}
             </td>
             <td>
-              {STEP_STATUS_WORDS[s.status]}
+              {s.hold_reason === 'paused' ? STEP_STATUS_WORDS[s.status] : (holdWords(s) ?? STEP_STATUS_WORDS[s.status])}
+              {s.edited_at && <div className="small muted">{s.status === 'sent' ? 'Edited before sending' : 'Edited'}</div>}
               {s.error && <div className="small bad">{s.error}</div>}
             </td>
           </tr>

@@ -149,12 +149,21 @@ export default function SequenceBuilder({ companyId, sequenceId }: { companyId: 
   );
 }
 
+type PauseKey = 'pause_on_reply' | 'pause_on_promise' | 'pause_on_dispute';
+const PAUSES: Array<[PauseKey, string]> = [
+  ['pause_on_reply', 'they replied and nobody has answered yet'],
+  ['pause_on_promise', 'a promise to pay stands (until its date passes unpaid)'],
+  ['pause_on_dispute', 'one of their invoices is disputed'],
+];
+const pausesOf = (seq: Overview['sequence']): Record<PauseKey, boolean> => ({ pause_on_reply: seq.pause_on_reply, pause_on_promise: seq.pause_on_promise, pause_on_dispute: seq.pause_on_dispute });
+
 function Settings({ companyId, overview, onSaved }: { companyId: string; overview: Overview; onSaved: () => void }) {
   const seq = overview.sequence;
   const [name, setName] = useState(seq.name);
   const [timezone, setTimezone] = useState(seq.timezone);
   const [sender, setSender] = useState(seq.sender_connection_id ?? '');
   const [thread, setThread] = useState(seq.send_followups_in_thread);
+  const [pauses, setPauses] = useState(() => pausesOf(seq));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -162,8 +171,10 @@ function Settings({ companyId, overview, onSaved }: { companyId: string; overvie
     setTimezone(seq.timezone);
     setSender(seq.sender_connection_id ?? '');
     setThread(seq.send_followups_in_thread);
+    setPauses(pausesOf(seq));
   }, [seq]);
-  const dirty = name !== seq.name || timezone !== seq.timezone || sender !== (seq.sender_connection_id ?? '') || thread !== seq.send_followups_in_thread;
+  const pausesChanged = PAUSES.some(([key]) => pauses[key] !== seq[key]);
+  const dirty = name !== seq.name || timezone !== seq.timezone || sender !== (seq.sender_connection_id ?? '') || thread !== seq.send_followups_in_thread || pausesChanged;
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -172,7 +183,7 @@ function Settings({ companyId, overview, onSaved }: { companyId: string; overvie
     try {
       await api.patch('/api/companies/{company_id}/sequences/{sequence_id}', {
         path: { company_id: companyId, sequence_id: seq.id },
-        body: { name: name.trim(), timezone, sender_connection_id: sender || null, send_followups_in_thread: thread },
+        body: { name: name.trim(), timezone, sender_connection_id: sender || null, send_followups_in_thread: thread, ...pauses },
       });
       toast.success('Sequence settings saved');
       onSaved();
@@ -214,6 +225,14 @@ function Settings({ companyId, overview, onSaved }: { companyId: string; overvie
         <label className="check">
           <input type="checkbox" checked={thread} onChange={(e) => setThread(e.target.checked)} /> Send follow-ups as replies in one thread
         </label>
+        <fieldset className="wide">
+          <legend>Pause a customer's sequence by itself while</legend>
+          {PAUSES.map(([key, words]) => (
+            <label key={key} className="check">
+              <input type="checkbox" checked={pauses[key]} onChange={(e) => setPauses((p) => ({ ...p, [key]: e.target.checked }))} /> {words}
+            </label>
+          ))}
+        </fieldset>
         {error && (
           <div className="error-box wide" role="alert">
             <span>{error}</span>

@@ -21,6 +21,7 @@ function fieldsOf(step: Step | null): Required<StepBody> {
     body_plain_template: step?.body_plain_template ?? '',
     body_html_template: step?.body_html_template ?? '',
     instructions: step?.instructions ?? '',
+    on_promise_missed: step?.on_promise_missed ?? false,
   };
 }
 
@@ -143,6 +144,10 @@ export function StepEditor({ companyId, overview, step, onClose, onSaved }: { co
         <label className="check wide">
           <input type="checkbox" checked={f.is_active} onChange={(e) => set('is_active', e.target.checked)} /> On: fires for newly enrolled customers
         </label>
+        <label className="check wide">
+          <input type="checkbox" disabled={locked} checked={f.on_promise_missed} onChange={(e) => set('on_promise_missed', e.target.checked)} /> Only when a promise to pay is missed: runs
+          the day after a promise that paused the sequence passes unpaid, instead of on its day
+        </label>
         {error && (
           <div className="error-box wide" role="alert" data-testid="step-error">
             <span>{error}</span>
@@ -237,6 +242,11 @@ function LivePreview({ companyId, sequenceId, subject, body, html }: { companyId
             {p.body || '(empty body)'}
           </div>
           {p.unknown_placeholders.length > 0 && <p className="notice-warn">Not a known placeholder, left as written: {p.unknown_placeholders.map((n) => `{{${n}}}`).join(', ')}</p>}
+          {p.refused_reason && (
+            <p className="notice-warn" data-testid="step-refused">
+              This email would not be sent to {p.customer_name}: {p.refused_reason}
+            </p>
+          )}
         </>
       )}
     </section>

@@ -8,7 +8,8 @@ export const SEQUENCE_STATUS_WORDS: Record<Sequence['status'], string> = { draft
 export const STEP_TYPE_WORDS: Record<Step['step_type'], string> = { reminder: 'Email', call: 'Call', task: 'Task' };
 
 /** When a step fires, in words: day 0 is the enrollment's start date. */
-export function stepWhen(step: Pick<Step, 'offset_days' | 'offset_time'>): string {
+export function stepWhen(step: Pick<Step, 'offset_days' | 'offset_time' | 'on_promise_missed'>): string {
+  if (step.on_promise_missed) return `When a promise to pay is missed, ${step.offset_time}`;
   const day = step.offset_days === 0 ? 'On the start date' : `${step.offset_days} day${step.offset_days === 1 ? '' : 's'} after the start date`;
   return `${day}, ${step.offset_time}`;
 }

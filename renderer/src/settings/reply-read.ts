@@ -14,9 +14,9 @@ export function describeReplyRead(result: ReplySyncResult | { skipped: string })
   if (result.bounces) parts.push(plural(result.bounces, 'bounce') + ' (the address is marked as failing)');
   if (result.unmatched) parts.push(`${plural(result.unmatched, 'message')} not from a known customer`);
   if (result.duplicates) parts.push(`${plural(result.duplicates, 'reply', 'replies')} already recorded`);
-  const stopped = result.enrollments_stopped ? ` ${plural(result.enrollments_stopped, 'sequence')} stopped because the customer replied.` : '';
+  const paused = result.enrollments_paused ? ` ${plural(result.enrollments_paused, 'sequence')} paused by what the customer wrote.` : '';
   const restarted = result.uid_validity_changed ? ' The mailbox was renumbered by the server, so it was read again from the start.' : '';
-  return `Read ${plural(result.read, 'message')} in ${result.mailbox}: ${parts.join(', ')}.${stopped}${restarted}`;
+  return `Read ${plural(result.read, 'message')} in ${result.mailbox}: ${parts.join(', ')}.${paused}${restarted}`;
 }
 
 /** Where a reading job stands, in words; done once it succeeded or failed. */

@@ -1,0 +1,211 @@
+/**
+ * The facts the hold rules (holds.ts) read, gathered for many customers in a few queries, and the
+ * refresh that pauses and resumes enrollments by them inside one command. A promise is read from a
+ * call, note or reply logged with a promise date, an action's commitment date, a promise label, and
+ * the text of the customer's latest reply (through the reader the composition root installs: the
+ * engine's own reading lives above this layer).
+ */
+import { sql } from 'kysely';
+import { COMMITMENT_DATE } from '../db/migrations/0099_promise_dates';
+import type { CommandTx } from '../engine';
+import { newId } from '../ids';
+import { type ChaseFacts, type HoldSettings, pauseFor, promiseMissed } from './holds';
+import { localDate, zonedToUtc } from './schedule';
+
+/** A label whose name says dispute or promise marks an invoice so (the demo's "Disputed", "Promise to pay"). */
+export const DISPUTE_LABEL_LIKE = '%disput%';
+export const PROMISE_LABEL_LIKE = '%promise%';
+
+type Reader = CommandTx['db'];
+
+/** Reads a promised payment date out of what a customer wrote, said at `saidAt`; null when none. */
+export type PromiseReader = (text: string, saidAt: string) => string | null;
+
+let readPromise: PromiseReader = () => null;
+
+/** Installed once by the composition root with the engine's reading of promises. */
+export function setPromiseReader(reader: PromiseReader): void {
+  readPromise = reader;
+}
+
+const CHUNK = 500;
+
+function chunks<T>(list: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += CHUNK) out.push(list.slice(i, i + CHUNK));
+  return out;
+}
+
+/** The chase facts of each customer named (ids already the company's). */
+export async function chaseFacts(db: Reader, companyId: string, customerIds: string[]): Promise<Map<string, ChaseFacts>> {
+  const out = new Map<string, ChaseFacts>();
+  for (const ids of chunks([...new Set(customerIds)])) {
+    const customers = await db.selectFrom('customers').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', ids).execute();
+    for (const c of customers) out.set(c.id, { customerName: c.name, openInvoices: [], lastReplyAt: null, lastAnswerAt: null, replyHandledAt: null, promises: [], disputes: [] });
+    const open = await db
+      .selectFrom('invoices')
+      .select(['id', 'customer_id', 'invoice_number'])
+      .where('company_id', '=', companyId)
+      .where('customer_id', 'in', ids)
+      .where('closing_reason', 'is', null)
+      .where('balance', '>', 0)
+      .orderBy('due_date')
+      .orderBy('invoice_number')
+      .execute();
+    for (const i of open) out.get(i.customer_id)?.openInvoices.push({ id: i.id, invoice_number: i.invoice_number });
+
+    const touches = await db
+      .selectFrom('communications')
+      .select(['customer_id', 'direction', (eb) => eb.fn.max('occurred_at').as('at')])
+      .where('company_id', '=', companyId)
+      .where('customer_id', 'in', ids)
+      .where((eb) => eb.or([eb.and([eb('direction', '=', 'inbound'), eb('kind', '=', 'email')]), eb.and([eb('direction', '=', 'outbound'), eb('kind', 'in', ['email', 'call'])])]))
+      .groupBy(['customer_id', 'direction'])
+      .execute();
+    for (const t of touches) {
+      const f = out.get(t.customer_id);
+      if (!f) continue;
+      if (t.direction === 'inbound') f.lastReplyAt = t.at;
+      else f.lastAnswerAt = t.at;
+    }
+
+    const logged = await db
+      .selectFrom('communications')
+      .select(['customer_id', 'invoice_id', 'promise_date'])
+      .where('company_id', '=', companyId)
+      .where('customer_id', 'in', ids)
+      .where('promise_date', 'is not', null)
+      .execute();
+    for (const p of logged) out.get(p.customer_id)?.promises.push({ date: p.promise_date, invoiceId: p.invoice_id });
+
+    const actions = await sql<{ customer_id: string; invoice_id: string | null; promised: string }>`
+      SELECT customer_id, invoice_id, ${sql.raw(COMMITMENT_DATE)} AS promised FROM actions
+       WHERE company_id = ${companyId} AND customer_id IN (${sql.join(ids)}) AND deleted_at IS NULL AND status <> 'cancelled'
+         AND ${sql.raw(COMMITMENT_DATE)} IS NOT NULL`.execute(db);
+    for (const a of actions.rows) out.get(a.customer_id)?.promises.push({ date: a.promised, invoiceId: a.invoice_id });
+
+    // The latest reply of each customer, read for a promise in its words.
+    const replies = await sql<{ customer_id: string; invoice_id: string | null; subject: string | null; body: string | null; occurred_at: string }>`
+      SELECT m.customer_id, m.invoice_id, m.subject, m.body, m.occurred_at FROM communications m
+       WHERE m.company_id = ${companyId} AND m.customer_id IN (${sql.join(ids)}) AND m.direction = 'inbound' AND m.kind = 'email'
+         AND m.occurred_at = (SELECT max(x.occurred_at) FROM communications x
+                               WHERE x.company_id = m.company_id AND x.customer_id = m.customer_id AND x.direction = 'inbound' AND x.kind = 'email')`.execute(db);
+    for (const r of replies.rows) {
+      const date = readPromise([r.subject, r.body].filter(Boolean).join('\n'), r.occurred_at);
+      if (date) out.get(r.customer_id)?.promises.push({ date, invoiceId: r.invoice_id });
+    }
+
+    const labelled = await sql<{ customer_id: string; invoice_id: string; kind: 'dispute' | 'promise' }>`
+      SELECT i.customer_id, i.id AS invoice_id, CASE WHEN lower(l.name) LIKE ${DISPUTE_LABEL_LIKE} THEN 'dispute' ELSE 'promise' END AS kind
+        FROM invoice_labels il JOIN labels l ON l.id = il.label_id JOIN invoices i ON i.id = il.invoice_id
+       WHERE il.company_id = ${companyId} AND l.company_id = ${companyId} AND i.customer_id IN (${sql.join(ids)}) AND i.closing_reason IS NULL
+         AND (lower(l.name) LIKE ${DISPUTE_LABEL_LIKE} OR lower(l.name) LIKE ${PROMISE_LABEL_LIKE})`.execute(db);
+    for (const l of labelled.rows) {
+      const f = out.get(l.customer_id);
+      if (!f) continue;
+      if (l.kind === 'dispute') f.disputes.push({ invoiceId: l.invoice_id, reason: null });
+      else f.promises.push({ date: null, invoiceId: l.invoice_id });
+    }
+
+    const disputes = await db
+      .selectFrom('disputes')
+      .select(['customer_id', 'invoice_id', 'reason'])
+      .where('company_id', '=', companyId)
+      .where('customer_id', 'in', ids)
+      .where('status', '=', 'open')
+      .orderBy('created_at')
+      .execute();
+    // A dispute record names its reason: it goes before a bare label on the same invoice.
+    for (const d of disputes) out.get(d.customer_id)?.disputes.unshift({ invoiceId: d.invoice_id, reason: d.reason });
+  }
+  return out;
+}
+
+/** Which holds a sequence pauses on. */
+export function settingsOf(q: { pause_on_reply: number; pause_on_promise: number; pause_on_dispute: number }): HoldSettings {
+  return { reply: q.pause_on_reply === 1, promise: q.pause_on_promise === 1, dispute: q.pause_on_dispute === 1 };
+}
+
+export interface RefreshResult {
+  paused: number;
+  resumed: number;
+  /** Enrollments paused because of a reply, this refresh. */
+  pausedByReply: number;
+}
+
+/**
+ * Pauses and resumes the active enrollments of a company (or of some customers) by what holds their
+ * chase today. A pause by the collector ('manual') is theirs to lift. A promise that paused an
+ * enrollment and then broke schedules the sequence's "promise missed" steps, once.
+ */
+export async function refreshHolds(tx: CommandTx, companyId: string, customerIds: string[] | null): Promise<RefreshResult> {
+  let query = tx.db
+    .selectFrom('sequence_enrollments as e')
+    .innerJoin('sequences as q', 'q.id', 'e.sequence_id')
+    .select(['e.id', 'e.customer_id', 'e.sequence_id', 'e.created_at', 'e.paused_kind', 'e.paused_reason', 'e.paused_until', 'e.paused_invoice_id', 'e.reply_handled_at', 'q.timezone', 'q.pause_on_reply', 'q.pause_on_promise', 'q.pause_on_dispute'])
+    .where('e.company_id', '=', companyId)
+    .where('e.status', '=', 'active');
+  if (customerIds) {
+    if (customerIds.length === 0) return { paused: 0, resumed: 0, pausedByReply: 0 };
+    query = query.where('e.customer_id', 'in', customerIds);
+  }
+  const enrollments = await query.execute();
+  const result: RefreshResult = { paused: 0, resumed: 0, pausedByReply: 0 };
+  if (enrollments.length === 0) return result;
+  const facts = await chaseFacts(tx.db, companyId, enrollments.map((e) => e.customer_id));
+  const now = new Date(tx.now);
+  for (const e of enrollments) {
+    if (e.paused_kind === 'manual') continue;
+    const f = facts.get(e.customer_id);
+    if (!f) continue;
+    const today = localDate(now, e.timezone);
+    // A reply written before the customer was enrolled was read by whoever enrolled them.
+    const handled = [e.reply_handled_at, e.created_at].filter((x): x is string => x !== null).sort().at(-1) ?? null;
+    const hold = pauseFor({ ...f, replyHandledAt: handled }, settingsOf(e), today);
+    const next = hold ? { paused_kind: hold.kind, paused_reason: hold.reason, paused_until: hold.until, paused_invoice_id: hold.invoiceId } : { paused_kind: null, paused_reason: null, paused_until: null, paused_invoice_id: null };
+    if (next.paused_kind === e.paused_kind && next.paused_reason === e.paused_reason && next.paused_until === e.paused_until) continue;
+    const changes = { ...next, paused_at: hold ? (e.paused_kind ? undefined : tx.now) : null, updated_at: tx.now };
+    const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    await tx.db.updateTable('sequence_enrollments').set(set).where('id', '=', e.id).execute();
+    await tx.record('sequence_enrollment', e.id, 'update', set);
+    if (hold && !e.paused_kind) {
+      result.paused += 1;
+      if (hold.kind === 'reply') result.pausedByReply += 1;
+    }
+    if (!hold && e.paused_kind) result.resumed += 1;
+    if (promiseMissed({ kind: e.paused_kind, until: e.paused_until, invoiceId: e.paused_invoice_id }, hold, f, today)) {
+      await scheduleMissedSteps(tx, companyId, e, now);
+    }
+  }
+  return result;
+}
+
+/** The sequence's active "promise missed" steps, due now, each once per enrollment. */
+async function scheduleMissedSteps(tx: CommandTx, companyId: string, e: { id: string; customer_id: string; sequence_id: string; paused_invoice_id: string | null; timezone: string }, now: Date): Promise<void> {
+  const steps = await tx.db.selectFrom('sequence_steps').select(['id', 'offset_time']).where('sequence_id', '=', e.sequence_id).where('on_promise_missed', '=', 1).where('is_active', '=', 1).execute();
+  for (const step of steps) {
+    const already = await tx.db.selectFrom('scheduled_steps').select('id').where('enrollment_id', '=', e.id).where('step_id', '=', step.id).limit(1).executeTakeFirst();
+    if (already) continue;
+    const date = localDate(now, e.timezone);
+    const row = {
+      id: newId(),
+      company_id: companyId,
+      enrollment_id: e.id,
+      sequence_id: e.sequence_id,
+      step_id: step.id,
+      customer_id: e.customer_id,
+      invoice_id: e.paused_invoice_id,
+      scheduled_date: date,
+      scheduled_at: [zonedToUtc(date, step.offset_time, e.timezone), tx.now].sort()[0],
+      status: 'scheduled' as const,
+      sender_connection_id: null,
+      email_subject: null,
+      sent_at: null,
+      error: null,
+      created_at: tx.now,
+      updated_at: tx.now,
+    };
+    await tx.db.insertInto('scheduled_steps').values(row).execute();
+    await tx.record('scheduled_step', row.id, 'insert', row);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * What holds the chase of a customer's invoices, as pure rules: an open dispute (until resolved), a
+ * standing promise to pay (until its date passes unpaid), a real reply nobody has answered yet. The
+ * facts are gathered by holds-store.ts; sequences, reminders and actions all ask these rules, so a
+ * customer is never chased while they are waiting for us.
+ */
+import type { PauseKind } from '../db/schema';
+
+export type HoldKind = Exclude<PauseKind, 'manual'>;
+/** The order holds are named in when several stand: the one that ends last (or never) first. */
+export const HOLD_KINDS = ['dispute', 'promise', 'reply'] as const satisfies readonly HoldKind[];
+
+export interface HoldSettings {
+  reply: boolean;
+  promise: boolean;
+  dispute: boolean;
+}
+
+export const ALL_HOLDS: HoldSettings = { reply: true, promise: true, dispute: true };
+
+export interface PromiseFact {
+  /** The day payment was promised for; null for a promise label with no date on record. */
+  date: string | null;
+  /** The invoice promised; null for the customer as a whole. */
+  invoiceId: string | null;
+}
+
+export interface DisputeFact {
+  invoiceId: string;
+  /** The dispute's reason; null for a dispute label. */
+  reason: string | null;
+}
+
+export interface ChaseFacts {
+  customerName: string;
+  /** The customer's open invoices: a promise or dispute on a closed one holds nothing. */
+  openInvoices: Array<{ id: string; invoice_number: string }>;
+  /** When the customer last replied (a real reply: automatic answers and bounces are never recorded as replies). */
+  lastReplyAt: string | null;
+  /** When we last wrote to or called the customer. */
+  lastAnswerAt: string | null;
+  /** The collector marked the replies up to this instant handled. */
+  replyHandledAt: string | null;
+  promises: PromiseFact[];
+  disputes: DisputeFact[];
+}
+
+export interface Hold {
+  kind: HoldKind;
+  /** In words: "Paused: Tri-County promised payment by Nov 27". */
+  reason: string;
+  /** A promise's date (the hold ends when it passes unpaid); null when the hold has no end date. */
+  until: string | null;
+  invoiceId: string | null;
+}
+
+const SHORT = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** "Nov 27": the dates a pause names are close to today. */
+export function shortDate(date: string): string {
+  return SHORT.format(new Date(`${date.slice(0, 10)}T00:00:00Z`));
+}
+
+function numberOf(facts: ChaseFacts, invoiceId: string | null): string | null {
+  return facts.openInvoices.find((i) => i.id === invoiceId)?.invoice_number ?? null;
+}
+
+function isOpen(facts: ChaseFacts, invoiceId: string | null): boolean {
+  return invoiceId === null ? facts.openInvoices.length > 0 : facts.openInvoices.some((i) => i.id === invoiceId);
+}
+
+/** An open dispute on an open invoice. */
+export function disputeHold(facts: ChaseFacts): Hold | null {
+  const d = facts.disputes.find((x) => isOpen(facts, x.invoiceId));
+  if (!d) return null;
+  const reason = d.reason ? ` (${d.reason})` : '';
+  return { kind: 'dispute', reason: `Paused: ${numberOf(facts, d.invoiceId)} is disputed${reason}`, until: null, invoiceId: d.invoiceId };
+}
+
+/**
+ * A promise that stands today: its date not yet passed, on an invoice still open. Of several, the
+ * latest date (the customer asked for that long); a dated promise wins over an undated label.
+ */
+export function standingPromise(facts: ChaseFacts, today: string): PromiseFact | null {
+  const standing = facts.promises.filter((p) => isOpen(facts, p.invoiceId) && (p.date === null || p.date >= today));
+  if (standing.length === 0) return null;
+  return standing.reduce((best, p) => ((p.date ?? '') > (best.date ?? '') ? p : best));
+}
+
+export function promiseHold(facts: ChaseFacts, today: string): Hold | null {
+  const p = standingPromise(facts, today);
+  if (!p) return null;
+  const about = p.invoiceId ? ` for ${numberOf(facts, p.invoiceId)}` : '';
+  const reason = p.date ? `Paused: ${facts.customerName} promised payment${about} by ${shortDate(p.date)}` : `Paused: ${numberOf(facts, p.invoiceId) ?? facts.customerName} has a promise to pay`;
+  return { kind: 'promise', reason, until: p.date, invoiceId: p.invoiceId };
+}
+
+/** The customer's last reply is newer than our last message to them and than the last "handled". */
+export function replyHold(facts: ChaseFacts): Hold | null {
+  const at = facts.lastReplyAt;
+  if (at === null) return null;
+  if ((facts.lastAnswerAt !== null && facts.lastAnswerAt >= at) || (facts.replyHandledAt !== null && facts.replyHandledAt >= at)) return null;
+  return { kind: 'reply', reason: `Paused: ${facts.customerName} replied on ${shortDate(at)} and nobody has answered yet`, until: null, invoiceId: null };
+}
+
+/** Every hold that stands, in HOLD_KINDS order. */
+export function chaseHolds(facts: ChaseFacts, today: string): Hold[] {
+  return [disputeHold(facts), promiseHold(facts, today), replyHold(facts)].filter((h): h is Hold => h !== null);
+}
+
+/** The hold that pauses a sequence's enrollment: the first standing hold the sequence pauses on. */
+export function pauseFor(facts: ChaseFacts, settings: HoldSettings, today: string): Hold | null {
+  return chaseHolds(facts, today).find((h) => settings[h.kind]) ?? null;
+}
+
+export interface PausedState {
+  kind: PauseKind | null;
+  until: string | null;
+  invoiceId: string | null;
+}
+
+/**
+ * A promise that paused the enrollment has broken: its date has passed, what was promised is still
+ * open, and no other promise stands in its place.
+ */
+export function promiseMissed(before: PausedState, after: Hold | null, facts: ChaseFacts, today: string): boolean {
+  if (before.kind !== 'promise' || before.until === null || before.until >= today) return false;
+  if (after?.kind === 'promise') return false;
+  return isOpen(facts, before.invoiceId);
+}

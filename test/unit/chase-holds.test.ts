@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { type ChaseFacts, chaseHolds, pauseFor, promiseMissed, standingPromise } from '../../core/sequences/holds';
+
+const facts = (over: Partial<ChaseFacts> = {}): ChaseFacts => ({
+  customerName: 'Tri-County',
+  openInvoices: [
+    { id: 'a', invoice_number: 'INV-10248' },
+    { id: 'b', invoice_number: 'INV-10231' },
+  ],
+  lastReplyAt: null,
+  lastAnswerAt: null,
+  replyHandledAt: null,
+  promises: [],
+  disputes: [],
+  ...over,
+});
+const ALL = { reply: true, promise: true, dispute: true };
+
+describe('what holds the chase (core/sequences/holds)', () => {
+  it('an unanswered real reply holds until we answer or mark it handled', () => {
+    const replied = facts({ lastReplyAt: '2026-11-23T13:00:00.000Z', lastAnswerAt: '2026-11-20T09:00:00.000Z' });
+    expect(pauseFor(replied, ALL, '2026-11-24')).toMatchObject({ kind: 'reply', reason: 'Paused: Tri-County replied on Nov 23 and nobody has answered yet' });
+    expect(pauseFor({ ...replied, lastAnswerAt: '2026-11-23T15:00:00.000Z' }, ALL, '2026-11-24')).toBeNull();
+    expect(pauseFor({ ...replied, replyHandledAt: '2026-11-23T13:00:00.000Z' }, ALL, '2026-11-24')).toBeNull();
+    expect(pauseFor(replied, { ...ALL, reply: false }, '2026-11-24')).toBeNull();
+  });
+
+  it('a promise stands through its date and not after; on a closed invoice it holds nothing', () => {
+    const promised = facts({ promises: [{ date: '2026-11-27', invoiceId: 'a' }] });
+    expect(pauseFor(promised, ALL, '2026-11-27')).toMatchObject({ kind: 'promise', reason: 'Paused: Tri-County promised payment for INV-10248 by Nov 27', until: '2026-11-27' });
+    expect(pauseFor(promised, ALL, '2026-11-28')).toBeNull();
+    expect(pauseFor({ ...promised, openInvoices: [{ id: 'b', invoice_number: 'INV-10231' }] }, ALL, '2026-11-25')).toBeNull();
+    // The latest date among standing promises; an undated label stands but a dated promise is named.
+    const two = facts({ promises: [{ date: null, invoiceId: 'b' }, { date: '2026-12-05', invoiceId: null }, { date: '2026-11-27', invoiceId: 'a' }] });
+    expect(standingPromise(two, '2026-11-25')).toEqual({ date: '2026-12-05', invoiceId: null });
+    expect(pauseFor(facts({ promises: [{ date: null, invoiceId: 'b' }] }), ALL, '2026-11-25')?.reason).toBe('Paused: INV-10231 has a promise to pay');
+  });
+
+  it('a dispute on an open invoice comes first and names its reason', () => {
+    const all = facts({ lastReplyAt: '2026-11-23T13:00:00.000Z', promises: [{ date: '2026-11-27', invoiceId: 'a' }], disputes: [{ invoiceId: 'b', reason: 'pricing' }] });
+    expect(chaseHolds(all, '2026-11-25').map((h) => h.kind)).toEqual(['dispute', 'promise', 'reply']);
+    expect(pauseFor(all, ALL, '2026-11-25')?.reason).toBe('Paused: INV-10231 is disputed (pricing)');
+    expect(pauseFor(all, { ...ALL, dispute: false }, '2026-11-25')?.kind).toBe('promise');
+  });
+
+  it('a promise that paused the chase is missed once its date passed with the invoice still open', () => {
+    const before = { kind: 'promise' as const, until: '2026-11-27', invoiceId: 'a' };
+    expect(promiseMissed(before, null, facts(), '2026-11-28')).toBe(true);
+    expect(promiseMissed(before, null, facts(), '2026-11-27')).toBe(false);
+    expect(promiseMissed(before, null, facts({ openInvoices: [{ id: 'b', invoice_number: 'INV-10231' }] }), '2026-11-28')).toBe(false);
+    expect(promiseMissed(before, { kind: 'promise', reason: '', until: '2026-12-05', invoiceId: 'a' }, facts(), '2026-11-28')).toBe(false);
+    expect(promiseMissed({ kind: 'reply', until: null, invoiceId: null }, null, facts(), '2026-11-28')).toBe(false);
+  });
+});
