@@ -3,8 +3,10 @@
  * pay-date model), then the rest per chunk of customers with one query per kind of record, never
  * one per invoice.
  */
+import { daysBetween } from '../dates';
 import type { Engine } from '../engine';
 import type { HistoryInvoice } from './backtest';
+import type { CensoredAge } from './conditional';
 import { PayDateModel } from './pay-date';
 
 /** A label whose name says dispute marks an invoice as disputed (the IBM preset's "Disputed"). */
@@ -120,6 +122,25 @@ export function loadSettledOf(engine: Pick<Engine, 'database'>, companyId: strin
     .prepare(`${SETTLED_OF_SQL} AND i.closed_date < ? AND i.customer_id IN (${marks(customerIds.length)})`)
     .all(companyId, today, ...customerIds) as SettledRow[];
   return rows.map(toSettled);
+}
+
+/**
+ * The company's open invoices censored at their age today (conditional.ts), grouped by due date,
+ * dispute and bill channel: one row per group, however many invoices.
+ */
+export function loadOpenAges(engine: Pick<Engine, 'database'>, model: PayDateModel, companyId: string, today: string): CensoredAge[] {
+  const rows = engine.database.sqlite
+    .prepare(
+      `SELECT i.due_date, i.bill_channel, ${DISPUTED_SQL} AS disputed, count(*) AS n FROM invoices i
+       WHERE i.company_id = ? AND i.closing_reason IS NULL GROUP BY i.due_date, i.bill_channel, disputed`,
+    )
+    .all(companyId) as { due_date: string; bill_channel: string | null; disputed: number; n: number }[];
+  const out: CensoredAge[] = [];
+  for (const r of rows) {
+    const censored = { age: daysBetween(r.due_date, today), shift: model.shiftOf(r.disputed === 1, r.bill_channel) };
+    for (let k = 0; k < r.n; k++) out.push(censored);
+  }
+  return out;
 }
 
 export interface OpenInvoice {

@@ -40,7 +40,7 @@ describe('ardesk backtest on the IBM sample', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
-    expect(Object.keys(report)).toEqual(['invoices', 'mae_days', 'median_ae_days', 'late_accuracy', 'interval_coverage', 'baselines']);
+    expect(Object.keys(report)).toEqual(['invoices', 'mae_days', 'median_ae_days', 'late_accuracy', 'interval_coverage', 'baselines', 'conditional']);
     expect(report.invoices).toBe(2466);
     expect(report.mae_days).toBeLessThanOrEqual(5.5);
     expect(report.late_accuracy).toBeGreaterThanOrEqual(0.844);
@@ -51,6 +51,29 @@ describe('ardesk backtest on the IBM sample', () => {
       expect(report.late_accuracy).toBeGreaterThan(baseline.late_accuracy);
     }
     expect(report.median_ae_days).toBeLessThan(report.mae_days);
+  }, 120_000);
+
+  it('given still unpaid at 0, 30, 60 and 90 days past due: beats both baselines where 30+ invoices got that late, with 80% intervals covering 75-85%', () => {
+    const report = JSON.parse(ardesk('backtest', '--db', db, '--company', 'IBM sample', '--json').stdout);
+    const checkpoints: Array<{ age_days: number; invoices: number; dated: number; mae_days: number; interval_coverage: number; brier_90d: number; baselines: Record<string, { mae_days: number; brier_90d: number }> }> = report.conditional;
+    expect(checkpoints.map((c) => c.age_days)).toEqual([0, 30, 60, 90]);
+    // The IBM history: 961 invoices unpaid on their due date, 13 at 30 days, none at 60.
+    expect(checkpoints.map((c) => c.invoices)).toEqual([961, 13, 0, 0]);
+    const scored = checkpoints.filter((c) => c.invoices >= 30);
+    expect(scored.length).toBeGreaterThan(0);
+    for (const c of scored) {
+      expect(c.dated / c.invoices).toBeGreaterThan(0.95);
+      expect(c.mae_days).toBeLessThan(c.baselines.due_date.mae_days);
+      expect(c.mae_days).toBeLessThan(c.baselines.customer_mean.mae_days);
+      expect(c.interval_coverage).toBeGreaterThanOrEqual(0.75);
+      expect(c.interval_coverage).toBeLessThanOrEqual(0.85);
+      // Every IBM invoice was paid within 90 days of its checkpoint: the baselines' certainty is
+      // right here, and the model's probability stays close to it.
+      expect(c.brier_90d).toBeLessThanOrEqual(0.01);
+    }
+    // At 30 days, 13 invoices had got that late (fewer than 20 in the whole portfolio before
+    // them): the model gives no date rather than a guess.
+    expect(checkpoints[1].dated).toBe(0);
   }, 120_000);
 
   it('prints the table for people, and a usage error without --company', () => {
