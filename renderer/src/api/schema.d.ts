@@ -168,6 +168,8 @@ export interface paths {
         weeks?: number;
         start_date?: string;
         request_date?: string;
+        customer_offset?: number | null;
+        customer_limit?: number;
       };
       responses: {
         200: components["schemas"]["CashflowForecast"];
@@ -2158,7 +2160,22 @@ export interface components {
         due_date_cash_inflows: number[];
         model_predicted_cash_inflows: number[];
         trailing_6m_avg_weekly_inflows: number[];
+        model_predicted_low: number[];
+        model_predicted_high: number[];
       };
+      model_predicted_total: number;
+      week_customers: {
+        code: string;
+        customer_count: number;
+        customers: {
+          customer: string;
+          customer_name: string;
+          predicted: number;
+        }[];
+      }[];
+      customers_total: number;
+      customer_offset: number;
+      customer_limit: number;
       customers: {
         customer: string;
         customer_name: string;
