@@ -189,6 +189,34 @@ describe('AR aging and the cash flow forecast', () => {
     expect(f.week_customers[0].customers.length).toBeLessThanOrEqual(5);
   });
 
+  it("the concentration insight uses open balances, the Analytics figures: a written-off invoice's leftover balance counts 0", async () => {
+    const lone = await addCompany(engine, 'Concentrated');
+    await addUser(engine, 'cora', [[lone, 'collector']]);
+    const cora = await loginAs(app, 'cora');
+    const l = ledger(engine, lone);
+    // Twelve customers with open invoices (not due yet, issued long ago: no overdue or DSO movement).
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const id = await l.customer({ name: `Customer ${String(i).padStart(2, '0')}` });
+      ids.push(id);
+      await l.invoice({ customer: id, number: `C-${i}`, total: i < 5 ? 1000 : 300, invoiceDate: '2026-05-01', dueDate: '2026-12-31' });
+    }
+    // A write-off with 50,000 left on its balance field: closed, so it counts 0.
+    await l.invoice({ customer: ids[0], number: 'WO-1', total: 50_000, invoiceDate: '2026-04-01', dueDate: '2026-05-01', closingReason: 'written_off' });
+    await refreshIntelligence(engine, lone);
+    const signal = JSON.parse(
+      (engine.database.sqlite.prepare("SELECT payload_json FROM insights WHERE company_id = ? AND insight_type = 'portfolio_signal' AND valid_to IS NULL").get(lone) as { payload_json: string }).payload_json,
+    ).signal;
+    const analytics = await call(app, 'GET', `/api/companies/${lone}/ar-aging/details?group_by=customer`, { token: cora });
+    const balances: number[] = analytics.body.data.map((r: { total: number }) => r.total);
+    const total = balances.reduce((a, b) => a + b, 0);
+    const top5 = [...balances].sort((a, b) => b - a).slice(0, 5).reduce((a, b) => a + b, 0);
+    expect(total).toBe(7100);
+    expect(signal).toMatchObject({ type: 'concentration' });
+    expect(signal.description).toContain(`hold ${((top5 / total) * 100).toFixed(1)}% of the open balance`);
+    expect(signal.description).toContain('70.4%');
+  });
+
   it('lets a viewer export the report (a read) but not take a snapshot (a write)', async () => {
     await addUser(engine, 'vera', [[company, 'viewer']]);
     const viewer = await loginAs(app, 'vera');

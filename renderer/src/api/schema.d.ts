@@ -1651,6 +1651,7 @@ export interface paths {
         customer_id?: string;
         invoice_id?: string;
         active_only?: boolean;
+        reportable_only?: boolean;
         limit?: number;
         offset?: number;
       };

@@ -120,8 +120,10 @@ export function describeInsight(insight: { insight_type: string; payload_json: O
       const scenarios = Array.isArray(p.alternative_scenarios) ? p.alternative_scenarios.filter(isObj) : [];
       return {
         ...base,
-        title: p.predicted_date ? `Expected to be paid on ${formatDate(String(p.predicted_date))}` : 'Not enough data to predict a pay date',
+        title: p.predicted_date ? `Expected to be paid on ${formatDate(String(p.predicted_date))}` : 'No reliable pay date',
         lines: lines(
+          p.predicted_date ? null : inWords(p.reason) || null,
+          typeof p.collectible_90d === 'number' ? `Chance of payment within 90 days: ${Math.round(p.collectible_90d * 100)}%` : null,
           p.basis ? `Based on ${BASIS[String(p.basis)] ?? inWords(p.basis)}` : null,
           scenarios.length
             ? `Otherwise: ${scenarios.map((s) => `${inWords(s.date)}${typeof s.probability === 'number' ? ` (${Math.round(s.probability * 100)}% likely)` : ''}`).join(', ')}`
@@ -148,6 +150,12 @@ export function describeInsight(insight: { insight_type: string; payload_json: O
 }
 
 const SEVERITY_RANK = { high: 0, medium: 1, low: 2 } as const;
+
+/** The first insight of each type, in the order given (feedOrder: the most severe, then newest). */
+export function onePerKind<T extends { insight_type: string }>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((i) => !seen.has(i.insight_type) && seen.add(i.insight_type));
+}
 
 /** Most severe first, then newest: the order of the feed. */
 export function feedOrder<T extends { valid_from: string; words: InsightWords }>(items: T[]): T[] {
