@@ -18,6 +18,7 @@ import { conversationState, customerConversationSummary, invoiceConversationSumm
 import { portfolioSurvival, type PortfolioSurvival } from './conditional';
 import { activeCustomerIds, type CustomerFacts, fitPayDateModel, loadCustomerFacts, loadOpenAges, loadSettledOf } from './facts';
 import { PayDateModel } from './pay-date';
+import { lessonsInsight, loadHistoryFigures } from './lessons';
 import { portfolioFigures } from './portfolio';
 import { payDatePrediction } from './predictions';
 import { latestPromise, type PaymentPromise } from './promises';
@@ -111,8 +112,10 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     const figures = await portfolioFigures(engine, companyId, company.currency, today, yieldToEventLoop);
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
       const draft = portfolioSignal(companyId, company.name, figures);
+      const lessons = lessonsInsight(companyId, company.name, loadHistoryFigures(engine, companyId));
       const written = await writeInsights(tx, companyId, { portfolio: true }, [
         { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_signal', ...draft },
+        { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_lessons', ...lessons },
       ], options.ids);
       report.insights_opened += written.opened;
       report.insights_closed += written.closed;

@@ -87,14 +87,30 @@ describe('ardesk backtest on the IBM sample', () => {
     expect(missing.stderr).toMatch(/--company/);
   }, 120_000);
 
-  it('ardesk insights refresh recomputes the company, and a second run changes nothing', () => {
+  it('ardesk insights refresh recomputes the company, says what the history teaches, and a second run changes nothing', async () => {
     const first = ardesk('insights', 'refresh', '--db', db, '--company', 'IBM sample', '--json');
     expect(first.code).toBe(0);
-    // Every IBM invoice is paid: no open invoice, so only the portfolio signal.
-    expect(JSON.parse(first.stdout)).toMatchObject({ customers: 0, insights_opened: 1, insights_unchanged: 0, actions_proposed: 0 });
+    // Every IBM invoice is paid: no open invoice, so only the portfolio signal and the lessons.
+    expect(JSON.parse(first.stdout)).toMatchObject({ customers: 0, insights_opened: 2, insights_unchanged: 0, actions_proposed: 0 });
+    const engine = await createEngine({ file: db });
+    try {
+      const row = engine.database.sqlite.prepare("SELECT payload_json FROM insights WHERE insight_type = 'portfolio_lessons' AND valid_to IS NULL").get() as { payload_json: string };
+      const lessons: Array<{ kind: string; title: string; text: string; link: { status: string[]; labels?: string[] } }> = JSON.parse(row.payload_json).lessons;
+      const by = Object.fromEntries(lessons.map((l) => [l.kind, l]));
+      // The history's lessons, with the figures the file gives (DaysLate: 0 when paid on time).
+      expect(by.late_share.title).toBe('35.6% of invoices were paid late');
+      expect(by.late_share.text).toContain('877 of 2,466 settled invoices');
+      expect(by.dispute_effect.text).toMatch(/^Disputed invoices were settled 8\.\d days after their due date on average, the others 1\.9 days/);
+      expect(by.dispute_effect.link.labels).toHaveLength(1);
+      expect(by.bill_channel_effect.text).toMatch(/^Paper bills: 4\.\d days late on average .*electronic: 2\.\d days/);
+      expect(by.chronic_late_payers.title).toMatch(/^\d+ customers pay late 80% of the time or more$/);
+      expect(by.days_late_trend).toBeDefined();
+    } finally {
+      await engine.close();
+    }
     const second = ardesk('insights', 'refresh', '--db', db, '--company', 'IBM sample');
     expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/insights: 0 new or changed, 1 unchanged, 0 closed/);
+    expect(second.stdout).toMatch(/insights: 0 new or changed, 2 unchanged, 0 closed/);
     expect(second.stderr).toMatch(/100% \(1\/1\)/);
   }, 120_000);
 });

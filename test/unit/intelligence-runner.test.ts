@@ -52,6 +52,7 @@ describe('the intelligence runner on a real database', () => {
       'customer_strategy_plan',
       'invoice_pay_date_prediction',
       'invoice_signal',
+      'portfolio_lessons',
       'portfolio_signal',
     ]);
     const prediction = JSON.parse(rows.find((r) => r.insight_type === 'invoice_pay_date_prediction')!.payload_json);

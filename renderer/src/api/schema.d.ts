@@ -2296,7 +2296,7 @@ export interface components {
     CreateInsightRequest: {
       target_type: "customer" | "invoice" | "portfolio";
       target_id?: string;
-      insight_type: "customer_conversation_summary" | "invoice_conversation_summary" | "customer_signal" | "invoice_signal" | "portfolio_signal" | "invoice_pay_date_prediction" | "customer_strategy_plan";
+      insight_type: "customer_conversation_summary" | "invoice_conversation_summary" | "customer_signal" | "invoice_signal" | "portfolio_signal" | "invoice_pay_date_prediction" | "customer_strategy_plan" | "portfolio_lessons";
       payload_json: {
         [key: string]: unknown;
       };

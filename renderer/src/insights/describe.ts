@@ -12,12 +12,20 @@ export interface EvidenceItem {
   ref?: { type: string; id: string };
 }
 
+/** Invoice-desk filters a lesson's invoices are listed by (core/intelligence/lessons.ts). */
+export interface InvoiceLink {
+  label: string;
+  filters: { status?: string[]; labels?: string[]; customer_id?: string };
+}
+
 export interface InsightWords {
   kind: string;
   title: string;
   lines: string[];
   severity: 'high' | 'medium' | 'low' | null;
   evidence: EvidenceItem[];
+  /** Links to the invoices a statement rests on. */
+  links?: InvoiceLink[];
 }
 
 export const INSIGHT_KIND: Record<string, string> = {
@@ -28,6 +36,7 @@ export const INSIGHT_KIND: Record<string, string> = {
   portfolio_signal: 'Portfolio signal',
   invoice_pay_date_prediction: 'Pay date prediction',
   customer_strategy_plan: 'Strategy plan',
+  portfolio_lessons: 'What the payment history says',
 };
 
 const BASIS: Record<string, string> = {
@@ -130,6 +139,15 @@ export function describeInsight(insight: { insight_type: string; payload_json: O
             : null,
           line('Sources', Array.isArray(p.evidence_sources) ? p.evidence_sources.map((x) => humanize(String(x)).toLowerCase()) : null),
         ),
+      };
+    }
+    case 'portfolio_lessons': {
+      const lessons = Array.isArray(p.lessons) ? p.lessons.filter(isObj) : [];
+      return {
+        ...base,
+        title: lessons.length ? 'What the payment history says' : 'Not enough payment history to learn from yet',
+        lines: lessons.length ? lessons.map((l) => `${inWords(l.title)}. ${inWords(l.text)}`) : lines(line('Why', p.reason)),
+        links: lessons.filter((l) => isObj(l.link)).map((l) => ({ label: `Invoices behind “${inWords(l.title)}”`, filters: l.link as InvoiceLink['filters'] })),
       };
     }
     case 'customer_strategy_plan': {
