@@ -217,6 +217,25 @@ describe('AR aging and the cash flow forecast', () => {
     expect(signal.description).toContain('70.4%');
   });
 
+  it('says whether the ledger is fresh: stale when its newest invoice and payment are both more than 60 days old', async () => {
+    const fresh = await get('/analytics/ledger-freshness');
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toMatchObject({ newest_payment_date: '2026-11-01', stale: false, stale_after_days: 60 });
+    const old = await addCompany(engine, 'Old export');
+    await addUser(engine, 'olga', [[old, 'collector']]);
+    const olga = await loginAs(app, 'olga');
+    const l = ledger(engine, old);
+    const c = await l.customer({ name: 'Old Co' });
+    const inv = await l.invoice({ customer: c, number: 'O-1', total: 100, invoiceDate: '2013-12-02', dueDate: '2014-01-01' });
+    await l.payment({ invoice: inv, amount: 40, payment_date: '2013-09-15' });
+    const stale = await call(app, 'GET', `/api/companies/${old}/analytics/ledger-freshness`, { token: olga });
+    expect(stale.body).toEqual({ newest_invoice_date: '2013-12-02', newest_payment_date: '2013-09-15', last_activity_date: '2013-12-02', stale: true, stale_after_days: 60 });
+    // A payment within 60 days makes it fresh again.
+    await l.payment({ invoice: inv, amount: 10, payment_date: '2026-10-01' });
+    expect((await call(app, 'GET', `/api/companies/${old}/analytics/ledger-freshness`, { token: olga })).body).toMatchObject({ last_activity_date: '2026-10-01', stale: false });
+    expect((await call(app, 'GET', `/api/companies/${old}/analytics/ledger-freshness`, { token })).status).toBe(403);
+  });
+
   it('lets a viewer export the report (a read) but not take a snapshot (a write)', async () => {
     await addUser(engine, 'vera', [[company, 'viewer']]);
     const viewer = await loginAs(app, 'vera');

@@ -3,6 +3,7 @@ import { type AgingBucketKey, agingDetails, agingSummary } from '../../analytics
 import { clampWeeks, DEFAULT_WEEKS } from '../../analytics/calendar';
 import { buildForecast, DEFAULT_CUSTOMER_LIMIT, MAX_CUSTOMER_LIMIT } from '../../analytics/forecast';
 import { loadForecastInput } from '../../analytics/forecast-data';
+import { ledgerFreshness } from '../../analytics/freshness';
 import { agingCsv, agingReport, agingXlsx } from '../../analytics/report';
 import { captureAgingSnapshot, snapshotDates, snapshotHistory } from '../../analytics/snapshots';
 import { today } from '../../clock';
@@ -156,6 +157,16 @@ const ForecastSchema = z
   })
   .openapi('CashflowForecast');
 
+const FreshnessSchema = z
+  .object({
+    newest_invoice_date: DateString.nullable(),
+    newest_payment_date: DateString.nullable(),
+    last_activity_date: DateString.nullable(),
+    stale: z.boolean().openapi({ description: 'True when the newest invoice and payment are both more than stale_after_days before today' }),
+    stale_after_days: z.number().int(),
+  })
+  .openapi('LedgerFreshness');
+
 const route = <P extends string>(method: 'get' | 'post', path: P, summary: string) => ({ method, path, summary, tags: TAG, security: SECURITY });
 
 const summaryRoute = createRoute({
@@ -210,6 +221,12 @@ const forecastRoute = createRoute({
   ...route('get', '/api/companies/{company_id}/analytics/cashflow-forecast', 'Weekly cash flow forecast'),
   request: { params: CompanyParams, query: ForecastQuery },
   responses: { 200: json(ForecastSchema, 'The forecast'), ...problems(400, 401, 403, 404) },
+});
+
+const freshnessRoute = createRoute({
+  ...route('get', '/api/companies/{company_id}/analytics/ledger-freshness', 'Extension: whether the ledger is fresh (its newest invoice and payment)'),
+  request: { params: CompanyParams },
+  responses: { 200: json(FreshnessSchema, 'The newest invoice and payment dates'), ...problems(401, 403, 404) },
 });
 
 function parseBuckets(value: string | undefined): AgingBucketKey[] {
@@ -319,6 +336,7 @@ export function analyticsRoutes() {
       const row = (await snapshotHistory(c.var.engine.db, companyId, date, date))[0];
       return c.json(snapshotOut(row), 201);
     })
+    .openapi(freshnessRoute, (c) => c.json(ledgerFreshness(c.var.engine, scopeOf(c).companyId, today(c.var.engine.clock)), 200))
     .openapi(forecastRoute, async (c) => {
       const { companyId } = scopeOf(c);
       const q = c.req.valid('query');

@@ -180,6 +180,20 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/analytics/ledger-freshness": {
+    get: {
+      /** Extension: whether the ledger is fresh (its newest invoice and payment) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["LedgerFreshness"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/analytics/metrics": {
     get: {
       /** Collection metrics: DSO, best possible DSO, average days delinquent, CEI and promise-to-pay kept rate, with a monthly trend (extension) */
@@ -3300,6 +3314,13 @@ export interface components {
     LabelPatch: {
       name?: string;
       color?: string;
+    };
+    LedgerFreshness: {
+      newest_invoice_date: string | null;
+      newest_payment_date: string | null;
+      last_activity_date: string | null;
+      stale: boolean;
+      stale_after_days: number;
     };
     LoginRequest: {
       username: string;

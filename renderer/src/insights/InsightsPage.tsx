@@ -4,6 +4,7 @@ import { InsightCard } from '../components/InsightCard';
 import { Pager } from '../components/SortHeader';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
+import { StaleLedgerBanner } from '../analytics/StaleLedgerBanner';
 import { describeInsight, feedOrder, INSIGHT_KIND } from './describe';
 
 type Target = '' | 'customer' | 'invoice' | 'portfolio';
@@ -63,6 +64,7 @@ export default function InsightsPage({ companyId }: { companyId: string }) {
           </select>
         </label>
       </header>
+      <StaleLedgerBanner companyId={companyId} />
       {feed.error !== null && <ErrorBox what="the insights" error={feed.error} onRetry={feed.reload} />}
       {!feed.data && feed.error === null && <p className="muted" role="status">Loading…</p>}
       {feed.data && (
