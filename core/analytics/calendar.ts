@@ -29,13 +29,17 @@ function shortDate(date: string): string {
   return `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}`;
 }
 
-/** Monday-based weeks W1..Wn starting on the next Monday after the request date. */
+/**
+ * Weeks W1..Wn: W1 is this week from the request date to Sunday ("this week, from today": the rest
+ * of the week is when a collector's cash comes first), then Monday-based weeks.
+ */
 export function forecastCalendar(requestDate: string, weeks: number): ForecastWeek[] {
-  const start = nextMonday(requestDate);
+  const monday = nextMonday(requestDate);
   return Array.from({ length: weeks }, (_, i) => {
-    const start_date = addDays(start, i * 7);
-    const end_date = addDays(start_date, 6);
-    return { week_index: i + 1, code: `W${i + 1}`, label: `${shortDate(start_date)} - ${shortDate(end_date)}`, start_date, end_date };
+    const start_date = i === 0 ? requestDate : addDays(monday, (i - 1) * 7);
+    const end_date = i === 0 ? addDays(monday, -1) : addDays(start_date, 6);
+    const label = i === 0 ? `This week, from ${shortDate(start_date)}` : `${shortDate(start_date)} - ${shortDate(end_date)}`;
+    return { week_index: i + 1, code: `W${i + 1}`, label, start_date, end_date };
   });
 }
 

@@ -1,34 +1,61 @@
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
-import type { ExpectedInflow, ForecastInput } from './forecast';
+import type { DueInflow, ExpectedInflow, ForecastInput } from './forecast';
+
+/**
+ * The open invoices with what their active pay-date prediction says (its scenarios, or its
+ * collectible_90d when it gives no date), and the fallback date for an invoice without one yet: the
+ * due date pushed by the customer's average lateness on paid invoices (the company's when the
+ * customer has none). Materialised once for the three sums below.
+ */
+const OPEN_SQL = `WITH open AS MATERIALIZED (
+  SELECT i.customer_id, i.customer_name, i.due_date, i.balance AS b,
+    (SELECT m.payload_json FROM insights m WHERE m.company_id = :company AND m.invoice_id = i.id
+       AND m.insight_type = 'invoice_pay_date_prediction' AND m.valid_to IS NULL) AS payload,
+    date(i.due_date, printf('+%d days', cast(round(coalesce(l.late_days / nullif(l.paid_count, 0), :companyLate)) AS integer))) AS fallback
+  FROM invoices i INDEXED BY invoices_open_forecast
+  LEFT JOIN customer_paid_lateness l ON l.company_id = :company AND l.customer_id = i.customer_id
+  WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0),
+predicted AS (
+  SELECT *, json_extract(payload, '$.predicted_date') AS date, json_extract(payload, '$.collectible_90d') AS collectible FROM open)`;
 
 /**
  * Reads what the forecast needs, aggregated in SQL so a million invoices become at most one row
- * per customer, due date and predicted date. The predicted date is the active
- * invoice_pay_date_prediction insight's date when there is one, else the due date pushed by the
- * customer's average lateness on paid invoices (the company's average when the customer has none).
+ * per customer and date: the due-date series, and the expected amounts (balance x probability)
+ * per customer and predicted date, or spread over 90 days for invoices too late to date.
  */
-export function loadForecastInput(engine: Engine, companyId: string, requestDate: string, weeks: number): ForecastInput {
+export function loadForecastInput(engine: Engine, companyId: string, requestDate: string, weeks: number, page: { offset?: number; limit?: number } = {}): ForecastInput {
   const sqlite = engine.database.sqlite;
   // Lateness from the aggregate kept by triggers (0097): the same averages as over the paid invoices.
   const companyLate = sqlite
     .prepare(`SELECT coalesce(sum(late_days) / nullif(sum(paid_count), 0), 0) AS late FROM customer_paid_lateness WHERE company_id = ?`)
     .get(companyId) as { late: number };
-  const inflows = sqlite
+  const params = { company: companyId, companyLate: companyLate.late };
+  const due = sqlite
     .prepare(
-      `SELECT i.customer_id, i.customer_name, i.due_date,
-              coalesce(
-                (SELECT max(json_extract(m.payload_json, '$.predicted_date')) FROM insights m
-                 WHERE m.company_id = :company AND m.invoice_id = i.id AND m.insight_type = 'invoice_pay_date_prediction' AND m.valid_to IS NULL),
-                date(i.due_date, printf('+%d days', cast(round(coalesce(l.late_days / nullif(l.paid_count, 0), :companyLate)) AS integer)))
-              ) AS predicted_date,
-              sum(i.balance) AS balance
+      `SELECT i.customer_id, i.customer_name, i.due_date, sum(i.balance) AS balance
        FROM invoices i INDEXED BY invoices_open_forecast
-       LEFT JOIN customer_paid_lateness l ON l.company_id = :company AND l.customer_id = i.customer_id
        WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0
-       GROUP BY i.customer_id, i.customer_name, i.due_date, 4`,
+       GROUP BY i.customer_id, i.customer_name, i.due_date`,
     )
-    .all({ company: companyId, companyLate: companyLate.late }) as ExpectedInflow[];
+    .all({ company: companyId }) as DueInflow[];
+  const expected = sqlite
+    .prepare(
+      `${OPEN_SQL}
+       SELECT customer_id, customer_name, json_extract(s.value, '$.date') AS date,
+              sum(b * json_extract(s.value, '$.probability')) AS amount,
+              sum(b * b * json_extract(s.value, '$.probability')) AS sq,
+              sum(b * b * json_extract(s.value, '$.probability') * json_extract(s.value, '$.probability')) AS sq2
+       FROM predicted, json_each(predicted.payload, '$.alternative_scenarios') s
+       WHERE predicted.date IS NOT NULL GROUP BY 1, 2, 3
+       UNION ALL
+       SELECT customer_id, customer_name, NULL, sum(b * collectible), sum(b * b * collectible), sum(b * b * collectible * collectible)
+       FROM predicted WHERE date IS NULL AND collectible IS NOT NULL GROUP BY 1, 2
+       UNION ALL
+       SELECT customer_id, customer_name, fallback, sum(b), sum(b * b), sum(b * b)
+       FROM predicted WHERE payload IS NULL OR (date IS NULL AND collectible IS NULL) GROUP BY 1, 2, 3`,
+    )
+    .all(params) as ExpectedInflow[];
   const trailing = sqlite
     .prepare(
       // payment_day_totals (kept by triggers, 0004): a few hundred rows instead of the half-year's payments.
@@ -36,5 +63,5 @@ export function loadForecastInput(engine: Engine, companyId: string, requestDate
        WHERE company_id = ? AND status IN ('PAID', 'PARTIAL') AND payment_date > ? AND payment_date <= ?`,
     )
     .get(companyId, addDays(requestDate, -182), requestDate) as { total: number };
-  return { requestDate, weeks, inflows, trailingSixMonthPayments: trailing.total };
+  return { requestDate, weeks, due, expected, trailingSixMonthPayments: trailing.total, customerOffset: page.offset, customerLimit: page.limit };
 }

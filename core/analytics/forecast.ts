@@ -1,22 +1,40 @@
-import { daysBetween } from '../dates';
+import { addDays, daysBetween } from '../dates';
 import { fromMinor } from '../money';
 import { type ForecastWeek, forecastCalendar, weekIndexOf } from './calendar';
 
-/** Open money expected from one customer on one due date, with its predicted payment date. */
-export interface ExpectedInflow {
+/** Open money due from one customer on one due date (the due-date series). */
+export interface DueInflow {
   customer_id: string;
   customer_name: string;
   due_date: string;
-  predicted_date: string;
   balance: number; // minor units
+}
+
+/**
+ * Expected money from one customer: on a date (an invoice's scenario at its probability, a promise
+ * at the promise's), or, with `date` null, spread evenly over the next 90 days (invoices too late
+ * to date, by their collectible_90d). Amounts in minor units; `sq` and `sq2` are the sums of
+ * balance² x p and balance² x p² that give the week's variance.
+ */
+export interface ExpectedInflow {
+  customer_id: string;
+  customer_name: string;
+  date: string | null;
+  amount: number;
+  sq: number;
+  sq2: number;
 }
 
 export interface ForecastInput {
   requestDate: string;
   weeks: number;
-  inflows: ExpectedInflow[];
+  due: DueInflow[];
+  expected: ExpectedInflow[];
   /** Settled payments (minor units) in the 182 days up to and including the request date. */
   trailingSixMonthPayments: number;
+  /** The page of customers returned (the totals are over all of them). */
+  customerOffset?: number;
+  customerLimit?: number;
 }
 
 export const SERIES_META = [
@@ -25,19 +43,30 @@ export const SERIES_META = [
   { key: 'trailing_6m_avg_weekly_inflows', label: 'Trailing 6-month weekly average', type: 'line', color: '#f59e0b' },
 ] as const;
 
-/** Money older than this many days past due at the request date is treated as doubtful, not as W1 cash. */
-export const DOUBTFUL_AFTER_DAYS = 90;
+/** Days over which an undated invoice's collectible_90d is spread. */
+export const UNDATED_SPREAD_DAYS = 90;
+/** The z of a two-sided 80% range (the weekly low and high, a normal approximation). */
+const Z80 = 1.2816;
+/** Customers named per week ("which customers make each week"). */
+export const WEEK_CUSTOMERS = 5;
+export const DEFAULT_CUSTOMER_LIMIT = 100;
+export const MAX_CUSTOMER_LIMIT = 1_000;
 
 /**
- * The weekly forecast. A predicted date before the window moves into the first week (the money is
- * expected as soon as possible), unless the invoice is more than 90 days past due: then it is left
- * out of the model series as doubtful. Due-date inflows count only due dates inside the window.
+ * The weekly forecast. Each open invoice contributes its expected amount per week: its balance
+ * times the probability of each of its predicted dates (the conditional pay-date distribution; a
+ * promise at its probability), or, when too late to date, its collectible_90d spread over the next
+ * 90 days. A date before the window (a prediction not yet refreshed today) counts in the first week;
+ * after it, outside the window. So the window's total is the sum of the invoices' expected amounts
+ * in it. The weekly low/high is an 80% range: each invoice pays in a week or not (variance
+ * balance² x p(1-p) summed), normal approximation, never below 0.
  */
 export function buildForecast(input: ForecastInput) {
   const calendar = forecastCalendar(input.requestDate, input.weeks);
   const zeros = () => calendar.map(() => 0);
   const due = zeros();
   const predicted = zeros();
+  const variance = zeros();
   const byCustomer = new Map<string, { customer: string; customer_name: string; due: number[]; predicted: number[] }>();
   const customerRow = (id: string, name: string) => {
     let row = byCustomer.get(id);
@@ -45,34 +74,58 @@ export function buildForecast(input: ForecastInput) {
     return row;
   };
   // Inflows share a few thousand dates: each date's week is worked out once.
-  const dueWeeks = new Map<string, number>();
-  const predictedWeeks = new Map<string, number>();
-  for (const inflow of input.inflows) {
-    let dueWeek = dueWeeks.get(inflow.due_date);
-    if (dueWeek === undefined) dueWeeks.set(inflow.due_date, (dueWeek = weekIndexOf(calendar, inflow.due_date)));
-    if (dueWeek >= 0) {
-      due[dueWeek] += inflow.balance;
-      customerRow(inflow.customer_id, inflow.customer_name).due[dueWeek] += inflow.balance;
+  const weeksOf = new Map<string, number>();
+  const weekOf = (date: string) => {
+    let w = weeksOf.get(date);
+    if (w === undefined) weeksOf.set(date, (w = weekIndexOf(calendar, date)));
+    return w;
+  };
+  for (const inflow of input.due) {
+    const w = weekOf(inflow.due_date);
+    if (w < 0) continue;
+    due[w] += inflow.balance;
+    customerRow(inflow.customer_id, inflow.customer_name).due[w] += inflow.balance;
+  }
+  const undatedShares = undatedWeekShares(calendar, input.requestDate);
+  const add = (inflow: ExpectedInflow, w: number, share: number) => {
+    predicted[w] += inflow.amount * share;
+    variance[w] += share * inflow.sq - share * share * inflow.sq2;
+    customerRow(inflow.customer_id, inflow.customer_name).predicted[w] += inflow.amount * share;
+  };
+  for (const inflow of input.expected) {
+    if (inflow.date === null) {
+      undatedShares.forEach((share, w) => share > 0 && add(inflow, w, share));
+      continue;
     }
-    const predictedKey = `${inflow.predicted_date} ${inflow.due_date}`;
-    let predictedWeek = predictedWeeks.get(predictedKey);
-    if (predictedWeek === undefined) predictedWeeks.set(predictedKey, (predictedWeek = predictedWeekOf(calendar, inflow, input.requestDate)));
-    if (predictedWeek >= 0) {
-      predicted[predictedWeek] += inflow.balance;
-      customerRow(inflow.customer_id, inflow.customer_name).predicted[predictedWeek] += inflow.balance;
-    }
+    const w = calendar.length && inflow.date < calendar[0].start_date ? 0 : weekOf(inflow.date);
+    if (w >= 0) add(inflow, w, 1);
   }
   const trailingAverage = Math.round(input.trailingSixMonthPayments / 26);
-  const customers = [...byCustomer.values()]
+  const all = [...byCustomer.values()]
     .map((row) => ({
       customer: row.customer,
       customer_name: row.customer_name,
-      total_due: fromMinor(sum(row.due)),
-      total_predicted: fromMinor(sum(row.predicted)),
-      weeks: calendar.map((week, i) => ({ code: week.code, due: fromMinor(row.due[i]), predicted: fromMinor(row.predicted[i]) })),
+      total_due: fromMinor(Math.round(sum(row.due))),
+      total_predicted: fromMinor(Math.round(sum(row.predicted))),
+      weeks: calendar.map((week, i) => ({ code: week.code, due: fromMinor(Math.round(row.due[i])), predicted: fromMinor(Math.round(row.predicted[i])) })),
     }))
     .filter((row) => row.total_due !== 0 || row.total_predicted !== 0)
     .sort((a, b) => b.total_predicted - a.total_predicted || b.total_due - a.total_due || a.customer_name.localeCompare(b.customer_name));
+  const offset = Math.max(0, input.customerOffset ?? 0);
+  const limit = Math.min(MAX_CUSTOMER_LIMIT, Math.max(1, input.customerLimit ?? DEFAULT_CUSTOMER_LIMIT));
+  const customers = all.slice(offset, offset + limit);
+  const weekCustomers = calendar.map((week, i) => {
+    const paying = all.filter((c) => c.weeks[i].predicted > 0);
+    return {
+      code: week.code,
+      customer_count: paying.length,
+      customers: paying
+        .sort((a, b) => b.weeks[i].predicted - a.weeks[i].predicted)
+        .slice(0, WEEK_CUSTOMERS)
+        .map((c) => ({ customer: c.customer, customer_name: c.customer_name, predicted: c.weeks[i].predicted })),
+    };
+  });
+  const range = (sign: 1 | -1) => predicted.map((p, i) => fromMinor(Math.max(0, Math.round(p + sign * Z80 * Math.sqrt(Math.max(0, variance[i]))))));
 
   return {
     request_date: input.requestDate,
@@ -87,28 +140,35 @@ export function buildForecast(input: ForecastInput) {
     time_series: {
       x: calendar.map((w) => w.label),
       due_date_cash_inflows: due.map(fromMinor),
-      model_predicted_cash_inflows: predicted.map(fromMinor),
+      model_predicted_cash_inflows: predicted.map((p) => fromMinor(Math.round(p))),
       trailing_6m_avg_weekly_inflows: calendar.map(() => fromMinor(trailingAverage)),
+      model_predicted_low: range(-1),
+      model_predicted_high: range(1),
     },
+    model_predicted_total: fromMinor(Math.round(sum(predicted))),
+    week_customers: weekCustomers,
+    customers_total: all.length,
+    customer_offset: offset,
+    customer_limit: limit,
     customers,
-    table_inflows_by_customer: inflowTable(calendar, customers),
+    table_inflows_by_customer: inflowTable(calendar, customers, predicted),
   };
 }
 
-function predictedWeekOf(calendar: ForecastWeek[], inflow: ExpectedInflow, requestDate: string): number {
-  if (calendar.length === 0) return -1;
-  if (inflow.predicted_date < calendar[0].start_date) {
-    return daysBetween(inflow.due_date, requestDate) > DOUBTFUL_AFTER_DAYS ? -1 : 0;
-  }
-  return weekIndexOf(calendar, inflow.predicted_date);
+/** The share of an undated invoice's collectible amount falling in each week: days of the week in the next 90, over 90. */
+function undatedWeekShares(calendar: ForecastWeek[], requestDate: string): number[] {
+  const end = addDays(requestDate, UNDATED_SPREAD_DAYS - 1);
+  return calendar.map((w) => {
+    const from = w.start_date < requestDate ? requestDate : w.start_date;
+    const to = w.end_date > end ? end : w.end_date;
+    return to < from ? 0 : (daysBetween(from, to) + 1) / UNDATED_SPREAD_DAYS;
+  });
 }
 
-function inflowTable(calendar: ForecastWeek[], customers: Array<{ customer: string; customer_name: string; total_predicted: number; weeks: Array<{ predicted: number }> }>) {
+/** The page of customers as table rows; the totals are the whole window's (every customer, not the page). */
+function inflowTable(calendar: ForecastWeek[], customers: Array<{ customer: string; customer_name: string; total_predicted: number; weeks: Array<{ predicted: number }> }>, weekSums: number[]) {
   const predictedCustomers = customers.filter((c) => c.total_predicted !== 0);
-  // One pass over the customers, adding in their order (the same sums as week by week).
-  const weekSums = calendar.map(() => 0);
-  for (const c of predictedCustomers) for (let i = 0; i < weekSums.length; i++) weekSums[i] += c.weeks[i].predicted;
-  const weekTotal = (i: number) => round2(weekSums[i]);
+  const weekTotal = (i: number) => fromMinor(Math.round(weekSums[i]));
   return {
     columns: [{ key: 'customer_name', label: 'Customer' }, ...calendar.map((w) => ({ key: w.code, label: w.label })), { key: 'total', label: 'Total' }],
     rows: predictedCustomers.map((c) => {
@@ -120,15 +180,11 @@ function inflowTable(calendar: ForecastWeek[], customers: Array<{ customer: stri
     totals: {
       customer_name: 'Total',
       ...Object.fromEntries(calendar.map((w, i) => [w.code, weekTotal(i)])),
-      total: round2(predictedCustomers.reduce((s, c) => s + c.total_predicted, 0)),
+      total: fromMinor(Math.round(sum(weekSums))),
     },
   };
 }
 
 function sum(values: number[]): number {
   return values.reduce((a, b) => a + b, 0);
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
 }

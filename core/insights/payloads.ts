@@ -67,6 +67,9 @@ const payDatePrediction = z.looseObject({
 
 const strategyPlan = z.looseObject({ strategy_plan: anObject });
 
+/** Extension: what the payment history teaches (core/intelligence/lessons.ts). */
+const portfolioLessons = z.looseObject({ lessons: z.array(anObject) });
+
 export const INSIGHT_TYPES = {
   customer_conversation_summary: { target: 'customer', schema: customerConversationSummary },
   invoice_conversation_summary: { target: 'invoice', schema: invoiceConversationSummary },
@@ -75,6 +78,7 @@ export const INSIGHT_TYPES = {
   portfolio_signal: { target: 'portfolio', schema: signal },
   invoice_pay_date_prediction: { target: 'invoice', schema: payDatePrediction },
   customer_strategy_plan: { target: 'customer', schema: strategyPlan },
+  portfolio_lessons: { target: 'portfolio', schema: portfolioLessons },
 } as const satisfies Record<string, { target: InsightTargetType; schema: z.ZodType }>;
 
 export type InsightType = keyof typeof INSIGHT_TYPES;

@@ -30,6 +30,10 @@ export interface InsightView {
   my_feedback: { rating: 'up' | 'down'; comment: string | null; updated_at: string } | null;
 }
 
+/** 1 for an insight that says there is nothing to report (still listed by default, with its reason). */
+const NOTHING_TO_REPORT = sql<number>`(n.insight_type IN ('customer_signal', 'invoice_signal', 'portfolio_signal') AND json_extract(n.payload_json, '$.signal') IS NULL
+  OR n.insight_type = 'customer_strategy_plan' AND json_extract(n.payload_json, '$.strategy_plan.strategy') = 'monitor')`;
+
 export const DEFAULT_INSIGHT_LIMIT = 100;
 /** The spec gives no paging; larger limits are clamped, and the response echoes the limit used. */
 export const MAX_INSIGHT_LIMIT = 500;
@@ -43,6 +47,8 @@ export interface InsightFilter {
   customerId?: string;
   invoiceId?: string;
   activeOnly?: boolean;
+  /** Leaves out insights with nothing to report: a signal that found none, a plan to only monitor. */
+  reportableOnly?: boolean;
   limit?: number;
   offset?: number;
 }
@@ -102,6 +108,7 @@ export async function listInsights(db: Db, userId: string, filter: InsightFilter
   if (filter.customerId) q = q.where('n.customer_id', '=', filter.customerId);
   if (filter.invoiceId) q = q.where('n.invoice_id', '=', filter.invoiceId);
   if (filter.insightType?.trim()) q = q.where(sql<boolean>`n.insight_type LIKE ${likePattern(filter.insightType.trim())} ESCAPE '\\'`);
+  if (filter.reportableOnly) q = q.where(NOTHING_TO_REPORT, '=', 0);
 
   // The caller's feedback is at most one row per insight, so the count reads the insights alone (365k at 1M invoices).
   const { count } = await q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();

@@ -10,7 +10,8 @@
  */
 import { addDays, daysBetween } from '../dates';
 import { type SettledInvoice } from './facts';
-import { PayDateModel } from './pay-date';
+import { type CensoredAge, conditionalPrediction, portfolioSurvival } from './conditional';
+import { PayDateModel, shiftsOf } from './pay-date';
 
 export type HistoryInvoice = Omit<SettledInvoice, 'disputed'> & {
   /** The day from which the invoice was known to be disputed; null when it never was. */
@@ -42,6 +43,41 @@ export interface BacktestReport {
   late_accuracy: number;
   interval_coverage: number;
   baselines: { due_date: Score; customer_mean: Score };
+  conditional: CheckpointReport[];
+}
+
+/** The ages past due at which the conditional backtest predicts every invoice still unpaid. */
+export const CHECKPOINTS = [0, 30, 60, 90];
+
+export interface CheckpointScore {
+  mae_days: number;
+  brier_90d: number;
+}
+
+export interface CheckpointReport {
+  age_days: number;
+  /** Invoices still unpaid at the checkpoint. */
+  invoices: number;
+  /** Of them, those the model gave a date (the rest: too few invoices reached the age); the MAEs are over these. */
+  dated: number;
+  mae_days: number;
+  interval_coverage: number;
+  brier_90d: number;
+  baselines: { due_date: CheckpointScore; customer_mean: CheckpointScore };
+}
+
+export interface ConditionalPredictionReplayed {
+  invoiceId: string;
+  /** The moment: due date + the checkpoint's age. */
+  asOf: string;
+  predicted: string | null;
+  low: string | null;
+  high: string | null;
+  collectible90d: number;
+  /** The baselines given the invoice is still unpaid: the moment itself, and the customer's running mean (or the moment once it has passed). */
+  dueDate: string;
+  customerMean: string;
+  actual: string;
 }
 
 /** Running mean of days from invoice to settlement, per customer and for the portfolio. */
@@ -115,6 +151,80 @@ export function replay(history: HistoryInvoice[]): ReplayedPrediction[] {
   return out;
 }
 
+/**
+ * Predicts, at `age` days past due, every invoice still unpaid then (settled on or after that day),
+ * from what was known at that moment: payments settled strictly before it, and the invoices issued
+ * and still open then, censored at their ages.
+ */
+export function replayConditional(history: HistoryInvoice[], age: number): ConditionalPredictionReplayed[] {
+  const queries = history
+    .map((h) => ({ h, moment: addDays(h.dueDate, age) }))
+    .filter((q) => q.h.settledDate >= q.moment)
+    .sort((a, b) => cmp(a.moment, b.moment) || cmp(a.h.id, b.h.id));
+  const bySettled = [...history].sort((a, b) => cmp(a.settledDate, b.settledDate) || cmp(a.id, b.id));
+  const byIssued = [...history].sort((a, b) => cmp(a.invoiceDate, b.invoiceDate) || cmp(a.id, b.id));
+  const model = new PayDateModel();
+  const means = new RunningMeans();
+  const out: ConditionalPredictionReplayed[] = [];
+  let next = 0;
+  for (const { h, moment } of queries) {
+    while (next < bySettled.length && bySettled[next].settledDate < moment) {
+      const o = bySettled[next++];
+      model.observe({ ...o, disputed: disputedAt(o, moment) });
+      means.observe(o);
+    }
+    if (model.observationCount === 0) continue;
+    const open: CensoredAge[] = [];
+    const overdue: { dueDate: string; disputed: boolean; billChannel: string | null }[] = [];
+    for (const o of byIssued) {
+      if (o.invoiceDate > moment) break;
+      if (o.settledDate < moment) continue;
+      const disputed = disputedAt(o, moment);
+      open.push({ age: daysBetween(o.dueDate, moment), shift: model.shiftOf(disputed, o.billChannel) });
+      if (o.customerId === h.customerId && o.id !== h.id && o.dueDate < moment) overdue.push({ dueDate: o.dueDate, disputed, billChannel: o.billChannel });
+    }
+    const dist = model.distribution(h.customerId, moment, overdue)!;
+    const disputed = disputedAt(h, moment);
+    const survival = portfolioSurvival(dist.residuals, open);
+    const p = conditionalPrediction(dist, survival, { dueDate: h.dueDate, shift: shiftsOf(dist, { disputed, billChannel: h.billChannel }).offset }, age);
+    const mean = means.predict(h);
+    out.push({
+      invoiceId: h.id,
+      asOf: moment,
+      predicted: p.predicted?.date ?? null,
+      low: p.predicted?.interval.low ?? null,
+      high: p.predicted?.interval.high ?? null,
+      collectible90d: p.collectible_90d,
+      dueDate: moment,
+      customerMean: mean < moment ? moment : mean,
+      actual: h.settledDate,
+    });
+  }
+  return out;
+}
+
+/** The conditional backtest's scores at one checkpoint. */
+export function scoreCheckpoint(history: HistoryInvoice[], age: number): CheckpointReport {
+  const predictions = replayConditional(history, age);
+  const dated = predictions.filter((p) => p.predicted !== null);
+  const within = (p: ConditionalPredictionReplayed) => (p.actual < addDays(p.asOf, 90) ? 1 : 0);
+  const mae = (pick: (p: ConditionalPredictionReplayed) => string) => round2(mean(dated.map((p) => Math.abs(daysBetween(pick(p), p.actual)))));
+  const brier = (prob: (p: ConditionalPredictionReplayed) => number) => round3(mean(predictions.map((p) => (prob(p) - within(p)) ** 2)));
+  const pointBrier = (pick: (p: ConditionalPredictionReplayed) => string) => brier((p) => (pick(p) < addDays(p.asOf, 90) ? 1 : 0));
+  return {
+    age_days: age,
+    invoices: predictions.length,
+    dated: dated.length,
+    mae_days: mae((p) => p.predicted!),
+    interval_coverage: round3(dated.filter((p) => p.low! <= p.actual && p.actual <= p.high!).length / (dated.length || 1)),
+    brier_90d: brier((p) => p.collectible90d),
+    baselines: {
+      due_date: { mae_days: mae((p) => p.dueDate), brier_90d: pointBrier((p) => p.dueDate) },
+      customer_mean: { mae_days: mae((p) => p.customerMean), brier_90d: pointBrier((p) => p.customerMean) },
+    },
+  };
+}
+
 export function backtest(history: HistoryInvoice[]): BacktestReport {
   const dueById = new Map(history.map((h) => [h.id, h.dueDate]));
   const predictions = replay(history);
@@ -143,6 +253,7 @@ export function backtest(history: HistoryInvoice[]): BacktestReport {
       due_date: { mae_days: due.mae_days, late_accuracy: due.late_accuracy },
       customer_mean: { mae_days: customerMean.mae_days, late_accuracy: customerMean.late_accuracy },
     },
+    conditional: CHECKPOINTS.map((age) => scoreCheckpoint(history, age)),
   };
 }
 

@@ -3,8 +3,10 @@
  * pay-date model), then the rest per chunk of customers with one query per kind of record, never
  * one per invoice.
  */
+import { daysBetween } from '../dates';
 import type { Engine } from '../engine';
 import type { HistoryInvoice } from './backtest';
+import type { CensoredAge } from './conditional';
 import { PayDateModel } from './pay-date';
 
 /** A label whose name says dispute marks an invoice as disputed (the IBM preset's "Disputed"). */
@@ -122,6 +124,25 @@ export function loadSettledOf(engine: Pick<Engine, 'database'>, companyId: strin
   return rows.map(toSettled);
 }
 
+/**
+ * The company's open invoices censored at their age today (conditional.ts), grouped by due date,
+ * dispute and bill channel: one row per group, however many invoices.
+ */
+export function loadOpenAges(engine: Pick<Engine, 'database'>, model: PayDateModel, companyId: string, today: string): CensoredAge[] {
+  const rows = engine.database.sqlite
+    .prepare(
+      `SELECT i.due_date, i.bill_channel, ${DISPUTED_SQL} AS disputed, count(*) AS n FROM invoices i
+       WHERE i.company_id = ? AND i.closing_reason IS NULL GROUP BY i.due_date, i.bill_channel, disputed`,
+    )
+    .all(companyId) as { due_date: string; bill_channel: string | null; disputed: number; n: number }[];
+  const out: CensoredAge[] = [];
+  for (const r of rows) {
+    const censored = { age: daysBetween(r.due_date, today), shift: model.shiftOf(r.disputed === 1, r.bill_channel) };
+    for (let k = 0; k < r.n; k++) out.push(censored);
+  }
+  return out;
+}
+
 export interface OpenInvoice {
   id: string;
   customerId: string;
@@ -134,7 +155,10 @@ export interface OpenInvoice {
   /** How the bill was sent, when known. */
   billChannel: string | null;
   disputed: boolean;
-  /** When the dispute label was put on (the signal's detection time). */
+  /**
+   * When the dispute label was put on (the signal's detection time); null when it came in the same
+   * write as the invoice (an import of history: the source had it, undated), so it is not "today".
+   */
   disputedAt: string | null;
   lastPaymentDate: string | null;
   lastTouchAt: string | null;
@@ -217,8 +241,9 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
   const invoices = sqlite
     .prepare(
       `SELECT i.id, i.customer_id, i.invoice_number, i.invoice_date, i.due_date, i.currency, i.total_amount, i.balance, i.bill_channel, i.last_touch_at,
+        ${DISPUTED_SQL} AS disputed,
         (SELECT min(il.created_at) FROM invoice_labels il JOIN labels l ON l.id = il.label_id
-          WHERE il.invoice_id = i.id AND lower(l.name) LIKE '${DISPUTE_LABEL_PATTERN}') AS disputed_at,
+          WHERE il.invoice_id = i.id AND lower(l.name) LIKE '${DISPUTE_LABEL_PATTERN}' AND il.created_at > i.created_at) AS disputed_at,
         (SELECT max(p.payment_date) FROM payments p WHERE p.invoice_id = i.id AND p.status IN ('PAID', 'PARTIAL')) AS last_payment_date
        FROM invoices i INDEXED BY invoices_customer WHERE i.company_id = ? AND i.customer_id IN (${m}) AND i.closing_reason IS NULL
        ORDER BY i.customer_id, i.due_date, i.id`,
@@ -234,6 +259,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     balance: number;
     bill_channel: string | null;
     last_touch_at: string | null;
+    disputed: number;
     disputed_at: string | null;
     last_payment_date: string | null;
   }[];
@@ -289,7 +315,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
       totalAmount: r.total_amount,
       balance: r.balance,
       billChannel: r.bill_channel,
-      disputed: r.disputed_at !== null,
+      disputed: r.disputed === 1,
       disputedAt: r.disputed_at,
       lastPaymentDate: r.last_payment_date,
       lastTouchAt: r.last_touch_at,

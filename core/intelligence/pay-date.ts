@@ -106,6 +106,21 @@ export interface ResidualDistribution {
   /** The channel of an invoice that has no bill channel: how the customer paid last (null without history). */
   fallbackChannel: string | null;
   portfolioObservations: number;
+  /** The customer's location and the noise's scale: an invoice's days late are location + scale x (residual - mean) + its shifts. */
+  location: number;
+  scale: number;
+  /** The portfolio's residuals (days late without the shifts), sorted, with their counts, and their mean. */
+  residuals: ResidualSamples;
+}
+
+/** Residual values in ascending order with their weights (parallel arrays). */
+export interface ResidualSamples {
+  values: Float64Array;
+  weights: Float64Array;
+  mean: number;
+  /** Settled days late (clamped, without the shifts) in ascending order with their counts: how many reached an age. */
+  daysLate: Int32Array;
+  counts: Float64Array;
 }
 
 const QUANTILES = { q10: 0.1, q125: 0.125, q375: 0.375, q50: 0.5, q625: 0.625, q875: 0.875, q90: 0.9 } as const;
@@ -166,6 +181,7 @@ interface Portfolio {
   withinVariance: number;
   /** Quantiles of the portfolio's residuals, centred on their mean. */
   noise: Quantiles;
+  residuals: ResidualSamples;
 }
 
 /** The observations learnt so far, per customer and as a portfolio histogram. */
@@ -271,7 +287,22 @@ export class PayDateModel {
       channelShifts: p.channels,
       fallbackChannel,
       portfolioObservations: total,
+      location,
+      scale,
+      residuals: p.residuals,
     };
+  }
+
+  /** The portfolio's residuals (conditional.ts builds its survival on them). */
+  residualSamples(): ResidualSamples {
+    return this.portfolio().residuals;
+  }
+
+  /** Shifts an invoice's days late by its dispute and channel (see predictFrom). */
+  shiftOf(disputed: boolean, billChannel: string | null | undefined): number {
+    const p = this.portfolio();
+    const channel = channelKey(billChannel, null);
+    return (disputed ? p.dispute : 0) + (channel === null ? 0 : (p.channels.get(channel) ?? 0));
   }
 
   /** Null when nothing has been settled yet: there is no behaviour to learn from. */
@@ -375,7 +406,17 @@ export class PayDateModel {
     samples.sort((a, b) => a.value - b.value);
     const noise = weightedQuantiles(samples, n);
     for (const q of Object.keys(noise) as (keyof Quantiles)[]) noise[q] -= mean;
-    return (this.cache = { dispute, channels, mean, k, variance, withinVariance, noise });
+    const raw = new Map<number, number>();
+    for (const bin of this.histogram.values()) raw.set(bin.daysLate, (raw.get(bin.daysLate) ?? 0) + bin.count);
+    const rawSorted = [...raw].sort(([a], [b]) => a - b);
+    const residuals: ResidualSamples = {
+      values: Float64Array.from(samples, (s) => s.value),
+      weights: Float64Array.from(samples, (s) => s.weight),
+      mean,
+      daysLate: Int32Array.from(rawSorted, ([d]) => d),
+      counts: Float64Array.from(rawSorted, ([, c]) => c),
+    };
+    return (this.cache = { dispute, channels, mean, k, variance, withinVariance, noise, residuals });
   }
 }
 
@@ -392,9 +433,7 @@ function addTo(sums: Sums, daysLate: number, disputed: boolean, sign = 1): void 
 
 /** An invoice's prediction from its customer's distribution: the shifts of its dispute and its channel apply. */
 export function predictFrom(dist: ResidualDistribution, invoice: { dueDate: string; disputed: boolean; billChannel?: string | null }): PayDatePrediction {
-  const channel = channelKey(invoice.billChannel, null) ?? dist.fallbackChannel;
-  const channelShift = channel === null ? 0 : (dist.channelShifts.get(channel) ?? 0);
-  const offset = (invoice.disputed ? dist.disputeShift : 0) + channelShift;
+  const { channelShift, offset } = shiftsOf(dist, invoice);
   const days = (q: number) => Math.round(q + offset);
   const { quantiles: q } = dist;
   const median = days(q.q50);
@@ -410,6 +449,13 @@ export function predictFrom(dist: ResidualDistribution, invoice: { dueDate: stri
     channel_shift_days: round2(channelShift),
     portfolio_observations: dist.portfolioObservations,
   };
+}
+
+/** An invoice's shifts: its channel's (its bill channel, else how the customer paid last), and with its dispute's. */
+export function shiftsOf(dist: ResidualDistribution, invoice: { disputed: boolean; billChannel?: string | null }): { channelShift: number; offset: number } {
+  const channel = channelKey(invoice.billChannel, null) ?? dist.fallbackChannel;
+  const channelShift = channel === null ? 0 : (dist.channelShifts.get(channel) ?? 0);
+  return { channelShift, offset: (invoice.disputed ? dist.disputeShift : 0) + channelShift };
 }
 
 /** Weighted quantiles of sorted samples whose weights sum to `total`. */

@@ -43,10 +43,17 @@ export async function portfolioFigures(engine: Pick<Engine, 'database'>, company
     await pause();
   }
   const dso = (sums: Sums) => (sums.sales > 0 ? (sums.open / sums.sales) * t.dsoSalesDays : null);
-  const top = sqlite
-    .prepare('SELECT customer_id AS id, customer_name AS name, balance FROM customer_invoice_totals WHERE company_id = ? AND balance > 0 ORDER BY balance DESC LIMIT ?')
-    .all(companyId, t.topCustomers) as { id: string; name: string; balance: number }[];
-  const withBalance = (sqlite.prepare('SELECT count(*) AS n FROM customer_invoice_totals WHERE company_id = ? AND balance > 0').get(companyId) as { n: number }).n;
+  // Open invoices only (a closed invoice counts 0, though a credit memo or write-off can leave its
+  // balance field non-zero): the same figures as the aging on Analytics. From the covering index
+  // of open invoices, grouped per customer.
+  const perCustomer = sqlite
+    .prepare(
+      `SELECT customer_id AS id, customer_name AS name, sum(balance) AS balance FROM invoices INDEXED BY invoices_open_forecast
+       WHERE company_id = ? AND closing_reason IS NULL AND balance > 0 GROUP BY customer_id, customer_name ORDER BY balance DESC`,
+    )
+    .all(companyId) as { id: string; name: string; balance: number }[];
+  const top = perCustomer.slice(0, t.topCustomers);
+  const withBalance = perCustomer.length;
   return {
     today,
     currency,

@@ -15,8 +15,10 @@ import { today as todayOf } from '../clock';
 import { type Engine, runCommand, systemActor } from '../engine';
 import { yieldToEventLoop } from '../yielding';
 import { conversationState, customerConversationSummary, invoiceConversationSummary } from './conversation';
-import { activeCustomerIds, type CustomerFacts, fitPayDateModel, loadCustomerFacts, loadSettledOf } from './facts';
+import { portfolioSurvival, type PortfolioSurvival } from './conditional';
+import { activeCustomerIds, type CustomerFacts, fitPayDateModel, loadCustomerFacts, loadOpenAges, loadSettledOf } from './facts';
 import { PayDateModel } from './pay-date';
+import { lessonsInsight, loadHistoryFigures } from './lessons';
 import { portfolioFigures } from './portfolio';
 import { payDatePrediction } from './predictions';
 import { latestPromise, type PaymentPromise } from './promises';
@@ -73,6 +75,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
   const today = todayOf(engine.clock);
   const company = await engine.db.selectFrom('companies').select(['id', 'name', 'currency']).where('id', '=', companyId).executeTakeFirstOrThrow();
   const model = await payDateModel(engine, companyId, today, options.customerIds);
+  const survival = model.observationCount ? portfolioSurvival(model.residualSamples(), loadOpenAges(engine, model, companyId, today)) : null;
   const customerIds = options.customerIds ?? (await activeCustomerIds(engine, companyId, yieldToEventLoop));
   const report: RefreshReport = { customers: 0, insights_opened: 0, insights_closed: 0, insights_unchanged: 0, actions_proposed: 0, actions_cancelled: 0 };
   const total = customerIds.length + (options.customerIds ? 0 : 1);
@@ -84,7 +87,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     const proposals: Array<ProposedAction & { customerId: string }> = [];
     const stale: Array<{ id: string; reason: string }> = [];
     for (const customer of facts) {
-      const computed = computeCustomer(customer, model, company.name, today);
+      const computed = computeCustomer(customer, model, survival, company.name, today);
       desired.push(...computed.insights);
       proposals.push(...computed.proposals.map((p) => ({ ...p, customerId: customer.id })));
       stale.push(...computed.stale);
@@ -109,8 +112,10 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     const figures = await portfolioFigures(engine, companyId, company.currency, today, yieldToEventLoop);
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
       const draft = portfolioSignal(companyId, company.name, figures);
+      const lessons = lessonsInsight(companyId, company.name, loadHistoryFigures(engine, companyId));
       const written = await writeInsights(tx, companyId, { portfolio: true }, [
         { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_signal', ...draft },
+        { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_lessons', ...lessons },
       ], options.ids);
       report.insights_opened += written.opened;
       report.insights_closed += written.closed;
@@ -127,7 +132,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
 }
 
 /** Every model for one customer: its insights, new proposals, and its proposals that lost their trigger. */
-export function computeCustomer(customer: CustomerFacts, model: PayDateModel, companyName: string, today: string) {
+export function computeCustomer(customer: CustomerFacts, model: PayDateModel, survival: PortfolioSurvival | null, companyName: string, today: string) {
   const insights: DesiredInsight[] = [];
   const promises = new Map<string, PaymentPromise | null>();
   const overdue = customer.openInvoices.filter((i) => i.dueDate < today).map((i) => ({ dueDate: i.dueDate, disputed: i.disputed, billChannel: i.billChannel }));
@@ -140,7 +145,7 @@ export function computeCustomer(customer: CustomerFacts, model: PayDateModel, co
     promises.set(invoice.id, promise);
     if (promise && isBroken(promise, invoice, today)) brokenPromises.push({ invoice, promise });
     const base = { customerId: customer.id, invoiceId: invoice.id, targetType: 'invoice' as const, targetId: invoice.id };
-    const prediction = payDatePrediction(invoice, dist, promise, today);
+    const prediction = payDatePrediction(invoice, dist, promise, today, survival);
     const predicted = prediction.payload.predicted_date as string | null;
     if (predicted && (earliestPrediction === null || predicted < earliestPrediction)) earliestPrediction = predicted;
     insights.push({ ...base, insightType: 'invoice_pay_date_prediction', ...prediction });

@@ -1,6 +1,8 @@
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addDays } from '../../core/dates';
 import { createApp } from '../../core/http/app';
+import { refreshIntelligence } from '../../core/intelligence/runner';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { ledger } from '../support/ledger-fixtures';
@@ -126,15 +128,16 @@ describe('AR aging and the cash flow forecast', () => {
     expect(workbook.getWorksheet('Summary')!.getRow(10).values).toEqual([undefined, 'Total', 1650, 5, 1]);
   });
 
-  it('forecasts 13 Monday weeks from the next Monday, clamping weeks and accepting request_date', async () => {
+  it('forecasts 13 weeks from today (this week, then Monday weeks), clamping weeks and accepting request_date', async () => {
     const res = await get('/analytics/cashflow-forecast');
     expect(res.status).toBe(200);
     expect(res.body.request_date).toBe('2026-11-23');
     expect(res.body.calendar.num_weeks).toBe(13);
-    expect(res.body.calendar.weeks[0]).toMatchObject({ code: 'W1', start_date: '2026-11-30', end_date: '2026-12-06' });
+    expect(res.body.calendar.weeks[0]).toMatchObject({ code: 'W1', label: 'This week, from Nov 23', start_date: '2026-11-23', end_date: '2026-11-29' });
+    expect(res.body.calendar.weeks[1]).toMatchObject({ code: 'W2', start_date: '2026-11-30', end_date: '2026-12-06' });
     // A-1 is due Nov 30: the only due date inside the window.
-    expect(res.body.time_series.due_date_cash_inflows[0]).toBe(500);
-    expect(res.body.time_series.due_date_cash_inflows.slice(1).every((v: number) => v === 0)).toBe(true);
+    expect(res.body.time_series.due_date_cash_inflows[1]).toBe(500);
+    expect(res.body.time_series.due_date_cash_inflows.filter((v: number) => v !== 0)).toEqual([500]);
     // 480 settled in the last 26 weeks -> 18.46 a week.
     expect(res.body.time_series.trailing_6m_avg_weekly_inflows[0]).toBe(18.46);
     expect(res.body.customers[0].total_predicted).toBeGreaterThanOrEqual(res.body.customers.at(-1).total_predicted);
@@ -149,6 +152,88 @@ describe('AR aging and the cash flow forecast', () => {
     expect((await get('/analytics/cashflow-forecast?weeks=')).body.calendar.num_weeks).toBe(13);
     expect((await get('/analytics/cashflow-forecast?weeks=abc')).status).toBe(400);
     expect((await get('/analytics/cashflow-forecast?weeks=2.5')).status).toBe(400);
+    const badPage = await get('/analytics/cashflow-forecast?customer_limit=0');
+    expect(badPage.status).toBe(400);
+    expect(badPage.headers.get('content-type')).toMatch(/problem\+json/);
+  });
+
+  it("the forecast's total over the window is the sum of the open invoices' expected amounts from their predictions", async () => {
+    // A history to learn from: Acme paid eight invoices 3-10 days late.
+    const l = ledger(engine, company);
+    for (let i = 0; i < 8; i++) {
+      const inv = await l.invoice({ customer: acme, number: `H-${i}`, total: 100, invoiceDate: addDays('2026-01-01', i * 20), dueDate: addDays('2026-02-01', i * 20) });
+      await l.payment({ invoice: inv, amount: 100, payment_date: addDays('2026-02-01', i * 20 + 3 + i) });
+    }
+    await refreshIntelligence(engine, company);
+    const f = (await get('/analytics/cashflow-forecast?weeks=26')).body;
+    const start = f.calendar.weeks[0].start_date;
+    const end = f.calendar.weeks.at(-1).end_date;
+    const rows = engine.database.sqlite
+      .prepare(
+        `SELECT i.balance, m.payload_json FROM invoices i JOIN insights m ON m.invoice_id = i.id AND m.insight_type = 'invoice_pay_date_prediction' AND m.valid_to IS NULL
+         WHERE i.company_id = ? AND i.closing_reason IS NULL AND i.balance > 0`,
+      )
+      .all(company) as { balance: number; payload_json: string }[];
+    expect(rows).toHaveLength(5);
+    let expected = 0;
+    for (const r of rows) {
+      const p = JSON.parse(r.payload_json);
+      if (p.predicted_date === null) expected += r.balance * p.collectible_90d;
+      else for (const s of p.alternative_scenarios) if (s.date <= end) expected += r.balance * s.probability;
+      expect(p.predicted_date === null || p.predicted_date >= start).toBe(true);
+    }
+    expect(f.model_predicted_total).toBeCloseTo(expected / 100, 1);
+    expect(f.time_series.model_predicted_cash_inflows.reduce((a: number, b: number) => a + b, 0)).toBeCloseTo(expected / 100, 1);
+    // B-3, 175 days past due, is neither dropped nor "today": it counts by its collectible_90d.
+    expect(f.customers_total).toBeGreaterThan(0);
+    expect(f.week_customers[0].customers.length).toBeLessThanOrEqual(5);
+  });
+
+  it("the concentration insight uses open balances, the Analytics figures: a written-off invoice's leftover balance counts 0", async () => {
+    const lone = await addCompany(engine, 'Concentrated');
+    await addUser(engine, 'cora', [[lone, 'collector']]);
+    const cora = await loginAs(app, 'cora');
+    const l = ledger(engine, lone);
+    // Twelve customers with open invoices (not due yet, issued long ago: no overdue or DSO movement).
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const id = await l.customer({ name: `Customer ${String(i).padStart(2, '0')}` });
+      ids.push(id);
+      await l.invoice({ customer: id, number: `C-${i}`, total: i < 5 ? 1000 : 300, invoiceDate: '2026-05-01', dueDate: '2026-12-31' });
+    }
+    // A write-off with 50,000 left on its balance field: closed, so it counts 0.
+    await l.invoice({ customer: ids[0], number: 'WO-1', total: 50_000, invoiceDate: '2026-04-01', dueDate: '2026-05-01', closingReason: 'written_off' });
+    await refreshIntelligence(engine, lone);
+    const signal = JSON.parse(
+      (engine.database.sqlite.prepare("SELECT payload_json FROM insights WHERE company_id = ? AND insight_type = 'portfolio_signal' AND valid_to IS NULL").get(lone) as { payload_json: string }).payload_json,
+    ).signal;
+    const analytics = await call(app, 'GET', `/api/companies/${lone}/ar-aging/details?group_by=customer`, { token: cora });
+    const balances: number[] = analytics.body.data.map((r: { total: number }) => r.total);
+    const total = balances.reduce((a, b) => a + b, 0);
+    const top5 = [...balances].sort((a, b) => b - a).slice(0, 5).reduce((a, b) => a + b, 0);
+    expect(total).toBe(7100);
+    expect(signal).toMatchObject({ type: 'concentration' });
+    expect(signal.description).toContain(`hold ${((top5 / total) * 100).toFixed(1)}% of the open balance`);
+    expect(signal.description).toContain('70.4%');
+  });
+
+  it('says whether the ledger is fresh: stale when its newest invoice and payment are both more than 60 days old', async () => {
+    const fresh = await get('/analytics/ledger-freshness');
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toMatchObject({ newest_payment_date: '2026-11-01', stale: false, stale_after_days: 60 });
+    const old = await addCompany(engine, 'Old export');
+    await addUser(engine, 'olga', [[old, 'collector']]);
+    const olga = await loginAs(app, 'olga');
+    const l = ledger(engine, old);
+    const c = await l.customer({ name: 'Old Co' });
+    const inv = await l.invoice({ customer: c, number: 'O-1', total: 100, invoiceDate: '2013-12-02', dueDate: '2014-01-01' });
+    await l.payment({ invoice: inv, amount: 40, payment_date: '2013-09-15' });
+    const stale = await call(app, 'GET', `/api/companies/${old}/analytics/ledger-freshness`, { token: olga });
+    expect(stale.body).toEqual({ newest_invoice_date: '2013-12-02', newest_payment_date: '2013-09-15', last_activity_date: '2013-12-02', stale: true, stale_after_days: 60 });
+    // A payment within 60 days makes it fresh again.
+    await l.payment({ invoice: inv, amount: 10, payment_date: '2026-10-01' });
+    expect((await call(app, 'GET', `/api/companies/${old}/analytics/ledger-freshness`, { token: olga })).body).toMatchObject({ last_activity_date: '2026-10-01', stale: false });
+    expect((await call(app, 'GET', `/api/companies/${old}/analytics/ledger-freshness`, { token })).status).toBe(403);
   });
 
   it('lets a viewer export the report (a read) but not take a snapshot (a write)', async () => {

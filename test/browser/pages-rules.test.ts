@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeInsight, evidenceLine, feedOrder, inWords, signalLine } from '../../renderer/src/insights/describe';
+import { describeInsight, evidenceLine, feedOrder, inWords, onePerKind, signalLine } from '../../renderer/src/insights/describe';
 import type { Schemas } from '../../renderer/src/api/client';
 import { describeCommunication } from '../../renderer/src/customers/communication-words';
 import { buildMapping, fieldsFor, guessColumns } from '../../renderer/src/settings/import-mapping';
@@ -49,6 +49,25 @@ describe('insights in words (renderer/src/insights/describe)', () => {
     const item = (id: string, severity: 'high' | 'low' | null, valid_from: string) => ({ id, valid_from, words: { kind: '', title: '', lines: [], evidence: [], severity } });
     const ordered = feedOrder([item('a', null, '2026-11-22'), item('b', 'low', '2026-11-20'), item('c', 'high', '2026-11-01'), item('d', 'low', '2026-11-21')]);
     expect(ordered.map((i) => i.id)).toEqual(['c', 'd', 'b', 'a']);
+  });
+
+  it('keeps one card per kind, the first in feed order', () => {
+    const kinds = onePerKind([
+      { id: 'a', insight_type: 'invoice_signal' },
+      { id: 'b', insight_type: 'customer_signal' },
+      { id: 'c', insight_type: 'invoice_signal' },
+      { id: 'd', insight_type: 'invoice_pay_date_prediction' },
+    ]);
+    expect(kinds.map((i) => i.id)).toEqual(['a', 'b', 'd']);
+  });
+
+  it('says why a late invoice has no pay date, and its chance within 90 days', () => {
+    const words = describeInsight({
+      insight_type: 'invoice_pay_date_prediction',
+      payload_json: { predicted_date: null, basis: 'historical', alternative_scenarios: [], collectible_90d: 0.12, reason: 'Invoices this late were paid within 90 days 12% of the time; no reliable date' },
+    });
+    expect(words.title).toBe('No reliable pay date');
+    expect(words.lines.slice(0, 2)).toEqual(['Invoices this late were paid within 90 days 12% of the time; no reliable date', 'Chance of payment within 90 days: 12%']);
   });
 
   it("says an invoice's signal by its title, severity and since when, never as JSON", () => {

@@ -40,7 +40,7 @@ describe('ardesk backtest on the IBM sample', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
-    expect(Object.keys(report)).toEqual(['invoices', 'mae_days', 'median_ae_days', 'late_accuracy', 'interval_coverage', 'baselines']);
+    expect(Object.keys(report)).toEqual(['invoices', 'mae_days', 'median_ae_days', 'late_accuracy', 'interval_coverage', 'baselines', 'conditional']);
     expect(report.invoices).toBe(2466);
     expect(report.mae_days).toBeLessThanOrEqual(5.5);
     expect(report.late_accuracy).toBeGreaterThanOrEqual(0.844);
@@ -51,6 +51,29 @@ describe('ardesk backtest on the IBM sample', () => {
       expect(report.late_accuracy).toBeGreaterThan(baseline.late_accuracy);
     }
     expect(report.median_ae_days).toBeLessThan(report.mae_days);
+  }, 120_000);
+
+  it('given still unpaid at 0, 30, 60 and 90 days past due: beats both baselines where 30+ invoices got that late, with 80% intervals covering 75-85%', () => {
+    const report = JSON.parse(ardesk('backtest', '--db', db, '--company', 'IBM sample', '--json').stdout);
+    const checkpoints: Array<{ age_days: number; invoices: number; dated: number; mae_days: number; interval_coverage: number; brier_90d: number; baselines: Record<string, { mae_days: number; brier_90d: number }> }> = report.conditional;
+    expect(checkpoints.map((c) => c.age_days)).toEqual([0, 30, 60, 90]);
+    // The IBM history: 961 invoices unpaid on their due date, 13 at 30 days, none at 60.
+    expect(checkpoints.map((c) => c.invoices)).toEqual([961, 13, 0, 0]);
+    const scored = checkpoints.filter((c) => c.invoices >= 30);
+    expect(scored.length).toBeGreaterThan(0);
+    for (const c of scored) {
+      expect(c.dated / c.invoices).toBeGreaterThan(0.95);
+      expect(c.mae_days).toBeLessThan(c.baselines.due_date.mae_days);
+      expect(c.mae_days).toBeLessThan(c.baselines.customer_mean.mae_days);
+      expect(c.interval_coverage).toBeGreaterThanOrEqual(0.75);
+      expect(c.interval_coverage).toBeLessThanOrEqual(0.85);
+      // Every IBM invoice was paid within 90 days of its checkpoint: the baselines' certainty is
+      // right here, and the model's probability stays close to it.
+      expect(c.brier_90d).toBeLessThanOrEqual(0.01);
+    }
+    // At 30 days, 13 invoices had got that late (fewer than 20 in the whole portfolio before
+    // them): the model gives no date rather than a guess.
+    expect(checkpoints[1].dated).toBe(0);
   }, 120_000);
 
   it('prints the table for people, and a usage error without --company', () => {
@@ -64,14 +87,30 @@ describe('ardesk backtest on the IBM sample', () => {
     expect(missing.stderr).toMatch(/--company/);
   }, 120_000);
 
-  it('ardesk insights refresh recomputes the company, and a second run changes nothing', () => {
+  it('ardesk insights refresh recomputes the company, says what the history teaches, and a second run changes nothing', async () => {
     const first = ardesk('insights', 'refresh', '--db', db, '--company', 'IBM sample', '--json');
     expect(first.code).toBe(0);
-    // Every IBM invoice is paid: no open invoice, so only the portfolio signal.
-    expect(JSON.parse(first.stdout)).toMatchObject({ customers: 0, insights_opened: 1, insights_unchanged: 0, actions_proposed: 0 });
+    // Every IBM invoice is paid: no open invoice, so only the portfolio signal and the lessons.
+    expect(JSON.parse(first.stdout)).toMatchObject({ customers: 0, insights_opened: 2, insights_unchanged: 0, actions_proposed: 0 });
+    const engine = await createEngine({ file: db });
+    try {
+      const row = engine.database.sqlite.prepare("SELECT payload_json FROM insights WHERE insight_type = 'portfolio_lessons' AND valid_to IS NULL").get() as { payload_json: string };
+      const lessons: Array<{ kind: string; title: string; text: string; link: { status: string[]; labels?: string[] } }> = JSON.parse(row.payload_json).lessons;
+      const by = Object.fromEntries(lessons.map((l) => [l.kind, l]));
+      // The history's lessons, with the figures the file gives (DaysLate: 0 when paid on time).
+      expect(by.late_share.title).toBe('35.6% of invoices were paid late');
+      expect(by.late_share.text).toContain('877 of 2,466 settled invoices');
+      expect(by.dispute_effect.text).toMatch(/^Disputed invoices were settled 8\.\d days after their due date on average, the others 1\.9 days/);
+      expect(by.dispute_effect.link.labels).toHaveLength(1);
+      expect(by.bill_channel_effect.text).toMatch(/^Paper bills: 4\.\d days late on average .*electronic: 2\.\d days/);
+      expect(by.chronic_late_payers.title).toMatch(/^\d+ customers pay late 80% of the time or more$/);
+      expect(by.days_late_trend).toBeDefined();
+    } finally {
+      await engine.close();
+    }
     const second = ardesk('insights', 'refresh', '--db', db, '--company', 'IBM sample');
     expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/insights: 0 new or changed, 1 unchanged, 0 closed/);
+    expect(second.stdout).toMatch(/insights: 0 new or changed, 2 unchanged, 0 closed/);
     expect(second.stderr).toMatch(/100% \(1\/1\)/);
   }, 120_000);
 });

@@ -56,4 +56,7 @@ export const SAMPLE_PAYLOADS = {
     alternative_scenarios: [{ date: '2026-12-15', probability: 0.2 }],
   },
   customer_strategy_plan: { strategy_plan: { strategy: 'firm_reminder', email: { tone: 'firm' }, call: { when: 'day 3' }, internal: { task: 'Check PO' } } },
+  portfolio_lessons: {
+    lessons: [{ kind: 'late_share', title: '35.6% of invoices were paid late', text: '877 of 2,466 settled invoices were paid after their due date.', link: { status: ['closed_paid'] } }],
+  },
 };

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { conversationState, extractiveSummary, stressLevel, toneOf } from '../../core/intelligence/conversation';
 import type { ActionFact, Communication, CustomerFacts, OpenInvoice } from '../../core/intelligence/facts';
-import type { ResidualDistribution } from '../../core/intelligence/pay-date';
+import { portfolioSurvival } from '../../core/intelligence/conditional';
+import { PayDateModel } from '../../core/intelligence/pay-date';
 import { mergeScenarios, payDatePrediction } from '../../core/intelligence/predictions';
 import { latestPromise, promiseIn } from '../../core/intelligence/promises';
 import { proposeActions, REJECTIONS_TO_DEMOTE } from '../../core/intelligence/proposals';
 import { balanceJump, customerSignal, invoiceSignal, patternShift, silenceAfterReminders } from '../../core/intelligence/signals';
 import { chooseStrategy } from '../../core/intelligence/strategy';
+import { addDays } from '../../core/dates';
 
 const TODAY = '2026-11-23';
 
@@ -255,33 +257,23 @@ describe('scenarios', () => {
     expect(merged.reduce((s, x) => s + x.probability, 0)).toBeCloseTo(1, 12);
   });
 
-  // Quartile bands 2, 10, 17 and 23 days late around a median of 15: due Nov 8, the median is Nov 23.
-  const dist: ResidualDistribution = {
-    quantiles: { q10: 0, q125: 2, q375: 10, q50: 15, q625: 17, q875: 23, q90: 25 },
-    customerObservations: 8,
-    customerWeightShare: 0.9,
-    disputeShift: 0,
-    channelShifts: new Map(),
-    fallbackChannel: null,
-    portfolioObservations: 100,
-  };
-  const late = invoice({ dueDate: '2026-11-08' });
+  // A portfolio paid 0-29 days late (three invoices on each day), learnt from, with no open invoice.
+  const model = new PayDateModel();
+  for (let i = 0; i < 90; i++) model.observe({ customerId: `p${i % 9}`, dueDate: addDays('2026-01-31', i), settledDate: addDays('2026-01-31', i + (i % 30)), disputed: false });
+  const survival = portfolioSurvival(model.residualSamples(), []);
+  const late = invoice({ dueDate: '2026-10-08', customerId: 'new' });
+  const predict = (today: string) => payDatePrediction(late, model.distribution('new', today), null, today, survival).payload;
 
-  it("of an open invoice are those still ahead, and the predicted date is their median: the model's own while none has passed", () => {
-    const ahead = payDatePrediction(late, dist, null, '2026-11-05').payload;
-    expect(ahead.predicted_date).toBe('2026-11-23');
-    expect(ahead.alternative_scenarios).toEqual([
-      { date: '2026-11-10', probability: 0.25 },
-      { date: '2026-11-18', probability: 0.25 },
-      { date: '2026-11-25', probability: 0.25 },
-      { date: '2026-12-01', probability: 0.25 },
-    ]);
-    // On Nov 23, still unpaid: half the distribution has passed; what is left is Nov 25 or Dec 1.
-    const now = payDatePrediction(late, dist, null, TODAY).payload;
-    expect(now.alternative_scenarios).toEqual([
-      { date: '2026-11-25', probability: 0.5 },
-      { date: '2026-12-01', probability: 0.5 },
-    ]);
-    expect(now.predicted_date).toBe('2026-11-25');
+  it("of an open invoice come from its distribution given still unpaid today: never before today, and later as it ages", () => {
+    const ahead = predict('2026-10-01');
+    expect(ahead.predicted_date).toBe('2026-10-22');
+    const now = predict(TODAY);
+    // 46 days past due, later than any invoice was ever paid: no date, and the reason.
+    expect(now.predicted_date).toBeNull();
+    expect(now.reason).toBe('No invoice of this company was ever paid this late; no reliable date');
+    const aged = predict('2026-10-28');
+    expect(aged.predicted_date! >= '2026-10-28').toBe(true);
+    expect((aged.alternative_scenarios as { date: string }[]).every((s) => s.date >= '2026-10-28')).toBe(true);
+    expect(aged.collectible_90d).toBe(1);
   });
 });

@@ -4,6 +4,8 @@ import { listActions } from '../../core/actions/queries';
 import { logCommunication } from '../../core/communications/log';
 import { addDays } from '../../core/dates';
 import { runCommand, systemActor } from '../../core/engine';
+import { importFile, resolveMapping } from '../../core/import/import';
+import { applyLabelChanges } from '../../core/invoices/labels';
 import { submitFeedback } from '../../core/insights/commands';
 import { REFRESH_COMMAND, refreshIntelligence } from '../../core/intelligence/runner';
 import { writeProposals } from '../../core/intelligence/writer';
@@ -50,12 +52,20 @@ describe('the intelligence runner on a real database', () => {
       'customer_strategy_plan',
       'invoice_pay_date_prediction',
       'invoice_signal',
+      'portfolio_lessons',
       'portfolio_signal',
     ]);
     const prediction = JSON.parse(rows.find((r) => r.insight_type === 'invoice_pay_date_prediction')!.payload_json);
-    // Six invoices paid 5 days late: due 2026-10-31 + 5 is already past, so the earliest date still ahead.
-    expect(prediction).toMatchObject({ basis: 'historical', predicted_date: TODAY, evidence_sources: ['payment_history'] });
-    expect(prediction.alternative_scenarios.reduce((s: number, x: { probability: number }) => s + x.probability, 0)).toBeCloseTo(1, 10);
+    // Six invoices paid 5 days late, and this one 23 days past due: no invoice of the company was
+    // ever that late, so no date (not "today", as the distribution cut at today said), and why.
+    expect(prediction).toMatchObject({
+      basis: 'historical',
+      predicted_date: null,
+      evidence_sources: ['payment_history'],
+      alternative_scenarios: [],
+      reason: 'Invoices this late were paid within 90 days 0% of the time; no reliable date',
+      collectible_90d: 0,
+    });
     for (const r of rows) expect(JSON.parse(r.evidence).length, r.insight_type).toBeGreaterThan(0);
     const evidence = JSON.parse(rows.find((r) => r.insight_type === 'invoice_pay_date_prediction')!.evidence);
     expect(evidence).toContainEqual({ fact: "Customer's settled invoices learnt from", value: 6, source: 'payment_history', ref: { type: 'customer', id: customer } });
@@ -66,6 +76,32 @@ describe('the intelligence runner on a real database', () => {
       ['call', `past_due_no_touch:${open}:1_30:alt:call`, 1, 'proposed'],
     ]);
     expect(JSON.parse(actions[0].evidence as string)[0]).toMatchObject({ fact: 'Due date', value: '2026-10-31', ref: { type: 'invoice', id: open } });
+  });
+
+  it('a dispute that came with an import of history is not dated today (no "Invoice disputed" signal); one labelled later is dated that day', async () => {
+    const company = await addCompany(engine, 'History');
+    const header = 'countryCode,customerID,PaperlessDate,invoiceNumber,InvoiceDate,DueDate,InvoiceAmount,Disputed,SettledDate,PaperlessBill,DaysToSettle,DaysLate';
+    const rows = [
+      ...Array.from({ length: 6 }, (_, i) => `391,0379-NEVHP,,00000${i},${3 + i}/2/2026,${4 + i}/1/2026,55.94,No,${4 + i}/3/2026,Paper,30,2`),
+      '391,0379-NEVHP,,000010,10/1/2026,10/31/2026,80.00,Yes,,Paper,,',
+      '391,0379-NEVHP,,000011,10/5/2026,11/4/2026,90.00,No,,Paper,,',
+    ];
+    const report = await importFile(engine, { companyId: company, actor: systemActor, bytes: new TextEncoder().encode([header, ...rows].join('\n')), mapping: resolveMapping({ preset: 'ibm-ar' }), dryRun: false });
+    expect(report.errors).toEqual([]);
+    const invoiceId = (number: string) => (engine.database.sqlite.prepare('SELECT id FROM invoices WHERE company_id = ? AND invoice_number = ?').get(company, number) as { id: string }).id;
+    const signalOf = (id: string) => JSON.parse(active(engine, company).find((r) => r.insight_type === 'invoice_signal' && r.target_id === id)!.payload_json).signal;
+    await refreshIntelligence(engine, company);
+    expect(signalOf(invoiceId('000010'))).not.toMatchObject({ type: 'dispute_opened' });
+    // Still disputed for the model: the evidence names the dispute.
+    const evidence = JSON.parse(active(engine, company).find((r) => r.insight_type === 'invoice_pay_date_prediction' && r.target_id === invoiceId('000010'))!.evidence);
+    expect(evidence.map((e: { fact: string }) => e.fact)).toContain('Disputed: extra days late a dispute brings');
+    // The other open invoice is labelled disputed by hand two days later: that is a change, dated.
+    engine.clock.set('2026-11-25T09:00:00.000Z');
+    const label = (engine.database.sqlite.prepare("SELECT id FROM labels WHERE company_id = ? AND name = 'Disputed'").get(company) as { id: string }).id;
+    await runCommand(engine, 'label_invoice', { actor: systemActor, companyId: company }, (tx) => applyLabelChanges(tx, company, [[invoiceId('000011'), label]], []));
+    await refreshIntelligence(engine, company);
+    expect(signalOf(invoiceId('000011'))).toMatchObject({ type: 'dispute_opened', detected_at: '2026-11-25' });
+    expect(signalOf(invoiceId('000010'))).not.toMatchObject({ type: 'dispute_opened' });
   });
 
   it("reads how an open invoice's bill was sent (an issue-time fact) into its prediction's evidence", async () => {

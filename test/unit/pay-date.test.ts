@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
-import { backtest, type HistoryInvoice, replay } from '../../core/intelligence/backtest';
+import { backtest, type HistoryInvoice, replay, replayConditional } from '../../core/intelligence/backtest';
+import { type CensoredAge, conditionalPrediction, portfolioSurvival, reachedAge } from '../../core/intelligence/conditional';
 import { PayDateModel } from '../../core/intelligence/pay-date';
 
 const obs = (customerId: string, dueDate: string, daysLate: number, disputed = false, method: string | null = null, billChannel: string | null = null) => ({
@@ -198,6 +199,134 @@ describe('the backtest is honest in time', () => {
         expect({ ...after, actual: null }).toEqual({ ...before, actual: null });
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('the time still to wait, given still unpaid (conditional model)', () => {
+  /** Twenty settlements 0-9 days late (two of each), over four customers. */
+  const settledModel = () => {
+    const model = new PayDateModel();
+    for (let i = 0; i < 20; i++) model.observe(obs(`p${i % 4}`, addDays('2025-01-31', i), i % 10));
+    return model;
+  };
+  const open = (age: number, n: number): CensoredAge[] => Array.from({ length: n }, () => ({ age, shift: 0 }));
+
+  it('censors an open invoice at its age: it stays at risk up to it, and past every payment it leaves the rest unknown', () => {
+    const model = settledModel();
+    expect(portfolioSurvival(model.residualSamples(), []).tail).toBeCloseTo(0, 10);
+    // Twenty open invoices far past every payment: half the portfolio was never seen paid.
+    const stale = portfolioSurvival(model.residualSamples(), open(400, 20));
+    expect(stale.tail).toBeCloseTo(0.5, 10);
+    // Censored at 5 days: they were seen unpaid up to day 5 only, so the payments after it carry
+    // the whole remaining probability (Kaplan-Meier), not half of it.
+    const early = portfolioSurvival(model.residualSamples(), open(5, 20));
+    expect(early.tail).toBeCloseTo(0, 10);
+    const massBelow5 = [...early.values].reduce((s, v, i) => s + (v < 5 ? early.masses[i] : 0), 0);
+    expect(massBelow5).toBeCloseTo(10 / 40 + 0, 1);
+    expect(reachedAge(stale, 5)).toBe(10 + 20);
+    expect(reachedAge(stale, 401)).toBe(0);
+  });
+
+  it('dates an invoice still open past its customer\'s habits by the invoices that got as late, and says so when none did', () => {
+    const model = settledModel();
+    for (let i = 0; i < 30; i++) model.observe(obs(`slow${i % 3}`, addDays('2025-03-01', i), 40 + (i % 20)));
+    const survival = portfolioSurvival(model.residualSamples(), []);
+    const dist = model.distribution('p0', '2025-09-01')!;
+    const at = (age: number) => conditionalPrediction(dist, survival, { dueDate: '2025-08-01', shift: 0 }, age);
+    // Its customer pays 0-9 days late; at 30 days it is like the invoices that reached 30: 40-59.
+    const p30 = at(30);
+    expect(p30.predicted!.days_late).toBeGreaterThanOrEqual(40);
+    expect(p30.predicted!.days_late).toBeLessThanOrEqual(59);
+    expect(p30.portfolio_share).toBeGreaterThan(0.9);
+    expect(p30.collectible_90d).toBe(1);
+    // At 120 days nothing was ever paid that late: no date, and why.
+    const p120 = at(120);
+    expect(p120.predicted).toBeNull();
+    expect(p120.collectible_90d).toBe(0);
+    expect(p120.reason).toBe('No invoice of this company was ever paid this late; no reliable date');
+    // With ten invoices open at 150 days (censored there), 120 days was reached, but never paid.
+    const withOpen = conditionalPrediction(dist, portfolioSurvival(model.residualSamples(), open(150, 10)), { dueDate: '2025-08-01', shift: 0 }, 120);
+    expect(withOpen.predicted).toBeNull();
+    expect(withOpen.reached).toBe(10);
+    expect(withOpen.reason).toBe('Invoices this late were paid within 90 days 0% of the time; no reliable date');
+  });
+
+  it('never dates a payment before the moment, keeps the interval around the date and collectible_90d a probability (random models and ages)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ c: fc.integer({ min: 0, max: 5 }), late: fc.integer({ min: -30, max: 200 }), disputed: fc.boolean() }), { minLength: 1, maxLength: 80 }),
+        fc.array(fc.integer({ min: -30, max: 500 }), { maxLength: 30 }),
+        fc.integer({ min: -40, max: 400 }),
+        fc.integer({ min: 0, max: 5 }),
+        (settled, openAges, age, customer) => {
+          const model = new PayDateModel();
+          settled.forEach((o, i) => model.observe(obs(`c${o.c}`, addDays('2024-01-01', i), o.late, o.disputed)));
+          const survival = portfolioSurvival(model.residualSamples(), openAges.map((a) => ({ age: a, shift: 0 })));
+          // The survival is a distribution: masses non-negative, falling survival, all of it accounted for.
+          let total = survival.tail;
+          for (let i = 0; i < survival.values.length; i++) {
+            expect(survival.masses[i]).toBeGreaterThanOrEqual(0);
+            if (i) expect(survival.values[i]).toBeGreaterThan(survival.values[i - 1]);
+            total += survival.masses[i];
+          }
+          expect(total).toBeCloseTo(1, 9);
+          const dueDate = '2025-06-01';
+          const moment = addDays(dueDate, age);
+          const p = conditionalPrediction(model.distribution(`c${customer}`, moment)!, survival, { dueDate, shift: 0 }, age);
+          expect(p.collectible_90d).toBeGreaterThanOrEqual(0);
+          expect(p.collectible_90d).toBeLessThanOrEqual(1);
+          if (!p.predicted) {
+            expect(p.reason).toMatch(/no reliable date/);
+            return;
+          }
+          expect(p.predicted.date >= moment).toBe(true);
+          expect(p.predicted.interval.low >= moment).toBe(true);
+          expect(p.predicted.interval.low <= p.predicted.date && p.predicted.date <= p.predicted.interval.high).toBe(true);
+          expect(p.predicted.scenarios.every((s) => s.date >= moment)).toBe(true);
+          expect(p.predicted.scenarios.reduce((s, x) => s + x.probability, 0)).toBeCloseTo(1, 10);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('its survival never rises with age: the share still unpaid and the invoices that reached an age only fall', () => {
+    const model = settledModel();
+    for (let i = 0; i < 30; i++) model.observe(obs(`slow${i % 3}`, addDays('2025-03-01', i), 40 + (i % 20)));
+    const survival = portfolioSurvival(model.residualSamples(), [...open(30, 10), ...open(70, 5)]);
+    let unpaid = 1;
+    let reached = Infinity;
+    for (let a = -5; a < 90; a++) {
+      const still = survival.tail + [...survival.values].reduce((s, v, i) => s + (v >= a ? survival.masses[i] : 0), 0);
+      expect(still).toBeLessThanOrEqual(unpaid + 1e-12);
+      expect(reachedAge(survival, a)).toBeLessThanOrEqual(reached);
+      unpaid = still;
+      reached = reachedAge(survival, a);
+    }
+    // Five invoices open at 70 days, never seen paid: their share stays unknown past the last payment (59).
+    expect(survival.tail).toBeGreaterThan(0);
+  });
+
+  it('rewriting the future at random changes no prediction made before it (the conditional backtest)', () => {
+    fc.assert(
+      fc.property(historyArb, fc.integer({ min: 0, max: 760 }), fc.constantFrom(0, 30), fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 60, maxLength: 60 }), (history, cut, age, shifts) => {
+        const moment = day(cut);
+        // Settlements on or after the cut move later (still on or after it), with another method;
+        // invoices issued after it get another bill channel; disputes known after it move or go.
+        const rewritten = history.map((h, i) => {
+          const settled = h.settledDate >= moment ? { ...h, settledDate: addDays(h.settledDate, shifts[i]), method: shifts[i] % 2 ? 'WIRE' : h.method } : h;
+          const future = settled.invoiceDate > moment ? { ...settled, billChannel: shifts[i] % 5 ? 'paper' : null } : settled;
+          if (future.disputedSince === null || future.disputedSince <= moment) return future;
+          return { ...future, disputedSince: shifts[i] % 3 ? addDays(future.disputedSince, shifts[i]) : null };
+        });
+        const made = (h: HistoryInvoice[]) =>
+          replayConditional(h, age)
+            .filter((p) => p.asOf < moment)
+            .map((p) => ({ ...p, actual: null }));
+        expect(made(rewritten)).toEqual(made(history));
+      }),
+      { numRuns: 200 },
     );
   });
 });

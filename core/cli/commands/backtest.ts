@@ -31,6 +31,14 @@ export async function backtestCommand(args: string[]): Promise<number> {
         '',
         `median absolute error: ${report.median_ae_days} days`,
         `80% interval coverage: ${pct(report.interval_coverage)}`,
+        '',
+        'Given still unpaid at an age past due, each invoice predicted at that moment (MAE: model / due date / customer mean):',
+        `${'age'.padEnd(8)}${'unpaid'.padStart(8)}${'dated'.padStart(8)}${'MAE'.padStart(22)}${'80% coverage'.padStart(14)}${'Brier 90d'.padStart(11)}`,
+        ...report.conditional.map((c) =>
+          c.dated
+            ? `${`${c.age_days} days`.padEnd(8)}${String(c.invoices).padStart(8)}${String(c.dated).padStart(8)}${`${c.mae_days.toFixed(2)} / ${c.baselines.due_date.mae_days.toFixed(2)} / ${c.baselines.customer_mean.mae_days.toFixed(2)}`.padStart(22)}${pct(c.interval_coverage).padStart(14)}${c.brier_90d.toFixed(3).padStart(11)}`
+            : `${`${c.age_days} days`.padEnd(8)}${String(c.invoices).padStart(8)}${String(c.dated).padStart(8)}${'(too few reached this age to date)'.padStart(36)}`,
+        ),
       ].join('\n'),
     );
     return 0;

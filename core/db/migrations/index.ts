@@ -25,6 +25,7 @@ import * as m0099 from './0099_promise_dates';
 import * as m0100 from './0100_invoice_bill_channel';
 import * as m0120 from './0120_inbox_indexes';
 import * as m0150 from './0150_chase_holds';
+import * as m0160 from './0160_invoice_date_index';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0100_invoice_bill_channel': m0100,
   '0120_inbox_indexes': m0120,
   '0150_chase_holds': m0150,
+  '0160_invoice_date_index': m0160,
 };

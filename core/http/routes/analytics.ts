@@ -1,8 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { type AgingBucketKey, agingDetails, agingSummary } from '../../analytics/aging';
 import { clampWeeks, DEFAULT_WEEKS } from '../../analytics/calendar';
-import { buildForecast } from '../../analytics/forecast';
+import { buildForecast, DEFAULT_CUSTOMER_LIMIT, MAX_CUSTOMER_LIMIT } from '../../analytics/forecast';
 import { loadForecastInput } from '../../analytics/forecast-data';
+import { ledgerFreshness } from '../../analytics/freshness';
 import { agingCsv, agingReport, agingXlsx } from '../../analytics/report';
 import { captureAgingSnapshot, snapshotDates, snapshotHistory } from '../../analytics/snapshots';
 import { today } from '../../clock';
@@ -106,6 +107,14 @@ const ForecastQuery = z.object({
     .openapi({ type: 'integer', default: DEFAULT_WEEKS, description: 'Default 13, clamped to 1..26' }),
   start_date: DateString.optional(),
   request_date: DateString.optional().openapi({ description: 'Alias of start_date' }),
+  customer_offset: z.coerce.number().int().min(0).optional().openapi({ description: 'Extension: the first customer of the page (customers, table rows)' }),
+  customer_limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_CUSTOMER_LIMIT)
+    .optional()
+    .openapi({ description: `Extension: customers per page, default ${DEFAULT_CUSTOMER_LIMIT}; the week totals cover every customer` }),
 });
 
 const SeriesMeta = z.object({ key: z.string(), label: z.string(), type: z.enum(['bar', 'line']), color: z.string(), color_background: z.string().optional() });
@@ -121,7 +130,16 @@ const ForecastSchema = z
       due_date_cash_inflows: z.array(z.number()),
       model_predicted_cash_inflows: z.array(z.number()),
       trailing_6m_avg_weekly_inflows: z.array(z.number()),
+      model_predicted_low: z.array(z.number()).openapi({ description: 'Extension: the low end of the 80% range of each week' }),
+      model_predicted_high: z.array(z.number()).openapi({ description: 'Extension: the high end of the 80% range of each week' }),
     }),
+    model_predicted_total: z.number().openapi({ description: "Extension: the window's expected inflow, the sum of the invoices' expected amounts in it" }),
+    week_customers: z
+      .array(z.object({ code: z.string(), customer_count: z.number().int(), customers: z.array(z.object({ customer: Uuid, customer_name: z.string(), predicted: z.number() })) }))
+      .openapi({ description: 'Extension: per week, how many customers are expected to pay in it and the largest five' }),
+    customers_total: z.number().int().openapi({ description: 'Extension: customers with inflows in the window (customers is one page of them)' }),
+    customer_offset: z.number().int(),
+    customer_limit: z.number().int(),
     customers: z.array(
       z.object({
         customer: Uuid,
@@ -138,6 +156,16 @@ const ForecastSchema = z
     }),
   })
   .openapi('CashflowForecast');
+
+const FreshnessSchema = z
+  .object({
+    newest_invoice_date: DateString.nullable(),
+    newest_payment_date: DateString.nullable(),
+    last_activity_date: DateString.nullable(),
+    stale: z.boolean().openapi({ description: 'True when the newest invoice and payment are both more than stale_after_days before today' }),
+    stale_after_days: z.number().int(),
+  })
+  .openapi('LedgerFreshness');
 
 const route = <P extends string>(method: 'get' | 'post', path: P, summary: string) => ({ method, path, summary, tags: TAG, security: SECURITY });
 
@@ -193,6 +221,12 @@ const forecastRoute = createRoute({
   ...route('get', '/api/companies/{company_id}/analytics/cashflow-forecast', 'Weekly cash flow forecast'),
   request: { params: CompanyParams, query: ForecastQuery },
   responses: { 200: json(ForecastSchema, 'The forecast'), ...problems(400, 401, 403, 404) },
+});
+
+const freshnessRoute = createRoute({
+  ...route('get', '/api/companies/{company_id}/analytics/ledger-freshness', 'Extension: whether the ledger is fresh (its newest invoice and payment)'),
+  request: { params: CompanyParams },
+  responses: { 200: json(FreshnessSchema, 'The newest invoice and payment dates'), ...problems(401, 403, 404) },
 });
 
 function parseBuckets(value: string | undefined): AgingBucketKey[] {
@@ -302,11 +336,12 @@ export function analyticsRoutes() {
       const row = (await snapshotHistory(c.var.engine.db, companyId, date, date))[0];
       return c.json(snapshotOut(row), 201);
     })
+    .openapi(freshnessRoute, (c) => c.json(ledgerFreshness(c.var.engine, scopeOf(c).companyId, today(c.var.engine.clock)), 200))
     .openapi(forecastRoute, async (c) => {
       const { companyId } = scopeOf(c);
       const q = c.req.valid('query');
       const requestDate = q.start_date ?? q.request_date ?? today(c.var.engine.clock);
       const weeks = q.weeks ? clampWeeks(Number(q.weeks)) : DEFAULT_WEEKS;
-      return c.json(buildForecast(loadForecastInput(c.var.engine, companyId, requestDate, weeks)), 200);
+      return c.json(buildForecast(loadForecastInput(c.var.engine, companyId, requestDate, weeks, { offset: q.customer_offset, limit: q.customer_limit })), 200);
     });
 }

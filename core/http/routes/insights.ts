@@ -46,6 +46,7 @@ const ListQuery = z.object({
   customer_id: UuidValue.optional(),
   invoice_id: UuidValue.optional(),
   active_only: QueryBool.optional().openapi({ description: 'Default true: only insights with valid_to null' }),
+  reportable_only: QueryBool.optional().openapi({ description: 'Extension, default false: leave out insights with nothing to report (a signal that found none, a plan to only monitor)' }),
   limit: z.coerce
     .number()
     .int()
@@ -140,6 +141,7 @@ export function insightRoutes() {
       customerId: q.customer_id,
       invoiceId: q.invoice_id,
       activeOnly: q.active_only,
+      reportableOnly: q.reportable_only,
       limit: q.limit,
       offset: q.offset,
     });

@@ -4,6 +4,7 @@ import { useSession } from '../state/session';
 import { AgingSection } from './AgingSection';
 import { ForecastSection } from './ForecastSection';
 import { MetricsSection } from './MetricsSection';
+import { StaleLedgerBanner } from './StaleLedgerBanner';
 
 /** What a manager reads every week: aging (of any date and over time), the details, the export, the collection metrics and the cash forecast. */
 export default function AnalyticsPage({ companyId }: { companyId: string }) {
@@ -18,6 +19,7 @@ export default function AnalyticsPage({ companyId }: { companyId: string }) {
       <header className="page-header">
         <h1>Analytics</h1>
       </header>
+      <StaleLedgerBanner companyId={companyId} />
       <AgingSection companyId={companyId} asOf={asOf} onAsOf={setAsOf} onCurrency={setCurrency} onAnswered={onAgingAnswered} canWrite={role !== 'viewer'} />
       <MetricsSection companyId={companyId} asOf={asOf} waiting={!agingAnswered} />
       <ForecastSection companyId={companyId} currency={currency} waiting={!agingAnswered} />

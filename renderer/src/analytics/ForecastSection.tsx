@@ -15,7 +15,7 @@ type Week = Forecast['calendar']['weeks'][number];
 
 export const FORECAST_WINDOWS = [4, 8, 13, 26] as const;
 
-/** Bars of due and predicted inflows per week, the trailing weekly average as a line; a click picks the week. */
+/** Bars of due and predicted inflows per week, the predicted 80% range and the trailing weekly average as lines; a click picks the week. */
 function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; currency: string; onWeek: (index: number) => void }) {
   const option = useCallback((): ChartOption => {
     const muted = cssVar('--muted');
@@ -31,15 +31,21 @@ function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; cur
       series: [
         { name: 'Due', type: 'bar', barMaxWidth: 26, itemStyle: { color: cssVar('--muted') }, data: ts.due_date_cash_inflows },
         { name: 'Predicted', type: 'bar', barMaxWidth: 26, itemStyle: { color: cssVar('--accent') }, data: ts.model_predicted_cash_inflows },
+        { name: 'Predicted, low (80% range)', type: 'line', symbol: 'none', lineStyle: { type: 'dotted', color: cssVar('--accent') }, itemStyle: { color: cssVar('--accent') }, data: ts.model_predicted_low },
+        { name: 'Predicted, high (80% range)', type: 'line', symbol: 'none', lineStyle: { type: 'dotted', color: cssVar('--accent') }, itemStyle: { color: cssVar('--accent') }, data: ts.model_predicted_high },
         { name: 'Trailing 6-month weekly average', type: 'line', symbol: 'none', lineStyle: { type: 'dashed', color: cssVar('--ok') }, itemStyle: { color: cssVar('--ok') }, data: ts.trailing_6m_avg_weekly_inflows },
       ],
     };
   }, [forecast, currency]);
-  return <Chart option={option} label="Cash-flow forecast: due and predicted inflows per week with the trailing weekly average; click a week to list its invoices" onClick={onWeek} testId="forecast-chart" />;
+  return (
+    <Chart
+      option={option}
+      label="Cash-flow forecast: due and predicted inflows per week, the predicted range and the trailing weekly average; click a week to list its invoices"
+      onClick={onWeek}
+      testId="forecast-chart"
+    />
+  );
 }
-
-/** Customers listed as expected to pay in the chosen week: the largest (at 50,000 customers a week can have thousands). */
-const EXPECTED_SHOWN = 10;
 
 /** The invoices due in the chosen week (the invoice list API), and the customers expected to pay in it. */
 function WeekInvoices({ companyId, forecast, week, currency }: { companyId: string; forecast: Forecast; week: Week; currency: string }) {
@@ -64,11 +70,8 @@ function WeekInvoices({ companyId, forecast, week, currency }: { companyId: stri
     },
     [companyId, week.start_date, week.end_date],
   );
-  const expected = forecast.customers
-    .map((c) => ({ ...c, week: c.weeks.find((w) => w.code === week.code) }))
-    .filter((c) => c.week && c.week.predicted > 0)
-    .sort((a, b) => b.week!.predicted - a.week!.predicted);
-  const shown = expected.slice(0, EXPECTED_SHOWN);
+  const expected = forecast.week_customers.find((w) => w.code === week.code) ?? { customer_count: 0, customers: [] };
+  const index = forecast.calendar.weeks.findIndex((w) => w.code === week.code);
   const deskHref = companyPath(companyId, 'invoices', null, search);
   return (
     <div className="two-col" data-testid="forecast-week">
@@ -126,20 +129,24 @@ function WeekInvoices({ companyId, forecast, week, currency }: { companyId: stri
       </div>
       <div>
         <h3>Expected to pay this week</h3>
-        {expected.length === 0 ? (
+        {expected.customer_count === 0 ? (
           <p className="muted">No payment is predicted for this week.</p>
         ) : (
           <>
+            <p>
+              {formatMoney(forecast.time_series.model_predicted_cash_inflows[index], currency)} expected, likely between{' '}
+              {formatMoney(forecast.time_series.model_predicted_low[index], currency)} and {formatMoney(forecast.time_series.model_predicted_high[index], currency)}.
+            </p>
             <ul>
-              {shown.map((c) => (
+              {expected.customers.map((c) => (
                 <li key={c.customer}>
-                  {c.customer_name}: {formatMoney(c.week!.predicted, currency)}
+                  {c.customer_name}: {formatMoney(c.predicted, currency)}
                 </li>
               ))}
             </ul>
-            {expected.length > shown.length && (
+            {expected.customer_count > expected.customers.length && (
               <p className="muted small">
-                The {formatCount(shown.length)} largest of {formatCount(expected.length)} customers; the table below has them all.
+                The {formatCount(expected.customers.length)} largest of {formatCount(expected.customer_count)} customers; the table below has them all.
               </p>
             )}
           </>
@@ -157,9 +164,13 @@ export function ForecastSection({ companyId, currency, waiting }: { companyId: s
   const [weeks, setWeeks] = useState<number>(13);
   const [weekIndex, setWeekIndex] = useState<number | null>(null);
   const [tableOffset, setTableOffset] = useState(0);
+  // One page of customers per request: the week totals and each week's largest customers come with every page.
   const forecast = useLoad(
-    async (signal) => (waiting ? null : api.get('/api/companies/{company_id}/analytics/cashflow-forecast', { path: { company_id: companyId }, query: { weeks }, signal })),
-    [companyId, weeks, waiting],
+    async (signal) =>
+      waiting
+        ? null
+        : api.get('/api/companies/{company_id}/analytics/cashflow-forecast', { path: { company_id: companyId }, query: { weeks, customer_offset: tableOffset, customer_limit: TABLE_PAGE }, signal }),
+    [companyId, weeks, waiting, tableOffset],
   );
   const data = forecast.data;
   const week = data && weekIndex !== null ? data.calendar.weeks[weekIndex] : null;
@@ -222,7 +233,7 @@ export function ForecastSection({ companyId, currency, waiting }: { companyId: s
                   </tr>
                 </thead>
                 <tbody>
-                  {table.rows.slice(tableOffset, tableOffset + TABLE_PAGE).map((row, r) => (
+                  {table.rows.map((row, r) => (
                     <tr key={tableOffset + r}>
                       {table.columns.map((c, i) => (
                         <td key={c.key} className={i === 0 ? undefined : 'num'}>
@@ -242,12 +253,10 @@ export function ForecastSection({ companyId, currency, waiting }: { companyId: s
                   </tr>
                 </tfoot>
               </table>
-              <p className="muted small">{formatCount(table.rows.length)} customers with inflows in the window.</p>
+              <p className="muted small">{formatCount(data.customers_total)} customers with inflows in the window.</p>
             </ScrollRegion>
           )}
-          {table && table.rows.length > TABLE_PAGE && (
-            <Pager offset={tableOffset} limit={TABLE_PAGE} count={table.rows.length} onOffset={setTableOffset} what="customers" />
-          )}
+          {data.customers_total > TABLE_PAGE && <Pager offset={tableOffset} limit={TABLE_PAGE} count={data.customers_total} onOffset={setTableOffset} what="customers" />}
         </>
       )}
     </section>

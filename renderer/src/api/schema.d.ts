@@ -216,10 +216,26 @@ export interface paths {
         weeks?: number;
         start_date?: string;
         request_date?: string;
+        customer_offset?: number | null;
+        customer_limit?: number;
       };
       responses: {
         200: components["schemas"]["CashflowForecast"];
         400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/analytics/ledger-freshness": {
+    get: {
+      /** Extension: whether the ledger is fresh (its newest invoice and payment) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["LedgerFreshness"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -1782,6 +1798,7 @@ export interface paths {
         customer_id?: string;
         invoice_id?: string;
         active_only?: boolean;
+        reportable_only?: boolean;
         limit?: number;
         offset?: number;
       };
@@ -2338,7 +2355,22 @@ export interface components {
         due_date_cash_inflows: number[];
         model_predicted_cash_inflows: number[];
         trailing_6m_avg_weekly_inflows: number[];
+        model_predicted_low: number[];
+        model_predicted_high: number[];
       };
+      model_predicted_total: number;
+      week_customers: {
+        code: string;
+        customer_count: number;
+        customers: {
+          customer: string;
+          customer_name: string;
+          predicted: number;
+        }[];
+      }[];
+      customers_total: number;
+      customer_offset: number;
+      customer_limit: number;
       customers: {
         customer: string;
         customer_name: string;
@@ -2458,7 +2490,7 @@ export interface components {
     CreateInsightRequest: {
       target_type: "customer" | "invoice" | "portfolio";
       target_id?: string;
-      insight_type: "customer_conversation_summary" | "invoice_conversation_summary" | "customer_signal" | "invoice_signal" | "portfolio_signal" | "invoice_pay_date_prediction" | "customer_strategy_plan";
+      insight_type: "customer_conversation_summary" | "invoice_conversation_summary" | "customer_signal" | "invoice_signal" | "portfolio_signal" | "invoice_pay_date_prediction" | "customer_strategy_plan" | "portfolio_lessons";
       payload_json: {
         [key: string]: unknown;
       };
@@ -3468,6 +3500,13 @@ export interface components {
     LabelPatch: {
       name?: string;
       color?: string;
+    };
+    LedgerFreshness: {
+      newest_invoice_date: string | null;
+      newest_payment_date: string | null;
+      last_activity_date: string | null;
+      stale: boolean;
+      stale_after_days: number;
     };
     LogActionRequest: {
       kind?: "call" | "note";

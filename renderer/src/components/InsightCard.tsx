@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Schemas } from '../api/client';
 import { formatTimestamp } from '../desk/format';
+import { DEFAULT_FILTERS, type DeskFilters, toSearch } from '../desk/filters';
 import { describeInsight, evidenceLine, type InsightWords } from '../insights/describe';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
@@ -8,6 +9,31 @@ import { toast } from '../state/toasts';
 import { describeError } from './ErrorBox';
 
 export type Insight = Schemas['Insight'];
+
+/** Links to the invoice desk listing the invoices a statement rests on (every owner's, closed ones too). */
+function InvoiceLinks({ companyId, links }: { companyId: string; links: NonNullable<InsightWords['links']> }) {
+  const navigate = useRoute((s) => s.navigate);
+  return (
+    <ul className="small">
+      {links.map((link) => {
+        const href = companyPath(companyId, 'invoices', null, toSearch({ ...DEFAULT_FILTERS, work: false, ar_owner: '', ...link.filters } as DeskFilters));
+        return (
+          <li key={link.label}>
+            <a
+              href={href}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(href);
+              }}
+            >
+              {link.label}
+            </a>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
 
 function TargetLink({ companyId, insight }: { companyId: string; insight: Insight }) {
   const navigate = useRoute((s) => s.navigate);
@@ -104,6 +130,7 @@ export function InsightCard({ companyId, insight, showTarget = true, headingLeve
           ))}
         </ul>
       )}
+      {words.links && words.links.length > 0 && <InvoiceLinks companyId={companyId} links={words.links} />}
       {words.evidence.length > 0 && (
         <div className="small">
           <strong>Evidence</strong>

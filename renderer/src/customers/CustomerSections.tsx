@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Schemas } from '../api/client';
 import { ErrorBox } from '../components/ErrorBox';
 import { InsightCard } from '../components/InsightCard';
+import { describeInsight, feedOrder, onePerKind } from '../insights/describe';
 import { useLoad } from '../components/useLoad';
 import { formatDate, formatTimestamp } from '../desk/format';
 import { companyPath, useRoute } from '../state/route';
@@ -19,8 +20,15 @@ const ACTION_STATUS: Record<Schemas['Action']['status'], string> = {
   cancelled: 'Cancelled',
 };
 
+/** The customer's insights with something to report, one card per kind: the most severe, then newest, of each. */
 function Insights({ companyId, customerId }: { companyId: string; customerId: string }) {
-  const insights = useLoad((signal) => api.get('/api/intelligence/insights', { query: { company_id: companyId, customer_id: customerId, limit: 50 }, signal }), [companyId, customerId]);
+  const insights = useLoad(
+    async (signal) => {
+      const page = await api.get('/api/intelligence/insights', { query: { company_id: companyId, customer_id: customerId, reportable_only: true, limit: 200 }, signal });
+      return { results: onePerKind(feedOrder(page.results.map((i) => ({ ...i, words: describeInsight(i) })))) };
+    },
+    [companyId, customerId],
+  );
   return (
     <section className="card" aria-labelledby="customer-insights">
       <h2 id="customer-insights">Insights</h2>

@@ -1,5 +1,6 @@
 import type { GridApi } from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { StaleLedgerBanner } from '../analytics/StaleLedgerBanner';
 import { companyPath, useRoute } from '../state/route';
 import './ag';
 import { BulkBar } from './BulkBar';
@@ -85,6 +86,7 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
           <h1 className="page-title">Invoices</h1>
           <ViewSwitch filters={filters} onFilters={onFilters} />
         </div>
+        <StaleLedgerBanner companyId={companyId} />
         <PortfolioHeader companyId={companyId} selected={filters.aging_bucket} onBucket={onBucket} />
         <div className="desk-toolbar">
           <SearchBox value={filters.search} onChange={onSearch} />

@@ -4,12 +4,13 @@ import { InsightCard } from '../components/InsightCard';
 import { Pager } from '../components/SortHeader';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
+import { StaleLedgerBanner } from '../analytics/StaleLedgerBanner';
 import { describeInsight, feedOrder, INSIGHT_KIND } from './describe';
 
 type Target = '' | 'customer' | 'invoice' | 'portfolio';
 const PAGE = 50;
 
-/** The feed of active insights, most severe and newest first, filtered by type and target. */
+/** The feed of active insights with something to report, most severe and newest first, filtered by type and target. */
 export default function InsightsPage({ companyId }: { companyId: string }) {
   const [type, setType] = useState('');
   const [target, setTarget] = useState<Target>('');
@@ -17,7 +18,8 @@ export default function InsightsPage({ companyId }: { companyId: string }) {
   const feed = useLoad(
     (signal) =>
       api.get('/api/intelligence/insights', {
-        query: { company_id: companyId, insight_type: type || undefined, target_type: target || undefined, limit: PAGE, offset },
+        // A signal that found nothing or a plan to only monitor says nothing: not in the feed.
+        query: { company_id: companyId, insight_type: type || undefined, target_type: target || undefined, reportable_only: true, limit: PAGE, offset },
         signal,
       }),
     [companyId, type, target, offset],
@@ -62,6 +64,7 @@ export default function InsightsPage({ companyId }: { companyId: string }) {
           </select>
         </label>
       </header>
+      <StaleLedgerBanner companyId={companyId} />
       {feed.error !== null && <ErrorBox what="the insights" error={feed.error} onRetry={feed.reload} />}
       {!feed.data && feed.error === null && <p className="muted" role="status">Loading…</p>}
       {feed.data && (

@@ -12,12 +12,20 @@ export interface EvidenceItem {
   ref?: { type: string; id: string };
 }
 
+/** Invoice-desk filters a lesson's invoices are listed by (core/intelligence/lessons.ts). */
+export interface InvoiceLink {
+  label: string;
+  filters: { status?: string[]; labels?: string[]; customer_id?: string };
+}
+
 export interface InsightWords {
   kind: string;
   title: string;
   lines: string[];
   severity: 'high' | 'medium' | 'low' | null;
   evidence: EvidenceItem[];
+  /** Links to the invoices a statement rests on. */
+  links?: InvoiceLink[];
 }
 
 export const INSIGHT_KIND: Record<string, string> = {
@@ -28,6 +36,7 @@ export const INSIGHT_KIND: Record<string, string> = {
   portfolio_signal: 'Portfolio signal',
   invoice_pay_date_prediction: 'Pay date prediction',
   customer_strategy_plan: 'Strategy plan',
+  portfolio_lessons: 'What the payment history says',
 };
 
 const BASIS: Record<string, string> = {
@@ -120,14 +129,25 @@ export function describeInsight(insight: { insight_type: string; payload_json: O
       const scenarios = Array.isArray(p.alternative_scenarios) ? p.alternative_scenarios.filter(isObj) : [];
       return {
         ...base,
-        title: p.predicted_date ? `Expected to be paid on ${formatDate(String(p.predicted_date))}` : 'Not enough data to predict a pay date',
+        title: p.predicted_date ? `Expected to be paid on ${formatDate(String(p.predicted_date))}` : 'No reliable pay date',
         lines: lines(
+          p.predicted_date ? null : inWords(p.reason) || null,
+          typeof p.collectible_90d === 'number' ? `Chance of payment within 90 days: ${Math.round(p.collectible_90d * 100)}%` : null,
           p.basis ? `Based on ${BASIS[String(p.basis)] ?? inWords(p.basis)}` : null,
           scenarios.length
             ? `Otherwise: ${scenarios.map((s) => `${inWords(s.date)}${typeof s.probability === 'number' ? ` (${Math.round(s.probability * 100)}% likely)` : ''}`).join(', ')}`
             : null,
           line('Sources', Array.isArray(p.evidence_sources) ? p.evidence_sources.map((x) => humanize(String(x)).toLowerCase()) : null),
         ),
+      };
+    }
+    case 'portfolio_lessons': {
+      const lessons = Array.isArray(p.lessons) ? p.lessons.filter(isObj) : [];
+      return {
+        ...base,
+        title: lessons.length ? 'What the payment history says' : 'Not enough payment history to learn from yet',
+        lines: lessons.length ? lessons.map((l) => `${inWords(l.title)}. ${inWords(l.text)}`) : lines(line('Why', p.reason)),
+        links: lessons.filter((l) => isObj(l.link)).map((l) => ({ label: `Invoices behind “${inWords(l.title)}”`, filters: l.link as InvoiceLink['filters'] })),
       };
     }
     case 'customer_strategy_plan': {
@@ -148,6 +168,12 @@ export function describeInsight(insight: { insight_type: string; payload_json: O
 }
 
 const SEVERITY_RANK = { high: 0, medium: 1, low: 2 } as const;
+
+/** The first insight of each type, in the order given (feedOrder: the most severe, then newest). */
+export function onePerKind<T extends { insight_type: string }>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((i) => !seen.has(i.insight_type) && seen.add(i.insight_type));
+}
 
 /** Most severe first, then newest: the order of the feed. */
 export function feedOrder<T extends { valid_from: string; words: InsightWords }>(items: T[]): T[] {

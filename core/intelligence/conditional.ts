@@ -1,0 +1,193 @@
+/**
+ * The time still to wait for an invoice of a given age: the pay-date model's distribution of days
+ * late, given that the invoice is still unpaid at that age (see README.md beside this file).
+ *
+ * Two views of where an invoice's days late come from, mixed by how well each explains that the
+ * invoice is still open:
+ * - the customer's: the pay-date model's predictive distribution (its location, the portfolio's
+ *   noise narrowed to the within-customer spread) with the invoice's shifts;
+ * - the portfolio's: every settled invoice's residual plus the invoice's shifts, as a Kaplan-Meier
+ *   estimate in which the portfolio's open invoices are censored at their age (paid later than
+ *   that, when not known), so a ledger of old open invoices is not read as one that pays.
+ * Before it is due an invoice is the customer's; the longer it stays open past what the customer's
+ * view allows, the more the portfolio's view (what happened to invoices that got this late) takes
+ * over (Bayes: prior weights times the probability each gives of being still unpaid at the age).
+ * The distribution past the latest payment ever seen is unknown: a quantile that falls there is
+ * no date.
+ */
+import { addDays } from '../dates';
+import type { ResidualDistribution, ResidualSamples, Scenario } from './pay-date';
+
+export const CONDITIONAL_SETTINGS = {
+  /** Prior weight of the portfolio's view against the customer's. */
+  portfolioPrior: 0.1,
+  /**
+   * Portfolio invoices (settled or open) that must have reached an age before a date is given for
+   * it: below this the conditional backtest's intervals stop covering (README.md beside this file).
+   */
+  minReached: 20,
+  /** The window of collectible_90d. */
+  horizonDays: 90,
+};
+
+/** An open invoice of the portfolio at the moment: censored at its age, in residual days (its shifts taken off). */
+export interface CensoredAge {
+  /** Days past due at the moment (negative before its due date). */
+  age: number;
+  /** Its dispute and channel shift (PayDateModel.shiftOf). */
+  shift: number;
+}
+
+/** The portfolio's Kaplan-Meier distribution of residual days late, and how many invoices reached each age. */
+export interface PortfolioSurvival {
+  /** Residual values where a payment happened, ascending, and the probability of each. */
+  values: Float64Array;
+  masses: Float64Array;
+  /** Probability beyond the last payment seen (open invoices older than any paid one). */
+  tail: number;
+  /** Settled days late with counts (ascending), and the open invoices' ages ascending. */
+  settled: Pick<ResidualSamples, 'daysLate' | 'counts'>;
+  openAges: Int32Array;
+}
+
+/** Builds the portfolio's survival from the model's residuals and the open invoices censored at their ages. */
+export function portfolioSurvival(residuals: ResidualSamples, open: CensoredAge[]): PortfolioSurvival {
+  const censored = open.map((o) => o.age - o.shift).sort((a, b) => a - b);
+  const values: number[] = [];
+  const masses: number[] = [];
+  let atRisk = residuals.weights.reduce((s, w) => s + w, 0) + censored.length;
+  let survival = 1;
+  let c = 0;
+  for (let i = 0; i < residuals.values.length; ) {
+    const v = residuals.values[i];
+    // Invoices censored before this value left the risk set without a payment (a tie stays at risk).
+    while (c < censored.length && censored[c] < v) {
+      c += 1;
+      atRisk -= 1;
+    }
+    let events = 0;
+    while (i < residuals.values.length && residuals.values[i] === v) events += residuals.weights[i++];
+    if (atRisk <= 0) break;
+    const mass = survival * (events / atRisk);
+    values.push(v);
+    masses.push(mass);
+    survival -= mass;
+    atRisk -= events;
+  }
+  return {
+    values: Float64Array.from(values),
+    masses: Float64Array.from(masses),
+    tail: Math.max(0, survival),
+    settled: { daysLate: residuals.daysLate, counts: residuals.counts },
+    openAges: Int32Array.from(open.map((o) => o.age).sort((a, b) => a - b)),
+  };
+}
+
+/** How many of the portfolio's invoices (settled, or open at the moment) reached `age` days past due unpaid. */
+export function reachedAge(s: PortfolioSurvival, age: number): number {
+  let n = 0;
+  for (let i = s.settled.daysLate.length - 1; i >= 0 && s.settled.daysLate[i] >= age; i--) n += s.settled.counts[i];
+  let lo = 0;
+  let hi = s.openAges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (s.openAges[mid] < age) lo = mid + 1;
+    else hi = mid;
+  }
+  return n + s.openAges.length - lo;
+}
+
+export interface ConditionalPrediction {
+  /** Null when too few invoices reached this age, or the median lies past every payment seen. */
+  predicted: { days_late: number; date: string; interval: { low: string; high: string }; scenarios: Scenario[] } | null;
+  /** Probability of payment within the next 90 days, given still unpaid today. */
+  collectible_90d: number;
+  /** Portfolio invoices that reached this age. */
+  reached: number;
+  /** The share of the probability from the portfolio's view (0: all the customer's). */
+  portfolio_share: number;
+  /** Why there is no date, in words. */
+  reason: string | null;
+}
+
+/**
+ * The distribution of days late of an invoice `age` days past due and still unpaid (age negative:
+ * not yet due), `shift` its dispute and channel shift. Every date it gives is on or after
+ * due + age, the moment of the prediction.
+ */
+export function conditionalPrediction(dist: ResidualDistribution, survival: PortfolioSurvival, invoice: { dueDate: string; shift: number }, age: number, settings = CONDITIONAL_SETTINGS): ConditionalPrediction {
+  const points = new Map<number, number>();
+  // The customer's view: its samples at whole days, those at or past the age.
+  const r = dist.residuals;
+  let customerTotal = 0;
+  let customerAlive = 0;
+  const customer = new Map<number, number>();
+  for (let i = 0; i < r.values.length; i++) {
+    const d = Math.round(dist.location + dist.scale * (r.values[i] - r.mean) + invoice.shift);
+    customerTotal += r.weights[i];
+    if (d < age) continue;
+    customerAlive += r.weights[i];
+    customer.set(d, (customer.get(d) ?? 0) + r.weights[i]);
+  }
+  const s1 = customerTotal > 0 ? customerAlive / customerTotal : 0;
+  // The portfolio's view, with the unknown tail beyond its last payment.
+  let s2 = survival.tail;
+  const portfolio = new Map<number, number>();
+  for (let i = 0; i < survival.values.length; i++) {
+    const d = Math.round(survival.values[i] + invoice.shift);
+    if (d < age) continue;
+    s2 += survival.masses[i];
+    portfolio.set(d, (portfolio.get(d) ?? 0) + survival.masses[i]);
+  }
+  const w1 = (1 - settings.portfolioPrior) * s1;
+  const w2 = settings.portfolioPrior * s2;
+  const reached = reachedAge(survival, Math.max(age, 0));
+  if (w1 + w2 <= 0) return { predicted: null, collectible_90d: 0, reached, portfolio_share: 1, reason: 'No invoice of this company was ever paid this late; no reliable date' };
+  const p1 = w1 / (w1 + w2);
+  const p2 = 1 - p1;
+  for (const [d, w] of customer) points.set(d, (points.get(d) ?? 0) + (p1 * w) / customerAlive);
+  for (const [d, m] of portfolio) points.set(d, (points.get(d) ?? 0) + (p2 * m) / s2);
+  const sorted = [...points].sort(([a], [b]) => a - b);
+  let within = 0;
+  for (const [d, p] of sorted) if (d < age + settings.horizonDays) within += p;
+  const collectible = round3(Math.min(1, within));
+  const quantile = (q: number): number | null => {
+    let running = 0;
+    for (const [d, p] of sorted) {
+      running += p;
+      if (running >= q - 1e-9) return d;
+    }
+    return null;
+  };
+  const qs = [0.1, 0.125, 0.375, 0.5, 0.625, 0.875, 0.9].map(quantile);
+  const tooFew = age > 0 && reached < settings.minReached;
+  if (tooFew || qs.some((q) => q === null)) {
+    const share = Math.round(collectible * 100);
+    return {
+      predicted: null,
+      collectible_90d: collectible,
+      reached,
+      portfolio_share: round3(p2),
+      reason: `Invoices this late were paid within 90 days ${share}% of the time; no reliable date`,
+    };
+  }
+  const [q10, q125, q375, q50, q625, q875, q90] = qs as number[];
+  const bands = new Map<number, number>();
+  for (const d of [q125, q375, q625, q875]) bands.set(d, (bands.get(d) ?? 0) + 0.25);
+  return {
+    predicted: {
+      days_late: q50,
+      date: addDays(invoice.dueDate, q50),
+      interval: { low: addDays(invoice.dueDate, q10), high: addDays(invoice.dueDate, q90) },
+      scenarios: [...bands].map(([d, probability]) => ({ date: addDays(invoice.dueDate, d), probability })),
+    },
+    collectible_90d: collectible,
+    reached,
+    portfolio_share: round3(p2),
+    reason: null,
+  };
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
