@@ -41,7 +41,9 @@ function countsFromDueTotals(sqlite: Sqlite, companyId: string, filters: Invoice
     const [dueDate, state, invoiceCount, nonzeroCount] = row;
     const status = state === 'open' ? openStatusOfDue(dueDate, t) : CLOSED_STATUS[state as ClosingReason];
     if (!allowed.has(status)) continue;
-    counts.set(status, (counts.get(status) ?? 0) + (onlyNonzero ? nonzeroCount : invoiceCount));
+    // The closed-invoice balance rule: a closed invoice's balance is 0, so none is "nonzero".
+    const counted = onlyNonzero ? (state === 'open' ? nonzeroCount : 0) : invoiceCount;
+    counts.set(status, (counts.get(status) ?? 0) + counted);
   }
   return counts;
 }

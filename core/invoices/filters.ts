@@ -249,8 +249,9 @@ export function baseWhere(companyId: string, filters: InvoiceFilters, searchForm
   if (filters.customerId) where.add('i.customer_id = ?', filters.customerId);
   if (filters.dueDateFrom) where.add('i.due_date >= ?', filters.dueDateFrom);
   if (filters.dueDateTo) where.add('i.due_date <= ?', filters.dueDateTo);
-  if (filters.overdueOnly) where.add('i.balance > 0');
-  if (filters.hideZeroBalance) where.add('i.balance <> 0');
+  // The closed-invoice balance rule (shape.ts openBalance): a closed invoice's balance is 0.
+  if (filters.overdueOnly) where.add('i.closing_reason IS NULL AND i.balance > 0');
+  if (filters.hideZeroBalance) where.add('i.closing_reason IS NULL AND i.balance <> 0');
   if (filters.followUp?.length) {
     where.add('i.next_follow_up_date IS NOT NULL AND i.closing_reason IS NULL');
     const ranges = mergeRanges(filters.followUp.map((w) => followUpRange(w, todayOf(filters))));

@@ -117,7 +117,9 @@ export interface GroupQuery {
 
 export function groupPage(sqlite: Sqlite, q: GroupQuery): GroupPage {
   const { companyId, limit, sort } = q;
-  const found = onlyCustomerFilters(q.filters) && sort !== 'overdue_balance' ? pageFromTotals(sqlite, q, sort) : pageFromInvoices(sqlite, q);
+  // The kept customer totals' balance counts closed invoices' remainders; the open balance (the
+  // closed-invoice balance rule) is summed from the invoices, like the overdue balance.
+  const found = onlyCustomerFilters(q.filters) && sort !== 'overdue_balance' && sort !== 'balance' ? pageFromTotals(sqlite, q, sort) : pageFromInvoices(sqlite, q);
   const hasMore = found.totals.length > limit;
   const totals = found.totals.slice(0, limit);
   const customers = customerInfo(sqlite, companyId, totals.map((t) => t.customer_id));
@@ -133,7 +135,7 @@ export function groupPage(sqlite: Sqlite, q: GroupQuery): GroupPage {
       currency: info?.currency ?? 'USD',
       invoice_count: t.invoice_count,
       total_amount: fromMinor(t.total_amount),
-      balance: fromMinor(t.balance),
+      balance: fromMinor(b.current + b.overdue),
       overdue_balance: fromMinor(b.overdue),
       oldest_due_date: t.oldest_due_date,
       aging_balances: Object.fromEntries(AGING_BUCKETS.map((k, n) => [k, fromMinor(balances[n])])) as Record<AgingBucket, number>,
@@ -187,7 +189,7 @@ function pageFromInvoices(sqlite: Sqlite, { companyId, filters, sort, dir, limit
   const rows = prepared(
     sqlite,
     `SELECT g.*, t.customer_name FROM (
-       SELECT i.customer_id, count(*) AS invoice_count, sum(i.total_amount) AS total_amount, sum(i.balance) AS balance,
+       SELECT i.customer_id, count(*) AS invoice_count, sum(i.total_amount) AS total_amount, sum(CASE WHEN i.closing_reason IS NULL THEN i.balance ELSE 0 END) AS balance,
               min(i.due_date) AS oldest_due_date, ${sums.text}
        FROM ${from} WHERE ${where.text} GROUP BY i.customer_id
      ) g JOIN customer_invoice_totals t ON t.company_id = ? AND t.customer_id = g.customer_id

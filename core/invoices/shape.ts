@@ -63,9 +63,12 @@ export interface InvoiceItem {
   currency: string;
   total_amount: number;
   paid_amount: number;
+  /** What is owed: total less settled payments while open, 0 once closed (see openBalance). */
   balance: number;
-  /** What is still owed: the balance of an open invoice, 0 once closed (see openBalance). */
+  /** The same as balance, kept for callers that read it by this name. */
   open_balance: number;
+  /** What was left of the total when the invoice closed (written off, credited; below 0 when overpaid); null while open. */
+  balance_at_closing: number | null;
   /** Payments recorded as PENDING (money in flight, not yet counted as paid). */
   pending_amount: number;
   status: InvoiceStatus;
@@ -99,9 +102,9 @@ interface Related {
 
 /**
  * The closed-invoice balance rule: a closed invoice owes nothing, whatever is left of its total
- * (written off, credited, or overpaid below zero). `balance` stays total less settled payments
- * (the spec's field); `open_balance` is what the desk shows as the balance and what every open
- * total adds up.
+ * (written off, credited, or overpaid below zero). The API's `balance` (and `open_balance`) is
+ * this, so what a list is sorted and filtered by is the number it shows; the stored remainder
+ * reads as `balance_at_closing`.
  */
 export function openBalance(row: { balance: number; closing_reason: string | null }): number {
   return row.closing_reason ? 0 : row.balance;
@@ -190,8 +193,9 @@ function toItem(row: InvoiceRow, today: string, rel: Related): InvoiceItem {
     currency: row.currency,
     total_amount: fromMinor(row.total_amount),
     paid_amount: fromMinor(row.paid_amount),
-    balance: fromMinor(row.balance),
+    balance: fromMinor(openBalance(row)),
     open_balance: fromMinor(openBalance(row)),
+    balance_at_closing: row.closing_reason ? fromMinor(row.balance) : null,
     pending_amount: fromMinor(rel.pending.get(row.id) ?? 0),
     status,
     status_display: statusDisplay(status),

@@ -2,6 +2,7 @@ import { type ComponentProps, type ComponentType, createElement, useEffect, useS
 import { ErrorBox } from './components/ErrorBox';
 import { FirstLaunch } from './components/FirstLaunch';
 import { Frame } from './components/Frame';
+import { PageBoundary } from './components/PageBoundary';
 import { SignIn } from './components/SignIn';
 import { Toasts } from './components/Toasts';
 import { companyPath, parseRoute, useRoute } from './state/route';
@@ -55,7 +56,7 @@ function Page<K extends PageKey>({ page, props }: { page: K; props: PageProps<K>
     };
   }, [page, Loaded, attempt]);
   // The props were checked against the page where Page is used; TypeScript cannot follow K into the spread.
-  if (Loaded) return createElement(Loaded as ComponentType<object>, props);
+  if (Loaded) return <PageBoundary what="this page">{createElement(Loaded as ComponentType<object>, props)}</PageBoundary>;
   if (error !== null) {
     return (
       <ErrorBox
@@ -169,7 +170,9 @@ export function App() {
       ) : phase === 'signed-out' ? (
         <SignIn />
       ) : (
-        <Workspace />
+        <PageBoundary what="the workspace">
+          <Workspace />
+        </PageBoundary>
       )}
       <Toasts />
     </>

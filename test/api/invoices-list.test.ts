@@ -62,7 +62,8 @@ const FILTERS: Record<string, (s: Spec) => boolean> = {
   'is_person=false': (s) => s.customer !== 'jane',
   'labels=:disputed': (s) => !!s.labels?.includes('disputed'),
   'labels=:disputed,:promise': (s) => !!s.labels?.length,
-  'hide_zero_balance=true': (s) => balanceOf(s) !== 0,
+  // The closed-invoice balance rule: a closed invoice's balance is 0 whatever was left at closing.
+  'hide_zero_balance=true': (s) => !s.closing && balanceOf(s) !== 0,
 };
 
 describe('GET /invoices', () => {
@@ -142,6 +143,7 @@ describe('GET /invoices', () => {
       paid_amount: 200,
       balance: 300,
       open_balance: 300,
+      balance_at_closing: null,
       pending_amount: 0,
       status: 'past_due_31_60',
       status_display: 'Past due 31-60',
@@ -348,12 +350,13 @@ describe('GET /invoices', () => {
       currency: 'USD',
       invoice_count: 4,
       total_amount: 700,
-      balance: 440,
+      // Open invoices only: the overpaid invoice's -10 is not owed back in this balance.
+      balance: 450,
       overdue_balance: 450,
       oldest_due_date: pastDue(61),
       aging_balances: { current: 0, '1_30': 0, '31_60': 375, '61_90': 75, '91_over': 0 },
     });
-    expect(rows[2]).toMatchObject({ customer_name: 'Jane Doe', is_person: true, balance: 1120, overdue_balance: 1040, aging_balances: { '61_90': 40, '91_over': 1000 } });
+    expect(rows[2]).toMatchObject({ customer_name: 'Jane Doe', is_person: true, balance: 1040, overdue_balance: 1040, aging_balances: { '61_90': 40, '91_over': 1000 } });
 
     const byBalance = await get('group_by=customer&sort=balance_desc&limit=1');
     const walked = [byBalance.body.items[0].customer_name];

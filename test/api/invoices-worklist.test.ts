@@ -136,7 +136,7 @@ describe('the invoice worklist', () => {
 
   it('applies the closed-invoice balance rule: a written-off invoice owes nothing', async () => {
     const res = await get('ar_owner=me&status=closed_written_off');
-    expect(res.body.items).toEqual([expect.objectContaining({ invoice_number: 'G-CLOSED', balance: 80, open_balance: 0 })]);
+    expect(res.body.items).toEqual([expect.objectContaining({ invoice_number: 'G-CLOSED', balance: 0, open_balance: 0, balance_at_closing: 80 })]);
     const summary = await call(w.app, 'GET', `${base}/summary`, { token: w.token });
     expect(summary.body.status_balances.closed_written_off).toBe(0);
   });

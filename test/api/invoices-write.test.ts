@@ -265,7 +265,7 @@ describe('invoice writes', () => {
       const paid = await send('PUT', `/${id}`, full({ total_amount: 60 }));
       expect(paid.body).toMatchObject({ total_amount: 60, paid_amount: 60, balance: 0, status: 'closed_paid', closing_reason: 'paid', closed_date: pastDue(2) });
       const over = await send('PUT', `/${id}`, full({ total_amount: 50 }));
-      expect(over.body).toMatchObject({ balance: -10, status: 'closed_overpaid' });
+      expect(over.body).toMatchObject({ balance: 0, balance_at_closing: -10, status: 'closed_overpaid' });
       const reopened = await send('PUT', `/${id}`, full({ total_amount: 75.25 }));
       expect(reopened.body).toMatchObject({ paid_amount: 60, balance: 15.25, status: 'past_due_1_30', closing_reason: null });
 

@@ -197,17 +197,17 @@ describe('follow-ups and payments in the panel', () => {
   });
 
   it('says what an operation does to the invoice', () => {
-    const invoice = { open_balance: 180, balance: 180, currency: 'USD', closing_reason: null };
+    const invoice = { open_balance: 180, balance_at_closing: null, currency: 'USD', closing_reason: null };
     expect(operationEffect('settle', { amount: 40, status: 'PENDING' }, invoice)).toBe('It counts now: the open balance goes from $180.00 to $140.00.');
     expect(operationEffect('settle', { amount: 180, status: 'PENDING' }, invoice)).toBe('It counts now: the invoice is paid in full (open balance $180.00 to $0.00).');
     expect(operationEffect('settle', { amount: 200, status: 'PENDING' }, invoice)).toBe('It counts now: the invoice closes as overpaid by $20.00.');
     expect(operationEffect('fail', { amount: 40, status: 'PENDING' }, invoice)).toBe('It will not count toward the invoice: the open balance stays $180.00.');
     expect(operationEffect('void', { amount: 40, status: 'PENDING' }, invoice)).toBe('It is cancelled and never counts: the open balance stays $180.00.');
     expect(operationEffect('void', { amount: 50, status: 'PARTIAL' }, invoice)).toBe('It stops counting: the open balance goes from $180.00 to $230.00.');
-    expect(operationEffect('void', { amount: 180, status: 'PAID' }, { open_balance: 0, balance: 0, currency: 'USD', closing_reason: 'paid' })).toBe(
+    expect(operationEffect('void', { amount: 180, status: 'PAID' }, { open_balance: 0, balance_at_closing: 0, currency: 'USD', closing_reason: 'paid' })).toBe(
       'It stops counting: the open balance goes from $0.00 to $180.00 and the invoice reopens.',
     );
-    expect(operationEffect('void', { amount: 50, status: 'PAID' }, { open_balance: 0, balance: 30, currency: 'USD', closing_reason: 'written_off' })).toBe(
+    expect(operationEffect('void', { amount: 50, status: 'PAID' }, { open_balance: 0, balance_at_closing: 30, currency: 'USD', closing_reason: 'written_off' })).toBe(
       'It stops counting; the invoice stays closed (written off) and owes nothing.',
     );
   });

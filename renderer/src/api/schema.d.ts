@@ -3268,6 +3268,7 @@ export interface components {
       paid_amount: number;
       balance: number;
       open_balance: number;
+      balance_at_closing: number | null;
       pending_amount: number;
       status: components["schemas"]["InvoiceStatus"];
       status_display: string;

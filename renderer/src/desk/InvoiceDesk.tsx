@@ -1,6 +1,7 @@
 import type { GridApi } from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { StaleLedgerBanner } from '../analytics/StaleLedgerBanner';
+import { PageBoundary } from '../components/PageBoundary';
 import { companyPath, useRoute } from '../state/route';
 import './ag';
 import { BulkBar } from './BulkBar';
@@ -124,7 +125,11 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
           <InvoiceGrid companyId={companyId} filters={filters} onFilters={onFilters} onOpen={onOpen} onCustomer={onCustomer} gridRef={gridRef} openId={invoiceId} />
         )}
       </div>
-      {invoiceId && <InvoicePanel companyId={companyId} invoiceId={invoiceId} onClose={onClose} onCustomer={onCustomer} />}
+      {invoiceId && (
+        <PageBoundary key={invoiceId} what="this invoice">
+          <InvoicePanel companyId={companyId} invoiceId={invoiceId} onClose={onClose} onCustomer={onCustomer} />
+        </PageBoundary>
+      )}
     </div>
   );
 }

@@ -134,12 +134,11 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
 }
 
 /** The balance cell's tooltip: pending money, and for a closed invoice why it owes nothing. */
-export function balanceTooltip(invoice: Pick<Invoice, 'status' | 'status_display' | 'balance' | 'open_balance' | 'pending_amount' | 'currency'>): string {
-  const parts = [`Open balance ${formatMoney(invoice.open_balance, invoice.currency)}`];
+export function balanceTooltip(invoice: Pick<Invoice, 'status_display' | 'balance' | 'balance_at_closing' | 'pending_amount' | 'currency'>): string {
+  const parts = [`Open balance ${formatMoney(invoice.balance, invoice.currency)}`];
   if (invoice.pending_amount > 0) parts.push(`${formatMoney(invoice.pending_amount, invoice.currency)} in pending payments, not counted yet`);
-  if (invoice.status.startsWith('closed_') && invoice.balance !== 0) {
-    parts.push(`${invoice.status_display}: ${formatMoney(Math.abs(invoice.balance), invoice.currency)} ${invoice.balance > 0 ? 'left unpaid at closing' : 'paid beyond the total'}, not owed`);
-  }
+  const left = invoice.balance_at_closing;
+  if (left) parts.push(`${invoice.status_display}: ${formatMoney(Math.abs(left), invoice.currency)} ${left > 0 ? 'left unpaid at closing' : 'paid beyond the total'}, not owed`);
   return parts.join(' · ');
 }
 

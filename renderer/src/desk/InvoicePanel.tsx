@@ -114,9 +114,9 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
                 </div>
               )}
             </div>
-            {invoice.status.startsWith('closed_') && invoice.balance !== 0 && (
+            {!!invoice.balance_at_closing && (
               <p className="muted small" data-testid="closed-note">
-                {invoice.status_display}: {formatMoney(Math.abs(invoice.balance), invoice.currency)} {invoice.balance > 0 ? 'was left unpaid at closing' : 'was paid beyond the total'}. A closed invoice owes
+                {invoice.status_display}: {formatMoney(Math.abs(invoice.balance_at_closing), invoice.currency)} {invoice.balance_at_closing > 0 ? 'was left unpaid at closing' : 'was paid beyond the total'}. A closed invoice owes
                 nothing and counts in no open balance.
               </p>
             )}

@@ -44,7 +44,7 @@ export function overpayment(amount: number, openBalance: number): number {
 export function operationEffect(
   operation: PaymentOperation,
   payment: { amount: number; status: string },
-  invoice: { open_balance: number; balance: number; currency: string; closing_reason?: string | null },
+  invoice: { open_balance: number; balance_at_closing: number | null; currency: string; closing_reason?: string | null },
 ): string {
   const money = (n: number) => formatMoney(n, invoice.currency);
   const open = money(invoice.open_balance);
@@ -59,6 +59,6 @@ export function operationEffect(
   if (invoice.closing_reason === 'credit_memo' || invoice.closing_reason === 'written_off') {
     return `It stops counting; the invoice stays closed (${invoice.closing_reason.replace('_', ' ')}) and owes nothing.`;
   }
-  const after = (cents(invoice.balance) + cents(payment.amount)) / 100;
+  const after = (cents(invoice.balance_at_closing ?? invoice.open_balance) + cents(payment.amount)) / 100;
   return after > 0 ? `It stops counting: the open balance goes from ${open} to ${money(after)}${invoice.open_balance === 0 ? ' and the invoice reopens' : ''}.` : `It stops counting: the invoice stays overpaid by ${money(-after)}.`;
 }

@@ -5,7 +5,7 @@ import { CustomerPicker } from '../components/CustomerPicker';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { PageFooter } from '../components/Tabs';
 import { useLoad } from '../components/useLoad';
-import { useDesk } from '../desk/store';
+import { type SelectedInvoice, useDesk } from '../desk/store';
 import { formatDate, formatTimestamp } from '../desk/format';
 import { holdWords, STEP_STATUS_WORDS } from '../queue/words';
 import { companyPath } from '../state/route';
@@ -14,6 +14,8 @@ import { toast } from '../state/toasts';
 import { type Sequence, STEP_TYPE_WORDS } from './words';
 
 const PAGE_SIZE = 50;
+/** One empty selection for every render: a new [] per call makes the store subscription loop (React error #185). */
+const NO_SELECTION: SelectedInvoice[] = [];
 
 /** A sequence's enrollments: enroll by search or from the desk's selection, stop with a reason, see each one's steps. */
 export function Enrollments({ companyId, sequence, onChanged }: { companyId: string; sequence: Sequence; onChanged: () => void }) {
@@ -23,7 +25,7 @@ export function Enrollments({ companyId, sequence, onChanged }: { companyId: str
   const [startDate, setStartDate] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const [stopping, setStopping] = useState<string | null>(null);
-  const selection = useDesk((s) => (s.companyId === companyId ? s.selection : []));
+  const selection = useDesk((s) => (s.companyId === companyId ? s.selection : NO_SELECTION));
   const selectedCustomers = [...new Map(selection.map((r) => [r.customer, r.customer_name])).entries()];
   const changed = useCallback(() => {
     setVersion((v) => v + 1);

@@ -12,7 +12,11 @@ const ROLES: Record<Role, string> = { owner: 'Owner', collector: 'Collector', vi
 /** Who signs in to this company and with which role; an owner invites (creates a user), changes roles and removes. */
 export function CompanyUsers({ companyId, isOwner }: { companyId: string; isOwner: boolean }) {
   const [version, setVersion] = useState(0);
-  const members = useLoad((signal) => api.get('/api/companies/{company_id}/members', { path: { company_id: companyId }, signal }), [companyId, version]);
+  // Only owners may list the users (the server answers 403 to others): others read why, not an error.
+  const members = useLoad(
+    (signal) => (isOwner ? api.get('/api/companies/{company_id}/members', { path: { company_id: companyId }, signal }) : Promise.resolve(null)),
+    [companyId, version, isOwner],
+  );
   const [form, setForm] = useState({ username: '', name: '', password: '', role: 'collector' as Role });
   const [removing, setRemoving] = useState<Schemas['CompanyMember'] | null>(null);
   const save = useSave();
@@ -20,7 +24,11 @@ export function CompanyUsers({ companyId, isOwner }: { companyId: string; isOwne
   return (
     <section className="card stack" aria-labelledby="users-title">
       <h2 id="users-title">Users and roles</h2>
-      {!isOwner && <p className="muted">Only an owner of the company changes who has access.</p>}
+      {!isOwner && (
+        <p className="notice" role="status">
+          Only an owner of the company sees and changes who has access. Ask an owner.
+        </p>
+      )}
       {members.error !== null && <ErrorBox what="the users" error={members.error} onRetry={members.reload} />}
       {members.data && (
         <table className="data-table" data-testid="users-table">

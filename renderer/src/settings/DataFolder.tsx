@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { ApiError } from '../api/client';
 import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { FormError, useSave } from '../components/useSave';
 import { formatTimestamp } from '../desk/format';
-import { api } from '../state/session';
+import { api, useSession } from '../state/session';
 
 function size(bytes: number): string {
   return bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -11,12 +12,32 @@ function size(bytes: number): string {
 
 /** Where the data lives, the backups next to it, and a backup now. */
 export function DataFolder() {
-  const [version, setVersion] = useState(0);
-  const folder = useLoad((signal) => api.get('/api/v1/backups/', { signal }), [version]);
-  const save = useSave();
+  const ownsEvery = useSession((s) => s.companies.every((c) => c.role === 'owner'));
   return (
     <section className="card stack" aria-labelledby="data-title">
       <h2 id="data-title">Data folder and backups</h2>
+      {ownsEvery ? <Folder /> : <NotOwner />}
+    </section>
+  );
+}
+
+/** A permission, not a failure: nothing to retry, and who can help. */
+function NotOwner() {
+  return (
+    <p className="notice" role="status" data-testid="backups-owner-only">
+      A backup holds every company in this database, so only a user who owns all of them can see or make backups. Ask that owner.
+    </p>
+  );
+}
+
+function Folder() {
+  const [version, setVersion] = useState(0);
+  const folder = useLoad((signal) => api.get('/api/v1/backups/', { signal }), [version]);
+  const save = useSave();
+  // The database holds a company this user is not in: the server says so when asked.
+  if (folder.error instanceof ApiError && folder.error.status === 403) return <NotOwner />;
+  return (
+    <>
       {folder.error !== null && <ErrorBox what="the data folder" error={folder.error} onRetry={folder.reload} />}
       {folder.data && (
         <>
@@ -66,6 +87,6 @@ export function DataFolder() {
         </div>
       )}
       <FormError error={save.error} />
-    </section>
+    </>
   );
 }
