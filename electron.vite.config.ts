@@ -24,7 +24,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main.ts') } },
+      // The intelligence refresh's process (core/intelligence/refresh-process.ts) is a second entry.
+      rollupOptions: { input: { index: resolve(__dirname, 'electron/main.ts'), 'refresh-child': resolve(__dirname, 'core/intelligence/refresh-child.ts') } },
     },
   },
   preload: {

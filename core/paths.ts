@@ -14,6 +14,14 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP_NAME);
 }
 
+/**
+ * Where `--demo` runs when no --db or --data-dir is given: a folder beside the per-user one
+ * (ardesk-demo), so the demo users never land in the workspace the real app opens later.
+ */
+export function demoDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  return `${defaultDataDir(env, platform)}-demo`;
+}
+
 export function databaseFileIn(dataDir: string): string {
   return join(dataDir, 'ardesk.sqlite');
 }

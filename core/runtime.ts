@@ -5,6 +5,7 @@ import { startSnapshotScheduler } from './analytics/snapshot-job';
 import type { Engine } from './engine';
 import { createApp, type HttpOptions } from './http/app';
 import { startIntelligenceScheduler } from './intelligence/jobs';
+import { startRefreshProcess } from './intelligence/refresh-process';
 import { coreJobHandlers } from './jobs/handlers';
 import { createWorker, WORKER_DEFAULTS } from './jobs/worker';
 import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from './replies/sync';
@@ -29,6 +30,8 @@ export interface RuntimeOptions extends Partial<HttpOptions> {
 export interface Runtime {
   url: string;
   port: number;
+  /** The intelligence refresh process's id while it runs (it starts with the first refresh). */
+  refreshProcessId(): number | null;
   stop(): Promise<void>;
 }
 
@@ -60,7 +63,10 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const worker = createWorker(engine, { handlers: coreJobHandlers(), ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}) });
+  // The intelligence refresh runs in a process of its own, off the loop that answers requests.
+  const refresher = startRefreshProcess(engine.database.file, engine.clock);
+  const refresh = (_: Engine, companyId: string, run: Parameters<typeof refresher.run>[1]) => refresher.run(companyId, run);
+  const worker = createWorker(engine, { handlers: coreJobHandlers({ refresh }), ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}) });
   worker.start();
   const snapshots = startSnapshotScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
   // Replies are read on a schedule: a reading job per connection per interval (and one at start),
@@ -81,6 +87,7 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   return {
     url: `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`,
     port,
+    refreshProcessId: () => refresher.pid(),
     async stop() {
       await sync.stop();
       await snapshots.stop();
@@ -89,6 +96,7 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
       // The job in hand finishes (and records its outcome) before the database can be closed.
       await intelligence.stop();
       await worker.stop();
+      await refresher.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { createEngine, type Engine } from '../core/engine';
 import { RENDERER_CSP } from '../core/http/renderer';
@@ -20,8 +20,10 @@ let mainWindow: BrowserWindow | null = null;
 
 function dataDir(): string {
   // ARDESK_DATA_DIR moves the workspace for both faces; otherwise userData is the same folder
-  // `ardesk serve` uses by default (core/paths.ts).
-  return process.env.ARDESK_DATA_DIR ? defaultDataDir() : app.getPath('userData');
+  // `ardesk serve` uses by default (core/paths.ts). --demo runs in the folder beside it, as
+  // `ardesk serve --demo` does, so the demo users never land in the real workspace.
+  const base = process.env.ARDESK_DATA_DIR ? defaultDataDir() : app.getPath('userData');
+  return process.argv.includes('--demo') ? `${base}-demo` : base;
 }
 
 function sameOrigin(url: string, origin: string): boolean {
@@ -40,7 +42,10 @@ async function start(): Promise<Shell> {
   const file = databaseFileIn(dataDir());
   const engine = await createEngine({ file, checkpointInBackground: true });
   // `npm start -- --demo` passes --demo on to this process.
-  if (process.argv.includes('--demo')) console.log(await prepareDemo(engine, file));
+  if (process.argv.includes('--demo')) {
+    console.log(`ardesk: the demo workspace lives in ${dirname(file)} (its own folder: your own data folder is not touched)`);
+    console.log(await prepareDemo(engine, file));
+  }
   await revokeLeftoverLaunchTokens(engine);
   const runtime = await startRuntime(engine, { port: 0, host: '127.0.0.1', rendererDir: join(__dirname, '..', 'renderer') });
   return { engine, runtime, origin: new URL(runtime.url).origin, token: null };

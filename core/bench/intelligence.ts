@@ -1,94 +1,174 @@
 /**
- * `npm run bench:intelligence`: the intelligence engine at scale. Seeds a generated ledger with
- * `ardesk seed` in a child process (so its memory is not counted), then in this process: a full
- * refresh (time, peak RSS, and the longest the event loop waited meanwhile: what a request to the
- * server would wait at worst), a second full refresh (nothing changed: nothing written), and the
- * incremental refresh of one customer after one payment, repeated on different customers (median).
+ * `npm run bench:intelligence`: the intelligence engine at scale, run as the server runs it. For
+ * each ledger shape (by default 1,000,000 invoices over 50,000 customers, then 100,000 over 48:
+ * few customers with thousands of invoices each) it seeds a ledger with `ardesk seed` in a child
+ * process, then:
+ * - starts the real server on it in this process (`startRuntime`): its start-up catch-up is the
+ *   first full refresh, run in the refresh process. Meanwhile an unrelated request (the invoice
+ *   summary) is sent again and again over real HTTP: how long a request waits during a full
+ *   refresh (p50, p99, max), next to the event loop's own longest wait. Peak RSS of the server
+ *   process (this one) and of the refresh process;
+ * - a second full refresh (nothing changed) and the refresh of one customer after one payment
+ *   (median), through a refresh process of the bench's own (round trip included).
  *
- *   npm run bench:intelligence -- [--invoices N] [--customers M] [--samples K] [--db FILE] [--keep]
+ *   npm run bench:intelligence -- [--invoices N --customers M] [--samples K] [--db FILE] [--keep]
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { createEngine, systemActor } from '../engine';
-import { refreshIntelligence } from '../intelligence/runner';
-import { recordPayment } from '../payments/commands';
+import { createUser } from '../auth/users';
+import { insertMembership } from '../companies/companies';
+import { createEngine, type Engine, runCommand, systemActor } from '../engine';
+import { startRefreshProcess } from '../intelligence/refresh-process';
 import { fromMinor } from '../money';
+import { recordPayment } from '../payments/commands';
+import { startRuntime } from '../runtime';
+import { keepAliveAgent, timedRequest } from './http';
 
-/** The issue's targets at 1M invoices / 50k customers. */
-const TARGETS = { fullSeconds: 120, rssMb: 600, incrementalMs: 200 };
-/** Ours, not the issue's: how long a request to the server may wait behind the refresh. */
-const STALL_GOAL_MS = 100;
+/** The issue's targets at 1M invoices / 50k customers (and the request waits at 100,000 / 48 too). */
+const TARGETS = { fullSeconds: 120, refreshRssMb: 600, serverRssMb: 400, incrementalMs: 200, requestP99Ms: 100, requestMaxMs: 200 };
 const BIN = resolve(__dirname, '../cli/bin.cjs');
+const SHAPES = [
+  { invoices: 1_000_000, customers: 50_000 },
+  { invoices: 100_000, customers: 48 },
+];
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
+const percentile = (values: number[], p: number) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? 0;
+};
+
+/** Peak resident memory of a process (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb ?? 0) / 1024;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The start-up full refresh in the real server, with an unrelated request sent over and over meanwhile. */
+async function fullRefreshInServer(engine: Engine, companyId: string) {
+  const userId = await createUser(engine, { username: 'bench-intelligence', password: 'bench-intelligence' });
+  await runCommand(engine, 'bench_membership', { actor: systemActor, companyId: null }, (tx) => insertMembership(tx, companyId, userId, 'viewer'));
+  const jobStatus = engine.database.sqlite.prepare(`SELECT status FROM jobs WHERE company_id = ? AND kind = 'intelligence_refresh' AND subject_id = 'full' ORDER BY created_at DESC LIMIT 1`).pluck();
+  const status = () => jobStatus.get(companyId) as string | undefined;
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  const runtime = await startRuntime(engine, { port: 0, host: '127.0.0.1', jobPollMs: 200, replyReadIntervalMs: 0 });
+  try {
+    const agent = keepAliveAgent();
+    const login = await timedRequest(agent, `${runtime.url}/api/v1/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench-intelligence', password: 'bench-intelligence' }),
+    });
+    const headers = { authorization: `Token ${(JSON.parse(login.body.toString()) as { token: string }).token}` };
+    const url = `${runtime.url}/api/companies/${companyId}/invoices/summary`;
+    while (status() !== 'running') {
+      if (status() === 'succeeded') throw new Error('the start-up refresh finished before it was seen running');
+      await sleep(20);
+    }
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    loop.enable();
+    const waits: number[] = [];
+    for (;;) {
+      const s = status();
+      if (s === 'succeeded' || s === 'failed') {
+        if (s === 'failed') throw new Error('the full refresh failed');
+        break;
+      }
+      const r = await timedRequest(agent, url, { headers });
+      if (r.status !== 200) throw new Error(`the probe request answered ${r.status}`);
+      waits.push(r.ms);
+    }
+    loop.disable();
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    agent.destroy();
+    const refreshPid = runtime.refreshProcessId();
+    const refreshRss = refreshPid ? peakRssMb(refreshPid) : 0;
+    const report = JSON.parse(engine.database.sqlite.prepare(`SELECT result FROM jobs WHERE company_id = ? AND subject_id = 'full' AND status = 'succeeded'`).pluck().get(companyId) as string).report;
+    return { seconds, serverCpuSeconds: (cpu.user + cpu.system) / 1e6, waits, loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6, refreshRss, serverRss: peakRssMb(process.pid), report };
+  } finally {
+    await runtime.stop();
+  }
+}
+
+async function benchShape(file: string, samples: number): Promise<void> {
+  const engine = await createEngine({ file, checkpointInBackground: true });
+  try {
+    const company = await engine.db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').executeTakeFirstOrThrow();
+    const full = await fullRefreshInServer(engine, company.id);
+    const p50 = percentile(full.waits, 0.5);
+    const p99 = percentile(full.waits, 0.99);
+    const max = Math.max(...full.waits);
+    console.log(`full refresh (server start-up, refresh process): ${full.seconds.toFixed(1)} s`, JSON.stringify(full.report));
+    console.log(`  an unrelated request during it (invoice summary, ${full.waits.length} sent one after another): p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms`);
+    console.log(`  server event loop during it: longest wait ${full.loopMaxMs.toFixed(0)} ms, p99 ${full.loopP99Ms.toFixed(0)} ms; server CPU ${full.serverCpuSeconds.toFixed(1)} s`);
+    console.log(`  peak RSS: server process ${full.serverRss.toFixed(0)} MB, refresh process ${full.refreshRss.toFixed(0)} MB`);
+
+    const refresher = startRefreshProcess(file, engine.clock);
+    try {
+      let started = performance.now();
+      const again = await refresher.run(company.id);
+      console.log(`second full refresh (nothing changed): ${((performance.now() - started) / 1000).toFixed(1)} s`, JSON.stringify(again));
+      const open = engine.database.sqlite
+        .prepare(`SELECT id, customer_id, balance FROM invoices WHERE company_id = ? AND closing_reason IS NULL AND balance > 100 GROUP BY customer_id ORDER BY customer_id LIMIT ?`)
+        .all(company.id, samples) as { id: string; customer_id: string; balance: number }[];
+      const times: number[] = [];
+      for (const inv of open) {
+        await recordPayment(engine, { companyId: company.id, actor: systemActor }, { invoice: inv.id, amount: fromMinor(Math.floor(inv.balance / 2)) });
+        started = performance.now();
+        await refresher.run(company.id, { customerIds: [inv.customer_id] });
+        times.push(performance.now() - started);
+      }
+      const incremental = median(times);
+      console.log(`incremental refresh after one payment: median ${incremental.toFixed(1)} ms over ${times.length} (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`);
+      const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+      console.log(`targets: request p99 <= ${TARGETS.requestP99Ms} ms and max <= ${TARGETS.requestMaxMs} ms: ${verdict(p99 <= TARGETS.requestP99Ms && max <= TARGETS.requestMaxMs)}`);
+      console.log(`  server RSS <= ${TARGETS.serverRssMb} MB: ${verdict(full.serverRss <= TARGETS.serverRssMb)}; refresh process RSS <= ${TARGETS.refreshRssMb} MB: ${verdict(full.refreshRss <= TARGETS.refreshRssMb)}`);
+      console.log(`  full <= ${TARGETS.fullSeconds} s (at 1M): ${verdict(full.seconds <= TARGETS.fullSeconds)}; incremental <= ${TARGETS.incrementalMs} ms: ${verdict(incremental <= TARGETS.incrementalMs)}`);
+    } finally {
+      await refresher.close();
+    }
+  } finally {
+    await engine.close();
+  }
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: { invoices: { type: 'string' }, customers: { type: 'string' }, samples: { type: 'string' }, db: { type: 'string' }, keep: { type: 'boolean' } },
   });
-  const invoices = Number(values.invoices ?? 1_000_000);
-  const customers = Number(values.customers ?? 50_000);
   const samples = Number(values.samples ?? 11);
-  let dir: string | null = null;
-  let file = values.db;
-  if (!file) {
-    dir = mkdtempSync(join(tmpdir(), 'ardesk-bench-intel-'));
-    file = join(dir, 'bench.sqlite');
-    console.log(`seeding ${invoices} invoices over ${customers} customers ...`);
-    const seeded = spawnSync(process.execPath, [BIN, 'seed', '--db', file, '--invoices', String(invoices), '--customers', String(customers)], { stdio: 'inherit' });
-    if (seeded.status !== 0) throw new Error('seeding failed');
-  }
-  // As the server runs it: checkpoints on a worker thread.
-  const engine = await createEngine({ file, checkpointInBackground: true });
-  try {
-    const company = await engine.db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').executeTakeFirstOrThrow();
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    loop.enable();
-    let started = performance.now();
-    const cpuBefore = process.cpuUsage();
-    const full = await refreshIntelligence(engine, company.id);
-    const fullSeconds = (performance.now() - started) / 1000;
-    const cpu = process.cpuUsage(cpuBefore);
-    loop.disable();
-    const rssMb = process.resourceUsage().maxRSS / 1024;
-    const stallMs = loop.max / 1e6;
-    // CPU time alongside: on a shared machine the wall time is mostly how busy the others were.
-    console.log(`full refresh: ${fullSeconds.toFixed(1)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s), peak RSS ${rssMb.toFixed(0)} MB`, JSON.stringify(full));
-    console.log(`event loop during it: longest stall ${stallMs.toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms`);
-    started = performance.now();
-    const again = await refreshIntelligence(engine, company.id);
-    console.log(`second full refresh (nothing changed): ${((performance.now() - started) / 1000).toFixed(1)} s`, JSON.stringify(again));
-
-    const open = engine.database.sqlite
-      .prepare(`SELECT id, customer_id, balance FROM invoices WHERE company_id = ? AND closing_reason IS NULL AND balance > 100 GROUP BY customer_id ORDER BY customer_id LIMIT ?`)
-      .all(company.id, samples) as { id: string; customer_id: string; balance: number }[];
-    const times: number[] = [];
-    for (const inv of open) {
-      await recordPayment(engine, { companyId: company.id, actor: systemActor }, { invoice: inv.id, amount: fromMinor(Math.floor(inv.balance / 2)) });
-      const t = performance.now();
-      await refreshIntelligence(engine, company.id, { customerIds: [inv.customer_id] });
-      times.push(performance.now() - t);
-    }
-    const incremental = median(times);
-    console.log(`incremental refresh after one payment: median ${incremental.toFixed(1)} ms over ${times.length} (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`);
-    const ok = fullSeconds <= TARGETS.fullSeconds && rssMb <= TARGETS.rssMb && incremental <= TARGETS.incrementalMs;
-    console.log(
-      `targets at 1M invoices / 50k customers: full <= ${TARGETS.fullSeconds} s, RSS <= ${TARGETS.rssMb} MB, incremental <= ${TARGETS.incrementalMs} ms: ${ok ? 'met' : 'NOT met'} at this size`,
-    );
-    console.log(`goal: longest event-loop stall <= ${STALL_GOAL_MS} ms: ${stallMs <= STALL_GOAL_MS ? 'met' : 'NOT met'}`);
+  if (values.db) {
+    console.log(`on ${values.db}`);
+    await benchShape(values.db, samples);
     return 0;
-  } finally {
-    await engine.close();
-    if (dir && !values.keep) rmSync(dir, { recursive: true, force: true });
-    else if (dir) console.log(`kept ${dir}`);
   }
+  const shapes = values.invoices || values.customers ? [{ invoices: Number(values.invoices ?? 1_000_000), customers: Number(values.customers ?? 50_000) }] : SHAPES;
+  for (const shape of shapes) {
+    const dir = mkdtempSync(join(tmpdir(), 'ardesk-bench-intel-'));
+    const file = join(dir, 'bench.sqlite');
+    try {
+      console.log(`\n${shape.invoices.toLocaleString('en-US')} invoices over ${shape.customers.toLocaleString('en-US')} customers: seeding ...`);
+      const seeded = spawnSync(process.execPath, [BIN, 'seed', '--db', file, '--invoices', String(shape.invoices), '--customers', String(shape.customers)], { stdio: 'inherit' });
+      if (seeded.status !== 0) throw new Error('seeding failed');
+      await benchShape(file, samples);
+    } finally {
+      if (values.keep) console.log(`kept ${dir}`);
+      else rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return 0;
 }
 
 main().then(

@@ -44,6 +44,11 @@ function stopWithNpmParent() {
 }
 
 const argv = process.argv.slice(2);
+// Help needs neither the driver nor the TypeScript core: answered at once.
+if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
+  console.log(require('./usage.cjs').helpText());
+  process.exit(argv.length ? 0 : 1);
+}
 const runtime = chooseRuntime(process.version, sqliteDriver(), pinnedNode());
 if (runtime.kind !== 'none') stopWithNpmParent();
 if (runtime.kind === 'here') {

@@ -1,13 +1,48 @@
 import type { Engine } from '../engine';
 import { UsageError } from './options';
 
-/** The one company whose id or exact name is given (--company), else a usage error. */
-export async function findCompany(engine: Pick<Engine, 'db'>, nameOrId: string): Promise<{ id: string; name: string }> {
-  const found = await engine.db
-    .selectFrom('companies')
-    .select(['id', 'name'])
-    .where((eb) => eb.or([eb('id', '=', nameOrId.toLowerCase()), eb('name', '=', nameOrId)]))
-    .execute();
-  if (found.length !== 1) throw new UsageError(found.length ? `${found.length} companies are named ${nameOrId}; give its id` : `no company ${nameOrId}`);
+/** How far apart two strings are: edits (insert, delete, replace) from one to the other. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
+ * The names nearest to what was typed, best first (at most `limit`): names that contain it, or
+ * that it contains, first ("Ledger 1" finds "Generated Ledger 1"), then by edits, ignoring case;
+ * names more edits away than half their length are left out.
+ */
+export function closestNames(typed: string, names: string[], limit = 3): string[] {
+  const t = typed.trim().toLowerCase();
+  return names
+    .map((name) => {
+      const n = name.toLowerCase();
+      const contains = n.includes(t) || t.includes(n);
+      return { name, contains, distance: editDistance(t, n) };
+    })
+    .filter((c) => c.contains || c.distance <= Math.ceil(Math.max(c.name.length, typed.length) / 2))
+    .sort((a, b) => Number(b.contains) - Number(a.contains) || a.distance - b.distance || a.name.localeCompare(b.name))
+    .slice(0, limit)
+    .map((c) => c.name);
+}
+
+/** The refusal for a company name or id that matches none: with the closest names, if any. */
+export function unknownCompany(typed: string, names: string[], hint = ''): UsageError {
+  const close = closestNames(typed, names);
+  const suggestion = close.length ? `; did you mean ${close.map((n) => `"${n}"`).join(', ')}?` : names.length ? '' : ' (there are no companies yet)';
+  return new UsageError(`no company ${typed}${suggestion}${hint}`);
+}
+
+/** The one company whose id or exact name is given (--company), else a usage error naming the closest. */
+export async function findCompany(engine: Pick<Engine, 'db'>, nameOrId: string, hint = ''): Promise<{ id: string; name: string }> {
+  const companies = await engine.db.selectFrom('companies').select(['id', 'name']).execute();
+  const found = companies.filter((c) => c.id === nameOrId.toLowerCase() || c.name === nameOrId);
+  if (found.length > 1) throw new UsageError(`${found.length} companies are named ${nameOrId}; give its id (ardesk company list)`);
+  if (!found.length) throw unknownCompany(nameOrId, companies.map((c) => c.name), hint);
   return found[0];
 }

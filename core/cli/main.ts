@@ -1,5 +1,6 @@
 import { DomainError } from '../errors';
 import { UsageError } from './options';
+import { helpText } from './usage.cjs';
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -13,6 +14,7 @@ const modules = {
   sync: () => require('./commands/sync') as typeof import('./commands/sync'),
   seed: () => require('./commands/seed') as typeof import('./commands/seed'),
   user: () => require('./commands/user') as typeof import('./commands/user'),
+  company: () => require('./commands/company') as typeof import('./commands/company'),
   import: () => require('./commands/import') as typeof import('./commands/import'),
   backtest: () => require('./commands/backtest') as typeof import('./commands/backtest'),
   insights: () => require('./commands/insights') as typeof import('./commands/insights'),
@@ -27,6 +29,8 @@ const COMMANDS: Record<string, () => Command> = {
   sync: () => modules.sync().syncCommand,
   seed: () => modules.seed().seedCommand,
   user: () => modules.user().userCommand,
+  member: () => modules.company().memberCommand,
+  company: () => modules.company().companyCommand,
   import: () => modules.import().importCommand,
   backtest: () => modules.backtest().backtestCommand,
   insights: () => modules.insights().insightsCommand,
@@ -36,36 +40,15 @@ const COMMANDS: Record<string, () => Command> = {
   bench: () => modules.bench().benchCommand,
 };
 
-/** The usage of every command, read from the commands themselves (so loading them all). */
-function help(): string {
-  const m = modules;
-  return `ardesk: local-first accounts-receivable collection desk
-
-Usage:
-  ${m.serve().SERVE_HELP}
-  ${m.sync().CONNECT_HELP}
-  ${m.sync().SYNC_HELP}
-  ${m.seed().SEED_HELP}
-  ${m.user().USER_HELP}
-  ${m.import().IMPORT_HELP}
-  ${m.backtest().BACKTEST_HELP}
-  ${m.insights().INSIGHTS_HELP}
-  ${m.bench().BENCH_HELP}   (npm run bench)
-  ardesk migrate [--db FILE | --data-dir DIR]
-  ardesk backup [--db FILE | --data-dir DIR] [--out FILE]
-  ardesk desktop          (npm start: the Electron window, or the headless server where Electron cannot run)
-`;
-}
-
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    console.log(help());
+    console.log(helpText());
     return name ? 0 : 1;
   }
   const load = COMMANDS[name];
   if (!load) {
-    console.error(`ardesk: unknown command ${name}\n\n${help()}`);
+    console.error(`ardesk: unknown command ${name}\n\n${helpText()}`);
     return 2;
   }
   try {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { WriteWait } from '../engine';
-import { databaseFileIn, defaultDataDir } from '../paths';
+import { databaseFileIn, defaultDataDir, demoDataDir } from '../paths';
 
 export class UsageError extends Error {}
 
@@ -21,10 +21,13 @@ export function parse<O extends OptionSpec>(args: string[], options: O) {
   }
 }
 
-/** --db FILE wins; else --data-dir DIR; else the per-user data folder the desktop app uses. */
-export function databaseFile(values: { db?: string; 'data-dir'?: string }): string {
+/**
+ * --db FILE wins; else --data-dir DIR; else the per-user data folder the desktop app uses, or with
+ * `demo` (serve and desktop --demo) the demo folder beside it.
+ */
+export function databaseFile(values: { db?: string; 'data-dir'?: string }, demo = false): string {
   if (values.db && values['data-dir']) throw new UsageError('Give --db or --data-dir, not both');
-  const file = values.db ? resolve(values.db) : databaseFileIn(values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir());
+  const file = values.db ? resolve(values.db) : databaseFileIn(values['data-dir'] ? resolve(values['data-dir']) : demo ? demoDataDir() : defaultDataDir());
   mkdirSync(dirname(file), { recursive: true });
   return file;
 }

@@ -19,3 +19,27 @@ export function progressPrinter(stream: NodeJS.WriteStream, what: string) {
     stream.write(`${what}: ${Math.round(share * 100)}% (${done}/${total})\n`);
   };
 }
+
+/**
+ * A status line that changes as work goes (downloading a company, its rows so far): redrawn in
+ * place on a terminal and cleared when `done()` is called, so the summary lines that follow are the
+ * only ones left; elsewhere (logs, pipes) each step is written once, the first time it is told.
+ */
+export function statusLine(stream: NodeJS.WriteStream) {
+  let lastStep = '';
+  return {
+    show(message: string) {
+      if (stream.isTTY) {
+        stream.write(`\r\x1b[K${message}`);
+        return;
+      }
+      const step = message.split(':')[0];
+      if (step === lastStep) return;
+      lastStep = step;
+      stream.write(`${step} ...\n`);
+    },
+    done() {
+      if (stream.isTTY) stream.write('\r\x1b[K');
+    },
+  };
+}

@@ -13,7 +13,7 @@ import { type Actor, type Engine, runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
 import { addMs, enqueueJob } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
-import { REFRESH_COMMAND, refreshIntelligence, type RefreshReport } from './runner';
+import { REFRESH_COMMAND, type RefreshReport } from './runner';
 import { replicatedCompanies } from '../sync/state';
 
 export const INTELLIGENCE_REFRESH = 'intelligence_refresh';
@@ -154,22 +154,32 @@ async function recordProgress(engine: Pick<Engine, 'db' | 'clock'>, job: Job, pr
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 500;
 
-export const refreshJobHandler: JobHandler = async (job, ctx) => {
-  const payload = JSON.parse(job.payload) as RefreshPayload;
-  let lastWrite = 0;
-  let pending: Promise<void> = Promise.resolve();
-  const report: RefreshReport = await refreshIntelligence(ctx.engine, job.company_id, {
-    customerIds: payload.scope === 'customers' ? payload.customer_ids : undefined,
-    onProgress: (progress) => {
-      const now = Date.now();
-      if (now - lastWrite < PROGRESS_EVERY_MS && progress.done < progress.total) return;
-      lastWrite = now;
-      pending = pending.then(() => recordProgress(ctx.engine, job, progress));
-    },
-  });
-  await pending;
-  await ctx.succeed({ write: async () => ({ progress: { done: report.customers, total: report.customers }, report }) });
-};
+/** Runs a refresh: in this process (refreshIntelligence), or in the server's refresh process (runtime.ts). */
+export type RefreshExecutor = (
+  engine: Engine,
+  companyId: string,
+  options: { customerIds?: string[]; onProgress?: (progress: RefreshProgress) => void },
+) => Promise<RefreshReport>;
+
+/** The job handler of intelligence_refresh, running each refresh with `execute`. */
+export function refreshJobHandlerWith(execute: RefreshExecutor): JobHandler {
+  return async (job, ctx) => {
+    const payload = JSON.parse(job.payload) as RefreshPayload;
+    let lastWrite = 0;
+    let pending: Promise<void> = Promise.resolve();
+    const report = await execute(ctx.engine, job.company_id, {
+      customerIds: payload.scope === 'customers' ? payload.customer_ids : undefined,
+      onProgress: (progress) => {
+        const now = Date.now();
+        if (now - lastWrite < PROGRESS_EVERY_MS && progress.done < progress.total) return;
+        lastWrite = now;
+        pending = pending.then(() => recordProgress(ctx.engine, job, progress));
+      },
+    });
+    await pending;
+    await ctx.succeed({ write: async () => ({ progress: { done: report.customers, total: report.customers }, report }) });
+  };
+}
 
 /** The refresh job as the API shows it. */
 export interface RefreshJobView {

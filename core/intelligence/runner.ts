@@ -5,11 +5,11 @@
  *
  * - The pay-date model is fitted once per company and day from the whole settled history (paged
  *   queries) and kept in memory; a refresh of a few customers refits only their part.
- * - Customers are processed in chunks: five set-based queries per chunk, the models in memory,
- *   and one transaction (the named command refresh_intelligence) per chunk.
- * - The refresh runs in the server's process, on the event loop that answers the API: it yields
- *   between pages of the fit and between chunks, and a chunk is small enough that its reads,
- *   models and write hold the loop for a fraction of a second.
+ * - Customers are processed in chunks bounded by work (their open invoices, hence the rows the
+ *   chunk writes), not by a number of customers: five set-based queries per chunk, the models in
+ *   memory, and one transaction (the named command refresh_intelligence) per chunk.
+ * - The server runs it in its own process (refresh-process.ts), so no chunk holds a request; the
+ *   CLI and the seed run it in theirs. It yields between pages of the fit and between chunks.
  */
 import { today as todayOf } from '../clock';
 import { type Engine, runCommand, systemActor } from '../engine';
@@ -29,11 +29,60 @@ import { type DesiredInsight, writeInsights, writeProposals } from './writer';
 
 export const REFRESH_COMMAND = 'refresh_intelligence';
 /**
- * Customers per chunk. Each chunk is one transaction: smaller chunks shorten the loop's longest
- * wait and keep the working set small, but pay a commit (and its fsync) each. At 1M invoices 50
- * holds the loop about 50 ms a chunk in a full refresh of about 85 s (README, "Scale").
+ * Estimated insight rows per chunk. Each chunk is one transaction holding the write lock, so this
+ * bounds how long a write of the server waits behind the refresh, and the chunk's working set. A
+ * customer counts its customer-level insights plus those of each open invoice: one customer with
+ * thousands of invoices is a chunk of its own, thousands of small customers share one.
  */
-export const CHUNK_CUSTOMERS = 50;
+export const CHUNK_ROWS = 1_000;
+/** Insights a customer always gets (signal, conversation summary, strategy plan). */
+const CUSTOMER_ROWS = 3;
+/** Insights per open invoice (pay date, signal, conversation summary). */
+const INVOICE_ROWS = 3;
+/** Customers whose open invoices are counted per query when chunks are formed. */
+const COUNT_PAGE_CUSTOMERS = 500;
+
+/**
+ * Splits customers, in order, into chunks of at most `budget` work each (a customer heavier than
+ * the budget is a chunk by itself). Pure: the weights come from the caller.
+ */
+export function chunkByWork<T>(items: T[], weightOf: (item: T) => number, budget: number): T[][] {
+  const chunks: T[][] = [];
+  let chunk: T[] = [];
+  let work = 0;
+  for (const item of items) {
+    const weight = weightOf(item);
+    if (chunk.length && work + weight > budget) {
+      chunks.push(chunk);
+      chunk = [];
+      work = 0;
+    }
+    chunk.push(item);
+    work += weight;
+  }
+  if (chunk.length) chunks.push(chunk);
+  return chunks;
+}
+
+/** Open invoices per customer (the customer index covers it), for customers with any. */
+function openInvoiceCounts(engine: EngineLike, companyId: string, customerIds: string[]): Map<string, number> {
+  const rows = engine.database.sqlite
+    .prepare(
+      `SELECT customer_id, count(*) AS n FROM invoices INDEXED BY invoices_customer
+       WHERE company_id = ? AND customer_id IN (${customerIds.map(() => '?').join(',')}) AND closing_reason IS NULL GROUP BY customer_id`,
+    )
+    .all(companyId, ...customerIds) as { customer_id: string; n: number }[];
+  return new Map(rows.map((r) => [r.customer_id, r.n]));
+}
+
+/** The customers' chunks by work, counted a page of customers at a time; a chunk never spans two pages. */
+async function* workChunks(engine: EngineLike, companyId: string, customerIds: string[]): AsyncGenerator<string[]> {
+  for (let i = 0; i < customerIds.length; i += COUNT_PAGE_CUSTOMERS) {
+    const page = customerIds.slice(i, i + COUNT_PAGE_CUSTOMERS);
+    const open = openInvoiceCounts(engine, companyId, page);
+    yield* chunkByWork(page, (id) => CUSTOMER_ROWS + INVOICE_ROWS * (open.get(id) ?? 0), CHUNK_ROWS);
+  }
+}
 
 export interface RefreshOptions {
   /** Only these customers (and no portfolio signal); all active customers when absent. */
@@ -80,8 +129,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
   const report: RefreshReport = { customers: 0, insights_opened: 0, insights_closed: 0, insights_unchanged: 0, actions_proposed: 0, actions_cancelled: 0 };
   const total = customerIds.length + (options.customerIds ? 0 : 1);
   options.onProgress?.({ done: 0, total });
-  for (let i = 0; i < customerIds.length; i += CHUNK_CUSTOMERS) {
-    const chunk = customerIds.slice(i, i + CHUNK_CUSTOMERS);
+  for await (const chunk of workChunks(engine, companyId, customerIds)) {
     const facts = loadCustomerFacts(engine, companyId, chunk);
     const desired: DesiredInsight[] = [];
     const proposals: Array<ProposedAction & { customerId: string }> = [];

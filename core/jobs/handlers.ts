@@ -2,18 +2,20 @@
 import { ACTION_EMAIL } from '../actions/delivery';
 import { sendActionEmail } from '../actions/send';
 import { AGING_SNAPSHOT, takeAgingSnapshot } from '../analytics/snapshot-job';
-import { INTELLIGENCE_REFRESH, refreshJobHandler } from '../intelligence/jobs';
+import { INTELLIGENCE_REFRESH, type RefreshExecutor, refreshJobHandlerWith } from '../intelligence/jobs';
+import { refreshIntelligence } from '../intelligence/runner';
 import { INVOICE_REMINDER } from '../reminders/queue';
 import { sendInvoiceReminder } from '../reminders/send';
 import { REPLY_SYNC, syncReplies } from '../replies/sync';
 import type { JobHandler } from './worker';
 
-export function coreJobHandlers(): Record<string, JobHandler> {
+/** `refresh`: where the intelligence refresh runs (the server passes its refresh process); this process by default. */
+export function coreJobHandlers(options: { refresh?: RefreshExecutor } = {}): Record<string, JobHandler> {
   return {
     [INVOICE_REMINDER]: sendInvoiceReminder,
     [ACTION_EMAIL]: sendActionEmail,
     [AGING_SNAPSHOT]: takeAgingSnapshot,
     [REPLY_SYNC]: syncReplies,
-    [INTELLIGENCE_REFRESH]: refreshJobHandler,
+    [INTELLIGENCE_REFRESH]: refreshJobHandlerWith(options.refresh ?? refreshIntelligence),
   };
 }

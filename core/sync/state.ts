@@ -10,6 +10,16 @@ export async function syncState(db: Db): Promise<SyncState> {
 }
 
 /**
+ * Points a connected desktop at its team server's new address (the same server moved, or a port
+ * changed); its client id, token and cursors stay. Returns the previous address.
+ */
+export async function setServerUrl(db: Db, serverUrl: string): Promise<string | null> {
+  const before = (await syncState(db)).server_url;
+  await db.updateTable('sync_state').set({ server_url: serverUrl, last_error: null }).where('id', '=', 1).execute();
+  return before;
+}
+
+/**
  * 'replica': a desktop's copy of a team server's company: its writes are replayed by the server,
  * and its side effects (email, reply reading, insights, actions, snapshots) happen only there.
  * 'local': everything else (a desktop's own company, or any company of the team server).

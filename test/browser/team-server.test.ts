@@ -54,8 +54,8 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     dir = mkdtempSync(join(tmpdir(), 'ardesk-team-ui-'));
     serverDb = join(dir, 'team.sqlite');
     deskDb = join(dir, 'desk.sqlite');
-    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'ann', '--password', PASSWORD, '--company', 'Acme', '--role', 'owner']);
-    await ardeskOk(['user', 'add', '--db', deskDb, '--username', 'maria', '--password', LOCAL_PASSWORD, '--company', 'Maria desk', '--role', 'owner']);
+    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'ann', '--password', PASSWORD, '--company', 'Acme', '--role', 'owner', '--create-company']);
+    await ardeskOk(['user', 'add', '--db', deskDb, '--username', 'maria', '--password', LOCAL_PASSWORD, '--company', 'Maria desk', '--role', 'owner', '--create-company']);
     acme = query<{ id: string }>(serverDb, "SELECT id FROM companies WHERE name = 'Acme'")[0].id;
     server = await startServe(['--db', serverDb, '--team', '--port', '0']);
     proxy = await startTcpProxy(Number(new URL(server.url).port));

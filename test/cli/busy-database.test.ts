@@ -23,7 +23,7 @@ describe('CLI writes while a server writes the same database', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ardesk-busy-'));
     db = join(dir, 'busy.sqlite');
-    expect((await ardesk(['user', 'add', '--db', db, '--username', 'ana', '--password', 'ana-pw', '--company', 'Busy Co', '--role', 'owner'])).code).toBe(0);
+    expect((await ardesk(['user', 'add', '--db', db, '--username', 'ana', '--password', 'ana-pw', '--company', 'Busy Co', '--role', 'owner', '--create-company'])).code).toBe(0);
     server = await startServe(['--port', '0', '--db', db]);
     const login = await fetch(`${server.url}/api/v1/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ana', password: 'ana-pw' }) });
     const body = (await login.json()) as { token: string; companies: Array<{ id: string }> };

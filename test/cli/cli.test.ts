@@ -29,9 +29,9 @@ describe('the ardesk command', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('adds a user with a membership in a new company, hashing the password', async () => {
-    const res = await ardesk(['user', 'add', '--db', db, '--username', 'maria', '--password', 's3cret!', '--name', 'Maria Lopez', '--company', 'Lopez Supply', '--role', 'owner']);
+    const res = await ardesk(['user', 'add', '--db', db, '--username', 'maria', '--password', 's3cret!', '--name', 'Maria Lopez', '--company', 'Lopez Supply', '--create-company', '--role', 'owner']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/user maria added as owner of company [0-9a-f-]{36}/);
+    expect(res.stdout).toMatch(/user maria added as owner of the new company Lopez Supply \([0-9a-f-]{36}\)/);
     const opened = openDatabase(db);
     const row = opened.sqlite
       .prepare('SELECT u.display_name, u.password_hash, m.role, c.name FROM users u JOIN memberships m ON m.user_id = u.id JOIN companies c ON c.id = m.company_id')

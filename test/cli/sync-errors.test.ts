@@ -27,7 +27,7 @@ describe('ardesk connect and sync: failures in words', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ardesk-sync-errors-'));
     const teamDb = join(dir, 'team.sqlite');
-    await ardeskOk(['user', 'add', '--db', teamDb, '--username', 'ann', '--password', PASSWORD, '--company', 'Acme', '--role', 'owner']);
+    await ardeskOk(['user', 'add', '--db', teamDb, '--username', 'ann', '--password', PASSWORD, '--company', 'Acme', '--role', 'owner', '--create-company']);
     team = await startServe(['--db', teamDb, '--team', '--port', '0']);
   }, 60_000);
 
@@ -53,6 +53,25 @@ describe('ardesk connect and sync: failures in words', () => {
     expect(reserved.code).toBe(1);
     expect(reserved.stderr).toMatch(/that port is reserved for another protocol/);
     expect(unconnected(db)).toBeNull();
+  }, 60_000);
+
+  it('sync --server moves a desktop to the team server’s new address; an address that does not answer keeps the old one', async () => {
+    const db = join(dir, 'moving.sqlite');
+    const notConnected = await ardesk(['sync', '--db', join(dir, 'alone.sqlite'), '--server', team.url]);
+    expect(notConnected.code).toBe(2);
+    expect(notConnected.stderr).toContain('not connected to a team server');
+    await ardeskOk(['connect', '--db', db, '--server', team.url, '--username', 'ann', '--password', PASSWORD]);
+    const nowhere = `http://127.0.0.1:${await closedPort()}`;
+    const failed = await ardesk(['sync', '--db', db, '--server', nowhere]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`Could not reach the team server at ${nowhere}`);
+    expect(failed.stderr).toContain(`kept the team server address ${team.url}`);
+    expect(unconnected(db)).toBe(team.url);
+    const moved = team.url.replace('127.0.0.1', 'localhost');
+    const round = await ardesk(['sync', '--db', db, '--server', `${moved}/`]);
+    expect(round.code).toBe(0);
+    expect(round.stdout).toContain(`Team server address changed from ${team.url} to ${moved}`);
+    expect(unconnected(db)).toBe(moved);
   }, 60_000);
 
   it('sync on a replica whose server went away says so and keeps the replica', async () => {

@@ -58,9 +58,9 @@ describe('sync between a team server and two desktops', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ardesk-sync-'));
     serverDb = join(dir, 'team.sqlite');
-    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'ann', '--password', PASSWORD, '--company', 'Acme', '--role', 'owner']);
+    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'ann', '--password', PASSWORD, '--company', 'Acme', '--role', 'owner', '--create-company']);
     await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'bob', '--password', PASSWORD, '--company', 'Acme', '--role', 'collector']);
-    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'carol', '--password', PASSWORD, '--company', 'Other Co', '--role', 'owner']);
+    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'carol', '--password', PASSWORD, '--company', 'Other Co', '--role', 'owner', '--create-company']);
     acme = query<{ id: string }>(serverDb, "SELECT id FROM companies WHERE name = 'Acme'")[0].id;
     other = query<{ id: string }>(serverDb, "SELECT id FROM companies WHERE name = 'Other Co'")[0].id;
     serverPort = 0;

@@ -3,13 +3,13 @@ import { backtest } from '../../intelligence/backtest';
 import { loadBacktestHistory } from '../../intelligence/facts';
 import { findCompany } from '../company';
 import { DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
+import { USAGE } from '../usage.cjs';
 
-export const BACKTEST_HELP = 'ardesk backtest --company NAME_OR_ID [--json] [--db FILE | --data-dir DIR]';
 
 /** Replays the company's paid invoices through the pay-date model and two baselines, and prints the scores. */
 export async function backtestCommand(args: string[]): Promise<number> {
   const { values } = parse(args, { ...DB_OPTIONS, company: { type: 'string' }, json: { type: 'boolean' } });
-  if (!values.company) throw new UsageError(BACKTEST_HELP);
+  if (!values.company) throw new UsageError(USAGE.backtest);
   const engine = await createEngine({ file: databaseFile(values) });
   try {
     const company = await findCompany(engine, values.company);

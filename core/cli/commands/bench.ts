@@ -1,7 +1,6 @@
 import { runBench } from '../../bench/run';
 import { intOption, parse } from '../options';
 
-export const BENCH_HELP = 'ardesk bench [--invoices N] [--customers N] [--samples N] [--warmup N] [--db FILE] [--keep]';
 
 /** npm run bench: the invoice API's latency over real HTTP at scale (see core/bench/run.ts). */
 export async function benchCommand(args: string[]): Promise<number> {

@@ -67,5 +67,5 @@ export async function desktopCommand(args: string[]): Promise<number> {
   } else {
     console.log("ardesk: Electron's binary is not available on this machine; running the headless server instead (open its URL in a browser)");
   }
-  return serveCommand(args);
+  return serveCommand(args, { freePortIfTaken: true });
 }

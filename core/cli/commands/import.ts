@@ -5,9 +5,8 @@ import { type ImportReport, importFile, parseEntity, resolveMapping } from '../.
 import type { FileFormat } from '../../import/table';
 import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
+import { USAGE } from '../usage.cjs';
 
-export const IMPORT_HELP =
-  'ardesk import --company NAME_OR_ID --file F.csv|F.xlsx (--mapping FILE.json | --preset ibm-ar) [--entity customers|invoices|payments|ar-rows] [--dry-run] [--sheet NAME] [--format csv|xlsx] [--json] [--db FILE | --data-dir DIR]';
 
 function readJsonFile(file: string): unknown {
   let text: string;
@@ -57,7 +56,7 @@ export async function importCommand(args: string[]): Promise<number> {
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
   });
-  if (!values.company || !values.file) throw new UsageError(IMPORT_HELP);
+  if (!values.company || !values.file) throw new UsageError(USAGE.import);
   if ((values.mapping === undefined) === (values.preset === undefined)) throw new UsageError('Give --mapping FILE or --preset NAME (one of them)');
   if (values.format !== undefined && values.format !== 'csv' && values.format !== 'xlsx') throw new UsageError('--format must be csv or xlsx');
   const mapping = resolveMapping(values.preset !== undefined ? { preset: values.preset } : { mapping: readJsonFile(values.mapping!) });

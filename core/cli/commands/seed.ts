@@ -4,13 +4,19 @@ import { type SeedProgress, seedDatabase } from '../../seed';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, intOption, parse } from '../options';
 import { progressPrinter } from '../progress';
 
-export const SEED_HELP = 'ardesk seed --db FILE [--demo] [--invoices N] [--customers N] [--seed S]';
 
 /** Progress on stderr, a printer per phase (invoices written, then indexes rebuilt). */
 function seedProgress() {
   const printers = { invoices: progressPrinter(process.stderr, 'invoices'), indexes: progressPrinter(process.stderr, 'indexes') };
   return (step: SeedProgress) => printers[step.phase](step);
 }
+
+/** Customers for a ledger of `invoices` when --customers is not given: about one per 20 invoices. */
+export function customersFor(invoices: number): number {
+  return Math.max(1, Math.round(invoices / INVOICES_PER_CUSTOMER));
+}
+
+const INVOICES_PER_CUSTOMER = 20;
 
 /**
  * Fills a database with generated data, the same for the same seed and date. With --demo: the
@@ -26,10 +32,12 @@ export async function seedCommand(args: string[]): Promise<number> {
     seed: { type: 'string' },
   });
   const file = databaseFile(values);
+  const invoices = values.invoices === undefined ? undefined : intOption(values.invoices, 'invoices', 0);
   const options = {
     demo: values.demo ?? false,
-    invoices: values.invoices === undefined ? undefined : intOption(values.invoices, 'invoices', 0),
-    customers: values.customers === undefined ? undefined : intOption(values.customers, 'customers', 1, 1),
+    invoices,
+    // A ledger of N invoices has about N / 20 customers unless told (the generator's own default is the demo's size).
+    customers: values.customers === undefined ? (invoices === undefined ? undefined : customersFor(invoices)) : intOption(values.customers, 'customers', 1, 1),
     seed: intOption(values.seed, 'seed', 1),
     // This process owns the file while it seeds: the fast settings are safe here.
     exclusive: true,

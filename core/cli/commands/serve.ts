@@ -1,19 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DEFAULT_TOKEN_TTL_DAYS } from '../../auth/sessions';
 import { type MailEndpointRule, USUAL_MAIL_PORTS } from '../../email/endpoints';
 import { createEngine } from '../../engine';
 import { RENDERER_DIR } from '../../paths';
-import { isLoopback, startRuntime } from '../../runtime';
+import { isLoopback, type Runtime, startRuntime } from '../../runtime';
+import { portHolder } from '../port';
 import { DEFAULT_SYNC_INTERVAL_MS } from '../../sync/loop';
 import { REPLY_READ_INTERVAL_MS } from '../../replies/sync';
 import { prepareDemo } from '../../seed/demo';
 import { syncState } from '../../sync/state';
 import { setSyncRole } from '../../sync/triggers';
 import { DB_OPTIONS, databaseFile, intOption, parse, UsageError } from '../options';
-
-export const SERVE_HELP =
-  'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--team [--tls-cert F --tls-key F] [--insecure-http] [--mail-ports LIST|any] [--mail-hosts LIST]] [--sync-interval SECONDS] [--reply-minutes N]';
 
 /** --mail-ports 25,587 or any (default: the usual SMTP and IMAP ports); --mail-hosts a,b (default: any host). */
 export function mailRuleOf(ports: string | undefined, hosts: string | undefined): MailEndpointRule {
@@ -35,8 +33,13 @@ export function mailRuleOf(ports: string | undefined, hosts: string | undefined)
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-/** Runs the spec API and the renderer headless until SIGINT, SIGTERM or SIGHUP; with --team, as the team's sync server. */
-export async function serveCommand(args: string[]): Promise<number> {
+/**
+ * Runs the spec API and the renderer headless until SIGINT, SIGTERM or SIGHUP; with --team, as the
+ * team's sync server. A port in use is one line naming it (and its holder when known) and
+ * `--port 0`; with `freePortIfTaken` (the desktop's headless fallback) and no --port, a free port
+ * is taken instead.
+ */
+export async function serveCommand(args: string[], options: { freePortIfTaken?: boolean } = {}): Promise<number> {
   const { values } = parse(args, {
     ...DB_OPTIONS,
     port: { type: 'string' },
@@ -52,7 +55,8 @@ export async function serveCommand(args: string[]): Promise<number> {
     'sync-interval': { type: 'string' },
     'reply-minutes': { type: 'string' },
   });
-  const file = databaseFile(values);
+  const file = databaseFile(values, Boolean(values.demo));
+  if (values.demo && !values.db && !values['data-dir']) console.log(`ardesk: the demo workspace lives in ${dirname(file)} (its own folder: your own data folder is not touched)`);
   const port = intOption(values.port, 'port', 4870, 0, 65535);
   const tokenTtlDays = intOption(values['token-days'], 'token-days', DEFAULT_TOKEN_TTL_DAYS, 1, 3650);
   const syncIntervalMs = intOption(values['sync-interval'], 'sync-interval', DEFAULT_SYNC_INTERVAL_MS / 1000, 1, 86_400) * 1000;
@@ -80,7 +84,24 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   if (values.demo) console.log(await prepareDemo(engine, file));
   const refuseCredentialsInClear = Boolean(values.team) && !tls && !isLoopback(host) && !values['insecure-http'];
-  const runtime = await startRuntime(engine, { port, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule });
+  const start = (onPort: number) => startRuntime(engine, { port: onPort, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule });
+  let runtime: Runtime;
+  try {
+    runtime = await start(port);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+      await engine.close();
+      throw err;
+    }
+    const holder = portHolder(port);
+    if (options.freePortIfTaken && values.port === undefined) {
+      console.log(`ardesk: port ${port} is in use${holder ? ` (${holder})` : ''}; serving on a free port instead`);
+      runtime = await start(0);
+    } else {
+      await engine.close();
+      throw new UsageError(`port ${port} on ${host} is in use${holder ? ` (${holder})` : ''}: give another with --port N, or --port 0 for a free one`);
+    }
+  }
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     console.log('ardesk: the renderer is not built, so / only says how to build it; run `npm run build` (npm start builds it by itself). The API answers meanwhile.');
   }

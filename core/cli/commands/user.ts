@@ -1,43 +1,63 @@
-import { createUser } from '../../auth/users';
+import { hashPassword } from '../../auth/passwords';
+import { insertUser, validateNewUser } from '../../auth/users';
 import { insertCompany, insertMembership } from '../../companies/companies';
 import type { Role } from '../../db/schema';
 import { createEngine, runCommand, systemActor } from '../../engine';
+import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
+import { USAGE } from '../usage.cjs';
 
-export const USER_HELP = 'ardesk user add --username U --password P [--name "Full Name"] [--company NAME_OR_ID] [--role owner|collector|viewer] [--db FILE | --data-dir DIR]';
+export const ROLES: Role[] = ['owner', 'collector', 'viewer'];
 
-const ROLES: Role[] = ['owner', 'collector', 'viewer'];
+export function roleOption(value: string | undefined): Role {
+  const role = (value ?? 'collector') as Role;
+  if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  return role;
+}
 
-/** Adds a user; with --company, also a membership (creating the company when no such name exists). */
+/**
+ * Adds a user; with --company, also a membership of that existing company. An unknown company is
+ * refused with the closest names (a typo must not make a new empty company), unless
+ * --create-company. The user, the company and the membership are one transaction.
+ */
 export async function userCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'add') throw new UsageError(USER_HELP);
+  if (sub !== 'add') throw new UsageError(USAGE.user);
   const { values } = parse(rest, {
     ...DB_OPTIONS,
     username: { type: 'string' },
     password: { type: 'string' },
     name: { type: 'string' },
     company: { type: 'string' },
+    'create-company': { type: 'boolean' },
     role: { type: 'string' },
   });
-  if (!values.username || !values.password) throw new UsageError(USER_HELP);
-  const role = (values.role ?? 'collector') as Role;
-  if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  if (!values.username || !values.password) throw new UsageError(USAGE.user);
+  if (values['create-company'] && !values.company) throw new UsageError('--create-company goes with --company NAME');
+  const role = roleOption(values.role);
+  const input = { username: values.username, password: values.password, displayName: values.name };
+  validateNewUser(input);
   const engine = await createEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
   try {
-    const userId = await createUser(engine, { username: values.username, password: values.password, displayName: values.name });
+    let company: { id: string; name: string } | null = null;
     if (values.company) {
-      const company = values.company;
-      const companyId = await runCommand(engine, 'add_membership', { actor: systemActor, companyId: null }, async (tx) => {
-        const found = await tx.db.selectFrom('companies').select('id').where((eb) => eb.or([eb('id', '=', company), eb('name', '=', company)])).executeTakeFirst();
-        const id = found?.id ?? (await insertCompany(tx, company));
-        await insertMembership(tx, id, userId, role);
-        return id;
-      });
-      console.log(`user ${values.username} added as ${role} of company ${companyId}`);
-    } else {
-      console.log(`user ${values.username} added`);
+      try {
+        company = await findCompany(engine, values.company, ' (or add --create-company to make a new one)');
+      } catch (err) {
+        if (!values['create-company'] || !(err instanceof UsageError) || !err.message.startsWith('no company')) throw err;
+      }
     }
+    const hash = await hashPassword(input.password);
+    const newCompany = values.company && !company ? values.company : null;
+    const companyId = await runCommand(engine, 'add_user', { actor: systemActor, companyId: null }, async (tx) => {
+      const userId = await insertUser(tx, input, hash);
+      if (!values.company) return null;
+      const id = company?.id ?? (await insertCompany(tx, values.company));
+      await insertMembership(tx, id, userId, role);
+      return id;
+    });
+    if (!companyId) console.log(`user ${values.username} added`);
+    else console.log(`user ${values.username} added as ${role} of ${newCompany ? 'the new company' : 'company'} ${company?.name ?? newCompany} (${companyId})`);
     return 0;
   } finally {
     await engine.close();

@@ -1,0 +1,46 @@
+/**
+ * The refresh process (forked by refresh-process.ts): its own SQLite connection on the server's
+ * database file, running refreshIntelligence for each request from its parent, one at a time. Its
+ * pay-date models stay cached between requests, so an incremental refresh after a payment refits
+ * only that customer. It stops when told (after the request in hand), or at once when its parent
+ * is gone.
+ */
+import type { Clock } from '../clock';
+import { openDatabase } from '../db/connection';
+import { refreshIntelligence } from './runner';
+import type { RefreshChildMessage, RefreshParentMessage } from './refresh-process';
+
+const file = process.argv[2];
+const database = openDatabase(file);
+
+const send = (message: RefreshChildMessage) => process.send?.(message);
+
+let queue: Promise<void> = Promise.resolve();
+
+function run(message: Extract<RefreshParentMessage, { type: 'run' }>): Promise<void> {
+  // The parent's clock (fixed in tests), carried as its offset from this machine's time.
+  const clock: Clock = { now: () => new Date(Date.now() + message.clockOffsetMs) };
+  const engine = { db: database.db, database, clock };
+  return refreshIntelligence(engine, message.companyId, {
+    customerIds: message.customerIds,
+    onProgress: (progress) => send({ type: 'progress', id: message.id, ...progress }),
+  }).then(
+    (report) => void send({ type: 'done', id: message.id, report }),
+    (err: unknown) => void send({ type: 'failed', id: message.id, error: err instanceof Error ? err.message : String(err) }),
+  );
+}
+
+async function stop(): Promise<void> {
+  await queue;
+  await database.close();
+  process.exit(0);
+}
+
+process.on('message', (message: RefreshParentMessage) => {
+  if (message.type === 'run') queue = queue.then(() => run(message));
+  else if (message.type === 'stop') void stop();
+});
+// Ctrl-C reaches the whole process group: the parent decides when this process stops.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
+// The parent is gone (even killed outright): an open chunk's transaction rolls back with the connection.
+process.once('disconnect', () => process.exit(0));
