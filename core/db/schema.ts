@@ -681,8 +681,32 @@ export interface SyncRejectionsTable {
   created_at: string;
 }
 
+export type LogoType = 'image/png' | 'image/jpeg' | 'image/svg+xml';
+export type Paper = 'A4' | 'Letter';
+
+/** What a company prints on its invoice copies and statements, one row per company (0190). */
+export interface CompanyDocumentDetailsTable {
+  company_id: string;
+  legal_name: string | null;
+  /** Postal address, one line per line of text. */
+  address: string | null;
+  tax_id: string | null;
+  /** The logo file, base64 (the sync feed carries rows as JSON, which holds no BLOB). */
+  logo_base64: string | null;
+  logo_type: LogoType | null;
+  payment_instructions: string | null;
+  portal_link: string | null;
+  footer: string | null;
+  /** BCP 47 locale for dates and amounts in documents, e.g. en-GB. */
+  locale: string;
+  paper: Paper;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
+  company_document_details: CompanyDocumentDetailsTable;
   users: UsersTable;
   memberships: MembershipsTable;
   api_tokens: ApiTokensTable;

@@ -24,6 +24,7 @@ import * as m0098 from './0098_metrics_inputs';
 import * as m0099 from './0099_promise_dates';
 import * as m0100 from './0100_invoice_bill_channel';
 import * as m0120 from './0120_inbox_indexes';
+import * as m0190 from './0190_company_document_details';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0099_promise_dates': m0099,
   '0100_invoice_bill_channel': m0100,
   '0120_inbox_indexes': m0120,
+  '0190_company_document_details': m0190,
 };

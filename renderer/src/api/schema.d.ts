@@ -434,6 +434,97 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/customers/{customer_id}/statement.pdf": {
+    get: {
+      /** The customer's statement of account as a PDF (extension) */
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+      query?: {
+        as_of?: string;
+        from?: string;
+        to?: string;
+      };
+      responses: {
+        200: string;
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/document-details": {
+    get: {
+      /** What the company prints on invoice copies and statements (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["DocumentDetails"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    patch: {
+      /** Change the company details printed on documents (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["DocumentDetailsPatch"];
+      responses: {
+        200: components["schemas"]["DocumentDetails"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/document-details/logo": {
+    get: {
+      /** The logo file (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: string;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    put: {
+      /** Set the logo: a PNG, JPEG or SVG image of at most 1 MB, checked by its content (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["LogoUpload"];
+      responses: {
+        200: components["schemas"]["DocumentDetails"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        413: components["schemas"]["Problem"];
+        415: components["schemas"]["Problem"];
+      };
+    };
+    delete: {
+      /** Remove the logo (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["DocumentDetails"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/email-connections": {
     get: {
       /** The company's email connections, default first */
@@ -849,6 +940,21 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["ActivityList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/invoices/{invoice_id}/document.pdf": {
+    get: {
+      /** The invoice as a PDF: a copy made from the stored invoice, with the figures of this moment (extension) */
+      path: {
+        company_id: string;
+        invoice_id: string;
+      };
+      responses: {
+        200: string;
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -2383,6 +2489,32 @@ export interface components {
       database_size_bytes: number;
       backups: components["schemas"]["BackupFile"][];
     };
+    DocumentDetails: {
+      company_name: string;
+      legal_name: string | null;
+      address: string | null;
+      tax_id: string | null;
+      payment_instructions: string | null;
+      portal_link: string | null;
+      footer: string | null;
+      locale: string;
+      paper: "A4" | "Letter";
+      logo: {
+        type: "image/png" | "image/jpeg" | "image/svg+xml";
+        bytes: number;
+      } | null;
+      updated_at: string | null;
+    };
+    DocumentDetailsPatch: {
+      legal_name?: string | null;
+      address?: string | null;
+      tax_id?: string | null;
+      payment_instructions?: string | null;
+      portal_link?: string | null;
+      footer?: string | null;
+      locale?: string;
+      paper?: "A4" | "Letter";
+    };
     DunningStep: {
       step: number;
       step_id: string;
@@ -3292,6 +3424,9 @@ export interface components {
       expires_at: string;
       user: components["schemas"]["UserRef"];
       companies: components["schemas"]["CompanyRef"][];
+    };
+    LogoUpload: {
+      file: string;
     };
     MyInsightFeedback: {
       rating: "up" | "down";
