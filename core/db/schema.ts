@@ -704,9 +704,41 @@ export interface CompanyDocumentDetailsTable {
   updated_at: string;
 }
 
+/** A request to email statements of account (0191). */
+export interface StatementRunsTable {
+  id: string;
+  company_id: string;
+  as_of: string;
+  requested_by: string | null;
+  job_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type StatementItemStatus = 'pending' | 'sent' | 'not_sent';
+
+/** One customer of a statement run and what happened to its statement (0191). */
+export interface StatementRunItemsTable {
+  id: string;
+  company_id: string;
+  run_id: string;
+  customer_id: string;
+  position: number;
+  status: StatementItemStatus;
+  /** The addresses it went to, comma-separated. */
+  sent_to: string | null;
+  /** Why it was not sent, in words. */
+  reason: string | null;
+  message_id: string | null;
+  pdf_bytes: number | null;
+  updated_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   company_document_details: CompanyDocumentDetailsTable;
+  statement_runs: StatementRunsTable;
+  statement_run_items: StatementRunItemsTable;
   users: UsersTable;
   memberships: MembershipsTable;
   api_tokens: ApiTokensTable;

@@ -25,6 +25,7 @@ import * as m0099 from './0099_promise_dates';
 import * as m0100 from './0100_invoice_bill_channel';
 import * as m0120 from './0120_inbox_indexes';
 import * as m0190 from './0190_company_document_details';
+import * as m0191 from './0191_statement_runs';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0100_invoice_bill_channel': m0100,
   '0120_inbox_indexes': m0120,
   '0190_company_document_details': m0190,
+  '0191_statement_runs': m0191,
 };

@@ -3,11 +3,12 @@ import type { MiddlewareHandler } from 'hono';
 import { today } from '../../clock';
 import { DETAIL_LIMITS, documentDetails, documentDetailsWithLogo, LOGO_TYPES, PAPERS, removeLogo, setLogo, updateDocumentDetails } from '../../documents/details';
 import { invoicePdf } from '../../documents/invoice';
+import { getStatementRun, MAX_STATEMENT_CUSTOMERS, requestStatements } from '../../documents/send';
 import { statementPdf } from '../../documents/statement';
 import { NotFoundError } from '../../errors';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
-import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, ProblemSchema, SECURITY, Text, Timestamp } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, ProblemSchema, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { problem } from '../problem';
 
 const TAGS = ['Extensions'];
@@ -143,6 +144,57 @@ const statementRoute = createRoute({
   responses: { 200: { description: 'The PDF', content: pdfContent }, ...problems(400, 401, 403, 404) },
 });
 
+const StatementRunRequest = z
+  .strictObject({
+    customer_ids: z.array(UuidValue).min(1).max(MAX_STATEMENT_CUSTOMERS).openapi({ description: `The customers, 1 to ${MAX_STATEMENT_CUSTOMERS}` }),
+    as_of: DateString.optional().openapi({ description: 'The statement date (default today)' }),
+  })
+  .openapi('StatementRunRequest');
+
+const StatementRun = z
+  .object({
+    id: Uuid,
+    as_of: DateString,
+    job_id: Uuid.nullable(),
+    total: z.number().int(),
+    done: z.number().int().openapi({ description: 'Customers settled so far (sent or not sent)' }),
+    sent: z.number().int(),
+    not_sent: z.number().int(),
+    finished: z.boolean(),
+    items: z.array(
+      z.object({
+        customer_id: Uuid,
+        customer_name: z.string(),
+        status: z.enum(['pending', 'sent', 'not_sent']),
+        sent_to: z.array(z.string()),
+        reason: z.string().nullable().openapi({ description: 'Why it was not sent, in words' }),
+        pdf_bytes: z.number().int().nullable(),
+      }),
+    ),
+    created_at: Timestamp,
+  })
+  .openapi('StatementRun');
+
+const requestRunRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/statement-runs',
+  tags: TAGS,
+  summary: "Email each customer its statement of account, to its billing contacts, in a background job (extension)",
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(StatementRunRequest) },
+  responses: { 202: json(StatementRun, 'Queued: read the run for progress and what was sent'), ...problems(400, 401, 403, 404) },
+});
+
+const getRunRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/statement-runs/{run_id}',
+  tags: TAGS,
+  summary: 'A statement run: progress, and per customer whether its statement was sent, to whom, or why not (extension)',
+  security: SECURITY,
+  request: { params: idParams('run_id') },
+  responses: { 200: json(StatementRun, 'The run'), ...problems(401, 403, 404) },
+});
+
 /** inline: a browser opens it; the name (any script) is given the RFC 6266 way and as plain ASCII. */
 function pdfHeaders(fileName: string): Record<string, string> {
   const ascii = fileName.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '') || 'document.pdf';
@@ -177,5 +229,10 @@ export function documentRoutes() {
       const now = today(c.var.engine.clock);
       const { pdf, fileName } = await statementPdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, { asOf: query.as_of ?? now, from: query.from, to: query.to }, now);
       return c.body(new Uint8Array(pdf), 200, pdfHeaders(fileName));
-    });
+    })
+    .openapi(requestRunRoute, async (c) => {
+      const body = c.req.valid('json');
+      return c.json(await requestStatements(c.var.engine, scopeOf(c), body.customer_ids, body.as_of ?? today(c.var.engine.clock)), 202);
+    })
+    .openapi(getRunRoute, async (c) => c.json(await getStatementRun(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').run_id), 200));
 }

@@ -1679,6 +1679,37 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/statement-runs": {
+    post: {
+      /** Email each customer its statement of account, to its billing contacts, in a background job (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["StatementRunRequest"];
+      responses: {
+        202: components["schemas"]["StatementRun"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/statement-runs/{run_id}": {
+    get: {
+      /** A statement run: progress, and per customer whether its statement was sent, to whom, or why not (extension) */
+      path: {
+        company_id: string;
+        run_id: string;
+      };
+      responses: {
+        200: components["schemas"]["StatementRun"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/team-members": {
     get: {
       /** The company's team members, by name */
@@ -3772,6 +3803,29 @@ export interface components {
     };
     SetupStatus: {
       initialized: boolean;
+    };
+    StatementRun: {
+      id: string;
+      as_of: string;
+      job_id: string | null;
+      total: number;
+      done: number;
+      sent: number;
+      not_sent: number;
+      finished: boolean;
+      items: {
+        customer_id: string;
+        customer_name: string;
+        status: "pending" | "sent" | "not_sent";
+        sent_to: string[];
+        reason: string | null;
+        pdf_bytes: number | null;
+      }[];
+      created_at: string;
+    };
+    StatementRunRequest: {
+      customer_ids: string[];
+      as_of?: string;
     };
     StopEnrollmentRequest: {
       stop_reason?: string;
