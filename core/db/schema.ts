@@ -727,8 +727,64 @@ export interface SyncRejectionsTable {
   created_at: string;
 }
 
+export type LogoType = 'image/png' | 'image/jpeg' | 'image/svg+xml';
+export type Paper = 'A4' | 'Letter';
+
+/** What a company prints on its invoice copies and statements, one row per company (0190). */
+export interface CompanyDocumentDetailsTable {
+  company_id: string;
+  legal_name: string | null;
+  /** Postal address, one line per line of text. */
+  address: string | null;
+  tax_id: string | null;
+  /** The logo file, base64 (the sync feed carries rows as JSON, which holds no BLOB). */
+  logo_base64: string | null;
+  logo_type: LogoType | null;
+  payment_instructions: string | null;
+  portal_link: string | null;
+  footer: string | null;
+  /** BCP 47 locale for dates and amounts in documents, e.g. en-GB. */
+  locale: string;
+  paper: Paper;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A request to email statements of account (0191). */
+export interface StatementRunsTable {
+  id: string;
+  company_id: string;
+  as_of: string;
+  requested_by: string | null;
+  job_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type StatementItemStatus = 'pending' | 'sent' | 'not_sent';
+
+/** One customer of a statement run and what happened to its statement (0191). */
+export interface StatementRunItemsTable {
+  id: string;
+  company_id: string;
+  run_id: string;
+  customer_id: string;
+  position: number;
+  status: StatementItemStatus;
+  /** The addresses it went to, comma-separated. */
+  sent_to: string | null;
+  /** Why it was not sent, in words. */
+  reason: string | null;
+  message_id: string | null;
+  pdf_bytes: number | null;
+  updated_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
+  company_document_details: CompanyDocumentDetailsTable;
+  statement_runs: StatementRunsTable;
+  statement_run_items: StatementRunItemsTable;
   users: UsersTable;
   memberships: MembershipsTable;
   api_tokens: ApiTokensTable;

@@ -10,6 +10,8 @@ export interface OutgoingEmail {
   /** Stable Message-ID: a retried send carries the same id, so receivers can drop duplicates. */
   messageId: string;
   inReplyTo?: string;
+  /** Files sent with the message (a statement or invoice PDF), made at send time. */
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 export interface SentEmail {
@@ -48,6 +50,7 @@ export async function sendEmail(connection: EmailConnection, secrets: SecretBox,
       messageId: email.messageId,
       inReplyTo: email.inReplyTo,
       references: email.inReplyTo,
+      attachments: email.attachments,
     });
     return { messageId: info.messageId, accepted: (info.accepted ?? []).map(String), response: String(info.response ?? '') };
   } finally {

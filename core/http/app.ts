@@ -107,7 +107,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     c.header('x-content-type-options', 'nosniff');
   });
   app.use('/api/*', async (c, next) => {
-    const limit = /\/imports?(\/|$)|^\/api\/v1\/sync\/push$/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes;
+    const limit = /\/imports?(\/|$)|^\/api\/v1\/sync\/push$|\/document-details\/logo$/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes;
     return bodyLimit({ maxSize: limit, onError: () => payloadTooLarge(`The request body is larger than ${limit} bytes`) })(c, next);
   });
   // Clients that send Content-Type: application/json on every request, body or not, must not

@@ -2,6 +2,7 @@
 import { ACTION_EMAIL } from '../actions/delivery';
 import { sendActionEmail } from '../actions/send';
 import { AGING_SNAPSHOT, takeAgingSnapshot } from '../analytics/snapshot-job';
+import { sendStatementsJob, STATEMENT_SEND } from '../documents/send';
 import { INTELLIGENCE_REFRESH, type RefreshExecutor, refreshJobHandlerWith } from '../intelligence/jobs';
 import { refreshIntelligence } from '../intelligence/runner';
 import { INVOICE_REMINDER } from '../reminders/queue';
@@ -17,5 +18,6 @@ export function coreJobHandlers(options: { refresh?: RefreshExecutor } = {}): Re
     [AGING_SNAPSHOT]: takeAgingSnapshot,
     [REPLY_SYNC]: syncReplies,
     [INTELLIGENCE_REFRESH]: refreshJobHandlerWith(options.refresh ?? refreshIntelligence),
+    [STATEMENT_SEND]: sendStatementsJob,
   };
 }

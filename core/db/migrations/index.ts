@@ -26,6 +26,8 @@ import * as m0100 from './0100_invoice_bill_channel';
 import * as m0120 from './0120_inbox_indexes';
 import * as m0150 from './0150_chase_holds';
 import * as m0160 from './0160_invoice_date_index';
+import * as m0190 from './0190_company_document_details';
+import * as m0191 from './0191_statement_runs';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -51,4 +53,6 @@ export const migrations: Record<string, Migration> = {
   '0120_inbox_indexes': m0120,
   '0150_chase_holds': m0150,
   '0160_invoice_date_index': m0160,
+  '0190_company_document_details': m0190,
+  '0191_statement_runs': m0191,
 };

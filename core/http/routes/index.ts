@@ -15,6 +15,7 @@ import { reminderRoutes } from './reminders';
 import { sequenceRoutes } from './sequences';
 import { viewRoutes } from './views';
 import { customerRoutes } from './customers';
+import { documentRoutes } from './documents';
 import { emailConnectionRoutes } from './email-connections';
 import { importMappingRoutes } from './import-mappings';
 import { importRoutes } from './imports';
@@ -30,5 +31,5 @@ import { tokenRoutes } from './tokens';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes()];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes()];
 }

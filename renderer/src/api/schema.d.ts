@@ -2,20 +2,6 @@
 // run `npx tsx renderer/src/api/generate.ts` after changing a route.
 
 export interface paths {
-  "/api/companies/{company_id}/action-tasks": {
-    get: {
-      /** Approved calls and tasks waiting to be done, the caller’s own first, with phone numbers and evidence */
-      path: {
-        company_id: string;
-      };
-      responses: {
-        200: components["schemas"]["ActionTaskList"];
-        401: components["schemas"]["Problem"];
-        403: components["schemas"]["Problem"];
-        404: components["schemas"]["Problem"];
-      };
-    };
-  };
   "/api/companies/{company_id}/actions": {
     get: {
       /** List actions by inbox category, status and filters */
@@ -23,7 +9,7 @@ export interface paths {
         company_id: string;
       };
       query?: {
-        category?: "needs_action" | "awaiting_customer" | "history" | "alternatives" | "in_progress";
+        category?: "needs_action" | "awaiting_customer" | "history" | "alternatives";
         status?: string;
         invoice_id?: string;
         customer_id?: string;
@@ -138,23 +124,6 @@ export interface paths {
       };
     };
   };
-  "/api/companies/{company_id}/actions/{action_id}/log": {
-    post: {
-      /** Log the call (or a note) of an approved call or task: the communication is recorded and the action completed */
-      path: {
-        company_id: string;
-        action_id: string;
-      };
-      body?: components["schemas"]["LogActionRequest"];
-      responses: {
-        200: components["schemas"]["Action"];
-        400: components["schemas"]["Problem"];
-        401: components["schemas"]["Problem"];
-        403: components["schemas"]["Problem"];
-        404: components["schemas"]["Problem"];
-      };
-    };
-  };
   "/api/companies/{company_id}/actions/{action_id}/reject": {
     post: {
       /** Reject: any status but completed -> cancelled */
@@ -163,23 +132,6 @@ export interface paths {
         action_id: string;
       };
       body?: components["schemas"]["RejectActionRequest"];
-      responses: {
-        200: components["schemas"]["Action"];
-        400: components["schemas"]["Problem"];
-        401: components["schemas"]["Problem"];
-        403: components["schemas"]["Problem"];
-        404: components["schemas"]["Problem"];
-      };
-    };
-  };
-  "/api/companies/{company_id}/actions/{action_id}/retry": {
-    post: {
-      /** Send an approved email action again after its send failed, optionally with an edited text */
-      path: {
-        company_id: string;
-        action_id: string;
-      };
-      body?: components["schemas"]["RetryActionRequest"];
       responses: {
         200: components["schemas"]["Action"];
         400: components["schemas"]["Problem"];
@@ -216,26 +168,10 @@ export interface paths {
         weeks?: number;
         start_date?: string;
         request_date?: string;
-        customer_offset?: number | null;
-        customer_limit?: number;
       };
       responses: {
         200: components["schemas"]["CashflowForecast"];
         400: components["schemas"]["Problem"];
-        401: components["schemas"]["Problem"];
-        403: components["schemas"]["Problem"];
-        404: components["schemas"]["Problem"];
-      };
-    };
-  };
-  "/api/companies/{company_id}/analytics/ledger-freshness": {
-    get: {
-      /** Extension: whether the ledger is fresh (its newest invoice and payment) */
-      path: {
-        company_id: string;
-      };
-      responses: {
-        200: components["schemas"]["LedgerFreshness"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -495,6 +431,97 @@ export interface paths {
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
         409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/customers/{customer_id}/statement.pdf": {
+    get: {
+      /** The customer's statement of account as a PDF (extension) */
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+      query?: {
+        as_of?: string;
+        from?: string;
+        to?: string;
+      };
+      responses: {
+        200: string;
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/document-details": {
+    get: {
+      /** What the company prints on invoice copies and statements (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["DocumentDetails"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    patch: {
+      /** Change the company details printed on documents (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["DocumentDetailsPatch"];
+      responses: {
+        200: components["schemas"]["DocumentDetails"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/document-details/logo": {
+    get: {
+      /** The logo file (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: string;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    put: {
+      /** Set the logo: a PNG, JPEG or SVG image of at most 1 MB, checked by its content (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["LogoUpload"];
+      responses: {
+        200: components["schemas"]["DocumentDetails"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        413: components["schemas"]["Problem"];
+        415: components["schemas"]["Problem"];
+      };
+    };
+    delete: {
+      /** Remove the logo (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["DocumentDetails"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
       };
     };
   };
@@ -919,6 +946,21 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/invoices/{invoice_id}/document.pdf": {
+    get: {
+      /** The invoice as a PDF: a copy made from the stored invoice, with the figures of this moment (extension) */
+      path: {
+        company_id: string;
+        invoice_id: string;
+      };
+      responses: {
+        200: string;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/invoices/{invoice_id}/payments": {
     get: {
       /** An invoice's payments, newest first */
@@ -1319,38 +1361,6 @@ export interface paths {
       };
     };
   };
-  "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/pause": {
-    post: {
-      /** Pause an active enrollment until a collector resumes it */
-      path: {
-        company_id: string;
-        enrollment_id: string;
-      };
-      responses: {
-        200: components["schemas"]["SequenceEnrollment"];
-        400: components["schemas"]["Problem"];
-        401: components["schemas"]["Problem"];
-        403: components["schemas"]["Problem"];
-        404: components["schemas"]["Problem"];
-      };
-    };
-  };
-  "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/resume": {
-    post: {
-      /** Resume an enrollment: the collector's pause ends and replies so far count as handled; a standing promise or dispute pauses it again */
-      path: {
-        company_id: string;
-        enrollment_id: string;
-      };
-      responses: {
-        200: components["schemas"]["SequenceEnrollment"];
-        400: components["schemas"]["Problem"];
-        401: components["schemas"]["Problem"];
-        403: components["schemas"]["Problem"];
-        404: components["schemas"]["Problem"];
-      };
-    };
-  };
   "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/stop": {
     post: {
       /** Stop: complete the enrollment and cancel its steps that are not ready yet */
@@ -1411,7 +1421,7 @@ export interface paths {
         company_id: string;
       };
       query?: {
-        category?: "ready" | "history" | "upcoming" | "paused";
+        category?: "ready" | "history" | "upcoming";
         step_type?: string;
         sequence_id?: string;
         enrollment_id?: string;
@@ -1463,24 +1473,6 @@ export interface paths {
       };
     };
   };
-  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/edit": {
-    post: {
-      /** Keep the collector's subject and body with a pending email step; both null go back to the templates */
-      path: {
-        company_id: string;
-        scheduled_step_id: string;
-      };
-      body: components["schemas"]["EditStepRequest"];
-      responses: {
-        200: components["schemas"]["ScheduledStep"];
-        400: components["schemas"]["Problem"];
-        401: components["schemas"]["Problem"];
-        403: components["schemas"]["Problem"];
-        404: components["schemas"]["Problem"];
-        409: components["schemas"]["Problem"];
-      };
-    };
-  };
   "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/preview": {
     get: {
       /** The email a scheduled step would send now: rendered subject and body, recipient and the sequence's sender */
@@ -1504,41 +1496,6 @@ export interface paths {
         scheduled_step_id: string;
       };
       body?: components["schemas"]["SendScheduledStepRequest"];
-      responses: {
-        200: components["schemas"]["ScheduledStep"];
-        400: components["schemas"]["Problem"];
-        401: components["schemas"]["Problem"];
-        403: components["schemas"]["Problem"];
-        404: components["schemas"]["Problem"];
-        409: components["schemas"]["Problem"];
-      };
-    };
-  };
-  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/skip": {
-    post: {
-      /** Skip a pending step: cancelled, shown in history as skipped; the enrollment goes on */
-      path: {
-        company_id: string;
-        scheduled_step_id: string;
-      };
-      responses: {
-        200: components["schemas"]["ScheduledStep"];
-        400: components["schemas"]["Problem"];
-        401: components["schemas"]["Problem"];
-        403: components["schemas"]["Problem"];
-        404: components["schemas"]["Problem"];
-        409: components["schemas"]["Problem"];
-      };
-    };
-  };
-  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/snooze": {
-    post: {
-      /** Move a pending step to a later day, at its usual time */
-      path: {
-        company_id: string;
-        scheduled_step_id: string;
-      };
-      body: components["schemas"]["SnoozeStepRequest"];
       responses: {
         200: components["schemas"]["ScheduledStep"];
         400: components["schemas"]["Problem"];
@@ -1722,6 +1679,37 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/statement-runs": {
+    post: {
+      /** Email each customer its statement of account, to its billing contacts, in a background job (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["StatementRunRequest"];
+      responses: {
+        202: components["schemas"]["StatementRun"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/statement-runs/{run_id}": {
+    get: {
+      /** A statement run: progress, and per customer whether its statement was sent, to whom, or why not (extension) */
+      path: {
+        company_id: string;
+        run_id: string;
+      };
+      responses: {
+        200: components["schemas"]["StatementRun"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/team-members": {
     get: {
       /** The company's team members, by name */
@@ -1798,7 +1786,6 @@ export interface paths {
         customer_id?: string;
         invoice_id?: string;
         active_only?: boolean;
-        reportable_only?: boolean;
         limit?: number;
         offset?: number;
       };
@@ -2009,16 +1996,6 @@ export interface paths {
       };
     };
   };
-  "/api/v1/sync/limits": {
-    get: {
-      /** Team server: how much one push may carry, so that a desktop batches its queue to fit */
-      responses: {
-        200: components["schemas"]["SyncLimits"];
-        401: components["schemas"]["Problem"];
-        409: components["schemas"]["Problem"];
-      };
-    };
-  };
   "/api/v1/sync/now": {
     post: {
       /** One sync round now: push what is waiting, pull what changed */
@@ -2135,7 +2112,6 @@ export interface components {
       created_at: string;
       updated_at: string;
       evidence: components["schemas"]["EvidenceItem"][];
-      delivery: components["schemas"]["ActionDelivery"];
     };
     ActionApprovalLogEntry: {
       operation: "approve" | "reject" | "send" | "cancel" | "complete";
@@ -2146,46 +2122,11 @@ export interface components {
       user: string | null;
       created_at: string;
     };
-    ActionDelivery: {
-      status: "queued" | "sending" | "sent" | "failed";
-      error: string | null;
-      next_attempt_at: string | null;
-      may_have_been_sent: boolean;
-      recipient: string | null;
-      sent_at: string | null;
-    } | null;
     ActionList: {
       count: number;
       page: number;
       page_size: number;
       data: components["schemas"]["Action"][];
-    };
-    ActionTask: {
-      id: string;
-      action_type: "call" | "task";
-      description: string;
-      customer: string;
-      customer_name: string;
-      invoice: string | null;
-      invoice_number: string | null;
-      balance: number | null;
-      currency: string | null;
-      due_date: string | null;
-      assignee: string | null;
-      assignee_name: string | null;
-      approved_at: string;
-      talking_points: string[];
-      contacts: components["schemas"]["ActionTaskContact"][];
-      evidence: components["schemas"]["EvidenceItem"][];
-    };
-    ActionTaskContact: {
-      name: string;
-      phone: string;
-      title: string | null;
-      is_billing: boolean;
-    };
-    ActionTaskList: {
-      data: components["schemas"]["ActionTask"][];
     };
     ActivityEntry: {
       kind: "communication" | "action";
@@ -2197,7 +2138,7 @@ export interface components {
       title: string;
       detail: string | null;
       by: string | null;
-      outcome: components["schemas"]["CallOutcome"] & unknown;
+      outcome: components["schemas"]["CallOutcome"];
       promise_date: string | null;
       promise_amount: number | null;
     };
@@ -2295,7 +2236,6 @@ export interface components {
     };
     ApproveActionRequest: {
       final_content?: string;
-      final_subject?: string;
       approved_by?: string | null;
       comment?: string;
     };
@@ -2355,22 +2295,7 @@ export interface components {
         due_date_cash_inflows: number[];
         model_predicted_cash_inflows: number[];
         trailing_6m_avg_weekly_inflows: number[];
-        model_predicted_low: number[];
-        model_predicted_high: number[];
       };
-      model_predicted_total: number;
-      week_customers: {
-        code: string;
-        customer_count: number;
-        customers: {
-          customer: string;
-          customer_name: string;
-          predicted: number;
-        }[];
-      }[];
-      customers_total: number;
-      customer_offset: number;
-      customer_limit: number;
       customers: {
         customer: string;
         customer_name: string;
@@ -2422,7 +2347,7 @@ export interface components {
       invoice_number: string | null;
       kind: "email" | "call" | "note";
       direction: "outbound" | "inbound" | "internal";
-      outcome: components["schemas"]["CallOutcome"] & unknown;
+      outcome: components["schemas"]["CallOutcome"];
       subject: string | null;
       body: string | null;
       promise_date: string | null;
@@ -2490,7 +2415,7 @@ export interface components {
     CreateInsightRequest: {
       target_type: "customer" | "invoice" | "portfolio";
       target_id?: string;
-      insight_type: "customer_conversation_summary" | "invoice_conversation_summary" | "customer_signal" | "invoice_signal" | "portfolio_signal" | "invoice_pay_date_prediction" | "customer_strategy_plan" | "portfolio_lessons";
+      insight_type: "customer_conversation_summary" | "invoice_conversation_summary" | "customer_signal" | "invoice_signal" | "portfolio_signal" | "invoice_pay_date_prediction" | "customer_strategy_plan";
       payload_json: {
         [key: string]: unknown;
       };
@@ -2595,6 +2520,32 @@ export interface components {
       database_size_bytes: number;
       backups: components["schemas"]["BackupFile"][];
     };
+    DocumentDetails: {
+      company_name: string;
+      legal_name: string | null;
+      address: string | null;
+      tax_id: string | null;
+      payment_instructions: string | null;
+      portal_link: string | null;
+      footer: string | null;
+      locale: string;
+      paper: "A4" | "Letter";
+      logo: {
+        type: "image/png" | "image/jpeg" | "image/svg+xml";
+        bytes: number;
+      } | null;
+      updated_at: string | null;
+    };
+    DocumentDetailsPatch: {
+      legal_name?: string | null;
+      address?: string | null;
+      tax_id?: string | null;
+      payment_instructions?: string | null;
+      portal_link?: string | null;
+      footer?: string | null;
+      locale?: string;
+      paper?: "A4" | "Letter";
+    };
     DunningStep: {
       step: number;
       step_id: string;
@@ -2604,10 +2555,6 @@ export interface components {
       channel: "email" | "call" | "task";
       status: "scheduled" | "ready" | "sent" | "completed" | "cancelled" | "failed";
       sent_at: string | null;
-    };
-    EditStepRequest: {
-      subject: string | null;
-      body: string | null;
     };
     EmailConnection: {
       id: string;
@@ -2691,8 +2638,6 @@ export interface components {
       invoice: string | null;
       invoice_number: string | null;
       unknown_placeholders: string[];
-      empty_placeholders: string[];
-      refused_reason: string | null;
     };
     EnrollCustomerRequest: {
       sequence_id: string;
@@ -3268,7 +3213,6 @@ export interface components {
       paid_amount: number;
       balance: number;
       open_balance: number;
-      balance_at_closing: number | null;
       pending_amount: number;
       status: components["schemas"]["InvoiceStatus"];
       status_display: string;
@@ -3502,20 +3446,6 @@ export interface components {
       name?: string;
       color?: string;
     };
-    LedgerFreshness: {
-      newest_invoice_date: string | null;
-      newest_payment_date: string | null;
-      last_activity_date: string | null;
-      stale: boolean;
-      stale_after_days: number;
-    };
-    LogActionRequest: {
-      kind?: "call" | "note";
-      outcome?: components["schemas"]["CallOutcome"];
-      body?: string | null;
-      promise_date?: string | null;
-      promise_amount?: number | null;
-    };
     LoginRequest: {
       username: string;
       password: string;
@@ -3525,6 +3455,9 @@ export interface components {
       expires_at: string;
       user: components["schemas"]["UserRef"];
       companies: components["schemas"]["CompanyRef"][];
+    };
+    LogoUpload: {
+      file: string;
     };
     MyInsightFeedback: {
       rating: "up" | "down";
@@ -3695,10 +3628,6 @@ export interface components {
       kind: "recent_email" | "dunning_step_ready" | "reminder_today";
       message: string;
     };
-    RetryActionRequest: {
-      final_content?: string;
-      final_subject?: string;
-    };
     SavedImportMapping: {
       id: string;
       name: string;
@@ -3744,12 +3673,7 @@ export interface components {
       sent_at: string | null;
       error: string | null;
       replied_at: string | null;
-      hold_reason: "paused" | "recent_contact" | "replied" | "skipped" | null;
-      pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
-      pause_reason: string | null;
-      edited_subject: string | null;
-      edited_body: string | null;
-      edited_at: string | null;
+      hold_reason: "recent_contact" | "replied" | null;
       created_at: string;
       updated_at: string;
     };
@@ -3784,9 +3708,6 @@ export interface components {
       send_followups_in_thread: boolean;
       sender_connection_id: string | null;
       status: "draft" | "active" | "archived";
-      pause_on_reply: boolean;
-      pause_on_promise: boolean;
-      pause_on_dispute: boolean;
       step_count: number;
       active_enrollment_count: number;
       created_at: string;
@@ -3804,10 +3725,6 @@ export interface components {
       completed_at: string | null;
       created_at: string;
       updated_at: string;
-      pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
-      pause_reason: string | null;
-      paused_at: string | null;
-      paused_until: string | null;
     };
     SequenceEnrollmentDetail: components["schemas"]["SequenceEnrollment"] & {
       scheduled_steps: components["schemas"]["ScheduledStep"][];
@@ -3856,7 +3773,6 @@ export interface components {
       body_plain_template: string;
       body_html_template: string;
       instructions: string;
-      on_promise_missed: boolean;
       has_history: boolean;
       created_at: string;
       updated_at: string;
@@ -3875,7 +3791,6 @@ export interface components {
       body_plain_template?: string;
       body_html_template?: string;
       instructions?: string;
-      on_promise_missed?: boolean;
     };
     SetupSignedIn: {
       token: string;
@@ -3889,8 +3804,28 @@ export interface components {
     SetupStatus: {
       initialized: boolean;
     };
-    SnoozeStepRequest: {
-      date: string;
+    StatementRun: {
+      id: string;
+      as_of: string;
+      job_id: string | null;
+      total: number;
+      done: number;
+      sent: number;
+      not_sent: number;
+      finished: boolean;
+      items: {
+        customer_id: string;
+        customer_name: string;
+        status: "pending" | "sent" | "not_sent";
+        sent_to: string[];
+        reason: string | null;
+        pdf_bytes: number | null;
+      }[];
+      created_at: string;
+    };
+    StatementRunRequest: {
+      customer_ids: string[];
+      as_of?: string;
     };
     StopEnrollmentRequest: {
       stop_reason?: string;
@@ -3905,10 +3840,6 @@ export interface components {
       row: {
         [key: string]: unknown;
       } | null;
-    };
-    SyncLimits: {
-      push_mutations: number;
-      push_bytes: number;
     };
     SyncMutation: {
       id: number;
@@ -4085,9 +4016,6 @@ export interface components {
       timezone?: string;
       sender_connection_id?: string | "" | null;
       send_followups_in_thread?: boolean;
-      pause_on_reply?: boolean;
-      pause_on_promise?: boolean;
-      pause_on_dispute?: boolean;
     };
     UserRef: {
       id: string;

@@ -7,6 +7,7 @@ import { useLoad } from '../components/useLoad';
 import { formatDate, formatMoney, formatTimestamp, localToday } from '../desk/format';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
+import { SendStatements, useCanSend } from '../documents/SendStatements';
 import { EnrollSelected } from './EnrollSelected';
 import { RiskBadge } from './RiskBadge';
 
@@ -25,6 +26,7 @@ export default function CustomerList({ companyId }: { companyId: string }) {
   const [offset, setOffset] = useState(0);
   // Picked customers stay picked across pages and searches, for enrolling them together.
   const [picked, setPicked] = useState<Map<string, string>>(new Map());
+  const canSend = useCanSend(companyId);
   const toggle = (id: string, name: string) =>
     setPicked((old) => {
       const next = new Map(old);
@@ -72,6 +74,7 @@ export default function CustomerList({ companyId }: { companyId: string }) {
       {list.error !== null && <ErrorBox what="the customers" error={list.error} onRetry={list.reload} />}
       {!list.data && list.error === null && <p className="muted" role="status">Loading…</p>}
       {picked.size > 0 && <EnrollSelected companyId={companyId} customers={[...picked].map(([id, name]) => ({ id, name }))} onDone={() => setPicked(new Map())} />}
+      {picked.size > 0 && canSend && <SendStatements companyId={companyId} customers={[...picked].map(([id, name]) => ({ id, name }))} label={`Send statements to ${picked.size} customer${picked.size === 1 ? '' : 's'}`} />}
       {list.data && (
         <>
           <table className="data-table" data-testid="customer-list" aria-busy={list.loading}>

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { ErrorBox } from '../components/ErrorBox';
 import { LogContactButton } from '../components/LogContact';
+import { CustomerDocumentActions } from '../documents/CustomerDocumentActions';
 import { useAfterPaint } from '../components/useAfterPaint';
 import { useLoad } from '../components/useLoad';
 import { CustomerSections } from '../customers/CustomerSections';
@@ -65,6 +66,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
                 setLogged((n) => n + 1);
               }}
             />
+            <CustomerDocumentActions companyId={companyId} customerId={c.id} customerName={c.name} />
             <div className="kpis">
               <div className="kpi">
                 <div className="kpi-label">Open balance</div>

@@ -2,6 +2,7 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'rea
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { signalLine } from '../insights/describe';
 import { LogContactButton } from '../components/LogContact';
+import { InvoicePdfButton } from '../documents/DocumentButtons';
 import { communicationKind } from '../customers/communication-words';
 import { InsightCard } from '../components/InsightCard';
 import { useLoad } from '../components/useLoad';
@@ -150,6 +151,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
               <legend className="sr-only">Changes to this invoice</legend>
               <div className="form-actions">
                 <LogContactButton companyId={companyId} customerId={invoice.customer} customerName={invoice.customer_name} invoiceId={invoice.id} invoiceNumber={invoice.invoice_number} onLogged={changed} />
+                <InvoicePdfButton companyId={companyId} invoiceId={invoice.id} invoiceNumber={invoice.invoice_number} />
               </div>
               <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
               <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />

@@ -1,5 +1,6 @@
 import { companyPath, useRoute } from '../state/route';
 import { useSession } from '../state/session';
+import { CompanyDocuments } from '../documents/CompanyDocuments';
 import { ApiTokens } from './ApiTokens';
 import { Appearance } from './Appearance';
 import { CompanyUsers } from './CompanyUsers';
@@ -12,6 +13,7 @@ import { TeamServer } from './TeamServer';
 
 const TABS = [
   { id: 'email', label: 'Email connections' },
+  { id: 'company', label: 'Company' },
   { id: 'team', label: 'Team members' },
   { id: 'labels', label: 'Labels' },
   { id: 'users', label: 'Users and roles' },
@@ -23,7 +25,7 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
-/** Everything set up once: email, team, labels, users, tokens, importing the ledger, backups, the team server, and the look. Each part has its own address. */
+/** Everything set up once: email, company details on documents, team, labels, users, tokens, importing the ledger, backups, the team server, and the look. Each part has its own address. */
 export default function SettingsPage({ companyId, tab }: { companyId: string; tab: string | null }) {
   const navigate = useRoute((s) => s.navigate);
   const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
@@ -55,6 +57,7 @@ export default function SettingsPage({ companyId, tab }: { companyId: string; ta
         </nav>
         <div className="stack">
           {current === 'email' && <EmailConnections companyId={companyId} canWrite={canWrite} />}
+          {current === 'company' && <CompanyDocuments companyId={companyId} canWrite={canWrite} />}
           {current === 'team' && <TeamMembers companyId={companyId} />}
           {current === 'labels' && <Labels companyId={companyId} />}
           {current === 'users' && <CompanyUsers companyId={companyId} isOwner={role === 'owner'} />}

@@ -1,0 +1,174 @@
+/**
+ * Emailing statements of account: a run asks for one statement per customer; a background job
+ * makes each PDF with the figures of that moment and sends it to the customer's billing contacts
+ * over the company's default connection, one customer at a time, recording on each item what
+ * happened (sent to whom, or why not), so the run reads as progress and then as a summary.
+ *
+ * An item is settled in its own transaction right after its message, so a run stopped halfway
+ * resumes with the customers still pending and never mails a settled one twice.
+ */
+import { today as todayOf } from '../clock';
+import type { Db } from '../db/connection';
+import type { Job, StatementItemStatus } from '../db/schema';
+import { longDate } from '../dates';
+import { sendEmail } from '../email/mailer';
+import { type Actor, type Engine, runCommand } from '../engine';
+import { NotFoundError, ValidationError } from '../errors';
+import { newId } from '../ids';
+import { enqueueJob } from '../jobs/queue';
+import { type JobContext, PermanentJobError } from '../jobs/worker';
+import { formatMoney } from '../money';
+import { defaultConnection } from '../reminders/targets';
+import { statementPdf, statementTotals } from './statement';
+
+export const STATEMENT_SEND = 'statement_send';
+export const MAX_STATEMENT_CUSTOMERS = 5000;
+
+type Scope = { actor: Actor; companyId: string };
+
+export interface StatementRunItem {
+  customer_id: string;
+  customer_name: string;
+  status: StatementItemStatus;
+  sent_to: string[];
+  reason: string | null;
+  pdf_bytes: number | null;
+}
+
+export interface StatementRun {
+  id: string;
+  as_of: string;
+  job_id: string | null;
+  total: number;
+  done: number;
+  sent: number;
+  not_sent: number;
+  finished: boolean;
+  items: StatementRunItem[];
+  created_at: string;
+}
+
+/** Asks for statements as of `asOf` for these customers (each once, in the order given). */
+export async function requestStatements(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, customerIds: string[], asOf: string): Promise<StatementRun> {
+  const ids = [...new Set(customerIds)];
+  if (ids.length === 0) throw new ValidationError('Choose at least one customer', { customer_ids: ['Choose at least one customer'] });
+  if (ids.length > MAX_STATEMENT_CUSTOMERS) throw new ValidationError(`At most ${MAX_STATEMENT_CUSTOMERS} customers at a time`, { customer_ids: [`At most ${MAX_STATEMENT_CUSTOMERS}`] });
+  const runId = newId();
+  await runCommand(engine, 'request_statements', scope, async (tx) => {
+    const known = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await tx.db.selectFrom('customers').select('id').where('company_id', '=', scope.companyId).where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) known.add(r.id);
+    }
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length) throw new ValidationError(`Unknown customers: ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}`, { customer_ids: ['Unknown customers'] });
+    const job = await enqueueJob(tx, { companyId: scope.companyId, kind: STATEMENT_SEND, idempotencyKey: `statement-run:${runId}`, payload: { run_id: runId }, subjectId: runId, maxAttempts: 3 });
+    await tx.db.insertInto('statement_runs').values({ id: runId, company_id: scope.companyId, as_of: asOf, requested_by: scope.actor.userId, job_id: job.id, created_at: tx.now, updated_at: tx.now }).execute();
+    const items = ids.map((customerId, position) => ({ id: newId(), company_id: scope.companyId, run_id: runId, customer_id: customerId, position, status: 'pending' as const, updated_at: tx.now }));
+    for (let i = 0; i < items.length; i += 200) await tx.db.insertInto('statement_run_items').values(items.slice(i, i + 200)).execute();
+    await tx.record('statement_run', runId, 'insert', { as_of: asOf, customers: ids.length, job_id: job.id });
+  });
+  return getStatementRun(engine.db, scope.companyId, runId);
+}
+
+export async function getStatementRun(db: Db, companyId: string, runId: string): Promise<StatementRun> {
+  const run = await db.selectFrom('statement_runs').selectAll().where('company_id', '=', companyId).where('id', '=', runId).executeTakeFirst();
+  if (!run) throw new NotFoundError('Statement run', runId);
+  const rows = await db
+    .selectFrom('statement_run_items as s')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .select(['s.customer_id', 'c.name as customer_name', 's.status', 's.sent_to', 's.reason', 's.pdf_bytes'])
+    .where('s.company_id', '=', companyId)
+    .where('s.run_id', '=', runId)
+    .orderBy('s.position')
+    .execute();
+  const items = rows.map((r) => ({ ...r, sent_to: r.sent_to ? r.sent_to.split(', ') : [] }));
+  const sent = items.filter((i) => i.status === 'sent').length;
+  const notSent = items.filter((i) => i.status === 'not_sent').length;
+  return { id: run.id, as_of: run.as_of, job_id: run.job_id, total: items.length, done: sent + notSent, sent, not_sent: notSent, finished: sent + notSent === items.length, items, created_at: run.created_at };
+}
+
+/** The billing contacts' addresses that can be written to (known to bounce: left out). */
+async function billingAddresses(db: Db, companyId: string, customerId: string): Promise<{ to: string[]; bounced: string[] }> {
+  const rows = await db
+    .selectFrom('customer_contacts')
+    .select(['email', 'email_failed_at'])
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', customerId)
+    .where('is_billing', '=', 1)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const to: string[] = [];
+  const bounced: string[] = [];
+  for (const row of rows) {
+    const email = row.email?.trim();
+    if (!email || !email.includes('@')) continue;
+    (row.email_failed_at ? bounced : to).push(email);
+  }
+  return { to: [...new Set(to)], bounced };
+}
+
+/** The message that carries a statement, in the company's words to the customer. */
+export function statementEmail(companyName: string, customerName: string, asOf: string, totals: ReturnType<typeof statementTotals>): { subject: string; text: string } {
+  const subject = `Statement of account from ${companyName} as of ${longDate(asOf)}`;
+  const due = totals.length === 0 ? 'Nothing is due on your account.' : `Total due: ${totals.map((t) => formatMoney(t.total_due, t.currency)).join(' and ')}.`;
+  const text = [`Hello ${customerName},`, '', `Please find attached your statement of account as of ${longDate(asOf)}.`, due, '', 'If anything on it does not match your records, reply to this email and we will look into it.', '', `Thank you,`, companyName].join('\n');
+  return { subject, text };
+}
+
+async function settle(engine: Engine, job: Job, itemId: string, customerId: string, outcome: { status: 'sent' | 'not_sent'; sentTo?: string[]; reason?: string; messageId?: string; pdfBytes?: number }) {
+  await runCommand(engine, 'settle_statement', { actor: { userId: null, name: 'ardesk' }, companyId: job.company_id }, async (tx) => {
+    await tx.db
+      .updateTable('statement_run_items')
+      .set({ status: outcome.status, sent_to: outcome.sentTo?.join(', ') ?? null, reason: outcome.reason ?? null, message_id: outcome.messageId ?? null, pdf_bytes: outcome.pdfBytes ?? null, updated_at: tx.now })
+      .where('id', '=', itemId)
+      .where('status', '=', 'pending')
+      .execute();
+    await tx.record('statement_run_item', itemId, 'update', { customer_id: customerId, status: outcome.status, sent_to: outcome.sentTo ?? null, reason: outcome.reason ?? null });
+  });
+}
+
+/** The job: every pending customer of the run, one message each. */
+export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void> {
+  const { engine } = ctx;
+  const { run_id: runId } = JSON.parse(job.payload) as { run_id: string };
+  const run = await engine.db.selectFrom('statement_runs').selectAll().where('company_id', '=', job.company_id).where('id', '=', runId).executeTakeFirst();
+  if (!run) throw new PermanentJobError(`Statement run ${runId} no longer exists`);
+  const connection = await defaultConnection(engine.db, job.company_id);
+  const company = await engine.db.selectFrom('companies').select('name').where('id', '=', job.company_id).executeTakeFirstOrThrow();
+  const legal = await engine.db.selectFrom('company_document_details').select('legal_name').where('company_id', '=', job.company_id).executeTakeFirst();
+  const companyName = legal?.legal_name ?? company.name;
+  const pending = await engine.db
+    .selectFrom('statement_run_items as s')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .select(['s.id', 's.customer_id', 'c.name'])
+    .where('s.company_id', '=', job.company_id)
+    .where('s.run_id', '=', runId)
+    .where('s.status', '=', 'pending')
+    .orderBy('s.position')
+    .execute();
+  for (const item of pending) {
+    if (!connection) {
+      await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason: 'The company has no default email connection (Settings › Email connections)' });
+      continue;
+    }
+    const { to, bounced } = await billingAddresses(engine.db, job.company_id, item.customer_id);
+    if (to.length === 0) {
+      const reason = bounced.length ? `Mail to the billing contact bounced (${bounced.join(', ')})` : 'No billing contact with an email address';
+      await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason });
+      continue;
+    }
+    const { pdf, fileName, data } = await statementPdf(engine.db, job.company_id, item.customer_id, { asOf: run.as_of }, todayOf(engine.clock));
+    const email = statementEmail(companyName, item.name, run.as_of, statementTotals(data.invoices, run.as_of));
+    const messageId = `<statement-${item.id}@${connection.from_email.split('@')[1] ?? 'ardesk.local'}>`;
+    try {
+      await sendEmail(connection, engine.secrets, { to: to.join(', '), subject: email.subject, text: email.text, messageId, attachments: [{ filename: fileName, content: pdf, contentType: 'application/pdf' }] });
+      await settle(engine, job, item.id, item.customer_id, { status: 'sent', sentTo: to, messageId, pdfBytes: pdf.length });
+    } catch (err) {
+      await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason: `The mail server refused it: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+  const summary = await getStatementRun(engine.db, job.company_id, runId);
+  await ctx.succeed({ write: async () => ({ run_id: runId, total: summary.total, sent: summary.sent, not_sent: summary.not_sent }) });
+}

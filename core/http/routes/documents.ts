@@ -1,0 +1,238 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { today } from '../../clock';
+import { DETAIL_LIMITS, documentDetails, documentDetailsWithLogo, LOGO_TYPES, PAPERS, removeLogo, setLogo, updateDocumentDetails } from '../../documents/details';
+import { invoicePdf } from '../../documents/invoice';
+import { getStatementRun, MAX_STATEMENT_CUSTOMERS, requestStatements } from '../../documents/send';
+import { statementPdf } from '../../documents/statement';
+import { NotFoundError } from '../../errors';
+import { scopeOf } from '../context';
+import type { AppEnv } from '../env';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, ProblemSchema, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { problem } from '../problem';
+
+const TAGS = ['Extensions'];
+
+const DocumentDetails = z
+  .object({
+    company_name: z.string().openapi({ description: 'The name printed on documents: legal_name, else the company name' }),
+    legal_name: z.string().nullable(),
+    address: z.string().nullable().openapi({ description: 'Postal address, one line per line' }),
+    tax_id: z.string().nullable(),
+    payment_instructions: z.string().nullable().openapi({ description: 'Bank details and how to pay, printed on statements and invoice copies' }),
+    portal_link: z.string().nullable(),
+    footer: z.string().nullable(),
+    locale: z.string().openapi({ description: 'Locale of dates and amounts in documents', example: 'en-GB' }),
+    paper: z.enum(PAPERS),
+    logo: z.object({ type: z.enum(LOGO_TYPES), bytes: z.number().int() }).nullable(),
+    updated_at: Timestamp.nullable().openapi({ description: 'Null until the details are first saved' }),
+  })
+  .openapi('DocumentDetails');
+
+const optionalText = (max: number) => Text(max).nullable().optional();
+
+const DocumentDetailsPatch = z
+  .strictObject({
+    legal_name: optionalText(DETAIL_LIMITS.legal_name),
+    address: optionalText(DETAIL_LIMITS.address),
+    tax_id: optionalText(DETAIL_LIMITS.tax_id),
+    payment_instructions: optionalText(DETAIL_LIMITS.payment_instructions),
+    portal_link: optionalText(DETAIL_LIMITS.portal_link).openapi({ description: 'An http(s) address' }),
+    footer: optionalText(DETAIL_LIMITS.footer),
+    locale: Text(DETAIL_LIMITS.locale).optional().openapi({ description: 'A locale such as en-US, en-GB, de-DE' }),
+    paper: z.enum(PAPERS).optional(),
+  })
+  .openapi('DocumentDetailsPatch', { description: 'Fields left out keep their value; null or blank text clears a field' });
+
+const LogoForm = z
+  .object({ file: z.instanceof(File).openapi({ type: 'string', format: 'binary', description: 'A PNG, JPEG or SVG image of at most 1 MB' }) })
+  .openapi('LogoUpload');
+
+const multipartOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+    return problem(415, 'unsupported_media_type', 'Send the logo as multipart/form-data with the image in the field file');
+  }
+  await next();
+};
+
+const detailsPath = '/api/companies/{company_id}/document-details';
+
+const getDetailsRoute = createRoute({
+  method: 'get',
+  path: detailsPath,
+  tags: TAGS,
+  summary: 'What the company prints on invoice copies and statements (extension)',
+  security: SECURITY,
+  request: { params: CompanyParams },
+  responses: { 200: json(DocumentDetails, 'The details'), ...problems(401, 403, 404) },
+});
+
+const patchDetailsRoute = createRoute({
+  method: 'patch',
+  path: detailsPath,
+  tags: TAGS,
+  summary: 'Change the company details printed on documents (extension)',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(DocumentDetailsPatch) },
+  responses: { 200: json(DocumentDetails, 'The saved details'), ...problems(400, 401, 403, 404) },
+});
+
+const getLogoRoute = createRoute({
+  method: 'get',
+  path: `${detailsPath}/logo`,
+  tags: TAGS,
+  summary: 'The logo file (extension)',
+  security: SECURITY,
+  request: { params: CompanyParams },
+  responses: {
+    200: { description: 'The image', content: Object.fromEntries(LOGO_TYPES.map((t) => [t, { schema: z.string().openapi({ format: 'binary' }) }])) },
+    ...problems(401, 403, 404),
+  },
+});
+
+const putLogoRoute = createRoute({
+  method: 'put',
+  path: `${detailsPath}/logo`,
+  tags: TAGS,
+  summary: 'Set the logo: a PNG, JPEG or SVG image of at most 1 MB, checked by its content (extension)',
+  security: SECURITY,
+  middleware: [multipartOnly] as const,
+  request: { params: CompanyParams, body: { required: true, content: { 'multipart/form-data': { schema: LogoForm } } } },
+  responses: {
+    200: json(DocumentDetails, 'The details with the new logo'),
+    ...problems(400, 401, 403, 404, 413),
+    415: { description: 'Not a multipart/form-data request', content: { 'application/problem+json': { schema: ProblemSchema } } },
+  },
+});
+
+const deleteLogoRoute = createRoute({
+  method: 'delete',
+  path: `${detailsPath}/logo`,
+  tags: TAGS,
+  summary: 'Remove the logo (extension)',
+  security: SECURITY,
+  request: { params: CompanyParams },
+  responses: { 200: json(DocumentDetails, 'The details without a logo'), ...problems(401, 403, 404) },
+});
+
+const pdfContent = { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } };
+
+const invoicePdfRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/invoices/{invoice_id}/document.pdf',
+  tags: TAGS,
+  summary: 'The invoice as a PDF: a copy made from the stored invoice, with the figures of this moment (extension)',
+  security: SECURITY,
+  request: { params: idParams('invoice_id') },
+  responses: { 200: { description: 'The PDF', content: pdfContent }, ...problems(401, 403, 404) },
+});
+
+const StatementQuery = z.object({
+  as_of: DateString.optional().openapi({ description: 'The statement date: open invoices and days past due at this date (default today)' }),
+  from: DateString.optional().openapi({ description: 'With to: also list every invoice and payment dated from..to' }),
+  to: DateString.optional(),
+});
+
+const statementRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/customers/{customer_id}/statement.pdf',
+  tags: TAGS,
+  summary: "The customer's statement of account as a PDF (extension)",
+  description: 'Every invoice open at as_of with days past due, aging subtotals, the total due, payments of the last 90 days and the payment instructions. A customer with nothing open gets a statement that says so.',
+  security: SECURITY,
+  request: { params: idParams('customer_id'), query: StatementQuery },
+  responses: { 200: { description: 'The PDF', content: pdfContent }, ...problems(400, 401, 403, 404) },
+});
+
+const StatementRunRequest = z
+  .strictObject({
+    customer_ids: z.array(UuidValue).min(1).max(MAX_STATEMENT_CUSTOMERS).openapi({ description: `The customers, 1 to ${MAX_STATEMENT_CUSTOMERS}` }),
+    as_of: DateString.optional().openapi({ description: 'The statement date (default today)' }),
+  })
+  .openapi('StatementRunRequest');
+
+const StatementRun = z
+  .object({
+    id: Uuid,
+    as_of: DateString,
+    job_id: Uuid.nullable(),
+    total: z.number().int(),
+    done: z.number().int().openapi({ description: 'Customers settled so far (sent or not sent)' }),
+    sent: z.number().int(),
+    not_sent: z.number().int(),
+    finished: z.boolean(),
+    items: z.array(
+      z.object({
+        customer_id: Uuid,
+        customer_name: z.string(),
+        status: z.enum(['pending', 'sent', 'not_sent']),
+        sent_to: z.array(z.string()),
+        reason: z.string().nullable().openapi({ description: 'Why it was not sent, in words' }),
+        pdf_bytes: z.number().int().nullable(),
+      }),
+    ),
+    created_at: Timestamp,
+  })
+  .openapi('StatementRun');
+
+const requestRunRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/statement-runs',
+  tags: TAGS,
+  summary: "Email each customer its statement of account, to its billing contacts, in a background job (extension)",
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(StatementRunRequest) },
+  responses: { 202: json(StatementRun, 'Queued: read the run for progress and what was sent'), ...problems(400, 401, 403, 404) },
+});
+
+const getRunRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/statement-runs/{run_id}',
+  tags: TAGS,
+  summary: 'A statement run: progress, and per customer whether its statement was sent, to whom, or why not (extension)',
+  security: SECURITY,
+  request: { params: idParams('run_id') },
+  responses: { 200: json(StatementRun, 'The run'), ...problems(401, 403, 404) },
+});
+
+/** inline: a browser opens it; the name (any script) is given the RFC 6266 way and as plain ASCII. */
+function pdfHeaders(fileName: string): Record<string, string> {
+  const ascii = fileName.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '') || 'document.pdf';
+  return {
+    'content-type': 'application/pdf',
+    'content-disposition': `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+    'cache-control': 'no-store',
+  };
+}
+
+export function documentRoutes() {
+  return createRouter()
+    .openapi(getDetailsRoute, async (c) => c.json(await documentDetails(c.var.engine.db, scopeOf(c).companyId), 200))
+    .openapi(patchDetailsRoute, async (c) => c.json(await updateDocumentDetails(c.var.engine, scopeOf(c), c.req.valid('json')), 200))
+    .openapi(getLogoRoute, async (c) => {
+      const details = await documentDetailsWithLogo(c.var.engine.db, scopeOf(c).companyId);
+      if (!details.logoData || !details.logo) throw new NotFoundError('Logo');
+      // An SVG may hold script: never let it run when opened directly.
+      return c.body(new Uint8Array(details.logoData), 200, { 'content-type': details.logo.type, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" });
+    })
+    .openapi(putLogoRoute, async (c) => {
+      const { file } = c.req.valid('form');
+      return c.json(await setLogo(c.var.engine, scopeOf(c), new Uint8Array(await file.arrayBuffer())), 200);
+    })
+    .openapi(deleteLogoRoute, async (c) => c.json(await removeLogo(c.var.engine, scopeOf(c)), 200))
+    .openapi(invoicePdfRoute, async (c) => {
+      const { pdf, fileName } = await invoicePdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').invoice_id, today(c.var.engine.clock));
+      return c.body(new Uint8Array(pdf), 200, pdfHeaders(fileName));
+    })
+    .openapi(statementRoute, async (c) => {
+      const query = c.req.valid('query');
+      const now = today(c.var.engine.clock);
+      const { pdf, fileName } = await statementPdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, { asOf: query.as_of ?? now, from: query.from, to: query.to }, now);
+      return c.body(new Uint8Array(pdf), 200, pdfHeaders(fileName));
+    })
+    .openapi(requestRunRoute, async (c) => {
+      const body = c.req.valid('json');
+      return c.json(await requestStatements(c.var.engine, scopeOf(c), body.customer_ids, body.as_of ?? today(c.var.engine.clock)), 202);
+    })
+    .openapi(getRunRoute, async (c) => c.json(await getStatementRun(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').run_id), 200));
+}

@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { describeError } from '../components/ErrorBox';
+import { toast } from '../state/toasts';
+import { downloadPdf } from './download';
+
+function PdfButton({ label, path, fallback, describe }: { label: string; path: string; fallback: string; describe: string }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className="btn btn-small"
+      disabled={busy}
+      aria-label={describe}
+      onClick={async () => {
+        setBusy(true);
+        try {
+          toast.success(`${await downloadPdf(path, fallback)} saved.`);
+        } catch (err) {
+          toast.error(describeError(err));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {busy ? 'Making PDF…' : label}
+    </button>
+  );
+}
+
+/** "Download PDF" of an invoice: a copy made from ardesk's record, with today's figures. */
+export function InvoicePdfButton({ companyId, invoiceId, invoiceNumber }: { companyId: string; invoiceId: string; invoiceNumber: string }) {
+  return (
+    <PdfButton
+      label="Download PDF"
+      describe={`Download invoice ${invoiceNumber} as a PDF`}
+      path={`/api/companies/${encodeURIComponent(companyId)}/invoices/${encodeURIComponent(invoiceId)}/document.pdf`}
+      fallback={`Invoice-${invoiceNumber}.pdf`}
+    />
+  );
+}
+
+/** "Statement": the customer's statement of account as of today. */
+export function StatementButton({ companyId, customerId, customerName }: { companyId: string; customerId: string; customerName: string }) {
+  return (
+    <PdfButton
+      label="Statement"
+      describe={`Download the statement of account of ${customerName}`}
+      path={`/api/companies/${encodeURIComponent(companyId)}/customers/${encodeURIComponent(customerId)}/statement.pdf`}
+      fallback="Statement.pdf"
+    />
+  );
+}
