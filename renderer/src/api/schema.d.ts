@@ -2,6 +2,20 @@
 // run `npx tsx renderer/src/api/generate.ts` after changing a route.
 
 export interface paths {
+  "/api/companies/{company_id}/action-tasks": {
+    get: {
+      /** Approved calls and tasks waiting to be done, the caller’s own first, with phone numbers and evidence */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ActionTaskList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/actions": {
     get: {
       /** List actions by inbox category, status and filters */
@@ -9,7 +23,7 @@ export interface paths {
         company_id: string;
       };
       query?: {
-        category?: "needs_action" | "awaiting_customer" | "history" | "alternatives";
+        category?: "needs_action" | "awaiting_customer" | "history" | "alternatives" | "in_progress";
         status?: string;
         invoice_id?: string;
         customer_id?: string;
@@ -124,6 +138,23 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/actions/{action_id}/log": {
+    post: {
+      /** Log the call (or a note) of an approved call or task: the communication is recorded and the action completed */
+      path: {
+        company_id: string;
+        action_id: string;
+      };
+      body?: components["schemas"]["LogActionRequest"];
+      responses: {
+        200: components["schemas"]["Action"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/actions/{action_id}/reject": {
     post: {
       /** Reject: any status but completed -> cancelled */
@@ -132,6 +163,23 @@ export interface paths {
         action_id: string;
       };
       body?: components["schemas"]["RejectActionRequest"];
+      responses: {
+        200: components["schemas"]["Action"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/actions/{action_id}/retry": {
+    post: {
+      /** Send an approved email action again after its send failed, optionally with an edited text */
+      path: {
+        company_id: string;
+        action_id: string;
+      };
+      body?: components["schemas"]["RetryActionRequest"];
       responses: {
         200: components["schemas"]["Action"];
         400: components["schemas"]["Problem"];
@@ -168,10 +216,26 @@ export interface paths {
         weeks?: number;
         start_date?: string;
         request_date?: string;
+        customer_offset?: number | null;
+        customer_limit?: number;
       };
       responses: {
         200: components["schemas"]["CashflowForecast"];
         400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/analytics/ledger-freshness": {
+    get: {
+      /** Extension: whether the ledger is fresh (its newest invoice and payment) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["LedgerFreshness"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -1361,6 +1425,38 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/pause": {
+    post: {
+      /** Pause an active enrollment until a collector resumes it */
+      path: {
+        company_id: string;
+        enrollment_id: string;
+      };
+      responses: {
+        200: components["schemas"]["SequenceEnrollment"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/resume": {
+    post: {
+      /** Resume an enrollment: the collector's pause ends and replies so far count as handled; a standing promise or dispute pauses it again */
+      path: {
+        company_id: string;
+        enrollment_id: string;
+      };
+      responses: {
+        200: components["schemas"]["SequenceEnrollment"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}/stop": {
     post: {
       /** Stop: complete the enrollment and cancel its steps that are not ready yet */
@@ -1421,7 +1517,7 @@ export interface paths {
         company_id: string;
       };
       query?: {
-        category?: "ready" | "history" | "upcoming";
+        category?: "ready" | "history" | "upcoming" | "paused";
         step_type?: string;
         sequence_id?: string;
         enrollment_id?: string;
@@ -1473,6 +1569,24 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/edit": {
+    post: {
+      /** Keep the collector's subject and body with a pending email step; both null go back to the templates */
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+      body: components["schemas"]["EditStepRequest"];
+      responses: {
+        200: components["schemas"]["ScheduledStep"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/preview": {
     get: {
       /** The email a scheduled step would send now: rendered subject and body, recipient and the sequence's sender */
@@ -1496,6 +1610,41 @@ export interface paths {
         scheduled_step_id: string;
       };
       body?: components["schemas"]["SendScheduledStepRequest"];
+      responses: {
+        200: components["schemas"]["ScheduledStep"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/skip": {
+    post: {
+      /** Skip a pending step: cancelled, shown in history as skipped; the enrollment goes on */
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ScheduledStep"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/snooze": {
+    post: {
+      /** Move a pending step to a later day, at its usual time */
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+      body: components["schemas"]["SnoozeStepRequest"];
       responses: {
         200: components["schemas"]["ScheduledStep"];
         400: components["schemas"]["Problem"];
@@ -1786,6 +1935,7 @@ export interface paths {
         customer_id?: string;
         invoice_id?: string;
         active_only?: boolean;
+        reportable_only?: boolean;
         limit?: number;
         offset?: number;
       };
@@ -1996,6 +2146,16 @@ export interface paths {
       };
     };
   };
+  "/api/v1/sync/limits": {
+    get: {
+      /** Team server: how much one push may carry, so that a desktop batches its queue to fit */
+      responses: {
+        200: components["schemas"]["SyncLimits"];
+        401: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/v1/sync/now": {
     post: {
       /** One sync round now: push what is waiting, pull what changed */
@@ -2112,6 +2272,7 @@ export interface components {
       created_at: string;
       updated_at: string;
       evidence: components["schemas"]["EvidenceItem"][];
+      delivery: components["schemas"]["ActionDelivery"];
     };
     ActionApprovalLogEntry: {
       operation: "approve" | "reject" | "send" | "cancel" | "complete";
@@ -2122,11 +2283,46 @@ export interface components {
       user: string | null;
       created_at: string;
     };
+    ActionDelivery: {
+      status: "queued" | "sending" | "sent" | "failed";
+      error: string | null;
+      next_attempt_at: string | null;
+      may_have_been_sent: boolean;
+      recipient: string | null;
+      sent_at: string | null;
+    } | null;
     ActionList: {
       count: number;
       page: number;
       page_size: number;
       data: components["schemas"]["Action"][];
+    };
+    ActionTask: {
+      id: string;
+      action_type: "call" | "task";
+      description: string;
+      customer: string;
+      customer_name: string;
+      invoice: string | null;
+      invoice_number: string | null;
+      balance: number | null;
+      currency: string | null;
+      due_date: string | null;
+      assignee: string | null;
+      assignee_name: string | null;
+      approved_at: string;
+      talking_points: string[];
+      contacts: components["schemas"]["ActionTaskContact"][];
+      evidence: components["schemas"]["EvidenceItem"][];
+    };
+    ActionTaskContact: {
+      name: string;
+      phone: string;
+      title: string | null;
+      is_billing: boolean;
+    };
+    ActionTaskList: {
+      data: components["schemas"]["ActionTask"][];
     };
     ActivityEntry: {
       kind: "communication" | "action";
@@ -2138,7 +2334,7 @@ export interface components {
       title: string;
       detail: string | null;
       by: string | null;
-      outcome: components["schemas"]["CallOutcome"];
+      outcome: components["schemas"]["CallOutcome"] & unknown;
       promise_date: string | null;
       promise_amount: number | null;
     };
@@ -2236,6 +2432,7 @@ export interface components {
     };
     ApproveActionRequest: {
       final_content?: string;
+      final_subject?: string;
       approved_by?: string | null;
       comment?: string;
     };
@@ -2295,7 +2492,22 @@ export interface components {
         due_date_cash_inflows: number[];
         model_predicted_cash_inflows: number[];
         trailing_6m_avg_weekly_inflows: number[];
+        model_predicted_low: number[];
+        model_predicted_high: number[];
       };
+      model_predicted_total: number;
+      week_customers: {
+        code: string;
+        customer_count: number;
+        customers: {
+          customer: string;
+          customer_name: string;
+          predicted: number;
+        }[];
+      }[];
+      customers_total: number;
+      customer_offset: number;
+      customer_limit: number;
       customers: {
         customer: string;
         customer_name: string;
@@ -2347,7 +2559,7 @@ export interface components {
       invoice_number: string | null;
       kind: "email" | "call" | "note";
       direction: "outbound" | "inbound" | "internal";
-      outcome: components["schemas"]["CallOutcome"];
+      outcome: components["schemas"]["CallOutcome"] & unknown;
       subject: string | null;
       body: string | null;
       promise_date: string | null;
@@ -2415,7 +2627,7 @@ export interface components {
     CreateInsightRequest: {
       target_type: "customer" | "invoice" | "portfolio";
       target_id?: string;
-      insight_type: "customer_conversation_summary" | "invoice_conversation_summary" | "customer_signal" | "invoice_signal" | "portfolio_signal" | "invoice_pay_date_prediction" | "customer_strategy_plan";
+      insight_type: "customer_conversation_summary" | "invoice_conversation_summary" | "customer_signal" | "invoice_signal" | "portfolio_signal" | "invoice_pay_date_prediction" | "customer_strategy_plan" | "portfolio_lessons";
       payload_json: {
         [key: string]: unknown;
       };
@@ -2556,6 +2768,10 @@ export interface components {
       status: "scheduled" | "ready" | "sent" | "completed" | "cancelled" | "failed";
       sent_at: string | null;
     };
+    EditStepRequest: {
+      subject: string | null;
+      body: string | null;
+    };
     EmailConnection: {
       id: string;
       name: string;
@@ -2638,6 +2854,8 @@ export interface components {
       invoice: string | null;
       invoice_number: string | null;
       unknown_placeholders: string[];
+      empty_placeholders: string[];
+      refused_reason: string | null;
     };
     EnrollCustomerRequest: {
       sequence_id: string;
@@ -3213,6 +3431,7 @@ export interface components {
       paid_amount: number;
       balance: number;
       open_balance: number;
+      balance_at_closing: number | null;
       pending_amount: number;
       status: components["schemas"]["InvoiceStatus"];
       status_display: string;
@@ -3446,6 +3665,20 @@ export interface components {
       name?: string;
       color?: string;
     };
+    LedgerFreshness: {
+      newest_invoice_date: string | null;
+      newest_payment_date: string | null;
+      last_activity_date: string | null;
+      stale: boolean;
+      stale_after_days: number;
+    };
+    LogActionRequest: {
+      kind?: "call" | "note";
+      outcome?: components["schemas"]["CallOutcome"];
+      body?: string | null;
+      promise_date?: string | null;
+      promise_amount?: number | null;
+    };
     LoginRequest: {
       username: string;
       password: string;
@@ -3628,6 +3861,10 @@ export interface components {
       kind: "recent_email" | "dunning_step_ready" | "reminder_today";
       message: string;
     };
+    RetryActionRequest: {
+      final_content?: string;
+      final_subject?: string;
+    };
     SavedImportMapping: {
       id: string;
       name: string;
@@ -3673,7 +3910,12 @@ export interface components {
       sent_at: string | null;
       error: string | null;
       replied_at: string | null;
-      hold_reason: "recent_contact" | "replied" | null;
+      hold_reason: "paused" | "recent_contact" | "replied" | "skipped" | null;
+      pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
+      pause_reason: string | null;
+      edited_subject: string | null;
+      edited_body: string | null;
+      edited_at: string | null;
       created_at: string;
       updated_at: string;
     };
@@ -3708,6 +3950,9 @@ export interface components {
       send_followups_in_thread: boolean;
       sender_connection_id: string | null;
       status: "draft" | "active" | "archived";
+      pause_on_reply: boolean;
+      pause_on_promise: boolean;
+      pause_on_dispute: boolean;
       step_count: number;
       active_enrollment_count: number;
       created_at: string;
@@ -3725,6 +3970,10 @@ export interface components {
       completed_at: string | null;
       created_at: string;
       updated_at: string;
+      pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
+      pause_reason: string | null;
+      paused_at: string | null;
+      paused_until: string | null;
     };
     SequenceEnrollmentDetail: components["schemas"]["SequenceEnrollment"] & {
       scheduled_steps: components["schemas"]["ScheduledStep"][];
@@ -3773,6 +4022,7 @@ export interface components {
       body_plain_template: string;
       body_html_template: string;
       instructions: string;
+      on_promise_missed: boolean;
       has_history: boolean;
       created_at: string;
       updated_at: string;
@@ -3791,6 +4041,7 @@ export interface components {
       body_plain_template?: string;
       body_html_template?: string;
       instructions?: string;
+      on_promise_missed?: boolean;
     };
     SetupSignedIn: {
       token: string;
@@ -3803,6 +4054,9 @@ export interface components {
     };
     SetupStatus: {
       initialized: boolean;
+    };
+    SnoozeStepRequest: {
+      date: string;
     };
     StatementRun: {
       id: string;
@@ -3840,6 +4094,10 @@ export interface components {
       row: {
         [key: string]: unknown;
       } | null;
+    };
+    SyncLimits: {
+      push_mutations: number;
+      push_bytes: number;
     };
     SyncMutation: {
       id: number;
@@ -4016,6 +4274,9 @@ export interface components {
       timezone?: string;
       sender_connection_id?: string | "" | null;
       send_followups_in_thread?: boolean;
+      pause_on_reply?: boolean;
+      pause_on_promise?: boolean;
+      pause_on_dispute?: boolean;
     };
     UserRef: {
       id: string;
