@@ -52,7 +52,7 @@ Usage:
   ${m.insights().INSIGHTS_HELP}
   ${m.bench().BENCH_HELP}   (npm run bench)
   ardesk migrate [--db FILE | --data-dir DIR]
-  ardesk backup [--db FILE | --data-dir DIR] [--out FILE]
+  ardesk backup [--db FILE | --data-dir DIR] [--out FILE [--force]]
   ardesk desktop          (npm start: the Electron window, or the headless server where Electron cannot run)
 `;
 }
