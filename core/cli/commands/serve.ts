@@ -13,7 +13,7 @@ import { setSyncRole } from '../../sync/triggers';
 import { DB_OPTIONS, databaseFile, intOption, parse, UsageError } from '../options';
 
 export const SERVE_HELP =
-  'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--team [--tls-cert F --tls-key F] [--insecure-http] [--mail-ports LIST|any] [--mail-hosts LIST]] [--sync-interval SECONDS] [--reply-minutes N]';
+  'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--trust-proxy] [--team [--tls-cert F --tls-key F] [--insecure-http] [--mail-ports LIST|any] [--mail-hosts LIST]] [--sync-interval SECONDS] [--reply-minutes N]';
 
 /** --mail-ports 25,587 or any (default: the usual SMTP and IMAP ports); --mail-hosts a,b (default: any host). */
 export function mailRuleOf(ports: string | undefined, hosts: string | undefined): MailEndpointRule {
@@ -49,6 +49,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     'insecure-http': { type: 'boolean' },
     'mail-ports': { type: 'string' },
     'mail-hosts': { type: 'string' },
+    'trust-proxy': { type: 'boolean' },
     'sync-interval': { type: 'string' },
     'reply-minutes': { type: 'string' },
   });
@@ -80,7 +81,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   if (values.demo) console.log(await prepareDemo(engine, file));
   const refuseCredentialsInClear = Boolean(values.team) && !tls && !isLoopback(host) && !values['insecure-http'];
-  const runtime = await startRuntime(engine, { port, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule });
+  const runtime = await startRuntime(engine, { port, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule, trustProxy: Boolean(values['trust-proxy']) });
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     console.log('ardesk: the renderer is not built, so / only says how to build it; run `npm run build` (npm start builds it by itself). The API answers meanwhile.');
   }
