@@ -1,5 +1,5 @@
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import { serve } from '@hono/node-server';
 import { startSnapshotScheduler } from './analytics/snapshot-job';
 import type { Engine } from './engine';
@@ -52,7 +52,8 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   });
   const app = createApp(engine, {
     ...options,
-    allowedHosts: [...(options.allowedHosts ?? []), ...(isLoopback(options.host) ? [] : [options.host])],
+    // The Host guard knows 127.0.0.1, localhost and ::1; any other address listened on is named.
+    allowedHosts: [...(options.allowedHosts ?? []), ...(['127.0.0.1', 'localhost', '::1'].includes(options.host) ? [] : [options.host])],
     sync,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
@@ -105,6 +106,10 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   };
 }
 
+/** Loopback by address range: localhost, 127.0.0.0/8, ::1 and their IPv4-mapped forms (::ffff:127.x.y.z). */
 export function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1';
+  const plain = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (plain === 'localhost' || plain === '::1' || plain === '0:0:0:0:0:0:0:1') return true;
+  const v4 = plain.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  return isIP(v4) === 4 && v4.split('.')[0] === '127';
 }

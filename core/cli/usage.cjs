@@ -3,7 +3,7 @@
 // their own line from here too.
 const USAGE = {
   serve:
-    'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--team [--tls-cert F --tls-key F] [--insecure-http] [--mail-ports LIST|any] [--mail-hosts LIST]] [--sync-interval SECONDS] [--reply-minutes N]',
+    'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--trust-proxy] [--team [--tls-cert F --tls-key F] [--insecure-http] [--mail-ports LIST|any] [--mail-hosts LIST]] [--sync-interval SECONDS] [--reply-minutes N]',
   connect: 'ardesk connect --db FILE --server URL --username U --password P [--company C ...] [--resync]',
   sync: 'ardesk sync --db FILE [--json] [--server URL]   (--server: move this desktop to the team server\'s new address)',
   seed: 'ardesk seed --db FILE [--demo] [--invoices N] [--customers N (default: about one per 20 invoices)] [--seed S]',
@@ -16,7 +16,7 @@ const USAGE = {
   insights: 'ardesk insights refresh --company NAME_OR_ID [--json] [--db FILE | --data-dir DIR]',
   bench: 'ardesk bench [--invoices N] [--customers N] [--samples N] [--warmup N] [--db FILE] [--keep]   (npm run bench)',
   migrate: 'ardesk migrate [--db FILE | --data-dir DIR]',
-  backup: 'ardesk backup [--db FILE | --data-dir DIR] [--out FILE]',
+  backup: 'ardesk backup [--db FILE | --data-dir DIR] [--out FILE [--force]]',
   desktop: 'ardesk desktop [--demo]   (npm start: the Electron window, or the headless server where Electron cannot run)',
 };
 

@@ -3,6 +3,7 @@
  * an existing user by username; a role changed; a membership removed. A company never loses its
  * last owner.
  */
+import { sql } from 'kysely';
 import { hashPassword } from '../auth/passwords';
 import { insertUser, validateNewUser } from '../auth/users';
 import type { Db } from '../db/connection';
@@ -20,7 +21,7 @@ export interface Member {
   member_since: string;
 }
 
-export type NewMember = { username: string; role: Role } & ({ password: string; name?: string; email?: string | null } | { password?: undefined });
+export type NewMember = { username: string; role: Role } & ({ password: string; name?: string; email?: string | null } | { password?: undefined; email?: string | null });
 
 interface Scope {
   companyId: string;
@@ -70,7 +71,7 @@ async function keepAnOwner(tx: CommandTx, companyId: string, member: Member): Pr
 
 /**
  * With a password: creates the user and makes them a member. Without: makes the existing user of
- * that username a member (unknown: 404).
+ * that username and email a member (no such pair: 400 unknown_user, the same for any username).
  */
 export async function addMember(engine: Engine, scope: Scope, input: NewMember): Promise<Member> {
   requireOwner(scope);
@@ -82,8 +83,12 @@ export async function addMember(engine: Engine, scope: Scope, input: NewMember):
     if (creating) {
       userId = await insertUser(tx, { username: input.username, password: input.password, displayName: input.name, email: input.email ?? null }, hash!);
     } else {
-      const user = await tx.db.selectFrom('users').select('id').where('username', '=', input.username).executeTakeFirst();
-      if (!user) throw new ValidationError('No user has this username', { username: ['No user has this username; give a password to create one'] }, 'unknown_user');
+      // Both the username and the email must match: an owner adds only someone they know, and the
+      // answer is the same whether or not the username exists (no directory of other tenants).
+      const user = input.email
+        ? await tx.db.selectFrom('users').select('id').where('username', '=', input.username).where(sql<string>`lower(email)`, '=', input.email.toLowerCase()).executeTakeFirst()
+        : undefined;
+      if (!user) throw new ValidationError('No user has this username and email', { username: ['No user has this username and email; give a password to create a new user'] }, 'unknown_user');
       userId = user.id;
       const already = await tx.db.selectFrom('memberships').select('role').where('company_id', '=', scope.companyId).where('user_id', '=', userId).executeTakeFirst();
       if (already) throw new ConflictError(`${input.username} is already a member of this company (${already.role})`, 'already_member');

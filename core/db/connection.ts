@@ -1,3 +1,4 @@
+import { closeSync, existsSync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, SqliteDialect } from 'kysely';
 import type { Database } from './schema';
@@ -59,6 +60,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
 /** Opens (creating if needed) a SQLite file with the pragmas the engine relies on. */
 export function openDatabase(file: string): OpenedDatabase {
+  // Readable by its owner only: it holds password hashes, token hashes and every customer. SQLite
+  // gives the -wal and -shm files the mode of the database file.
+  if (file !== ':memory:' && !existsSync(file)) closeSync(openSync(file, 'a', 0o600));
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a committed write survives a power cut too, not only a crash of the process.

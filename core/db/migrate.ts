@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { Migrator } from 'kysely/migration';
 import type { OpenedDatabase } from './connection';
 import { migrations } from './migrations';
@@ -46,7 +46,10 @@ export function backupPathFor(file: string, now: Date): string {
 /** A consistent online copy (SQLite's backup API), safe while the database is in use. */
 export async function backupDatabase(opened: OpenedDatabase, target: string): Promise<string> {
   if (opened.file === ':memory:') throw new Error('cannot back up an in-memory database');
+  // Owner-only like the database itself, from the moment the file exists.
+  if (!existsSync(target)) closeSync(openSync(target, 'a', 0o600));
   await opened.sqlite.backup(target);
+  chmodSync(target, 0o600);
   return target;
 }
 

@@ -13,6 +13,7 @@ import { crossSiteGuard } from './middleware/cross-site';
 import { hostGuard } from './middleware/host';
 import { refuseUntypeableText } from './middleware/typeable-text';
 import { createRouter } from './openapi';
+import { forwardedAddress } from './context';
 import { errorToResponse, payloadTooLarge, problem } from './problem';
 import { rendererRoutes } from './renderer';
 import { publicAuthRoutes } from './routes/auth';
@@ -55,6 +56,12 @@ export interface HttpOptions {
   team: boolean;
   /** Which mail servers email connections may reach; a team server's default is the usual ports. */
   mailRule: MailEndpointRule;
+  /**
+   * A reverse proxy on this machine forwards the requests (ardesk serve --trust-proxy): the login
+   * throttle counts each client by the address the proxy forwards (X-Forwarded-For) instead of
+   * the proxy's own loopback address, which would make every client one.
+   */
+  trustProxy: boolean;
 }
 
 /** Every route that takes a password (or is sync), refused over plain HTTP on a network address. */
@@ -87,6 +94,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     sync: overrides.sync ?? null,
     refuseCredentialsInClear: overrides.refuseCredentialsInClear ?? false,
     team: overrides.team ?? false,
+    trustProxy: overrides.trustProxy ?? false,
     mailRule: overrides.mailRule ?? (overrides.team ? { ports: USUAL_MAIL_PORTS, hosts: null } : ANY_MAIL_ENDPOINT),
   };
   const app = createRouter();
@@ -103,6 +111,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     // A replayed sync operation runs on the engine of the transaction it belongs to.
     c.set('engine', replayOf(c)?.engine ?? engine);
     c.set('mailRule', options.mailRule);
+    if (options.trustProxy) c.set('forwardedFor', forwardedAddress(c.req.header('x-forwarded-for')) ?? undefined);
     await next();
     c.header('x-content-type-options', 'nosniff');
   });

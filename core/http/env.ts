@@ -22,5 +22,7 @@ export interface AppEnv {
     membership: Membership;
     /** Which mail servers email connections may reach (the operator's rule on a team server). */
     mailRule: MailEndpointRule;
+    /** With --trust-proxy: the client address the reverse proxy forwarded. */
+    forwardedFor: string | undefined;
   };
 }

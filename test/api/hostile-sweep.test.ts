@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/http/app';
 import { seedDemo } from '../../core/seed';
-import { type App, call } from '../support/api';
+import { setSyncRole } from '../../core/sync/triggers';
+import { addCompany, addUser, type App, call, loginAs } from '../support/api';
+import { oneCellRows, rawWorkbook } from '../support/raw-xlsx';
 import { type TestEngine, testEngine } from '../support/engine';
 
 interface Operation {
@@ -224,6 +226,106 @@ describe('hostile sweep over every operation in the OpenAPI document', () => {
         for (const value of HOSTILE_QUERY_VALUES) {
           const q = value === '%ZZ' ? `${name}=%ZZ` : `${name}=${encodeURIComponent(value)}`;
           await check(op, `${path}${path.includes('?') ? '&' : '?'}${q}`, `${op.path}?${name}=${value.slice(0, 20)}`, value === NUL);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('hostile sweep of the sync bodies and the import files, with their limits', () => {
+  let engine: TestEngine;
+  let app: App;
+  let token: string;
+  let company: string;
+
+  const fingerprint = () => {
+    const sqlite = engine.database.sqlite;
+    const { n } = sqlite.prepare('SELECT total_changes() AS n').get() as { n: number };
+    const { s } = sqlite.prepare('SELECT coalesce(max(seq), 0) AS s FROM changes').get() as { s: number };
+    return `${n}/${s}`;
+  };
+
+  beforeAll(async () => {
+    engine = await testEngine();
+    setSyncRole(engine.database.sqlite, 'server');
+    company = await addCompany(engine, 'Acme');
+    await addUser(engine, 'ann', [[company, 'owner']]);
+    app = createApp(engine);
+    token = await loginAs(app, 'ann');
+  });
+  afterAll(() => engine.dispose());
+
+  const mutation = (id: number, overrides: Record<string, unknown> = {}) => ({
+    id,
+    company_id: company,
+    command: 'create_label',
+    method: 'POST',
+    path: `/api/companies/${company}/labels`,
+    content_type: 'application/json',
+    body: JSON.stringify({ name: `Label ${id}` }),
+    body_encoding: 'utf8',
+    ids: [],
+    ...overrides,
+  });
+
+  it('answers hostile push and pull bodies with a 4xx (a refused mutation is an outcome, never a 5xx) and changes nothing', async () => {
+    const client_id = '5b0c8c1e-54a4-4d59-9d0c-2f0f4e1f7a11';
+    const refusedBodies: Array<[string, string, unknown]> = [
+      ['push', '1,001 mutations', { client_id, mutations: Array.from({ length: 1_001 }, (_, i) => mutation(i + 1)) }],
+      ['push', 'no mutations', { client_id, mutations: [] }],
+      ['push', 'NUL in the path', { client_id, mutations: [mutation(1, { path: `/api/companies/${company}/labels\u0000` })] }],
+      ['push', 'a path outside the company routes', { client_id, mutations: [mutation(1, { path: '/api/v1/auth/tokens/' })] }],
+      ['push', 'an id that is not a UUID', { client_id, mutations: [mutation(1, { ids: ['../../etc/passwd'] })] }],
+      ['push', 'a negative mutation id', { client_id, mutations: [mutation(-1)] }],
+      ['push', 'an unknown field', { client_id, mutations: [mutation(1, { extra: true })] }],
+      ['push', 'a method that reads', { client_id, mutations: [mutation(1, { method: 'GET' })] }],
+      ['pull', 'a page of 20,001 rows', { client_id, companies: [{ company_id: company, cursor: null }], pending_from: 0, limit: 20_001 }],
+      ['pull', '101 companies', { client_id, companies: Array.from({ length: 101 }, () => ({ company_id: company, cursor: null })), pending_from: 0 }],
+      ['pull', 'an unknown field', { client_id, companies: [{ company_id: company, cursor: null, extra: 1 }], pending_from: 0 }],
+    ];
+    const failures: string[] = [];
+    for (const [route, kind, body] of refusedBodies) {
+      const before = fingerprint();
+      const res = await call(app, 'POST', `/api/v1/sync/${route}`, { token, body });
+      if (res.status < 400 || res.status >= 500 || before !== fingerprint()) failures.push(`${route} [${kind}]: ${res.status}`);
+    }
+    // Valid bodies whose mutations are refused: outcomes, recorded, nothing of theirs applied.
+    const smuggled = await call(app, 'POST', '/api/v1/sync/push', {
+      token,
+      body: { client_id, mutations: [mutation(1, { path: `/api/companies/${company}/../../v1/auth/tokens/` }), mutation(2, { body: '{"name":' }), mutation(3, { body: '{"name": ""}' })] },
+    });
+    expect(smuggled.status).toBe(200);
+    expect(smuggled.body.results.map((r: { status: string }) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    const garbage = await call(app, 'POST', '/api/v1/sync/pull', { token, body: { client_id, companies: [{ company_id: company, cursor: 'v.-1\u00ff' }], pending_from: 0 } });
+    if (garbage.status >= 500) failures.push(`pull [a garbage cursor]: ${garbage.status}`);
+    expect(failures).toEqual([]);
+    expect(await engine.db.selectFrom('labels').select('id').execute()).toEqual([]);
+  });
+
+  it('refuses import files past the limits with a 413 problem at preview, dry run and import, changing nothing', async () => {
+    const files: Array<[string, BlobPart]> = [
+      ['a header and 300,000 newlines', 'name' + '\n'.repeat(300_000)],
+      ['201 columns', 'a\n' + ','.repeat(200)],
+      ['a cell of 40,000 characters', 'a\n' + 'x'.repeat(40_000)],
+      ['a workbook of 250,000 rows', rawWorkbook(oneCellRows(250_000)) as BlobPart],
+      ['a workbook whose dimension says 3,000,000 rows', rawWorkbook(oneCellRows(2), 'A1:A3000000') as BlobPart],
+    ];
+    const failures: string[] = [];
+    for (const [kind, content] of files) {
+      for (const [path, fields] of [
+        ['imports/preview', {}],
+        ['imports', { preset: 'ibm-ar', dry_run: 'true' }],
+        ['imports', { preset: 'ibm-ar' }],
+      ] as const) {
+        const form = new FormData();
+        form.append('file', new Blob([content]), 'upload');
+        for (const [k, v] of Object.entries(fields)) form.append(k, v);
+        const before = fingerprint();
+        const res = await app.request(`/api/companies/${company}/${path}`, { method: 'POST', body: form, headers: { authorization: `Token ${token}` } });
+        const body = (await res.json()) as { code?: string };
+        if (res.status !== 413 || res.headers.get('content-type') !== 'application/problem+json' || body.code !== 'file_too_large' || before !== fingerprint()) {
+          failures.push(`${path} ${JSON.stringify(fields)} [${kind}]: ${res.status} ${body.code}`);
         }
       }
     }

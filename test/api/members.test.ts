@@ -42,7 +42,7 @@ describe('company users and roles (owner only; extension)', () => {
     ]);
     const collector = await call(app, 'GET', base, { token: tokens.carl });
     expect([collector.status, collector.body.code]).toEqual([403, 'owner_only']);
-    expect((await call(app, 'POST', base, { token: tokens.carl, body: { username: 'rita', role: 'viewer' } })).body.code).toBe('owner_only');
+    expect((await call(app, 'POST', base, { token: tokens.carl, body: { username: 'rita', email: 'rita@borealis.example', role: 'viewer' } })).body.code).toBe('owner_only');
     expect((await call(app, 'PATCH', `${base}/${ids.carl}`, { token: tokens.carl, body: { role: 'owner' } })).body.code).toBe('owner_only');
     expect((await call(app, 'DELETE', `${base}/${ids.olga}`, { token: tokens.carl })).body.code).toBe('owner_only');
     expect((await call(app, 'PATCH', `${base}/${ids.vic}`, { token: tokens.vic, body: { role: 'owner' } })).status).toBe(403);
@@ -60,18 +60,34 @@ describe('company users and roles (owner only; extension)', () => {
     expect([taken.status, taken.body.code]).toEqual([409, 'username_taken']);
   });
 
-  it('adds an existing user by username, once', async () => {
-    const res = await call(app, 'POST', base, { token: tokens.olga, body: { username: 'rita', role: 'viewer' } });
+  it('adds an existing user by username and email, once', async () => {
+    engine.database.sqlite.prepare("UPDATE users SET email = 'rita@borealis.example' WHERE username = 'rita'").run();
+    const res = await call(app, 'POST', base, { token: tokens.olga, body: { username: 'rita', email: 'Rita@Borealis.example', role: 'viewer' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ user_id: ids.rita, role: 'viewer' });
     expect((await call(app, 'GET', '/api/v1/companies/', { token: tokens.rita })).body.companies.map((c: { name: string; role: string }) => `${c.name}:${c.role}`)).toEqual([
       'Acme Supply:viewer',
       'Borealis Foods:owner',
     ]);
-    const again = await call(app, 'POST', base, { token: tokens.olga, body: { username: 'rita', role: 'owner' } });
+    const again = await call(app, 'POST', base, { token: tokens.olga, body: { username: 'rita', email: 'rita@borealis.example', role: 'owner' } });
     expect([again.status, again.body.code]).toEqual([409, 'already_member']);
-    const unknown = await call(app, 'POST', base, { token: tokens.olga, body: { username: 'nobody', role: 'viewer' } });
-    expect([unknown.status, unknown.body.code]).toEqual([400, 'unknown_user']);
+  });
+
+  it("tells nothing of users outside the company: a username alone adds no one, and an unknown username or a wrong email get the same answer, without a profile", async () => {
+    const other = await addCompany(engine, 'Elsewhere');
+    await addUser(engine, 'sara', [[other, 'owner']]);
+    engine.database.sqlite.prepare("UPDATE users SET email = 'sara@elsewhere.example', display_name = 'Sara Secret' WHERE username = 'sara'").run();
+    const before = await roles();
+    const bare = await call(app, 'POST', base, { token: tokens.olga, body: { username: 'sara', role: 'viewer' } });
+    const bareUnknown = await call(app, 'POST', base, { token: tokens.olga, body: { username: 'nobody', role: 'viewer' } });
+    expect(bare.status).toBe(400);
+    expect(bare.body).toEqual(bareUnknown.body);
+    const wrongEmail = await call(app, 'POST', base, { token: tokens.olga, body: { username: 'sara', email: 'guess@elsewhere.example', role: 'viewer' } });
+    const unknown = await call(app, 'POST', base, { token: tokens.olga, body: { username: 'nobody', email: 'guess@elsewhere.example', role: 'viewer' } });
+    expect([wrongEmail.status, wrongEmail.body.code]).toEqual([400, 'unknown_user']);
+    expect(wrongEmail.body).toEqual(unknown.body);
+    for (const res of [bare, bareUnknown, wrongEmail, unknown]) expect(JSON.stringify(res.body)).not.toMatch(/Sara Secret|sara@/);
+    expect(await roles()).toEqual(before);
   });
 
   it('refuses bad input with a 400 that changes nothing', async () => {
@@ -81,6 +97,7 @@ describe('company users and roles (owner only; extension)', () => {
       { username: 'newbie', password: 'abc', role: 'viewer' },
       { username: 'newbie', password: 'long-enough', role: 'boss' },
       { username: 'newbie', name: 'New Bie', role: 'viewer' },
+      { username: 'newbie', role: 'viewer' },
       { username: 'newbie', password: 'long-enough', role: 'viewer', admin: true },
       { username: 'newbie', password: 'long-enough', role: 'viewer', email: 'not-an-email' },
     ]) {

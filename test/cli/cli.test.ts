@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -60,6 +60,28 @@ describe('the ardesk command', () => {
     const copy = openDatabase(out);
     expect(copy.sqlite.prepare('SELECT username FROM users').all()).toEqual([{ username: 'maria' }]);
     await copy.close();
+  });
+
+  it('refuses to write a backup over an existing file unless --force, and writes backups and databases owner-only', async () => {
+    const precious = join(dir, 'precious.sqlite');
+    writeFileSync(precious, 'another database');
+    const refused = await ardesk(['backup', '--db', db, '--out', precious]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${precious} already exists; give --force to replace it`);
+    expect(readFileSync(precious, 'utf8')).toBe('another database');
+    expect((await ardesk(['backup', '--db', db, '--out', db, '--force'])).stderr).toContain('--out is the database itself');
+    expect((await ardesk(['backup', '--db', db, '--out', precious, '--force'])).code).toBe(0);
+    const copy = openDatabase(precious);
+    expect(copy.sqlite.prepare('SELECT username FROM users').all()).toEqual([{ username: 'maria' }]);
+    await copy.close();
+    const mode = (file: string) => statSync(file).mode & 0o777;
+    expect(mode(precious)).toBe(0o600);
+    expect(mode(join(dir, 'copy.sqlite'))).toBe(0o600);
+    expect(mode(db)).toBe(0o600);
+    const fresh = openDatabase(join(dir, 'fresh.sqlite'));
+    fresh.sqlite.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)');
+    expect([mode(join(dir, 'fresh.sqlite')), mode(join(dir, 'fresh.sqlite-wal')), mode(join(dir, 'fresh.sqlite-shm'))]).toEqual([0o600, 0o600, 0o600]);
+    await fresh.close();
   });
 
   it('explains unknown commands and options', async () => {

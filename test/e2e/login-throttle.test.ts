@@ -88,3 +88,45 @@ describe('addressKey', () => {
     expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
   });
 });
+
+describe('login throttle behind a reverse proxy (--trust-proxy)', () => {
+  let engine: TestEngine;
+  let server: Runtime;
+
+  const login = async (username: string, password: string, forwardedFor?: string) => {
+    const res = await fetch(`${server.url}/api/v1/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+      body: JSON.stringify({ username, password }),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  beforeEach(async () => {
+    engine = await testEngine();
+    const company = await addCompany(engine, 'Home');
+    await addUser(engine, 'ana', [[company, 'owner']]);
+    server = await listen(engine, { trustProxy: true });
+  });
+  afterEach(async () => {
+    await server.stop();
+    await engine.dispose();
+  });
+
+  it("counts each forwarded client on its own: 30 anonymous failures from one lock that one out, not the team's right passwords from another", async () => {
+    const statuses: number[] = [];
+    // The client's own X-Forwarded-For entries come first; the proxy appends the address it saw.
+    for (let i = 0; i < 32; i++) statuses.push(await login(`nobody-${i}`, 'x', `10.9.9.9, 203.0.113.7`));
+    expect(counts(statuses)).toEqual({ 401: 30, 429: 2 });
+    expect(await login('ana', 'ana-pw', '198.51.100.9')).toBe(200);
+    expect(await login('ana', 'ana-pw', '203.0.113.7')).toBe(429);
+  });
+
+  it('without --trust-proxy, a forwarded address is not believed: every loopback peer is one client', async () => {
+    await server.stop();
+    server = await listen(engine);
+    for (let i = 0; i < 30; i++) await login(`nobody-${i}`, 'x', `203.0.113.${i}`);
+    expect(await login('ana', 'ana-pw', '198.51.100.9')).toBe(429);
+  });
+});

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../core/db/connection';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { Api, ardeskOk, query, type ServerProcess, startServe, waitFor } from '../support/sync';
 
@@ -42,13 +43,17 @@ describe('connecting a desktop to a team server through the app’s local API', 
     await ardeskOk(['user', 'add', '--db', deskDb, '--username', 'sam', '--password', LOCAL_PASSWORD, '--company', 'Maria desk', '--role', 'collector']);
     acme = query<{ id: string }>(serverDb, "SELECT id FROM companies WHERE name = 'Acme'")[0].id;
     other = query<{ id: string }>(serverDb, "SELECT id FROM companies WHERE name = 'Other Co'")[0].id;
+    // Owners add an existing user by username and email (the invitation rule): ann's email.
+    const setup = openDatabase(serverDb);
+    setup.sqlite.prepare("UPDATE users SET email = 'ann@acme.example' WHERE username = 'ann'").run();
+    await setup.close();
     server = await startServe(['--db', serverDb, '--team', '--port', '0']);
     proxy = await startTcpProxy(Number(new URL(server.url).port));
     serverApi = await Api.login(server.url, 'ann', PASSWORD);
     const carol = await Api.login(server.url, 'carol', PASSWORD);
-    await carol.ok('POST', `/api/companies/${other}/members`, { username: 'ann', role: 'collector' });
+    await carol.ok('POST', `/api/companies/${other}/members`, { username: 'ann', email: 'ann@acme.example', role: 'collector' });
     third = query<{ id: string }>(serverDb, "SELECT id FROM companies WHERE name = 'Third Co'")[0].id;
-    await (await Api.login(server.url, 'sam', PASSWORD)).ok('POST', `/api/companies/${third}/members`, { username: 'ann', role: 'collector' });
+    await (await Api.login(server.url, 'sam', PASSWORD)).ok('POST', `/api/companies/${third}/members`, { username: 'ann', email: 'ann@acme.example', role: 'collector' });
     const customer = await serverApi.ok('POST', `/api/companies/${acme}/customers`, { name: 'Initech' });
     await serverApi.ok('POST', `/api/companies/${acme}/invoices`, { customer: customer.id, total_amount: 500, number: 'INV-1' });
     desktop = await startServe(['--db', deskDb, '--port', '0', '--sync-interval', '1']);

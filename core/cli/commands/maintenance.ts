@@ -1,7 +1,8 @@
+import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createEngine } from '../../engine';
 import { backupDatabase, backupPathFor } from '../../db/migrate';
-import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse } from '../options';
+import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 
 export async function migrateCommand(args: string[]): Promise<number> {
   const { values } = parse(args, DB_OPTIONS);
@@ -13,10 +14,15 @@ export async function migrateCommand(args: string[]): Promise<number> {
 }
 
 export async function backupCommand(args: string[]): Promise<number> {
-  const { values } = parse(args, { ...DB_OPTIONS, out: { type: 'string' } });
+  const { values } = parse(args, { ...DB_OPTIONS, out: { type: 'string' }, force: { type: 'boolean' } });
   const file = databaseFile(values);
-  const engine = await createEngine({ file, writeWait: CLI_WRITE_WAIT });
   const target = values.out ? resolve(values.out) : backupPathFor(file, new Date());
+  // A backup over an existing file would replace whatever database was there without a word.
+  if (existsSync(target) && !values.force) throw new UsageError(`${target} already exists; give --force to replace it`);
+  if (target === resolve(file)) throw new UsageError('--out is the database itself; give another file');
+  const engine = await createEngine({ file, writeWait: CLI_WRITE_WAIT });
+  // --force: what was there goes first, so the copy is a fresh owner-only file, whatever it held.
+  for (const old of [target, `${target}-wal`, `${target}-shm`]) rmSync(old, { force: true });
   await backupDatabase(engine.database, target);
   console.log(`backup written to ${target}`);
   await engine.close();

@@ -52,6 +52,7 @@ export async function serveCommand(args: string[], options: { freePortIfTaken?: 
     'insecure-http': { type: 'boolean' },
     'mail-ports': { type: 'string' },
     'mail-hosts': { type: 'string' },
+    'trust-proxy': { type: 'boolean' },
     'sync-interval': { type: 'string' },
     'reply-minutes': { type: 'string' },
   });
@@ -84,7 +85,7 @@ export async function serveCommand(args: string[], options: { freePortIfTaken?: 
   }
   if (values.demo) console.log(await prepareDemo(engine, file));
   const refuseCredentialsInClear = Boolean(values.team) && !tls && !isLoopback(host) && !values['insecure-http'];
-  const start = (onPort: number) => startRuntime(engine, { port: onPort, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule });
+  const start = (onPort: number) => startRuntime(engine, { port: onPort, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule, trustProxy: Boolean(values['trust-proxy']) });
   let runtime: Runtime;
   try {
     runtime = await start(port);

@@ -16,12 +16,16 @@ const NewMemberBody = z
   .object({
     username: z.string().min(1).max(64),
     role: RoleEnum,
-    password: z.string().min(1).max(256).optional().openapi({ description: 'Given: a new user is created. Absent: the existing user of this username joins.' }),
+    password: z.string().min(1).max(256).optional().openapi({ description: 'Given: a new user is created. Absent: the existing user with this username and email joins.' }),
     name: z.string().trim().max(200).optional().openapi({ description: 'Display name of a new user (default: the username)' }),
-    email: z.email().max(320).nullable().optional(),
+    email: z.email().max(320).nullable().optional().openapi({ description: "A new user's email; to add an existing user, required and matched with theirs" }),
   })
   .strict()
-  .refine((b) => b.password !== undefined || (b.name === undefined && b.email === undefined), { message: 'name and email describe a new user: give a password too', path: ['password'] })
+  .refine((b) => b.password !== undefined || b.name === undefined, { message: 'name describes a new user: give a password too', path: ['password'] })
+  .refine((b) => b.password !== undefined || typeof b.email === 'string', {
+    message: "To add an existing user give their email as well as their username (or a password to create a new user)",
+    path: ['email'],
+  })
   .openapi('NewCompanyMember');
 
 const RoleBody = z.object({ role: RoleEnum }).strict().openapi('CompanyMemberRole');
@@ -60,7 +64,7 @@ export function memberRoutes() {
     .openapi(listRoute, async (c) => c.json({ members: await listMembers(c.var.engine.db, memberScope(c)) }, 200))
     .openapi(addRoute, async (c) => {
       const body = c.req.valid('json');
-      const input = body.password !== undefined ? { username: body.username, role: body.role, password: body.password, name: body.name, email: body.email } : { username: body.username, role: body.role };
+      const input = body.password !== undefined ? { username: body.username, role: body.role, password: body.password, name: body.name, email: body.email } : { username: body.username, role: body.role, email: body.email };
       return c.json(await addMember(c.var.engine, memberScope(c), input), 201);
     })
     .openapi(patchRoute, async (c) => c.json(await changeMemberRole(c.var.engine, memberScope(c), c.req.valid('param').user_id, c.req.valid('json').role), 200))

@@ -15,6 +15,7 @@ import { applyPush, PUSH_MUTATIONS } from '../../sync/push';
 import { syncState } from '../../sync/state';
 import type { Engine } from '../../engine';
 import { createRouter, json, jsonBody, problems, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
+import { problem } from '../problem';
 
 const TAG = 'Extensions';
 
@@ -152,7 +153,7 @@ const eventsRoute = createRoute({
   summary: 'Team server: Server-Sent Events, a "poke" whenever one of the companies changes',
   security: SECURITY,
   request: { query: EventsQuery },
-  responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problems(400, 401, 409) },
+  responses: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problems(400, 401, 403, 409, 429) },
 });
 
 const statusRoute = createRoute({
@@ -169,7 +170,11 @@ async function requireTeamServer(engine: Engine): Promise<void> {
   if (state.role !== 'server') throw new ConflictError('This ardesk is not a team server (start it with ardesk serve --team)', 'not_team_server');
 }
 
+/** Event streams one user may hold open at once (a stream per running desktop, with room to spare). */
+export const STREAMS_PER_USER = 20;
+
 export function syncRoutes(options: SyncRouteOptions) {
+  const streams = new Map<string, number>();
   return createRouter()
     .openapi(pushRoute, async (c) => {
       const engine = c.var.engine;
@@ -190,36 +195,54 @@ export function syncRoutes(options: SyncRouteOptions) {
       return c.json(feed, 200);
     })
     .openapi(eventsRoute, async (c) => {
-      await requireTeamServer(c.var.engine);
+      const engine = c.var.engine;
+      await requireTeamServer(engine);
       const q = c.req.valid('query').company_id;
-      const companies = q === undefined ? [] : Array.isArray(q) ? q : [q];
+      const companies = [...new Set((q === undefined ? [] : Array.isArray(q) ? q : [q]).map((id) => id.toLowerCase()))];
+      if (companies.length) {
+        const mine = await engine.db.selectFrom('memberships').select('company_id').where('user_id', '=', c.var.user.id).where('company_id', 'in', companies).execute();
+        if (mine.length !== companies.length) return problem(403, 'forbidden', 'You can hear only about companies you are a member of');
+      }
+      const userId = c.var.user.id;
+      const open = streams.get(userId) ?? 0;
+      if (open >= STREAMS_PER_USER) return problem(429, 'too_many_streams', `At most ${STREAMS_PER_USER} event streams per user are open at once; close one first`);
+      streams.set(userId, open + 1);
+      const release = () => {
+        const left = (streams.get(userId) ?? 1) - 1;
+        if (left > 0) streams.set(userId, left);
+        else streams.delete(userId);
+      };
       return streamSSE(c, async (stream) => {
-        let wake: (() => void) | null = null;
-        const pending = new Set<string>();
-        const unsubscribe = options.hub.subscribe(companies, (id) => {
-          pending.add(id);
-          wake?.();
-        });
-        stream.onAbort(() => {
-          unsubscribe();
-          wake?.();
-        });
-        await stream.writeSSE({ event: 'ready', data: '{}' });
-        while (!stream.aborted && !stream.closed) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            setTimeout(resolve, 15_000).unref();
+        try {
+          let wake: (() => void) | null = null;
+          const pending = new Set<string>();
+          const unsubscribe = options.hub.subscribe(companies, (id) => {
+            pending.add(id);
+            wake?.();
           });
-          wake = null;
-          if (stream.aborted) break;
-          if (pending.size === 0) {
-            await stream.write(': keep-alive\n\n');
-            continue;
+          stream.onAbort(() => {
+            unsubscribe();
+            wake?.();
+          });
+          await stream.writeSSE({ event: 'ready', data: '{}' });
+          while (!stream.aborted && !stream.closed) {
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              setTimeout(resolve, 15_000).unref();
+            });
+            wake = null;
+            if (stream.aborted) break;
+            if (pending.size === 0) {
+              await stream.write(': keep-alive\n\n');
+              continue;
+            }
+            for (const id of pending) await stream.writeSSE({ event: 'poke', data: JSON.stringify({ company_id: id }) });
+            pending.clear();
           }
-          for (const id of pending) await stream.writeSSE({ event: 'poke', data: JSON.stringify({ company_id: id }) });
-          pending.clear();
+          unsubscribe();
+        } finally {
+          release();
         }
-        unsubscribe();
       });
     })
     .openapi(statusRoute, async (c) => {

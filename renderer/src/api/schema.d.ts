@@ -2142,7 +2142,9 @@ export interface paths {
         200: string;
         400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
         409: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
       };
     };
   };

@@ -17,7 +17,7 @@ export function CompanyUsers({ companyId, isOwner }: { companyId: string; isOwne
     (signal) => (isOwner ? api.get('/api/companies/{company_id}/members', { path: { company_id: companyId }, signal }) : Promise.resolve(null)),
     [companyId, version, isOwner],
   );
-  const [form, setForm] = useState({ username: '', name: '', password: '', role: 'collector' as Role });
+  const [form, setForm] = useState({ username: '', name: '', email: '', password: '', role: 'collector' as Role });
   const [removing, setRemoving] = useState<Schemas['CompanyMember'] | null>(null);
   const save = useSave();
   const reload = () => setVersion((v) => v + 1);
@@ -100,9 +100,15 @@ export function CompanyUsers({ companyId, isOwner }: { companyId: string; isOwne
           className="form-cols"
           onSubmit={async (e) => {
             e.preventDefault();
-            const body = { username: form.username.trim(), role: form.role, ...(form.name.trim() ? { name: form.name.trim() } : {}), ...(form.password ? { password: form.password } : {}) };
+            const body = {
+              username: form.username.trim(),
+              role: form.role,
+              ...(form.name.trim() ? { name: form.name.trim() } : {}),
+              ...(form.email.trim() ? { email: form.email.trim() } : {}),
+              ...(form.password ? { password: form.password } : {}),
+            };
             if (await save.run(() => api.post('/api/companies/{company_id}/members', { path: { company_id: companyId }, body }), `${body.username} added.`)) {
-              setForm({ username: '', name: '', password: '', role: 'collector' });
+              setForm({ username: '', name: '', email: '', password: '', role: 'collector' });
               reload();
             }
           }}
@@ -114,6 +120,10 @@ export function CompanyUsers({ companyId, isOwner }: { companyId: string; isOwne
           <label className="form-row">
             Full name
             <input value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+          </label>
+          <label className="form-row">
+            Email (an existing user: theirs)
+            <input type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
           </label>
           <label className="form-row">
             Password (new users)
