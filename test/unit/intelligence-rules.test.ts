@@ -49,6 +49,7 @@ const customer = (fields: Partial<CustomerFacts> = {}): CustomerFacts => ({
   openInvoices: [invoice()],
   communications: [],
   actions: [],
+  reach: { phone: true, email: true, emailConnection: true },
   ...fields,
 });
 
