@@ -167,7 +167,7 @@ describe('the intelligence runner on a real database', () => {
     await refreshIntelligence(engine, company);
     const page = await listActions(engine.db, company, {
       category: null, statuses: ['proposed'], invoiceId: open, customerId: null, actionTypes: null, arOwners: null, search: null,
-      includeDeleted: false, executedFrom: null, executedUntil: null, page: 1, pageSize: 10,
+      includeDeleted: false, includeAlternatives: true, executedFrom: null, executedUntil: null, page: 1, pageSize: 10,
     });
     expect(page.data.map((a) => a.top_recommendation)).toEqual(['recommended', 'alternative']);
   });
