@@ -152,6 +152,8 @@ function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
     q = q.where((eb) => eb.or([...(owners.ids.length ? [eb('c.ar_owner_id', 'in', owners.ids)] : []), ...(owners.unassigned ? [eb('c.ar_owner_id', 'is', null)] : [])]));
   }
   if (!f.includeDeleted) q = q.where('a.deleted_at', 'is', null);
+  // One row per decision: an invoice's alternatives are offered in its recommendation's panel.
+  if (!f.includeAlternatives) q = q.where((eb) => eb.or([eb('a.top_recommendation', 'is', null), eb('a.top_recommendation', '!=', 'alternative'), eb('a.invoice_id', 'is', null)]));
   if (f.search) {
     const pattern = likePattern(f.search);
     const like = (column: string) => sql<boolean>`${sql.ref(column)} LIKE ${pattern} ESCAPE '\\'`;

@@ -85,6 +85,8 @@ export interface ActionListInput {
   arOwner?: string;
   search?: string;
   includeDeleted?: boolean;
+  /** false: an invoice's alternatives are left out, one row per decision (extension). */
+  includeAlternatives?: boolean;
   executedAfter?: string;
   executedBefore?: string;
   page?: number;
@@ -101,6 +103,7 @@ export interface ActionListFilter {
   arOwners: OwnerFilter | null;
   search: string | null;
   includeDeleted: boolean;
+  includeAlternatives: boolean;
   /** Inclusive lower bound on the effective execution timestamp (UTC). */
   executedFrom: string | null;
   /** Exclusive upper bound: the day after executed_before, so that whole day is included. */
@@ -155,6 +158,7 @@ export function resolveActionList(input: ActionListInput): ActionListFilter {
     arOwners,
     search,
     includeDeleted: input.includeDeleted ?? category === 'history',
+    includeAlternatives: input.includeAlternatives ?? true,
     executedFrom: input.executedAfter ?? null,
     executedUntil: input.executedBefore ? addDays(input.executedBefore, 1) : null,
     page: input.page ?? 1,

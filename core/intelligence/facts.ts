@@ -172,6 +172,17 @@ export interface CustomerFacts {
   openInvoices: OpenInvoice[];
   communications: Communication[];
   actions: ActionFact[];
+  /** How the customer can be reached: what a proposal may ask the collector to do. */
+  reach: Reach;
+}
+
+export interface Reach {
+  /** A contact with a phone number. */
+  phone: boolean;
+  /** A contact with an email address not known to bounce. */
+  email: boolean;
+  /** The company has a default, active connection to send from. */
+  emailConnection: boolean;
 }
 
 export interface Communication {
@@ -228,7 +239,7 @@ export async function activeCustomerIds(engine: Pick<Engine, 'database'>, compan
   return ids;
 }
 
-/** Everything the models need about a chunk of customers, in four queries (invoices by the customer index, as above). */
+/** Everything the models need about a chunk of customers, in six queries (invoices by the customer index, as above). */
 export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: string, customerIds: string[]): CustomerFacts[] {
   if (!customerIds.length) return [];
   const sqlite = engine.database.sqlite;
@@ -300,9 +311,27 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     deleted_at: string | null;
     rejected: number;
   }[];
+  const contacts = sqlite
+    .prepare(
+      `SELECT customer_id, max(coalesce(trim(phone), '') != '') AS phone, max(coalesce(email, '') LIKE '%@%' AND email_failed_at IS NULL) AS email
+       FROM customer_contacts WHERE company_id = ? AND customer_id IN (${m}) GROUP BY customer_id`,
+    )
+    .all(companyId, ...customerIds) as { customer_id: string; phone: number; email: number }[];
+  const reachable = new Map(contacts.map((c) => [c.customer_id, c]));
+  const emailConnection = sqlite.prepare('SELECT 1 FROM email_connections WHERE company_id = ? AND is_default = 1 AND is_active = 1').get(companyId) !== undefined;
   const byId = new Map<string, CustomerFacts>();
   for (const c of customers) {
-    byId.set(c.id, { id: c.id, name: c.name, currency: c.currency, paymentTermsDays: c.payment_terms_days, openInvoices: [], communications: [], actions: [] });
+    const r = reachable.get(c.id);
+    byId.set(c.id, {
+      id: c.id,
+      name: c.name,
+      currency: c.currency,
+      paymentTermsDays: c.payment_terms_days,
+      openInvoices: [],
+      communications: [],
+      actions: [],
+      reach: { phone: r?.phone === 1, email: r?.email === 1, emailConnection },
+    });
   }
   for (const r of invoices) {
     byId.get(r.customer_id)?.openInvoices.push({

@@ -11,7 +11,7 @@ import { addDays, daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
 import type { ActionType } from '../db/schema';
 import { type EvidenceItem, fact } from './evidence';
-import type { Communication, CustomerFacts, OpenInvoice } from './facts';
+import type { Communication, CustomerFacts, OpenInvoice, Reach } from './facts';
 import type { PaymentPromise } from './promises';
 import { agingStep, isBroken, type Signal } from './signals';
 
@@ -21,6 +21,8 @@ export const REJECTIONS_TO_DEMOTE = 2;
 export const REJECTIONS_TO_DROP = 4;
 /** Days a proposal gives the collector before its response deadline. */
 export const RESPONSE_DAYS = 2;
+/** Past-due invoices below this balance (minor units) are chased together, one statement per customer, when there are several. */
+export const SMALL_BALANCE = 100_000;
 
 export interface ProposedAction {
   triggerKey: string;
@@ -52,7 +54,7 @@ interface Option {
   metadata: Record<string, unknown>;
 }
 
-interface Trigger {
+export interface Trigger {
   key: string;
   invoice: OpenInvoice | null;
   event: string;
@@ -70,7 +72,7 @@ export function proposeActions(input: ProposalInput): { proposals: ProposedActio
   for (const a of customer.actions) if (a.rejected && a.triggerKey) rejections.set(a.actionType, (rejections.get(a.actionType) ?? 0) + 1);
   const out: ProposedAction[] = [];
   const liveKeys = new Set<string>();
-  for (const trigger of triggers(input)) {
+  for (const trigger of triggers(input).map((t) => feasible(t, customer))) {
     const keyed = (o: Option, i: number) => (i === 0 ? trigger.key : `${trigger.key}:alt:${o.actionType}`);
     liveKeys.add(trigger.key);
     for (const o of trigger.options) liveKeys.add(`${trigger.key}:alt:${o.actionType}`);
@@ -100,9 +102,47 @@ export function proposeActions(input: ProposalInput): { proposals: ProposedActio
   return { proposals: out, liveKeys };
 }
 
+/** What stops the collector from reaching the customer by `actionType`, in words; null when nothing does. */
+export function unreachable(actionType: ActionType, reach: Reach): string | null {
+  if (actionType === 'call') return reach.phone ? null : 'no phone number on file';
+  if (actionType === 'email') {
+    if (!reach.email) return 'no email address on file';
+    if (!reach.emailConnection) return 'no email connection to send from';
+  }
+  return null;
+}
+
+/**
+ * Only what the collector can carry out: calls need a phone number, emails an address and a
+ * connection to send from. A trigger left with no option asks to find a contact instead, saying
+ * what is missing.
+ */
+export function feasible(trigger: Trigger, customer: Pick<CustomerFacts, 'name' | 'reach'>): Trigger {
+  const options = trigger.options.filter((o) => unreachable(o.actionType, customer.reach) === null);
+  if (options.length === trigger.options.length) return trigger;
+  // A key of its own: the proposals made when every option could be done lose their reason and are withdrawn.
+  const dropped = trigger.options.filter((o) => !options.includes(o)).map((o) => o.actionType);
+  if (options.length) return { ...trigger, key: `${trigger.key}:without:${dropped.join('+')}`, options };
+  const missing = [...new Set(trigger.options.map((o) => unreachable(o.actionType, customer.reach)).filter((m): m is string => m !== null))];
+  const about = trigger.invoice ? ` about ${trigger.invoice.number}` : '';
+  return {
+    ...trigger,
+    key: `${trigger.key}:find_contact`,
+    options: [
+      {
+        actionType: 'task',
+        label: 'Find a contact',
+        description: `Find who to reach at ${customer.name}${about}: ${missing.join(', and ')}.`,
+        metadata: { task: 'Find a contact with a phone number or email address', missing },
+      },
+    ],
+  };
+}
+
 function triggers(input: ProposalInput): Trigger[] {
   const { customer, today, companyName } = input;
   const out: Trigger[] = [];
+  const small: Trigger[] = [];
   const lastInbound = [...customer.communications].reverse().find((c) => c.direction === 'inbound');
   const lastOutbound = [...customer.communications].reverse().find((c) => c.direction === 'outbound');
   if (lastInbound && (!lastOutbound || lastInbound.occurredAt > lastOutbound.occurredAt)) {
@@ -112,6 +152,24 @@ function triggers(input: ProposalInput): Trigger[] {
     const promise = input.promises.get(invoice.id) ?? null;
     const ref = { type: 'invoice' as const, id: invoice.id };
     const amount = formatMoney(invoice.balance, invoice.currency);
+    if (invoice.disputed) {
+      // A disputed invoice is neither chased nor waited on: the dispute is resolved first, as the strategy says.
+      out.push({
+        key: `dispute:${invoice.id}`,
+        invoice,
+        event: 'Invoice disputed',
+        evidence: [fact('Disputed since', (invoice.disputedAt ?? today).slice(0, 10), 'invoice', ref), fact('Open balance', amount, 'invoice', ref)],
+        options: [
+          {
+            actionType: 'task',
+            label: 'Resolve the dispute',
+            description: `Resolve the dispute on ${invoice.number} (${amount}) with ${customer.name} before asking for payment.`,
+            metadata: { task: 'Find out what is disputed and agree a resolution' },
+          },
+        ],
+      });
+      continue;
+    }
     if (promise && promise.date === today) {
       out.push({
         key: `promise_due:${invoice.id}:${promise.date}`,
@@ -164,7 +222,7 @@ function triggers(input: ProposalInput): Trigger[] {
       ];
       // Older debts: a call first.
       if (step.key !== '1_30') options.reverse();
-      out.push({
+      (invoice.balance < SMALL_BALANCE ? small : out).push({
         key: `past_due_no_touch:${invoice.id}:${step.key}`,
         invoice,
         event: `${step.label}, no contact in the last ${NO_TOUCH_DAYS} days`,
@@ -177,6 +235,7 @@ function triggers(input: ProposalInput): Trigger[] {
       });
     }
   }
+  out.push(...(small.length > 1 && new Set(small.map((t) => t.invoice!.currency)).size === 1 ? [statementTrigger(customer, small, companyName)] : small));
   const signal = input.customerSignal;
   if (signal && signal.severity === 'high' && signal.type !== 'broken_promise') {
     out.push({
@@ -191,6 +250,32 @@ function triggers(input: ProposalInput): Trigger[] {
     });
   }
   return out;
+}
+
+/** Several small past-due invoices of one customer: one statement-style email listing them, not one proposal each. */
+function statementTrigger(customer: CustomerFacts, each: Trigger[], companyName: string): Trigger {
+  const invoices = each.map((t) => t.invoice!).sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.number.localeCompare(b.number));
+  const total = formatMoney(
+    invoices.reduce((sum, i) => sum + i.balance, 0),
+    invoices[0].currency,
+  );
+  const oldest = each.find((t) => t.invoice!.id === invoices[0].id)!;
+  const lines = invoices.map((i) => `- ${i.number}: ${formatMoney(i.balance, i.currency)}, due ${longDate(i.dueDate)}`).join('\n');
+  return {
+    // The oldest invoice's trigger names the statement: a new one is proposed when that moves on.
+    key: `statement:${customer.id}:${oldest.key}`,
+    invoice: null,
+    event: `${invoices.length} small invoices past due, no contact in the last ${NO_TOUCH_DAYS} days`,
+    evidence: invoices.map((i) => fact(`Open balance of ${i.number}`, formatMoney(i.balance, i.currency), 'invoice', { type: 'invoice', id: i.id })),
+    options: [
+      emailOption(
+        `Send ${customer.name} a statement of ${invoices.length} past-due invoices (${total})`,
+        `Statement: ${invoices.length} invoices past due (${total})`,
+        `Hello,\n\nOur records show these invoices are past due:\n\n${lines}\n\nTotal: ${total}. Could you let us know when they will be paid?\n\nThank you,\n${companyName}`,
+      ),
+      callOption(`Call ${customer.name} about ${invoices.length} past-due invoices`, [`${invoices.length} invoices past due, ${total} in all`, 'Confirm they were received and approved', 'Ask for a payment date']),
+    ],
+  };
 }
 
 function replyTrigger(customer: CustomerFacts, reply: Communication): Trigger {

@@ -5,6 +5,8 @@ import { coreJobHandlers } from '../../core/jobs/handlers';
 import { createWorker } from '../../core/jobs/worker';
 import { type ApiUsers, apiUsers, call, twoCompanies } from '../support/api';
 import { ledger } from '../support/ledger-fixtures';
+import { addSmtpConnection } from '../support/reminders-fixtures';
+import { fixture, insertBillingContactRow } from '../support/rows';
 
 describe('intelligence refresh API', () => {
   let u: ApiUsers;
@@ -22,6 +24,10 @@ describe('intelligence refresh API', () => {
     ({ company, other, base } = await twoCompanies(u.engine));
     const l = ledger(u.engine, company);
     customer = await l.customer({ name: 'Harbor Foods' });
+    // Reachable by phone and email, with a connection to send from: both a call and an email can be proposed.
+    await fixture(u.engine, company, (tx) => insertBillingContactRow(tx, company, customer, { name: 'Pat Payables', email: 'ap@harbor.test' }));
+    await u.engine.db.updateTable('customer_contacts').set({ phone: '+1 555 0100' }).where('customer_id', '=', customer).execute();
+    await addSmtpConnection(u.engine, company, { host: '127.0.0.1', port: 25 });
     for (let i = 0; i < 4; i++) {
       const due = addDays('2026-05-01', i * 30);
       const inv = await l.invoice({ customer, number: `P-${i}`, total: 100, dueDate: due });

@@ -81,6 +81,7 @@ describe('action list parameters', () => {
       customerId: null,
       search: null,
       includeDeleted: false,
+      includeAlternatives: true,
       executedFrom: null,
       executedUntil: null,
       page: 1,

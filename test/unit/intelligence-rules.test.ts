@@ -5,7 +5,7 @@ import { portfolioSurvival } from '../../core/intelligence/conditional';
 import { PayDateModel } from '../../core/intelligence/pay-date';
 import { mergeScenarios, payDatePrediction } from '../../core/intelligence/predictions';
 import { latestPromise, promiseIn } from '../../core/intelligence/promises';
-import { proposeActions, REJECTIONS_TO_DEMOTE } from '../../core/intelligence/proposals';
+import { proposeActions, REJECTIONS_TO_DEMOTE, unreachable } from '../../core/intelligence/proposals';
 import { balanceJump, customerSignal, invoiceSignal, patternShift, silenceAfterReminders } from '../../core/intelligence/signals';
 import { chooseStrategy } from '../../core/intelligence/strategy';
 import { addDays } from '../../core/dates';
@@ -51,6 +51,7 @@ const customer = (fields: Partial<CustomerFacts> = {}): CustomerFacts => ({
   openInvoices: [invoice()],
   communications: [],
   actions: [],
+  reach: { phone: true, email: true, emailConnection: true },
   ...fields,
 });
 
@@ -275,5 +276,38 @@ describe('scenarios', () => {
     expect(aged.predicted_date! >= '2026-10-28').toBe(true);
     expect((aged.alternative_scenarios as { date: string }[]).every((s) => s.date >= '2026-10-28')).toBe(true);
     expect(aged.collectible_90d).toBe(1);
+  });
+});
+
+describe('only what the collector can carry out', () => {
+  const propose = (c: CustomerFacts, promises = new Map()) => proposeActions({ customer: c, promises, customerSignal: null, companyName: 'Acme', today: TODAY }).proposals;
+  const reach = (fields: Partial<CustomerFacts['reach']>) => ({ phone: true, email: true, emailConnection: true, ...fields });
+
+  it('no call without a phone number, no email without an address or a connection; with neither, a task says which is missing', () => {
+    expect(propose(customer({ reach: reach({ phone: false }) })).map((p) => [p.actionType, p.triggerKey])).toEqual([['email', 'past_due_no_touch:inv-1:1_30:without:call']]);
+    expect(propose(customer({ reach: reach({ emailConnection: false }) })).map((p) => p.actionType)).toEqual(['call']);
+    const none = propose(customer({ reach: reach({ phone: false, email: false }) }));
+    expect(none.map((p) => [p.actionType, p.recommendationLabel])).toEqual([['task', 'Find a contact']]);
+    expect(none[0].description).toBe('Find who to reach at Harbor Foods about INV-1: no email address on file, and no phone number on file.');
+    expect(unreachable('email', reach({ emailConnection: false }))).toBe('no email connection to send from');
+    expect(unreachable('task', reach({ phone: false, email: false }))).toBeNull();
+  });
+
+  it('a disputed invoice gets the dispute resolved, never a reminder, a call or a wait', () => {
+    const disputed = invoice({ disputed: true, disputedAt: '2026-11-10T09:00:00.000Z' });
+    const promises = new Map([[disputed.id, { date: '2026-12-01', communicationId: 'c1', invoiceId: disputed.id, madeAt: '2026-11-20T09:00:00.000Z', sentence: 'We will pay', logged: true, amount: null }]]);
+    const proposals = propose(customer({ openInvoices: [disputed] }), promises);
+    expect(proposals.map((p) => [p.actionType, p.recommendationLabel, p.triggerKey])).toEqual([['task', 'Resolve the dispute', 'dispute:inv-1']]);
+  });
+
+  it('several small past-due invoices make one statement listing them; a single one stays on its own', () => {
+    const small = [invoice({ id: 'a', number: 'INV-A', balance: 20_000, dueDate: '2026-10-25' }), invoice({ id: 'b', number: 'INV-B', balance: 30_000, dueDate: '2026-10-31' })];
+    const proposals = propose(customer({ openInvoices: small }));
+    expect(proposals.map((p) => [p.actionType, p.invoiceId, p.triggerKey])).toEqual([
+      ['email', null, 'statement:cust-1:past_due_no_touch:a:1_30'],
+      ['call', null, 'statement:cust-1:past_due_no_touch:a:1_30:alt:call'],
+    ]);
+    expect(proposals[0].metadata.draft_body).toContain('- INV-A: $200.00, due October 25, 2026\n- INV-B: $300.00, due October 31, 2026\n\nTotal: $500.00.');
+    expect(propose(customer({ openInvoices: [small[0], invoice({ id: 'c', balance: 500_000 })] })).filter((p) => p.triggerKey?.startsWith('statement:'))).toEqual([]);
   });
 });

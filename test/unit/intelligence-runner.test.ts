@@ -12,6 +12,7 @@ import { writeProposals } from '../../core/intelligence/writer';
 import { addCompany, addUser } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { ledger } from '../support/ledger-fixtures';
+import { addSmtpConnection } from '../support/reminders-fixtures';
 import { addMember, fixture, insertCommunicationRow } from '../support/rows';
 
 const TODAY = '2026-11-23';
@@ -20,7 +21,9 @@ const TODAY = '2026-11-23';
 async function world(engine: TestEngine, name: string) {
   const company = await addCompany(engine, name);
   const l = ledger(engine, company);
-  const customer = await l.customer({ name: `${name} customer` });
+  // Reachable by phone and email, with a connection to send from: calls and emails can be proposed.
+  const customer = await l.customer({ name: `${name} customer`, contacts: [{ name: 'Pat Payables', email: 'ap@customer.test', phone: '+1 555 0100', is_billing: true }] });
+  await addSmtpConnection(engine, company, { host: '127.0.0.1', port: 25 });
   for (let i = 0; i < 6; i++) {
     const due = addDays('2026-03-01', i * 30);
     const inv = await l.invoice({ customer, number: `P-${i}`, total: 100, dueDate: due });
@@ -200,7 +203,7 @@ describe('the intelligence runner on a real database', () => {
     await refreshIntelligence(engine, company);
     const page = await listActions(engine.db, company, {
       category: null, statuses: ['proposed'], invoiceId: open, customerId: null, actionTypes: null, arOwners: null, search: null,
-      includeDeleted: false, executedFrom: null, executedUntil: null, page: 1, pageSize: 10,
+      includeDeleted: false, includeAlternatives: true, executedFrom: null, executedUntil: null, page: 1, pageSize: 10,
     });
     expect(page.data.map((a) => a.top_recommendation)).toEqual(['recommended', 'alternative']);
   });

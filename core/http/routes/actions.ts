@@ -91,6 +91,7 @@ const ListQuery = z.object({
   search: SearchText.optional()
     .openapi({ description: 'Case-insensitive partial match on description, recommendation label, trigger event label, customer name, invoice number' }),
   include_deleted: QueryBool.optional().openapi({ description: 'Default false; true when category=history' }),
+  include_alternatives: QueryBool.optional().openapi({ description: 'Extension. Default true; false leaves out the alternatives of an invoice’s recommendation (one row per decision)' }),
   executed_after: DateString.optional().openapi({ description: 'Only with category=history; on or after this UTC date' }),
   executed_before: DateString.optional().openapi({ description: 'Only with category=history; on or before this UTC date' }),
   page: z.coerce.number().int().min(1).optional().openapi({ type: 'integer', default: 1 }),
@@ -277,6 +278,7 @@ export function actionRoutes() {
       arOwner: q.ar_owner,
       search: q.search,
       includeDeleted: q.include_deleted,
+      includeAlternatives: q.include_alternatives,
       executedAfter: q.executed_after,
       executedBefore: q.executed_before,
       page: q.page,

@@ -33,6 +33,8 @@ function listQuery(category: ActionCategory, f: Filters, page: number, pageSize:
     action_type: f.actionType || undefined,
     ar_owner: f.arOwner || undefined,
     customer_id: f.customerId || undefined,
+    // One row per decision: the alternatives are in the recommendation's panel.
+    include_alternatives: category === 'needs_action' ? false : undefined,
     executed_after: category === 'history' ? f.executedAfter || undefined : undefined,
     executed_before: category === 'history' ? f.executedBefore || undefined : undefined,
     page,

@@ -31,6 +31,7 @@ export interface paths {
         ar_owner?: string;
         search?: string;
         include_deleted?: boolean;
+        include_alternatives?: boolean;
         executed_after?: string;
         executed_before?: string;
         page?: number;
