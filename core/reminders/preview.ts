@@ -8,6 +8,8 @@ import { timestamp, today as todayOf } from '../clock';
 import { daysBetween } from '../dates';
 import type { Engine } from '../engine';
 import { NotFoundError } from '../errors';
+import { chaseHolds } from '../sequences/holds';
+import { chaseFacts } from '../sequences/holds-store';
 import { INVOICE_REMINDER, reminderKey } from './queue';
 import { defaultConnection, loadReminderTargets, reminderBlockers, reminderEmailFor } from './targets';
 import type { RenderedEmail } from './template';
@@ -15,7 +17,8 @@ import type { RenderedEmail } from './template';
 /** An email to the customer this recent makes another one a double dunning. */
 export const RECENT_EMAIL_DAYS = 7;
 
-export type ReminderWarningKind = 'recent_email' | 'dunning_step_ready' | 'reminder_today';
+export const REMINDER_WARNING_KINDS = ['dispute', 'promise', 'reply_unanswered', 'recent_email', 'dunning_step_ready', 'reminder_today'] as const;
+export type ReminderWarningKind = (typeof REMINDER_WARNING_KINDS)[number];
 
 export interface ReminderWarning {
   kind: ReminderWarningKind;
@@ -58,6 +61,15 @@ export async function reminderPreview(engine: Pick<Engine, 'db' | 'clock'>, comp
   if (!connection) blockers.push('No default email connection is set up to send from.');
 
   const warnings: ReminderWarning[] = [];
+  // What holds a sequence's chase warns a manual reminder too: a dispute or promise on this invoice
+  // (or the customer as a whole), a reply nobody has answered.
+  const facts = (await chaseFacts(engine.db, companyId, [target.customerId])).get(target.customerId);
+  if (facts) {
+    const own = { ...facts, disputes: facts.disputes.filter((d) => d.invoiceId === id), promises: facts.promises.filter((p) => p.invoiceId === null || p.invoiceId === id) };
+    for (const hold of chaseHolds(own, today)) {
+      warnings.push({ kind: hold.kind === 'reply' ? 'reply_unanswered' : hold.kind, message: `${hold.reason.replace(/^Paused: /, '')}.` });
+    }
+  }
   const latest = await engine.db
     .selectFrom('communications')
     .select(['occurred_at', 'subject'])

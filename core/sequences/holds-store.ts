@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import { COMMITMENT_DATE } from '../db/migrations/0099_promise_dates';
+import type { Db } from '../db/connection';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
 import { type ChaseFacts, type HoldSettings, pauseFor, promiseMissed } from './holds';
@@ -16,7 +17,7 @@ import { localDate, zonedToUtc } from './schedule';
 export const DISPUTE_LABEL_LIKE = '%disput%';
 export const PROMISE_LABEL_LIKE = '%promise%';
 
-type Reader = CommandTx['db'];
+type Reader = Db | CommandTx['db'];
 
 /** Reads a promised payment date out of what a customer wrote, said at `saidAt`; null when none. */
 export type PromiseReader = (text: string, saidAt: string) => string | null;

@@ -86,6 +86,29 @@ describe('reminder preview and email health', () => {
     expect(recentEmailWarning({ occurred_at: '2026-11-15T09:00:00.000Z', subject: null }, 'Cobalt Retail', '2026-11-23')).toBeNull();
   });
 
+  it('warns, before chasing, of a dispute on the invoice, a standing promise to pay and a reply nobody has answered', async () => {
+    const s = engine.database.sqlite;
+    const other = await addReminderInvoice(engine, company, customer, { number: 'INV-1003', total: 50_000, dueDate: '2026-10-15' });
+    const label = newId();
+    s.prepare(`INSERT INTO labels (id, company_id, name, color, created_at, updated_at) VALUES (?, ?, 'Disputed', '#d64545', ?, ?)`).run(label, company, NOW, NOW);
+    s.prepare(`INSERT INTO invoice_labels (company_id, invoice_id, label_id, created_at) VALUES (?, ?, ?, ?)`).run(company, invoice, label, NOW);
+    s.prepare(
+      `INSERT INTO communications (id, company_id, customer_id, invoice_id, kind, direction, outcome, promise_date, occurred_at, created_at) VALUES (?, ?, ?, ?, 'call', 'inbound', 'promised_to_pay', '2026-11-27', ?, ?)`,
+    ).run(newId(), company, customer, other, '2026-11-21T15:00:00.000Z', NOW);
+    s.prepare(
+      `INSERT INTO communications (id, company_id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, created_at) VALUES (?, ?, ?, ?, 'email', 'inbound', 'Re: INV-1001', 'We are checking the quantities.', ?, ?)`,
+    ).run(newId(), company, customer, invoice, '2026-11-22T10:00:00.000Z', NOW);
+    const kinds = async (id: string) => (await get(`/invoices/${id}/reminder-preview`)).body.warnings.filter((w: { kind: string }) => ['dispute', 'promise', 'reply_unanswered'].includes(w.kind));
+    expect(await kinds(invoice)).toEqual([
+      { kind: 'dispute', message: 'INV-1001 is disputed.' },
+      { kind: 'reply_unanswered', message: 'Cobalt Retail replied on Nov 22 and nobody has answered yet.' },
+    ]);
+    expect(await kinds(other)).toEqual([
+      { kind: 'promise', message: 'Cobalt Retail promised payment for INV-1003 by Nov 27.' },
+      { kind: 'reply_unanswered', message: 'Cobalt Retail replied on Nov 22 and nobody has answered yet.' },
+    ]);
+  });
+
   it('reports a connection that refuses in words, until a send succeeds again', async () => {
     const port = await closedPort();
     await engine.db.updateTable('email_connections').set({ smtp_port: port }).where('company_id', '=', company).execute();

@@ -366,7 +366,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     expect(notes.data[0]).toMatchObject({ kind: 'note', body: 'Prefers email after 2 pm.', invoice: null });
   }, 120_000);
 
-  it("Replies: the customer's answer to a sent step, read from the mailbox, stops their sequence and shows in the Queue and on the customer page", async () => {
+  it("Replies: the customer's answer to a sent step, read from the mailbox, pauses their sequence with the reason in words, in the Queue and on the customer page", async () => {
     expect(smtp.messages.length, 'the Queue test sends the email this test answers').toBeGreaterThan(0);
     const sent = smtp.messages[0];
     const imap: ImapServer = await startImap({ user: 'ar-inbox', password: 'imap-secret' });
@@ -415,30 +415,31 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
       );
       // Read replies now: the reading job is followed to its outcome, and the connection says when it read.
       await table.getByRole('button', { name: `Read replies now from ${connection.name}` }).click();
-      await expect.poll(() => outcomes.innerText(), { timeout: 30_000 }).toMatch(/Read 1 message in INBOX: 1 reply from customers recorded\. 1 sequence stopped because the customer replied\./);
+      await expect.poll(() => outcomes.innerText(), { timeout: 30_000 }).toMatch(/Read 1 message in INBOX: 1 reply from customers recorded\. 1 sequence paused by what the customer wrote\./);
       await expect.poll(() => table.locator('tr', { hasText: connection.name }).first().innerText()).toMatch(/Last read /);
       await lookAt(page, 'settings-email-replies');
 
-      // The sequence's enrollment for that customer ends with the reason "replied".
+      // The sequence's enrollment for that customer is paused, and says why: the reply promises Friday.
+      const promised = new RegExp(`^Paused: ${emailedCustomer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} promised payment for .+ by [A-Z][a-z]{2} \\d{1,2}$`);
       await page.getByRole('link', { name: 'Sequences' }).click();
       await page.getByRole('link', { name: 'Standard past-due follow-up', exact: true }).click();
       await page.getByTestId('tab-enrollments').click();
-      // The reading has ended (above), so the ended list is complete once its answer is in; until
-      // then the page keeps showing the active list it had.
-      const endedListed = page.waitForResponse((r) => /\/sequence-enrollments\?.*status=completed/.test(r.url()));
-      await page.getByLabel('Show').selectOption('completed');
-      expect((await endedListed).status()).toBe(200);
-      const ended = page.locator(`[data-enrollment="${emailedCustomer}"]`).getByTestId('enrollment-status');
-      await ended.first().waitFor();
-      expect(await ended.first().innerText()).toMatch(/^Stopped: the customer replied/);
+      const status = page.locator(`[data-enrollment="${emailedCustomer}"]`).getByTestId('enrollment-status');
+      await status.first().waitFor();
+      expect(await status.first().innerText()).toMatch(promised);
       await lookAt(page, 'replied-enrollment');
 
-      // The Queue's history says why the remaining steps did not go out.
+      // The Queue's Paused tab lists the customer's remaining steps with that reason; Today does not.
       await page.getByRole('link', { name: 'Queue' }).click();
-      await page.getByTestId('tab-history').click();
       await page.getByLabel('Search the queue').fill(emailedCustomer.slice(0, 12));
-      await page.getByTestId('queue-row-status').getByText('Stopped: the customer replied').first().waitFor({ timeout: 10_000 });
-      await lookAt(page, 'queue-replied');
+      await page.getByTestId('tab-paused').click();
+      const pausedStatus = page.getByTestId('queue-row-status').first();
+      await pausedStatus.waitFor({ timeout: 10_000 });
+      expect(await pausedStatus.innerText()).toMatch(promised);
+      await lookAt(page, 'queue-paused');
+      await page.getByTestId('tab-ready').click();
+      await expect.poll(() => page.locator('[data-queue-row]', { hasText: emailedCustomer }).count()).toBe(0);
+      await page.getByTestId('tab-paused').click();
 
       // The customer page shows the reply.
       await page.getByTestId('queue-rows').getByRole('link', { name: emailedCustomer }).first().click();
@@ -457,4 +458,100 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
       await imap.stop();
     }
   }, 120_000);
+
+  it('Queue controls: a dispute and a promise pause their customers and say why; edit-then-send, skip, snooze and pause work from a queue row', async () => {
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
+    await page.getByLabel('Search the queue').fill('');
+
+    // A sequence whose first email is due at once, for customers of the demo: those nothing holds are ready today.
+    const post = (path: string, body: unknown) =>
+      page.evaluate(
+        async ({ path, body }) => {
+          const res = await fetch(path, { method: 'POST', headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          return res.json();
+        },
+        { path: `/api/companies/${companyId}${path}`, body },
+      );
+    const connections = await apiGet<{ data: Array<{ id: string; is_default: boolean }> }>(page, `/api/companies/${companyId}/email-connections`);
+    const sequence = await post('/sequences', { name: 'Controls check', sender_connection_id: (connections.data.find((c) => c.is_default) ?? connections.data[0]).id });
+    await post(`/sequences/${sequence.id}/steps`, { label: 'Courtesy note', offset_days: 0, offset_time: '00:00', subject_template: 'Invoice {{invoice_number}}', body_plain_template: 'Hello,\n\n{{invoice_number}} has {{balance}} open.' });
+    await post(`/sequences/${sequence.id}`, { action: 'activate' });
+    const customers = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/customers?page_size=40`);
+    await post(`/sequences/${sequence.id}/enrollments/bulk`, { customer_ids: customers.data.map((c) => c.id) });
+    // The demo's disputed invoices and standing promises hold their customers' steps, in words.
+    await page.getByTestId('tab-paused').click();
+    await page.getByLabel('Search the queue').fill('Controls check');
+    await page.getByTestId('queue-rows').getByText('Controls check').first().waitFor();
+    const disputed = await page.getByTestId('queue-row-status').allInnerTexts();
+    expect(disputed.some((r) => /^Paused: INV-\d+ is disputed/.test(r)), disputed.join(' | ')).toBe(true);
+    await page.getByLabel('Search the queue').fill('');
+    await page.getByTestId('queue-rows').getByText('Standard past-due follow-up').first().waitFor();
+    const statuses = page.getByTestId('queue-row-status');
+    await statuses.first().waitFor();
+    const reasons = await statuses.allInnerTexts();
+    expect(reasons.some((r) => /^Paused: .+ promised payment( for INV-\d+)? by [A-Z][a-z]{2} \d{1,2}$/.test(r)), reasons.join(' | ')).toBe(true);
+    await lookAt(page, 'queue-paused-demo');
+
+    await page.getByLabel('Search the queue').fill('Controls check');
+    await page.getByTestId('tab-ready').click();
+    const emails = page.getByTestId('queue-group-reminder');
+    await emails.waitFor();
+    expect(await emails.locator('tbody tr[data-queue-row]').count()).toBeGreaterThanOrEqual(4);
+    const rowOf = (id: string) => page.locator(`[data-queue-row="${id}"]`);
+    const openRow = async (n: number) => {
+      const row = emails.locator('tbody tr[data-queue-row]').nth(n);
+      const id = (await row.getAttribute('data-queue-row'))!;
+      await row.locator('button.linkish').click();
+      return id;
+    };
+
+    // Edit, then send: the edit is kept with the step and is what the customer receives.
+    const sentBefore = smtp.messages.length;
+    const edited = await openRow(0);
+    const preview = page.getByTestId('email-preview');
+    await preview.getByRole('button', { name: 'Edit this email' }).click();
+    const form = page.getByRole('form', { name: /^Edit the email to / });
+    await form.getByLabel('Subject').fill('About your open invoice: a quick check');
+    await form.getByLabel('Message').fill('Hello,\n\nCould you tell us when this invoice will be paid?\n\nThank you');
+    await lookAt(page, 'queue-edit');
+    await form.getByRole('button', { name: 'Save this email' }).click();
+    await preview.getByText('Edited: this email goes out as you wrote it').waitFor();
+    await expect.poll(() => preview.locator('.field', { hasText: 'Subject' }).locator('dd').innerText()).toBe('About your open invoice: a quick check');
+    await preview.getByRole('button', { name: 'Send this email' }).click();
+    const mails = await smtp.waitFor(sentBefore + 1, 15_000);
+    expect(mails[sentBefore].subject).toBe('About your open invoice: a quick check');
+    expect(mails[sentBefore].text).toContain('Could you tell us when this invoice will be paid?');
+    await expect.poll(() => rowOf(edited).count()).toBe(0);
+
+    // Skip: gone from Today, in history as skipped.
+    const skipped = await openRow(0);
+    await lookAt(page, 'queue-controls');
+    await page.getByRole('group', { name: /^Change the step / }).getByRole('button', { name: 'Skip this step' }).click();
+    await expect.poll(() => rowOf(skipped).count()).toBe(0);
+    const skippedRow = await apiGet<{ status: string; hold_reason: string }>(page, `/api/companies/${companyId}/sequences/queue/${skipped}`);
+    expect(skippedRow).toMatchObject({ status: 'cancelled', hold_reason: 'skipped' });
+
+    // Snooze to a later day: gone from Today, scheduled for that day.
+    const snoozed = await openRow(0);
+    const controls = page.getByRole('group', { name: /^Change the step / });
+    const later = new Date(Date.now() + 5 * 86_400_000);
+    const day = `${later.getFullYear()}-${String(later.getMonth() + 1).padStart(2, '0')}-${String(later.getDate()).padStart(2, '0')}`;
+    await controls.getByLabel('Snooze to').fill(day);
+    await controls.getByRole('button', { name: 'Snooze' }).click();
+    await expect.poll(() => rowOf(snoozed).count()).toBe(0);
+    expect(await apiGet<{ status: string; scheduled_date: string }>(page, `/api/companies/${companyId}/sequences/queue/${snoozed}`)).toMatchObject({ status: 'scheduled', scheduled_date: day });
+
+    // Pause the customer's sequence: the step moves to Paused with who paused it; Resume brings it back.
+    const pausedId = await openRow(0);
+    await page.getByRole('group', { name: /^Change the step / }).getByRole('button', { name: 'Pause the sequence' }).click();
+    await expect.poll(() => rowOf(pausedId).count()).toBe(0);
+    await page.getByTestId('tab-paused').click();
+    const mine = page.getByTestId('queue-rows').locator('tr', { hasText: 'Paused by ' }).first();
+    await mine.waitFor();
+    expect(await mine.getByTestId('queue-row-status').innerText()).toMatch(/^Paused by .+ on [A-Z][a-z]{2} \d{1,2}$/);
+    await mine.getByRole('button', { name: /^Resume/ }).click();
+    await page.getByTestId('tab-ready').click();
+    await rowOf(pausedId).waitFor();
+  }, 180_000);
 });

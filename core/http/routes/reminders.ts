@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { invoiceReminders, MAX_REMINDERS } from '../../reminders/history';
-import { reminderPreview } from '../../reminders/preview';
+import { REMINDER_WARNING_KINDS, reminderPreview } from '../../reminders/preview';
 import { queueInvoiceReminders } from '../../reminders/queue';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
@@ -74,8 +74,11 @@ const ReminderPreview = z
     email: z.object({ subject: z.string(), text: z.string(), html: z.string() }).nullable().openapi({ description: 'The email as the worker renders it; null for a closed invoice' }),
     blockers: z.array(z.string()).openapi({ description: 'Why it cannot be sent; empty when it can' }),
     warnings: z
-      .array(z.object({ kind: z.enum(['recent_email', 'dunning_step_ready', 'reminder_today']), message: z.string() }).openapi('ReminderWarning'))
-      .openapi({ description: 'Double-dunning warnings: a recent email to the customer, a ready sequence step, a reminder already asked for today' }),
+      .array(z.object({ kind: z.enum(REMINDER_WARNING_KINDS), message: z.string() }).openapi('ReminderWarning'))
+      .openapi({
+        description:
+          'Warnings before chasing: the invoice is disputed, a promise to pay stands, a reply is unanswered, a recent email to the customer, a ready sequence step, a reminder already asked for today',
+      }),
   })
   .openapi('ReminderPreview');
 

@@ -3861,7 +3861,7 @@ export interface components {
       warnings: components["schemas"]["ReminderWarning"][];
     };
     ReminderWarning: {
-      kind: "recent_email" | "dunning_step_ready" | "reminder_today";
+      kind: "dispute" | "promise" | "reply_unanswered" | "recent_email" | "dunning_step_ready" | "reminder_today";
       message: string;
     };
     RetryActionRequest: {
