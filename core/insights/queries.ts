@@ -32,7 +32,8 @@ export interface InsightView {
 
 /** 1 for an insight that says there is nothing to report (still listed by default, with its reason). */
 const NOTHING_TO_REPORT = sql<number>`(n.insight_type IN ('customer_signal', 'invoice_signal', 'portfolio_signal') AND json_extract(n.payload_json, '$.signal') IS NULL
-  OR n.insight_type = 'customer_strategy_plan' AND json_extract(n.payload_json, '$.strategy_plan.strategy') = 'monitor')`;
+  OR n.insight_type = 'customer_strategy_plan' AND json_extract(n.payload_json, '$.strategy_plan.strategy') = 'monitor'
+  OR n.insight_type = 'customer_conversation_summary' AND coalesce(json_extract(n.payload_json, '$.summary'), '') = '')`;
 
 export const DEFAULT_INSIGHT_LIMIT = 100;
 /** The spec gives no paging; larger limits are clamped, and the response echoes the limit used. */
@@ -47,7 +48,7 @@ export interface InsightFilter {
   customerId?: string;
   invoiceId?: string;
   activeOnly?: boolean;
-  /** Leaves out insights with nothing to report: a signal that found none, a plan to only monitor. */
+  /** Leaves out insights with nothing to report: a signal that found none, a plan to only monitor, a summary of no conversation. */
   reportableOnly?: boolean;
   limit?: number;
   offset?: number;

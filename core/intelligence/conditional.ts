@@ -116,38 +116,34 @@ export interface ConditionalPrediction {
  * due + age, the moment of the prediction.
  */
 export function conditionalPrediction(dist: ResidualDistribution, survival: PortfolioSurvival, invoice: { dueDate: string; shift: number }, age: number, settings = CONDITIONAL_SETTINGS): ConditionalPrediction {
-  const points = new Map<number, number>();
-  // The customer's view: its samples at whole days, those at or past the age.
+  // The customer's view and the portfolio's at whole days for this shift (built once per customer,
+  // or portfolio, and shift: a customer's invoices share them), those at or past the age.
   const r = dist.residuals;
-  let customerTotal = 0;
-  let customerAlive = 0;
-  const customer = new Map<number, number>();
-  for (let i = 0; i < r.values.length; i++) {
-    const d = Math.round(dist.location + dist.scale * (r.values[i] - r.mean) + invoice.shift);
-    customerTotal += r.weights[i];
-    if (d < age) continue;
-    customerAlive += r.weights[i];
-    customer.set(d, (customer.get(d) ?? 0) + r.weights[i]);
-  }
-  const s1 = customerTotal > 0 ? customerAlive / customerTotal : 0;
-  // The portfolio's view, with the unknown tail beyond its last payment.
-  let s2 = survival.tail;
-  const portfolio = new Map<number, number>();
-  for (let i = 0; i < survival.values.length; i++) {
-    const d = Math.round(survival.values[i] + invoice.shift);
-    if (d < age) continue;
-    s2 += survival.masses[i];
-    portfolio.set(d, (portfolio.get(d) ?? 0) + survival.masses[i]);
-  }
+  const customer = viewOf(customerViews, dist, invoice.shift, () => [...r.values].map((v, i) => [dist.location + dist.scale * (v - r.mean) + invoice.shift, r.weights[i]]));
+  const portfolio = viewOf(portfolioViews, survival, invoice.shift, () => [...survival.values].map((v, i) => [v + invoice.shift, survival.masses[i]]));
+  const c0 = firstAtOrAfter(customer.days, age);
+  const p0 = firstAtOrAfter(portfolio.days, age);
+  const customerAlive = customer.total - customer.before[c0];
+  const s1 = customer.total > 0 ? customerAlive / customer.total : 0;
+  // The portfolio's view keeps the unknown tail beyond its last payment.
+  const s2 = survival.tail + portfolio.total - portfolio.before[p0];
   const w1 = (1 - settings.portfolioPrior) * s1;
   const w2 = settings.portfolioPrior * s2;
   const reached = reachedAge(survival, Math.max(age, 0));
   if (w1 + w2 <= 0) return { predicted: null, collectible_90d: 0, reached, portfolio_share: 1, reason: 'No invoice of this company was ever paid this late; no reliable date' };
   const p1 = w1 / (w1 + w2);
   const p2 = 1 - p1;
-  for (const [d, w] of customer) points.set(d, (points.get(d) ?? 0) + (p1 * w) / customerAlive);
-  for (const [d, m] of portfolio) points.set(d, (points.get(d) ?? 0) + (p2 * m) / s2);
-  const sorted = [...points].sort(([a], [b]) => a - b);
+  // The two views merged in day order, each renormalised to what is left at the age.
+  const sorted: [number, number][] = [];
+  let i = c0;
+  let j = p0;
+  while (i < customer.days.length || j < portfolio.days.length) {
+    const takeCustomer = j >= portfolio.days.length || (i < customer.days.length && customer.days[i] <= portfolio.days[j]);
+    const d = takeCustomer ? customer.days[i] : portfolio.days[j];
+    const p = takeCustomer ? (p1 * customer.weights[i++]) / customerAlive : (p2 * portfolio.weights[j++]) / s2;
+    if (sorted.length && sorted[sorted.length - 1][0] === d) sorted[sorted.length - 1][1] += p;
+    else sorted.push([d, p]);
+  }
   let within = 0;
   for (const [d, p] of sorted) if (d < age + settings.horizonDays) within += p;
   const collectible = round3(Math.min(1, within));
@@ -186,6 +182,47 @@ export function conditionalPrediction(dist: ResidualDistribution, survival: Port
     portfolio_share: round3(p2),
     reason: null,
   };
+}
+
+/** Weighted points at whole days, ascending, with the weight before each index (`before[n]` = total). */
+interface View {
+  days: Int32Array;
+  weights: Float64Array;
+  before: Float64Array;
+  total: number;
+}
+
+const customerViews = new WeakMap<object, Map<number, View>>();
+const portfolioViews = new WeakMap<object, Map<number, View>>();
+
+function viewOf(cache: WeakMap<object, Map<number, View>>, owner: object, shift: number, points: () => number[][]): View {
+  let byShift = cache.get(owner);
+  if (!byShift) cache.set(owner, (byShift = new Map()));
+  let view = byShift.get(shift);
+  if (view) return view;
+  const merged = new Map<number, number>();
+  for (const [value, weight] of points()) {
+    const d = Math.round(value);
+    merged.set(d, (merged.get(d) ?? 0) + weight);
+  }
+  const entries = [...merged].sort(([a], [b]) => a - b);
+  const before = new Float64Array(entries.length + 1);
+  entries.forEach(([, w], k) => (before[k + 1] = before[k] + w));
+  view = { days: Int32Array.from(entries, ([d]) => d), weights: Float64Array.from(entries, ([, w]) => w), before, total: before[entries.length] };
+  byShift.set(shift, view);
+  return view;
+}
+
+/** The index of the first day at or after `age` (the length when none). */
+function firstAtOrAfter(days: Int32Array, age: number): number {
+  let lo = 0;
+  let hi = days.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (days[mid] < age) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function round3(value: number): number {

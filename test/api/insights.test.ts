@@ -107,7 +107,7 @@ describe('intelligence API', () => {
   });
 
   describe('nothing to report', () => {
-    it('reportable_only=true leaves out a signal that found nothing and a plan to only monitor; the default still lists them with their reason', async () => {
+    it('reportable_only=true leaves out a signal that found nothing, a plan to only monitor and a summary of no conversation; the default still lists them with their reason', async () => {
       const post = async (insightType: InsightType, targetType: string, targetId: string, payload: Record<string, unknown>) => {
         const res = await call(app, 'POST', `/api/companies/${company}/intelligence/insights`, { token: tokens.demo, body: { target_type: targetType, target_id: targetId, insight_type: insightType, payload_json: payload } });
         expect(res.status).toBe(201);
@@ -117,7 +117,8 @@ describe('intelligence API', () => {
       const monitor = await post('customer_strategy_plan', 'customer', borealis, { strategy_plan: { strategy: 'monitor', summary: 'Monitor: nothing is past due' } });
       const loud = await post('invoice_signal', 'invoice', inv1, { entity: { type: 'invoice', id: inv1 }, signal: { type: 'dispute_opened', severity: 'medium', title: 'Invoice disputed', detected_at: '2026-11-20' } });
       const plan = await post('customer_strategy_plan', 'customer', acme, { strategy_plan: { strategy: 'friendly_reminder', summary: 'Friendly reminder' } });
-      expect(new Set(ids(await list(`?company_id=${company}`)))).toEqual(new Set([quiet, monitor, loud, plan]));
+      const silent = await post('customer_conversation_summary', 'customer', borealis, { ...SAMPLE_PAYLOADS.customer_conversation_summary, summary: '' });
+      expect(new Set(ids(await list(`?company_id=${company}`)))).toEqual(new Set([quiet, monitor, loud, plan, silent]));
       const feed = await list(`?company_id=${company}&reportable_only=true`);
       expect(new Set(ids(feed))).toEqual(new Set([loud, plan]));
       expect(feed.body.count).toBe(2);

@@ -46,7 +46,7 @@ const ListQuery = z.object({
   customer_id: UuidValue.optional(),
   invoice_id: UuidValue.optional(),
   active_only: QueryBool.optional().openapi({ description: 'Default true: only insights with valid_to null' }),
-  reportable_only: QueryBool.optional().openapi({ description: 'Extension, default false: leave out insights with nothing to report (a signal that found none, a plan to only monitor)' }),
+  reportable_only: QueryBool.optional().openapi({ description: 'Extension, default false: leave out insights with nothing to report (a signal that found none, a plan to only monitor, a summary of no conversation)' }),
   limit: z.coerce
     .number()
     .int()
