@@ -103,9 +103,12 @@ async function main(): Promise<number> {
     const job = worker.runDueJobs();
     let done = false;
     void job.then(() => (done = true));
+    // A fresh socket: the server drops one left idle through the statements above.
+    agent.destroy();
+    const reader = keepAliveAgent();
     const paths = [`${base}/invoices?limit=50`, `${base}/customers/${customerId}`, `${base}/invoices/${invoiceIds[7]}`, `${base}/ar-aging/summary`];
     for (let i = 0; !done; i++) {
-      const res = await timedRequest(agent, paths[i % paths.length], { headers });
+      const res = await timedRequest(reader, paths[i % paths.length], { headers });
       if (res.status !== 200) throw new Error(`${paths[i % paths.length]}: ${res.status}`);
       latencies.push(res.ms);
     }
@@ -120,7 +123,7 @@ async function main(): Promise<number> {
         `${latencies.length} API requests meanwhile: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (target <= ${TARGETS.p99Ms} ms), max ${Math.max(...latencies).toFixed(1)} ms; ` +
         `longest event-loop stall ${(loop.max / 1e6).toFixed(0)} ms`,
     );
-    agent.destroy();
+    reader.destroy();
     const ok = statementMs <= TARGETS.statementMs && p99 <= TARGETS.p99Ms;
     console.log(ok ? 'within targets' : 'OUTSIDE a target');
     return ok ? 0 : 1;
