@@ -19,7 +19,7 @@ import { enqueueJob } from '../jobs/queue';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { formatMoney } from '../money';
 import { defaultConnection } from '../reminders/targets';
-import type { statementTotals } from './statement';
+import { statementPdf, statementTotals } from './statement';
 
 export const STATEMENT_SEND = 'statement_send';
 export const MAX_STATEMENT_CUSTOMERS = 5000;
@@ -139,8 +139,6 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
   const company = await engine.db.selectFrom('companies').select('name').where('id', '=', job.company_id).executeTakeFirstOrThrow();
   const legal = await engine.db.selectFrom('company_document_details').select('legal_name').where('company_id', '=', job.company_id).executeTakeFirst();
   const companyName = legal?.legal_name ?? company.name;
-  // Loaded here, not at startup: the server starts without the PDF code until a document is made.
-  const { statementPdf, statementTotals } = await import('./statement');
   const pending = await engine.db
     .selectFrom('statement_run_items as s')
     .innerJoin('customers as c', 'c.id', 's.customer_id')

@@ -2,7 +2,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { today } from '../../clock';
 import { DETAIL_LIMITS, documentDetails, documentDetailsWithLogo, LOGO_TYPES, PAPERS, removeLogo, setLogo, updateDocumentDetails } from '../../documents/details';
+import { invoicePdf } from '../../documents/invoice';
 import { getStatementRun, MAX_STATEMENT_CUSTOMERS, requestStatements } from '../../documents/send';
+import { statementPdf } from '../../documents/statement';
 import { NotFoundError } from '../../errors';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
@@ -193,8 +195,6 @@ const getRunRoute = createRoute({
   responses: { 200: json(StatementRun, 'The run'), ...problems(401, 403, 404) },
 });
 
-// The PDF code (pdfkit, fonts) is loaded on the first document asked for, not when the server starts.
-
 /** inline: a browser opens it; the name (any script) is given the RFC 6266 way and as plain ASCII. */
 function pdfHeaders(fileName: string): Record<string, string> {
   const ascii = fileName.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '') || 'document.pdf';
@@ -221,14 +221,12 @@ export function documentRoutes() {
     })
     .openapi(deleteLogoRoute, async (c) => c.json(await removeLogo(c.var.engine, scopeOf(c)), 200))
     .openapi(invoicePdfRoute, async (c) => {
-      const { invoicePdf } = await import('../../documents/invoice');
       const { pdf, fileName } = await invoicePdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').invoice_id, today(c.var.engine.clock));
       return c.body(new Uint8Array(pdf), 200, pdfHeaders(fileName));
     })
     .openapi(statementRoute, async (c) => {
       const query = c.req.valid('query');
       const now = today(c.var.engine.clock);
-      const { statementPdf } = await import('../../documents/statement');
       const { pdf, fileName } = await statementPdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, { asOf: query.as_of ?? now, from: query.from, to: query.to }, now);
       return c.body(new Uint8Array(pdf), 200, pdfHeaders(fileName));
     })
