@@ -162,7 +162,7 @@ export async function updateDocumentDetails(engine: Pick<Engine, 'db' | 'clock'>
 /** Stores the logo after checking it is really a PNG, JPEG or SVG of at most 1 MB. */
 export async function setLogo(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, data: Uint8Array): Promise<DocumentDetails> {
   const problem = logoProblem(data);
-  if (problem) throw new ValidationError(problem, { logo: [problem] }, 'invalid_logo');
+  if (problem) throw new ValidationError(problem, undefined, 'invalid_logo');
   const type = sniffLogo(data) as LogoType;
   await runCommand(engine, 'set_document_logo', scope, async (tx) => {
     await ensureRow(tx, scope.companyId);

@@ -118,7 +118,7 @@ function DetailsForm({ companyId, details, canWrite, onSaved }: { companyId: str
           </select>
         </label>
         {canWrite && (
-          <div className="form-actions">
+          <div className="form-actions form-wide">
             <button type="submit" className="btn btn-primary" disabled={save.busy}>
               Save company details
             </button>

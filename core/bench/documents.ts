@@ -1,0 +1,144 @@
+/**
+ * `npm run bench:documents`: the documents at their sizes of concern.
+ *
+ * 1. A statement of account for a customer with 5,000 open invoices (target: at most 2 s), made
+ *    through the HTTP route as a user would ask for it.
+ * 2. 1,000 invoice PDFs made by a background job on the server's own worker while a client reads
+ *    the API one request after another: the requests' latency during the job (target: p99 at most
+ *    100 ms), and the longest the event loop stalled.
+ *
+ *   npm run bench:documents -- [--invoices 5000] [--pdfs 1000] [--keep]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { createUser } from '../auth/users';
+import { today } from '../clock';
+import { insertCompany, insertMembership } from '../companies/companies';
+import type { Job } from '../db/schema';
+import { invoicePdf } from '../documents/invoice';
+import { createEngine, runCommand, systemActor } from '../engine';
+import { newId } from '../ids';
+import { coreJobHandlers } from '../jobs/handlers';
+import { enqueueJob } from '../jobs/queue';
+import { createWorker, type JobContext } from '../jobs/worker';
+import { startRuntime } from '../runtime';
+import { keepAliveAgent, timedRequest } from './http';
+
+const TARGETS = { statementMs: 2000, p99Ms: 100 };
+const BENCH_JOB = 'bench_invoice_pdfs';
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { invoices: { type: 'string' }, pdfs: { type: 'string' }, keep: { type: 'boolean' } } });
+  const invoiceCount = Number(values.invoices ?? 5000);
+  const pdfCount = Number(values.pdfs ?? 1000);
+  const dir = mkdtempSync(join(tmpdir(), 'ardesk-bench-documents-'));
+  const engine = await createEngine({ file: join(dir, 'bench.sqlite'), checkpointInBackground: true });
+  const runtime = await startRuntime(engine, { port: 0, host: '127.0.0.1', jobPollMs: 3_600_000 });
+  try {
+    const companyId = await runCommand(engine, 'bench_company', { actor: systemActor, companyId: null }, (tx) => insertCompany(tx, 'Bench Supply'));
+    const userId = await createUser(engine, { username: 'bench', password: 'bench-password' });
+    await runCommand(engine, 'bench_member', { actor: systemActor, companyId }, (tx) => insertMembership(tx, companyId, userId, 'owner'));
+    const customerId = newId();
+    const now = new Date().toISOString();
+    const day = today(engine.clock);
+    const invoiceIds: string[] = [];
+    await runCommand(engine, 'bench_ledger', { actor: systemActor, companyId }, async (tx) => {
+      await tx.db.insertInto('customers').values({ id: customerId, company_id: companyId, name: 'Большой Клиент Ltd', is_person: 0, ar_owner_id: null, sales_owner_id: null, remote_id: null, currency: 'USD', payment_terms_days: 30, notes: null, created_at: now, updated_at: now }).execute();
+      const rows = Array.from({ length: invoiceCount }, (_, i) => {
+        const due = new Date(Date.parse(`${day}T00:00:00Z`) - (i % 200) * 86_400_000).toISOString().slice(0, 10);
+        const id = newId();
+        invoiceIds.push(id);
+        return { id, company_id: companyId, customer_id: customerId, customer_name: 'Большой Клиент Ltd', invoice_number: `INV-${String(i + 1).padStart(6, '0')}`, invoice_date: due, due_date: due, currency: 'USD', total_amount: 10_000 + i, paid_amount: 0, balance: 10_000 + i, transaction_type: 'invoice', created_at: now, updated_at: now };
+      });
+      for (let i = 0; i < rows.length; i += 200) await tx.db.insertInto('invoices').values(rows.slice(i, i + 200)).execute();
+    });
+    const login = await fetch(`${runtime.url}/api/v1/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'bench-password' }) });
+    const token = ((await login.json()) as { token: string }).token;
+    const headers = { authorization: `Token ${token}` };
+    const agent = keepAliveAgent();
+    const base = `${runtime.url}/api/companies/${companyId}`;
+
+    // 1. The big statement, through the route (first run warms fonts and formatters; the figure is the second).
+    const times: number[] = [];
+    let pages = 0;
+    for (let run = 0; run < 3; run++) {
+      const res = await timedRequest(agent, `${base}/customers/${customerId}/statement.pdf`, { headers });
+      if (res.status !== 200) throw new Error(`statement: ${res.status} ${res.body.toString()}`);
+      times.push(res.ms);
+      pages = (res.body.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
+    }
+    const statementMs = Math.min(...times.slice(1));
+    console.log(`statement, ${invoiceCount} open invoices (${pages} pages): ${times.map((t) => Math.round(t)).join(' / ')} ms (first / then) -> ${Math.round(statementMs)} ms, target <= ${TARGETS.statementMs} ms`);
+
+    // 2. Invoice PDFs in a background job while the API is read.
+    let made = 0;
+    let bytes = 0;
+    const handler = async (job: Job, ctx: JobContext) => {
+      const ids = JSON.parse(job.payload) as string[];
+      for (const id of ids) {
+        const { pdf } = await invoicePdf(ctx.engine.db, job.company_id, id, today(ctx.engine.clock));
+        bytes += pdf.length;
+        made++;
+        // Between documents the loop serves whatever arrived.
+        await yieldToLoop();
+      }
+    };
+    // The server's own kinds too: whatever it queued meanwhile (an intelligence refresh) runs as it would.
+    const worker = createWorker(engine, { handlers: { ...coreJobHandlers(), [BENCH_JOB]: handler } });
+    const chosen = invoiceIds.slice(0, pdfCount);
+    await runCommand(engine, 'bench_job', { actor: systemActor, companyId }, (tx) => enqueueJob(tx, { companyId, kind: BENCH_JOB, idempotencyKey: `bench:${newId()}`, payload: chosen }));
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    const latencies: number[] = [];
+    const started = performance.now();
+    loop.enable();
+    const job = worker.runDueJobs();
+    let done = false;
+    void job.then(() => (done = true));
+    // A fresh socket: the server drops one left idle through the statements above.
+    agent.destroy();
+    const reader = keepAliveAgent();
+    const paths = [`${base}/invoices?limit=50`, `${base}/customers/${customerId}`, `${base}/invoices/${invoiceIds[7]}`, `${base}/ar-aging/summary`];
+    for (let i = 0; !done; i++) {
+      const res = await timedRequest(reader, paths[i % paths.length], { headers });
+      if (res.status !== 200) throw new Error(`${paths[i % paths.length]}: ${res.status}`);
+      latencies.push(res.ms);
+    }
+    const runs = await job;
+    loop.disable();
+    const seconds = (performance.now() - started) / 1000;
+    if (runs.find((r) => r.kind === BENCH_JOB)?.status !== 'succeeded' || made !== chosen.length) throw new Error(`the job made ${made} of ${chosen.length}: ${JSON.stringify(runs)}`);
+    const p50 = percentile(latencies, 0.5);
+    const p99 = percentile(latencies, 0.99);
+    console.log(
+      `${made} invoice PDFs in a background job: ${seconds.toFixed(1)} s (${Math.round((seconds * 1000) / made)} ms each, ${Math.round(bytes / made / 1024)} KB each); ` +
+        `${latencies.length} API requests meanwhile: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (target <= ${TARGETS.p99Ms} ms), max ${Math.max(...latencies).toFixed(1)} ms; ` +
+        `longest event-loop stall ${(loop.max / 1e6).toFixed(0)} ms`,
+    );
+    reader.destroy();
+    const ok = statementMs <= TARGETS.statementMs && p99 <= TARGETS.p99Ms;
+    console.log(ok ? 'within targets' : 'OUTSIDE a target');
+    return ok ? 0 : 1;
+  } finally {
+    await runtime.stop();
+    await engine.close();
+    if (!values.keep) rmSync(dir, { recursive: true, force: true });
+    else console.log(`kept ${dir}`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
