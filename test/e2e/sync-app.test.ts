@@ -36,10 +36,10 @@ describe('connecting a desktop to a team server through the app’s local API', 
     dir = mkdtempSync(join(tmpdir(), 'ardesk-sync-app-'));
     serverDb = join(dir, 'team.sqlite');
     deskDb = join(dir, 'desk.sqlite');
-    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'ann', '--password', PASSWORD, '--company', 'Acme', '--role', 'owner']);
-    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'carol', '--password', PASSWORD, '--company', 'Other Co', '--role', 'owner']);
-    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'sam', '--password', PASSWORD, '--company', 'Third Co', '--role', 'owner']);
-    await ardeskOk(['user', 'add', '--db', deskDb, '--username', 'maria', '--password', LOCAL_PASSWORD, '--company', 'Maria desk', '--role', 'owner']);
+    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'ann', '--password', PASSWORD, '--company', 'Acme', '--role', 'owner', '--create-company']);
+    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'carol', '--password', PASSWORD, '--company', 'Other Co', '--role', 'owner', '--create-company']);
+    await ardeskOk(['user', 'add', '--db', serverDb, '--username', 'sam', '--password', PASSWORD, '--company', 'Third Co', '--role', 'owner', '--create-company']);
+    await ardeskOk(['user', 'add', '--db', deskDb, '--username', 'maria', '--password', LOCAL_PASSWORD, '--company', 'Maria desk', '--role', 'owner', '--create-company']);
     await ardeskOk(['user', 'add', '--db', deskDb, '--username', 'sam', '--password', LOCAL_PASSWORD, '--company', 'Maria desk', '--role', 'collector']);
     acme = query<{ id: string }>(serverDb, "SELECT id FROM companies WHERE name = 'Acme'")[0].id;
     other = query<{ id: string }>(serverDb, "SELECT id FROM companies WHERE name = 'Other Co'")[0].id;
