@@ -107,7 +107,7 @@ describe('Settings › Company and the PDF buttons in Chromium against ardesk se
     const customer = customers.data[0];
     await page.goto(`${server.url}${base}/customers/${customer.id}`);
     await page.getByTestId('customer-name').waitFor();
-    const [statement] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download the statement of account of ${customer.name}` }).click()]);
+    const [statement] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Statement of account of ${customer.name} (PDF)` }).click()]);
     expect(statement.suggestedFilename()).toMatch(/^Statement-.+\.pdf$/);
     const statementPdf = readFileSync((await statement.path())!);
     keepPdf('browser-statement', statementPdf, 1);
@@ -122,7 +122,7 @@ describe('Settings › Company and the PDF buttons in Chromium against ardesk se
     const invoice = invoices.items[0];
     await page.goto(`${server.url}${base}/invoices/${invoice.id}?view=all&ar_owner=all`);
     await page.getByTestId('panel-invoice-number').waitFor();
-    const [copy] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download invoice ${invoice.invoice_number} as a PDF` }).click()]);
+    const [copy] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download PDF of invoice ${invoice.invoice_number}` }).click()]);
     const copyText = pdfText(readFileSync((await copy.path())!));
     expect(copyText).toContain('Copy of invoice');
     expect(copyText).toContain(invoice.invoice_number);

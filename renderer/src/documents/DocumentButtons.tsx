@@ -3,6 +3,7 @@ import { describeError } from '../components/ErrorBox';
 import { toast } from '../state/toasts';
 import { downloadPdf } from './download';
 
+/** `describe` completes the visible label for a screen reader, which must hear the label itself first. */
 function PdfButton({ label, path, fallback, describe }: { label: string; path: string; fallback: string; describe: string }) {
   const [busy, setBusy] = useState(false);
   return (
@@ -10,7 +11,7 @@ function PdfButton({ label, path, fallback, describe }: { label: string; path: s
       type="button"
       className="btn btn-small"
       disabled={busy}
-      aria-label={describe}
+      aria-label={`${label} ${describe}`}
       onClick={async () => {
         setBusy(true);
         try {
@@ -32,7 +33,7 @@ export function InvoicePdfButton({ companyId, invoiceId, invoiceNumber }: { comp
   return (
     <PdfButton
       label="Download PDF"
-      describe={`Download invoice ${invoiceNumber} as a PDF`}
+      describe={`of invoice ${invoiceNumber}`}
       path={`/api/companies/${encodeURIComponent(companyId)}/invoices/${encodeURIComponent(invoiceId)}/document.pdf`}
       fallback={`Invoice-${invoiceNumber}.pdf`}
     />
@@ -44,7 +45,7 @@ export function StatementButton({ companyId, customerId, customerName }: { compa
   return (
     <PdfButton
       label="Statement"
-      describe={`Download the statement of account of ${customerName}`}
+      describe={`of account of ${customerName} (PDF)`}
       path={`/api/companies/${encodeURIComponent(companyId)}/customers/${encodeURIComponent(customerId)}/statement.pdf`}
       fallback="Statement.pdf"
     />
