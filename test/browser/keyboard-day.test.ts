@@ -53,6 +53,33 @@ describe("A collector's day by keyboard only, in Chromium against ardesk serve -
     await server?.stop();
   });
 
+  it('wraps column headers between words only, at 1440 and 1024 wide', async () => {
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(300);
+      // A word split over two lines has two boxes.
+      const split = await page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid="invoice-grid"] .ag-header-cell-text')].flatMap((el) => {
+          // Only the wrapping headers shown (the selection column's is for screen readers; one-line headers end in "…").
+          if (el.getBoundingClientRect().width < 16 || getComputedStyle(el).whiteSpace === 'nowrap') return [];
+          const node = el.firstChild;
+          if (!node || node.nodeType !== Node.TEXT_NODE) return [];
+          const text = node.textContent ?? '';
+          const words: string[] = [];
+          for (const m of text.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            if (range.getClientRects().length > 1) words.push(`${text}: ${m[0]}`);
+          }
+          return words;
+        }),
+      );
+      expect(split, `${size.width}x${size.height}`).toEqual([]);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
   it('reaches the list with Tab, where headers and cells are one stop and arrows move', async () => {
     await page.keyboard.press('Escape');
     let presses = 0;
@@ -98,6 +125,9 @@ describe("A collector's day by keyboard only, in Chromium against ardesk serve -
     await page.waitForURL(new RegExp(`/invoices/${next}`));
     await page.waitForTimeout(600);
     expect((await focusInfo(page)).inPanel).toBe(true);
+    // The open row is marked, the previous one no longer.
+    expect(await page.locator(`[data-testid="invoice-grid"] .ag-row.open-row`).evaluateAll((rows) => rows.map((r) => r.getAttribute('row-id')))).toEqual([next]);
+    expect(browser.errors).toEqual([]);
   });
 
   it('every action of the panel is within 10 Tabs, and one key away', async () => {
@@ -181,5 +211,6 @@ describe("A collector's day by keyboard only, in Chromium against ardesk serve -
     await page.keyboard.press('Escape');
     await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
     expect((await focusInfo(page)).inGrid).toBe(true);
+    expect(browser.errors).toEqual([]);
   }, 240_000);
 });

@@ -69,7 +69,7 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
       tooltipValueGetter: (p) => (p.data ? balanceTooltip(p.data) : undefined),
       cellRenderer: BalanceCell,
     },
-    { field: 'days_past_due', colId: 'days_past_due', headerName: 'Days past due', wrapHeaderText: true, autoHeaderHeight: true, headerTooltip: 'Whole days since the due date; 0 when not yet due or closed', sortable: true, width: 76, type: 'rightAligned', cellClass: 'num', valueFormatter: (p) => (p.value ? String(p.value) : '') },
+    { field: 'days_past_due', colId: 'days_past_due', headerName: 'Days past due', wrapHeaderText: true, autoHeaderHeight: true, headerTooltip: 'Whole days since the due date; 0 when not yet due or closed', sortable: true, width: 92, type: 'rightAligned', cellClass: 'num', valueFormatter: (p) => (p.value ? String(p.value) : '') },
     {
       field: 'status',
       colId: 'status',
@@ -176,14 +176,18 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
   const openRef = useRef(openId);
+  const hostRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const previous = openRef.current;
     openRef.current = openId;
-    const grid = apiRef.current;
-    if (!grid || previous === openId) return;
-    const rows = [previous, openId].flatMap((id) => (id ? [grid.getRowNode(id)] : [])).filter((n) => n !== undefined);
-    // Not redrawRows: a redrawn row takes the focus back from the panel that Enter just opened.
-    if (rows.length) grid.refreshCells({ rowNodes: rows, force: true });
+    const host = hostRef.current;
+    if (!host || previous === openId) return;
+    // The marker on the rows as drawn (rowClassRules marks rows drawn later). Not redrawRows: a
+    // redrawn row takes the focus back from the panel that Enter just opened.
+    for (const id of [previous, openId]) {
+      if (!id) continue;
+      for (const row of host.querySelectorAll(`.ag-row[row-id="${CSS.escape(id)}"]`)) row.classList.toggle('open-row', id === openId);
+    }
   }, [openId]);
   const rowClassRules = useMemo(() => ({ 'open-row': (p: { data?: Invoice }) => p.data !== undefined && p.data.id === openRef.current }), []);
 
@@ -338,7 +342,7 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
           )}
         </p>
       )}
-      <div className="grid-host" data-testid="invoice-grid">
+      <div className="grid-host" data-testid="invoice-grid" ref={hostRef}>
         <AgGridReact<Invoice>
           theme={gridTheme}
           loadThemeGoogleFonts={false}

@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import type { Schemas } from '../api/client';
+import { ApiError, type Schemas } from '../api/client';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { signalLine } from '../insights/describe';
 import { LogContactButton } from '../components/LogContact';
@@ -111,7 +111,14 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
         </button>
       </header>
       <div className="panel-body">
-        {detail.error !== null && <ErrorBox what="the invoice" error={detail.error} onRetry={detail.reload} />}
+        {detail.error instanceof ApiError && detail.error.status === 404 ? (
+          // Nothing to retry: the link names an invoice this company does not have (deleted, or another company's).
+          <p className="notice" role="status" data-testid="invoice-missing">
+            This invoice is not in this company: it may have been deleted, or the link belongs to another company.
+          </p>
+        ) : (
+          detail.error !== null && <ErrorBox what="the invoice" error={detail.error} onRetry={detail.reload} />
+        )}
         {!invoice && detail.error === null && <p className="muted">Loading…</p>}
         {invoice && (
           <>
