@@ -102,6 +102,18 @@ describe('Every route opens by deep link, for each company and after a company s
     }
   }, 300_000);
 
+  it('a link to an invoice the company does not have says so, with nothing to retry', async () => {
+    const { page, errors } = await openFresh(`/companies/${companies[0].id}/invoices/0188efd9-ac00-7000-8000-000000000000`);
+    try {
+      await page.getByTestId('invoice-missing').waitFor();
+      expect(await page.getByTestId('invoice-panel').getByRole('button', { name: 'Retry' }).count()).toBe(0);
+      // The browser logs the 404 answer itself; nothing else may fail.
+      expect(errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('a part that fails shows what failed in words with "Reload this page", and the rest of the window keeps working', async () => {
     const base = `/companies/${companies[0].id}`;
     const invoice = firstId(await apiGet<Listed>(browser.page, `/api${base}/invoices?limit=1`))!;

@@ -172,7 +172,7 @@ export function LogContactButton(props: Omit<Parameters<typeof LogContactDialog>
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="btn" onClick={() => setOpen(true)}>
+      <button type="button" className="btn" data-shortcut="call" aria-keyshortcuts="C" onClick={() => setOpen(true)}>
         Log call / Add note
       </button>
       {open && <LogContactDialog {...props} onClose={() => setOpen(false)} />}

@@ -10,6 +10,7 @@ import { type Bucket, type DeskFilters, parseFilters, toSearch } from './filters
 import { GroupedGrid } from './GroupedGrid';
 import { InvoiceGrid } from './InvoiceGrid';
 import { InvoicePanel } from './InvoicePanel';
+import { KeyboardHelp } from './KeyboardHelp';
 import { PortfolioHeader } from './PortfolioHeader';
 import { useDesk } from './store';
 import { useConnection } from '../state/connection';
@@ -86,6 +87,7 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
         <div className="desk-head">
           <h1 className="page-title">Invoices</h1>
           <ViewSwitch filters={filters} onFilters={onFilters} />
+          <KeyboardHelp />
         </div>
         <StaleLedgerBanner companyId={companyId} />
         <PortfolioHeader companyId={companyId} selected={filters.aging_bucket} onBucket={onBucket} />

@@ -1,4 +1,4 @@
-import type { CellKeyDownEvent, ColDef, GetRowIdParams, GridApi, GridReadyEvent, GridSizeChangedEvent, IDatasource, RowClickedEvent, RowSelectionOptions, SelectionChangedEvent, SortChangedEvent } from 'ag-grid-community';
+import type { CellFocusedEvent, CellKeyDownEvent, ColDef, FocusGridInnerElementParams, GetRowIdParams, GridApi, GridReadyEvent, GridSizeChangedEvent, IDatasource, RowClickedEvent, RowSelectionOptions, SelectionChangedEvent, SortChangedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useConnection } from '../state/connection';
@@ -69,7 +69,7 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
       tooltipValueGetter: (p) => (p.data ? balanceTooltip(p.data) : undefined),
       cellRenderer: BalanceCell,
     },
-    { field: 'days_past_due', colId: 'days_past_due', headerName: 'Days past due', wrapHeaderText: true, autoHeaderHeight: true, headerTooltip: 'Whole days since the due date; 0 when not yet due or closed', sortable: true, width: 76, type: 'rightAligned', cellClass: 'num', valueFormatter: (p) => (p.value ? String(p.value) : '') },
+    { field: 'days_past_due', colId: 'days_past_due', headerName: 'Days past due', wrapHeaderText: true, autoHeaderHeight: true, headerTooltip: 'Whole days since the due date; 0 when not yet due or closed', sortable: true, width: 92, type: 'rightAligned', cellClass: 'num', valueFormatter: (p) => (p.value ? String(p.value) : '') },
     {
       field: 'status',
       colId: 'status',
@@ -142,6 +142,9 @@ export function balanceTooltip(invoice: Pick<Invoice, 'status_display' | 'balanc
   return parts.join(' · ');
 }
 
+/** Tab leaves the grid (one stop, like a list box); arrows move between headers and cells, as AG Grid intends. */
+const leaveGrid = () => false as const;
+
 interface Props {
   companyId: string;
   filters: DeskFilters;
@@ -173,13 +176,18 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
   const openRef = useRef(openId);
+  const hostRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const previous = openRef.current;
     openRef.current = openId;
-    const grid = apiRef.current;
-    if (!grid || previous === openId) return;
-    const rows = [previous, openId].flatMap((id) => (id ? [grid.getRowNode(id)] : [])).filter((n) => n !== undefined);
-    if (rows.length) grid.redrawRows({ rowNodes: rows });
+    const host = hostRef.current;
+    if (!host || previous === openId) return;
+    // The marker on the rows as drawn (rowClassRules marks rows drawn later). Not redrawRows: a
+    // redrawn row takes the focus back from the panel that Enter just opened.
+    for (const id of [previous, openId]) {
+      if (!id) continue;
+      for (const row of host.querySelectorAll(`.ag-row[row-id="${CSS.escape(id)}"]`)) row.classList.toggle('open-row', id === openId);
+    }
   }, [openId]);
   const rowClassRules = useMemo(() => ({ 'open-row': (p: { data?: Invoice }) => p.data !== undefined && p.data.id === openRef.current }), []);
 
@@ -295,6 +303,21 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
     [onOpen],
   );
 
+  // Tab back into the list lands on the row worked on (the open invoice's first), not AG Grid's last row.
+  const lastCell = useRef<{ rowIndex: number; colId: string } | null>(null);
+  const onCellFocused = useCallback((e: CellFocusedEvent<Invoice>) => {
+    if (e.rowIndex === null || e.rowPinned || !e.column) return;
+    lastCell.current = { rowIndex: e.rowIndex, colId: typeof e.column === 'string' ? e.column : e.column.getColId() };
+  }, []);
+  const focusGridInnerElement = useCallback((p: FocusGridInnerElementParams<Invoice>) => {
+    const open = openRef.current ? p.api.getRowNode(openRef.current) : undefined;
+    const rowIndex = open?.rowIndex ?? lastCell.current?.rowIndex;
+    if (rowIndex === null || rowIndex === undefined) return false;
+    p.api.ensureIndexVisible(rowIndex);
+    p.api.setFocusedCell(rowIndex, lastCell.current?.colId ?? 'due_date');
+    return true;
+  }, []);
+
   const onSelectionChanged = useCallback(
     (e: SelectionChangedEvent<Invoice>) =>
       setSelection(e.api.getSelectedRows().map((r) => ({ id: r.id, invoice_number: r.invoice_number, customer: r.customer, customer_name: r.customer_name }))),
@@ -319,7 +342,7 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
           )}
         </p>
       )}
-      <div className="grid-host" data-testid="invoice-grid">
+      <div className="grid-host" data-testid="invoice-grid" ref={hostRef}>
         <AgGridReact<Invoice>
           theme={gridTheme}
           loadThemeGoogleFonts={false}
@@ -340,6 +363,10 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
           onSortChanged={onSortChanged}
           onRowClicked={onRowClicked}
           onCellKeyDown={onCellKeyDown}
+          tabToNextCell={leaveGrid}
+          onCellFocused={onCellFocused}
+          focusGridInnerElement={focusGridInnerElement}
+          tabToNextHeader={leaveGrid}
           onSelectionChanged={onSelectionChanged}
           suppressColumnVirtualisation
           rowBuffer={ROW_BUFFER}

@@ -1,11 +1,12 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { ApiError, type Schemas } from '../api/client';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { signalLine } from '../insights/describe';
 import { LogContactButton } from '../components/LogContact';
 import { InvoicePdfButton } from '../documents/DocumentButtons';
 import { communicationKind } from '../customers/communication-words';
 import { InsightCard } from '../components/InsightCard';
-import { useLoad } from '../components/useLoad';
+import { type Loaded, useLoad } from '../components/useLoad';
 import { useConnection } from '../state/connection';
 import { api } from '../state/session';
 import { usePageTitle } from '../state/title';
@@ -36,6 +37,23 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
   );
 }
 
+/** The panel's one-key shortcuts (listed on the "?" screen), for the control marked data-shortcut. */
+export const PANEL_SHORTCUTS = [
+  { key: 'p', target: 'payment', what: 'Record a payment' },
+  { key: 'l', target: 'label', what: 'Add a label' },
+  { key: 'f', target: 'follow-up', what: 'Set the next follow-up date' },
+  { key: 'r', target: 'reminder', what: 'Send a reminder' },
+  { key: 'c', target: 'call', what: 'Log a call or note' },
+] as const;
+
+/** The shortcut a key press asks for: a plain letter, not typed into a field and not under a dialog. */
+function panelShortcut(e: KeyboardEvent): string | null {
+  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('.modal')) return null;
+  const el = e.target as HTMLElement | null;
+  if (el && (el.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName))) return null;
+  return PANEL_SHORTCUTS.find((s) => s.key === e.key.toLowerCase())?.target ?? null;
+}
+
 /** The invoice detail side panel: its own URL, Esc closes it, every write refreshes the desk. */
 export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { companyId: string; invoiceId: string; onClose: () => void; onCustomer: (id: string) => void }) {
   const version = useDesk((s) => s.version);
@@ -50,6 +68,12 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
     const onKey = (e: KeyboardEvent) => {
       // A popover or dialog that handled Esc closes itself, not the panel.
       if (e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('.modal')) onClose();
+      const target = panelShortcut(e);
+      const control = target && panel.current?.querySelector<HTMLElement>(`[data-shortcut="${target}"]`);
+      if (!control || (control as HTMLButtonElement).disabled) return;
+      e.preventDefault();
+      if (control instanceof HTMLButtonElement) control.click();
+      else control.focus();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -62,6 +86,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
     return () => cancelAnimationFrame(frame);
   }, [invoiceId]);
 
+  const activity = useLoad((signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/activity', { path, signal }), [companyId, invoiceId, version]);
   const invoice = detail.data;
   usePageTitle(invoice?.invoice_number);
   const customerId = invoice?.customer ?? null;
@@ -87,7 +112,14 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
         </button>
       </header>
       <div className="panel-body">
-        {detail.error !== null && <ErrorBox what="the invoice" error={detail.error} onRetry={detail.reload} />}
+        {detail.error instanceof ApiError && detail.error.status === 404 ? (
+          // Nothing to retry: the link names an invoice this company does not have (deleted, or another company's).
+          <p className="notice" role="status" data-testid="invoice-missing">
+            This invoice is not in this company: it may have been deleted, or the link belongs to another company.
+          </p>
+        ) : (
+          detail.error !== null && <ErrorBox what="the invoice" error={detail.error} onRetry={detail.reload} />
+        )}
         {!invoice && detail.error === null && <p className="muted">Loading…</p>}
         {invoice && (
           <>
@@ -115,57 +147,90 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
                 </div>
               )}
             </div>
+            <Glance companyId={companyId} invoice={invoice} activity={activity.data?.data ?? null} onCustomer={onCustomer} />
             {!!invoice.balance_at_closing && (
               <p className="muted small" data-testid="closed-note">
                 {invoice.status_display}: {formatMoney(Math.abs(invoice.balance_at_closing), invoice.currency)} {invoice.balance_at_closing > 0 ? 'was left unpaid at closing' : 'was paid beyond the total'}. A closed invoice owes
                 nothing and counts in no open balance.
               </p>
             )}
-            <dl className="fields">
-              <Field label="Customer">
-                <CustomerLink companyId={companyId} customerId={invoice.customer} name={invoice.customer_name} onOpen={onCustomer} />
-              </Field>
-              <Field label="Invoice date">{formatDate(invoice.invoice_date)}</Field>
-              <Field label="Due date">{formatDate(invoice.due_date)}</Field>
-              <Field label="Days past due">{invoice.days_past_due}</Field>
-              <Field label="Days outstanding">{invoice.days_outstanding}</Field>
-              <Field label="Aging">
-                <BucketText bucket={invoice.aging_bucket} />
-              </Field>
-              <Field label="AR owner">{invoice.ar_owner}</Field>
-              <Field label="Last touch">{invoice.last_touch_date ? `${formatTimestamp(invoice.last_touch_date)}${invoice.last_touched_by ? ` by ${invoice.last_touched_by}` : ''}` : null}</Field>
-              <Field label="Transaction type">{invoice.transaction_type}</Field>
-              <Field label="Progress billing">
-                {invoice.is_progress_invoice ? `${invoice.progress_percentage ?? '?'}% of parent ${invoice.parent_invoice ?? ''}` : 'No'}
-              </Field>
-              <Field label="Location">{invoice.customer_location ? (location ? [location.name, location.city].filter(Boolean).join(', ') : '…') : null}</Field>
-              <Field label="Billing contact">{billing ? `${billing.name}${billing.email ? ` <${billing.email}>` : ''}` : customer.data ? null : '…'}</Field>
-              <Field label="Next follow-up">{invoice.next_follow_up_date ? formatDate(invoice.next_follow_up_date) : null}</Field>
-              <Field label="Reference">{invoice.remote_id}</Field>
-              <Field label="Closed">{invoice.closing_reason ? `${invoice.closing_reason.replace('_', ' ')}${invoice.closed_date ? ` on ${formatDate(invoice.closed_date)}` : ''}` : null}</Field>
-              <Field label="Created">{formatTimestamp(invoice.created_at)}</Field>
-              <Field label="Updated">{formatTimestamp(invoice.updated_at)}</Field>
-            </dl>
-            {customer.error !== null && <ErrorBox what="the customer's location and billing contact" error={customer.error} onRetry={customer.reload} />}
             <fieldset className="writes" disabled={!server} title={server ? undefined : 'The local server is not answering: changes are paused'}>
               <legend className="sr-only">Changes to this invoice</legend>
-              <div className="form-actions">
+              <div className="form-actions panel-actions">
+                <RecordPayment companyId={companyId} invoice={invoice} onSaved={changed} />
                 <LogContactButton companyId={companyId} customerId={invoice.customer} customerName={invoice.customer_name} invoiceId={invoice.id} invoiceNumber={invoice.invoice_number} onLogged={changed} />
                 <InvoicePdfButton companyId={companyId} invoiceId={invoice.id} invoiceNumber={invoice.invoice_number} />
               </div>
-              <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
-              <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
-              <RecordPayment companyId={companyId} invoice={invoice} onSaved={changed} />
-              <Payments companyId={companyId} invoice={invoice} version={version} onSaved={changed} />
               <Reminders companyId={companyId} invoice={invoice} version={version} onSaved={changed} />
+              <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
+              <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
+              <Payments companyId={companyId} invoice={invoice} version={version} onSaved={changed} />
             </fieldset>
+            <details className="panel-more" data-testid="panel-details">
+              <summary>Invoice details</summary>
+              <dl className="fields">
+                <Field label="Customer">
+                  <CustomerLink companyId={companyId} customerId={invoice.customer} name={invoice.customer_name} onOpen={onCustomer} />
+                </Field>
+                <Field label="Invoice date">{formatDate(invoice.invoice_date)}</Field>
+                <Field label="Due date">{formatDate(invoice.due_date)}</Field>
+                <Field label="Days past due">{invoice.days_past_due}</Field>
+                <Field label="Days outstanding">{invoice.days_outstanding}</Field>
+                <Field label="Aging">
+                  <BucketText bucket={invoice.aging_bucket} />
+                </Field>
+                <Field label="AR owner">{invoice.ar_owner}</Field>
+                <Field label="Last touch">{invoice.last_touch_date ? `${formatTimestamp(invoice.last_touch_date)}${invoice.last_touched_by ? ` by ${invoice.last_touched_by}` : ''}` : null}</Field>
+                <Field label="Transaction type">{invoice.transaction_type}</Field>
+                <Field label="Progress billing">
+                  {invoice.is_progress_invoice ? `${invoice.progress_percentage ?? '?'}% of parent ${invoice.parent_invoice ?? ''}` : 'No'}
+                </Field>
+                <Field label="Location">{invoice.customer_location ? (location ? [location.name, location.city].filter(Boolean).join(', ') : '…') : null}</Field>
+                <Field label="Billing contact">{billing ? `${billing.name}${billing.email ? ` <${billing.email}>` : ''}` : customer.data ? null : '…'}</Field>
+                <Field label="Next follow-up">{invoice.next_follow_up_date ? formatDate(invoice.next_follow_up_date) : null}</Field>
+                <Field label="Reference">{invoice.remote_id}</Field>
+                <Field label="Closed">{invoice.closing_reason ? `${invoice.closing_reason.replace('_', ' ')}${invoice.closed_date ? ` on ${formatDate(invoice.closed_date)}` : ''}` : null}</Field>
+                <Field label="Created">{formatTimestamp(invoice.created_at)}</Field>
+                <Field label="Updated">{formatTimestamp(invoice.updated_at)}</Field>
+              </dl>
+            </details>
+            {customer.error !== null && <ErrorBox what="the customer's location and billing contact" error={customer.error} onRetry={customer.reload} />}
             <DunningPlan invoice={invoice} />
             <Signals companyId={companyId} invoice={invoice} version={version} />
-            <Activity companyId={companyId} invoiceId={invoiceId} version={version} />
+            <Activity activity={activity} />
           </>
         )}
       </div>
     </aside>
+  );
+}
+
+/** What happened and what happens next, before anything else: who, how late, the customer's latest word, the next step. */
+function Glance({ companyId, invoice, activity, onCustomer }: { companyId: string; invoice: InvoiceDetail; activity: ActivityEntry[] | null; onCustomer: (id: string) => void }) {
+  const latest = activity ? newestFirst(activity).find((e) => e.kind === 'communication' && (e.direction === 'inbound' || e.type === 'call')) : undefined;
+  const next = ((invoice.dunning_plan ?? []) as PlanEntry[]).find((s) => ['scheduled', 'pending', 'ready'].includes(String(s.status ?? '')));
+  const closed = invoice.status.startsWith('closed_');
+  return (
+    <ul className="panel-glance" data-testid="panel-glance">
+      <li>
+        <CustomerLink companyId={companyId} customerId={invoice.customer} name={invoice.customer_name} onOpen={onCustomer} />
+      </li>
+      <li data-testid="glance-due">
+        {closed
+          ? `${invoice.status_display}${invoice.closed_date ? ` on ${formatDate(invoice.closed_date)}` : ''}`
+          : invoice.days_past_due > 0
+            ? `${invoice.days_past_due} ${invoice.days_past_due === 1 ? 'day' : 'days'} past due (due ${formatDate(invoice.due_date)})`
+            : `Due ${formatDate(invoice.due_date)}`}
+      </li>
+      <li data-testid="glance-latest">
+        <span className="muted">Latest from the customer: </span>
+        {activity === null ? '…' : latest ? `${latest.title} · ${formatTimestamp(latest.at)}` : 'nothing yet'}
+      </li>
+      <li data-testid="glance-next">
+        <span className="muted">Next step: </span>
+        {next ? `${String(next.step ?? next.label ?? 'Reminder')} on ${formatDate(String(next.scheduled_date ?? ''))}` : invoice.next_follow_up_date ? `follow up on ${formatDate(invoice.next_follow_up_date)}` : 'none planned'}
+      </li>
+    </ul>
   );
 }
 
@@ -206,7 +271,7 @@ function FollowUpEditor({ companyId, invoice, onSaved }: { companyId: string; in
       <form className="form-grid" onSubmit={save}>
         <label>
           Next follow-up date
-          <input type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+          <input type="date" data-shortcut="follow-up" aria-keyshortcuts="F" value={date} onChange={(e) => setDate(e.target.value)} />
         </label>
         <label>
           Payment link
@@ -263,6 +328,8 @@ function LabelsEditor({ companyId, invoice, onSaved }: { companyId: string; invo
         ))}
         {available.length > 0 && (
           <select
+            data-shortcut="label"
+            aria-keyshortcuts="L"
             aria-label="Add a label"
             value=""
             disabled={busy}
@@ -338,18 +405,21 @@ function Signals({ companyId, invoice, version }: { companyId: string; invoice: 
   );
 }
 
-function Activity({ companyId, invoiceId, version }: { companyId: string; invoiceId: string; version: number }) {
-  const activity = useLoad(
-    (signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/activity', { path: { company_id: companyId, invoice_id: invoiceId }, signal }),
-    [companyId, invoiceId, version],
-  );
+type ActivityEntry = Schemas['ActivityEntry'];
+
+/** Newest first by when it happened (the server's order follows when it was recorded). */
+export function newestFirst<T extends { at: string }>(entries: readonly T[]): T[] {
+  return [...entries].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+}
+
+function Activity({ activity }: { activity: Loaded<Schemas['ActivityList']> }) {
   return (
     <Section title="Activity" testId="panel-activity">
       {activity.error !== null && <ErrorBox what="the activity history" error={activity.error} onRetry={activity.reload} />}
       {activity.data && activity.data.data.length === 0 && <p className="muted">No communications or actions yet.</p>}
       {activity.data && activity.data.data.length > 0 && (
         <ol className="timeline">
-          {activity.data.data.map((entry) => {
+          {newestFirst(activity.data.data).map((entry) => {
             const said = entry.kind === 'communication' ? communicationKind(entry.type, entry.direction) : null;
             return (
               <li key={entry.id} className={`timeline-item k-${entry.kind}${said?.isReply ? ' is-reply' : ''}`} data-reply={said?.isReply || undefined}>

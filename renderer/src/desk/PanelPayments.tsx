@@ -58,7 +58,7 @@ export function RecordPayment({ companyId, invoice, onSaved }: { companyId: stri
   if (!open) {
     return (
       <div className="panel-section">
-        <button type="button" className="btn btn-primary" disabled={invoice.open_balance <= 0} onClick={() => setOpen(true)}>
+        <button type="button" className="btn btn-primary" data-shortcut="payment" aria-keyshortcuts="P" disabled={invoice.open_balance <= 0} onClick={() => setOpen(true)}>
           Record a payment
         </button>
         {invoice.open_balance <= 0 && <span className="muted small"> Nothing is owed on this invoice.</span>}

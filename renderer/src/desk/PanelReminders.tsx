@@ -31,7 +31,7 @@ export function Reminders({ companyId, invoice, version, onSaved }: { companyId:
     <section className="panel-section" data-testid="panel-reminders">
       <div className="section-head">
         <h3>Reminders</h3>
-        <button type="button" className="btn btn-small" disabled={closed} title={closed ? 'A closed invoice gets no reminder' : undefined} onClick={() => setPreviewing(true)}>
+        <button type="button" className="btn btn-small" data-shortcut="reminder" aria-keyshortcuts="R" disabled={closed} title={closed ? 'A closed invoice gets no reminder' : undefined} onClick={() => setPreviewing(true)}>
           Send reminder…
         </button>
       </div>
