@@ -145,7 +145,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
 
   app.route('/', publicAuthRoutes(options));
   app.route('/', setupRoutes(options, sync));
-  for (const router of protectedRoutes()) app.route('/', router);
+  for (const router of protectedRoutes(options)) app.route('/', router);
   const pokes = options.pokes ?? createPokeHub(engine);
   app.route('/', syncRoutes({ replay: localApp, hub: pokes, session: sync, maxPushBytes: options.maxImportBytes }));
   if (!options.team) app.route('/', syncDesktopRoutes(sync));
