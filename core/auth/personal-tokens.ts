@@ -5,8 +5,9 @@
  */
 import type { Db } from '../db/connection';
 import { type Actor, type Engine, runCommand } from '../engine';
-import { ConflictError, NotFoundError } from '../errors';
-import { insertToken } from './sessions';
+import type { ApiTokenKind } from '../db/schema';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
+import { expiryAfter, insertToken } from './sessions';
 
 export const MAX_PERSONAL_TOKEN_DAYS = 365;
 
@@ -31,9 +32,36 @@ export async function listPersonalTokens(db: Db, userId: string): Promise<Person
     .execute();
 }
 
-/** Makes a token; a name already used by another of the user's tokens is a 409. */
-export async function createPersonalToken(engine: Engine, actor: Actor & { userId: string }, input: { name: string; expiresInDays: number }): Promise<PersonalToken & { token: string }> {
+/** The token a request came with: what it is and when it stops working. */
+export interface Credential {
+  kind: ApiTokenKind;
+  expires_at: string;
+}
+
+/**
+ * Whether a personal token may be made without a fresh password, or why not. A personal token
+ * never makes another (a leaked script key must not renew itself), and a login token makes one
+ * only within its own life (the desktop's one-day launch token cannot mint a year).
+ */
+export function personalTokenRefusal(caller: Credential, expiresAt: string, passwordConfirmed: boolean): string | null {
+  if (passwordConfirmed) return null;
+  if (caller.kind === 'personal') return 'Confirm your password to make a token while signed in with a personal token';
+  if (Date.parse(expiresAt) > Date.parse(caller.expires_at)) return 'Confirm your password to make a token that lasts longer than your sign-in';
+  return null;
+}
+
+/**
+ * Makes a token; a name already used by another of the user's tokens is a 409. Without a
+ * confirmed password, the caller's own token bounds it (personalTokenRefusal): a 403.
+ */
+export async function createPersonalToken(
+  engine: Engine,
+  actor: Actor & { userId: string },
+  input: { name: string; expiresInDays: number; caller: Credential; passwordConfirmed: boolean },
+): Promise<PersonalToken & { token: string }> {
   return runCommand(engine, 'create_personal_token', { actor, companyId: null }, async (tx) => {
+    const refusal = personalTokenRefusal(input.caller, expiryAfter(tx.now, input.expiresInDays), input.passwordConfirmed);
+    if (refusal) throw new ForbiddenError(refusal, 'password_required');
     const taken = await tx.db
       .selectFrom('api_tokens')
       .select('id')

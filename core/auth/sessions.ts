@@ -1,7 +1,7 @@
 import type { ApiTokenKind } from '../db/schema';
 import { type CommandTx, type Engine, runCommand } from '../engine';
 import { companiesOfUser, type CompanyRef } from '../companies/companies';
-import { TooManyRequestsError, UnauthorizedError } from '../errors';
+import { TooManyRequestsError, UnauthorizedError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { decoyHash, verifyPassword } from './passwords';
 import type { LoginThrottle } from './throttle';
@@ -49,6 +49,24 @@ export async function login(engine: Engine, username: string, password: string, 
   };
 }
 
+/**
+ * A fresh password confirmation by a signed-in user, counted by the same failed-login throttle as
+ * a login (a stolen token must not become a way to guess the password). Wrong is a 400: the token is fine.
+ */
+export async function confirmPassword(engine: Engine, userId: string, password: string, options: Pick<LoginOptions, 'throttle' | 'address'>): Promise<void> {
+  const user = await engine.db.selectFrom('users').select(['username', 'password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const attempt = options.throttle.reserve(user.username, options.address);
+  if (typeof attempt === 'number') throw new TooManyRequestsError(`Too many wrong passwords; try again in ${attempt} seconds`, attempt);
+  let ok = false;
+  try {
+    ok = await verifyPassword(password, user.password_hash);
+  } finally {
+    if (ok) attempt.succeeded();
+    else attempt.failed();
+  }
+  if (!ok) throw new ValidationError('The password is not right', { password: ['The password is not right'] }, 'wrong_password');
+}
+
 export async function issueToken(
   engine: Engine,
   userId: string,
@@ -62,11 +80,15 @@ export async function issueToken(
   });
 }
 
+export function expiryAfter(now: string, days: number): string {
+  return new Date(Date.parse(now) + days * 86_400_000).toISOString();
+}
+
 /** Stores a new token of a user (only its hash) in the caller's command; the token itself is returned once. */
 export async function insertToken(tx: CommandTx, userId: string, name: string, ttlDays: number, kind: ApiTokenKind): Promise<{ id: string; token: string; expires_at: string }> {
   const token = generateToken();
   const id = newId();
-  const expires_at = new Date(Date.parse(tx.now) + ttlDays * 86_400_000).toISOString();
+  const expires_at = expiryAfter(tx.now, ttlDays);
   await tx.db
     .insertInto('api_tokens')
     .values({ id, user_id: userId, token_hash: hashToken(token), name, kind, created_at: tx.now, expires_at, last_used_at: null, revoked_at: null })
@@ -77,6 +99,8 @@ export async function insertToken(tx: CommandTx, userId: string, name: string, t
 
 export interface TokenOwner {
   tokenId: string;
+  /** What the presented token is and when it stops working: a personal token may only be made from it within these bounds (see personal-tokens.ts). */
+  credential: { kind: ApiTokenKind; expires_at: string };
   user: { id: string; username: string; display_name: string };
 }
 
@@ -91,7 +115,7 @@ export async function authenticate(engine: Engine, token: string): Promise<Token
   const now = engine.clock.now();
   if (!row || row.revoked_at || Date.parse(row.expires_at) <= now.getTime()) return null;
   if (row.kind === 'personal') await markUsed(engine, row.token_id, row.last_used_at, now);
-  return { tokenId: row.token_id, user: { id: row.id, username: row.username, display_name: row.display_name } };
+  return { tokenId: row.token_id, credential: { kind: row.kind, expires_at: row.expires_at }, user: { id: row.id, username: row.username, display_name: row.display_name } };
 }
 
 /** How stale a personal token's last_used_at may get: a minute's precision is what the token list needs, not a write per request. */

@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { DEFAULT_TOKEN_TTL_DAYS } from '../auth/sessions';
 import { LoginThrottle } from '../auth/throttle';
 import type { Engine } from '../engine';
@@ -14,7 +13,8 @@ import { hostGuard } from './middleware/host';
 import { refuseUntypeableText } from './middleware/typeable-text';
 import { createRouter } from './openapi';
 import { forwardedAddress } from './context';
-import { errorToResponse, payloadTooLarge, problem } from './problem';
+import { errorToResponse, problem } from './problem';
+import { limitBody } from './middleware/body-limit';
 import { rendererRoutes } from './renderer';
 import { publicAuthRoutes } from './routes/auth';
 import { protectedRoutes } from './routes/index';
@@ -115,10 +115,10 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     await next();
     c.header('x-content-type-options', 'nosniff');
   });
-  app.use('/api/*', async (c, next) => {
-    const limit = /\/imports?(\/|$)|^\/api\/v1\/sync\/push$|\/document-details\/logo$/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes;
-    return bodyLimit({ maxSize: limit, onError: () => payloadTooLarge(`The request body is larger than ${limit} bytes`) })(c, next);
-  });
+  app.use(
+    '/api/*',
+    limitBody((c) => (/\/imports?(\/|$)|^\/api\/v1\/sync\/push$|\/document-details\/logo$/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes)),
+  );
   // Clients that send Content-Type: application/json on every request, body or not, must not
   // fail on operations whose body is optional: an empty body is treated as no body.
   app.use('/api/*', async (c, next) => {
@@ -145,7 +145,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
 
   app.route('/', publicAuthRoutes(options));
   app.route('/', setupRoutes(options, sync));
-  for (const router of protectedRoutes()) app.route('/', router);
+  for (const router of protectedRoutes(options)) app.route('/', router);
   const pokes = options.pokes ?? createPokeHub(engine);
   app.route('/', syncRoutes({ replay: localApp, hub: pokes, session: sync, maxPushBytes: options.maxImportBytes }));
   if (!options.team) app.route('/', syncDesktopRoutes(sync));

@@ -1,6 +1,7 @@
 import type { Role } from '../db/schema';
 import type { MailEndpointRule } from '../email/endpoints';
 import type { Engine } from '../engine';
+import type { Credential } from '../auth/personal-tokens';
 
 export interface AuthenticatedUser {
   id: string;
@@ -19,6 +20,8 @@ export interface AppEnv {
     engine: Engine;
     user: AuthenticatedUser;
     tokenId: string;
+    /** The presented token's kind and expiry; null for a replayed sync operation. */
+    credential: Credential | null;
     membership: Membership;
     /** Which mail servers email connections may reach (the operator's rule on a team server). */
     mailRule: MailEndpointRule;

@@ -1,19 +1,43 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { isUuid } from '../ids';
 import { isTypeableText } from '../text';
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../money';
 import type { AppEnv } from './env';
-import { validationProblem } from './problem';
+import { problem, validationProblem } from './problem';
 import { evidenceItemSchema } from '../intelligence/evidence';
 
-/** Every router shares one validation hook, so a bad request always gets the same problem+json. */
+/**
+ * A body sent to an operation that declares none is refused, not ignored: bodies are strict. An
+ * empty body and `{}` still pass, since many clients send one of them on every POST.
+ */
+export const refuseUnexpectedBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.raw.body) {
+    const text = (await c.req.text()).replace(/\s/g, '');
+    if (text !== '' && text !== '{}') return problem(400, 'unexpected_body', 'This request takes no body');
+  }
+  await next();
+};
+
+/**
+ * Every router shares one validation hook, so a bad request always gets the same problem+json,
+ * and every operation without a declared body refuses one (refuseUnexpectedBody).
+ */
 export function createRouter(): OpenAPIHono<AppEnv> {
-  return new OpenAPIHono<AppEnv>({
+  const router = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) return validationProblem(result.error, result.target);
     },
   });
+  const register = router.openapi.bind(router);
+  router.openapi = ((route, handler, hook) =>
+    register(
+      route.request?.body ? route : { ...route, middleware: [refuseUnexpectedBody, ...(route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware])] },
+      handler,
+      hook,
+    )) as typeof router.openapi;
+  return router;
 }
 
 export const ProblemSchema = z

@@ -49,9 +49,9 @@ export function problem(status: number, code: string, detail: string, errors?: F
 }
 
 /**
- * 413: the rest of the body is left unread, so the connection cannot carry another request.
- * Saying so (Connection: close) makes a keep-alive client open a new one instead of writing into
- * a socket the server is about to drop.
+ * 413: the rest of a body past the drain bound (middleware/body-limit.ts) is left unread, so the
+ * connection cannot carry another request. Saying so (Connection: close) makes a keep-alive client
+ * open a new one instead of writing into a socket the server is about to drop.
  */
 export function payloadTooLarge(detail: string): Response {
   return problem(413, 'payload_too_large', detail, undefined, { connection: 'close' });

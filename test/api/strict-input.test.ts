@@ -55,6 +55,25 @@ describe('strict input (the probe’s findings)', () => {
     }
   });
 
+  it('refuses a body sent to an operation that takes none, and changes nothing; an empty body or {} still passes', async () => {
+    const label = (await post('/labels', { name: 'Disputed', color: '#aa0000' })).body;
+    const session = await call(api.app, 'POST', '/api/v1/auth/login/', { body: { username: 'demo', password: 'demo-pw' } });
+    const before = changeCount();
+    for (const body of ['{"force":true}', '[]', 'null', 'not json', '{"label_id":"x"}']) {
+      const res = await call(api.app, 'DELETE', `${base}/labels/${label.id}`, { token: api.tokens.demo, body });
+      expect([res.status, res.body.code, res.body.detail], body).toEqual([400, 'unexpected_body', 'This request takes no body']);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+    }
+    const refused = await call(api.app, 'POST', '/api/v1/auth/logout/', { token: session.body.token, body: { everywhere: true } });
+    expect([refused.status, refused.body.code]).toEqual([400, 'unexpected_body']);
+    expect((await call(api.app, 'GET', '/api/v1/auth/me/', { token: session.body.token })).status).toBe(200);
+    expect(changeCount()).toBe(before);
+    expect(JSON.stringify((await call(api.app, 'GET', `${base}/labels`, { token: api.tokens.demo })).body)).toContain(label.id);
+
+    expect((await call(api.app, 'DELETE', `${base}/labels/${label.id}`, { token: api.tokens.demo, body: ' { } ' })).status).toBe(204);
+    expect((await call(api.app, 'POST', '/api/v1/auth/logout/', { token: session.body.token, body: '' })).status).toBe(204);
+  });
+
   it('answers ar-aging/details?customer_id=abc with 400, like other id parameters', async () => {
     const res = await call(api.app, 'GET', `${base}/ar-aging/details?customer_id=abc`, { token: api.tokens.demo });
     expect(res.status).toBe(400);

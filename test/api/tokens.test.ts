@@ -57,7 +57,7 @@ describe('personal API tokens (extension)', () => {
   });
 
   it("lists only the caller's own personal tokens: not login sessions, not another user's", async () => {
-    await call(app, 'POST', '/api/v1/auth/tokens', { token: omar, body: { name: 'Backup script' } });
+    await call(app, 'POST', '/api/v1/auth/tokens', { token: omar, body: { name: 'Backup script', password: 'omar-pw' } });
     const omars = await call(app, 'GET', '/api/v1/auth/tokens', { token: omar });
     expect(omars.body.tokens.map((t: { name: string; expires_at: string }) => [t.name, t.expires_at])).toEqual([['Backup script', '2027-02-21T12:00:00.000Z']]);
     expect((await call(app, 'GET', '/api/v1/auth/tokens/', { token: dana })).body.tokens.map((t: { name: string }) => t.name)).toEqual(['Nightly export']);
@@ -78,8 +78,36 @@ describe('personal API tokens (extension)', () => {
     expect((await call(app, 'DELETE', '/api/v1/auth/tokens/not-a-uuid/', { token: dana })).status).toBe(404);
   });
 
+  it('needs a fresh password to mint from a personal token or to outlive the sign-in token (the launch-token escalation)', async () => {
+    // A one-day sign-in, like the desktop's launch token.
+    const launched = await call(createApp(engine, { tokenTtlDays: 1 }), 'POST', '/api/v1/auth/login/', { body: { username: 'dana', password: 'dana-pw' } });
+    const launch = launched.body.token;
+    const year = await call(app, 'POST', '/api/v1/auth/tokens/', { token: launch, body: { name: 'Forever', expires_in_days: 365 } });
+    expect([year.status, year.body.code]).toEqual([403, 'password_required']);
+    expect(year.headers.get('content-type')).toContain('application/problem+json');
+    const wrong = await call(app, 'POST', '/api/v1/auth/tokens/', { token: launch, body: { name: 'Forever', expires_in_days: 365, password: 'guess' } });
+    expect([wrong.status, wrong.body.code, wrong.body.errors]).toEqual([400, 'wrong_password', { password: ['The password is not right'] }]);
+    // Within the sign-in's own life, no password is needed.
+    const day = await call(app, 'POST', '/api/v1/auth/tokens/', { token: launch, body: { name: 'Today', expires_in_days: 1 } });
+    expect(day.status).toBe(201);
+    expect(Date.parse(day.body.expires_at)).toBeLessThanOrEqual(Date.parse(launched.body.expires_at));
+    // A personal token never mints another without the password, not even a shorter one.
+    const fromPersonal = await call(app, 'POST', '/api/v1/auth/tokens/', { token: day.body.token, body: { name: 'Renewed', expires_in_days: 1 } });
+    expect([fromPersonal.status, fromPersonal.body.code]).toEqual([403, 'password_required']);
+    const names = async () => (await call(app, 'GET', '/api/v1/auth/tokens/', { token: dana })).body.tokens.map((t: { name: string }) => t.name).sort();
+    expect(await names()).toEqual(['Nightly export', 'Today']);
+    // With the password, both may.
+    expect((await call(app, 'POST', '/api/v1/auth/tokens/', { token: day.body.token, body: { name: 'Renewed', expires_in_days: 30, password: 'dana-pw' } })).status).toBe(201);
+    expect((await call(app, 'POST', '/api/v1/auth/tokens/', { token: launch, body: { name: 'Forever', expires_in_days: 365, password: 'dana-pw' } })).status).toBe(201);
+    expect(await names()).toEqual(['Forever', 'Nightly export', 'Renewed', 'Today']);
+    for (const name of ['Forever', 'Renewed', 'Today']) {
+      const row = await engine.db.selectFrom('api_tokens').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+      expect((await call(app, 'DELETE', `/api/v1/auth/tokens/${row.id}/`, { token: dana })).status).toBe(204);
+    }
+  });
+
   it('refuses a taken name (409), bad names, expiries and unknown fields (400), and callers without a token (401)', async () => {
-    const taken = await call(app, 'POST', '/api/v1/auth/tokens/', { token: dana, body: { name: 'nightly EXPORT' } });
+    const taken = await call(app, 'POST', '/api/v1/auth/tokens/', { token: dana, body: { name: 'nightly EXPORT', password: 'dana-pw' } });
     expect(taken.status).toBe(409);
     expect(taken.body.code).toBe('duplicate_name');
     for (const body of [{ name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'a', expires_in_days: 0 }, { name: 'a', expires_in_days: 366 }, { name: 'a', expires_in_days: 1.5 }, { name: 'a', scope: 'all' }, {}]) {

@@ -311,6 +311,7 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
 
     await page.getByRole('link', { name: 'API tokens' }).click();
     await page.getByLabel('Token name').fill('Nightly export');
+    await page.getByLabel('Your password, to confirm').fill('demo');
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = (await page.getByTestId('new-token').locator('.secret').innerText()).trim();
     expect(secret.length).toBeGreaterThan(20);

@@ -13,6 +13,7 @@ export function requireToken(): MiddlewareHandler<AppEnv> {
       // A pushed operation replayed by the team server: the push itself was authenticated.
       c.set('user', replay.user);
       c.set('tokenId', '');
+      c.set('credential', null);
       return next();
     }
     const token = parseAuthorization(c.req.header('authorization'));
@@ -24,6 +25,7 @@ export function requireToken(): MiddlewareHandler<AppEnv> {
     }
     c.set('user', owner.user);
     c.set('tokenId', owner.tokenId);
+    c.set('credential', owner.credential);
     await next();
   };
 }

@@ -1,6 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createPersonalToken, listPersonalTokens, MAX_PERSONAL_TOKEN_DAYS, revokePersonalToken } from '../../auth/personal-tokens';
-import { actorOf } from '../context';
+import { confirmPassword } from '../../auth/sessions';
+import type { LoginThrottle } from '../../auth/throttle';
+import { ForbiddenError } from '../../errors';
+import { actorOf, clientAddress } from '../context';
 import { createRouter, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
 import { withoutSlash } from './auth';
 
@@ -18,6 +21,12 @@ const NewPersonalToken = z
       .max(MAX_PERSONAL_TOKEN_DAYS)
       .default(90)
       .openapi({ description: `Days until it stops working, 1..${MAX_PERSONAL_TOKEN_DAYS} (default 90)` }),
+    password: z
+      .string()
+      .min(1)
+      .max(1000)
+      .optional()
+      .openapi({ description: "The caller's password, confirmed afresh. Needed when the request uses a personal token, or when the new token would outlive the sign-in token making it" }),
   })
   .strict()
   .openapi('NewPersonalToken');
@@ -44,7 +53,7 @@ const createTokenRoute = createRoute({
   summary: 'Make a personal API token for scripts; it acts as the caller (extension)',
   security: SECURITY,
   request: { body: jsonBody(NewPersonalToken) },
-  responses: { 201: json(CreatedPersonalToken, 'The token, with its key shown once'), ...problems(400, 401, 409) },
+  responses: { 201: json(CreatedPersonalToken, 'The token, with its key shown once'), ...problems(400, 401, 403, 409, 429) },
 });
 
 const revokeRoute = createRoute({
@@ -57,7 +66,7 @@ const revokeRoute = createRoute({
   responses: { 204: { description: 'The token no longer works' }, ...problems(401, 404) },
 });
 
-export function tokenRoutes() {
+export function tokenRoutes(throttle: LoginThrottle) {
   const router = createRouter();
   for (const route of [listRoute, withoutSlash(listRoute)]) {
     router.openapi(route, async (c) => c.json({ tokens: await listPersonalTokens(c.var.engine.db, c.var.user.id) }, 200));
@@ -65,7 +74,14 @@ export function tokenRoutes() {
   for (const route of [createTokenRoute, withoutSlash(createTokenRoute)]) {
     router.openapi(route, async (c) => {
       const body = c.req.valid('json');
-      const created = await createPersonalToken(c.var.engine, { ...actorOf(c), userId: c.var.user.id }, { name: body.name, expiresInDays: body.expires_in_days });
+      const caller = c.var.credential;
+      if (!caller) throw new ForbiddenError('A personal token is made by its user, not by a synced operation');
+      if (body.password !== undefined) await confirmPassword(c.var.engine, c.var.user.id, body.password, { throttle, address: clientAddress(c) });
+      const created = await createPersonalToken(
+        c.var.engine,
+        { ...actorOf(c), userId: c.var.user.id },
+        { name: body.name, expiresInDays: body.expires_in_days, caller, passwordConfirmed: body.password !== undefined },
+      );
       return c.json(created, 201);
     });
   }

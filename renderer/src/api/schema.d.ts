@@ -2010,7 +2010,9 @@ export interface paths {
         201: components["schemas"]["CreatedPersonalToken"];
         400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
         409: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
       };
     };
   };
@@ -3769,6 +3771,7 @@ export interface components {
     NewPersonalToken: {
       name: string;
       expires_in_days?: number;
+      password?: string;
     };
     NewSavedImportMapping: {
       name: string;

@@ -12,6 +12,8 @@ export function ApiTokens() {
   const tokens = useLoad((signal) => api.get('/api/v1/auth/tokens/', { signal }), [version]);
   const [name, setName] = useState('');
   const [days, setDays] = useState('90');
+  // The server asks for the password afresh before it makes a key that outlives this sign-in.
+  const [password, setPassword] = useState('');
   const [secret, setSecret] = useState<{ name: string; token: string } | null>(null);
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
   const save = useSave();
@@ -88,9 +90,10 @@ export function ApiTokens() {
         onSubmit={async (e) => {
           e.preventDefault();
           await save.run(async () => {
-            const created = await api.post('/api/v1/auth/tokens/', { body: { name: name.trim(), expires_in_days: Number(days) } });
+            const created = await api.post('/api/v1/auth/tokens/', { body: { name: name.trim(), expires_in_days: Number(days), password } });
             setSecret({ name: created.name, token: created.token });
             setName('');
+            setPassword('');
             reload();
           }, 'Token created.');
         }}
@@ -107,7 +110,11 @@ export function ApiTokens() {
             <option value="365">1 year</option>
           </select>
         </label>
-        <button type="submit" className="btn btn-primary" disabled={save.busy || !name.trim()}>
+        <label>
+          Your password, to confirm
+          <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={save.busy || !name.trim() || !password}>
           Create token
         </button>
       </form>
