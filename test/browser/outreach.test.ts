@@ -439,7 +439,8 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
       await page.getByRole('link', { name: 'Queue' }).click();
       await page.getByLabel('Search the queue').fill(emailedCustomer.slice(0, 12));
       await page.getByTestId('tab-paused').click();
-      const pausedStatus = page.getByTestId('queue-row-status').first();
+      // The page keeps its previous list until the filtered one answers: read the customer's own row.
+      const pausedStatus = page.getByTestId('queue-rows').locator('tr', { hasText: emailedCustomer }).getByTestId('queue-row-status').first();
       await pausedStatus.waitFor({ timeout: 10_000 });
       expect(await pausedStatus.innerText()).toMatch(promised);
       await lookAt(page, 'queue-paused');
@@ -466,7 +467,8 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
   }, 120_000);
 
   it('Queue controls: a dispute and a promise pause their customers and say why; edit-then-send, skip, snooze and pause work from a queue row', async () => {
-    await page.getByRole('link', { name: 'Queue' }).click();
+    // A fresh load: the Replies test leaves the Queue's search and open row behind.
+    await page.goto(`${server.url}/companies/${companyId}/queue`);
     await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
     await page.getByLabel('Search the queue').fill('');
 
