@@ -437,11 +437,13 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
 
       // The Queue's Paused tab lists the customer's remaining steps with that reason; Today does not.
       await page.getByRole('link', { name: 'Queue' }).click();
-      await page.getByLabel('Search the queue').fill(emailedCustomer.slice(0, 12));
       await page.getByTestId('tab-paused').click();
-      // The page keeps its previous list until the filtered one answers: read the customer's own row.
+      // The page keeps its previous list until the filtered one answers: wait for that answer, then read the customer's own row.
+      const filtered = page.waitForResponse((r) => r.url().includes('category=paused') && r.url().includes('search='), { timeout: 30_000 });
+      await page.getByLabel('Search the queue').fill(emailedCustomer.slice(0, 12));
+      await filtered;
       const pausedStatus = page.getByTestId('queue-rows').locator('tr', { hasText: emailedCustomer }).getByTestId('queue-row-status').first();
-      await pausedStatus.waitFor({ timeout: 10_000 });
+      await pausedStatus.waitFor({ timeout: 30_000 });
       expect(await pausedStatus.innerText()).toMatch(promised);
       await lookAt(page, 'queue-paused');
       await page.getByTestId('tab-ready').click();
