@@ -3,7 +3,7 @@ import { addMonths, daysBetween, monthEnd, monthOf, monthStart } from '../dates'
 /**
  * Collection metrics, as pure functions of amounts in minor units. Receivables at a date are the
  * open balances then (as the aging computes them); "current" receivables are the part not yet
- * past due. See README "Collection metrics" for the definitions.
+ * past due. See "Collection metrics" in core/SPEC-DECISIONS.md for the definitions.
  */
 
 /** Credit sales (invoice totals by invoice date) of each month, 'YYYY-MM' -> minor units. */

@@ -36,7 +36,7 @@ export const FIELDS = {
     total_amount: { kind: 'amount' },
     currency: { kind: 'currency' },
     payment_link: { kind: 'url', max: 2000 },
-    /** paper or electronic: how the bill was sent (an extension, see README). */
+    /** paper or electronic: how the bill was sent (an extension, see core/SPEC-DECISIONS.md). */
     bill_channel: { kind: 'bill_channel' },
   },
   payments: {

@@ -15,9 +15,9 @@ function ardesk(...args: string[]) {
 }
 
 /**
- * The pay-date model's figures on the IBM sample, replayed honestly in time (see README
- * "Pay-date prediction"): MAE at most 5.5 days (the issue's target), late accuracy at the best
- * honest figure reached (0.844; the issue's 0.87 is above what this history allows, README says
+ * The pay-date model's figures on the IBM sample, replayed honestly in time (see
+ * core/intelligence/README.md, "Pay-date prediction"): MAE at most 5.5 days (the issue's target), late accuracy at the best
+ * honest figure reached (0.844; the issue's 0.87 is above what this history allows, that file says
  * why), an 80% interval that covers about 80%, and better than both baselines on both scores.
  */
 describe('ardesk backtest on the IBM sample', () => {

@@ -1,6 +1,6 @@
 /**
  * How the bill reached the customer (on paper or electronically): a fact of the invoice known the
- * day it is issued, which the pay-date model uses (README "Where the spec is silent"). The spec has
+ * day it is issued, which the pay-date model uses (core/SPEC-DECISIONS.md). The spec has
  * no such field; NULL when the source does not say.
  */
 import { type Kysely, sql } from 'kysely';
