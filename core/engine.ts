@@ -4,7 +4,7 @@ import { startCheckpointer } from './db/checkpointer';
 import { DatabaseBusyError, type Db, type OpenedDatabase, openDatabase } from './db/connection';
 import { migrateToLatest, type MigrationReport } from './db/migrate';
 import type { ChangesTable, Database } from './db/schema';
-import { loadOrCreateKey, type SecretBox, secretBox } from './email/secrets';
+import { loadOrCreateKey, type SecretBox, secretBox } from './secrets';
 import { DomainError } from './errors';
 
 /**
@@ -44,8 +44,7 @@ export async function whileBusy<T>(wait: WriteWait, attempt: () => Promise<T>): 
     }
   }
 }
-import { currentTrace } from './sync/trace';
-import { ensureSyncTriggers } from './sync/triggers';
+import { currentTrace } from './trace';
 
 /** The core engine: one database, one clock. Both entry points (desktop, headless) build one. */
 export interface Engine {
@@ -65,6 +64,11 @@ export interface EngineOptions {
   writeWait?: WriteWait;
   /** WAL checkpoints on a worker thread, off the event loop (the server's engine: core/db/checkpointer.ts). */
   checkpointInBackground?: boolean;
+  /**
+   * Runs on the connection after the migrations, on every open: the hook through which a
+   * composition root keeps schema-derived objects in step (sync's triggers, core/runtime/engine.ts).
+   */
+  afterMigrate?: (sqlite: OpenedDatabase['sqlite']) => void;
 }
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
@@ -72,7 +76,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const writeWait = options.writeWait ?? DEFAULT_WRITE_WAIT;
   try {
     const migration = await whileBusy(writeWait, () => migrateToLatest(database));
-    ensureSyncTriggers(database.sqlite);
+    options.afterMigrate?.(database.sqlite);
     const checkpointer = options.checkpointInBackground ? startCheckpointer(database.sqlite, options.file) : null;
     return {
       db: database.db,
@@ -99,6 +103,12 @@ export interface Actor {
 }
 
 export const systemActor: Actor = { userId: null, name: 'ardesk' };
+
+/** Who runs a command, in which company: the scope of every company command. */
+export interface Scope {
+  companyId: string;
+  actor: Actor;
+}
 
 export interface CommandTx {
   db: Transaction<Database>;

@@ -1,5 +1,5 @@
 import { v7 } from 'uuid';
-import { currentTrace } from './sync/trace';
+import { currentTrace } from './trace';
 
 /**
  * New identifiers are time-ordered UUIDv7, so inserts append to indexes and ids sort by creation.

@@ -14,3 +14,8 @@ const UNTYPEABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 export function isTypeableText(value: string): boolean {
   return !UNTYPEABLE.test(value);
 }
+
+/** Text placed into an HTML email body: the five characters HTML gives a meaning escaped. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+}

@@ -1,9 +1,10 @@
 import { dirname, join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
-import { createEngine, type Engine } from '../core/engine';
+import { type Engine } from '../core/engine';
+import { openEngine } from '../core/runtime/engine';
 import { RENDERER_CSP } from '../core/http/renderer';
 import { databaseFileIn, defaultDataDir } from '../core/paths';
-import { type Runtime, startRuntime } from '../core/runtime';
+import { type Runtime, startRuntime } from '../core/runtime/server';
 import { prepareDemo } from '../core/seed/demo';
 import { BOOTSTRAP_CHANNEL, type DesktopBootstrap } from './bridge';
 import { currentLaunchToken, type LaunchToken, revokeLaunchToken, revokeLeftoverLaunchTokens } from './launch';
@@ -40,7 +41,7 @@ function openExternally(url: string): void {
 
 async function start(): Promise<Shell> {
   const file = databaseFileIn(dataDir());
-  const engine = await createEngine({ file, checkpointInBackground: true });
+  const engine = await openEngine({ file, checkpointInBackground: true });
   // `npm start -- --demo` passes --demo on to this process.
   if (process.argv.includes('--demo')) {
     console.log(`ardesk: the demo workspace lives in ${dirname(file)} (its own folder: your own data folder is not touched)`);

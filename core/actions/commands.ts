@@ -3,18 +3,13 @@
  * command (one transaction, every written row recorded).
  */
 import type { ActionStatus, ActionType, ActionsTable, ApprovalOperation } from '../db/schema';
-import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { queueActionEmail } from './delivery';
-import { withdrawSiblings } from './supersede';
+import { withdrawSiblings } from '../supersede/withdraw';
 import { type ActionView, getAction, parseMetadata } from './queries';
 import { isExecution, nextStatus, parseResponseDeadline } from './rules';
-
-export interface Scope {
-  companyId: string;
-  actor: Actor;
-}
 
 type EngineLike = Pick<Engine, 'db' | 'clock'>;
 

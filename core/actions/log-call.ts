@@ -3,12 +3,11 @@
  * and invoice completes the action, in one transaction.
  */
 import type { CallOutcome } from '../db/schema';
-import { type Engine, runCommand } from '../engine';
+import { type Engine, runCommand, type Scope } from '../engine';
 import { InvalidStateError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { logCommunication } from '../communications/log';
 import type { LoggedKind } from '../communications/rules';
-import type { Scope } from './commands';
 import { type ActionView, getAction } from './queries';
 
 export interface LogActionInput {

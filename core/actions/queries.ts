@@ -2,7 +2,7 @@
  * Reading actions: the list with its inbox categories, and one action. Both return the same
  * action view, names and invoice number joined in, with its approval log.
  */
-import { type EvidenceItem, parseEvidence } from '../intelligence/evidence';
+import { type EvidenceItem, parseEvidence } from '../insights/evidence';
 import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import type { ActionStatus, ActionType, ApprovalOperation } from '../db/schema';

@@ -10,7 +10,7 @@ import { sendEmail } from '../email/mailer';
 import { newId } from '../ids';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { classifySendError, findOutbox, recordSendIntent, settleOutbox } from '../reminders/outbox';
-import { defaultConnection } from '../reminders/targets';
+import { defaultConnection } from '../email/connections';
 import { blankToNull } from '../text';
 import type { ActionEmailPayload } from './delivery';
 import { parseMetadata } from './queries';

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/connection';
 import type { ActionType } from '../db/schema';
-import { type EvidenceItem, parseEvidence } from '../intelligence/evidence';
+import { type EvidenceItem, parseEvidence } from '../insights/evidence';
 import { fromMinor } from '../money';
 import { parseMetadata } from './queries';
 

@@ -9,7 +9,7 @@ import { type Engine, runCommand, systemActor } from '../engine';
 import { enqueueJobs } from '../jobs/queue';
 import { type JobHandler, PermanentJobError } from '../jobs/worker';
 import { captureAgingSnapshot } from './snapshots';
-import { replicatedCompanies } from '../sync/state';
+import { replicatedCompanies } from '../db/replicas';
 
 export const AGING_SNAPSHOT = 'aging_snapshot';
 

@@ -1,6 +1,6 @@
 import type { ApiTokenKind } from '../db/schema';
 import { type CommandTx, type Engine, runCommand } from '../engine';
-import { companiesOfUser, type CompanyRef } from '../companies/companies';
+import { companiesOfUser, type CompanyRef } from './memberships';
 import { TooManyRequestsError, UnauthorizedError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { decoyHash, verifyPassword } from './passwords';

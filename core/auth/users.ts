@@ -46,3 +46,10 @@ export async function createUser(engine: Engine, input: NewUserInput, actor: Act
   const hash = await hashPassword(input.password);
   return runCommand(engine, 'create_user', { actor, companyId: null }, (tx) => insertUser(tx, input, hash));
 }
+
+/** The user a request (or a replayed sync operation) acts as. */
+export interface AuthenticatedUser {
+  id: string;
+  username: string;
+  display_name: string;
+}

@@ -20,12 +20,13 @@ import { today } from '../clock';
 import { insertCompany, insertMembership } from '../companies/companies';
 import type { Job } from '../db/schema';
 import { invoicePdf } from '../documents/invoice';
-import { createEngine, runCommand, systemActor } from '../engine';
+import { runCommand, systemActor } from '../engine';
+import { openEngine } from '../runtime/engine';
 import { newId } from '../ids';
-import { coreJobHandlers } from '../jobs/handlers';
+import { coreJobHandlers } from '../runtime/job-handlers';
 import { enqueueJob } from '../jobs/queue';
 import { createWorker, type JobContext } from '../jobs/worker';
-import { startRuntime } from '../runtime';
+import { startRuntime } from '../runtime/server';
 import { keepAliveAgent, timedRequest } from './http';
 
 const TARGETS = { statementMs: 2000, p99Ms: 100 };
@@ -41,7 +42,7 @@ async function main(): Promise<number> {
   const invoiceCount = Number(values.invoices ?? 5000);
   const pdfCount = Number(values.pdfs ?? 1000);
   const dir = mkdtempSync(join(tmpdir(), 'ardesk-bench-documents-'));
-  const engine = await createEngine({ file: join(dir, 'bench.sqlite'), checkpointInBackground: true });
+  const engine = await openEngine({ file: join(dir, 'bench.sqlite'), checkpointInBackground: true });
   const runtime = await startRuntime(engine, { port: 0, host: '127.0.0.1', jobPollMs: 3_600_000 });
   try {
     const companyId = await runCommand(engine, 'bench_company', { actor: systemActor, companyId: null }, (tx) => insertCompany(tx, 'Bench Supply'));

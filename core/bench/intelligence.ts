@@ -21,11 +21,12 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createUser } from '../auth/users';
 import { insertMembership } from '../companies/companies';
-import { createEngine, type Engine, runCommand, systemActor } from '../engine';
+import { type Engine, runCommand, systemActor } from '../engine';
+import { openEngine } from '../runtime/engine';
 import { startRefreshProcess } from '../intelligence/refresh-process';
 import { fromMinor } from '../money';
 import { recordPayment } from '../payments/commands';
-import { startRuntime } from '../runtime';
+import { startRuntime } from '../runtime/server';
 import { keepAliveAgent, timedRequest } from './http';
 
 /** The targets at 1M invoices / 50k customers (and the request waits at 100,000 / 48 too). */
@@ -103,7 +104,7 @@ async function fullRefreshInServer(engine: Engine, companyId: string) {
 }
 
 async function benchShape(file: string, samples: number): Promise<void> {
-  const engine = await createEngine({ file, checkpointInBackground: true });
+  const engine = await openEngine({ file, checkpointInBackground: true });
   try {
     const company = await engine.db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').executeTakeFirstOrThrow();
     const full = await fullRefreshInServer(engine, company.id);

@@ -2,13 +2,12 @@
  * Logging a call or a note by hand (the invoice panel, the customer page, the queue): a
  * communication of the customer, and of the invoice when one is named (its last touch).
  */
-import { withdrawProposals } from '../actions/supersede';
+import { withdrawProposals } from '../supersede/withdraw';
 import type { CallOutcome } from '../db/schema';
-import { type Engine, runCommand } from '../engine';
+import { type Engine, runCommand, type Scope } from '../engine';
 import { ValidationError } from '../errors';
 import { newId } from '../ids';
 import { toMinor } from '../money';
-import type { Scope } from '../sequences/store';
 import { blankToNull } from '../text';
 import { type LoggedKind, loggedFieldErrors } from './rules';
 import { insertCommunication } from './store';

@@ -4,7 +4,7 @@
  * without an id are new, and the customer's other ones are removed.
  */
 import { sql } from 'kysely';
-import type { Actor, CommandTx, Engine } from '../engine';
+import type { CommandTx, Engine, Scope } from '../engine';
 import { runCommand } from '../engine';
 import { ConflictError, type FieldErrors, ValidationError } from '../errors';
 import { newId } from '../ids';
@@ -24,8 +24,6 @@ export interface CustomerInput extends CustomerFields {
   contacts?: ContactInput[];
   locations?: LocationInput[];
 }
-
-type Scope = { actor: Actor; companyId: string };
 
 function fail(errors: FieldErrors): void {
   if (Object.keys(errors).length) throw new ValidationError('The customer is invalid', errors);

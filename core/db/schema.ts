@@ -4,9 +4,12 @@
  * text; timestamps are ISO-8601 UTC text; booleans are 0/1 integers.
  */
 import type { Generated, Selectable, Updateable } from 'kysely';
-import type { BillChannel } from '../invoices/rules';
 
 export type Bool = 0 | 1;
+
+/** How a bill was sent (invoices.bill_channel, an extension): known the day the invoice is issued. */
+export const BILL_CHANNELS = ['paper', 'electronic'] as const;
+export type BillChannel = (typeof BILL_CHANNELS)[number];
 
 export interface CompaniesTable {
   id: string;

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../db/connection';
 import type { CompanyDocumentDetailsTable, LogoType, Paper } from '../db/schema';
-import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { blankToNull } from '../text';
 
@@ -44,8 +44,6 @@ export interface DocumentDetailsInput {
   locale?: string;
   paper?: Paper;
 }
-
-type Scope = { actor: Actor; companyId: string };
 
 /** A locale Intl knows (canonical form, e.g. 'en-gb' -> 'en-GB'), or null. */
 export function canonicalLocale(value: string): string | null {

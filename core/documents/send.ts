@@ -12,19 +12,17 @@ import type { Db } from '../db/connection';
 import type { Job, StatementItemStatus } from '../db/schema';
 import { longDate } from '../dates';
 import { sendEmail } from '../email/mailer';
-import { type Actor, type Engine, runCommand } from '../engine';
+import { type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { enqueueJob } from '../jobs/queue';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { formatMoney } from '../money';
-import { defaultConnection } from '../reminders/targets';
+import { defaultConnection } from '../email/connections';
 import { statementPdf, statementTotals } from './statement';
 
 export const STATEMENT_SEND = 'statement_send';
 export const MAX_STATEMENT_CUSTOMERS = 5000;
-
-type Scope = { actor: Actor; companyId: string };
 
 export interface StatementRunItem {
   customer_id: string;

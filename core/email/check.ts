@@ -9,7 +9,7 @@ import { NotFoundError } from '../errors';
 import { describeMailError } from './diagnose';
 import { hasImap, IMAP_TIMEOUT_SECONDS, openImap, UnreadableSecretError } from './imap';
 import { SMTP_TIMEOUT_SECONDS, smtpTransport } from './mailer';
-import type { SecretBox } from './secrets';
+import type { SecretBox } from '../secrets';
 
 export interface CheckOutcome {
   ok: boolean;

@@ -11,7 +11,7 @@ import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { isUuid, newId } from '../ids';
 import { isEmail } from '../customers/rules';
-import { membershipOf } from '../companies/companies';
+import { membershipOf } from '../auth/memberships';
 import { blankToNull } from '../text';
 
 export interface EmailConnectionDto {
@@ -337,4 +337,9 @@ export async function updateConnection(engine: Box, scope: ConnectionScope, conn
     await tx.record('email_connection', current.id, 'update', recordable(changes));
     return getConnection(tx.db, scope.companyId, current.id);
   });
+}
+
+/** The company's default, active sending connection. */
+export async function defaultConnection(db: Db, companyId: string): Promise<EmailConnection | undefined> {
+  return db.selectFrom('email_connections').selectAll().where('company_id', '=', companyId).where('is_default', '=', 1).where('is_active', '=', 1).executeTakeFirst();
 }

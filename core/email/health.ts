@@ -3,7 +3,7 @@
  * connection, or the last send through it failed (and nothing was sent since), or fine.
  */
 import type { Db } from '../db/connection';
-import { defaultConnection } from '../reminders/targets';
+import { defaultConnection } from './connections';
 
 export interface EmailHealth {
   status: 'ok' | 'failing' | 'missing';

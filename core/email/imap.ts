@@ -1,7 +1,7 @@
 /** Opening the connection's IMAP mailbox (imapflow), with the same timeouts and TLS stance as SMTP. */
 import { ImapFlow } from 'imapflow';
 import type { EmailConnection } from '../db/schema';
-import type { SecretBox } from './secrets';
+import type { SecretBox } from '../secrets';
 
 export const IMAP_TIMEOUT_SECONDS = 15;
 

@@ -1,6 +1,6 @@
 import { createTransport } from 'nodemailer';
 import type { EmailConnection } from '../db/schema';
-import type { SecretBox } from './secrets';
+import type { SecretBox } from '../secrets';
 
 export interface OutgoingEmail {
   to: string;

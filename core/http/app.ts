@@ -1,9 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { DEFAULT_TOKEN_TTL_DAYS } from '../auth/sessions';
 import { LoginThrottle } from '../auth/throttle';
+import type { HttpOptions } from './options';
 import type { Engine } from '../engine';
-import { promiseIn } from '../intelligence/promises';
-import { setPromiseReader } from '../sequences/holds-store';
 import { docsRoutes } from './docs';
 import type { AppEnv } from './env';
 import { requireToken } from './middleware/auth';
@@ -21,48 +20,12 @@ import { protectedRoutes } from './routes/index';
 import { setupRoutes } from './routes/setup';
 import { syncRoutes } from './routes/sync';
 import { syncDesktopRoutes } from './routes/sync-desktop';
-import { ANY_MAIL_ENDPOINT, type MailEndpointRule, USUAL_MAIL_PORTS } from '../email/endpoints';
+import { ANY_MAIL_ENDPOINT, USUAL_MAIL_PORTS } from '../email/endpoints';
 import { type AppFetch, replayOf } from '../sync/operation';
-import { syncedWrites } from '../sync/outbox';
-import { createPokeHub, type PokeHub } from '../sync/pokes';
-import { createSyncSession, type SyncSession } from '../sync/session';
+import { syncedWrites } from './middleware/sync-outbox';
+import { createPokeHub } from '../sync/pokes';
+import { createSyncSession } from '../sync/session';
 import { DEFAULT_SYNC_INTERVAL_MS } from '../sync/loop';
-
-export interface HttpOptions {
-  throttle: LoginThrottle;
-  tokenTtlDays: number;
-  /** Host names served besides the loopback names (a team server's own name). */
-  allowedHosts: string[];
-  /** Folder of the built renderer, or null to serve none. */
-  rendererDir: string | null;
-  /** Largest JSON body accepted on ordinary routes. */
-  maxBodyBytes: number;
-  /** Largest body accepted by the import endpoints (files) and by sync pushes (which may carry them). */
-  maxImportBytes: number;
-  /** Server-Sent Events pokes of a team server (created on demand when not given). */
-  pokes: PokeHub | null;
-  /** This desktop's sync (loop, first download, resync); made here, loop not started, when not given. */
-  sync: SyncSession | null;
-  /**
-   * A team server on plain HTTP at a non-loopback address: login and sync are refused, because
-   * passwords and tokens would cross the network in clear (ardesk serve --insecure-http allows it).
-   */
-  refuseCredentialsInClear: boolean;
-  /**
-   * A team server (ardesk serve --team): it is set up from its own machine (ardesk user add), so
-   * the first-launch setup routes are off, and the routes that make a desktop of this database
-   * (connect to a server, sync now, resync, disconnect) are not mounted.
-   */
-  team: boolean;
-  /** Which mail servers email connections may reach; a team server's default is the usual ports. */
-  mailRule: MailEndpointRule;
-  /**
-   * A reverse proxy on this machine forwards the requests (ardesk serve --trust-proxy): the login
-   * throttle counts each client by the address the proxy forwards (X-Forwarded-For) instead of
-   * the proxy's own loopback address, which would make every client one.
-   */
-  trustProxy: boolean;
-}
 
 /** Every route that takes a password (or is sync), refused over plain HTTP on a network address. */
 const CREDENTIAL_ROUTES = /^\/api\/v1\/(auth\/login|auth\/tokens|setup|sync)(\/|$)|^\/api\/companies\/[^/]+\/(members|email-connections)(\/|$)/;
@@ -78,9 +41,6 @@ export const OPENAPI_INFO = {
       'The accounts-receivable collection service as specified, served by ardesk on 127.0.0.1. Authenticate with `Authorization: Token <key>` from POST /api/v1/auth/login/. Operations tagged "Extensions" go beyond the specification.',
   },
 };
-
-/** The chase holds read a promise in a customer's reply the way the engine reads it (sequences sit below intelligence). */
-setPromiseReader((text, saidAt) => promiseIn({ id: '', invoiceId: null, kind: 'email', direction: 'inbound', subject: null, body: text, occurredAt: saidAt, authorName: null, promiseDate: null, promiseAmount: null })?.date ?? null);
 
 export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}): OpenAPIHono<AppEnv> {
   const options: HttpOptions = {

@@ -2,12 +2,7 @@ import type { Role } from '../db/schema';
 import type { MailEndpointRule } from '../email/endpoints';
 import type { Engine } from '../engine';
 import type { Credential } from '../auth/personal-tokens';
-
-export interface AuthenticatedUser {
-  id: string;
-  username: string;
-  display_name: string;
-}
+import type { AuthenticatedUser } from '../auth/users';
 
 export interface Membership {
   company_id: string;

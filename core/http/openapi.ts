@@ -6,7 +6,7 @@ import { isTypeableText } from '../text';
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../money';
 import type { AppEnv } from './env';
 import { problem, validationProblem } from './problem';
-import { evidenceItemSchema } from '../intelligence/evidence';
+import { evidenceItemSchema } from '../insights/evidence';
 
 /**
  * A body sent to an operation that declares none is refused, not ignored: bodies are strict. An
@@ -136,3 +136,8 @@ export const QueryBool = z
   .openapi({ type: 'boolean' });
 
 export const SECURITY = [{ Token: [] }];
+
+/** The spec's paths end in a slash; the same routes answer without it too (hidden from the document). */
+export function withoutSlash<R extends { path: string }>(route: R): R & { hide: true } {
+  return { ...route, path: route.path.replace(/\/$/, ''), hide: true };
+}

@@ -3,7 +3,7 @@
  * parts, collecting each problem as a row error (row, column, message) instead of stopping.
  */
 import type { PaymentStatus } from '../db/schema';
-import { BILL_CHANNELS, type BillChannel } from '../invoices/rules';
+import { BILL_CHANNELS, type BillChannel } from '../db/schema';
 import { isEmail, MAX_PAYMENT_TERMS_DAYS } from '../customers/rules';
 import { MAX_PAYMENT_MINOR, normalizeCode, RECORDABLE_STATUSES } from '../payments/rules';
 import { isTypeableText } from '../text';

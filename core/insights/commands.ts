@@ -3,16 +3,11 @@
  * same target) and a user's thumbs up/down on one.
  */
 import type { InsightTargetType, InsightsTable } from '../db/schema';
-import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { type InsightType, validateInsightPayload } from './payloads';
 import { getInsight, type InsightView } from './queries';
-
-export interface Scope {
-  companyId: string;
-  actor: Actor;
-}
 
 type EngineLike = Pick<Engine, 'db' | 'clock'>;
 

@@ -4,11 +4,11 @@
  * belongs to.
  */
 import { sql } from 'kysely';
-import { membershipOf } from '../companies/companies';
+import { membershipOf } from '../auth/memberships';
 import type { Db } from '../db/connection';
 import type { InsightTargetType } from '../db/schema';
 import { NotFoundError } from '../errors';
-import { type EvidenceItem, parseEvidence } from '../intelligence/evidence';
+import { type EvidenceItem, parseEvidence } from './evidence';
 import { likePattern } from '../invoices/filters';
 
 export interface InsightView {

@@ -9,14 +9,9 @@
  * was known (`disputedSince`).
  */
 import { addDays, daysBetween } from '../dates';
-import { type SettledInvoice } from './facts';
+import type { HistoryInvoice } from './facts';
 import { type CensoredAge, conditionalPrediction, portfolioSurvival } from './conditional';
 import { PayDateModel, shiftsOf } from './pay-date';
-
-export type HistoryInvoice = Omit<SettledInvoice, 'disputed'> & {
-  /** The day from which the invoice was known to be disputed; null when it never was. */
-  disputedSince: string | null;
-};
 
 const disputedAt = (h: HistoryInvoice, moment: string) => h.disputedSince !== null && h.disputedSince <= moment;
 

@@ -9,7 +9,7 @@ import vader from 'vader-sentiment';
 import { daysBetween } from '../dates';
 import { formatMoney } from '../money';
 import { SUMMARY_MAX_WORDS } from '../insights/payloads';
-import { type EvidenceItem, fact } from './evidence';
+import { type EvidenceItem, fact } from '../insights/evidence';
 import type { Communication, CustomerFacts, OpenInvoice } from './facts';
 import type { InsightDraft } from './predictions';
 import { agingStep } from './signals';

@@ -5,7 +5,6 @@
  */
 import { daysBetween } from '../dates';
 import type { Engine } from '../engine';
-import type { HistoryInvoice } from './backtest';
 import type { CensoredAge } from './conditional';
 import { PayDateModel } from './pay-date';
 
@@ -29,6 +28,12 @@ export interface SettledInvoice {
   /** How the bill was sent (paper, electronic), when known: a fact of the invoice from the day it was issued. */
   billChannel: string | null;
 }
+
+/** A settled invoice as the backtest replays it: when it became known to be disputed, not whether. */
+export type HistoryInvoice = Omit<SettledInvoice, 'disputed'> & {
+  /** The day from which the invoice was known to be disputed; null when it never was. */
+  disputedSince: string | null;
+};
 
 type SettledRow = { id: string; customer_id: string; invoice_date: string; due_date: string; closed_date: string; disputed: number; method: string | null; bill_channel: string | null };
 

@@ -14,7 +14,7 @@ import { newId } from '../ids';
 import { addMs, enqueueJob } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
 import { REFRESH_COMMAND, type RefreshReport } from './runner';
-import { replicatedCompanies } from '../sync/state';
+import { replicatedCompanies } from '../db/replicas';
 
 export const INTELLIGENCE_REFRESH = 'intelligence_refresh';
 /** Changes within this window are refreshed together. */

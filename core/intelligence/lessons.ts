@@ -8,7 +8,7 @@
  */
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
-import { type EvidenceItem, fact } from './evidence';
+import { type EvidenceItem, fact } from '../insights/evidence';
 import { DISPUTE_LABEL_PATTERN } from './facts';
 import type { InsightDraft } from './predictions';
 

@@ -5,7 +5,7 @@
 import { daysBetween } from '../dates';
 import { formatMoney } from '../money';
 import { type ConditionalPrediction, conditionalPrediction, type PortfolioSurvival } from './conditional';
-import { type EvidenceItem, fact } from './evidence';
+import { type EvidenceItem, fact } from '../insights/evidence';
 import type { OpenInvoice } from './facts';
 import { type PayDatePrediction, predictFrom, type ResidualDistribution, type Scenario, shiftsOf } from './pay-date';
 import type { PaymentPromise } from './promises';

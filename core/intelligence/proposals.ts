@@ -10,7 +10,7 @@
 import { addDays, daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
 import type { ActionType } from '../db/schema';
-import { type EvidenceItem, fact } from './evidence';
+import { type EvidenceItem, fact } from '../insights/evidence';
 import type { Communication, CustomerFacts, OpenInvoice, Reach } from './facts';
 import type { PaymentPromise } from './promises';
 import { agingStep, isBroken, type Signal } from './signals';

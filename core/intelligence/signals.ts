@@ -6,7 +6,7 @@
  */
 import { addDays, daysBetween } from '../dates';
 import { formatMoney } from '../money';
-import { type EvidenceItem, fact } from './evidence';
+import { type EvidenceItem, fact } from '../insights/evidence';
 import type { Communication, CustomerFacts, OpenInvoice } from './facts';
 import type { InsightDraft } from './predictions';
 import type { PaymentPromise } from './promises';

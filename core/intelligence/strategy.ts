@@ -6,7 +6,7 @@
 import { daysBetween } from '../dates';
 import { formatMoney } from '../money';
 import type { Tone } from './conversation';
-import { type EvidenceItem, fact } from './evidence';
+import { type EvidenceItem, fact } from '../insights/evidence';
 import type { CustomerFacts } from './facts';
 import type { InsightDraft } from './predictions';
 import type { PaymentPromise } from './promises';

@@ -10,7 +10,7 @@ import type { InsightTargetType } from '../db/schema';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
 import { INSIGHT_TYPE_NAMES, type InsightType, validateInsightPayload } from '../insights/payloads';
-import type { EvidenceItem } from './evidence';
+import type { EvidenceItem } from '../insights/evidence';
 import type { ProposedAction } from './proposals';
 
 export interface DesiredInsight {

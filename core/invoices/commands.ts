@@ -4,18 +4,13 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
-import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { toMinor } from '../money';
 import { recomputeInvoiceBalance } from '../payments/balance';
 import { applyLabelChanges, assignmentId, type LabelAssignment } from './labels';
 import { amountProblems, defaultDueDate, dueDateProblems, generatedNumber, invoiceNumberProblems, isPaymentLink, MAX_BULK_IDS, missingIds } from './rules';
-
-export interface Scope {
-  companyId: string;
-  actor: Actor;
-}
 
 export interface CreateInvoiceInput {
   customer: string;

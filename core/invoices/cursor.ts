@@ -4,7 +4,7 @@
  * the company and to the query it came from. It stays valid across restarts (the key is on disk).
  */
 import { createHash } from 'node:crypto';
-import type { SecretBox } from '../email/secrets';
+import type { SecretBox } from '../secrets';
 import { ValidationError } from '../errors';
 import { isUuid } from '../ids';
 

@@ -8,10 +8,6 @@ export const MAX_NUMBER_LENGTH = 64;
 export const MAX_URL_LENGTH = 2048;
 export const MAX_BULK_IDS = 1000;
 
-/** How a bill was sent (invoices.bill_channel, an extension): known the day the invoice is issued. */
-export const BILL_CHANNELS = ['paper', 'electronic'] as const;
-export type BillChannel = (typeof BILL_CHANNELS)[number];
-
 export function amountProblems(amount: number): string[] {
   if (!Number.isFinite(amount)) return ['must be a number'];
   const out: string[] = [];

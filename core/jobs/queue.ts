@@ -14,7 +14,7 @@ import type { Updateable } from 'kysely';
 import type { Job, JobStatus, JobsTable } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
-import { replicatedCompanies } from '../sync/state';
+import { replicatedCompanies } from '../db/replicas';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 

@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import type { Label } from '../db/schema';
-import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 
@@ -24,8 +24,6 @@ export interface LabelInput {
 
 export const DEFAULT_LABEL_COLOR = '#6B7280';
 export const MAX_LABEL_NAME = 60;
-
-type Scope = { actor: Actor; companyId: string };
 
 /** Colors are #RRGGBB, stored upper-case so the same color is one value. */
 export function normalizeColor(value: string): string | null {

@@ -3,8 +3,8 @@
  * closing in one transaction, and records both.
  */
 import type { PaymentStatus } from '../db/schema';
-import { withdrawProposals } from '../actions/supersede';
-import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
+import { withdrawProposals } from '../supersede/withdraw';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { isValidDate } from '../dates';
 import { newId, isUuid } from '../ids';
@@ -39,8 +39,6 @@ export interface NewPaymentInput {
   remote_id?: string | null;
   notes?: string | null;
 }
-
-type Scope = { actor: Actor; companyId: string };
 
 const TEXT_LIMITS = { payment_method: 40, payment_type: 40, transaction_id: 200, remote_id: 200, notes: 5000 } as const;
 

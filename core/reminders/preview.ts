@@ -11,7 +11,8 @@ import { NotFoundError } from '../errors';
 import { chaseHolds } from '../sequences/holds';
 import { chaseFacts } from '../sequences/holds-store';
 import { INVOICE_REMINDER, reminderKey } from './queue';
-import { defaultConnection, loadReminderTargets, reminderBlockers, reminderEmailFor } from './targets';
+import { loadReminderTargets, reminderBlockers, reminderEmailFor } from './targets';
+import { defaultConnection } from '../email/connections';
 import type { RenderedEmail } from './template';
 
 /** An email to the customer this recent makes another one a double dunning. */

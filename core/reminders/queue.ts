@@ -10,7 +10,8 @@
 import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { InvalidStateError, ValidationError } from '../errors';
 import { DEFAULT_MAX_ATTEMPTS, enqueueJobs, subjectsWithPendingJobs } from '../jobs/queue';
-import { defaultConnection, loadReminderTargets, reminderBlockers } from './targets';
+import { loadReminderTargets, reminderBlockers } from './targets';
+import { defaultConnection } from '../email/connections';
 
 export const INVOICE_REMINDER = 'invoice_reminder';
 

@@ -11,7 +11,8 @@ import { newId } from '../ids';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { classifySendError, findOutbox, jobMessageId, recordSendIntent, settleOutbox } from './outbox';
 import type { ReminderPayload } from './queue';
-import { defaultConnection, loadReminderTargets, reminderEmailFor } from './targets';
+import { loadReminderTargets, reminderEmailFor } from './targets';
+import { defaultConnection } from '../email/connections';
 
 export const OUTCOME_UNKNOWN = 'the worker stopped while the mail server had the message; whether it was delivered is unknown, so it was not sent again';
 

@@ -4,7 +4,7 @@
  * sent before queuing anything) and the job (to send what is still sendable).
  */
 import type { Db } from '../db/connection';
-import type { ClosingReason, EmailConnection } from '../db/schema';
+import type { ClosingReason } from '../db/schema';
 import { daysBetween } from '../dates';
 import { blankToNull } from '../text';
 import { type RenderedEmail, renderReminder } from './template';
@@ -96,11 +96,6 @@ export async function loadReminderTargets(db: Db, companyId: string, invoiceIds:
     });
   }
   return out;
-}
-
-/** The company's default, active sending connection. */
-export async function defaultConnection(db: Db, companyId: string): Promise<EmailConnection | undefined> {
-  return db.selectFrom('email_connections').selectAll().where('company_id', '=', companyId).where('is_default', '=', 1).where('is_active', '=', 1).executeTakeFirst();
 }
 
 /**

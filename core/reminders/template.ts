@@ -4,6 +4,7 @@
  */
 import { longDate } from '../dates';
 import { formatMoney } from '../money';
+import { escapeHtml } from '../text';
 
 export interface ReminderData {
   companyName: string;
@@ -33,10 +34,6 @@ export function dueState(daysPastDue: number, dueDate: string): string {
   if (daysPastDue > 0) return `is ${daysPastDue} ${daysPastDue === 1 ? 'day' : 'days'} past due`;
   if (daysPastDue === 0) return 'is due today';
   return `is due on ${longDate(dueDate)}`;
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
 }
 
 /** Only http(s) links become anchors: any other scheme is shown as text, never made clickable. */

@@ -5,7 +5,7 @@
  * automatic answers and mail that is not about any customer are counted and left alone.
  */
 import { sql } from 'kysely';
-import { withdrawProposals } from '../actions/supersede';
+import { withdrawProposals } from '../supersede/withdraw';
 import { insertCommunication } from '../communications/store';
 import type { EmailConnection } from '../db/schema';
 import type { CommandTx } from '../engine';

@@ -8,15 +8,14 @@ import type { Db } from '../db/connection';
 import type { EmailConnection, Job } from '../db/schema';
 import { describeMailError } from '../email/diagnose';
 import { hasImap, IMAP_TIMEOUT_SECONDS, openImap, UnreadableSecretError } from '../email/imap';
-import { type Engine, runCommand, systemActor } from '../engine';
+import { type Engine, runCommand, type Scope, systemActor } from '../engine';
 import { InvalidStateError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { enqueueJob } from '../jobs/queue';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
-import type { Scope } from '../sequences/store';
 import { parseMessage } from './parse';
 import { emptyTally, type ReadTally, recordIncoming } from './record';
-import { replicatedCompanies } from '../sync/state';
+import { replicatedCompanies } from '../db/replicas';
 
 export const REPLY_SYNC = 'email_reply_sync';
 /** A mailbox read for the first time (or after its UIDVALIDITY changed) is read this far back. */

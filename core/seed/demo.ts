@@ -1,4 +1,4 @@
-import { isInitialized } from '../auth/setup';
+import { isInitialized } from '../companies/setup';
 import type { Engine } from '../engine';
 import { seedDemo } from './index';
 

@@ -4,7 +4,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database, Role, TeamMemberRole } from '../db/schema';
-import type { SecretBox } from '../email/secrets';
+import type { SecretBox } from '../secrets';
 import type { Calendar } from './calendar';
 import type { LedgerLabels } from './ledger';
 

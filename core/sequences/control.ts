@@ -4,7 +4,7 @@
  * command; a step already sent, completed or being sent is never changed.
  */
 import { isValidDate, MAX_DATE } from '../dates';
-import { type CommandTx, type Engine, runCommand } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { refreshHolds } from './holds-store';
 import { shortDate } from './holds';
@@ -12,7 +12,7 @@ import { type EnrollmentView, getEnrollment } from './enrollments';
 import { getQueueRow, type QueueRowView } from './queue';
 import { assertReadyUnclaimed, EMAIL_STEP_TYPE, SKIPPED } from './rules';
 import { localDate, zonedToUtc } from './schedule';
-import { completeIfFinished, enrollmentRow, type Scope } from './store';
+import { completeIfFinished, enrollmentRow } from './store';
 
 const SUBJECT_MAX = 1_000;
 const BODY_MAX = 100_000;

@@ -6,14 +6,14 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection';
 import type { EnrollmentStatus, PauseKind, SequencesTable } from '../db/schema';
-import { type CommandTx, type Engine, runCommand } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { refreshHolds } from './holds-store';
 import { localDate, scheduleStep } from './schedule';
 import { BULK_ENROLL_MAX } from './rules';
-import { customerRow, enrollmentRow, finishEnrollment, type Scope, sequenceRow, stepRows } from './store';
+import { customerRow, enrollmentRow, finishEnrollment, sequenceRow, stepRows } from './store';
 
 export interface EnrollmentView {
   id: string;

@@ -8,7 +8,7 @@ import type { Db } from '../db/connection';
 import { loggedFieldErrors } from '../communications/rules';
 import { insertCommunication } from '../communications/store';
 import type { CallOutcome, PauseKind, ScheduledStepStatus, StepType } from '../db/schema';
-import { type Engine, runCommand } from '../engine';
+import { type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { toMinor } from '../money';
@@ -16,7 +16,7 @@ import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateConte
 import { refreshHolds } from './holds-store';
 import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
 import { localDate } from './schedule';
-import { completeIfFinished, type Scope } from './store';
+import { completeIfFinished } from './store';
 import { renderTemplate, templateValues } from './templates';
 
 const DAY_MS = 86_400_000;

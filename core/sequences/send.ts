@@ -10,14 +10,14 @@
  */
 import type { EmailConnection } from '../db/schema';
 import { sendEmail } from '../email/mailer';
-import { type Engine, runCommand } from '../engine';
+import { type Engine, runCommand, type Scope } from '../engine';
 import { ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
 import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
 import { localDate } from './schedule';
-import { activeConnection, completeIfFinished, type Scope } from './store';
+import { activeConnection, completeIfFinished } from './store';
 import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, templateValues } from './templates';
 
 const ERROR_MAX = 1000;

@@ -5,13 +5,13 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/connection';
 import type { SequencesTable, SequenceStatus } from '../db/schema';
-import { type CommandTx, type Engine, runCommand } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { refreshHolds } from './holds-store';
 import { canonicalTimeZone } from './schedule';
 import { DEFAULT_TIMEZONE, nextSequenceStatus, type SequenceAction } from './rules';
-import { activeConnection, finishEnrollment, type Scope, sequenceRow, stepRows } from './store';
+import { activeConnection, finishEnrollment, sequenceRow, stepRows } from './store';
 import { stepViews, type StepView } from './steps';
 
 export interface SequenceView {

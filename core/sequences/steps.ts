@@ -6,12 +6,12 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection';
 import type { SequenceStepsTable } from '../db/schema';
-import { type CommandTx, type Engine, runCommand } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { isValidOffsetTime } from './schedule';
 import { assertStepEditable, EXECUTED_STATUSES, OFFSET_DAYS_MAX, STEP_DEFAULTS, type StepFields } from './rules';
-import { completeIfFinished, type Scope, sequenceRow, stepRow, stepRows, touchSequence } from './store';
+import { completeIfFinished, sequenceRow, stepRow, stepRows, touchSequence } from './store';
 
 export interface StepView extends StepFields {
   id: string;

@@ -5,13 +5,8 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/connection';
 import type { Database } from '../db/schema';
-import type { Actor, CommandTx } from '../engine';
+import type { CommandTx } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
-
-export interface Scope {
-  companyId: string;
-  actor: Actor;
-}
 
 type Reader = Db | Transaction<Database>;
 

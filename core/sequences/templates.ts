@@ -7,7 +7,7 @@
  */
 import { daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
-import { escapeHtml } from '../reminders/template';
+import { escapeHtml } from '../text';
 
 export const PLACEHOLDERS = [
   'customer_name',

@@ -10,7 +10,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { ConflictError } from '../errors';
 import type { Engine } from '../engine';
-import type { AuthenticatedUser } from '../http/env';
+import type { AuthenticatedUser } from '../auth/users';
 import type { FeedChange, Row } from './feed';
 import { type AppFetch, replayOperation } from './operation';
 import { prepared } from '../db/statements';

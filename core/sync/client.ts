@@ -8,22 +8,11 @@ import { newId } from '../ids';
 import { applyPull, faultPoint, forgetCompany, type PulledCompany, type PullToApply, writeChanges, writeUsers } from './apply';
 import { beginBulkDownload } from './bulk';
 import type { Feed } from './feed';
-import { describeFailure } from './failure';
+import { describeFailure, SyncHttpError } from './failure';
 import type { AppFetch } from './operation';
 import type { MutationOutcome, PushedMutation } from './push';
 import { syncState } from './state';
 import { setSyncRole } from './triggers';
-
-/** A refusal: the team server's answer (no code), or this database's own check (a code). */
-export class SyncHttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string | null = null,
-  ) {
-    super(message);
-  }
-}
 
 export interface SyncLink {
   serverUrl: string;

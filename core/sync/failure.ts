@@ -3,7 +3,17 @@
  * and server answers behind "fetch failed" become what happened and what to do.
  */
 import { DomainError } from '../errors';
-import { SyncHttpError } from './client';
+
+/** A refusal: the team server's answer (no code), or this database's own check (a code). */
+export class SyncHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
 /** Certificate problems Node reports (a self-signed or unknown authority, a wrong name, expired). */
 const TLS_CODES: Record<string, string> = {

@@ -6,8 +6,8 @@
  */
 import type { Context } from 'hono';
 import type { Engine } from '../engine';
-import type { AuthenticatedUser } from '../http/env';
-import { newTrace, withTrace } from './trace';
+import type { AuthenticatedUser } from '../auth/users';
+import { newTrace, withTrace } from '../trace';
 
 export interface Operation {
   method: string;

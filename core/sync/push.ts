@@ -8,7 +8,7 @@ import { timestamp } from '../clock';
 import type { Engine } from '../engine';
 import { ForbiddenError } from '../errors';
 import { yieldToEventLoop } from '../yielding';
-import type { AuthenticatedUser } from '../http/env';
+import type { AuthenticatedUser } from '../auth/users';
 import { type AppFetch, type Operation, replayOperation } from './operation';
 
 /** Mutations one push may carry; the server announces it (GET /api/v1/sync/limits) and clients batch by it. */

@@ -5,7 +5,8 @@
  * write the synced companies.
  */
 import type { Engine } from '../engine';
-import { assertNothingPending, beginConnection, type ConnectOptions, disconnect, downloadCompanies, keptCompanies, resync, SyncHttpError, type SyncRound, syncOnce } from './client';
+import { assertNothingPending, beginConnection, type ConnectOptions, disconnect, downloadCompanies, keptCompanies, resync, type SyncRound, syncOnce } from './client';
+import { SyncHttpError } from './failure';
 import { type LoopOptions, type LoopStatus, type SyncLoop, startSyncLoop } from './loop';
 import type { AppFetch } from './operation';
 import { syncState } from './state';

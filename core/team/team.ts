@@ -4,11 +4,11 @@
  */
 import type { Db } from '../db/connection';
 import type { TeamMemberRole } from '../db/schema';
-import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { isUuid, newId } from '../ids';
 import { isEmail } from '../customers/rules';
-import { membershipOf } from '../companies/companies';
+import { membershipOf } from '../auth/memberships';
 import { blankToNull } from '../text';
 
 export const TEAM_ROLES = ['ar', 'sales', 'manager'] as const satisfies readonly TeamMemberRole[];
@@ -31,8 +31,6 @@ export interface TeamMemberInput {
   is_active?: boolean;
   user_id?: string | null;
 }
-
-type Scope = { actor: Actor; companyId: string };
 
 export function validateTeamMember(input: TeamMemberInput, creating: boolean): FieldErrors {
   const errors: FieldErrors = {};

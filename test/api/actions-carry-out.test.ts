@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/http/app';
-import { coreJobHandlers } from '../../core/jobs/handlers';
+import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker, type Worker } from '../../core/jobs/worker';
 import { addAction, addTeamMember } from '../support/actions-fixtures';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';

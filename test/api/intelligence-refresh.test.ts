@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
 import { INTELLIGENCE_REFRESH, queueDailyRefreshes, watchChanges } from '../../core/intelligence/jobs';
-import { coreJobHandlers } from '../../core/jobs/handlers';
+import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
 import { type ApiUsers, apiUsers, call, twoCompanies } from '../support/api';
 import { ledger } from '../support/ledger-fixtures';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSendError } from '../../core/email/health';
 import { createApp } from '../../core/http/app';
-import { coreJobHandlers } from '../../core/jobs/handlers';
+import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
 import { newId } from '../../core/ids';
 import { recentEmailWarning } from '../../core/reminders/preview';

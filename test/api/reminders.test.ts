@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../core/clock';
-import { createEngine } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 import { createApp } from '../../core/http/app';
-import { coreJobHandlers } from '../../core/jobs/handlers';
+import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { addMs, claimNextJob } from '../../core/jobs/queue';
 import { createWorker, type Worker } from '../../core/jobs/worker';
 import { INVOICE_REMINDER } from '../../core/reminders/queue';
@@ -262,7 +262,7 @@ describe('invoice reminders over real SMTP', () => {
     expect((await jobs()).map((j) => j.status)).toEqual(['succeeded', 'succeeded', 'queued', 'queued', 'queued', 'queued']);
 
     // A restart: a new engine (a new connection, as a new process would open) on the same file, with a new worker.
-    const reopened = await createEngine({ file: join(engine.dir, 'ardesk.sqlite'), clock: fixedClock(NOW) });
+    const reopened = await openEngine({ file: join(engine.dir, 'ardesk.sqlite'), clock: fixedClock(NOW) });
     try {
       const next = createWorker(reopened, { handlers: coreJobHandlers() });
       expect((await next.runDueJobs()).map((r) => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
@@ -531,7 +531,7 @@ describe('the running service (ardesk serve)', () => {
       } finally {
         expect(await server.stop()).toBe(0);
       }
-      const after = await createEngine({ file });
+      const after = await openEngine({ file });
       try {
         // The server also runs its own jobs (the daily intelligence refresh): only the reminder is asked about.
         expect(await after.db.selectFrom('jobs').select(['status', 'attempts']).where('kind', '=', INVOICE_REMINDER).execute()).toEqual([{ status: 'succeeded', attempts: 1 }]);

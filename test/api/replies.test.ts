@@ -3,7 +3,7 @@
  * IMAP APPEND) and the SMTP fixture for what we send. The worker runs the reading jobs.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { coreJobHandlers } from '../../core/jobs/handlers';
+import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
 import { queueScheduledReplyReads } from '../../core/replies/sync';
 import { listen } from '../support/http';

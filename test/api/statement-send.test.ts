@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { coreJobHandlers } from '../../core/jobs/handlers';
+import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
 import { type App, apiUsers, call, twoCompanies } from '../support/api';
 import type { TestEngine } from '../support/engine';

@@ -12,7 +12,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 import { createApp } from '../../core/http/app';
 import { newId } from '../../core/ids';
 import { seedDatabase } from '../../core/seed';
@@ -51,7 +51,7 @@ async function post(url: string, token: string | null, body: unknown, method = '
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'ardesk-bench-sync-'));
   const serverFile = join(dir, 'team.sqlite');
-  const seeding = await createEngine({ file: serverFile });
+  const seeding = await openEngine({ file: serverFile });
   await seedDatabase(seeding, { demo: true, invoices: INVOICES, customers: Math.max(50, Math.round(INVOICES / 20)), exclusive: true });
   await seeding.close();
   const server = await startServe(['--db', serverFile, '--team', '--port', '0']);
@@ -62,7 +62,7 @@ async function main() {
     const login = await post(`${server.url}/api/v1/auth/login/`, null, { username: 'demo', password: 'demo' });
     const company = login.companies[0] as { id: string; name: string };
 
-    const desktop = await createEngine({ file: join(dir, 'desktop.sqlite') });
+    const desktop = await openEngine({ file: join(dir, 'desktop.sqlite') });
     let started = performance.now();
     const serverCpu = cpuSeconds(server.child.pid!);
     const desktopCpu = process.cpuUsage();

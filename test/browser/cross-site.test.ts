@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../core/runtime';
+import type { Runtime } from '../../core/runtime/server';
 import { type Browser, openBrowser } from '../support/browser';
 import { type TestEngine, testEngine } from '../support/engine';
 import { listen } from '../support/http';

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCompany } from '../../core/companies/companies';
-import { createEngine, runCommand, systemActor } from '../../core/engine';
+import { runCommand, systemActor } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 import { DEFAULT_FILTERS, toSearch } from '../../renderer/src/desk/filters';
 import { formatDate } from '../../renderer/src/desk/format';
 import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
@@ -128,7 +129,7 @@ describe('a stale ledger: the IBM file cut at 2013-09-30', () => {
     await ensureRendererBuilt();
     dir = mkdtempSync(join(tmpdir(), 'ardesk-stale-'));
     const db = join(dir, 'ardesk.sqlite');
-    const engine = await createEngine({ file: db });
+    const engine = await openEngine({ file: db });
     await runCommand(engine, 'test_company', { actor: systemActor, companyId: null }, (tx) => insertCompany(tx, 'IBM cut'));
     await engine.close();
     writeFileSync(join(dir, 'cut.csv'), cutFile());

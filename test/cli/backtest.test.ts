@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCompany } from '../../core/companies/companies';
-import { createEngine, runCommand, systemActor } from '../../core/engine';
+import { runCommand, systemActor } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 import { BIN } from '../support/cli';
 
 const IBM_FILE = resolve(__dirname, '../fixtures/ibm-accounts-receivable.csv');
@@ -27,7 +28,7 @@ describe('ardesk backtest on the IBM sample', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ardesk-cli-backtest-'));
     db = join(dir, 'ardesk.sqlite');
-    const engine = await createEngine({ file: db });
+    const engine = await openEngine({ file: db });
     await runCommand(engine, 'test_company', { actor: systemActor, companyId: null }, (tx) => insertCompany(tx, 'IBM sample'));
     await engine.close();
     const imported = ardesk('import', '--db', db, '--company', 'IBM sample', '--file', IBM_FILE, '--preset', 'ibm-ar');
@@ -92,7 +93,7 @@ describe('ardesk backtest on the IBM sample', () => {
     expect(first.code).toBe(0);
     // Every IBM invoice is paid: no open invoice, so only the portfolio signal and the lessons.
     expect(JSON.parse(first.stdout)).toMatchObject({ customers: 0, insights_opened: 2, insights_unchanged: 0, actions_proposed: 0 });
-    const engine = await createEngine({ file: db });
+    const engine = await openEngine({ file: db });
     try {
       const row = engine.database.sqlite.prepare("SELECT payload_json FROM insights WHERE insight_type = 'portfolio_lessons' AND valid_to IS NULL").get() as { payload_json: string };
       const lessons: Array<{ kind: string; title: string; text: string; link: { status: string[]; labels?: string[] } }> = JSON.parse(row.payload_json).lessons;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCompany } from '../../core/companies/companies';
-import { createEngine, runCommand, systemActor } from '../../core/engine';
+import { runCommand, systemActor } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 import { BIN } from '../support/cli';
 import { csv, IBM_AR_CSV } from '../support/import-fixtures';
 
@@ -22,7 +23,7 @@ describe('ardesk import', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ardesk-cli-import-'));
     db = join(dir, 'ardesk.sqlite');
-    const engine = await createEngine({ file: db });
+    const engine = await openEngine({ file: db });
     await runCommand(engine, 'test_company', { actor: systemActor, companyId: null }, (tx) => insertCompany(tx, 'Acme'));
     await engine.close();
   });

@@ -4,7 +4,7 @@ import { Agent } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../core/runtime';
+import type { Runtime } from '../../core/runtime/server';
 import { type TestEngine, testEngine } from '../support/engine';
 import { listen, rawRequest } from '../support/http';
 

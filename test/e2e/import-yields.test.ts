@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../core/runtime';
+import type { Runtime } from '../../core/runtime/server';
 import { addCompany, addUser } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { listen, loginOverHttp } from '../support/http';

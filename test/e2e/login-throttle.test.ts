@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addressKey } from '../../core/auth/throttle';
-import type { Runtime } from '../../core/runtime';
+import type { Runtime } from '../../core/runtime/server';
 import { issueLaunchToken } from '../../electron/launch';
 import { addCompany, addUser } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';

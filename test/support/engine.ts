@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixedClock } from '../../core/clock';
-import { createEngine, type Engine } from '../../core/engine';
+import { type Engine } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 
 export interface TestEngine extends Engine {
   clock: ReturnType<typeof fixedClock>;
@@ -14,7 +15,7 @@ export interface TestEngine extends Engine {
 export async function testEngine(now = '2026-11-23T12:00:00.000Z'): Promise<TestEngine> {
   const dir = mkdtempSync(join(tmpdir(), 'ardesk-test-'));
   const clock = fixedClock(now);
-  const engine = await createEngine({ file: join(dir, 'ardesk.sqlite'), clock });
+  const engine = await openEngine({ file: join(dir, 'ardesk.sqlite'), clock });
   return {
     ...engine,
     clock,

@@ -1,5 +1,5 @@
 import { request as httpRequest, type Agent } from 'node:http';
-import { startRuntime, type Runtime, type RuntimeOptions } from '../../core/runtime';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../../core/runtime/server';
 import type { Engine } from '../../core/engine';
 
 /** The real server of an engine on a free loopback port (in this process, so the test can reach the engine too). */

@@ -6,9 +6,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fixedClock } from '../../core/clock';
 import type { ClosingReason } from '../../core/db/schema';
-import { createEngine, type Engine } from '../../core/engine';
+import { type Engine } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 import { newId } from '../../core/ids';
-import { coreJobHandlers } from '../../core/jobs/handlers';
+import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
 import { fixture, insertBillingContactRow, insertCustomerRow, insertInvoiceRow } from './rows';
 
@@ -95,7 +96,7 @@ export function spawnWorkerPass(file: string, now: string): ChildProcess {
 
 /** The child's side of spawnWorkerPass. */
 export async function workerPass(file: string, now: string): Promise<void> {
-  const engine = await createEngine({ file, clock: fixedClock(now) });
+  const engine = await openEngine({ file, clock: fixedClock(now) });
   try {
     await createWorker(engine, { handlers: coreJobHandlers() }).runDueJobs();
   } finally {

@@ -3,7 +3,7 @@
  * real port) and desktops (real SQLite files, their own app) that sync over HTTP with it.
  */
 import { createApp } from '../../core/http/app';
-import { startRuntime, type Runtime } from '../../core/runtime';
+import { startRuntime, type Runtime } from '../../core/runtime/server';
 import { connect, syncOnce, type SyncRound } from '../../core/sync/client';
 import type { AppFetch } from '../../core/sync/operation';
 import { setSyncRole } from '../../core/sync/triggers';

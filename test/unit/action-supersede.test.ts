@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deliveryOf } from '../../core/actions/delivery';
 import { sendFailureWords } from '../../core/actions/send';
-import { baseTrigger, isSuperseded, supersedeReason } from '../../core/actions/supersede';
+import { baseTrigger, isSuperseded, supersedeReason } from '../../core/supersede/withdraw';
 
 const on = (invoiceId: string | null, triggerKey: string | null = null) => ({ invoiceId, actionType: 'email' as const, triggerKey });
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../../core/db/checkpointer';
-import { createEngine, type Engine } from '../../core/engine';
+import { type Engine } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 
 /** About 2,500 pages of 4 KB: past SQLite's default automatic checkpoint (1,000), below the backstop (20,000). */
 const ROWS = 2_500;
@@ -38,7 +39,7 @@ describe('background WAL checkpoints (the server engine)', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('copies committed pages into the database file from the worker, not in the committing thread', async () => {
-    const engine = await createEngine({ file, checkpointInBackground: true });
+    const engine = await openEngine({ file, checkpointInBackground: true });
     expect(engine.database.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(20_000);
     writeRows(engine);
     // 2,500 pages is below the main connection's backstop: only the worker can have copied them in.
@@ -52,7 +53,7 @@ describe('background WAL checkpoints (the server engine)', () => {
   });
 
   it('gives the main connection its own checkpoints back when the worker cannot run', async () => {
-    const engine = await createEngine({ file });
+    const engine = await openEngine({ file });
     const errors: string[] = [];
     const logged = console.error;
     console.error = (message: string) => errors.push(message);
@@ -70,7 +71,7 @@ describe('background WAL checkpoints (the server engine)', () => {
   });
 
   it('without it (CLI commands, tests), commits checkpoint as SQLite does by default', async () => {
-    const engine = await createEngine({ file });
+    const engine = await openEngine({ file });
     expect(engine.database.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
     writeRows(engine);
     expect(statSync(file).size).toBeGreaterThanOrEqual(ROWS * ROW_BYTES);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { secretBox } from '../../core/email/secrets';
+import { secretBox } from '../../core/secrets';
 import { ValidationError } from '../../core/errors';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../../core/invoices/cursor';
 import { addStatusClause, facetStatuses, likePattern, matchPhrase, rowStatuses, Where } from '../../core/invoices/filters';

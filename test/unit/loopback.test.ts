@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopback } from '../../core/runtime';
+import { isLoopback } from '../../core/runtime/server';
 
 describe('isLoopback', () => {
   it('knows the loopback range, not only 127.0.0.1: a team server on 127.0.0.2 is not on the network', () => {

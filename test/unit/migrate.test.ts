@@ -5,7 +5,7 @@ import { Migrator } from 'kysely/migration';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../core/db/connection';
 import { migrations } from '../../core/db/migrations';
-import { createEngine } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 
 describe('migrations at start-up', () => {
   let dir: string;
@@ -16,7 +16,7 @@ describe('migrations at start-up', () => {
 
   it('creates a new database without a backup, with WAL, full sync and foreign keys on', async () => {
     const file = join(dir, 'new.sqlite');
-    const engine = await createEngine({ file });
+    const engine = await openEngine({ file });
     expect(engine.migration.applied).toEqual(Object.keys(migrations));
     expect(engine.migration.backup).toBeNull();
     expect(engine.database.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -35,7 +35,7 @@ describe('migrations at start-up', () => {
     old.sqlite.prepare("INSERT INTO companies (id, name, currency, created_at, updated_at) VALUES ('c1', 'Kept Co', 'USD', 'x', 'x')").run();
     await old.close();
 
-    const engine = await createEngine({ file });
+    const engine = await openEngine({ file });
     expect(engine.migration.applied).toEqual(Object.keys(migrations).slice(1));
     expect(engine.migration.backup).not.toBeNull();
     expect(existsSync(engine.migration.backup!)).toBe(true);
@@ -49,8 +49,8 @@ describe('migrations at start-up', () => {
 
   it('does nothing and takes no backup when the schema is current', async () => {
     const file = join(dir, 'current.sqlite');
-    await (await createEngine({ file })).close();
-    const again = await createEngine({ file });
+    await (await openEngine({ file })).close();
+    const again = await openEngine({ file });
     expect(again.migration).toEqual({ applied: [], backup: null });
     await again.close();
   });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
-import { backtest, type HistoryInvoice, replay, replayConditional } from '../../core/intelligence/backtest';
+import { backtest, replay, replayConditional } from '../../core/intelligence/backtest';
+import type { HistoryInvoice } from '../../core/intelligence/facts';
 import { type CensoredAge, conditionalPrediction, portfolioSurvival, reachedAge } from '../../core/intelligence/conditional';
 import { PayDateModel } from '../../core/intelligence/pay-date';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { longDate } from '../../core/dates';
 import { formatMoney } from '../../core/money';
-import { dueState, escapeHtml, type ReminderData, renderReminder } from '../../core/reminders/template';
+import { dueState, type ReminderData, renderReminder } from '../../core/reminders/template';
+import { escapeHtml } from '../../core/text';
 
 const base: ReminderData = {
   companyName: 'Acme Supply',

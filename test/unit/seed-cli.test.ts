@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 import { BIN } from '../support/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'ardesk-seed-cli-'));
@@ -29,7 +29,7 @@ describe('ardesk seed', () => {
     expect(again.err).toContain('already set up');
 
     // The file is back in WAL mode with its data, ready for `ardesk serve`.
-    const engine = await createEngine({ file });
+    const engine = await openEngine({ file });
     try {
       expect(engine.database.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(engine.database.sqlite.prepare(`SELECT count(*) AS n FROM invoices`).get()).toEqual({ n: 440 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueDueSnapshots, snapshotDatesDue } from '../../core/analytics/snapshot-job';
 import { snapshotHistory } from '../../core/analytics/snapshots';
-import { coreJobHandlers } from '../../core/jobs/handlers';
+import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
-import { startRuntime } from '../../core/runtime';
+import { startRuntime } from '../../core/runtime/server';
 import { addCompany } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { ledger } from '../support/ledger-fixtures';

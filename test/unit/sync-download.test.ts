@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timestamp } from '../../core/clock';
-import { startRuntime, type Runtime } from '../../core/runtime';
+import { startRuntime, type Runtime } from '../../core/runtime/server';
 import { seedDatabase } from '../../core/seed';
 import { forgetCompany, writeChanges, writeUsers } from '../../core/sync/apply';
 import { skippableTriggers, tablesWrittenBy } from '../../core/sync/bulk';

@@ -7,9 +7,9 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../core/engine';
+import { openEngine } from '../../core/runtime/engine';
 import { createApp } from '../../core/http/app';
-import { newTrace, withTrace } from '../../core/sync/trace';
+import { newTrace, withTrace } from '../../core/trace';
 import { call, loginAs } from '../support/api';
 import { companyState } from '../support/sync';
 import { type Desktop, startHarness } from '../support/sync-harness';
@@ -102,7 +102,7 @@ describe('sync converges (property)', () => {
             expect(companyState(d.engine.database.file, h.companyId)).toEqual(expected);
           }
           // The accepted commands, in the server's order, through the plain API of a copy of the start.
-          const reference = await createEngine({ file: start, clock: h.server.clock });
+          const reference = await openEngine({ file: start, clock: h.server.clock });
           try {
             const app = createApp(reference);
             const tokens = new Map<string, string>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SyncHttpError } from '../../core/sync/client';
+import { SyncHttpError } from '../../core/sync/failure';
 import { describeFailure } from '../../core/sync/failure';
 import { commandInWords, syncSummary, transferLine } from '../../renderer/src/sync/words';
 

@@ -1,4 +1,4 @@
-import { createEngine } from '../../engine';
+import { openEngine } from '../../runtime/engine';
 import { backtest } from '../../intelligence/backtest';
 import { loadBacktestHistory } from '../../intelligence/facts';
 import { findCompany } from '../company';
@@ -10,7 +10,7 @@ import { USAGE } from '../usage.cjs';
 export async function backtestCommand(args: string[]): Promise<number> {
   const { values } = parse(args, { ...DB_OPTIONS, company: { type: 'string' }, json: { type: 'boolean' } });
   if (!values.company) throw new UsageError(USAGE.backtest);
-  const engine = await createEngine({ file: databaseFile(values) });
+  const engine = await openEngine({ file: databaseFile(values) });
   try {
     const company = await findCompany(engine, values.company);
     const report = backtest(loadBacktestHistory(engine, company.id));

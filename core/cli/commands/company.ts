@@ -1,5 +1,6 @@
 import { insertMembership } from '../../companies/companies';
-import { createEngine, runCommand, systemActor } from '../../engine';
+import { runCommand, systemActor } from '../../engine';
+import { openEngine } from '../../runtime/engine';
 import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 import { USAGE } from '../usage.cjs';
@@ -12,7 +13,7 @@ export async function memberCommand(args: string[]): Promise<number> {
   const { values } = parse(rest, { ...DB_OPTIONS, username: { type: 'string' }, company: { type: 'string' }, role: { type: 'string' } });
   if (!values.username || !values.company) throw new UsageError(USAGE.member);
   const role = roleOption(values.role);
-  const engine = await createEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
+  const engine = await openEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
   try {
     const user = await engine.db.selectFrom('users').select('id').where('username', '=', values.username).executeTakeFirst();
     if (!user) throw new UsageError(`no user ${values.username} (ardesk user add makes one)`);
@@ -32,7 +33,7 @@ export async function companyCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'list') throw new UsageError(USAGE.company);
   const { values } = parse(rest, { ...DB_OPTIONS, json: { type: 'boolean' } });
-  const engine = await createEngine({ file: databaseFile(values) });
+  const engine = await openEngine({ file: databaseFile(values) });
   try {
     const companies = await engine.db
       .selectFrom('companies as c')

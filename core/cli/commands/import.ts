@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { createEngine, systemActor } from '../../engine';
+import { systemActor } from '../../engine';
+import { openEngine } from '../../runtime/engine';
 import { type ImportReport, importFile, parseEntity, resolveMapping } from '../../import/import';
 import type { FileFormat } from '../../import/table';
 import { findCompany } from '../company';
@@ -67,7 +68,7 @@ export async function importCommand(args: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`cannot read --file ${values.file}: ${(err as Error).message}`);
   }
-  const engine = await createEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
+  const engine = await openEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
   try {
     const company = await findCompany(engine, values.company);
     const report = await importFile(engine, {

@@ -1,4 +1,5 @@
-import { createEngine, type Engine } from '../../engine';
+import { type Engine } from '../../engine';
+import { openEngine } from '../../runtime/engine';
 import { refreshIntelligence } from '../../intelligence/runner';
 import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
@@ -24,7 +25,7 @@ export async function insightsCommand(args: string[]): Promise<number> {
   if (sub !== 'refresh') throw new UsageError(USAGE.insights);
   const { values } = parse(rest, { ...DB_OPTIONS, company: { type: 'string' }, json: { type: 'boolean' } });
   if (!values.company) throw new UsageError(USAGE.insights);
-  const engine = await createEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
+  const engine = await openEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
   try {
     const company = await findCompany(engine, values.company);
     const started = performance.now();

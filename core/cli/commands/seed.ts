@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { createEngine } from '../../engine';
+import { openEngine } from '../../runtime/engine';
 import { type SeedProgress, seedDatabase } from '../../seed';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, intOption, parse } from '../options';
 import { progressPrinter } from '../progress';
@@ -45,7 +45,7 @@ export async function seedCommand(args: string[]): Promise<number> {
     worker: true,
     onProgress: seedProgress(),
   };
-  const engine = await createEngine({ file, writeWait: CLI_WRITE_WAIT });
+  const engine = await openEngine({ file, writeWait: CLI_WRITE_WAIT });
   const started = performance.now();
   try {
     const report = await seedDatabase(engine, options);

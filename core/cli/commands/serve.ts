@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULT_TOKEN_TTL_DAYS } from '../../auth/sessions';
 import { type MailEndpointRule, USUAL_MAIL_PORTS } from '../../email/endpoints';
-import { createEngine } from '../../engine';
+import { openEngine } from '../../runtime/engine';
 import { RENDERER_DIR } from '../../paths';
-import { isLoopback, type Runtime, startRuntime } from '../../runtime';
+import { isLoopback, type Runtime, startRuntime } from '../../runtime/server';
 import { portHolder } from '../port';
 import { DEFAULT_SYNC_INTERVAL_MS } from '../../sync/loop';
 import { REPLY_READ_INTERVAL_MS } from '../../replies/sync';
@@ -75,7 +75,7 @@ export async function serveCommand(args: string[], options: { freePortIfTaken?: 
   const stopRequested = new Promise<void>((resolve) => {
     for (const signal of STOP_SIGNALS) process.on(signal, () => resolve());
   });
-  const engine = await createEngine({ file, checkpointInBackground: true });
+  const engine = await openEngine({ file, checkpointInBackground: true });
   if (values.team) {
     if ((await syncState(engine.db)).role === 'replica') {
       await engine.close();

@@ -1,4 +1,4 @@
-import { createEngine } from '../../engine';
+import { openEngine } from '../../runtime/engine';
 import { createApp } from '../../http/app';
 import { connect, resync, syncOnce } from '../../sync/client';
 import { describeFailure } from '../../sync/failure';
@@ -25,7 +25,7 @@ export async function connectCommand(args: string[]): Promise<number> {
     company: { type: 'string', multiple: true },
     resync: { type: 'boolean' },
   });
-  const engine = await createEngine({ file: databaseFile(values) });
+  const engine = await openEngine({ file: databaseFile(values) });
   let server: URL | null = null;
   const status = statusLine(process.stderr);
   try {
@@ -62,7 +62,7 @@ export async function connectCommand(args: string[]): Promise<number> {
  */
 export async function syncCommand(args: string[]): Promise<number> {
   const { values } = parse(args, { ...DB_OPTIONS, json: { type: 'boolean' }, server: { type: 'string' } });
-  const engine = await createEngine({ file: databaseFile(values) });
+  const engine = await openEngine({ file: databaseFile(values) });
   let moved: { from: string | null; to: string } | null = null;
   try {
     if (values.server) {

@@ -2,7 +2,8 @@ import { hashPassword } from '../../auth/passwords';
 import { insertUser, validateNewUser } from '../../auth/users';
 import { insertCompany, insertMembership } from '../../companies/companies';
 import type { Role } from '../../db/schema';
-import { createEngine, runCommand, systemActor } from '../../engine';
+import { runCommand, systemActor } from '../../engine';
+import { openEngine } from '../../runtime/engine';
 import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 import { USAGE } from '../usage.cjs';
@@ -37,7 +38,7 @@ export async function userCommand(args: string[]): Promise<number> {
   const role = roleOption(values.role);
   const input = { username: values.username, password: values.password, displayName: values.name };
   validateNewUser(input);
-  const engine = await createEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
+  const engine = await openEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
   try {
     let company: { id: string; name: string } | null = null;
     if (values.company) {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { membershipOf } from '../../companies/companies';
+import { membershipOf } from '../../auth/memberships';
 import { isUuid } from '../../ids';
 import type { AppEnv } from '../env';
 import { problem } from '../problem';

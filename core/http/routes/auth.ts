@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { login, revokeToken } from '../../auth/sessions';
-import { companiesOfUser } from '../../companies/companies';
+import { companiesOfUser } from '../../auth/memberships';
 import { actorOf, clientAddress } from '../context';
-import type { HttpOptions } from '../app';
-import { createRouter, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
+import type { HttpOptions } from '../options';
+import { createRouter, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid, withoutSlash } from '../openapi';
 
 export const CompanyRef = z.object({ id: Uuid, name: z.string(), role: z.enum(['owner', 'collector', 'viewer']) }).openapi('CompanyRef');
 const UserRef = z.object({ id: Uuid, username: z.string(), display_name: z.string() }).openapi('UserRef');
@@ -45,11 +45,6 @@ const meRoute = createRoute({
   security: SECURITY,
   responses: { 200: json(z.object({ user: UserRef, companies: z.array(CompanyRef) }), 'The current user'), ...problems(401) },
 });
-
-/** The spec's paths end in a slash; the same routes answer without it too (hidden from the document). */
-export function withoutSlash<R extends { path: string }>(route: R): R & { hide: true } {
-  return { ...route, path: route.path.replace(/\/$/, ''), hide: true };
-}
 
 export function publicAuthRoutes(options: HttpOptions) {
   const router = createRouter();

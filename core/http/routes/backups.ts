@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { backUpNow, dataFolder, requireOwnerOfAll } from '../../backups/backups';
-import { createRouter, json, problems, SECURITY, Timestamp } from '../openapi';
-import { withoutSlash } from './auth';
+import { createRouter, json, problems, SECURITY, Timestamp, withoutSlash } from '../openapi';
 
 const BackupFile = z
   .object({ file_name: z.string(), path: z.string(), size_bytes: z.number().int(), created_at: Timestamp.openapi({ description: 'When the file was written' }) })

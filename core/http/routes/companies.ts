@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { companiesOfUser } from '../../companies/companies';
-import { createRouter, json, problems, SECURITY } from '../openapi';
-import { CompanyRef, withoutSlash } from './auth';
+import { companiesOfUser } from '../../auth/memberships';
+import { createRouter, json, problems, SECURITY, withoutSlash } from '../openapi';
+import { CompanyRef } from './auth';
 
 const CompanyList = z.object({ companies: z.array(CompanyRef).openapi({ description: "The caller's companies by name, each with the caller's role" }) }).openapi('CompanyList');
 

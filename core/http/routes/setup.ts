@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { login } from '../../auth/sessions';
-import { createFirstAccount, isInitialized } from '../../auth/setup';
+import { createFirstAccount, isInitialized } from '../../companies/setup';
 import { seedDemo } from '../../seed';
-import type { HttpOptions } from '../app';
+import type { HttpOptions } from '../options';
 import { clientAddress } from '../context';
 import { ConflictError, DomainError } from '../../errors';
 import type { SyncSession } from '../../sync/session';

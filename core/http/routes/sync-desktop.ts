@@ -5,8 +5,8 @@
  * passes through to the team server; its token is kept sealed and never answered.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { SyncHttpError, signInToServer, signOutOfServer } from '../../sync/client';
-import { asProblem } from '../../sync/failure';
+import { signInToServer, signOutOfServer } from '../../sync/client';
+import { asProblem, SyncHttpError } from '../../sync/failure';
 import { requireSyncManager } from '../../sync/manager';
 import type { SyncSession } from '../../sync/session';
 import { dismissRejections, syncState } from '../../sync/state';

@@ -4,8 +4,7 @@ import { confirmPassword } from '../../auth/sessions';
 import type { LoginThrottle } from '../../auth/throttle';
 import { ForbiddenError } from '../../errors';
 import { actorOf, clientAddress } from '../context';
-import { createRouter, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
-import { withoutSlash } from './auth';
+import { createRouter, json, jsonBody, problems, SECURITY, Timestamp, Uuid, withoutSlash } from '../openapi';
 
 const PersonalToken = z
   .object({ id: Uuid, name: z.string(), created_at: Timestamp, expires_at: Timestamp, last_used_at: Timestamp.nullable().openapi({ description: 'To the minute; null until first used' }) })

@@ -9,7 +9,7 @@ import { AppLink } from '../components/AppLink';
 import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
-import { RejectForm } from './ActionsPage';
+import { RejectForm } from './RejectForm';
 import { type Action, allowedOperations, assigneeName, deadlineInstant, draftOf, needsRetry, progressWords, recommendationOf, TYPE_WORDS } from './labels';
 import { LogActionForm } from './LogActionForm';
 

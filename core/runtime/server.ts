@@ -1,16 +1,17 @@
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, isIP } from 'node:net';
 import { serve } from '@hono/node-server';
-import { startSnapshotScheduler } from './analytics/snapshot-job';
-import type { Engine } from './engine';
-import { createApp, type HttpOptions } from './http/app';
-import { startIntelligenceScheduler } from './intelligence/jobs';
-import { startRefreshProcess } from './intelligence/refresh-process';
-import { coreJobHandlers } from './jobs/handlers';
-import { createWorker, WORKER_DEFAULTS } from './jobs/worker';
-import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from './replies/sync';
-import { DEFAULT_SYNC_INTERVAL_MS } from './sync/loop';
-import { createSyncSession } from './sync/session';
+import { startSnapshotScheduler } from '../analytics/snapshot-job';
+import type { Engine } from '../engine';
+import { createApp } from '../http/app';
+import type { HttpOptions } from '../http/options';
+import { startIntelligenceScheduler } from '../intelligence/jobs';
+import { startRefreshProcess } from '../intelligence/refresh-process';
+import { coreJobHandlers } from './job-handlers';
+import { createWorker, WORKER_DEFAULTS } from '../jobs/worker';
+import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from '../replies/sync';
+import { DEFAULT_SYNC_INTERVAL_MS } from '../sync/loop';
+import { createSyncSession } from '../sync/session';
 
 export interface RuntimeOptions extends Partial<HttpOptions> {
   port: number;

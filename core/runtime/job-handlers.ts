@@ -8,7 +8,7 @@ import { refreshIntelligence } from '../intelligence/runner';
 import { INVOICE_REMINDER } from '../reminders/queue';
 import { sendInvoiceReminder } from '../reminders/send';
 import { REPLY_SYNC, syncReplies } from '../replies/sync';
-import type { JobHandler } from './worker';
+import type { JobHandler } from '../jobs/worker';
 
 /** `refresh`: where the intelligence refresh runs (the server passes its refresh process); this process by default. */
 export function coreJobHandlers(options: { refresh?: RefreshExecutor } = {}): Record<string, JobHandler> {

@@ -1,8 +1,8 @@
-import { insertCompany, insertMembership } from '../companies/companies';
+import { insertCompany, insertMembership } from './companies';
 import { type Engine, runCommand, systemActor } from '../engine';
 import { ConflictError } from '../errors';
-import { hashPassword } from './passwords';
-import { insertUser, type NewUserInput, validateNewUser } from './users';
+import { hashPassword } from '../auth/passwords';
+import { insertUser, type NewUserInput, validateNewUser } from '../auth/users';
 
 export async function isInitialized(engine: Engine): Promise<boolean> {
   const row = await engine.db.selectFrom('users').select('id').limit(1).executeTakeFirst();

@@ -6,12 +6,12 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema';
-import type { AppEnv } from '../http/env';
-import { problem } from '../http/problem';
-import { encodeBody, type Operation, replayOf } from './operation';
-import { companySyncRole } from './state';
-import { newTrace, withTrace } from './trace';
+import type { Database } from '../../db/schema';
+import type { AppEnv } from '../env';
+import { problem } from '../problem';
+import { encodeBody, type Operation, replayOf } from '../../sync/operation';
+import { companySyncRole } from '../../db/replicas';
+import { newTrace, withTrace } from '../../trace';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

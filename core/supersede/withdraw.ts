@@ -4,8 +4,9 @@
  * that records the fact, not at the next refresh. Only what the engine recommended is withdrawn;
  * an action a person created stays theirs to decide.
  *
- * This file depends on the ground layer only, so the areas that record facts (communications,
- * replies, payments) can call it without importing the rest of actions.
+ * A module of its own below every area that records facts (payments, communications, replies)
+ * and below actions, which also withdraws an approved option's siblings with it; it depends on
+ * the ground only.
  */
 import type { ActionType } from '../db/schema';
 import { longDate } from '../dates';
