@@ -213,11 +213,11 @@ export function renderStatement(data: StatementData, details: DocumentDetailsWit
   } else {
     const columns: Column[] = [
       { label: 'Invoice', share: 0.15 },
-      { label: 'Invoice date', share: 0.14 },
-      { label: 'Due date', share: 0.14 },
-      { label: 'Days past due', share: 0.14, align: 'right' },
+      { label: 'Invoice date', share: 0.135 },
+      { label: 'Due date', share: 0.135 },
+      { label: 'Days past due', share: 0.145, align: 'right' },
       { label: 'Amount', share: 0.15, align: 'right' },
-      { label: 'Paid', share: 0.13, align: 'right' },
+      { label: 'Paid', share: 0.135, align: 'right' },
       { label: 'Open', share: 0.15, align: 'right' },
     ];
     const rows: Row[] = data.invoices.map((i) => {
