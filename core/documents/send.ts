@@ -19,7 +19,8 @@ import { enqueueJob } from '../jobs/queue';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { formatMoney } from '../money';
 import { defaultConnection } from '../reminders/targets';
-import { statementPdf, statementTotals } from './statement';
+import { statementTotals } from './draw-statement';
+import { statementPdf } from './statement';
 
 export const STATEMENT_SEND = 'statement_send';
 export const MAX_STATEMENT_CUSTOMERS = 5000;
