@@ -56,9 +56,9 @@ describe('document threads', () => {
     await renderOffThread({ kind: 'statement', data: statement(5), details });
     await renderStatement(statement(5), details);
 
-    let here = Buffer.alloc(0);
+    let here: Buffer = Buffer.alloc(0);
     const stallHere = await longestStall(async () => (here = await renderStatement(data, details)));
-    let there = Buffer.alloc(0);
+    let there: Buffer = Buffer.alloc(0);
     const stallThere = await longestStall(async () => (there = await renderOffThread({ kind: 'statement', data, details })));
 
     // Drawing here is one long synchronous stretch; on a thread the loop keeps turning.
