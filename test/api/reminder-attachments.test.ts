@@ -1,5 +1,5 @@
 /**
- * Reminders with documents attached (issue 26): the preview names the files and their sizes, the
+ * Reminders and approved email actions with documents attached (issue 26): the preview names the files and their sizes, the
  * email that reaches the real SMTP server on loopback carries the invoice copy and the statement
  * made when it was sent (the figures of that moment), and the customer's timeline keeps their names.
  */
@@ -7,6 +7,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { coreJobHandlers } from '../../core/jobs/handlers';
 import { createWorker } from '../../core/jobs/worker';
+import { addAction } from '../support/actions-fixtures';
 import { type App, apiUsers, call, twoCompanies } from '../support/api';
 import type { TestEngine } from '../support/engine';
 import { keepPdf, pdfText } from '../support/pdf';
@@ -100,5 +101,38 @@ describe('reminders with the invoice PDF and a statement attached (extension)', 
     expect((await simpleParser(smtp.messages[0].raw)).attachments).toEqual([]);
     const timeline = await call(app, 'GET', `${base}/communications?customer_id=${customer}`, { token });
     expect(timeline.body.data[0].attachments).toEqual([]);
+  });
+
+  it('sends an approved email action with the documents chosen at approval, made when it goes out', async () => {
+    const customer = await addBillingCustomer(engine, company, 'Cobalt Retail', 'payables@cobalt.example');
+    const invoice = await addReminderInvoice(engine, company, customer, { number: 'ACT-77', total: 90_000, dueDate: '2026-10-31' });
+    const action = await addAction(engine, company, {
+      customer_id: customer,
+      invoice_id: invoice,
+      action_type: 'email',
+      is_action_required: 1,
+      description: 'Send a firm reminder with the invoice attached',
+      metadata: { draft_subject: 'Invoice ACT-77 is past due', draft_body: 'Hello,\n\nPlease find the invoice attached.' },
+    });
+    const actions = `${base}/actions/${action}`;
+    const bad = await call(app, 'POST', `${actions}/approve`, { token, body: { attach: ['invoice_pdf', 'receipt'] } });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+    expect((await call(app, 'GET', actions, { token })).body.status).not.toBe('processing');
+
+    const approved = await call(app, 'POST', `${actions}/approve`, { token, body: { attach: ['invoice_pdf'] } });
+    expect(approved.status).toBe(200);
+    expect(approved.body.metadata.attach).toEqual(['invoice_pdf']);
+    await engine.db.updateTable('invoices').set({ paid_amount: 40_000, balance: 50_000 }).where('id', '=', invoice).execute();
+
+    expect((await runJobs()).map((r) => r.status)).toEqual(['succeeded']);
+    expect(smtp.messages).toHaveLength(1);
+    const parsed = await simpleParser(smtp.messages[0].raw);
+    expect(parsed.attachments.map((a) => a.filename)).toEqual(['Invoice-ACT-77.pdf']);
+    const text = pdfText(parsed.attachments[0].content);
+    expect(text).toMatch(/Invoice\s+ACT-77/);
+    expect(text).toMatch(/Open\s+\$500\.00/);
+    const timeline = await call(app, 'GET', `${base}/communications?invoice_id=${invoice}`, { token });
+    expect(timeline.body.data[0].attachments).toEqual([{ name: 'Invoice-ACT-77.pdf', size: parsed.attachments[0].content.length }]);
   });
 });

@@ -2438,6 +2438,7 @@ export interface components {
     ApproveActionRequest: {
       final_content?: string;
       final_subject?: string;
+      attach?: ("invoice_pdf" | "statement")[];
       approved_by?: string | null;
       comment?: string;
     };
