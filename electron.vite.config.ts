@@ -24,8 +24,15 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // The intelligence refresh's process (core/intelligence/refresh-process.ts) is a second entry.
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main.ts'), 'refresh-child': resolve(__dirname, 'core/intelligence/refresh-child.ts') } },
+      // The intelligence refresh's process (core/intelligence/refresh-process.ts) and the document
+      // threads (core/documents/render.ts) are entries of their own.
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main.ts'),
+          'refresh-child': resolve(__dirname, 'core/intelligence/refresh-child.ts'),
+          'render-thread': resolve(__dirname, 'core/documents/render-thread.ts'),
+        },
+      },
     },
   },
   preload: {

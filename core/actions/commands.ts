@@ -2,6 +2,7 @@
  * Writing actions: create, the five operations of the state machine, and soft delete. Each is one
  * command (one transaction, every written row recorded).
  */
+import { type AttachmentKind, attachmentKinds } from '../documents/attachments';
 import type { ActionStatus, ActionType, ActionsTable, ApprovalOperation } from '../db/schema';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
@@ -84,6 +85,8 @@ async function resolveTarget(tx: CommandTx, companyId: string, customer: string 
 export interface ApproveInput {
   final_content?: string;
   final_subject?: string;
+  /** An email action's documents, made when it is sent (attachments.ts). */
+  attach?: AttachmentKind[];
   approved_by?: string | null;
   comment?: string;
 }
@@ -112,6 +115,7 @@ export function approveAction(engine: EngineLike, scope: Scope, actionId: string
     comment: input.comment,
     finalContent: input.final_content,
     finalSubject: input.final_subject,
+    attach: input.attach,
   });
 }
 
@@ -142,6 +146,7 @@ interface OperationInput {
   comment?: string;
   finalContent?: string;
   finalSubject?: string;
+  attach?: AttachmentKind[];
   /** Omitted delivery fields keep their current values. */
   delivery?: { channel_id?: string; external_id?: string; response_deadline?: string };
 }
@@ -164,6 +169,7 @@ async function operate(engine: EngineLike, scope: Scope, actionId: string, opera
     let metadata = stored;
     if (input.finalContent !== undefined) metadata = { ...metadata, final_content: input.finalContent };
     if (input.finalSubject !== undefined) metadata = { ...metadata, final_subject: input.finalSubject };
+    if (input.attach !== undefined) metadata = { ...metadata, attach: attachmentKinds(input.attach) };
     // An approved call or task is somebody's work: the approver's, else the customer's AR owner's.
     if (operation === 'approve' && action.action_type !== 'email') metadata = { ...metadata, assignee: await assigneeOf(tx, scope.companyId, approverId, action.customer_id) };
     if (metadata !== stored) changes.metadata = JSON.stringify(metadata);

@@ -4,8 +4,10 @@
  * invoice's new last touch), settles the outbox row, completes the action and marks the job
  * succeeded in one transaction. Every failure is thrown in words the inbox shows as they are.
  */
+import { today } from '../clock';
 import type { Db } from '../db/connection';
 import type { EmailConnection, Job } from '../db/schema';
+import { ATTACHMENT_KINDS, type AttachmentKind, communicationAttachments, makeAttachments } from '../documents/attachments';
 import { sendEmail } from '../email/mailer';
 import { newId } from '../ids';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
@@ -98,13 +100,17 @@ export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> 
       throw new PermanentJobError(`The password of the email connection "${connection.name}" cannot be read on this computer: enter it again in Settings › Email, then Retry.`);
     }
   }
-  const email = actionEmailContent(parseMetadata(action.metadata), { description: action.description, invoiceNumber: action.invoice_number });
+  const metadata = parseMetadata(action.metadata);
+  const email = actionEmailContent(metadata, { description: action.description, invoiceNumber: action.invoice_number });
+  // Documents chosen at approval, made now with the figures of this moment.
+  const kinds = Array.isArray(metadata.attach) ? metadata.attach.filter((k): k is AttachmentKind => (ATTACHMENT_KINDS as readonly unknown[]).includes(k)) : [];
+  const attachments = await makeAttachments(engine.db, job.company_id, { invoiceId: action.invoice_id, customerId: action.customer_id }, kinds, today(engine.clock));
   const messageId = outbox?.message_id ?? actionMessageId(action.id, connection.from_email);
   const to = recipients.join(', ');
 
   await recordSendIntent(engine, job, { invoiceId: action.invoice_id, customerId: action.customer_id, connectionId: connection.id, messageId, to, subject: email.subject });
   try {
-    await sendEmail(connection, engine.secrets, { to, subject: email.subject, text: email.text, messageId });
+    await sendEmail(connection, engine.secrets, { to, subject: email.subject, text: email.text, messageId, attachments });
   } catch (err) {
     const { words, outcome } = sendFailureWords(err, connection);
     if (outcome.delivered === 'unknown') {
@@ -137,6 +143,7 @@ export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> 
         author_name: authorName,
         email_connection_id: connection.id,
         message_id: messageId,
+        attachments: communicationAttachments(attachments),
         created_at: tx.now,
       };
       // The insert trigger makes this the invoice's last touch.

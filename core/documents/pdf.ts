@@ -117,48 +117,123 @@ export function safeFilePart(text: string): string {
   return text.normalize('NFC').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'document';
 }
 
-/** Advance widths per face and character, in font units, kept for the process. */
+/** Advance widths per face and character, in ems, kept for the process (fontkit's getters are slow). */
 const advances = new WeakMap<fontkit.Font, Map<number, number>>();
 
-/**
- * The width of a line of text at the document's current face and size, from the glyphs' advance
- * widths (kerning left out, a fraction of a point on an amount). pdfkit's widthOfString shapes the
- * text each time, which made a 5,000-row statement take seconds for measuring alone.
- */
-export function measure(doc: PDFKit.PDFDocument, text: string): number {
+/** What the page kit reads of pdfkit's embedded font (pdfkit does not type it). */
+interface EmbeddedFace {
+  id: string;
+  font: fontkit.Font;
+  subset: { includeGlyph(glyphId: number): number };
+  /** Per subset glyph: advance width in thousandths of the size, and the characters it stands for (the text layer). */
+  widths: number[];
+  unicode: number[][];
+  scale: number;
+  ascender: number;
+  ref(): unknown;
+}
+
+function current(doc: PDFKit.PDFDocument): { face: EmbeddedFace; size: number } {
   // pdfkit keeps the current face and size on the document without typing them.
-  const state = doc as unknown as { _font: { font: fontkit.Font }; _fontSize: number };
-  const face = state._font.font;
-  let widths = advances.get(face);
-  if (!widths) advances.set(face, (widths = new Map()));
-  let units = 0;
+  const state = doc as unknown as { _font: EmbeddedFace; _fontSize: number };
+  return { face: state._font, size: state._fontSize };
+}
+
+function widthInEms(font: fontkit.Font, text: string): number {
+  let widths = advances.get(font);
+  if (!widths) advances.set(font, (widths = new Map()));
+  let ems = 0;
   for (const char of text) {
     const code = char.codePointAt(0) as number;
     let advance = widths.get(code);
     if (advance === undefined) {
-      advance = face.glyphForCodePoint(code).advanceWidth;
+      advance = font.glyphForCodePoint(code).advanceWidth / font.unitsPerEm;
       widths.set(code, advance);
     }
-    units += advance;
+    ems += advance;
   }
-  return (units / face.unitsPerEm) * state._fontSize;
+  return ems;
 }
 
-/** The text cut with an ellipsis to fit `width` at the current font and size. */
-export function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
-  // The quick measure leaves kerning out, so it can only err wide: a close call is measured exactly.
-  if (measure(doc, text) <= width || doc.widthOfString(text) <= width) return text;
+/**
+ * The width of a line of text at the document's current face and size, from the glyphs' advance
+ * widths. Cells are written with exactly these advances (see `cellOps`), so the measure is exact.
+ */
+export function measure(doc: PDFKit.PDFDocument, text: string): number {
+  const { face, size } = current(doc);
+  return widthInEms(face.font, text) * size;
+}
+
+/** The text cut with an ellipsis to fit `width` at the current font and size, and its width. */
+function fitted(doc: PDFKit.PDFDocument, text: string, width: number): { text: string; width: number } {
+  const whole = measure(doc, text);
+  if (whole <= width) return { text, width: whole };
   let cut = text;
-  while (cut.length > 1 && doc.widthOfString(`${cut}…`) > width) cut = cut.slice(0, -1);
-  return `${cut}…`;
+  let cutWidth = whole;
+  while (cut.length > 1 && (cutWidth = measure(doc, `${cut}…`)) > width) cut = cut.slice(0, -1);
+  return { text: `${cut}…`, width: cutWidth };
+}
+
+/** Per document and face: a character's glyph in the document's font subset, as the 4-digit hex a text operator takes. */
+const subsetCodes = new WeakMap<EmbeddedFace, Map<number, string>>();
+
+/**
+ * The glyphs of a line, looked up character by character in the font's own character map. pdfkit's
+ * `text` shapes every new string with fontkit (and re-measures it, and writes it as several pieces
+ * of page content); for a 5,000-row statement that was most of 2 s of drawing. Table cells are
+ * invoice numbers, dates, amounts and names in Latin, Greek or Cyrillic, whose precomposed letters
+ * need no shaping; kerning is left out, as in `measure`, so a right-aligned amount ends exactly at
+ * its edge.
+ */
+function encodeLine(face: EmbeddedFace, text: string): string {
+  let codes = subsetCodes.get(face);
+  if (!codes) subsetCodes.set(face, (codes = new Map()));
+  let hex = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) as number;
+    let glyphHex = codes.get(code);
+    if (glyphHex === undefined) {
+      const glyph = face.font.glyphForCodePoint(code);
+      const gid = face.subset.includeGlyph(glyph.id);
+      face.widths[gid] ??= glyph.advanceWidth * face.scale;
+      face.unicode[gid] ??= [code];
+      glyphHex = gid.toString(16).padStart(4, '0');
+      codes.set(code, glyphHex);
+    }
+    hex += glyphHex;
+  }
+  return hex;
+}
+
+const num = (n: number) => String(Math.round(n * 100) / 100);
+
+/**
+ * The text-positioning and showing operators for one cell (current face and size), or '' for
+ * nothing to show. Several cells of a row go into one text object (`writeCells`).
+ */
+function cellOps(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, align: 'left' | 'right'): string {
+  if (!text) return '';
+  const shown = fitted(doc, text.normalize('NFC'), width);
+  const at = align === 'right' ? x + width - shown.width : x;
+  const { face, size } = current(doc);
+  // The text sits with its top at y (pdfkit's default baseline), in the page's own upward coordinates.
+  const baseline = doc.page.height - y - (face.ascender / 1000) * size;
+  return `1 0 0 1 ${num(at)} ${num(baseline)} Tm <${encodeLine(face, shown.text)}> Tj\n`;
+}
+
+/** Writes cells' operators as one text object in the current face, size and fill colour. */
+function writeCells(doc: PDFKit.PDFDocument, ops: string): void {
+  if (!ops) return;
+  const { face, size } = current(doc);
+  const page = doc.page as unknown as { fonts: Record<string, unknown>; height: number };
+  page.fonts[face.id] ??= face.ref();
+  // pdfkit's pages draw in a flipped (downward) space; text is positioned in the page's own.
+  doc.addContent(`q\n1 0 0 -1 0 ${num(page.height)} cm\nBT\n/${face.id} ${num(size)} Tf\n${ops}ET\nQ`);
 }
 
 /** One line of text at (x, y), left or right aligned in `width`, never wrapping. */
 export function cell(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, align: 'left' | 'right' = 'left'): void {
-  if (!text) return;
-  const shown = fit(doc, text, width);
-  const at = align === 'right' ? x + width - measure(doc, shown) : x;
-  doc.text(shown, at, y, { lineBreak: false });
+  writeCells(doc, cellOps(doc, text, x, y, width, align));
 }
 
 function drawLogo(page: Page, details: DocumentDetailsWithLogo, y: number): number {
@@ -267,11 +342,13 @@ function drawTableHeader(page: Page, columns: Column[], y: number): number {
   doc.rect(left, y - 2, width, ROW_HEIGHT + 2).fill('#F3F4F6');
   doc.font('bold').fontSize(8).fillColor(INK);
   let x = left;
+  let ops = '';
   for (const column of columns) {
     const w = column.share * width;
-    cell(doc, column.label, x + 3, y + 1, w - 6, column.align);
+    ops += cellOps(doc, column.label, x + 3, y + 1, w - 6, column.align ?? 'left');
     x += w;
   }
+  writeCells(doc, ops);
   doc.font('regular').fontSize(TEXT_SIZE);
   y += ROW_HEIGHT + 2;
   doc.moveTo(left, y - 2).lineTo(right, y - 2).lineWidth(0.5).strokeColor(RULE).stroke();
@@ -290,11 +367,13 @@ export function table(page: Page, y: number, columns: Column[], rows: Row[]): nu
     if (y + ROW_HEIGHT > page.bottom) y = drawTableHeader(page, columns, newPage(page));
     doc.font(row.bold ? 'bold' : 'regular');
     let x = left;
+    let ops = '';
     for (let i = 0; i < columns.length; i++) {
       const w = columns[i].share * width;
-      cell(doc, row.cells[i] ?? '', x + 3, y, w - 6, columns[i].align);
+      ops += cellOps(doc, row.cells[i] ?? '', x + 3, y, w - 6, columns[i].align ?? 'left');
       x += w;
     }
+    writeCells(doc, ops);
     y += ROW_HEIGHT;
   }
   doc.font('regular');

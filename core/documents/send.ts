@@ -19,7 +19,8 @@ import { enqueueJob } from '../jobs/queue';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { formatMoney } from '../money';
 import { defaultConnection } from '../email/connections';
-import { statementPdf, statementTotals } from './statement';
+import { statementTotals } from './draw-statement';
+import { statementPdf } from './statement';
 
 export const STATEMENT_SEND = 'statement_send';
 export const MAX_STATEMENT_CUSTOMERS = 5000;
@@ -115,8 +116,23 @@ export function statementEmail(companyName: string, customerName: string, asOf: 
   return { subject, text };
 }
 
-async function settle(engine: Engine, job: Job, itemId: string, customerId: string, outcome: { status: 'sent' | 'not_sent'; sentTo?: string[]; reason?: string; messageId?: string; pdfBytes?: number }) {
-  await runCommand(engine, 'settle_statement', { actor: { userId: null, name: 'ardesk' }, companyId: job.company_id }, async (tx) => {
+/** A statement that went out, as the customer's timeline keeps it: an outbound email with its file named. */
+interface SentStatement {
+  subject: string;
+  text: string;
+  connectionId: string;
+  fileName: string;
+  author: { userId: string | null; name: string };
+}
+
+async function settle(
+  engine: Engine,
+  job: Job,
+  itemId: string,
+  customerId: string,
+  outcome: { status: 'sent' | 'not_sent'; sentTo?: string[]; reason?: string; messageId?: string; pdfBytes?: number; sent?: SentStatement },
+) {
+  await runCommand(engine, 'settle_statement', { actor: outcome.sent?.author ?? { userId: null, name: 'ardesk' }, companyId: job.company_id }, async (tx) => {
     await tx.db
       .updateTable('statement_run_items')
       .set({ status: outcome.status, sent_to: outcome.sentTo?.join(', ') ?? null, reason: outcome.reason ?? null, message_id: outcome.messageId ?? null, pdf_bytes: outcome.pdfBytes ?? null, updated_at: tx.now })
@@ -124,6 +140,28 @@ async function settle(engine: Engine, job: Job, itemId: string, customerId: stri
       .where('status', '=', 'pending')
       .execute();
     await tx.record('statement_run_item', itemId, 'update', { customer_id: customerId, status: outcome.status, sent_to: outcome.sentTo ?? null, reason: outcome.reason ?? null });
+    const sent = outcome.sent;
+    if (!sent) return;
+    const communication = {
+      id: newId(),
+      company_id: job.company_id,
+      customer_id: customerId,
+      invoice_id: null,
+      kind: 'email' as const,
+      direction: 'outbound' as const,
+      subject: sent.subject,
+      body: sent.text,
+      occurred_at: tx.now,
+      author_user_id: sent.author.userId,
+      author_name: sent.author.name,
+      email_connection_id: sent.connectionId,
+      message_id: outcome.messageId ?? null,
+      attachments: JSON.stringify([{ name: sent.fileName, size: outcome.pdfBytes ?? 0 }]),
+      created_at: tx.now,
+    };
+    await tx.db.insertInto('communications').values(communication).execute();
+    const { id, ...data } = communication;
+    await tx.record('communication', id, 'insert', data);
   });
 }
 
@@ -137,6 +175,9 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
   const company = await engine.db.selectFrom('companies').select('name').where('id', '=', job.company_id).executeTakeFirstOrThrow();
   const legal = await engine.db.selectFrom('company_document_details').select('legal_name').where('company_id', '=', job.company_id).executeTakeFirst();
   const companyName = legal?.legal_name ?? company.name;
+  // Who asked for the run writes the emails on the customers' timelines (the company, if they left).
+  const requester = run.requested_by ? await engine.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', run.requested_by).executeTakeFirst() : undefined;
+  const author = { userId: requester?.id ?? null, name: requester?.display_name ?? companyName };
   const pending = await engine.db
     .selectFrom('statement_run_items as s')
     .innerJoin('customers as c', 'c.id', 's.customer_id')
@@ -162,7 +203,13 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
     const messageId = `<statement-${item.id}@${connection.from_email.split('@')[1] ?? 'ardesk.local'}>`;
     try {
       await sendEmail(connection, engine.secrets, { to: to.join(', '), subject: email.subject, text: email.text, messageId, attachments: [{ filename: fileName, content: pdf, contentType: 'application/pdf' }] });
-      await settle(engine, job, item.id, item.customer_id, { status: 'sent', sentTo: to, messageId, pdfBytes: pdf.length });
+      await settle(engine, job, item.id, item.customer_id, {
+        status: 'sent',
+        sentTo: to,
+        messageId,
+        pdfBytes: pdf.length,
+        sent: { subject: email.subject, text: email.text, connectionId: connection.id, fileName, author },
+      });
     } catch (err) {
       await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason: `The mail server refused it: ${err instanceof Error ? err.message : String(err)}` });
     }

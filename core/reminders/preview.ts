@@ -6,6 +6,7 @@
  */
 import { timestamp, today as todayOf } from '../clock';
 import { daysBetween } from '../dates';
+import { ATTACHMENT_KINDS, type AttachmentSummary, makeAttachments, summarize } from '../documents/attachments';
 import type { Engine } from '../engine';
 import { NotFoundError } from '../errors';
 import { chaseHolds } from '../sequences/holds';
@@ -36,6 +37,8 @@ export interface ReminderPreview {
   /** Why it cannot be sent (closed, no billing email, no connection); empty when it can. */
   blockers: string[];
   warnings: ReminderWarning[];
+  /** The documents that can be attached, as they would be made now (name and size); empty for a closed invoice. */
+  attachments: AttachmentSummary[];
 }
 
 function ago(days: number): string {
@@ -101,6 +104,7 @@ export async function reminderPreview(engine: Pick<Engine, 'db' | 'clock'>, comp
   if (asked && asked.status !== 'failed') warnings.push({ kind: 'reminder_today', message: 'A reminder for this invoice was already queued today: asking again sends nothing.' });
 
   const email = reminderEmailFor(company.name, target, today);
+  const attachments = target.closingReason ? [] : summarize(await makeAttachments(engine.db, companyId, { invoiceId: id, customerId: target.customerId }, ATTACHMENT_KINDS, today));
   return {
     invoice_id: id,
     to: target.billingEmail,
@@ -110,5 +114,6 @@ export async function reminderPreview(engine: Pick<Engine, 'db' | 'clock'>, comp
     email: target.closingReason ? null : email,
     blockers,
     warnings,
+    attachments,
   };
 }

@@ -7,6 +7,7 @@
  * an earlier day is still queued or running (retrying) gets no second job either. A reminder that
  * failed today is re-armed by asking again: it runs once more, with the same Message-ID.
  */
+import { type AttachmentKind, attachmentKinds } from '../documents/attachments';
 import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { InvalidStateError, ValidationError } from '../errors';
 import { DEFAULT_MAX_ATTEMPTS, enqueueJobs, subjectsWithPendingJobs } from '../jobs/queue';
@@ -19,6 +20,8 @@ export interface ReminderPayload {
   invoice_id: string;
   /** Who asked: the author of the communication the send records. */
   requested_by: { user_id: string | null; name: string | null };
+  /** Documents to attach, made when the email is sent (absent: none). */
+  attach?: AttachmentKind[];
 }
 
 export function reminderKey(invoiceId: string, day: string): string {
@@ -32,7 +35,7 @@ export interface QueuedReminders {
   unchanged: string[];
 }
 
-export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>, scope: { companyId: string; actor: Actor }, invoiceIds: string[]): Promise<QueuedReminders> {
+export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>, scope: { companyId: string; actor: Actor }, invoiceIds: string[], attach: readonly AttachmentKind[] = []): Promise<QueuedReminders> {
   // Ids are stored lower case; a script may send them in upper case.
   const ids = [...new Set(invoiceIds.map((id) => id.toLowerCase()))];
   return runCommand(engine, 'queue_invoice_reminders', scope, async (tx) => {
@@ -43,7 +46,8 @@ export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>
       throw new InvalidStateError('No reminder was queued: the company has no default active email connection to send from', 'no_email_connection');
     }
     const pending = await subjectsWithPendingJobs(tx.db, scope.companyId, INVOICE_REMINDER, ids);
-    const payloadOf = (invoiceId: string): ReminderPayload => ({ invoice_id: invoiceId, requested_by: { user_id: scope.actor.userId, name: scope.actor.name } });
+    const documents = attachmentKinds(attach);
+    const payloadOf = (invoiceId: string): ReminderPayload => ({ invoice_id: invoiceId, requested_by: { user_id: scope.actor.userId, name: scope.actor.name }, ...(documents.length ? { attach: documents } : {}) });
     const result: QueuedReminders = { queued: [], unchanged: [] };
     const fresh = ids.filter((id) => !pending.has(id));
     const jobs = await enqueueJobs(

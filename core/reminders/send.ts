@@ -5,6 +5,7 @@
  */
 import { today } from '../clock';
 import type { Job } from '../db/schema';
+import { communicationAttachments, makeAttachments } from '../documents/attachments';
 import { sendEmail } from '../email/mailer';
 import type { Actor } from '../engine';
 import { newId } from '../ids';
@@ -44,10 +45,12 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
   const email = reminderEmailFor(company.name, target, today(engine.clock));
   const messageId = outbox?.message_id ?? jobMessageId(job.id, connection.from_email);
   const to = target.billingEmail;
+  // The documents with the figures of this moment; one that cannot be made fails this try (retried).
+  const attachments = await makeAttachments(engine.db, job.company_id, { invoiceId: target.invoiceId, customerId: target.customerId }, payload.attach ?? [], today(engine.clock));
 
   await recordSendIntent(engine, job, { invoiceId: target.invoiceId, customerId: target.customerId, connectionId: connection.id, messageId, to, subject: email.subject });
   try {
-    await sendEmail(connection, engine.secrets, { to, subject: email.subject, text: email.text, html: email.html, messageId });
+    await sendEmail(connection, engine.secrets, { to, subject: email.subject, text: email.text, html: email.html, messageId, attachments });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     const outcome = classifySendError(err);
@@ -79,6 +82,7 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
         author_name: author.name,
         email_connection_id: connection.id,
         message_id: messageId,
+        attachments: communicationAttachments(attachments),
         created_at: tx.now,
       };
       // The insert trigger makes this the invoice's last touch.
@@ -88,7 +92,7 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
       const sent = { status: 'sent' as const, sent_at: tx.now, last_error: null, communication_id: communicationId, updated_at: tx.now };
       const row = await tx.db.updateTable('email_outbox').set(sent).where('job_id', '=', job.id).returning('id').executeTakeFirstOrThrow();
       await tx.record('email_outbox', row.id, 'update', sent);
-      return { message_id: messageId, to, communication_id: communicationId };
+      return { message_id: messageId, to, communication_id: communicationId, attachments: attachments.map((a) => a.filename) };
     },
   });
 }

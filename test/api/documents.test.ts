@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalLocale, logoProblem, sniffLogo } from '../../core/documents/details';
-import { statementTotals } from '../../core/documents/statement';
+import { statementTotals } from '../../core/documents/draw-statement';
 import { type App, apiUsers, call } from '../support/api';
 import type { TestEngine } from '../support/engine';
 import { ledger, type Ledger } from '../support/ledger-fixtures';

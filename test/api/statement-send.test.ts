@@ -84,6 +84,21 @@ describe('sending statements of account by email (extension)', () => {
       if (customer.name.startsWith('Ηλιόπουλος')) keepPdf('statement-emailed', attachment.content);
     }
 
+    // Each statement sent is on its customer's timeline, with the file it carried; the others have nothing.
+    const first = withAddress[0];
+    const timeline = await call(app, 'GET', `${base}/communications?customer_id=${first.id}`, { token });
+    expect(timeline.body.data).toHaveLength(1);
+    const sentMail = await simpleParser(smtp.messages.find((m) => m.to.includes(first.email))!.raw);
+    expect(timeline.body.data[0]).toMatchObject({
+      kind: 'email',
+      direction: 'outbound',
+      invoice: null,
+      subject: 'Statement of account from Acme Supply as of November 23, 2026',
+      author_name: 'demo',
+      attachments: [{ name: 'Statement-Customer-01-2026-11-23.pdf', size: sentMail.attachments[0].content.length }],
+    });
+    for (const id of [noContact, bounced]) expect((await call(app, 'GET', `${base}/communications?customer_id=${id}`, { token })).body.data).toEqual([]);
+
     // Running again sends nothing twice: every item is settled.
     await runJobs();
     expect(smtp.messages).toHaveLength(20);

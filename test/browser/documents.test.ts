@@ -128,4 +128,26 @@ describe('Settings › Company and the PDF buttons in Chromium against ardesk se
     expect(copyText).toContain(invoice.invoice_number);
     expect(copyText).toContain('Northwind Receivables Ltd');
   });
+
+  it('offers the invoice PDF and a statement in the reminder preview, each with its file name and size', async () => {
+    const invoices = await apiGet<{ items: Array<{ id: string; invoice_number: string; customer_name: string }> }>(page, `/api${base}/invoices?status=overdue&limit=1`);
+    const invoice = invoices.items[0];
+    await page.goto(`${server.url}${base}/invoices/${invoice.id}?view=all&ar_owner=all`);
+    await page.getByTestId('panel-invoice-number').waitFor();
+    await page.getByRole('button', { name: 'Send reminder…' }).click();
+    const options = page.getByTestId('attach-options');
+    await options.waitFor();
+    const files = await options.getByTestId('attachment-file').allInnerTexts();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(new RegExp(`Invoice-${invoice.invoice_number.replace(/[^\p{L}\p{N}]+/gu, '-')}\\.pdf, \\d+ KB$`, 'u'));
+    expect(files[1]).toMatch(/Statement-.+-\d{4}-\d{2}-\d{2}\.pdf, \d+ KB$/);
+    const invoicePdf = options.getByRole('checkbox', { name: /Attach the invoice PDF/ });
+    expect(await invoicePdf.isChecked()).toBe(false);
+    await invoicePdf.focus();
+    await page.keyboard.press('Space');
+    expect(await invoicePdf.isChecked()).toBe(true);
+    await lookAndCheck(page, 'reminder-attachments');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    // The preview makes both documents (a demo customer's statement runs to pages) before it answers.
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { ATTACHMENT_KINDS } from '../../documents/attachments';
 import { createRoute, z } from '@hono/zod-openapi';
 import {
   approveAction,
@@ -111,6 +112,11 @@ const ApproveBody = z
   .strictObject({
     final_content: Text(100_000).optional(),
     final_subject: Text(500).optional().openapi({ description: 'Extension: the email subject to send instead of the draft’s' }),
+    attach: z
+      .array(z.enum(ATTACHMENT_KINDS))
+      .max(ATTACHMENT_KINDS.length)
+      .optional()
+      .openapi({ description: "Extension, email actions: documents to attach, made when the email is sent with the figures of that moment: invoice_pdf (the action's invoice) and statement (the customer's statement as of that day); kept in metadata.attach" }),
     approved_by: ApproverField,
     comment: Text(10_000).optional(),
   })

@@ -32,7 +32,7 @@ export const Communication = z
     author_user_id: Uuid.nullable(),
     author_name: z.string().nullable().openapi({ description: 'Who logged or sent it; for an email received, the sender' }),
     from_email: z.string().nullable().openapi({ description: "An email received: the sender's address" }),
-    attachments: z.array(z.object({ name: z.string(), size: z.number().int() })).openapi({ description: 'An email received: attachment names and sizes in bytes (their content is not kept)' }),
+    attachments: z.array(z.object({ name: z.string(), size: z.number().int() })).openapi({ description: 'Attachment names and sizes in bytes (their content is not kept): of an email received, or the documents ardesk attached to one it sent (a reminder\'s invoice PDF, a statement)' }),
     email_connection_id: Uuid.nullable(),
     created_at: Timestamp,
   })

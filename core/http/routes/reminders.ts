@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { ATTACHMENT_KINDS } from '../../documents/attachments';
 import { invoiceReminders, MAX_REMINDERS } from '../../reminders/history';
 import { REMINDER_WARNING_KINDS, reminderPreview } from '../../reminders/preview';
 import { queueInvoiceReminders } from '../../reminders/queue';
@@ -13,6 +14,14 @@ const SendRemindersRequest = z
       .array(z.guid().openapi({ format: 'uuid' }))
       .min(1)
       .max(MAX_REMINDER_IDS),
+    attach: z
+      .array(z.enum(ATTACHMENT_KINDS))
+      .max(ATTACHMENT_KINDS.length)
+      .optional()
+      .openapi({
+        description:
+          'Extension: documents to attach to each reminder, made when it is sent with the figures of that moment: invoice_pdf (the invoice copy) and statement (the customer\'s statement of account as of the day it is sent)',
+      }),
   })
   .openapi('SendRemindersRequest');
 
@@ -79,6 +88,9 @@ const ReminderPreview = z
         description:
           'Warnings before chasing: the invoice is disputed, a promise to pay stands, a reply is unanswered, a recent email to the customer, a ready sequence step, a reminder already asked for today',
       }),
+    attachments: z
+      .array(z.object({ kind: z.enum(ATTACHMENT_KINDS), file_name: z.string(), bytes: z.number().int() }).openapi('AttachmentPreview'))
+      .openapi({ description: 'The documents that can be attached (send-reminders `attach`), made now to show their names and sizes; sending makes them again with the figures of that moment. Empty for a closed invoice.' }),
   })
   .openapi('ReminderPreview');
 
@@ -100,8 +112,8 @@ export function reminderRoutes() {
     return c.json({ count: data.length, data }, 200);
   });
   router.openapi(sendRemindersRoute, async (c) => {
-    const { invoice_ids } = c.req.valid('json');
-    const result = await queueInvoiceReminders(c.var.engine, scopeOf(c), invoice_ids);
+    const { invoice_ids, attach } = c.req.valid('json');
+    const result = await queueInvoiceReminders(c.var.engine, scopeOf(c), invoice_ids, attach);
     return c.json({ status: 'queued' as const, invoice_ids, message: reminderMessage(result.queued.length, result.unchanged.length) }, 200);
   });
   return router;

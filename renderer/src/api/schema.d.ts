@@ -2438,8 +2438,14 @@ export interface components {
     ApproveActionRequest: {
       final_content?: string;
       final_subject?: string;
+      attach?: ("invoice_pdf" | "statement")[];
       approved_by?: string | null;
       comment?: string;
+    };
+    AttachmentPreview: {
+      kind: "invoice_pdf" | "statement";
+      file_name: string;
+      bytes: number;
     };
     AttentionNote: {
       reason: "promise_broken" | "promise_due" | "reply_received" | "dunning_ready" | "follow_up_due" | "past_due";
@@ -3862,6 +3868,7 @@ export interface components {
       } | null;
       blockers: string[];
       warnings: components["schemas"]["ReminderWarning"][];
+      attachments: components["schemas"]["AttachmentPreview"][];
     };
     ReminderWarning: {
       kind: "dispute" | "promise" | "reply_unanswered" | "recent_email" | "dunning_step_ready" | "reminder_today";
@@ -3939,6 +3946,7 @@ export interface components {
     };
     SendRemindersRequest: {
       invoice_ids: string[];
+      attach?: ("invoice_pdf" | "statement")[];
     };
     SendRemindersResponse: {
       status: "queued";

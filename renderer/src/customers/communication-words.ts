@@ -34,6 +34,7 @@ export function describeCommunication(c: Communication): CommunicationWords {
   }
   if (c.kind === 'email') {
     if (c.author_name) lines.push(`Sent by ${c.author_name}`);
+    if (c.attachments.length > 0) lines.push(`Attached: ${c.attachments.map((a) => `${a.name} (${size(a.size)})`).join(', ')}`);
     return { ...communicationKind(c.kind, c.direction), title: c.subject || '(no subject)', lines };
   }
   if (c.kind === 'call') {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../components/Dialog';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
+import { type AttachmentKind, AttachOptions } from '../documents/AttachOptions';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { billingContact, formatCount, recipientsSummary } from './format';
@@ -44,6 +45,7 @@ export function BulkBar({ companyId, onClear }: { companyId: string; onClear: ()
   const [link, setLink] = useState('');
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [attach, setAttach] = useState<AttachmentKind[]>([]);
   const n = selection.length;
   const ids = selection.map((s) => s.id);
   const plural = (k: number) => `${formatCount(k)} invoice${k === 1 ? '' : 's'}`;
@@ -64,7 +66,7 @@ export function BulkBar({ companyId, onClear }: { companyId: string; onClear: ()
   async function sendReminders() {
     setBusy(true);
     try {
-      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: ids } });
+      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: ids, attach } });
       toast.success(`Reminders queued for ${plural(res.invoice_ids.length)}. ${res.message}`);
       setConfirming(false);
       changed();
@@ -132,6 +134,7 @@ export function BulkBar({ companyId, onClear }: { companyId: string; onClear: ()
             One reminder email per invoice, {plural(n)} in all, to the billing contact of each customer: {recipientsSummary(selection)}.
           </p>
           <Recipients companyId={companyId} customers={[...new Set(selection.map((s) => s.customer))]} />
+          <AttachOptions chosen={attach} onChange={setAttach} note="Each reminder gets its own invoice's PDF and its customer's statement, made when it is sent." />
           <p className="muted">Reminders are sent in the background from the company's default email connection.</p>
         </ConfirmDialog>
       )}

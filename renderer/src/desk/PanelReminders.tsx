@@ -3,6 +3,7 @@ import type { Schemas } from '../api/client';
 import { ConfirmDialog } from '../components/Dialog';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
+import { type AttachmentKind, AttachOptions } from '../documents/AttachOptions';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { formatTimestamp } from './format';
@@ -77,6 +78,7 @@ function ReminderDialog({ companyId, invoice, onSent, onCancel }: { companyId: s
   );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [attach, setAttach] = useState<AttachmentKind[]>([]);
   const p = preview.data;
   const blocked = !p || p.blockers.length > 0;
 
@@ -84,7 +86,7 @@ function ReminderDialog({ companyId, invoice, onSent, onCancel }: { companyId: s
     setBusy(true);
     setError(null);
     try {
-      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: [invoice.id] } });
+      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: [invoice.id], attach } });
       toast.success(`${invoice.invoice_number}: ${res.message}`);
       onSent();
     } catch (err) {
@@ -136,6 +138,9 @@ function ReminderDialog({ companyId, invoice, onSent, onCancel }: { companyId: s
             <pre className="email-body" tabIndex={0} aria-label="Email text">
               {p.email.text}
             </pre>
+          )}
+          {p.attachments.length > 0 && (
+            <AttachOptions files={p.attachments} chosen={attach} onChange={setAttach} note="Sizes as the files would be made now; they are made again when the reminder is sent, with the figures of that moment." />
           )}
         </div>
       )}
