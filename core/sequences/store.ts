@@ -82,10 +82,18 @@ export async function finishEnrollment(tx: CommandTx, enrollmentId: string, stop
   return pending.length;
 }
 
-/** An active enrollment whose steps have all run (nothing scheduled or ready) is complete. */
+/**
+ * An active enrollment whose steps have all run (nothing scheduled or ready) is complete. A
+ * due-date enrollment stays: the customer's next open invoice joins it.
+ */
 export async function completeIfFinished(tx: CommandTx, enrollmentId: string): Promise<void> {
-  const enrollment = await tx.db.selectFrom('sequence_enrollments').select('status').where('id', '=', enrollmentId).executeTakeFirst();
-  if (enrollment?.status !== 'active') return;
+  const enrollment = await tx.db
+    .selectFrom('sequence_enrollments as e')
+    .innerJoin('sequences as q', 'q.id', 'e.sequence_id')
+    .select(['e.status', 'q.timing'])
+    .where('e.id', '=', enrollmentId)
+    .executeTakeFirst();
+  if (enrollment?.status !== 'active' || enrollment.timing === 'due_date') return;
   const open = await tx.db.selectFrom('scheduled_steps').select('id').where('enrollment_id', '=', enrollmentId).where('status', 'in', ['scheduled', 'ready']).limit(1).executeTakeFirst();
   if (open) return;
   await tx.db.updateTable('sequence_enrollments').set({ status: 'completed', completed_at: tx.now, updated_at: tx.now }).where('id', '=', enrollmentId).execute();
