@@ -5,7 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection';
-import type { EnrollmentStatus, PauseKind, SequencesTable } from '../db/schema';
+import type { EnrollmentStatus, PauseKind, SequencesTable, SequenceTiming } from '../db/schema';
 import { type CommandTx, type Engine, runCommand } from '../engine';
 import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
@@ -35,6 +35,8 @@ export interface EnrollmentView {
   paused_at: string | null;
   /** A promise's date: the enrollment resumes when it passes unpaid. */
   paused_until: string | null;
+  /** The sequence's timing: in a due-date enrollment each open invoice has its own schedule. */
+  timing: SequenceTiming;
 }
 
 type Sequence = Selectable<SequencesTable>;
@@ -63,6 +65,7 @@ function withNames(query: ReturnType<typeof companyEnrollments>) {
       'e.paused_reason',
       'e.paused_at',
       'e.paused_until',
+      'q.timing',
     ]);
 }
 
@@ -85,6 +88,7 @@ function toView(r: EnrollmentRow): EnrollmentView {
     pause_reason: r.paused_reason,
     paused_at: r.paused_at,
     paused_until: r.paused_until,
+    timing: r.timing,
   };
 }
 

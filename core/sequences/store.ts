@@ -2,7 +2,7 @@
  * Row loaders and the writes shared by several sequence commands (finishing an enrollment).
  * Every read is scoped by company: another company's id is simply not found.
  */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connection';
 import type { Database } from '../db/schema';
 import type { Actor, CommandTx } from '../engine';
@@ -33,9 +33,17 @@ export async function stepRow(db: Reader, companyId: string, sequenceId: string,
   return row;
 }
 
-/** Steps in firing order: by offset, then time of day, then the order they were added. */
+/** Steps in firing order: by the offset the sequence's timing uses, then time of day, then the order they were added. */
 export async function stepRows(db: Reader, sequenceId: string) {
-  return db.selectFrom('sequence_steps').selectAll().where('sequence_id', '=', sequenceId).orderBy('offset_days').orderBy('offset_time').orderBy('position').orderBy('id').execute();
+  return db
+    .selectFrom('sequence_steps')
+    .selectAll()
+    .where('sequence_id', '=', sequenceId)
+    .orderBy(sql`CASE WHEN (SELECT timing FROM sequences WHERE id = ${sequenceId}) = 'due_date' THEN due_offset_days ELSE offset_days END`)
+    .orderBy('offset_time')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
 }
 
 export async function enrollmentRow(db: Reader, companyId: string, id: string) {

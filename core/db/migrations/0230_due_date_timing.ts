@@ -9,8 +9,7 @@ const STATEMENTS = [
   `ALTER TABLE sequences ADD COLUMN timing TEXT NOT NULL DEFAULT 'enrollment_start' CHECK (timing IN ('enrollment_start', 'due_date'))`,
   `ALTER TABLE sequence_steps ADD COLUMN due_offset_days INTEGER NOT NULL DEFAULT 0`,
   `ALTER TABLE scheduled_steps ADD COLUMN merged_into TEXT`,
-  `CREATE INDEX scheduled_steps_invoice ON scheduled_steps(invoice_id, status)`,
-  `CREATE INDEX scheduled_steps_merged ON scheduled_steps(merged_into)`,
+  `CREATE INDEX scheduled_steps_merged ON scheduled_steps(merged_into) WHERE merged_into IS NOT NULL`,
 ];
 
 export async function up(db: Kysely<any>): Promise<void> {
