@@ -96,9 +96,11 @@ export interface ReadyRow {
 
 /**
  * Which row each ready row of a due-date sequence merges into (null: it leads, and its email lists
- * every invoice merged into it). Per customer (enrollment), day and step type, one leader: a claimed
- * row keeps its group as it is; among the others, an edited row leads, else the step furthest from
- * the due date (the most pressing words), then the lowest id.
+ * every invoice merged into it). Per customer (enrollment) and step type, one leader for everything
+ * ready: a day's rows become ready together (dueRowIds), and a day left unsent joins the next one
+ * rather than going out as a second email. A claimed row keeps its group as it is; among the
+ * others, an edited row leads, else the step furthest from the due date (the most pressing words),
+ * then the lowest id.
  */
 export function mergeAssignments(rows: ReadyRow[]): Map<string, string | null> {
   const out = new Map<string, string | null>();
@@ -109,7 +111,7 @@ export function mergeAssignments(rows: ReadyRow[]): Map<string, string | null> {
       out.set(r.id, r.merged_into);
       continue;
     }
-    const key = dayKey(r);
+    const key = `${r.enrollment_id}|${r.step_type}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   for (const group of groups.values()) {
