@@ -101,8 +101,8 @@ describe('a sequence timed from due dates, in Chromium against ardesk serve --de
     await page.getByRole('button', { name: 'Add a step' }).click();
     const editor = page.getByTestId('step-editor');
     await editor.getByLabel('Name').fill('Coming due');
+    await editor.getByLabel('Before or after due').selectOption('before');
     await editor.getByLabel('Days', { exact: true }).fill('3');
-    await editor.getByLabel('Before or after').selectOption('before');
     await editor.getByLabel(/Send time/).fill('00:00');
     await editor.getByLabel('Subject').fill('Coming due soon for {{customer_name}}');
     await editor.getByLabel(/Body/).first().fill('Hello {{contact_name}},\nThese invoices fall due soon:\n{{invoice_list}}\nThank you,\n{{sender_name}}');

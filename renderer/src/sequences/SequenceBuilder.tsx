@@ -159,14 +159,18 @@ const TIMING_HELP: Record<Overview['sequence']['timing'], (zone: string) => stri
 function TimingChoice({ companyId, overview, onSaved }: { companyId: string; overview: Overview; onSaved: () => void }) {
   const seq = overview.sequence;
   const [busy, setBusy] = useState(false);
+  const [chosen, setChosen] = useState(seq.timing);
+  useEffect(() => setChosen(seq.timing), [seq.timing]);
   const locked = overview.active_enrollment_count > 0;
   async function choose(timing: Overview['sequence']['timing']) {
     setBusy(true);
+    setChosen(timing);
     try {
       await api.patch('/api/companies/{company_id}/sequences/{sequence_id}', { path: { company_id: companyId, sequence_id: seq.id }, body: { timing } });
       toast.success(timing === 'due_date' ? 'Steps now run from each invoice’s due date' : 'Steps now run from the enrollment start');
       onSaved();
     } catch (err) {
+      setChosen(seq.timing);
       toast.error(`Timing not changed: ${describeError(err)}`);
     }
     setBusy(false);
@@ -176,7 +180,7 @@ function TimingChoice({ companyId, overview, onSaved }: { companyId: string; ove
       <legend>Timing</legend>
       {(['enrollment_start', 'due_date'] as const).map((t) => (
         <label key={t} className="check">
-          <input type="radio" name="sequence-timing" value={t} checked={seq.timing === t} onChange={() => void choose(t)} /> {TIMING_WORDS[t]}
+          <input type="radio" name="sequence-timing" value={t} checked={chosen === t} onChange={() => void choose(t)} /> {TIMING_WORDS[t]}
         </label>
       ))}
       <p className="muted small">

@@ -288,7 +288,7 @@ function DueOffsetField({ value, onChange }: { value: number; onChange: (days: n
           </label>
         )}
         <label>
-          {side === 'on' ? 'Day' : 'Before or after'}
+          Before or after due
           <select
             value={side}
             onChange={(e) => {
