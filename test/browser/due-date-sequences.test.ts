@@ -110,6 +110,10 @@ describe('a sequence timed from due dates, in Chromium against ardesk serve --de
     await editor.getByRole('button', { name: /Add step|Save step/ }).click();
     const stepsTable = page.getByTestId('steps').locator('table');
     await stepsTable.getByText('3 days before due, 00:00').waitFor();
+    // The saved step stays open with what was saved.
+    await expect.poll(() => page.getByTestId('step-editor').getByLabel('Name', { exact: true }).inputValue()).toBe('Coming due');
+    expect(await page.getByTestId('step-editor').getByLabel('Days', { exact: true }).inputValue()).toBe('3');
+    expect(await page.getByTestId('step-editor').getByLabel('Before or after due').inputValue()).toBe('before');
     await page.getByRole('button', { name: 'Activate' }).click();
     await page.getByTestId('sequence-status').getByText('Active').waitFor();
     await lookAt(page, 'builder');

@@ -125,7 +125,8 @@ export default function SequenceBuilder({ companyId, sequenceId }: { companyId: 
                     </button>
                   </div>
                 )}
-                {editing !== null && (
+                {/* A step just added is edited once the reloaded overview has it (its fields seed the form). */}
+                {editing !== null && (editing === 'new' || o.steps.some((s) => s.id === editing)) && (
                   <StepEditor
                     key={editing}
                     companyId={companyId}
