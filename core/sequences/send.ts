@@ -13,7 +13,7 @@ import { sendEmail } from '../email/mailer';
 import { type Engine, runCommand } from '../engine';
 import { ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
-import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
+import { companyName, listedOpenInvoices, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
 import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
 import { localDate } from './schedule';
@@ -97,10 +97,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     }
     const invoice = primaryInvoice(customer, stepInvoice);
     const ctx = templateContext(customer, invoice, await companyName(tx.db, scope.companyId), connection.from_name ?? tx.actor.name, localDate(new Date(tx.now), row.timezone));
-    if (row.timing === 'due_date') {
-      const open = new Set(customer.openInvoices.map((i) => i.id));
-      ctx.listedInvoices = [...covered.values()].filter((i) => open.has(i.id)).sort((a, b) => a.due_date.localeCompare(b.due_date) || a.invoice_number.localeCompare(b.invoice_number));
-    }
+    if (row.timing === 'due_date') ctx.listedInvoices = listedOpenInvoices(customer, [row.invoice_id, ...members.map((m) => m.invoice_id)]);
     const values = templateValues(ctx);
     // The collector's edit is sent as written (plain text); else the templates, rendered now.
     if (row.edited_subject === null) {

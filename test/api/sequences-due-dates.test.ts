@@ -69,6 +69,11 @@ describe('sequences timed from each invoice due date', () => {
     const row = ready.data[0];
     expect(row.covered_invoices.map((i: { invoice_number: string }) => i.invoice_number)).toEqual(['INV-A', 'INV-B']);
     expect(row.step_label).toBe('Heads up');
+    // The preview lists what the email will: the day's invoices, not every open one.
+    const preview = (await w.api('GET', w.path(`/sequences/queue/${row.id}/preview`))).body;
+    expect(preview.body).toContain('INV-A, due November 26, 2026');
+    expect(preview.body).toContain('INV-B, due November 26, 2026');
+    expect(preview.body).not.toContain('INV-C');
 
     const sent = await w.api('POST', w.path(`/sequences/queue/${row.id}/send`), {});
     expect(sent.body.status).toBe('sent');
