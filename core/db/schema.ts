@@ -318,7 +318,11 @@ export interface SequencesTable {
   pause_on_reply: Generated<Bool>;
   pause_on_promise: Generated<Bool>;
   pause_on_dispute: Generated<Bool>;
+  /** When steps fire (0230): days after the enrollment start, or per open invoice from its due date. */
+  timing: Generated<SequenceTiming>;
 }
+
+export type SequenceTiming = 'enrollment_start' | 'due_date';
 
 export type StepType = 'reminder' | 'call' | 'task';
 
@@ -340,6 +344,8 @@ export interface SequenceStepsTable {
   updated_at: string;
   /** Not scheduled on enrolment: runs when a promise that paused the enrollment is missed (0150). */
   on_promise_missed: Generated<Bool>;
+  /** Days from the invoice's due date in a due-date sequence, negative before it (0230). */
+  due_offset_days: Generated<number>;
 }
 
 export type EnrollmentStatus = 'active' | 'completed';
@@ -401,6 +407,8 @@ export interface ScheduledStepsTable {
   edited_at: Generated<string | null>;
   /** Why a cancelled step did not run: 'skipped' by the collector; null otherwise. */
   cancel_reason: Generated<string | null>;
+  /** The row of the same customer and day whose one email also covers this row's invoice (0230). */
+  merged_into: Generated<string | null>;
 }
 
 export type DisputeStatus = 'open' | 'resolved';

@@ -87,3 +87,18 @@ export function templateContext(customer: CustomerData, invoice: TemplateInvoice
     today,
   };
 }
+
+/**
+ * The invoices a due-date email lists ({{invoice_list}}): those of its rows that are still open,
+ * soonest due first (the order of openInvoices).
+ */
+export function listedOpenInvoices(customer: CustomerData, invoiceIds: Array<string | null>): CustomerData['openInvoices'] {
+  const wanted = new Set(invoiceIds);
+  return customer.openInvoices.filter((i) => wanted.has(i.id));
+}
+
+/** The invoices of a due-date row and of the rows merged into it. */
+export async function coveredInvoiceIds(db: Reader, rowId: string, invoiceId: string | null): Promise<Array<string | null>> {
+  const members = await db.selectFrom('scheduled_steps').select('invoice_id').where('merged_into', '=', rowId).where('status', '=', 'ready').execute();
+  return [invoiceId, ...members.map((m) => m.invoice_id)];
+}

@@ -5,11 +5,12 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection';
-import type { EnrollmentStatus, PauseKind, SequencesTable } from '../db/schema';
+import type { EnrollmentStatus, PauseKind, SequencesTable, SequenceTiming } from '../db/schema';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
+import { openInvoices, scheduleInvoiceRows } from './due-store';
 import { refreshHolds } from './holds-store';
 import { localDate, scheduleStep } from './schedule';
 import { BULK_ENROLL_MAX } from './rules';
@@ -34,6 +35,8 @@ export interface EnrollmentView {
   paused_at: string | null;
   /** A promise's date: the enrollment resumes when it passes unpaid. */
   paused_until: string | null;
+  /** The sequence's timing: in a due-date enrollment each open invoice has its own schedule. */
+  timing: SequenceTiming;
 }
 
 type Sequence = Selectable<SequencesTable>;
@@ -62,6 +65,7 @@ function withNames(query: ReturnType<typeof companyEnrollments>) {
       'e.paused_reason',
       'e.paused_at',
       'e.paused_until',
+      'q.timing',
     ]);
 }
 
@@ -84,6 +88,7 @@ function toView(r: EnrollmentRow): EnrollmentView {
     pause_reason: r.paused_reason,
     paused_at: r.paused_at,
     paused_until: r.paused_until,
+    timing: r.timing,
   };
 }
 
@@ -129,8 +134,9 @@ function validStartDate(value: string | undefined, sequence: Sequence, now: Date
 }
 
 /**
- * Inserts an active enrollment and one scheduled row per active step: the step fires on
- * start_date + offset_days at offset_time in the sequence's zone.
+ * Inserts an active enrollment and its scheduled rows: from the start, one row per active step
+ * (start_date + offset_days at offset_time in the sequence's zone); from due dates, one row per
+ * step and open invoice (due date + due_offset_days), with start_date as the day they join.
  */
 async function insertEnrollment(tx: CommandTx, sequence: Sequence, customerId: string, startDate: string, steps: Awaited<ReturnType<typeof stepRows>>): Promise<string> {
   const enrollment = {
@@ -148,6 +154,11 @@ async function insertEnrollment(tx: CommandTx, sequence: Sequence, customerId: s
   await tx.db.insertInto('sequence_enrollments').values(enrollment).execute();
   await tx.record('sequence_enrollment', enrollment.id, 'insert', enrollment);
   await refreshHolds(tx, sequence.company_id, [customerId]);
+  if (sequence.timing === 'due_date') {
+    // Each open invoice on its own schedule from its due date; later invoices join in syncDueSchedules.
+    await scheduleInvoiceRows(tx, sequence, enrollment.id, customerId, await openInvoices(tx, sequence.company_id, customerId), steps, startDate);
+    return enrollment.id;
+  }
   for (const step of steps) {
     // A "promise missed" step waits for a broken promise (holds-store.ts schedules it then).
     if (step.is_active !== 1 || step.on_promise_missed === 1) continue;

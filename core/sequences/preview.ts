@@ -6,7 +6,7 @@
 import type { Db } from '../db/connection';
 import type { Engine } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
-import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
+import { companyName, coveredInvoiceIds, listedOpenInvoices, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { replySubject } from './rules';
 import { localDate } from './schedule';
 import { sequenceRow } from './store';
@@ -50,7 +50,15 @@ async function senderOf(db: Db, companyId: string, id: string | null) {
 export async function renderEmailPreview(
   engine: Pick<Engine, 'db' | 'clock'>,
   companyId: string,
-  input: PreviewTemplates & { customerId: string; invoiceId: string | null; senderId: string | null; timezone: string; actorName: string | null },
+  input: PreviewTemplates & {
+    customerId: string;
+    invoiceId: string | null;
+    senderId: string | null;
+    timezone: string;
+    actorName: string | null;
+    /** A due-date email's invoices: {{invoice_list}} lists these (those still open) instead of all open ones. */
+    listedInvoiceIds?: Array<string | null>;
+  },
 ): Promise<EmailPreview> {
   const db = engine.db;
   const customer = (await loadCustomers(db, companyId, [input.customerId.toLowerCase()])).get(input.customerId.toLowerCase());
@@ -60,6 +68,7 @@ export async function renderEmailPreview(
   const invoice = primaryInvoice(customer, stepInvoice);
   const sender = await senderOf(db, companyId, input.senderId);
   const ctx = templateContext(customer, invoice, await companyName(db, companyId), sender?.from_name ?? input.actorName, localDate(engine.clock.now(), input.timezone));
+  if (input.listedInvoiceIds) ctx.listedInvoices = listedOpenInvoices(customer, input.listedInvoiceIds);
   const values = templateValues(ctx);
   const plain = renderTemplate(input.body_plain_template, values);
   const empty = [...new Set([input.subject_template, input.body_plain_template, input.body_html_template].flatMap((t) => emptyPlaceholders(t, values)))];
@@ -87,7 +96,21 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     .selectFrom('scheduled_steps as s')
     .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
     .innerJoin('sequences as q', 'q.id', 's.sequence_id')
-    .select(['s.customer_id', 's.invoice_id', 's.enrollment_id', 's.edited_subject', 's.edited_body', 'st.subject_template', 'st.body_plain_template', 'st.body_html_template', 'q.timezone', 'q.sender_connection_id', 'q.send_followups_in_thread'])
+    .select([
+      's.id',
+      's.customer_id',
+      's.invoice_id',
+      's.enrollment_id',
+      's.edited_subject',
+      's.edited_body',
+      'st.subject_template',
+      'st.body_plain_template',
+      'st.body_html_template',
+      'q.timezone',
+      'q.timing',
+      'q.sender_connection_id',
+      'q.send_followups_in_thread',
+    ])
     .where('s.company_id', '=', companyId)
     .where('s.id', '=', id.toLowerCase())
     .executeTakeFirst();
@@ -101,6 +124,7 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     senderId: row.sender_connection_id,
     timezone: row.timezone,
     actorName,
+    listedInvoiceIds: row.timing === 'due_date' ? await coveredInvoiceIds(engine.db, row.id, row.invoice_id) : undefined,
   });
   // The collector's edit goes out as written, as the sender sends it.
   if (row.edited_subject !== null && row.edited_body !== null) {

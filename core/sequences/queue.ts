@@ -7,12 +7,13 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import { loggedFieldErrors } from '../communications/rules';
 import { insertCommunication } from '../communications/store';
-import type { CallOutcome, PauseKind, ScheduledStepStatus, StepType } from '../db/schema';
+import type { CallOutcome, PauseKind, ScheduledStepStatus, SequenceTiming, StepType } from '../db/schema';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
+import { dueDateRowsToPromote, mergeReadyRows, syncDueSchedules } from './due-store';
 import { refreshHolds } from './holds-store';
 import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
 import { localDate } from './schedule';
@@ -31,33 +32,36 @@ const DAY_MS = 86_400_000;
 export async function promoteDueSteps(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope): Promise<number> {
   return runCommand(engine, 'promote_due_steps', scope, async (tx) => {
     await refreshHolds(tx, scope.companyId, null);
+    await syncDueSchedules(tx, scope.companyId);
     const quietSince = new Date(Date.parse(tx.now) - LAST_TOUCH_QUIET_DAYS * DAY_MS).toISOString();
-    const due = await tx.db
-      .selectFrom('scheduled_steps as s')
-      .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
-      .innerJoin('sequence_enrollments as e', 'e.id', 's.enrollment_id')
-      .select('s.id')
-      .where('s.company_id', '=', scope.companyId)
-      .where('s.status', '=', 'scheduled')
-      .where('s.scheduled_at', '<=', tx.now)
-      .where('e.paused_kind', 'is', null)
-      .where(
-        sql<boolean>`NOT (st.step_type = ${EMAIL_STEP_TYPE} AND (
+    const quietHold = sql<boolean>`(st.step_type = ${EMAIL_STEP_TYPE} AND (
           EXISTS (SELECT 1 FROM communications m
                   WHERE m.company_id = s.company_id AND m.customer_id = s.customer_id
                     AND m.direction = 'outbound' AND m.kind IN ('email', 'call') AND m.occurred_at > ${quietSince}
                     AND NOT EXISTS (SELECT 1 FROM scheduled_steps x WHERE x.communication_id = m.id))
           OR EXISTS (SELECT 1 FROM actions a
                      WHERE a.company_id = s.company_id AND a.customer_id = s.customer_id AND a.status = 'completed'
-                       AND a.action_type IN ('email', 'call') AND a.deleted_at IS NULL AND a.executed_at > ${quietSince})))`,
-      )
+                       AND a.action_type IN ('email', 'call') AND a.deleted_at IS NULL AND a.executed_at > ${quietSince})))`;
+    const due = await tx.db
+      .selectFrom('scheduled_steps as s')
+      .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+      .innerJoin('sequence_enrollments as e', 'e.id', 's.enrollment_id')
+      .innerJoin('sequences as q', 'q.id', 's.sequence_id')
+      .select('s.id')
+      .where('s.company_id', '=', scope.companyId)
+      .where('s.status', '=', 'scheduled')
+      .where('s.scheduled_at', '<=', tx.now)
+      .where('e.paused_kind', 'is', null)
+      .where('q.timing', '=', 'enrollment_start')
+      .where(sql<boolean>`NOT ${quietHold}`)
       .execute();
-    const ids = due.map((r) => r.id);
+    const ids = [...due.map((r) => r.id), ...(await dueDateRowsToPromote(tx, scope.companyId, quietHold))];
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
       await tx.db.updateTable('scheduled_steps').set({ status: 'ready', updated_at: tx.now }).where('id', 'in', chunk).where('status', '=', 'scheduled').execute();
     }
     for (const id of ids) await tx.record('scheduled_step', id, 'update', { status: 'ready' });
+    await mergeReadyRows(tx, scope.companyId);
     return ids.length;
   });
 }
@@ -105,6 +109,15 @@ export interface QueueRowView {
   edited_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The sequence's timing: steps from the enrollment start, or per invoice from its due date. */
+  timing: SequenceTiming;
+  /** The step's invoice's due date and the step's offset from it (due-date sequences; null otherwise). */
+  due_date: string | null;
+  due_offset_days: number | null;
+  /** The row whose one email also covers this row's invoice (same customer and day); null when it leads or stands alone. */
+  merged_into: string | null;
+  /** The invoices this row's one email is about: its own and those merged into it, soonest due first. */
+  covered_invoices: Array<{ id: string; invoice_number: string; due_date: string }>;
 }
 
 /** The hold reason the queue shows (see QueueRowView.hold_reason). */
@@ -186,6 +199,10 @@ function withColumns(q: ReturnType<typeof base>) {
     's.edited_body',
     's.edited_at',
     's.cancel_reason',
+    'q.timing',
+    'i.due_date',
+    'st.due_offset_days',
+    's.merged_into',
     sql<string | null>`(SELECT max(m.occurred_at) FROM communications m
       WHERE m.company_id = s.company_id AND m.customer_id = s.customer_id AND m.direction = 'inbound' AND m.kind = 'email')`.as('replied_at'),
   ]);
@@ -208,6 +225,20 @@ async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promi
   );
   const company = previews.length ? await companyName(db, companyId) : '';
   const nowIso = now.toISOString();
+  const leaders = rows.filter((r) => r.timing === 'due_date' && r.merged_into === null).map((r) => r.id);
+  const merged = leaders.length
+    ? await db
+        .selectFrom('scheduled_steps as s')
+        .innerJoin('invoices as i', 'i.id', 's.invoice_id')
+        .select(['s.merged_into', 'i.id', 'i.invoice_number', 'i.due_date'])
+        .where('s.company_id', '=', companyId)
+        .where('s.merged_into', 'in', leaders)
+        .execute()
+    : [];
+  const covered = (r: Row) =>
+    [...(r.invoice_id && r.invoice_number && r.due_date ? [{ id: r.invoice_id, invoice_number: r.invoice_number, due_date: r.due_date }] : []), ...merged.filter((m) => m.merged_into === r.id).map(({ id, invoice_number, due_date }) => ({ id, invoice_number, due_date }))].sort(
+      (a, b) => a.due_date.localeCompare(b.due_date) || a.invoice_number.localeCompare(b.invoice_number),
+    );
   return rows.map((r) => {
     let subject = r.email_subject ?? r.edited_subject;
     const customer = customers.get(r.customer_id);
@@ -246,6 +277,11 @@ async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promi
       edited_at: r.edited_at,
       created_at: r.created_at,
       updated_at: r.updated_at,
+      timing: r.timing,
+      due_date: r.timing === 'due_date' ? r.due_date : null,
+      due_offset_days: r.timing === 'due_date' ? r.due_offset_days : null,
+      merged_into: r.merged_into,
+      covered_invoices: covered(r),
     };
   });
 }
@@ -263,7 +299,8 @@ export async function enrollmentSteps(engine: Pick<Engine, 'db' | 'clock'>, comp
 }
 
 function filtered(db: Db, companyId: string, f: QueueFilter) {
-  let q = base(db, companyId).where('s.status', 'in', CATEGORY_STATUSES[f.category]);
+  // A row merged into another is sent in that row's email: the queue lists the email once.
+  let q = base(db, companyId).where('s.status', 'in', CATEGORY_STATUSES[f.category]).where('s.merged_into', 'is', null);
   // A paused enrollment's steps are listed under paused only: ready never offers one to send.
   if (f.category === 'paused') q = q.where('e.paused_kind', 'is not', null);
   else if (f.category !== 'history') q = q.where('e.paused_kind', 'is', null);

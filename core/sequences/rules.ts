@@ -41,6 +41,8 @@ export const STEP_DEFAULTS = {
   instructions: '',
   /** Runs only when a promise that paused the enrollment breaks (not on the enrollment's schedule). */
   on_promise_missed: false,
+  /** Days from each invoice's due date, negative before it: the timing of a due-date sequence. */
+  due_offset_days: 0,
 };
 
 export type StepFields = typeof STEP_DEFAULTS;

@@ -13,7 +13,7 @@ import { sendEmail } from '../email/mailer';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
-import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
+import { companyName, listedOpenInvoices, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
 import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
 import { localDate } from './schedule';
@@ -63,6 +63,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
         'st.body_plain_template',
         'st.body_html_template',
         'q.timezone',
+        'q.timing',
         'q.sender_connection_id as sequence_sender',
         'q.send_followups_in_thread',
       ])
@@ -87,9 +88,16 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
 
     const customer = (await loadCustomers(tx.db, scope.companyId, [row.customer_id])).get(row.customer_id);
     if (!customer?.email) throw new InvalidStateError('The customer has no contact with an email address', 'no_recipient');
-    const stepInvoice = row.invoice_id ? (await loadInvoices(tx.db, scope.companyId, [row.invoice_id])).get(row.invoice_id) : null;
+    // A due-date row may lead others of the same customer and day: one email lists their invoices.
+    const members = await tx.db.selectFrom('scheduled_steps').select(['id', 'invoice_id']).where('merged_into', '=', row.id).where('status', '=', 'ready').execute();
+    const covered = await loadInvoices(tx.db, scope.companyId, [row.invoice_id, ...members.map((m) => m.invoice_id)].filter((id): id is string => id !== null));
+    const stepInvoice = row.invoice_id ? covered.get(row.invoice_id) : null;
+    if (stepInvoice && row.timing === 'due_date' && !customer.openInvoices.some((i) => i.id === stepInvoice.id)) {
+      throw new InvalidStateError(`Invoice ${stepInvoice.invoice_number} is closed: its step is not sent`, 'invoice_closed');
+    }
     const invoice = primaryInvoice(customer, stepInvoice);
     const ctx = templateContext(customer, invoice, await companyName(tx.db, scope.companyId), connection.from_name ?? tx.actor.name, localDate(new Date(tx.now), row.timezone));
+    if (row.timing === 'due_date') ctx.listedInvoices = listedOpenInvoices(customer, [row.invoice_id, ...members.map((m) => m.invoice_id)]);
     const values = templateValues(ctx);
     // The collector's edit is sent as written (plain text); else the templates, rendered now.
     if (row.edited_subject === null) {
@@ -159,9 +167,13 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     const current = await tx.db.selectFrom('scheduled_steps').select(['status', 'send_started_at', 'enrollment_id', 'customer_id']).where('id', '=', prepared.stepId).executeTakeFirstOrThrow();
     // Another attempt took over a stale claim meanwhile: it records its own outcome.
     if (current.status !== 'ready' || current.send_started_at !== prepared.claimedAt) return;
+    // The rows merged into this one share its outcome: their invoices were in the same email.
+    const members = (await tx.db.selectFrom('scheduled_steps').select('id').where('merged_into', '=', prepared.stepId).where('status', '=', 'ready').execute()).map((m) => m.id);
     if (failure) {
-      await tx.db.updateTable('scheduled_steps').set({ status: 'failed', error: failure, updated_at: tx.now }).where('id', '=', prepared.stepId).execute();
-      await tx.record('scheduled_step', prepared.stepId, 'update', { status: 'failed', error: failure });
+      for (const stepId of [prepared.stepId, ...members]) {
+        await tx.db.updateTable('scheduled_steps').set({ status: 'failed', error: failure, updated_at: tx.now }).where('id', '=', stepId).execute();
+        await tx.record('scheduled_step', stepId, 'update', { status: 'failed', error: failure });
+      }
     } else {
       const communication = {
         id: newId(),
@@ -187,6 +199,11 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
         .where('id', '=', prepared.stepId)
         .execute();
       await tx.record('scheduled_step', prepared.stepId, 'update', { status: 'sent', sent_at: tx.now, communication_id: communication.id });
+      for (const stepId of members) {
+        const sent = { status: 'sent' as const, sent_at: tx.now, error: null, communication_id: communication.id, email_subject: prepared.subject, message_id: prepared.messageId };
+        await tx.db.updateTable('scheduled_steps').set({ ...sent, updated_at: tx.now }).where('id', '=', stepId).execute();
+        await tx.record('scheduled_step', stepId, 'update', sent);
+      }
     }
     await completeIfFinished(tx, current.enrollment_id);
   });

@@ -4,7 +4,7 @@
  */
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/connection';
-import type { SequencesTable, SequenceStatus } from '../db/schema';
+import type { SequencesTable, SequenceStatus, SequenceTiming } from '../db/schema';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
@@ -26,6 +26,8 @@ export interface SequenceView {
   pause_on_reply: boolean;
   pause_on_promise: boolean;
   pause_on_dispute: boolean;
+  /** When steps run: days after each enrollment's start, or per open invoice from its due date. */
+  timing: SequenceTiming;
   step_count: number;
   active_enrollment_count: number;
   created_at: string;
@@ -60,6 +62,7 @@ function toView(row: SequenceRow): SequenceView {
     pause_on_reply: row.pause_on_reply === 1,
     pause_on_promise: row.pause_on_promise === 1,
     pause_on_dispute: row.pause_on_dispute === 1,
+    timing: row.timing,
     step_count: Number(row.step_count),
     active_enrollment_count: Number(row.active_enrollment_count),
     created_at: row.created_at,
@@ -125,6 +128,7 @@ export interface CreateSequenceInput {
   duplicate_from?: string;
   send_followups_in_thread?: boolean;
   sender_connection_id?: string | null;
+  timing?: SequenceTiming;
 }
 
 export async function createSequence(engine: Engine, scope: Scope, input: CreateSequenceInput): Promise<SequenceView> {
@@ -147,6 +151,7 @@ export async function createSequence(engine: Engine, scope: Scope, input: Create
       send_followups_in_thread: input.send_followups_in_thread ? (1 as const) : (0 as const),
       sender_connection_id: sender,
       status: 'draft' as const,
+      timing: input.timing ?? 'enrollment_start',
       created_at: tx.now,
       updated_at: tx.now,
     };
@@ -173,6 +178,7 @@ export interface UpdateSequenceInput {
   pause_on_reply?: boolean;
   pause_on_promise?: boolean;
   pause_on_dispute?: boolean;
+  timing?: SequenceTiming;
 }
 
 const PAUSE_SETTINGS = ['pause_on_reply', 'pause_on_promise', 'pause_on_dispute'] as const;
@@ -194,6 +200,12 @@ export async function updateSequence(engine: Engine, scope: Scope, id: string, i
     }
     if (input.send_followups_in_thread !== undefined) changes.send_followups_in_thread = input.send_followups_in_thread ? 1 : 0;
     for (const key of PAUSE_SETTINGS) if (input[key] !== undefined) changes[key] = input[key] ? 1 : 0;
+    if (input.timing !== undefined && input.timing !== current.timing) {
+      // Schedules already made follow the old timing: mixing both in one program would be unreadable.
+      const enrolled = await tx.db.selectFrom('sequence_enrollments').select('id').where('sequence_id', '=', current.id).where('status', '=', 'active').limit(1).executeTakeFirst();
+      if (enrolled) throw new ConflictError('The timing can change only while no customer is enrolled: stop the enrollments first', 'has_active_enrollments');
+      changes.timing = input.timing;
+    }
     if (Object.keys(changes).length) {
       await tx.db
         .updateTable('sequences')

@@ -41,6 +41,7 @@ function fieldsOf(row: StepRow): StepFields {
     body_html_template: row.body_html_template,
     instructions: row.instructions,
     on_promise_missed: row.on_promise_missed === 1,
+    due_offset_days: row.due_offset_days,
   };
 }
 
@@ -57,6 +58,9 @@ function validated(input: StepInput): StepInput {
   if (input.offset_time !== undefined && !isValidOffsetTime(input.offset_time)) errors.offset_time = ['Use HH:MM (00:00 to 23:59)'];
   if (input.offset_days !== undefined && (!Number.isInteger(input.offset_days) || input.offset_days < 0 || input.offset_days > OFFSET_DAYS_MAX)) {
     errors.offset_days = [`An integer from 0 to ${OFFSET_DAYS_MAX}`];
+  }
+  if (input.due_offset_days !== undefined && (!Number.isInteger(input.due_offset_days) || Math.abs(input.due_offset_days) > OFFSET_DAYS_MAX)) {
+    errors.due_offset_days = [`An integer from -${OFFSET_DAYS_MAX} (before the due date) to ${OFFSET_DAYS_MAX} (after it)`];
   }
   if (Object.keys(errors).length) throw new ValidationError('The request body is invalid', errors);
   return out;

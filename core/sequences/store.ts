@@ -2,7 +2,7 @@
  * Row loaders and the writes shared by several sequence commands (finishing an enrollment).
  * Every read is scoped by company: another company's id is simply not found.
  */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connection';
 import type { Database } from '../db/schema';
 import type { CommandTx } from '../engine';
@@ -28,9 +28,17 @@ export async function stepRow(db: Reader, companyId: string, sequenceId: string,
   return row;
 }
 
-/** Steps in firing order: by offset, then time of day, then the order they were added. */
+/** Steps in firing order: by the offset the sequence's timing uses, then time of day, then the order they were added. */
 export async function stepRows(db: Reader, sequenceId: string) {
-  return db.selectFrom('sequence_steps').selectAll().where('sequence_id', '=', sequenceId).orderBy('offset_days').orderBy('offset_time').orderBy('position').orderBy('id').execute();
+  return db
+    .selectFrom('sequence_steps')
+    .selectAll()
+    .where('sequence_id', '=', sequenceId)
+    .orderBy(sql`CASE WHEN (SELECT timing FROM sequences WHERE id = ${sequenceId}) = 'due_date' THEN due_offset_days ELSE offset_days END`)
+    .orderBy('offset_time')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
 }
 
 export async function enrollmentRow(db: Reader, companyId: string, id: string) {
@@ -77,10 +85,18 @@ export async function finishEnrollment(tx: CommandTx, enrollmentId: string, stop
   return pending.length;
 }
 
-/** An active enrollment whose steps have all run (nothing scheduled or ready) is complete. */
+/**
+ * An active enrollment whose steps have all run (nothing scheduled or ready) is complete. A
+ * due-date enrollment stays: the customer's next open invoice joins it.
+ */
 export async function completeIfFinished(tx: CommandTx, enrollmentId: string): Promise<void> {
-  const enrollment = await tx.db.selectFrom('sequence_enrollments').select('status').where('id', '=', enrollmentId).executeTakeFirst();
-  if (enrollment?.status !== 'active') return;
+  const enrollment = await tx.db
+    .selectFrom('sequence_enrollments as e')
+    .innerJoin('sequences as q', 'q.id', 'e.sequence_id')
+    .select(['e.status', 'q.timing'])
+    .where('e.id', '=', enrollmentId)
+    .executeTakeFirst();
+  if (enrollment?.status !== 'active' || enrollment.timing === 'due_date') return;
   const open = await tx.db.selectFrom('scheduled_steps').select('id').where('enrollment_id', '=', enrollmentId).where('status', 'in', ['scheduled', 'ready']).limit(1).executeTakeFirst();
   if (open) return;
   await tx.db.updateTable('sequence_enrollments').set({ status: 'completed', completed_at: tx.now, updated_at: tx.now }).where('id', '=', enrollmentId).execute();

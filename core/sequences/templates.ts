@@ -125,6 +125,8 @@ export interface TemplateContext {
   senderName: string | null;
   /** The customer's open invoices. */
   openInvoices: TemplateInvoice[];
+  /** The invoices {{invoice_list}} lists when not all open ones: those of a merged due-date email. */
+  listedInvoices?: TemplateInvoice[];
   /** The invoice the step is about: the step's own invoice, else the oldest open one. */
   invoice: TemplateInvoice | null;
   currency: string;
@@ -156,6 +158,6 @@ export function templateValues(ctx: TemplateContext): TemplateValues {
     total_overdue: formatMoney(sum(overdue), ctx.currency),
     open_invoice_count: String(ctx.openInvoices.length),
     overdue_invoice_count: String(overdue.length),
-    invoice_list: ctx.openInvoices.map((i) => `${i.invoice_number}, due ${longDate(i.due_date)}: ${formatMoney(i.balance, i.currency)}`).join('\n'),
+    invoice_list: (ctx.listedInvoices ?? ctx.openInvoices).map((i) => `${i.invoice_number}, due ${longDate(i.due_date)}: ${formatMoney(i.balance, i.currency)}`).join('\n'),
   };
 }

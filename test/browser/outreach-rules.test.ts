@@ -3,7 +3,7 @@ import { ACTION_OPERATIONS, ACTION_STATUSES, nextStatus } from '../../core/actio
 import { nextSequenceStatus, SEQUENCE_ACTIONS, SEQUENCE_STATUSES } from '../../core/sequences/rules';
 import { type Action, allowedOperations, deadlineInstant, draftOf, recommendationOf } from '../../renderer/src/actions/labels';
 import { promiseAmountValue } from '../../renderer/src/components/callOutcomes';
-import { copyName, insertAt, lifecycleActions, plural, stepWhen } from '../../renderer/src/sequences/words';
+import { copyName, dueOffsetWords, insertAt, lifecycleActions, plural, stepWhen } from '../../renderer/src/sequences/words';
 import { holdWords } from '../../renderer/src/queue/words';
 
 const action = (over: Partial<Action>): Action => ({ status: 'proposed', is_deleted: false, metadata: {}, ...over }) as Action;
@@ -71,10 +71,15 @@ describe('the outreach screens’ rules', () => {
   });
 
   it('says when a step fires, inserts placeholders at the caret, names copies and counts in words', () => {
-    expect(stepWhen({ offset_days: 0, offset_time: '09:00', on_promise_missed: false })).toBe('On the start date, 09:00');
-    expect(stepWhen({ offset_days: 1, offset_time: '14:30', on_promise_missed: false })).toBe('1 day after the start date, 14:30');
-    expect(stepWhen({ offset_days: 7, offset_time: '08:00', on_promise_missed: false })).toBe('7 days after the start date, 08:00');
-    expect(stepWhen({ offset_days: 0, offset_time: '09:00', on_promise_missed: true })).toBe('When a promise to pay is missed, 09:00');
+    expect(stepWhen({ offset_days: 0, offset_time: '09:00', on_promise_missed: false, due_offset_days: 0 })).toBe('On the start date, 09:00');
+    expect(stepWhen({ offset_days: 1, offset_time: '14:30', on_promise_missed: false, due_offset_days: 0 })).toBe('1 day after the start date, 14:30');
+    expect(stepWhen({ offset_days: 7, offset_time: '08:00', on_promise_missed: false, due_offset_days: 0 })).toBe('7 days after the start date, 08:00');
+    expect(stepWhen({ offset_days: 0, offset_time: '09:00', on_promise_missed: true, due_offset_days: 0 })).toBe('When a promise to pay is missed, 09:00');
+    expect(stepWhen({ offset_days: 0, offset_time: '09:00', on_promise_missed: false, due_offset_days: -3 }, 'due_date')).toBe('3 days before due, 09:00');
+    expect(stepWhen({ offset_days: 0, offset_time: '10:00', on_promise_missed: false, due_offset_days: 0 }, 'due_date')).toBe('On the due date, 10:00');
+    expect(stepWhen({ offset_days: 5, offset_time: '09:00', on_promise_missed: false, due_offset_days: 1 }, 'due_date')).toBe('1 day after due, 09:00');
+    expect(dueOffsetWords(-1)).toBe('1 day before due');
+    expect(dueOffsetWords(7)).toBe('7 days after due');
   });
 
   it('a paused step names its own reason; other holds their fixed words', () => {

@@ -20,6 +20,7 @@ import {
   STEP_TYPES,
   UNASSIGNED,
 } from '../../sequences/rules';
+import { SEQUENCE_TIMINGS } from '../../sequences/due-dates';
 import { previewScheduledStep, previewSequenceTemplates } from '../../sequences/preview';
 import { sendQueueStep } from '../../sequences/send';
 import { changeSequenceStatus, createSequence, getSequence, listSequences, sequenceOverview, updateSequence } from '../../sequences/sequences';
@@ -46,6 +47,14 @@ const OffsetTime = z
   .regex(OFFSET_TIME_RE, 'Use HH:MM (00:00 to 23:59)')
   .openapi({ example: '09:00' });
 
+const Timing = z.enum(SEQUENCE_TIMINGS);
+const DueOffsetDays = z
+  .number()
+  .int()
+  .min(-OFFSET_DAYS_MAX)
+  .max(OFFSET_DAYS_MAX)
+  .openapi({ description: 'Extension: days from the invoice\'s due date in a due_date sequence; negative before it (-3: "3 days before due"), 0 on the due date' });
+
 const Sequence = z
   .object({
     id: Uuid,
@@ -58,6 +67,7 @@ const Sequence = z
     pause_on_reply: z.boolean().openapi({ description: 'Extension: enrollments pause by themselves while a real reply of the customer is unanswered' }),
     pause_on_promise: z.boolean().openapi({ description: 'Extension: enrollments pause while a promise to pay stands, until its date passes unpaid' }),
     pause_on_dispute: z.boolean().openapi({ description: 'Extension: enrollments pause while an invoice of the customer is disputed' }),
+    timing: Timing.openapi({ description: 'Extension: when steps run. enrollment_start (default): offset_days after each enrollment\'s start; due_date: per open invoice of the customer, due_offset_days from its due date, a customer\'s steps of one day merged into one email listing the invoices ({{invoice_list}})' }),
     step_count: z.number().int(),
     active_enrollment_count: z.number().int(),
     created_at: Timestamp,
@@ -83,6 +93,7 @@ const Step = z
     body_html_template: z.string(),
     instructions: z.string(),
     on_promise_missed: z.boolean().openapi({ description: 'Extension: not scheduled on enrollment; runs when a promise that paused the enrollment breaks' }),
+    due_offset_days: DueOffsetDays,
     has_history: z.boolean().openapi({ description: 'Executed for some enrollment: only is_active can change, and it cannot be deleted' }),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -133,6 +144,7 @@ const Enrollment = z
     pause_reason: z.string().nullable().openapi({ description: 'Extension: the pause in words, e.g. "Paused: Tri-County promised payment by Nov 27"' }),
     paused_at: Timestamp.nullable(),
     paused_until: DateString.nullable().openapi({ description: 'Extension: a promise date; the enrollment resumes when it passes unpaid' }),
+    timing: Timing.openapi({ description: "Extension: the sequence's timing; in a due_date enrollment every open invoice has its own schedule (scheduled_steps with invoice, due_date, due_offset_days), invoices opening later join and closed ones leave" }),
   })
   .openapi('SequenceEnrollment');
 
@@ -171,6 +183,15 @@ const QueueRow = z
     edited_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
+    timing: Timing.openapi({ description: "Extension: the sequence's timing" }),
+    due_date: DateString.nullable().openapi({ description: "Extension: the due date of the row's invoice in a due_date sequence; null otherwise" }),
+    due_offset_days: z.number().int().nullable().openapi({ description: "Extension: the step's offset from that due date (negative before it); null otherwise" }),
+    merged_into: Uuid.nullable().openapi({
+      description: "Extension: the row whose one email also covers this row's invoice (same customer, day and step type); such rows are left out of the queue's lists and share that row's outcome",
+    }),
+    covered_invoices: z
+      .array(z.object({ id: Uuid, invoice_number: z.string(), due_date: DateString }))
+      .openapi({ description: 'Extension: the invoices the email is about (its own and those merged into it), soonest due first' }),
   })
   .openapi('ScheduledStep');
 
@@ -197,6 +218,7 @@ const CreateBody = z
     duplicate_from: UuidValue.optional().openapi({ description: 'A sequence of this company whose steps are copied' }),
     send_followups_in_thread: z.boolean().optional().openapi({ default: false }),
     sender_connection_id: NullableUuidValue.optional().openapi({ description: 'An active email connection of the company; null for none' }),
+    timing: Timing.optional().openapi({ default: 'enrollment_start', description: 'Extension: enrollment_start or due_date (see Sequence.timing)' }),
   })
   .openapi('CreateSequenceRequest');
 
@@ -213,6 +235,7 @@ const PatchBody = z
     pause_on_reply: z.boolean().optional(),
     pause_on_promise: z.boolean().optional(),
     pause_on_dispute: z.boolean().optional(),
+    timing: Timing.optional().openapi({ description: 'Extension: changes only while no customer is enrolled (409 has_active_enrollments)' }),
   })
   .openapi('UpdateSequenceRequest');
 
@@ -233,6 +256,7 @@ const StepBody = z
     body_html_template: Text(200_000).optional(),
     instructions: Text(10_000).optional(),
     on_promise_missed: z.boolean().optional().openapi({ default: false }),
+    due_offset_days: DueOffsetDays.optional().openapi({ default: 0 }),
   })
   .openapi('SequenceStepRequest');
 

@@ -2649,6 +2649,7 @@ export interface components {
       duplicate_from?: string;
       send_followups_in_thread?: boolean;
       sender_connection_id?: string | null;
+      timing?: "enrollment_start" | "due_date";
     };
     CreatedPersonalToken: components["schemas"]["PersonalToken"] & {
       token: string;
@@ -3931,6 +3932,15 @@ export interface components {
       edited_at: string | null;
       created_at: string;
       updated_at: string;
+      timing: "enrollment_start" | "due_date";
+      due_date: string | null;
+      due_offset_days: number | null;
+      merged_into: string | null;
+      covered_invoices: {
+        id: string;
+        invoice_number: string;
+        due_date: string;
+      }[];
     };
     ScheduledStepList: {
       count: number;
@@ -3967,6 +3977,7 @@ export interface components {
       pause_on_reply: boolean;
       pause_on_promise: boolean;
       pause_on_dispute: boolean;
+      timing: "enrollment_start" | "due_date";
       step_count: number;
       active_enrollment_count: number;
       created_at: string;
@@ -3988,6 +3999,7 @@ export interface components {
       pause_reason: string | null;
       paused_at: string | null;
       paused_until: string | null;
+      timing: "enrollment_start" | "due_date";
     };
     SequenceEnrollmentDetail: components["schemas"]["SequenceEnrollment"] & {
       scheduled_steps: components["schemas"]["ScheduledStep"][];
@@ -4037,6 +4049,7 @@ export interface components {
       body_html_template: string;
       instructions: string;
       on_promise_missed: boolean;
+      due_offset_days: number;
       has_history: boolean;
       created_at: string;
       updated_at: string;
@@ -4056,6 +4069,7 @@ export interface components {
       body_html_template?: string;
       instructions?: string;
       on_promise_missed?: boolean;
+      due_offset_days?: number;
     };
     SetupSignedIn: {
       token: string;
@@ -4291,6 +4305,7 @@ export interface components {
       pause_on_reply?: boolean;
       pause_on_promise?: boolean;
       pause_on_dispute?: boolean;
+      timing?: "enrollment_start" | "due_date";
     };
     UserRef: {
       id: string;

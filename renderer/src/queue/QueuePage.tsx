@@ -266,7 +266,21 @@ function QueueItem({
             {row.customer_name}
           </button>
         </td>
-        <td className="mono">{row.invoice_number ? <AppLink to={companyPath(companyId, 'invoices', row.invoice)}>{row.invoice_number}</AppLink> : <span className="muted">All open</span>}</td>
+        <td className="mono" data-testid="queue-invoices">
+          {row.covered_invoices.length > 1 ? (
+            // One email for the customer's invoices of the day (a due-date sequence merges them).
+            row.covered_invoices.map((i, n) => (
+              <span key={i.id}>
+                {n > 0 && ', '}
+                <AppLink to={companyPath(companyId, 'invoices', i.id)}>{i.invoice_number}</AppLink>
+              </span>
+            ))
+          ) : row.invoice_number ? (
+            <AppLink to={companyPath(companyId, 'invoices', row.invoice)}>{row.invoice_number}</AppLink>
+          ) : (
+            <span className="muted">All open</span>
+          )}
+        </td>
         <td>
           {row.step_label}
           {row.edited_at && <div className="small muted">Edited</div>}

@@ -11,7 +11,7 @@ import { holdWords, STEP_STATUS_WORDS } from '../queue/words';
 import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
-import { type Sequence, STEP_TYPE_WORDS } from './words';
+import { dueOffsetWords, type Sequence, STEP_TYPE_WORDS } from './words';
 
 const PAGE_SIZE = 50;
 /** One empty selection for every render: a new [] per call makes the store subscription loop (React error #185). */
@@ -293,6 +293,11 @@ function ScheduledSteps({ companyId, enrollmentId }: { companyId: string; enroll
             <td>{formatTimestamp(s.scheduled_at)}</td>
             <td>
               {STEP_TYPE_WORDS[s.step_type]}: {s.step_label}
+              {s.due_date && s.due_offset_days !== null && (
+                <div className="small muted">
+                  {s.invoice_number}, due {formatDate(s.due_date)}: {dueOffsetWords(s.due_offset_days)}
+                </div>
+              )}
             </td>
             <td>
               {s.hold_reason === 'paused' ? STEP_STATUS_WORDS[s.status] : (holdWords(s) ?? STEP_STATUS_WORDS[s.status])}

@@ -9,7 +9,7 @@ import { toast } from '../state/toasts';
 import '../components/outreach.css';
 import { Enrollments } from './Enrollments';
 import { StepEditor } from './StepEditor';
-import { lifecycleActions, plural, SEQUENCE_STATUS_WORDS, STEP_TYPE_WORDS, stepWhen } from './words';
+import { lifecycleActions, plural, SEQUENCE_STATUS_WORDS, STEP_TYPE_WORDS, stepWhen, TIMING_WORDS } from './words';
 
 type Overview = Schemas['SequenceOverview'];
 
@@ -79,7 +79,7 @@ export default function SequenceBuilder({ companyId, sequenceId }: { companyId: 
             />
             {tab === 'steps' ? (
               <div className="stack" data-testid="steps">
-                <p className="muted">Each step fires a number of days after the customer's enrollment start date, at its time in {o.sequence.timezone}. Enroll a customer with their due date as the start date to chase from the due date.</p>
+                <TimingChoice companyId={companyId} overview={o} onSaved={changed} />
                 {o.steps.length === 0 && <p className="muted">No steps yet.</p>}
                 {o.steps.length > 0 && (
                   <table className="item-list">
@@ -94,7 +94,7 @@ export default function SequenceBuilder({ companyId, sequenceId }: { companyId: 
                     <tbody>
                       {o.steps.map((step) => (
                         <tr key={step.id} className={editing === step.id ? 'current' : undefined} onClick={() => setEditing(step.id)}>
-                          <td>{stepWhen(step)}</td>
+                          <td>{stepWhen(step, o.sequence.timing)}</td>
                           <td>{STEP_TYPE_WORDS[step.step_type]}</td>
                           <td>
                             <button
@@ -125,7 +125,8 @@ export default function SequenceBuilder({ companyId, sequenceId }: { companyId: 
                     </button>
                   </div>
                 )}
-                {editing !== null && (
+                {/* A step just added is edited once the reloaded overview has it (its fields seed the form). */}
+                {editing !== null && (editing === 'new' || o.steps.some((s) => s.id === editing)) && (
                   <StepEditor
                     key={editing}
                     companyId={companyId}
@@ -146,6 +147,48 @@ export default function SequenceBuilder({ companyId, sequenceId }: { companyId: 
         )}
       </div>
     </div>
+  );
+}
+
+const TIMING_HELP: Record<Overview['sequence']['timing'], (zone: string) => string> = {
+  enrollment_start: (zone) => `Each step runs a number of days after the customer's enrollment start date, at its time in ${zone}.`,
+  due_date: (zone) =>
+    `Each open invoice of an enrolled customer gets its own schedule, counted from its due date, at each step's time in ${zone}. Invoices that open later join; paid, credited or written-off ones leave. Steps that fall on the same day for one customer go out as one email listing the invoices ({{invoice_list}}).`,
+};
+
+/** How the sequence times its steps; saved at once, and fixed while customers are enrolled. */
+function TimingChoice({ companyId, overview, onSaved }: { companyId: string; overview: Overview; onSaved: () => void }) {
+  const seq = overview.sequence;
+  const [busy, setBusy] = useState(false);
+  const [chosen, setChosen] = useState(seq.timing);
+  useEffect(() => setChosen(seq.timing), [seq.timing]);
+  const locked = overview.active_enrollment_count > 0;
+  async function choose(timing: Overview['sequence']['timing']) {
+    setBusy(true);
+    setChosen(timing);
+    try {
+      await api.patch('/api/companies/{company_id}/sequences/{sequence_id}', { path: { company_id: companyId, sequence_id: seq.id }, body: { timing } });
+      toast.success(timing === 'due_date' ? 'Steps now run from each invoice’s due date' : 'Steps now run from the enrollment start');
+      onSaved();
+    } catch (err) {
+      setChosen(seq.timing);
+      toast.error(`Timing not changed: ${describeError(err)}`);
+    }
+    setBusy(false);
+  }
+  return (
+    <fieldset className="timing-choice" data-testid="timing-choice" disabled={busy || locked}>
+      <legend>Timing</legend>
+      {(['enrollment_start', 'due_date'] as const).map((t) => (
+        <label key={t} className="check">
+          <input type="radio" name="sequence-timing" value={t} checked={chosen === t} onChange={() => void choose(t)} /> {TIMING_WORDS[t]}
+        </label>
+      ))}
+      <p className="muted small">
+        {TIMING_HELP[seq.timing](seq.timezone)}
+        {locked && ' The timing can change once no customer is enrolled.'}
+      </p>
+    </fieldset>
   );
 }
 

@@ -22,6 +22,7 @@ function fieldsOf(step: Step | null): Required<StepBody> {
     body_html_template: step?.body_html_template ?? '',
     instructions: step?.instructions ?? '',
     on_promise_missed: step?.on_promise_missed ?? false,
+    due_offset_days: step?.due_offset_days ?? 0,
   };
 }
 
@@ -87,6 +88,7 @@ export function StepEditor({ companyId, overview, step, onClose, onSaved }: { co
   }
 
   const email = f.step_type === 'reminder';
+  const dueTiming = overview.sequence.timing === 'due_date';
   return (
     <div className="card stack" data-testid="step-editor">
       <h2 className="group-title">{step ? `Step: ${step.label}` : 'New step'}</h2>
@@ -105,10 +107,14 @@ export function StepEditor({ companyId, overview, step, onClose, onSaved }: { co
             Name
             <input value={f.label} onChange={(e) => set('label', e.target.value)} placeholder="e.g. First reminder" />
           </label>
-          <label>
-            Days after the start date
-            <input type="number" min={0} max={3650} value={f.offset_days} onChange={(e) => set('offset_days', Math.max(0, Math.trunc(Number(e.target.value) || 0)))} />
-          </label>
+          {dueTiming ? (
+            <DueOffsetField value={f.due_offset_days} onChange={(v) => set('due_offset_days', v)} />
+          ) : (
+            <label>
+              Days after the start date
+              <input type="number" min={0} max={3650} value={f.offset_days} onChange={(e) => set('offset_days', Math.max(0, Math.trunc(Number(e.target.value) || 0)))} />
+            </label>
+          )}
           <label>
             Send time ({overview.sequence.timezone})
             <input type="time" value={f.offset_time} onChange={(e) => set('offset_time', e.target.value)} />
@@ -250,5 +256,53 @@ function LivePreview({ companyId, sequenceId, subject, body, html }: { companyId
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * A due-date step's day: a number of days and whether they fall before or after the due date
+ * (stored as one signed offset), or the due date itself.
+ */
+function DueOffsetField({ value, onChange }: { value: number; onChange: (days: number) => void }) {
+  const [side, setSide] = useState<'before' | 'on' | 'after'>(value < 0 ? 'before' : value > 0 ? 'after' : 'on');
+  const [days, setDays] = useState(Math.abs(value) || 3);
+  const emit = (nextSide: typeof side, nextDays: number) => onChange(nextSide === 'on' ? 0 : nextSide === 'before' ? -nextDays : nextDays);
+  return (
+    <fieldset className="due-offset" style={{ border: 'none', padding: 0, margin: 0 }}>
+      <legend>When, from each invoice's due date</legend>
+      <div className="due-offset-row">
+        {side !== 'on' && (
+          <label>
+            Days
+            <input
+              type="number"
+              min={1}
+              max={3650}
+              value={days}
+              onChange={(e) => {
+                const n = Math.min(3650, Math.max(1, Math.trunc(Number(e.target.value) || 1)));
+                setDays(n);
+                emit(side, n);
+              }}
+            />
+          </label>
+        )}
+        <label>
+          Before or after due
+          <select
+            value={side}
+            onChange={(e) => {
+              const next = e.target.value as typeof side;
+              setSide(next);
+              emit(next, days);
+            }}
+          >
+            <option value="before">{days === 1 ? 'day' : 'days'} before due</option>
+            <option value="on">on the due date</option>
+            <option value="after">{days === 1 ? 'day' : 'days'} after due</option>
+          </select>
+        </label>
+      </div>
+    </fieldset>
   );
 }

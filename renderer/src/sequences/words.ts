@@ -7,12 +7,28 @@ export type Step = Schemas['SequenceStep'];
 export const SEQUENCE_STATUS_WORDS: Record<Sequence['status'], string> = { draft: 'Draft', active: 'Active', archived: 'Archived' };
 export const STEP_TYPE_WORDS: Record<Step['step_type'], string> = { reminder: 'Email', call: 'Call', task: 'Task' };
 
-/** When a step fires, in words: day 0 is the enrollment's start date. */
-export function stepWhen(step: Pick<Step, 'offset_days' | 'offset_time' | 'on_promise_missed'>): string {
+/** "3 days before due", "on the due date", "7 days after due" (a due-date step's offset). */
+export function dueOffsetWords(days: number): string {
+  if (days === 0) return 'on the due date';
+  const n = Math.abs(days);
+  return `${n} day${n === 1 ? '' : 's'} ${days < 0 ? 'before' : 'after'} due`;
+}
+
+/** When a step fires, in words: from the enrollment's start date (day 0), or from each invoice's due date. */
+export function stepWhen(step: Pick<Step, 'offset_days' | 'offset_time' | 'on_promise_missed' | 'due_offset_days'>, timing: Sequence['timing'] = 'enrollment_start'): string {
   if (step.on_promise_missed) return `When a promise to pay is missed, ${step.offset_time}`;
+  if (timing === 'due_date') {
+    const words = dueOffsetWords(step.due_offset_days);
+    return `${words.charAt(0).toUpperCase()}${words.slice(1)}, ${step.offset_time}`;
+  }
   const day = step.offset_days === 0 ? 'On the start date' : `${step.offset_days} day${step.offset_days === 1 ? '' : 's'} after the start date`;
   return `${day}, ${step.offset_time}`;
 }
+
+export const TIMING_WORDS: Record<Sequence['timing'], string> = {
+  enrollment_start: "From each customer's enrollment start",
+  due_date: 'Per invoice, from its due date',
+};
 
 /** The lifecycle moves the API allows from a status (core/sequences/rules.ts). */
 export function lifecycleActions(status: Sequence['status']): Array<'activate' | 'archive'> {

@@ -1,0 +1,153 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../core/dates';
+import { describeFindings, seriousA11yFindings } from '../support/axe';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { type DemoServer, startDemoServer } from '../support/server';
+import { type SmtpServer, startSmtp } from '../support/smtp';
+
+/** Screenshots at both sizes in both themes, and axe over each. */
+async function lookAt(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of [
+      [1440, 900],
+      [1024, 700],
+    ]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: screenshotPath(`due-dates-${name}-${w}x${h}-${scheme}.png`) });
+    }
+    const findings = await seriousA11yFindings(page);
+    expect(findings, describeFindings(findings)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** A call to the API with the signed-in session's token; the status and the body. */
+async function apiCall(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(path, {
+        method,
+        headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    { method, path, body },
+  );
+}
+
+describe('a sequence timed from due dates, in Chromium against ardesk serve --demo', () => {
+  let server: DemoServer;
+  let smtp: SmtpServer;
+  let browser: Browser;
+  let page: Page;
+  let companyId: string;
+
+  beforeAll(async () => {
+    await ensureRendererBuilt();
+    server = await startDemoServer(['--reply-minutes', '0']);
+    smtp = await startSmtp({ auth: { user: 'ar-test', pass: 'test-secret' } });
+    browser = await openBrowser();
+    page = browser.page;
+    await page.goto(server.url);
+    await page.getByLabel('Username').fill('demo');
+    await page.getByLabel('Password').fill('demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/companies\/[0-9a-f-]{36}\/invoices/);
+    companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    // The demo's email connection points at 127.0.0.1:2525; this test's SMTP server listens elsewhere.
+    const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/email-connections`);
+    for (const c of connections.data) {
+      const patched = await apiCall(page, 'PATCH', `/api/companies/${companyId}/email-connections/${c.id}`, { smtp_port: smtp.port, smtp_username: 'ar-test', smtp_password: 'test-secret' });
+      expect(patched.status).toBe(200);
+    }
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+  }, 120_000);
+
+  it('builds "3 days before due" in the builder, then sends one email for two invoices not yet due that fall due the same day', async () => {
+    const base = `/api/companies/${companyId}`;
+    // A customer of its own, so no reply, promise or dispute of the demo pauses it. Its time zone is UTC: today's 00:00 step is due now.
+    const today = new Date().toISOString().slice(0, 10);
+    const customer = await apiCall(page, 'POST', `${base}/customers`, { name: 'Lakeside Dental Group', contacts: [{ name: 'Robin Reyes', email: 'ap@lakeside-dental.test', is_billing: true }] });
+    expect(customer.status).toBe(201);
+    for (const [number, due] of [
+      ['LDG-101', addDays(today, 3)],
+      ['LDG-102', addDays(today, 3)],
+      ['LDG-103', addDays(today, 12)],
+    ]) {
+      const inv = await apiCall(page, 'POST', `${base}/invoices`, { customer: customer.body.id, total_amount: 1200, issue_date: today, due_date: due, number });
+      expect(inv.status, JSON.stringify(inv.body)).toBe(201);
+    }
+    const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `${base}/email-connections`);
+    const seq = await apiCall(page, 'POST', `${base}/sequences`, { name: 'Before it falls due', timezone: 'UTC', sender_connection_id: connections.data[0].id });
+    expect(seq.status).toBe(201);
+
+    // The builder: choose the timing, then a step three days before each invoice's due date.
+    await page.goto(`${server.url}/companies/${companyId}/sequences/${seq.body.id}`);
+    await page.getByTestId('sequence-name').waitFor();
+    const timing = page.getByTestId('timing-choice');
+    await timing.getByLabel('Per invoice, from its due date').check();
+    await page.getByText('Steps now run from each invoice’s due date').waitFor();
+    await expect.poll(() => timing.getByLabel('Per invoice, from its due date').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Add a step' }).click();
+    const editor = page.getByTestId('step-editor');
+    await editor.getByLabel('Name').fill('Coming due');
+    await editor.getByLabel('Before or after due').selectOption('before');
+    await editor.getByLabel('Days', { exact: true }).fill('3');
+    await editor.getByLabel(/Send time/).fill('00:00');
+    await editor.getByLabel('Subject').fill('Coming due soon for {{customer_name}}');
+    await editor.getByLabel(/Body/).first().fill('Hello {{contact_name}},\nThese invoices fall due soon:\n{{invoice_list}}\nThank you,\n{{sender_name}}');
+    await lookAt(page, 'builder-step');
+    await editor.getByRole('button', { name: /Add step|Save step/ }).click();
+    const stepsTable = page.getByTestId('steps').locator('table');
+    await stepsTable.getByText('3 days before due, 00:00').waitFor();
+    // The saved step stays open with what was saved.
+    await expect.poll(() => page.getByTestId('step-editor').getByLabel('Name', { exact: true }).inputValue()).toBe('Coming due');
+    expect(await page.getByTestId('step-editor').getByLabel('Days', { exact: true }).inputValue()).toBe('3');
+    expect(await page.getByTestId('step-editor').getByLabel('Before or after due').inputValue()).toBe('before');
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.getByTestId('sequence-status').getByText('Active').waitFor();
+    await lookAt(page, 'builder');
+
+    const enrolled = await apiCall(page, 'POST', `${base}/sequence-enrollments`, { sequence_id: seq.body.id, customer_id: customer.body.id });
+    expect(enrolled.status).toBe(201);
+
+    // The Queue: one email for the customer, about both invoices due in three days (not the one due later).
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
+    const row = page.locator('[data-testid="queue-group-reminder"] tbody tr', { hasText: 'Lakeside Dental Group' });
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
+    expect((await row.getByTestId('queue-invoices').innerText()).trim()).toBe('LDG-101, LDG-102');
+    await row.locator('button.linkish').click();
+    const preview = page.getByTestId('email-preview');
+    await preview.getByText('From', { exact: true }).waitFor();
+    await lookAt(page, 'queue-merged');
+    await preview.getByRole('button', { name: 'Send this email' }).click();
+    await expect.poll(() => smtp.messages.filter((m) => m.to.includes('ap@lakeside-dental.test')).length, { timeout: 15_000 }).toBe(1);
+    const mail = smtp.messages.find((m) => m.to.includes('ap@lakeside-dental.test'))!;
+    expect(mail.subject).toBe('Coming due soon for Lakeside Dental Group');
+    expect(mail.text).toMatch(/LDG-101, due .*: \$1,200\.00/);
+    expect(mail.text).toMatch(/LDG-102, due .*: \$1,200\.00/);
+    expect(mail.text).not.toContain('LDG-103');
+    await expect.poll(() => row.count()).toBe(0);
+
+    // The enrollment shows each invoice's own schedule in words.
+    await page.goto(`${server.url}/companies/${companyId}/sequences/${seq.body.id}?tab=enrollments`);
+    await page.locator('[data-enrollment="Lakeside Dental Group"] button.linkish').click();
+    const scheduled = page.getByTestId('scheduled-steps');
+    await scheduled.getByText(/LDG-103, due .*: 3 days before due/).waitFor();
+    expect(await scheduled.getByText(/LDG-10[12], due .*: 3 days before due/).count()).toBe(2);
+    await lookAt(page, 'enrollment-schedule');
+    // Nothing else went to the customer.
+    expect(smtp.messages.filter((m) => m.to.includes('ap@lakeside-dental.test'))).toHaveLength(1);
+  }, 180_000);
+});
