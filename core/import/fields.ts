@@ -1,4 +1,8 @@
 /** Our fields per import section, with how each value is read. No imports: the renderer's import wizard lists the same fields. */
+/** How a file writes dates: ISO, month first, day first. */
+export const DATE_FORMATS = ['YYYY-MM-DD', 'M/D/YYYY', 'D/M/YYYY'] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
+
 export type FieldKind = 'text' | 'date' | 'amount' | 'boolean' | 'days' | 'currency' | 'email' | 'url' | 'code' | 'status' | 'bill_channel';
 
 export interface FieldDef {
