@@ -16,7 +16,7 @@ import {
 import { previewFile } from '../../core/import/preview';
 import { addCompany } from '../support/api';
 import { testEngine, type TestEngine } from '../support/engine';
-import { AR_HEADER, csv, IBM_AR_CSV, runImport } from '../support/import-fixtures';
+import { AR_HEADER, IBM_AR_CSV, runImport } from '../support/import-fixtures';
 
 const profileOf = (rows: string[][]) => profileColumns(rows[0], rows.slice(1));
 const one = (header: string, ...cells: string[]): ColumnProfile => profileColumns([header], cells.map((c) => [c]))[0];
