@@ -119,6 +119,45 @@ describe('POST /api/companies/{company_id}/imports', () => {
     expect(open.n).toBe(0);
   });
 
+  it('imports the IBM sample with a hand mapping whose value map keeps its 561 disputes', async () => {
+    const fresh = await addCompany(engine, 'IBM by hand');
+    await addUser(engine, 'hand', [[fresh, 'collector']]);
+    const handToken = await loginAs(app, 'hand');
+    // What the wizard builds from its guess: columns by name, and Disputed = Yes as a label.
+    const mapping = {
+      entity: 'ar-rows',
+      formats: { date: 'M/D/YYYY', decimal: '.' },
+      customers: { remote_id: 'customerID', name: 'customerID', country: 'countryCode' },
+      invoices: {
+        invoice_number: 'invoiceNumber',
+        invoice_date: 'InvoiceDate',
+        due_date: 'DueDate',
+        total_amount: 'InvoiceAmount',
+        bill_channel: 'PaperlessBill',
+        labels: [{ label: 'Disputed', column: 'Disputed', equals: 'Yes' }],
+      },
+      payments: { amount: 'InvoiceAmount', payment_date: 'SettledDate' },
+    };
+    const file = () => fileOf(readFileSync(IBM_AR_CSV));
+    const res = await upload(app, `/api/companies/${fresh}/imports`, handToken, { file: file(), mapping: JSON.stringify(mapping) });
+    expect(res.status, JSON.stringify(res.body.errors?.slice?.(0, 3))).toBe(200);
+    expect(res.body.errors).toEqual([]);
+    expect(res.body.labels_created).toEqual(['Disputed']);
+    const labels = await call(app, 'GET', `/api/companies/${fresh}/labels`, { token: handToken });
+    const disputed = labels.body.data.find((l: { name: string }) => l.name === 'Disputed');
+    const listed = await call(app, 'GET', `/api/companies/${fresh}/invoices?labels=${disputed.id}&page_size=1`, { token: handToken });
+    expect(listed.status).toBe(200);
+    expect(listed.body.count).toBe(561);
+    // Without the value map the same columns import, and the disputes are gone: the map is what keeps them.
+    const bare = await addCompany(engine, 'IBM without the map');
+    await addUser(engine, 'bare', [[bare, 'collector']]);
+    const bareToken = await loginAs(app, 'bare');
+    const withoutMap = { ...mapping, invoices: { ...mapping.invoices, labels: undefined } };
+    const plain = await upload(app, `/api/companies/${bare}/imports`, bareToken, { file: file(), mapping: JSON.stringify(withoutMap) });
+    expect(plain.status).toBe(200);
+    expect(plain.body.labels_created).toEqual([]);
+  });
+
   it('answers 400 for a bad mapping, preset, entity, flag or file', async () => {
     const file = fileOf(csv(ROWS));
     const cases: Array<[Record<string, string | Blob>, string]> = [
