@@ -8,7 +8,7 @@ import type { Mapping } from './mapping';
 
 export type GuessEntity = 'customers' | 'invoices' | 'payments' | 'ar-rows';
 
-/** What a column's filled cells look like: each flag holds for every one of them. */
+/** What a column's filled cells look like: each flag holds for every one of them (a date may be impossible, like 2/30). */
 export interface ColumnProfile {
   header: string;
   /** Filled cells looked at. */
@@ -86,11 +86,13 @@ export function profileColumns(headers: string[], rows: string[][]): ColumnProfi
       if (cell === '') continue;
       filled++;
       seen.add(cell);
-      const fits = dateFormatsOf(cell);
-      if (fits.length === 0) date = false;
+      // A date column with one impossible date (2/30) is still a date column: the dry run names that row.
+      const iso = ISO.test(cell);
+      if (!iso && !SLASHED.test(cell)) date = false;
       else {
-        if (!ISO.test(cell)) slashed = true;
-        formats = new Set(fits.filter((f) => formats.has(f)));
+        if (!iso) slashed = true;
+        const fits = dateFormatsOf(cell);
+        if (fits.length) formats = new Set(fits.filter((f) => formats.has(f)));
       }
       const number = NUMBER.exec(cell);
       if (!number) point = false;
@@ -107,7 +109,7 @@ export function profileColumns(headers: string[], rows: string[][]): ColumnProfi
     }
     const any = filled > 0;
     const decimal = point && pointFraction ? '.' : comma && commaFraction ? ',' : null;
-    const isDate = any && date && formats.size > 0;
+    const isDate = any && date;
     // All-ISO columns read the same in every format: say only ISO, so no ambiguity is shown.
     const dateFormats = !isDate ? [] : slashed ? [...formats].filter((f) => f !== 'YYYY-MM-DD') : ['YYYY-MM-DD' as const];
     return {

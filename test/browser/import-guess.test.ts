@@ -118,6 +118,8 @@ describe('the IBM file through the import wizard without its preset', () => {
     expect(await wizard.getByTestId('required-mark').count()).toBeGreaterThanOrEqual(4);
     expect(await page.getByTestId('import-date-hint').innerText()).toBe('Read from the dates in the file.');
     await lookAndCheck(page, 'import-guess-map');
+    await wizard.getByRole('group', { name: 'Customer fields' }).scrollIntoViewIfNeeded();
+    await lookAndCheck(page, 'import-guess-fields');
 
     // A required field left out is said in words before anything is sent.
     const invoiceDate = fieldSelect('Invoice fields', 'Invoice date');

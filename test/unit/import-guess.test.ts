@@ -43,7 +43,10 @@ describe('column profiles', () => {
     expect(one('d', '1/2/2013', '1/26/2013').date_formats).toEqual(['M/D/YYYY']);
     expect(one('d', '1/2/2013', '3/4/2013').date_formats).toEqual(['M/D/YYYY', 'D/M/YYYY']);
     expect(one('d', '2026-01-31', '2026-02-01').date_formats).toEqual(['YYYY-MM-DD']);
-    expect(one('d', '13/1/2013', '1/13/2013')).toMatchObject({ date: false, date_formats: [] });
+    // Dates no single format reads, and a typo'd date that does not narrow the format.
+    expect(one('d', '13/1/2013', '1/13/2013')).toMatchObject({ date: true, date_formats: [] });
+    expect(one('d', '2026-10-01', '2026-02-30')).toMatchObject({ date: true, date_formats: ['YYYY-MM-DD'] });
+    expect(one('d', '1/26/2013', '2/30/2013')).toMatchObject({ date: true, date_formats: ['M/D/YYYY'] });
 
     expect(guessDateFormat([one('a', '1/2/2013'), one('b', '2/26/2013')])).toEqual({ format: 'M/D/YYYY', fits: ['M/D/YYYY'], ambiguous: false });
     expect(guessDateFormat([one('a', '1/2/2013'), one('b', '26/2/2013')])).toEqual({ format: 'D/M/YYYY', fits: ['D/M/YYYY'], ambiguous: false });

@@ -265,7 +265,9 @@ export function ImportWizard({ companyId }: { companyId: string }) {
                       ? `Every date in the file reads both ways (${dates.example}): say whether the month or the day comes first.`
                       : dates.fits.length
                         ? 'Read from the dates in the file.'
-                        : 'No dates recognised in the file.'}
+                        : preview.columns.some((c) => c.date)
+                          ? 'No one format reads every date in the file: choose it, and the check names the rows that do not fit.'
+                          : 'No dates recognised in the file.'}
                   </span>
                 </label>
                 <label className="form-row">
