@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { type FieldErrors, ValidationError } from '../errors';
 import { MAX_LABEL_NAME } from '../labels/labels';
 import { type Cell, cellText, type Table } from './table';
-import { FIELDS, type FieldName, type Section } from './fields';
+import { FIELDS, type FieldName, fieldWords, type Section } from './fields';
 import { type BooleanWords, DATE_FORMATS, type DateFormat, type DecimalSeparator, DEFAULT_BOOLEAN_WORDS, type Parsed } from './values';
 
 export const ENTITIES = ['customers', 'invoices', 'payments', 'ar-rows'] as const;
@@ -129,6 +129,19 @@ const RULES: Record<Entity, Array<{ section: Section; optional?: boolean; requir
   ],
 };
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** Fields in words: ["invoice_number", "remote_id|name"] -> "the invoice number and the customer ID or the customer name". */
+function inWords(section: Section, fields: string[]): string {
+  const one = (f: string) =>
+    f
+      .split('|')
+      .map((g) => `the ${lowerFirst(fieldWords(section, g))}`)
+      .join(' or ');
+  const parts = fields.map(one);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
+}
+
 /** Finds a header: exactly, else case-insensitively when that is unambiguous. */
 function columnIndex(headers: string[], name: string): number | string {
   const exact = headers.flatMap((h, i) => (h === name.trim() ? [i] : []));
@@ -207,7 +220,7 @@ export function compileMapping(mapping: Mapping, entity: Entity, table: Pick<Tab
   for (const rule of RULES[entity]) {
     const section = mapping[rule.section];
     if (!section) {
-      if (!rule.optional) (errors[`mapping.${rule.section}`] ??= []).push(`Importing ${entity} needs a ${rule.section} section`);
+      if (!rule.optional) (errors[`mapping.${rule.section}`] ??= []).push(`Choose the columns that hold ${inWords(rule.section, [...rule.required, ...(rule.oneOf ? [rule.oneOf.join('|')] : [])])}`);
       continue;
     }
     const getters: Record<string, Getter> = {};
@@ -215,17 +228,17 @@ export function compileMapping(mapping: Mapping, entity: Entity, table: Pick<Tab
       if (field === 'labels' || spec === undefined) continue;
       const path = `mapping.${rule.section}.${field}`;
       if (rule.refused?.includes(field)) {
-        (errors[path] ??= []).push(`Not used with ar-rows: each row's own ${field.startsWith('customer') ? 'customer' : 'invoice'} is used`);
+        (errors[path] ??= []).push(`${fieldWords(rule.section, field)} is not read from a row that holds its own ${field.startsWith('customer') ? 'customer' : 'invoice'}`);
         continue;
       }
       const getter = compileSpec(spec as FieldSpec, table.headers, path, errors);
       if (getter) getters[field] = getter;
     }
     for (const field of rule.required) {
-      if (!(field in section)) (errors[`mapping.${rule.section}.${field}`] ??= []).push(`Required when importing ${entity}`);
+      if (!(field in section)) (errors[`mapping.${rule.section}.${field}`] ??= []).push(`Choose the column that holds the ${lowerFirst(fieldWords(rule.section, field))}: it is required`);
     }
     if (rule.oneOf && !rule.oneOf.some((f) => f in section)) {
-      (errors[`mapping.${rule.section}`] ??= []).push(`Map ${rule.oneOf.join(' or ')} to identify the ${rule.section === 'payments' ? 'invoice' : 'customer'}`);
+      (errors[`mapping.${rule.section}`] ??= []).push(`Choose the column that holds ${inWords(rule.section, [rule.oneOf.join('|')])}, to know the ${rule.section === 'payments' ? 'invoice' : 'customer'}`);
     }
     (compiled as unknown as Record<string, unknown>)[rule.section] = getters;
   }

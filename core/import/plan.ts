@@ -12,6 +12,7 @@ import { invoiceTotals, SETTLED_STATUSES } from '../payments/balance';
 import { acceptsPayments, settledStatus } from '../payments/rules';
 import { yieldToEventLoop } from '../yielding';
 import type { CompiledMapping, Section } from './mapping';
+import { fieldWords } from './fields';
 import type { CustomerFields, InvoiceFields, ParsedRow, PaymentFields, RowError } from './rows';
 
 export type Outcome = 'created' | 'updated' | 'unchanged';
@@ -171,7 +172,7 @@ class Planner {
     const getters = section ? (this.input.mapping[section] as Record<string, { column: string | null }> | undefined) : undefined;
     const rule = field?.startsWith('label ') ? this.input.mapping.labels.find((l) => `label ${l.label}` === field) : undefined;
     const column = rule ? rule.column : field && getters?.[field] ? getters[field].column : null;
-    this.plan.errors.push({ row, column, message: field ? `${field}: ${message}` : message });
+    this.plan.errors.push({ row, column, message: field ? `${section && !rule ? fieldWords(section, field) : field}: ${message}` : message });
     this.failedRows.add(row);
   }
 

@@ -7,6 +7,7 @@ import { BILL_CHANNELS, type BillChannel } from '../db/schema';
 import { isEmail, MAX_PAYMENT_TERMS_DAYS } from '../customers/rules';
 import { MAX_PAYMENT_MINOR, normalizeCode, RECORDABLE_STATUSES } from '../payments/rules';
 import { isTypeableText } from '../text';
+import { fieldWords } from './fields';
 import { type CompiledMapping, FIELDS, type FieldDef, type Formats, type Getter, type Section } from './mapping';
 import { type Cell, cellText, type Table } from './table';
 import { parseAmount, parseBoolean, parseDate, type Parsed, parseWholeNumber } from './values';
@@ -147,7 +148,7 @@ class SectionReader {
   }
 
   fail(field: string, message: string): undefined {
-    this.errors.push({ row: this.row, column: this.getters[field]?.column ?? null, message: `${field}: ${message}` });
+    this.errors.push({ row: this.row, column: this.getters[field]?.column ?? null, message: `${fieldWords(this.section, field)}: ${message}` });
     return undefined;
   }
 
@@ -194,7 +195,7 @@ function readCustomer(r: SectionReader): CustomerFields {
   const isPerson = r.get('is_person');
   if (isPerson !== undefined) customer.is_person = isPerson ? 1 : 0;
   if (customer.contact_phone !== undefined && customer.contact_name === undefined && customer.contact_email === undefined) {
-    r.fail('contact_phone', 'needs a contact_name or contact_email on the same row');
+    r.fail('contact_phone', 'needs a contact name or contact email on the same row');
   }
   if (customer.remote_id === undefined && customer.name === undefined) r.fail(r.has('remote_id') ? 'remote_id' : 'name', 'is required to identify the customer');
   return customer;

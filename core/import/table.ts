@@ -2,11 +2,12 @@
  * A file as a table: the header row's column names and the data rows with their row numbers.
  * CSV cells are text; XLSX cells keep the type the workbook stored (number, date, boolean).
  */
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { ValidationError } from '../errors';
 import { yieldToEventLoop } from '../yielding';
 import { csvRecords } from './csv';
-import { IMPORT_LIMITS, overLimit, type ReadLimits } from './limits';
+import { FileTooLargeError, IMPORT_LIMITS, overLimit, type ReadLimits } from './limits';
 import { checkWorkbook } from './xlsx-scan';
 
 export type Cell = string | number | boolean | Date | null;
@@ -74,31 +75,55 @@ export async function readCsvTable(text: string, delimiter: string, limits: Read
   return { headers: header.fields.map((h) => h.trim()), headerRow: header.row, rows };
 }
 
+/**
+ * Reads one sheet as a stream of rows (exceljs's WorkbookReader): no workbook object per cell is
+ * built, and the limits are checked row by row as for CSV, so memory follows the rows kept.
+ */
 async function readXlsx(bytes: Uint8Array, sheetName: string | undefined, limits: ReadLimits): Promise<Table> {
-  const workbook = new ExcelJS.Workbook();
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    // Styles tell a date cell from a number cell.
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
+  const seen: string[] = [];
+  let found = false;
+  const rows: TableRow[] = [];
+  let cells = 0;
   try {
-    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
-  } catch {
+    for await (const sheet of reader) {
+      const name = (sheet as unknown as { name: string }).name;
+      seen.push(name);
+      const first = (reader as unknown as { model?: { sheets?: Array<{ name: string }> } }).model?.sheets?.[0]?.name;
+      if (found || name !== (sheetName ?? first ?? name)) continue;
+      found = true;
+      for await (const row of sheet) {
+        if (row.number > limits.rows) throw overLimit.rows(limits);
+        const values: Cell[] = [];
+        row.eachCell({ includeEmpty: false }, (cell, col) => {
+          if (col > limits.columns) throw overLimit.columns(limits, row.number);
+          const value = xlsxCell(cell.value);
+          if (typeof value === 'string' && value.length > limits.cellChars) throw overLimit.cellChars(limits, row.number);
+          values[col - 1] = value;
+        });
+        for (let i = 0; i < values.length; i++) values[i] ??= null;
+        cells += values.length;
+        if (cells > limits.cells) throw overLimit.cells(limits);
+        if (values.some((c) => c !== null && c !== '')) rows.push({ row: row.number, cells: values });
+        if (rows.length % READ_SLICE === 0) await yieldToEventLoop();
+      }
+    }
+  } catch (err) {
+    if (err instanceof FileTooLargeError) throw err;
     throw new ValidationError('The file is not a readable XLSX workbook', { file: ['Not a readable XLSX workbook'] });
   }
-  const sheet = sheetName === undefined ? workbook.worksheets[0] : workbook.getWorksheet(sheetName);
-  if (!sheet) {
-    const names = workbook.worksheets.map((w) => w.name).join(', ');
+  if (!found) {
     throw new ValidationError(sheetName === undefined ? 'The workbook has no sheets' : `The workbook has no sheet named ${sheetName}`, {
-      sheet: [sheetName === undefined ? 'No sheets' : `No such sheet; the sheets are: ${names}`],
+      sheet: [sheetName === undefined ? 'No sheets' : `No such sheet; the sheets are: ${seen.join(', ')}`],
     });
   }
-  const rows: TableRow[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const cells: Cell[] = [];
-    row.eachCell({ includeEmpty: true }, (cell, col) => {
-      const value = xlsxCell(cell.value);
-      if (typeof value === 'string' && value.length > limits.cellChars) throw overLimit.cellChars(limits, rowNumber);
-      cells[col - 1] = value;
-    });
-    for (let i = 0; i < cells.length; i++) cells[i] ??= null;
-    if (cells.some((c) => c !== null && c !== '')) rows.push({ row: rowNumber, cells });
-  });
   if (rows.length === 0) throw new ValidationError('The sheet is empty', { file: ['No header row'] });
   const [header, ...data] = rows;
   return { headers: header.cells.map((c) => cellText(c)), headerRow: header.row, rows: data };

@@ -4,10 +4,10 @@
  */
 import { addDays, isValidDate } from '../dates';
 import { hasAtMostTwoDecimals, toMinor } from '../money';
+import type { DateFormat } from './fields';
 import { type Cell, cellText } from './table';
 
-export const DATE_FORMATS = ['YYYY-MM-DD', 'M/D/YYYY', 'D/M/YYYY'] as const;
-export type DateFormat = (typeof DATE_FORMATS)[number];
+export { DATE_FORMATS, type DateFormat } from './fields';
 export type DecimalSeparator = '.' | ',';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeInsight, evidenceLine, feedOrder, inWords, onePerKind, signalLine } from '../../renderer/src/insights/describe';
 import type { Schemas } from '../../renderer/src/api/client';
 import { describeCommunication } from '../../renderer/src/customers/communication-words';
-import { buildMapping, fieldsFor, guessColumns } from '../../renderer/src/settings/import-mapping';
+import { buildMapping, fieldsFor, missingFields, requirement } from '../../renderer/src/settings/import-mapping';
 import { describeReplyRead, replyReadProgress } from '../../renderer/src/settings/reply-read';
 import { SAMPLE_PAYLOADS } from '../support/actions-fixtures';
 
@@ -96,15 +96,18 @@ describe('import wizard mapping (renderer/src/settings/import-mapping)', () => {
     expect(fieldsFor('invoices')[0].fields).toContain('customer_name');
   });
 
-  it('guesses columns by name and builds the mapping the API takes, leaving out empty sections', () => {
-    const columns = guessColumns('ar-rows', ['Name', 'Invoice Number', 'invoice_date', 'Total Amount', 'Notes about it']);
-    expect(columns).toEqual({ 'customers.name': 'Name', 'invoices.invoice_number': 'Invoice Number', 'invoices.invoice_date': 'invoice_date', 'invoices.total_amount': 'Total Amount' });
-    expect(buildMapping({ entity: 'ar-rows', columns, date: 'M/D/YYYY', decimal: ',' })).toEqual({
-      entity: 'ar-rows',
-      formats: { date: 'M/D/YYYY', decimal: ',' },
-      customers: { name: 'Name' },
-      invoices: { invoice_number: 'Invoice Number', invoice_date: 'invoice_date', total_amount: 'Total Amount' },
-    });
+  it('marks the required fields and says in words which are still missing', () => {
+    const choice = { entity: 'ar-rows' as const, columns: { 'customers.remote_id': 'ID', 'invoices.invoice_number': 'Nr' }, date: 'M/D/YYYY' as const, decimal: '.' as const, valueMaps: [] };
+    expect(requirement(choice, 'invoices.invoice_date')).toBe('required');
+    expect(requirement(choice, 'customers.name')).toBe('one-of');
+    expect(requirement(choice, 'invoices.due_date')).toBeNull();
+    expect(requirement(choice, 'payments.amount')).toBeNull();
+    expect(missingFields(choice)).toEqual(['Invoice date', 'Total amount']);
+    // A payment column makes the payment's amount and date required too.
+    const paid = { ...choice, columns: { ...choice.columns, 'payments.payment_method': 'How' } };
+    expect(requirement(paid, 'payments.amount')).toBe('required');
+    expect(missingFields({ ...paid, entity: 'customers', columns: {} })).toEqual(['Customer ID or Customer name']);
+    expect(buildMapping(choice)).toEqual({ entity: 'ar-rows', formats: { date: 'M/D/YYYY', decimal: '.' }, customers: { remote_id: 'ID' }, invoices: { invoice_number: 'Nr' } });
   });
 });
 

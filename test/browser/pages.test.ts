@@ -340,7 +340,7 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     await expect.poll(() => page.getByTestId('import-preview').locator('tbody tr').count()).toBe(2);
     expect(await page.getByLabel('Invoice number').inputValue()).toBe('invoice_number');
     await page.getByRole('button', { name: 'Check every row' }).click();
-    await expect.poll(() => page.getByTestId('import-errors').innerText()).toContain('invoice_date');
+    await expect.poll(() => page.getByTestId('import-errors').innerText()).toContain('Invoice date');
     await lookAndCheck(page, 'settings-import-check');
     expect(await page.getByRole('button', { name: /^Import \d+ rows$/ }).isDisabled()).toBe(true);
 

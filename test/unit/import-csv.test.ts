@@ -5,6 +5,7 @@ import { ValidationError } from '../../core/errors';
 import { FileTooLargeError, IMPORT_LIMITS, type ReadLimits } from '../../core/import/limits';
 import { columnNumber } from '../../core/import/xlsx-scan';
 import { oneCellRows, rawWorkbook } from '../support/raw-xlsx';
+import { workbook } from '../support/import-fixtures';
 
 const fields = (text: string, delimiter?: string) => parseCsv(text, delimiter).map((r) => r.fields);
 
@@ -143,6 +144,15 @@ describe('read limits, checked while reading', () => {
     await expect(readTable(rawWorkbook(oneCellRows(4)), { limits: { ...small, unpackedBytes: 500 } })).rejects.toThrow('unpacks to more than');
     const table = await readTable(rawWorkbook(oneCellRows(4), 'A1:A4'), { limits: small });
     expect(table.rows.map((r) => r.cells)).toEqual([['x'], ['x'], ['x']]);
+  });
+
+  it('reads an accepted workbook row by row, with the limits checked as each row arrives', async () => {
+    // The pre-scan counts rows and cells but not a cell's length: the row reader stops at the long cell.
+    const long = await workbook({ Sheet1: [['a'], ['ok'], ['123456']] });
+    await expect(readTable(long, { limits: small })).rejects.toThrow('A cell on row 3 has more than 5 characters');
+    const fine = await workbook({ First: [['a'], ['1']], Second: [['b', 'c'], ['x', new Date(Date.UTC(2026, 0, 31))]] });
+    expect(await readTable(fine, { limits: small, sheet: 'Second' })).toEqual({ headers: ['b', 'c'], headerRow: 1, rows: [{ row: 2, cells: ['x', new Date(Date.UTC(2026, 0, 31))] }] });
+    expect((await readTable(fine, { limits: small })).headers).toEqual(['a']);
   });
 
   it('reads column letters as numbers', () => {

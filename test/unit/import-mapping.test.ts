@@ -61,14 +61,17 @@ describe('compileMapping', () => {
   it('reports every missing column and required field at once', () => {
     const errors = fieldErrors(() => compileMapping({ invoices: { invoice_number: 'Invoice #', total_amount: 'Amount' } }, 'invoices', headers));
     expect(errors['mapping.invoices.invoice_number'][0]).toMatch(/no column "Invoice #"; its columns are: Cust ID, Name/);
-    expect(errors['mapping.invoices.invoice_date']).toEqual(['Required when importing invoices']);
-    expect(errors['mapping.invoices'][0]).toMatch(/customer_remote_id or customer_name/);
+    expect(errors['mapping.invoices.invoice_date']).toEqual(['Choose the column that holds the invoice date: it is required']);
+    expect(errors['mapping.invoices']).toEqual(['Choose the column that holds the customer ID or the customer name, to know the customer']);
   });
 
   it('needs the sections of the entity and refuses per-row references in ar-rows', () => {
-    expect(fieldErrors(() => compileMapping(invoiceMapping, 'customers', headers))['mapping.customers'][0]).toMatch(/needs a customers section/);
+    expect(fieldErrors(() => compileMapping(invoiceMapping, 'customers', headers))['mapping.customers']).toEqual(['Choose the columns that hold the customer ID or the customer name']);
+    expect(fieldErrors(() => compileMapping({ customers: { name: 'Name' } }, 'ar-rows', headers))['mapping.invoices']).toEqual([
+      'Choose the columns that hold the invoice number, the invoice date and the total amount',
+    ]);
     const errors = fieldErrors(() => compileMapping({ customers: { remote_id: 'Cust ID' }, ...invoiceMapping }, 'ar-rows', headers));
-    expect(errors['mapping.invoices.customer_remote_id'][0]).toMatch(/Not used with ar-rows/);
+    expect(errors['mapping.invoices.customer_remote_id']).toEqual(['Customer ID is not read from a row that holds its own customer']);
   });
 
   it('refuses a column that appears twice and a template without columns', () => {

@@ -85,14 +85,14 @@ describe('importing combined AR rows', () => {
     const recorded = rowCount(engine, 'changes');
     const report = await runImport(engine, companyId, csv(rows), AR_MAPPING, { dryRun: true });
     expect(report.errors).toEqual([
-      { row: 2, column: 'Email', message: 'contact_email: "not-an-email" is not an email address' },
-      { row: 2, column: 'Date', message: 'invoice_date: "13/5/2026" is not a date in the format M/D/YYYY' },
-      { row: 2, column: 'Amount', message: 'total_amount: "ten" is not an amount (decimal separator ".")' },
+      { row: 2, column: 'Email', message: 'Contact email: "not-an-email" is not an email address' },
+      { row: 2, column: 'Date', message: 'Invoice date: "13/5/2026" is not a date in the format M/D/YYYY' },
+      { row: 2, column: 'Amount', message: 'Total amount: "ten" is not an amount (decimal separator ".")' },
       { row: 2, column: 'Disputed', message: 'label Disputed: "Maybe" is not one of yes, y, true, 1, x, no, n, false, 0' },
-      { row: 3, column: 'Due', message: 'due_date: 2026-01-04 is before the invoice date 2026-01-05' },
-      { row: 3, column: 'Paid on', message: 'payment_date: 2026-12-24 is in the future' },
+      { row: 3, column: 'Due', message: 'Due date: 2026-01-04 is before the invoice date 2026-01-05' },
+      { row: 3, column: 'Paid on', message: 'Payment date: 2026-12-24 is in the future' },
       { row: 5, column: null, message: 'has 1 filled cell(s) beyond the 12 columns of the header' },
-      { row: 5, column: 'Customer ID', message: 'remote_id: is required to identify the customer' },
+      { row: 5, column: 'Customer ID', message: 'Customer ID: is required to identify the customer' },
     ]);
     expect(report.counts.customers.created).toBe(1);
     expect(report.counts.invoices.created).toBe(1);
@@ -104,7 +104,7 @@ describe('importing combined AR rows', () => {
     const rows = [...AR_ROWS, ['C-3', 'Hooli', 'US', '', '000104', '1/5/2026', '', '-5', 'No', '', '', '']];
     const before = rowCount(engine, 'changes');
     const report = await runImport(engine, companyId, csv(rows), AR_MAPPING);
-    expect(report.errors).toEqual([{ row: 5, column: 'Amount', message: 'total_amount: must not be negative' }]);
+    expect(report.errors).toEqual([{ row: 5, column: 'Amount', message: 'Total amount: must not be negative' }]);
     expect(report.counts).toEqual({
       customers: { created: 0, updated: 0, unchanged: 0 },
       invoices: { created: 0, updated: 0, unchanged: 0 },
@@ -118,7 +118,7 @@ describe('importing combined AR rows', () => {
   it('refuses a NUL in a cell as a row error (it would reach the CSV export as a raw byte)', async () => {
     const rows = [...AR_ROWS, ['C-3', 'Hoo\u0000li', 'US', '', '000104', '1/5/2026', '', '5', 'No', '', '', '']];
     const report = await runImport(engine, companyId, csv(rows), AR_MAPPING);
-    expect(report.errors).toEqual([{ row: 5, column: 'Customer', message: 'name: contains a NUL character or an unpaired surrogate' }]);
+    expect(report.errors).toEqual([{ row: 5, column: 'Customer', message: 'Customer name: contains a NUL character or an unpaired surrogate' }]);
     expect(rowCount(engine, 'customers')).toBe(0);
   });
 
@@ -167,7 +167,7 @@ describe('importing combined AR rows', () => {
   it('refuses a customer whose rows disagree, naming the first row', async () => {
     const rows = [AR_HEADER, ['C-1', 'Globex', '', '', '1', '1/5/2026', '', '5', '', '', '', ''], ['C-1', 'Globex Corp', '', '', '2', '1/5/2026', '', '5', '', '', '', '']];
     const report = await runImport(engine, companyId, csv(rows), AR_MAPPING, { dryRun: true });
-    expect(report.errors).toEqual([{ row: 3, column: 'Customer', message: 'name: "Globex Corp" differs from "Globex" given for the same customer on row 2' }]);
+    expect(report.errors).toEqual([{ row: 3, column: 'Customer', message: 'Customer name: "Globex Corp" differs from "Globex" given for the same customer on row 2' }]);
   });
 
   it('takes a row per payment: rows repeating one invoice merge, and their payments add up', async () => {
@@ -197,14 +197,14 @@ describe('importing combined AR rows', () => {
     ];
     const report = await runImport(engine, companyId, csv(rows), AR_MAPPING, { dryRun: true });
     expect(report.errors).toEqual([
-      { row: 3, column: 'Date', message: 'invoice_date: "2026-01-06" differs from "2026-01-05" given for the same invoice on row 2' },
+      { row: 3, column: 'Date', message: 'Invoice date: "2026-01-06" differs from "2026-01-05" given for the same invoice on row 2' },
       { row: 4, column: 'Disputed', message: 'label Disputed: yes differs from no given for the same invoice on row 2' },
       { row: 5, column: null, message: 'the invoice is for customer "Globex" on row 2 but for "Initech" here' },
     ]);
     const numbered = { ...AR_MAPPING, invoices: { ...AR_MAPPING.invoices, remote_id: 'Method' } };
     const twins = [AR_HEADER, ['C-1', 'Globex', '', '', '8', '1/5/2026', '', '5', '', '', '', 'R1'], ['C-1', 'Globex', '', '', '8', '1/5/2026', '', '5', '', '', '', 'R2']];
     const clash = await runImport(engine, companyId, csv(twins), numbered, { dryRun: true });
-    expect(clash.errors).toEqual([{ row: 3, column: 'Invoice', message: 'invoice_number: "8" is also on row 2, for another invoice' }]);
+    expect(clash.errors).toEqual([{ row: 3, column: 'Invoice', message: 'Invoice number: "8" is also on row 2, for another invoice' }]);
   });
 });
 
@@ -214,7 +214,7 @@ describe("importing how each bill was sent (bill_channel, an invoice's issue-tim
   it('stores paper or electronic in any case, refuses anything else as a row error, and a re-import changes nothing', async () => {
     const rows = [AR_HEADER, ['C-1', 'Globex', '', '', '1', '1/5/2026', '', '5', '', '', '', 'Paper'], ['C-1', 'Globex', '', '', '2', '1/6/2026', '', '5', '', '', '', 'ELECTRONIC'], ['C-1', 'Globex', '', '', '3', '1/7/2026', '', '5', '', '', '', '']];
     const bad = await runImport(engine, companyId, csv([...rows, ['C-1', 'Globex', '', '', '4', '1/8/2026', '', '5', '', '', '', 'fax']]), mapping, { dryRun: true });
-    expect(bad.errors).toEqual([{ row: 5, column: 'Method', message: 'bill_channel: "fax" is not one of paper, electronic' }]);
+    expect(bad.errors).toEqual([{ row: 5, column: 'Method', message: 'Bill sent on paper or electronically: "fax" is not one of paper, electronic' }]);
     const report = await runImport(engine, companyId, csv(rows), mapping);
     expect(report.errors).toEqual([]);
     expect([invoice('1').bill_channel, invoice('2').bill_channel, invoice('3').bill_channel]).toEqual(['paper', 'electronic', null]);
@@ -259,12 +259,12 @@ describe('importing customers', () => {
   it('refuses a name shared by several customers when there is no remote_id', async () => {
     await runImport(engine, companyId, csv([['ID', 'Name'], ['A', 'Twin'], ['B', 'Twin']]), { customers: { remote_id: 'ID', name: 'Name' } }, { entity: 'customers' });
     const report = await runImport(engine, companyId, csv([['Name', 'Terms'], ['Twin', '10']]), { customers: { name: 'Name', payment_terms_days: 'Terms' } }, { entity: 'customers' });
-    expect(report.errors).toEqual([{ row: 2, column: 'Name', message: 'name: 2 customers are named "Twin"; map remote_id to tell them apart' }]);
+    expect(report.errors).toEqual([{ row: 2, column: 'Name', message: 'Customer name: 2 customers are named "Twin"; map remote_id to tell them apart' }]);
   });
 
   it('needs a name to create a customer', async () => {
     const report = await runImport(engine, companyId, csv([['ID'], ['X-1']]), { customers: { remote_id: 'ID' } }, { entity: 'customers' });
-    expect(report.errors).toEqual([{ row: 2, column: null, message: 'name: is required for a new customer' }]);
+    expect(report.errors).toEqual([{ row: 2, column: null, message: 'Customer name: is required for a new customer' }]);
   });
 });
 
@@ -284,7 +284,7 @@ describe('importing invoices and payments as separate files', () => {
   it('finds the customer by remote_id and defaults the due date from its terms', async () => {
     const text = 'Nr;Kunde;Datum;Fällig;Betrag;Ref\n0042;K1;31/12/2025;;1.234,50;R-42\n0043;K9;01/01/2026;;10;R-43\n';
     const dry = await runImport(engine, companyId, text, invoiceMapping, { entity: 'invoices', dryRun: true });
-    expect(dry.errors).toEqual([{ row: 3, column: 'Kunde', message: 'customer_remote_id: no customer has remote_id "K9"; import the customers first' }]);
+    expect(dry.errors).toEqual([{ row: 3, column: 'Kunde', message: 'Customer ID: no customer has remote_id "K9"; import the customers first' }]);
     const report = await runImport(engine, companyId, text.split('\n').slice(0, 2).join('\n'), invoiceMapping, { entity: 'invoices' });
     expect(report.counts.invoices).toEqual({ created: 1, updated: 0, unchanged: 0 });
     expect(invoice('0042')).toMatchObject({ remote_id: 'R-42', customer_name: 'Müller AG', invoice_date: '2025-12-31', due_date: '2026-01-14', total_amount: 123450 });
@@ -297,8 +297,8 @@ describe('importing invoices and payments as separate files', () => {
     expect(invoice('A1-X').remote_id).toBe('R-1');
     const clash = await runImport(engine, companyId, 'Nr;Kunde;Datum;Fällig;Betrag;Ref\nA2;K1;1/1/2026;;10;R-1\nA2;K1;1/1/2026;;10;R-3\n', invoiceMapping, { entity: 'invoices', dryRun: true });
     expect(clash.errors).toEqual([
-      { row: 2, column: 'Nr', message: 'invoice_number: "A2" belongs to another invoice (remote_id R-2)' },
-      { row: 3, column: 'Nr', message: 'invoice_number: "A2" is also on row 2, for another invoice' },
+      { row: 2, column: 'Nr', message: 'Invoice number: "A2" belongs to another invoice (remote_id R-2)' },
+      { row: 3, column: 'Nr', message: 'Invoice number: "A2" is also on row 2, for another invoice' },
     ]);
   });
 
@@ -321,7 +321,7 @@ describe('importing invoices and payments as separate files', () => {
     expect(settled.counts.payments).toEqual({ created: 0, updated: 1, unchanged: 2 });
     expect(invoice('P1')).toMatchObject({ paid_amount: 30000, balance: 0, closing_reason: 'paid', closed_date: '2026-03-01' });
     const backwards = await runImport(engine, companyId, file.replace('pending', 'FAILED'), paymentMapping, { entity: 'payments', dryRun: true });
-    expect(backwards.errors).toEqual([{ row: 4, column: 'Status', message: 'status: a PAID payment cannot become FAILED' }]);
+    expect(backwards.errors).toEqual([{ row: 4, column: 'Status', message: 'Payment status: a PAID payment cannot become FAILED' }]);
   });
 
   it('moves a payment found by remote_id to the invoice the file names, recomputing both', async () => {
@@ -354,7 +354,7 @@ describe('importing invoices and payments as separate files', () => {
     expect(sqlite().prepare('SELECT status FROM payments').all()).toEqual([{ status: 'VOIDED' }]);
     expect(invoice('V1')).toMatchObject({ balance: 5000, closing_reason: null });
     const unknown = await runImport(engine, companyId, csv([['Invoice', 'Amount', 'Date', 'Status'], ['NOPE', '5', '2026-02-01', '']]), paymentMapping, { entity: 'payments' });
-    expect(unknown.errors).toEqual([{ row: 2, column: 'Invoice', message: 'invoice_number: no invoice has the number "NOPE"' }]);
+    expect(unknown.errors).toEqual([{ row: 2, column: 'Invoice', message: 'Invoice number: no invoice has the number "NOPE"' }]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { ValidationError } from '../../errors';
+import { DATE_FORMATS } from '../../import/fields';
+import { MAX_VALUES, PROFILE_ROWS } from '../../import/guess';
 import { ENTITIES, MappingSchema } from '../../import/mapping';
 import { type ImportReport, importOnOwnConnection, resolveMapping } from '../../import/import';
 import { PRESETS } from '../../import/mappings/index';
@@ -68,12 +70,33 @@ const PreviewForm = z
   })
   .openapi('ImportPreviewRequest');
 
+const ColumnProfileSchema = z
+  .object({
+    header: z.string(),
+    filled: z.number().int(),
+    date: z.boolean(),
+    date_formats: z.array(z.enum(DATE_FORMATS)).openapi({ description: 'The formats every date of the column reads in; two when day and month cannot be told apart' }),
+    amount: z.boolean(),
+    decimals: z.boolean(),
+    decimal: z.enum(['.', ',']).nullable(),
+    id: z.boolean(),
+    text: z.boolean(),
+    yes_no: z.boolean(),
+    email: z.boolean(),
+    unique: z.boolean(),
+    values: z.array(z.string()).nullable().openapi({ description: `The distinct values when there are at most ${MAX_VALUES}` }),
+  })
+  .openapi('ImportColumnProfile');
+
 const Preview = z
   .object({
     format: z.enum(['csv', 'xlsx']),
     headers: z.array(z.string()).openapi({ description: 'The header row: the names a mapping refers to' }),
     rows: z.array(z.array(z.string())).openapi({ description: `The first ${PREVIEW_ROWS} data rows as text, one cell per header` }),
     row_count: z.number().int().openapi({ description: 'Data rows in the file' }),
+    columns: z
+      .array(ColumnProfileSchema)
+      .openapi({ description: `What each column's filled cells look like, over the first ${PROFILE_ROWS.toLocaleString('en-US')} rows: a mapping is guessed from these and the names` }),
   })
   .openapi('ImportPreview');
 

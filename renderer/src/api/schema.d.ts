@@ -2898,6 +2898,21 @@ export interface components {
       username: string;
       password: string;
     };
+    ImportColumnProfile: {
+      header: string;
+      filled: number;
+      date: boolean;
+      date_formats: ("YYYY-MM-DD" | "M/D/YYYY" | "D/M/YYYY")[];
+      amount: boolean;
+      decimals: boolean;
+      decimal: "." | "," | null;
+      id: boolean;
+      text: boolean;
+      yes_no: boolean;
+      email: boolean;
+      unique: boolean;
+      values: string[] | null;
+    };
     ImportCounts: {
       created: number;
       updated: number;
@@ -3323,6 +3338,7 @@ export interface components {
       headers: string[];
       rows: string[][];
       row_count: number;
+      columns: components["schemas"]["ImportColumnProfile"][];
     };
     ImportPreviewRequest: {
       file: string;

@@ -6,7 +6,26 @@ import { useLoad } from '../components/useLoad';
 import { formatCount } from '../desk/format';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
-import { buildMapping, type Entity, ENTITY_LABELS, fieldLabel, fieldsFor, guessColumns, type Mapping, type MappingChoice, SECTION_LABELS } from './import-mapping';
+import { ApiError } from '../api/client';
+import {
+  buildMapping,
+  DATE_FORMAT_LABELS,
+  type Entity,
+  ENTITY_LABELS,
+  fieldLabel,
+  fieldsFor,
+  guessChoice,
+  guessDateFormat,
+  type Mapping,
+  type MappingChoice,
+  missingFields,
+  requirement,
+  SECTION_LABELS,
+  VALUE_TARGET_LABELS,
+  type ValueMap,
+  type ValueTarget,
+  valueTargets,
+} from './import-mapping';
 import { uploadForm } from './upload';
 
 type Preview = Schemas['ImportPreview'];
@@ -40,7 +59,7 @@ function Counts({ result }: { result: Result }) {
       <tbody>
         {(['customers', 'invoices', 'payments'] as const).map((k) => (
           <tr key={k}>
-            <td>{fieldLabel(k)}</td>
+            <td>{k.charAt(0).toUpperCase() + k.slice(1)}</td>
             <td className="num">{formatCount(result.counts[k].created)}</td>
             <td className="num">{formatCount(result.counts[k].updated)}</td>
             <td className="num">{formatCount(result.counts[k].unchanged)}</td>
@@ -50,6 +69,17 @@ function Counts({ result }: { result: Result }) {
     </table>
   );
 }
+
+/** A refused mapping in sentences: each message already names the column to choose, so no field paths. */
+function describeImportError(err: unknown): string {
+  if (err instanceof ApiError) {
+    const messages = Object.values(err.fieldErrors()).flat();
+    if (messages.length) return `${err.message}. ${messages.map((m) => (m.endsWith('.') ? m : `${m}.`)).join(' ')}`;
+  }
+  return describeError(err);
+}
+
+const PAYMENT_STATUSES = ['PAID', 'PARTIAL', 'PENDING', 'FAILED', 'REVERSED', 'REFUNDED'];
 
 /**
  * Importing a ledger without a terminal: a CSV or XLSX file, a preset or a column per field with
@@ -65,7 +95,7 @@ export function ImportWizard({ companyId }: { companyId: string }) {
   const [sheet, setSheet] = useState('');
   const [preview, setPreview] = useState<Preview | null>(null);
   const [source, setSource] = useState<string>('columns');
-  const [choice, setChoice] = useState<MappingChoice>({ entity: 'ar-rows', columns: {}, date: 'YYYY-MM-DD', decimal: '.' });
+  const [choice, setChoice] = useState<MappingChoice>({ entity: 'ar-rows', columns: {}, date: 'YYYY-MM-DD', decimal: '.', valueMaps: [] });
   const [check, setCheck] = useState<Result | null>(null);
   const [result, setResult] = useState<Result | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -86,6 +116,14 @@ export function ImportWizard({ companyId }: { companyId: string }) {
       setSavedVersion((v) => v + 1);
       setSource(`saved:${created.id}`);
     });
+  const dates = (() => {
+    const guess = guessDateFormat(preview?.columns ?? []);
+    const doubtful = preview?.columns.findIndex((c) => c.date && c.date_formats.length > 1) ?? -1;
+    return { ...guess, example: doubtful >= 0 ? (preview?.rows.find((r) => r[doubtful])?.[doubtful] ?? '') : '' };
+  })();
+  const targets = valueTargets(choice.entity);
+  const valuesOf = (column: string) => preview?.columns.find((c) => c.header === column)?.values ?? null;
+  const setValueMap = (index: number, map: ValueMap) => setChoice({ ...choice, valueMaps: choice.valueMaps.map((v, i) => (i === index ? map : v)) });
   const fileFields = (): Record<string, string | Blob> => ({ file: file!, ...(sheet.trim() ? { sheet: sheet.trim() } : {}) });
 
   const run = async (work: () => Promise<void>) => {
@@ -94,7 +132,7 @@ export function ImportWizard({ companyId }: { companyId: string }) {
     try {
       await work();
     } catch (err) {
-      setError(describeError(err));
+      setError(describeImportError(err));
     } finally {
       setBusy(false);
       setProgress(null);
@@ -105,11 +143,13 @@ export function ImportWizard({ companyId }: { companyId: string }) {
     run(async () => {
       const read = await uploadForm<Preview>(`${base}/preview`, fileFields());
       setPreview(read);
-      setChoice((c) => ({ ...c, columns: guessColumns(c.entity, read.headers) }));
+      setChoice((c) => guessChoice(c.entity, read.columns));
       setStep('map');
     });
   const dryRun = () =>
     run(async () => {
+      const missing = source === 'columns' ? missingFields(choice) : [];
+      if (missing.length) throw new Error(`Choose a column for ${missing.join(', for ')}: ${missing.length === 1 ? 'it is' : 'they are'} required.`);
       setCheck(await uploadForm<Result>(base, { ...fileFields(), ...mappingFields(), dry_run: 'true' }));
       setStep('check');
     });
@@ -202,7 +242,7 @@ export function ImportWizard({ companyId }: { companyId: string }) {
               <div className="form-cols">
                 <label className="form-row">
                   Each row is
-                  <select value={choice.entity} onChange={(e) => setChoice({ ...choice, entity: e.target.value as Entity, columns: guessColumns(e.target.value as Entity, preview.headers) })}>
+                  <select value={choice.entity} onChange={(e) => setChoice(guessChoice(e.target.value as Entity, preview.columns))}>
                     {Object.entries(ENTITY_LABELS).map(([value, label]) => (
                       <option key={value} value={value}>
                         {label}
@@ -212,11 +252,23 @@ export function ImportWizard({ companyId }: { companyId: string }) {
                 </label>
                 <label className="form-row">
                   Dates are written
-                  <select value={choice.date} onChange={(e) => setChoice({ ...choice, date: e.target.value as MappingChoice['date'] })}>
-                    <option value="YYYY-MM-DD">2026-01-31</option>
-                    <option value="M/D/YYYY">1/31/2026 (month first)</option>
-                    <option value="D/M/YYYY">31/1/2026 (day first)</option>
+                  <select value={choice.date} aria-describedby="import-date-hint" onChange={(e) => setChoice({ ...choice, date: e.target.value as MappingChoice['date'] })}>
+                    {(Object.keys(DATE_FORMAT_LABELS) as Array<MappingChoice['date']>).map((f) => (
+                      <option key={f} value={f}>
+                        {DATE_FORMAT_LABELS[f]}
+                        {dates.fits.includes(f) ? ' · fits the file' : ''}
+                      </option>
+                    ))}
                   </select>
+                  <span id="import-date-hint" className={dates.ambiguous ? 'field-warning' : 'muted'} data-testid="import-date-hint">
+                    {dates.ambiguous
+                      ? `Every date in the file reads both ways (${dates.example}): say whether the month or the day comes first.`
+                      : dates.fits.length
+                        ? 'Read from the dates in the file.'
+                        : preview.columns.some((c) => c.date)
+                          ? 'No one format reads every date in the file: choose it, and the check names the rows that do not fit.'
+                          : 'No dates recognised in the file.'}
+                  </span>
                 </label>
                 <label className="form-row">
                   Decimal separator
@@ -231,10 +283,19 @@ export function ImportWizard({ companyId }: { companyId: string }) {
                   <legend>{SECTION_LABELS[section]} fields</legend>
                   {fields.map((f) => {
                     const key = `${section}.${f}`;
+                    const need = requirement(choice, key);
                     return (
                       <label key={key} className="form-row">
-                        {fieldLabel(f)}
+                        <span>
+                          {fieldLabel(section, f)}
+                          {need && (
+                            <span className="required-mark" data-testid="required-mark">
+                              {need === 'required' ? ' (required)' : ' (this or the other marked one)'}
+                            </span>
+                          )}
+                        </span>
                         <select
+                          required={need === 'required'}
                           value={choice.columns[key] ?? ''}
                           onChange={(e) => {
                             const columns = { ...choice.columns };
@@ -255,6 +316,92 @@ export function ImportWizard({ companyId }: { companyId: string }) {
                   })}
                 </fieldset>
               ))}
+              {targets.length > 0 && (
+                <fieldset className="stack" data-testid="value-maps">
+                  <legend>Values that mean something</legend>
+                  <p className="muted">A column&apos;s values can give a label on the invoice, the payment status or the payment method (for example Disputed = Yes gives the label Disputed).</p>
+                  {choice.valueMaps.map((map, m) => (
+                    <div key={m} className="value-map stack" data-testid="value-map">
+                      <div className="form-cols">
+                        <label className="form-row">
+                          Column
+                          <select value={map.column} onChange={(e) => setValueMap(m, { ...map, column: e.target.value, values: {} })}>
+                            {preview.headers.filter(Boolean).map((h) => (
+                              <option key={h} value={h}>
+                                {h}
+                              </option>
+                            ))}
+                          </select>
+                        </label>
+                        <label className="form-row">
+                          Gives
+                          <select value={map.target} onChange={(e) => setValueMap(m, { ...map, target: e.target.value as ValueTarget, values: {} })}>
+                            {targets.map((t) => (
+                              <option key={t} value={t}>
+                                {VALUE_TARGET_LABELS[t]}
+                              </option>
+                            ))}
+                          </select>
+                        </label>
+                        <div className="form-actions">
+                          <button type="button" className="btn" onClick={() => setChoice({ ...choice, valueMaps: choice.valueMaps.filter((_, i) => i !== m) })}>
+                            Remove this value map
+                          </button>
+                        </div>
+                      </div>
+                      {valuesOf(map.column) === null ? (
+                        <p className="muted">This column has too many different values to map one by one.</p>
+                      ) : (
+                        <table className="data-table">
+                          <caption className="sr-only">Values of {map.column}</caption>
+                          <thead>
+                            <tr>
+                              <th scope="col">When {map.column} is</th>
+                              <th scope="col">{VALUE_TARGET_LABELS[map.target]}</th>
+                            </tr>
+                          </thead>
+                          <tbody>
+                            {valuesOf(map.column)!.map((value) => (
+                              <tr key={value}>
+                                <td>{value}</td>
+                                <td>
+                                  {map.target === 'status' ? (
+                                    <select aria-label={`Status when ${map.column} is ${value}`} value={map.values[value] ?? ''} onChange={(e) => setValueMap(m, { ...map, values: { ...map.values, [value]: e.target.value } })}>
+                                      <option value="">Nothing</option>
+                                      {PAYMENT_STATUSES.map((st) => (
+                                        <option key={st} value={st}>
+                                          {st.charAt(0) + st.slice(1).toLowerCase()}
+                                        </option>
+                                      ))}
+                                    </select>
+                                  ) : (
+                                    <input
+                                      aria-label={`${map.target === 'label' ? 'Label' : 'Payment method'} when ${map.column} is ${value}`}
+                                      value={map.values[value] ?? ''}
+                                      placeholder="Nothing"
+                                      maxLength={map.target === 'label' ? 60 : 40}
+                                      onChange={(e) => setValueMap(m, { ...map, values: { ...map.values, [value]: e.target.value } })}
+                                    />
+                                  )}
+                                </td>
+                              </tr>
+                            ))}
+                          </tbody>
+                        </table>
+                      )}
+                    </div>
+                  ))}
+                  <div className="form-actions">
+                    <button
+                      type="button"
+                      className="btn"
+                      onClick={() => setChoice({ ...choice, valueMaps: [...choice.valueMaps, { column: preview.headers.find(Boolean) ?? '', target: targets[0], values: {} }] })}
+                    >
+                      Add a value map
+                    </button>
+                  </div>
+                </fieldset>
+              )}
               <div className="toolbar-row">
                 <label>
                   Save this mapping as

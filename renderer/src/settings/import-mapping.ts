@@ -1,10 +1,13 @@
 /**
- * The import wizard's column choices as the import API's mapping. Pure: unit-tested directly.
- * Field names come from the core's own list (core/import/mapping.ts), so the wizard offers
- * exactly what an import reads.
+ * The import wizard's words and choices. The guess and the mapping it builds are the core's own
+ * (core/import/guess.ts), so the wizard offers exactly what an import reads and the unit tests of
+ * the guess cover what a person sees here.
  */
 import type { Schemas } from '../api/client';
-import { FIELDS } from '../../../core/import/fields';
+import { FIELDS, type FieldDef } from '../../../core/import/fields';
+import { COMBINED_REFUSED, type MappingChoice, requiredWith, type ValueTarget } from '../../../core/import/guess';
+
+export { buildMapping, guessChoice, guessDateFormat, type MappingChoice, type ValueMap, type ValueTarget, valueTargets } from '../../../core/import/guess';
 
 export type Entity = NonNullable<Schemas['ImportMapping']['entity']>;
 export type SectionName = keyof typeof FIELDS;
@@ -19,11 +22,9 @@ export const ENTITY_LABELS: Record<Entity, string> = {
 
 export const SECTION_LABELS: Record<SectionName, string> = { customers: 'Customer', invoices: 'Invoice', payments: 'Payment' };
 
-/** Fields that identify a row in another section: in a combined row the row itself says which. */
-const COMBINED_REFUSED: Partial<Record<SectionName, string[]>> = {
-  invoices: ['customer_remote_id', 'customer_name'],
-  payments: ['invoice_number', 'invoice_remote_id'],
-};
+export const VALUE_TARGET_LABELS: Record<ValueTarget, string> = { label: 'A label on the invoice', status: 'The payment status', payment_method: 'The payment method' };
+
+export const DATE_FORMAT_LABELS: Record<MappingChoice['date'], string> = { 'YYYY-MM-DD': '2026-01-31', 'M/D/YYYY': '1/31/2026 (month first)', 'D/M/YYYY': '31/1/2026 (day first)' };
 
 /** The fields a person maps for this entity, section by section. */
 export function fieldsFor(entity: Entity): Array<{ section: SectionName; fields: string[] }> {
@@ -34,43 +35,28 @@ export function fieldsFor(entity: Entity): Array<{ section: SectionName; fields:
   }));
 }
 
-/** "total_amount" -> "Total amount". */
-export function fieldLabel(field: string): string {
-  const text = field.replace(/_/g, ' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
+/** A field in words: "Invoice date". */
+export function fieldLabel(section: SectionName, field: string): string {
+  return (FIELDS[section] as Record<string, FieldDef>)[field]?.label ?? field;
 }
 
-export interface MappingChoice {
-  entity: Entity;
-  /** "section.field" -> the file's column name; unmapped fields are absent. */
-  columns: Record<string, string>;
-  date: 'YYYY-MM-DD' | 'M/D/YYYY' | 'D/M/YYYY';
-  decimal: '.' | ',';
+/** Whether a field must have a column: alone ("required") or as one of a group ("this or …"). */
+export function requirement(choice: MappingChoice, key: string): 'required' | 'one-of' | null {
+  const group = requiredWith(choice.entity, choice.columns).find((g) => g.includes(key));
+  if (!group) return null;
+  return group.length === 1 ? 'required' : 'one-of';
 }
 
-/** The mapping the import API takes; sections without a mapped field are left out. */
-export function buildMapping(choice: MappingChoice): Mapping {
-  const mapping: Record<string, unknown> = { entity: choice.entity, formats: { date: choice.date, decimal: choice.decimal } };
-  for (const { section, fields } of fieldsFor(choice.entity)) {
-    const mapped = Object.fromEntries(fields.flatMap((f) => (choice.columns[`${section}.${f}`] ? [[f, choice.columns[`${section}.${f}`]]] : [])));
-    if (Object.keys(mapped).length) mapping[section] = mapped;
-  }
-  return mapping as Mapping;
-}
-
-/**
- * A first guess from the headers: a column whose name matches a field's name or words
- * (case, spaces and underscores ignored) is picked. The person checks every choice in the preview.
- */
-export function guessColumns(entity: Entity, headers: string[]): Record<string, string> {
-  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const byName = new Map(headers.map((h) => [norm(h), h]));
-  const guessed: Record<string, string> = {};
-  for (const { section, fields } of fieldsFor(entity)) {
-    for (const f of fields) {
-      const hit = byName.get(norm(f)) ?? byName.get(norm(`${section.replace(/s$/, '')}_${f}`));
-      if (hit) guessed[`${section}.${f}`] = hit;
-    }
-  }
-  return guessed;
+/** What the person still has to choose, in words; empty when every required field has a column. */
+export function missingFields(choice: MappingChoice): string[] {
+  return requiredWith(choice.entity, choice.columns)
+    .filter((group) => !group.some((key) => choice.columns[key]))
+    .map((group) =>
+      group
+        .map((key) => {
+          const [section, field] = key.split('.') as [SectionName, string];
+          return fieldLabel(section, field);
+        })
+        .join(' or '),
+    );
 }

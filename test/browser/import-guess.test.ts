@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFindings, seriousA11yFindings } from '../support/axe';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { IBM_AR_CSV } from '../support/import-fixtures';
+import { type DemoServer, startDemoServer } from '../support/server';
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+] as const;
+
+/** Screenshots at both sizes in light and dark, and axe in each theme. */
+async function lookAndCheck(page: Page, name: string) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+    await page.waitForTimeout(150);
+    const findings = await seriousA11yFindings(page);
+    expect(findings, `${name} (${theme}):\n${describeFindings(findings)}`).toEqual([]);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: screenshotPath(`${name}-${size.width}x${size.height}-${theme}.png`), fullPage: true });
+    }
+  }
+  await page.setViewportSize(SIZES[0]);
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+}
+
+/** What a person maps by hand for the IBM file: field label -> column. */
+const BY_HAND: Record<string, string> = {
+  'Customer fields|Customer ID': 'customerID',
+  'Customer fields|Customer name': 'customerID',
+  'Customer fields|Country': 'countryCode',
+  'Invoice fields|Invoice number': 'invoiceNumber',
+  'Invoice fields|Invoice date': 'InvoiceDate',
+  'Invoice fields|Due date': 'DueDate',
+  'Invoice fields|Total amount': 'InvoiceAmount',
+  'Invoice fields|Bill sent on paper or electronically': 'PaperlessBill',
+  'Payment fields|Payment amount': 'InvoiceAmount',
+  'Payment fields|Payment date': 'SettledDate',
+};
+
+describe('the IBM file through the import wizard without its preset', () => {
+  let server: DemoServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    await ensureRendererBuilt();
+    server = await startDemoServer();
+    browser = await openBrowser();
+    page = browser.page;
+    await page.goto(server.url);
+    await page.getByLabel('Username').fill('demo');
+    await page.getByLabel('Password').fill('demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/invoices$/);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('guesses the mapping, needs at most two corrections, imports every row and keeps the 561 disputes as a label', async () => {
+    const companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    const disputed = async () => {
+      const labels = await apiGet<{ data: Array<{ id: string; name: string }> }>(page, `/api/companies/${companyId}/labels`);
+      const label = labels.data.find((l) => l.name === 'Disputed');
+      if (!label) return 0;
+      return (await apiGet<{ count: number }>(page, `/api/companies/${companyId}/invoices?labels=${label.id}&page_size=1`)).count;
+    };
+    const before = await disputed();
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByRole('link', { name: 'Import' }).click();
+    await page.getByLabel('CSV or XLSX file').setInputFiles({ name: 'ibm.csv', mimeType: 'text/csv', buffer: readFileSync(IBM_AR_CSV) });
+    await page.getByRole('button', { name: 'Read the file' }).click();
+    await expect.poll(() => page.getByTestId('import-preview').locator('tbody tr').count(), { timeout: 20_000 }).toBe(5);
+    expect(await page.getByLabel('How to read it').inputValue()).toBe('columns');
+
+    // The guess, field by field, against what a person wants; each difference is one correction.
+    const wizard = page.getByTestId('import-wizard');
+    // A label's text holds its options' too ("countryCode" under Customer ID): match the field's own words.
+    const fieldSelect = (legend: string, field: string) =>
+      wizard
+        .getByRole('group', { name: legend })
+        .locator('label.form-row')
+        .filter({ has: page.locator(':scope > span', { hasText: new RegExp(`^${field}( \\(|$)`) }) })
+        .locator('select');
+    const corrections: string[] = [];
+    for (const [key, column] of Object.entries(BY_HAND)) {
+      const [legend, field] = key.split('|');
+      const select = fieldSelect(legend, field);
+      if ((await select.inputValue()) !== column) {
+        corrections.push(field);
+        await select.selectOption(column);
+      }
+    }
+    if ((await page.getByLabel('Dates are written').inputValue()) !== 'M/D/YYYY') {
+      corrections.push('date format');
+      await page.getByLabel('Dates are written').selectOption('M/D/YYYY');
+    }
+    const disputedMap = page.getByLabel('Label when Disputed is Yes');
+    if ((await disputedMap.count()) === 0 || (await disputedMap.inputValue()) !== 'Disputed') {
+      corrections.push('Disputed value map');
+      if ((await disputedMap.count()) === 0) {
+        await page.getByRole('button', { name: 'Add a value map' }).click();
+        const map = page.getByTestId('value-map').last();
+        await map.getByLabel('Column').selectOption('Disputed');
+      }
+      await page.getByLabel('Label when Disputed is Yes').fill('Disputed');
+    }
+    expect(corrections.length, `corrections: ${corrections.join(', ')}`).toBeLessThanOrEqual(2);
+    // Required fields are marked, and the date hint says the format was read from the file.
+    expect(await wizard.getByTestId('required-mark').count()).toBeGreaterThanOrEqual(4);
+    expect(await page.getByTestId('import-date-hint').innerText()).toBe('Read from the dates in the file.');
+    await lookAndCheck(page, 'import-guess-map');
+    await wizard.getByRole('group', { name: 'Customer fields' }).scrollIntoViewIfNeeded();
+    await lookAndCheck(page, 'import-guess-fields');
+
+    // A required field left out is said in words before anything is sent.
+    const invoiceDate = fieldSelect('Invoice fields', 'Invoice date');
+    await invoiceDate.selectOption('');
+    await page.getByRole('button', { name: 'Check every row' }).click();
+    await expect.poll(() => wizard.locator('.form-error').innerText(), { timeout: 5_000 }).toBe('Choose a column for Invoice date: it is required.');
+    await lookAndCheck(page, 'import-guess-missing');
+    await invoiceDate.selectOption('InvoiceDate');
+
+    await page.getByRole('button', { name: 'Check every row' }).click();
+    await expect.poll(() => page.getByTestId('import-check-summary').innerText(), { timeout: 60_000 }).toContain('All 2,466 rows can be imported');
+    await page.getByRole('button', { name: 'Import 2,466 rows' }).click();
+    await expect.poll(() => page.getByTestId('import-done').innerText(), { timeout: 90_000 }).toContain('Imported 2,466 rows');
+    expect(await page.getByTestId('import-counts').innerText()).toMatch(/Invoices\s+2,466\s+0\s+0/);
+    await lookAndCheck(page, 'import-guess-done');
+    expect(await disputed()).toBe(before + 561);
+    expect(browser.errors).toEqual([]);
+  }, 240_000);
+});
