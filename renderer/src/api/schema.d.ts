@@ -1002,6 +1002,22 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/invoices/bulk/reminder-preview": {
+    post: {
+      /** The double-dunning warnings of each invoice of a bulk reminder, in the order asked; queues nothing */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["SendRemindersRequest"];
+      responses: {
+        200: components["schemas"]["BulkReminderPreview"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/invoices/bulk/send-reminders": {
     post: {
       /** Queue payment reminder emails */
@@ -2543,6 +2559,14 @@ export interface components {
       skipped_count: number;
       skipped_customer_ids: string[];
     };
+    BulkReminderPreview: {
+      count: number;
+      held_count: number;
+      data: (components["schemas"]["InvoiceReminderWarnings"] & {
+        blockers: string[];
+        held: boolean;
+      })[];
+    };
     CallOutcome: "reached" | "left_voicemail" | "no_answer" | "wrong_number" | "promised_to_pay" | "disputed" | null;
     CancelActionRequest: {
       reason?: string;
@@ -3674,6 +3698,13 @@ export interface components {
       applied_filters: components["schemas"]["InvoiceAppliedFilters"];
       items: (components["schemas"]["Invoice"] | components["schemas"]["InvoiceCustomerGroup"])[];
     };
+    InvoiceReminderWarnings: {
+      invoice_id: string;
+      invoice_number: string;
+      customer_id: string;
+      customer_name: string;
+      warnings: components["schemas"]["ReminderWarning"][];
+    };
     InvoiceReplace: {
       customer: string;
       total_amount: number;
@@ -4072,6 +4103,7 @@ export interface components {
       status: "queued";
       invoice_ids: string[];
       message: string;
+      warnings: components["schemas"]["InvoiceReminderWarnings"][];
     };
     SendScheduledStepRequest: {
       sender_connection_id?: string;
