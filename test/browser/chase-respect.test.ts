@@ -126,7 +126,7 @@ describe('disputes and bulk reminder warnings in Chromium against ardesk serve -
     expect(await panel.getByTestId('dispute').first().getAttribute('data-status')).toBe('resolved');
     const enrollment = await apiGet<{ data: Array<{ pause_kind: string | null }> }>(page, api(`/sequence-enrollments?customer_id=${customer}&status=active`));
     expect(enrollment.data.every((e) => e.pause_kind === null)).toBe(true);
-  }, 180_000);
+  }, 300_000);
 
   it('a bulk reminder over a disputed, a promised and a plain invoice leaves the first two out by default, says why, and sends the third', async () => {
     await page.goto(`${server.url}/companies/${companyId}/invoices?view=all&ar_owner=all`);
@@ -179,5 +179,5 @@ describe('disputes and bulk reminder warnings in Chromium against ardesk serve -
     expect(await reminders(plain.invoice_id)).toBe(1);
     expect(await reminders(disputed.invoice_id)).toBe(0);
     expect(await reminders(promised.invoice_id)).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });
