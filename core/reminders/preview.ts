@@ -8,11 +8,11 @@ import { timestamp, today as todayOf } from '../clock';
 import { daysBetween } from '../dates';
 import { ATTACHMENT_KINDS, type AttachmentSummary, makeAttachments, summarize } from '../documents/attachments';
 import type { Engine } from '../engine';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { chaseHolds } from '../sequences/holds';
 import { chaseFacts } from '../sequences/holds-store';
 import { INVOICE_REMINDER, reminderKey } from './queue';
-import { loadReminderTargets, reminderBlockers, reminderEmailFor } from './targets';
+import { loadReminderTargets, type ReminderTarget, reminderBlockers, reminderEmailFor } from './targets';
 import { defaultConnection } from '../email/connections';
 import type { RenderedEmail } from './template';
 
@@ -53,6 +53,80 @@ export function recentEmailWarning(latest: { occurred_at: string; subject: strin
   return { kind: 'recent_email', message: `${customerName} was emailed ${ago(days)}${latest.subject ? ` (“${latest.subject}”)` : ''}.` };
 }
 
+/** The warnings kinds that hold a reminder in a bulk send by default: the customer is waiting for us or is already being chased. */
+export const HOLDING_WARNING_KINDS = ['dispute', 'promise', 'reply_unanswered', 'dunning_step_ready'] as const satisfies readonly ReminderWarningKind[];
+
+const CHUNK = 500;
+
+/**
+ * The double-dunning warnings of each invoice named (targets already the company's), in a few
+ * queries per 500 customers: what holds a sequence's chase warns a manual reminder too (a dispute
+ * or promise on this invoice or the customer as a whole, a reply nobody has answered), then a
+ * recent email, a ready dunning step, a reminder already asked for today.
+ */
+export async function reminderWarnings(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, targets: ReminderTarget[]): Promise<Map<string, ReminderWarning[]>> {
+  const today = todayOf(engine.clock);
+  const now = timestamp(engine.clock);
+  const out = new Map<string, ReminderWarning[]>(targets.map((t) => [t.invoiceId, []]));
+  const customerIds = [...new Set(targets.map((t) => t.customerId))];
+  const facts = await chaseFacts(engine.db, companyId, customerIds);
+  const latest = new Map<string, { occurred_at: string; subject: string | null }>();
+  const steps: Array<{ customer_id: string; invoice_id: string | null; label: string; name: string }> = [];
+  for (let i = 0; i < customerIds.length; i += CHUNK) {
+    const ids = customerIds.slice(i, i + CHUNK);
+    const emails = await engine.db
+      .selectFrom('communications as m')
+      .select(['m.customer_id', 'm.occurred_at', 'm.subject'])
+      .where('m.company_id', '=', companyId)
+      .where('m.customer_id', 'in', ids)
+      .where('m.direction', '=', 'outbound')
+      .where('m.kind', '=', 'email')
+      .orderBy('m.occurred_at', 'desc')
+      .execute();
+    for (const e of emails) if (!latest.has(e.customer_id)) latest.set(e.customer_id, e);
+    steps.push(
+      ...(await engine.db
+        .selectFrom('scheduled_steps as s')
+        .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+        .innerJoin('sequences as q', 'q.id', 's.sequence_id')
+        .select(['s.customer_id', 's.invoice_id', 'st.label', 'q.name'])
+        .where('s.company_id', '=', companyId)
+        .where('s.customer_id', 'in', ids)
+        .where('st.step_type', '=', 'reminder')
+        .where((eb) => eb.or([eb('s.status', '=', 'ready'), eb.and([eb('s.status', '=', 'scheduled'), eb('s.scheduled_at', '<=', now)])]))
+        .execute()),
+    );
+  }
+  const asked = new Set<string>();
+  for (let i = 0; i < targets.length; i += CHUNK) {
+    const keys = targets.slice(i, i + CHUNK).map((t) => reminderKey(t.invoiceId, today));
+    const jobs = await engine.db.selectFrom('jobs').select(['idempotency_key', 'status']).where('kind', '=', INVOICE_REMINDER).where('idempotency_key', 'in', keys).execute();
+    for (const j of jobs) if (j.status !== 'failed' && j.idempotency_key) asked.add(j.idempotency_key);
+  }
+  for (const t of targets) {
+    const warnings = out.get(t.invoiceId)!;
+    const f = facts.get(t.customerId);
+    if (f) {
+      const own = { ...f, disputes: f.disputes.filter((d) => d.invoiceId === t.invoiceId), promises: f.promises.filter((p) => p.invoiceId === null || p.invoiceId === t.invoiceId) };
+      for (const hold of chaseHolds(own, today)) {
+        warnings.push({ kind: hold.kind === 'reply' ? 'reply_unanswered' : hold.kind, message: `${hold.reason.replace(/^Paused: /, '')}.` });
+      }
+    }
+    const recent = recentEmailWarning(latest.get(t.customerId), t.customerName, today);
+    if (recent) warnings.push(recent);
+    for (const step of steps.filter((x) => x.customer_id === t.customerId && (x.invoice_id === null || x.invoice_id === t.invoiceId))) {
+      warnings.push({ kind: 'dunning_step_ready', message: `The dunning step “${step.label}” of the sequence “${step.name}” is ready for this customer: sending this reminder as well emails them twice.` });
+    }
+    if (asked.has(reminderKey(t.invoiceId, today))) warnings.push({ kind: 'reminder_today', message: 'A reminder for this invoice was already queued today: asking again sends nothing.' });
+  }
+  return out;
+}
+
+/** Why one invoice (found) cannot get a reminder, in words. */
+function blockersInWords(id: string, targets: Map<string, ReminderTarget>): string[] {
+  return reminderBlockers([id], targets).map((m) => (m.startsWith('Closed') ? 'The invoice is closed: it gets no reminder.' : 'The customer has no billing contact with an email address.'));
+}
+
 export async function reminderPreview(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, invoiceId: string): Promise<ReminderPreview> {
   const id = invoiceId.toLowerCase();
   const today = todayOf(engine.clock);
@@ -61,47 +135,9 @@ export async function reminderPreview(engine: Pick<Engine, 'db' | 'clock'>, comp
   if (!target) throw new NotFoundError('Invoice not found');
   const connection = await defaultConnection(engine.db, companyId);
   const company = await engine.db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow();
-  const blockers: string[] = reminderBlockers([id], targets).map((m) => (m.startsWith('Closed') ? 'The invoice is closed: it gets no reminder.' : 'The customer has no billing contact with an email address.'));
+  const blockers = blockersInWords(id, targets);
   if (!connection) blockers.push('No default email connection is set up to send from.');
-
-  const warnings: ReminderWarning[] = [];
-  // What holds a sequence's chase warns a manual reminder too: a dispute or promise on this invoice
-  // (or the customer as a whole), a reply nobody has answered.
-  const facts = (await chaseFacts(engine.db, companyId, [target.customerId])).get(target.customerId);
-  if (facts) {
-    const own = { ...facts, disputes: facts.disputes.filter((d) => d.invoiceId === id), promises: facts.promises.filter((p) => p.invoiceId === null || p.invoiceId === id) };
-    for (const hold of chaseHolds(own, today)) {
-      warnings.push({ kind: hold.kind === 'reply' ? 'reply_unanswered' : hold.kind, message: `${hold.reason.replace(/^Paused: /, '')}.` });
-    }
-  }
-  const latest = await engine.db
-    .selectFrom('communications')
-    .select(['occurred_at', 'subject'])
-    .where('company_id', '=', companyId)
-    .where('customer_id', '=', target.customerId)
-    .where('direction', '=', 'outbound')
-    .where('kind', '=', 'email')
-    .orderBy('occurred_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const recent = recentEmailWarning(latest, target.customerName, today);
-  if (recent) warnings.push(recent);
-  const steps = await engine.db
-    .selectFrom('scheduled_steps as s')
-    .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
-    .innerJoin('sequences as q', 'q.id', 's.sequence_id')
-    .select(['st.label', 'q.name'])
-    .where('s.company_id', '=', companyId)
-    .where('s.customer_id', '=', target.customerId)
-    .where('st.step_type', '=', 'reminder')
-    .where((eb) => eb.or([eb('s.status', '=', 'ready'), eb.and([eb('s.status', '=', 'scheduled'), eb('s.scheduled_at', '<=', timestamp(engine.clock))])]))
-    .where((eb) => eb.or([eb('s.invoice_id', 'is', null), eb('s.invoice_id', '=', id)]))
-    .execute();
-  for (const step of steps) {
-    warnings.push({ kind: 'dunning_step_ready', message: `The dunning step “${step.label}” of the sequence “${step.name}” is ready for this customer: sending this reminder as well emails them twice.` });
-  }
-  const asked = await engine.db.selectFrom('jobs').select('status').where('idempotency_key', '=', reminderKey(id, today)).where('kind', '=', INVOICE_REMINDER).executeTakeFirst();
-  if (asked && asked.status !== 'failed') warnings.push({ kind: 'reminder_today', message: 'A reminder for this invoice was already queued today: asking again sends nothing.' });
+  const warnings = (await reminderWarnings(engine, companyId, [target])).get(id) ?? [];
 
   const email = reminderEmailFor(company.name, target, today);
   const attachments = target.closingReason ? [] : summarize(await makeAttachments(engine.db, companyId, { invoiceId: id, customerId: target.customerId }, ATTACHMENT_KINDS, today));
@@ -116,4 +152,38 @@ export async function reminderPreview(engine: Pick<Engine, 'db' | 'clock'>, comp
     warnings,
     attachments,
   };
+}
+
+export interface BulkReminderPreviewItem {
+  invoice_id: string;
+  invoice_number: string;
+  customer_id: string;
+  customer_name: string;
+  /** Why it cannot be sent (closed, no billing email). */
+  blockers: string[];
+  warnings: ReminderWarning[];
+  /** A dispute, a standing promise, an unanswered reply or a ready dunning step: left out by default. */
+  held: boolean;
+}
+
+/** The warnings of each invoice of a bulk reminder, in the order asked; unknown or other companies' ids are named in a 400. */
+export async function bulkReminderPreview(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, invoiceIds: string[]): Promise<BulkReminderPreviewItem[]> {
+  const ids = [...new Set(invoiceIds.map((i) => i.toLowerCase()))];
+  const targets = await loadReminderTargets(engine.db, companyId, ids);
+  const missing = ids.filter((i) => !targets.has(i));
+  if (missing.length) throw new ValidationError('Some invoices are not in this company', { invoice_ids: missing.map((i) => `No invoice ${i} in this company`) });
+  const warnings = await reminderWarnings(engine, companyId, [...targets.values()]);
+  return ids.map((id) => {
+    const t = targets.get(id)!;
+    const w = warnings.get(id) ?? [];
+    return {
+      invoice_id: id,
+      invoice_number: t.invoiceNumber,
+      customer_id: t.customerId,
+      customer_name: t.customerName,
+      blockers: blockersInWords(id, targets),
+      warnings: w,
+      held: w.some((x) => (HOLDING_WARNING_KINDS as readonly string[]).includes(x.kind)),
+    };
+  });
 }

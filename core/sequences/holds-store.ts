@@ -10,7 +10,7 @@ import { COMMITMENT_DATE } from '../db/migrations/0099_promise_dates';
 import type { Db } from '../db/connection';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
-import { type ChaseFacts, type HoldSettings, pauseFor, promiseMissed } from './holds';
+import { type ChaseFacts, type Hold, type HoldSettings, pauseFor, promiseMissed } from './holds';
 import { localDate, zonedToUtc } from './schedule';
 
 /** A label whose name says dispute or promise marks an invoice so (the demo's "Disputed", "Promise to pay"). */
@@ -127,6 +127,17 @@ export function settingsOf(q: { pause_on_reply: number; pause_on_promise: number
   return { reply: q.pause_on_reply === 1, promise: q.pause_on_promise === 1, dispute: q.pause_on_dispute === 1 };
 }
 
+/** What pauses one enrollment by itself today (a collector's pause aside), by its sequence's settings. */
+export function enrollmentHold(
+  e: { reply_handled_at: string | null; created_at: string; pause_on_reply: number; pause_on_promise: number; pause_on_dispute: number },
+  facts: ChaseFacts,
+  today: string,
+): Hold | null {
+  // A reply written before the customer was enrolled was read by whoever enrolled them.
+  const handled = [e.reply_handled_at, e.created_at].filter((x): x is string => x !== null).sort().at(-1) ?? null;
+  return pauseFor({ ...facts, replyHandledAt: handled }, settingsOf(e), today);
+}
+
 export interface RefreshResult {
   paused: number;
   resumed: number;
@@ -160,9 +171,7 @@ export async function refreshHolds(tx: CommandTx, companyId: string, customerIds
     const f = facts.get(e.customer_id);
     if (!f) continue;
     const today = localDate(now, e.timezone);
-    // A reply written before the customer was enrolled was read by whoever enrolled them.
-    const handled = [e.reply_handled_at, e.created_at].filter((x): x is string => x !== null).sort().at(-1) ?? null;
-    const hold = pauseFor({ ...f, replyHandledAt: handled }, settingsOf(e), today);
+    const hold = enrollmentHold(e, f, today);
     const next = hold ? { paused_kind: hold.kind, paused_reason: hold.reason, paused_until: hold.until, paused_invoice_id: hold.invoiceId } : { paused_kind: null, paused_reason: null, paused_until: null, paused_invoice_id: null };
     if (next.paused_kind === e.paused_kind && next.paused_reason === e.paused_reason && next.paused_until === e.paused_until) continue;
     const changes = { ...next, paused_at: hold ? (e.paused_kind ? undefined : tx.now) : null, updated_at: tx.now };

@@ -79,7 +79,7 @@ describe('invoice reminders over real SMTP', () => {
   it('queues one job per invoice, then emails each billing contact once and records the touch', async () => {
     const res = await send(invoices);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'queued', invoice_ids: invoices, message: '2 reminders queued.' });
+    expect(res.body).toEqual({ status: 'queued', invoice_ids: invoices, message: '2 reminders queued.', warnings: [] });
     const queued = await jobs();
     expect(queued.map((j) => [j.kind, j.status, j.subject_id, j.idempotency_key])).toEqual(invoices.map((id) => ['invoice_reminder', 'queued', id, `invoice_reminder:${id}:2026-11-23`]));
     // Nothing leaves before the worker runs: the request only records the work.
@@ -139,7 +139,9 @@ describe('invoice reminders over real SMTP', () => {
     expect(smtp.messages).toHaveLength(2);
 
     const sameDay = await send([invoices[0]]);
-    expect(sameDay.body).toEqual({ status: 'queued', invoice_ids: [invoices[0]], message: '0 reminders queued; 1 invoice already has a reminder queued or sent today.' });
+    expect(sameDay.body).toMatchObject({ status: 'queued', invoice_ids: [invoices[0]], message: '0 reminders queued; 1 invoice already has a reminder queued or sent today.' });
+    // The customer was emailed a moment ago: the response says so.
+    expect(sameDay.body.warnings.flatMap((w: { warnings: Array<{ kind: string }> }) => w.warnings.map((x) => x.kind))).toEqual(['recent_email']);
     await worker.runDueJobs();
     expect(smtp.messages).toHaveLength(2);
 
@@ -465,7 +467,7 @@ describe('invoice reminders over real SMTP', () => {
       const ids = [invoices[0].toUpperCase(), invoices[0], invoices[1]];
       const res = await send(ids);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ status: 'queued', invoice_ids: ids, message: '2 reminders queued.' });
+      expect(res.body).toEqual({ status: 'queued', invoice_ids: ids, message: '2 reminders queued.', warnings: [] });
       expect(await jobs()).toHaveLength(2);
     });
   });

@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ATTACHMENT_KINDS } from '../../documents/attachments';
 import { invoiceReminders, MAX_REMINDERS } from '../../reminders/history';
-import { REMINDER_WARNING_KINDS, reminderPreview } from '../../reminders/preview';
+import { bulkReminderPreview, REMINDER_WARNING_KINDS, reminderPreview } from '../../reminders/preview';
+import { ValidationError } from '../../errors';
 import { queueInvoiceReminders } from '../../reminders/queue';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
@@ -25,11 +26,24 @@ const SendRemindersRequest = z
   })
   .openapi('SendRemindersRequest');
 
+const ReminderWarning = z.object({ kind: z.enum(REMINDER_WARNING_KINDS), message: z.string() }).openapi('ReminderWarning');
+
+const InvoiceWarnings = z
+  .object({
+    invoice_id: Uuid,
+    invoice_number: z.string(),
+    customer_id: Uuid,
+    customer_name: z.string(),
+    warnings: z.array(ReminderWarning),
+  })
+  .openapi('InvoiceReminderWarnings');
+
 const SendRemindersResponse = z
   .object({
     status: z.literal('queued'),
     invoice_ids: z.array(Uuid),
     message: z.string(),
+    warnings: z.array(InvoiceWarnings).openapi({ description: 'Extension: the invoices asked for that had double-dunning warnings (a dispute, a standing promise, an unanswered reply, a ready dunning step, a recent email), as they stood when asked' }),
   })
   .openapi('SendRemindersResponse');
 
@@ -83,7 +97,7 @@ const ReminderPreview = z
     email: z.object({ subject: z.string(), text: z.string(), html: z.string() }).nullable().openapi({ description: 'The email as the worker renders it; null for a closed invoice' }),
     blockers: z.array(z.string()).openapi({ description: 'Why it cannot be sent; empty when it can' }),
     warnings: z
-      .array(z.object({ kind: z.enum(REMINDER_WARNING_KINDS), message: z.string() }).openapi('ReminderWarning'))
+      .array(ReminderWarning)
       .openapi({
         description:
           'Warnings before chasing: the invoice is disputed, a promise to pay stands, a reply is unanswered, a recent email to the customer, a ready sequence step, a reminder already asked for today',
@@ -104,6 +118,30 @@ const previewRoute = createRoute({
   responses: { 200: json(ReminderPreview, 'The preview'), ...problems(401, 403, 404) },
 });
 
+const BulkReminderPreview = z
+  .object({
+    count: z.number().int(),
+    held_count: z.number().int().openapi({ description: 'How many invoices are held by default' }),
+    data: z.array(
+      InvoiceWarnings.extend({
+        blockers: z.array(z.string()).openapi({ description: 'Why it cannot be sent (closed, no billing email); the whole request is refused while any invoice has one' }),
+        held: z.boolean().openapi({ description: 'A dispute, a standing promise, an unanswered reply or a ready dunning step: a client leaves it out by default' }),
+      }),
+    ),
+  })
+  .openapi('BulkReminderPreview');
+
+const bulkPreviewRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/invoices/bulk/reminder-preview',
+  tags: ['Extensions'],
+  summary: 'The double-dunning warnings of each invoice of a bulk reminder, in the order asked; queues nothing',
+  description: 'Unknown or other companies\' invoices fail the request with 400 naming them.',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(SendRemindersRequest) },
+  responses: { 200: json(BulkReminderPreview, 'The warnings per invoice'), ...problems(400, 401, 403, 404) },
+});
+
 export function reminderRoutes() {
   const router = createRouter();
   router.openapi(previewRoute, async (c) => c.json(await reminderPreview(c.var.engine, scopeOf(c).companyId, c.req.valid('param').invoice_id), 200));
@@ -111,10 +149,25 @@ export function reminderRoutes() {
     const data = await invoiceReminders(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').invoice_id);
     return c.json({ count: data.length, data }, 200);
   });
+  router.openapi(bulkPreviewRoute, async (c) => {
+    const data = await bulkReminderPreview(c.var.engine, scopeOf(c).companyId, c.req.valid('json').invoice_ids);
+    return c.json({ count: data.length, held_count: data.filter((d) => d.held).length, data }, 200);
+  });
   router.openapi(sendRemindersRoute, async (c) => {
     const { invoice_ids, attach } = c.req.valid('json');
-    const result = await queueInvoiceReminders(c.var.engine, scopeOf(c), invoice_ids, attach);
-    return c.json({ status: 'queued' as const, invoice_ids, message: reminderMessage(result.queued.length, result.unchanged.length) }, 200);
+    const scope = scopeOf(c);
+    // Read before queuing: a reminder queued by this very request is no warning about it. Unknown
+    // ids are refused by the queuing, with its own words.
+    const warned = await bulkReminderPreview(c.var.engine, scope.companyId, invoice_ids).catch((err: unknown) => {
+      if (err instanceof ValidationError) return [];
+      throw err;
+    });
+    const result = await queueInvoiceReminders(c.var.engine, scope, invoice_ids, attach);
+    // "Already asked today" is what the message says; the rest is about the customer.
+    const warnings = warned
+      .map(({ blockers: _b, held: _h, ...w }) => ({ ...w, warnings: w.warnings.filter((x) => x.kind !== 'reminder_today') }))
+      .filter((w) => w.warnings.length > 0);
+    return c.json({ status: 'queued' as const, invoice_ids, message: reminderMessage(result.queued.length, result.unchanged.length), warnings }, 200);
   });
   return router;
 }

@@ -499,6 +499,21 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/customers/{customer_id}/chase": {
+    get: {
+      /** The customer's chase now: what holds it and whether each active sequence runs or why it is paused */
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+      responses: {
+        200: components["schemas"]["CustomerChase"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/customers/{customer_id}/statement.pdf": {
     get: {
       /** The customer's statement of account as a PDF (extension) */
@@ -513,6 +528,73 @@ export interface paths {
       };
       responses: {
         200: string;
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/disputes": {
+    get: {
+      /** The company's disputes, open ones first, then newest first (at most 200) */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        invoice_id?: string;
+        customer_id?: string;
+        status?: "open" | "resolved";
+      };
+      responses: {
+        200: components["schemas"]["DisputeList"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Open a dispute on an open invoice */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["NewDispute"];
+      responses: {
+        201: components["schemas"]["Dispute"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/disputes/{dispute_id}": {
+    get: {
+      /** One dispute */
+      path: {
+        company_id: string;
+        dispute_id: string;
+      };
+      responses: {
+        200: components["schemas"]["Dispute"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/disputes/{dispute_id}/resolve": {
+    post: {
+      /** Resolve an open dispute, saying how */
+      path: {
+        company_id: string;
+        dispute_id: string;
+      };
+      body: components["schemas"]["ResolveDispute"];
+      responses: {
+        200: components["schemas"]["Dispute"];
         400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
@@ -913,6 +995,22 @@ export interface paths {
       body: components["schemas"]["InvoiceBulkUpdate"];
       responses: {
         200: components["schemas"]["InvoiceBulkUpdateResult"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/invoices/bulk/reminder-preview": {
+    post: {
+      /** The double-dunning warnings of each invoice of a bulk reminder, in the order asked; queues nothing */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["SendRemindersRequest"];
+      responses: {
+        200: components["schemas"]["BulkReminderPreview"];
         400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
@@ -2467,6 +2565,14 @@ export interface components {
       skipped_count: number;
       skipped_customer_ids: string[];
     };
+    BulkReminderPreview: {
+      count: number;
+      held_count: number;
+      data: (components["schemas"]["InvoiceReminderWarnings"] & {
+        blockers: string[];
+        held: boolean;
+      })[];
+    };
     CallOutcome: "reached" | "left_voicemail" | "no_answer" | "wrong_number" | "promised_to_pay" | "disputed" | null;
     CancelActionRequest: {
       reason?: string;
@@ -2667,6 +2773,21 @@ export interface components {
       created_at: string;
       updated_at: string;
     };
+    CustomerChase: {
+      customer: string;
+      holds: {
+        kind: "dispute" | "promise" | "reply";
+        reason: string;
+        invoice: string | null;
+      }[];
+      enrollments: {
+        id: string;
+        sequence: string;
+        sequence_name: string;
+        pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
+        pause_reason: string | null;
+      }[];
+    };
     CustomerContact: {
       id: string;
       name: string;
@@ -2743,6 +2864,28 @@ export interface components {
       database_file: string;
       database_size_bytes: number;
       backups: components["schemas"]["BackupFile"][];
+    };
+    Dispute: {
+      id: string;
+      invoice: string;
+      invoice_number: string;
+      customer: string;
+      customer_name: string;
+      reason: string;
+      owner: string | null;
+      owner_name: string | null;
+      status: "open" | "resolved";
+      communication: string | null;
+      resolution: string | null;
+      opened_by: string | null;
+      resolved_by: string | null;
+      resolved_at: string | null;
+      created_at: string;
+      updated_at: string;
+    };
+    DisputeList: {
+      count: number;
+      data: components["schemas"]["Dispute"][];
     };
     DocumentDetails: {
       company_name: string;
@@ -3578,6 +3721,13 @@ export interface components {
       applied_filters: components["schemas"]["InvoiceAppliedFilters"];
       items: (components["schemas"]["Invoice"] | components["schemas"]["InvoiceCustomerGroup"])[];
     };
+    InvoiceReminderWarnings: {
+      invoice_id: string;
+      invoice_number: string;
+      customer_id: string;
+      customer_name: string;
+      warnings: components["schemas"]["ReminderWarning"][];
+    };
     InvoiceReplace: {
       customer: string;
       total_amount: number;
@@ -3756,6 +3906,12 @@ export interface components {
       contacts?: components["schemas"]["CustomerContactInput"][];
       locations?: components["schemas"]["CustomerLocationInput"][];
     };
+    NewDispute: {
+      invoice_id: string;
+      reason: string;
+      owner_id?: string | null;
+      communication_id?: string | null;
+    };
     NewEmailConnection: {
       name: string;
       from_email: string;
@@ -3891,6 +4047,9 @@ export interface components {
       kind: "dispute" | "promise" | "reply_unanswered" | "recent_email" | "dunning_step_ready" | "reminder_today";
       message: string;
     };
+    ResolveDispute: {
+      resolution: string;
+    };
     RetryActionRequest: {
       final_content?: string;
       final_subject?: string;
@@ -3978,6 +4137,7 @@ export interface components {
       status: "queued";
       invoice_ids: string[];
       message: string;
+      warnings: components["schemas"]["InvoiceReminderWarnings"][];
     };
     SendScheduledStepRequest: {
       sender_connection_id?: string;

@@ -3,6 +3,7 @@ import { ErrorBox } from '../components/ErrorBox';
 import { Pager } from '../components/SortHeader';
 import { useLoad } from '../components/useLoad';
 import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
+import { OpenDisputeDialog } from '../desk/PanelDisputes';
 import { PAYMENT_STATUS_WORDS, paymentMethodWords } from '../desk/payments';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
@@ -86,8 +87,9 @@ export function CustomerPayments({ companyId, customerId, currency, version }: {
 }
 
 /** Emails sent and received, calls and notes, newest first; the customer's replies are marked. */
-export function CustomerCommunications({ companyId, customerId, version }: { companyId: string; customerId: string; version: number }) {
+export function CustomerCommunications({ companyId, customerId, version, onChanged }: { companyId: string; customerId: string; version: number; onChanged: () => void }) {
   const [offset, setOffset] = useState(0);
+  const [disputing, setDisputing] = useState<{ communication: string; invoice: string; number: string } | null>(null);
   const [show, setShow] = useState<Show>('all');
   const timeline = useLoad(
     (signal) =>
@@ -146,6 +148,16 @@ export function CustomerCommunications({ companyId, customerId, version }: { com
                       {words.lines.map((line) => ` · ${line}`).join('')}
                     </div>
                     {c.body && <div className="small clamp">{c.body}</div>}
+                    {words.isReply && c.invoice && c.invoice_number && (
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        aria-label={`Open a dispute on ${c.invoice_number} from this reply`}
+                        onClick={() => setDisputing({ communication: c.id, invoice: c.invoice!, number: c.invoice_number! })}
+                      >
+                        Open a dispute…
+                      </button>
+                    )}
                   </div>
                 </li>
               );
@@ -153,6 +165,19 @@ export function CustomerCommunications({ companyId, customerId, version }: { com
           </ol>
           <Pager offset={offset} limit={PAGE} count={timeline.data.count} onOffset={setOffset} what="communications" />
         </>
+      )}
+      {disputing && (
+        <OpenDisputeDialog
+          companyId={companyId}
+          invoiceId={disputing.invoice}
+          invoiceNumber={disputing.number}
+          communicationId={disputing.communication}
+          onDone={() => {
+            setDisputing(null);
+            onChanged();
+          }}
+          onCancel={() => setDisputing(null)}
+        />
       )}
     </section>
   );

@@ -146,7 +146,7 @@ export function CustomerSections({ companyId, customerId, customer, version, onS
         />
       )}
       <div className="two-col">
-        <CustomerCommunications companyId={companyId} customerId={customerId} version={version} />
+        <CustomerCommunications companyId={companyId} customerId={customerId} version={version} onChanged={onSaved} />
         <CustomerPayments companyId={companyId} customerId={customerId} currency={customer?.currency ?? null} version={version} />
       </div>
       <div className="two-col">

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../components/Dialog';
 import { describeError, ErrorBox } from '../components/ErrorBox';
-import { useLoad } from '../components/useLoad';
+import type { Schemas } from '../api/client';
+import { type Loaded, useLoad } from '../components/useLoad';
 import { type AttachmentKind, AttachOptions } from '../documents/AttachOptions';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
@@ -35,6 +36,52 @@ function Recipients({ companyId, customers }: { companyId: string; customers: st
   );
 }
 
+/**
+ * Each selected invoice's warnings: those a collector must not chase over (a dispute, a standing
+ * promise, an unanswered reply, a ready sequence step) are left out by default, in one click.
+ */
+function HeldInvoices({ preview, leaveOut, onLeaveOut }: { preview: Loaded<Schemas['BulkReminderPreview'] | null>; leaveOut: boolean; onLeaveOut: (v: boolean) => void }) {
+  if (preview.error !== null) return <ErrorBox what="the warnings" error={preview.error} onRetry={preview.reload} />;
+  if (!preview.data) return <p className="muted">Checking each invoice for disputes, promises, replies and sequence steps…</p>;
+  const held = preview.data.data.filter((d) => d.held);
+  const warned = preview.data.data.filter((d) => !d.held && d.warnings.length > 0);
+  return (
+    <div className="bulk-warnings" data-testid="bulk-warnings">
+      {held.length > 0 && (
+        <>
+          <label className="check">
+            <input type="checkbox" checked={leaveOut} onChange={(e) => onLeaveOut(e.target.checked)} />
+            Leave out the {plural(held.length)} below: the customer is waiting for us or is already being chased
+          </label>
+          <ul className="warnings" data-testid="held-invoices">
+            {held.map((d) => (
+              <li key={d.invoice_id} data-invoice={d.invoice_number}>
+                <strong>
+                  {d.invoice_number} · {d.customer_name}
+                </strong>
+                {leaveOut ? ' (left out)' : ''}: {d.warnings.map((w) => w.message).join(' ')}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {warned.length > 0 && (
+        <ul className="warnings muted" data-testid="warned-invoices">
+          {warned.map((d) => (
+            <li key={d.invoice_id}>
+              {d.invoice_number} · {d.customer_name}: {d.warnings.map((w) => w.message).join(' ')}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function plural(k: number): string {
+  return `${formatCount(k)} invoice${k === 1 ? '' : 's'}`;
+}
+
 type BulkBody = { add_labels?: string[]; remove_labels?: string[]; updates?: { next_follow_up_date?: string | null; payment_link?: string | null } };
 
 /** Actions on the selected invoices. Each write refreshes the grid and reports in a toast. */
@@ -48,7 +95,6 @@ export function BulkBar({ companyId, onClear }: { companyId: string; onClear: ()
   const [attach, setAttach] = useState<AttachmentKind[]>([]);
   const n = selection.length;
   const ids = selection.map((s) => s.id);
-  const plural = (k: number) => `${formatCount(k)} invoice${k === 1 ? '' : 's'}`;
 
   async function patch(body: BulkBody, done: (updated: number) => string) {
     setBusy(true);
@@ -63,11 +109,21 @@ export function BulkBar({ companyId, onClear }: { companyId: string; onClear: ()
     }
   }
 
+  const [leaveOut, setLeaveOut] = useState(true);
+  const preview = useLoad(
+    (signal) =>
+      confirming ? api.post('/api/companies/{company_id}/invoices/bulk/reminder-preview', { path: { company_id: companyId }, body: { invoice_ids: ids }, signal }) : Promise.resolve(null),
+    [companyId, confirming, ids.join()],
+  );
+  const heldIds = new Set(leaveOut ? (preview.data?.data.filter((d) => d.held).map((d) => d.invoice_id) ?? []) : []);
+  const sending = ids.filter((id) => !heldIds.has(id));
+
   async function sendReminders() {
     setBusy(true);
     try {
-      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: ids, attach } });
-      toast.success(`Reminders queued for ${plural(res.invoice_ids.length)}. ${res.message}`);
+      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: sending, attach } });
+      const left = ids.length - sending.length;
+      toast.success(`Reminders queued for ${plural(res.invoice_ids.length)}${left ? `; ${plural(left)} left out` : ''}. ${res.message}`);
       setConfirming(false);
       changed();
     } catch (err) {
@@ -125,14 +181,16 @@ export function BulkBar({ companyId, onClear }: { companyId: string; onClear: ()
       {confirming && (
         <ConfirmDialog
           title="Send payment reminders?"
-          confirmLabel={`Send ${formatCount(n)} reminder${n === 1 ? '' : 's'}`}
+          confirmLabel={`Send ${formatCount(sending.length)} reminder${sending.length === 1 ? '' : 's'}`}
           busy={busy}
+          disabled={!preview.data || sending.length === 0}
           onConfirm={() => void sendReminders()}
           onCancel={() => setConfirming(false)}
         >
           <p>
             One reminder email per invoice, {plural(n)} in all, to the billing contact of each customer: {recipientsSummary(selection)}.
           </p>
+          <HeldInvoices preview={preview} leaveOut={leaveOut} onLeaveOut={setLeaveOut} />
           <Recipients companyId={companyId} customers={[...new Set(selection.map((s) => s.customer))]} />
           <AttachOptions chosen={attach} onChange={setAttach} note="Each reminder gets its own invoice's PDF and its customer's statement, made when it is sent." />
           <p className="muted">Reminders are sent in the background from the company's default email connection.</p>

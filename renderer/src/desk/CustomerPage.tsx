@@ -12,6 +12,7 @@ import './ag';
 import { customerFilters, type DeskFilters, toSearch } from './filters';
 import { formatCount, formatMoney, formatTimestamp } from './format';
 import { InvoiceGrid } from './InvoiceGrid';
+import { ChaseStatus } from './PanelDisputes';
 
 /** One customer: totals, contacts, owners and locations, all of its invoices, and its history below. */
 export default function CustomerPage({ companyId, customerId }: { companyId: string; customerId: string }) {
@@ -56,6 +57,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
                 {c.is_person ? 'Person' : 'Company'} · {c.currency} · net {c.payment_terms_days} days{c.remote_id ? ` · ${c.remote_id}` : ''}
               </div>
               {c.last_reply_at && <div data-testid="customer-last-reply">Last replied by email {formatTimestamp(c.last_reply_at)}</div>}
+              <ChaseStatus companyId={companyId} customerId={c.id} version={logged} />
             </div>
             <LogContactButton
               companyId={companyId}
@@ -144,7 +146,18 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
       <div className="customer-grid">
         {gridMounts && <InvoiceGrid companyId={companyId} filters={filters} onFilters={setFilters} onOpen={onOpen} onCustomer={onCustomer} embedded />}
       </div>
-      {(c || customer.error === null) && <CustomerSections companyId={companyId} customerId={customerId} customer={c} version={logged} onSaved={customer.reload} />}
+      {(c || customer.error === null) && (
+        <CustomerSections
+          companyId={companyId}
+          customerId={customerId}
+          customer={c}
+          version={logged}
+          onSaved={() => {
+            customer.reload();
+            setLogged((n) => n + 1);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { BucketText, CustomerLink, LabelChip, StatusBadge } from './cells';
 import { billingContact, formatDate, formatMoney, formatTimestamp } from './format';
 import { balanceTooltip } from './InvoiceGrid';
 import { Payments, RecordPayment } from './PanelPayments';
+import { ChaseStatus, Disputes } from './PanelDisputes';
 import { Reminders } from './PanelReminders';
 import { useDesk } from './store';
 import type { InvoiceDetail } from './types';
@@ -148,6 +149,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
               )}
             </div>
             <Glance companyId={companyId} invoice={invoice} activity={activity.data?.data ?? null} onCustomer={onCustomer} />
+            <ChaseStatus companyId={companyId} customerId={invoice.customer} version={version} />
             {!!invoice.balance_at_closing && (
               <p className="muted small" data-testid="closed-note">
                 {invoice.status_display}: {formatMoney(Math.abs(invoice.balance_at_closing), invoice.currency)} {invoice.balance_at_closing > 0 ? 'was left unpaid at closing' : 'was paid beyond the total'}. A closed invoice owes
@@ -162,6 +164,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
                 <InvoicePdfButton companyId={companyId} invoiceId={invoice.id} invoiceNumber={invoice.invoice_number} />
               </div>
               <Reminders companyId={companyId} invoice={invoice} version={version} onSaved={changed} />
+              <Disputes companyId={companyId} invoiceId={invoice.id} invoiceNumber={invoice.invoice_number} closed={invoice.status.startsWith('closed_')} version={version} onSaved={changed} />
               <LabelsEditor companyId={companyId} invoice={invoice} onSaved={changed} />
               <FollowUpEditor companyId={companyId} invoice={invoice} onSaved={changed} />
               <Payments companyId={companyId} invoice={invoice} version={version} onSaved={changed} />
