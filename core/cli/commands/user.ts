@@ -3,6 +3,7 @@ import { insertUser, validateNewUser } from '../../auth/users';
 import { insertCompany, insertMembership } from '../../companies/companies';
 import type { Role } from '../../db/schema';
 import { createEngine, runCommand, systemActor } from '../../engine';
+import { addFounderToTeam } from '../../team/team';
 import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 import { USAGE } from '../usage.cjs';
@@ -18,7 +19,8 @@ export function roleOption(value: string | undefined): Role {
 /**
  * Adds a user; with --company, also a membership of that existing company. An unknown company is
  * refused with the closest names (a typo must not make a new empty company), unless
- * --create-company. The user, the company and the membership are one transaction.
+ * --create-company (whose maker joins its team). The user, the company and the membership are one
+ * transaction.
  */
 export async function userCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -54,6 +56,7 @@ export async function userCommand(args: string[]): Promise<number> {
       if (!values.company) return null;
       const id = company?.id ?? (await insertCompany(tx, values.company));
       await insertMembership(tx, id, userId, role);
+      if (!company) await addFounderToTeam(tx, id, userId);
       return id;
     });
     if (!companyId) console.log(`user ${values.username} added`);

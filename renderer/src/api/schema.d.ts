@@ -468,6 +468,22 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/customers/assign-ar-owner": {
+    post: {
+      /** Give many customers an AR owner at once: picked ones, or all matching a rule */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["CustomerOwnerAssignment"];
+      responses: {
+        200: components["schemas"]["CustomerOwnerAssignmentResult"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/customers/{customer_id}": {
     get: {
       /** One customer with contacts, locations and open balance */
@@ -942,8 +958,12 @@ export interface paths {
       path: {
         company_id: string;
       };
+      query?: {
+        ar_owner?: "me" | string;
+      };
       responses: {
         200: components["schemas"]["InvoiceSummary"];
+        400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -2719,6 +2739,21 @@ export interface components {
       postal_code?: string | null;
       country?: string | null;
     };
+    CustomerOwnerAssignment: {
+      ar_owner: string | null;
+      customer_ids?: string[];
+      rule?: {
+        country?: string;
+        min_open_balance?: number;
+        max_open_balance?: number;
+        unassigned_only?: boolean;
+      };
+      dry_run?: boolean;
+    };
+    CustomerOwnerAssignmentResult: {
+      matched: number;
+      updated: number;
+    };
     CustomerPatch: {
       name?: string;
       is_person?: boolean;
@@ -3590,6 +3625,7 @@ export interface components {
       average_days_past_due: number;
       customers_with_open_balance: number;
       customers_with_overdue: number;
+      customer_count: number;
       status_counts: {
         current: number;
         overdue: number;
