@@ -117,7 +117,7 @@ const ListQuery = z.object({
   is_person: QueryBool.optional(),
   ar_owner: UuidValue.optional().openapi({ description: 'Customers of this AR owner (team member id)' }),
   sales_owner: UuidValue.optional().openapi({ description: 'Customers of this sales owner (team member id)' }),
-  sort: z.enum(CUSTOMER_SORTS).optional().openapi({ description: 'name (default), balance (open balance), oldest_due (oldest open due date), ar_owner; empty values last' }),
+  sort: z.enum(CUSTOMER_SORTS).optional().openapi({ description: 'name (default), balance (open balance), overdue (open balance past due), oldest_due (oldest open due date), ar_owner; empty values last' }),
   order: z.enum(['asc', 'desc']).optional().openapi({ description: 'Default asc' }),
   ...offsetPaging(CUSTOMER_PAGE_DEFAULT, CUSTOMER_PAGE_MAX),
 });
@@ -155,7 +155,7 @@ const listRoute = createRoute({
   path: '/api/companies/{company_id}/customers',
   tags: TAGS,
   summary: 'List customers with their balances',
-  description: `Sorted by name, balance, oldest open due date or AR owner, then name and id. Paging: limit (default ${CUSTOMER_PAGE_DEFAULT}, at most ${CUSTOMER_PAGE_MAX}) and offset; count is the total matching.`,
+  description: `Sorted by name, balance, overdue balance, oldest open due date or AR owner, then name and id. Paging: limit (default ${CUSTOMER_PAGE_DEFAULT}, at most ${CUSTOMER_PAGE_MAX}) and offset; count is the total matching.`,
   security: SECURITY,
   request: { params: CompanyParams, query: ListQuery },
   responses: { 200: json(CustomerList, 'Customers'), ...problems(400, 401, 403, 404) },

@@ -439,7 +439,7 @@ export interface paths {
         is_person?: boolean;
         ar_owner?: string;
         sales_owner?: string;
-        sort?: "name" | "balance" | "oldest_due" | "ar_owner";
+        sort?: "name" | "balance" | "overdue" | "oldest_due" | "ar_owner";
         order?: "asc" | "desc";
         limit?: number;
         offset?: number;

@@ -98,9 +98,7 @@ export default function CustomerList({ companyId }: { companyId: string }) {
                 </th>
                 {header('name', 'Customer')}
                 {header('balance', 'Open balance', true, 'desc')}
-                <th scope="col" className="num">
-                  Overdue
-                </th>
+                {header('overdue', 'Overdue', true, 'desc')}
                 {header('oldest_due', 'Oldest due')}
                 {header('ar_owner', 'AR owner')}
                 <th scope="col">Last touch</th>
