@@ -14,10 +14,13 @@ import {
   type CustomerFields,
   type LocationInput,
   normalizeCurrency,
+  type OwnerAssignment,
   validateContacts,
   validateCustomerFields,
   validateLocations,
+  validateOwnerAssignment,
 } from './rules';
+import { toMinor } from '../money';
 import { blankToNull } from '../text';
 
 export interface CustomerInput extends CustomerFields {
@@ -192,5 +195,61 @@ export async function updateCustomer(engine: Pick<Engine, 'db' | 'clock'>, scope
     if (input.contacts) await replaceContacts(tx, scope.companyId, current.id, input.contacts, existing.contacts);
     if (input.locations) await replaceLocations(tx, scope.companyId, current.id, input.locations, existing.locations);
     return getCustomer(tx.db, scope.companyId, current.id, tx.today);
+  });
+}
+
+/**
+ * Gives customers an AR owner (or none) in one transaction: the picked ones, or every customer
+ * matching a rule (a country of one of its locations, a range of open balance). Customers that
+ * already have that owner are matched but not rewritten. A dry run counts what would change and
+ * changes nothing.
+ */
+export async function assignArOwner(
+  engine: Pick<Engine, 'db' | 'clock'>,
+  scope: Scope,
+  input: OwnerAssignment & { dry_run?: boolean },
+): Promise<{ matched: number; updated: number }> {
+  fail(validateOwnerAssignment(input));
+  const owner = input.ar_owner?.toLowerCase() ?? null;
+  return runCommand(engine, 'assign_ar_owner', scope, async (tx) => {
+    fail(await checkOwners(tx, scope.companyId, { ar_owner: owner }));
+    let query = tx.db
+      .selectFrom('customers as c')
+      .leftJoin('customer_open_totals as o', (j) => j.onRef('o.company_id', '=', 'c.company_id').onRef('o.customer_id', '=', 'c.id'))
+      .select(['c.id', 'c.ar_owner_id'])
+      .where('c.company_id', '=', scope.companyId);
+    if (input.customer_ids) {
+      const ids = [...new Set(input.customer_ids.map((id) => id.toLowerCase()))];
+      query = query.where('c.id', 'in', ids);
+      const found = await query.execute();
+      const known = new Set(found.map((r) => r.id));
+      const unknown = ids.filter((id) => !known.has(id));
+      if (unknown.length) fail({ customer_ids: [`No such customer in this company: ${unknown.join(', ')}`] });
+    }
+    const rule = input.rule;
+    if (rule) {
+      const country = rule.country?.trim().toLowerCase();
+      if (country) {
+        query = query.where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('customer_locations as l')
+              .select(sql`1`.as('one'))
+              .whereRef('l.customer_id', '=', 'c.id')
+              .where(sql<boolean>`lower(trim(l.country)) = ${country}`),
+          ),
+        );
+      }
+      if (rule.min_open_balance !== undefined) query = query.where(sql<boolean>`coalesce(o.open_balance, 0) >= ${toMinor(rule.min_open_balance)}`);
+      if (rule.max_open_balance !== undefined) query = query.where(sql<boolean>`coalesce(o.open_balance, 0) <= ${toMinor(rule.max_open_balance)}`);
+      if (rule.unassigned_only) query = query.where('c.ar_owner_id', 'is', null);
+    }
+    const matched = await query.execute();
+    const changing = matched.filter((r) => r.ar_owner_id !== owner).map((r) => r.id);
+    if (input.dry_run) return { matched: matched.length, updated: changing.length };
+    for (let i = 0; i < changing.length; i += 500) {
+      await tx.db.updateTable('customers').set({ ar_owner_id: owner, updated_at: tx.now }).where('id', 'in', changing.slice(i, i + 500)).execute();
+    }
+    await tx.recordMany(changing.map((id) => ({ entity: 'customer', entityId: id, op: 'update' as const, data: { ar_owner_id: owner } })));
+    return { matched: matched.length, updated: changing.length };
   });
 }

@@ -124,15 +124,24 @@ function nameMatches(search: string) {
 }
 
 /** Columns the list sorts by: the name, the owner's name, or per-customer aggregates kept by triggers (0003, 0050). */
-export const CUSTOMER_SORTS = ['name', 'balance', 'oldest_due', 'ar_owner'] as const;
+export const CUSTOMER_SORTS = ['name', 'balance', 'overdue', 'oldest_due', 'ar_owner'] as const;
 export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
 
-const SORT_COLUMN: Record<CustomerSort, string> = {
+const SORT_COLUMN: Record<Exclude<CustomerSort, 'overdue'>, string> = {
   name: 'c.name',
   balance: 'coalesce(o.open_balance, 0)',
   oldest_due: 't.oldest_open_due_date',
   ar_owner: 'ar.name',
 };
+
+/**
+ * The sort key: overdue is summed from each customer's open invoices past due (through
+ * invoices_customer), as pageFacts shows it, since no aggregate keeps it per day.
+ */
+function sortKey(sort: CustomerSort, today: string) {
+  if (sort !== 'overdue') return sql.raw(SORT_COLUMN[sort]);
+  return sql`(SELECT coalesce(sum(i.balance), 0) FROM invoices i WHERE i.company_id = c.company_id AND i.customer_id = c.id AND i.closing_reason IS NULL AND i.due_date < ${today} AND i.balance > 0)`;
+}
 
 export interface CustomerListItem extends CustomerDto {
   open_balance: number;
@@ -175,9 +184,10 @@ export async function listCustomers(
   const sort = page.sort ?? 'name';
   const dir = page.order === 'desc' ? sql`DESC` : sql`ASC`;
   // Customers without a value (no open invoice, no owner) come last in either direction.
+  const key = sortKey(sort, page.today);
   const data = await rows
-    .orderBy(sql`${sql.raw(SORT_COLUMN[sort])} IS NULL`)
-    .orderBy(sql`${sql.raw(SORT_COLUMN[sort])} ${dir}`)
+    .orderBy(sql`${key} IS NULL`)
+    .orderBy(sql`${key} ${dir}`)
     .orderBy('c.name')
     .orderBy('c.id')
     .limit(page.limit)

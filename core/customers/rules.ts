@@ -133,3 +133,43 @@ export function validateCustomerFields(input: CustomerFields, creating: boolean)
   if (input.currency !== undefined && normalizeCurrency(input.currency) === null) add(errors, 'currency', 'Must be a three-letter currency code, e.g. USD');
   return errors;
 }
+
+/** Customers the bulk AR owner assignment changes: a picked set, or everyone matching a rule. */
+export interface OwnerRule {
+  /** A location of the customer is in this country (case and spaces ignored). */
+  country?: string;
+  min_open_balance?: number;
+  max_open_balance?: number;
+  /** Leave customers that already have an AR owner alone. */
+  unassigned_only?: boolean;
+}
+
+export interface OwnerAssignment {
+  ar_owner: string | null;
+  customer_ids?: string[];
+  rule?: OwnerRule;
+}
+
+export const MAX_OWNER_IDS = 1000;
+
+/** One of customer_ids or a rule with at least one condition; a balance range that can match something. */
+export function validateOwnerAssignment(input: OwnerAssignment): Errors {
+  const errors: Errors = {};
+  if (input.ar_owner !== null && !isUuid(input.ar_owner)) add(errors, 'ar_owner', 'Must be a team member id (UUID) or null');
+  const { customer_ids: ids, rule } = input;
+  if (ids === undefined && rule === undefined) add(errors, 'customer_ids', 'Give the customers (customer_ids) or a rule');
+  if (ids !== undefined && rule !== undefined) add(errors, 'rule', 'Give customer_ids or a rule, not both');
+  if (ids !== undefined) {
+    if (ids.length === 0) add(errors, 'customer_ids', 'Pick at least one customer');
+    if (ids.length > MAX_OWNER_IDS) add(errors, 'customer_ids', `Use at most ${MAX_OWNER_IDS} ids`);
+    if (ids.some((id) => !isUuid(id))) add(errors, 'customer_ids', 'Must be customer ids (UUID)');
+  }
+  if (rule !== undefined) {
+    const country = rule.country?.trim();
+    if (!country && rule.min_open_balance === undefined && rule.max_open_balance === undefined) add(errors, 'rule', 'Give a country or a balance range');
+    if (rule.min_open_balance !== undefined && rule.max_open_balance !== undefined && rule.min_open_balance > rule.max_open_balance) {
+      add(errors, 'rule.max_open_balance', 'Must be at least the minimum');
+    }
+  }
+  return errors;
+}

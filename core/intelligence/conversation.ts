@@ -6,7 +6,7 @@
  * the next step, and a stress level from silence, lateness, tone and amount.
  */
 import vader from 'vader-sentiment';
-import { daysBetween } from '../dates';
+import { daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
 import { SUMMARY_MAX_WORDS } from '../insights/payloads';
 import { type EvidenceItem, fact } from '../insights/evidence';
@@ -81,8 +81,8 @@ export function conversationState(communications: Communication[], promise: Paym
   const disputeRaised = disputed || communications.some((c) => fromCustomer(c) && DISPUTE_WORDS.test(text(c)));
   if (!last) return { tone, activeCourt: 'AR', action: null, silenceDays, disputeRaised };
   if (disputeRaised) return { tone, activeCourt: 'Operations', action: 'Resolve the disputed items with operations and confirm the corrected amount', silenceDays, disputeRaised };
-  if (promise && promise.date >= today) return { tone, activeCourt: 'Customer', action: `Check for the payment promised for ${promise.date}`, silenceDays, disputeRaised };
-  if (promise) return { tone, activeCourt: 'AR', action: `Call about the payment promised for ${promise.date}, which has not arrived`, silenceDays, disputeRaised };
+  if (promise && promise.date >= today) return { tone, activeCourt: 'Customer', action: `Check for the payment promised for ${longDate(promise.date)}`, silenceDays, disputeRaised };
+  if (promise) return { tone, activeCourt: 'AR', action: `Call about the payment promised for ${longDate(promise.date)}, which has not arrived`, silenceDays, disputeRaised };
   if (tone === 'defiant') return { tone, activeCourt: 'Executive', action: 'Escalate the refusal to pay to a manager', silenceDays, disputeRaised };
   if (last.direction === 'inbound') return { tone, activeCourt: 'AR', action: 'Reply to the customer’s last message', silenceDays, disputeRaised };
   if (outboundSince >= 2) return { tone, activeCourt: 'AR', action: 'Call the billing contact: reminders are going unanswered', silenceDays, disputeRaised };
@@ -166,9 +166,9 @@ export function invoiceConversationSummary(customer: CustomerFacts, invoice: Ope
   const blocker = state.disputeRaised
     ? 'The customer disputes the invoice'
     : promise && promise.date >= today
-      ? `Payment promised for ${promise.date}`
+      ? `Payment promised for ${longDate(promise.date)}`
       : promise
-        ? `The promise for ${promise.date} was not kept`
+        ? `The promise for ${longDate(promise.date)} was not kept`
         : state.tone === 'defiant'
           ? 'The customer refuses to pay'
           : comms.length === 0

@@ -188,7 +188,7 @@ function triggers(input: ProposalInput): Trigger[] {
         event: 'Promise to pay on record',
         wait: true,
         evidence: [fact('Promised payment date', promise.date, 'communication', { type: 'communication', id: promise.communicationId })],
-        options: [{ actionType: 'task', label: 'Wait for the promised payment', description: `Wait: ${customer.name} promised to pay ${invoice.number} by ${promise.date}.`, metadata: { task: `Check on ${promise.date}` } }],
+        options: [{ actionType: 'task', label: 'Wait for the promised payment', description: `Wait: ${customer.name} promised to pay ${invoice.number} by ${longDate(promise.date)}.`, metadata: { task: `Check on ${longDate(promise.date)}` } }],
       });
       continue;
     }

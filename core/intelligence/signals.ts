@@ -4,7 +4,7 @@
  * condition became true, so re-running the rules on unchanged data gives the same payload and the
  * runner writes nothing); the most severe one wins. No rule firing: signal null with a reason.
  */
-import { addDays, daysBetween } from '../dates';
+import { addDays, daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
 import { type EvidenceItem, fact } from '../insights/evidence';
 import type { Communication, CustomerFacts, OpenInvoice } from './facts';
@@ -90,7 +90,7 @@ export function invoiceSignal(invoice: OpenInvoice, customerName: string, promis
         type: 'broken_promise',
         severity: 'high',
         title: 'Promise to pay broken',
-        description: `${customerName} promised payment by ${promise.date}; nothing has been paid on ${invoice.number} since.`,
+        description: `${customerName} promised payment by ${longDate(promise.date)}; nothing has been paid on ${invoice.number} since.`,
         detected_at: addDays(promise.date, 1),
       },
       evidence: [
@@ -112,7 +112,7 @@ export function invoiceSignal(invoice: OpenInvoice, customerName: string, promis
         type: step.key === '1_30' ? 'newly_past_due' : 'moved_to_older_bucket',
         severity: step.severity,
         title: step.key === '1_30' ? 'Now past due' : `Moved to ${step.label}`,
-        description: `${invoice.number} (${formatMoney(invoice.balance, invoice.currency)} open) was due ${invoice.dueDate} and is now ${step.label}.`,
+        description: `${invoice.number} (${formatMoney(invoice.balance, invoice.currency)} open) was due ${longDate(invoice.dueDate)} and is now ${step.label}.`,
         detected_at: addDays(invoice.dueDate, step.from),
       },
       evidence: [fact('Due date', invoice.dueDate, 'invoice', ref), fact('Open balance', formatMoney(invoice.balance, invoice.currency), 'invoice', ref)],
@@ -142,7 +142,7 @@ export function customerSignal(input: CustomerSignalInput): InsightDraft {
         type: 'broken_promise',
         severity: 'high',
         title: 'Promise to pay broken',
-        description: `${customer.name} promised payment by ${broken.promise.date} and has not paid.`,
+        description: `${customer.name} promised payment by ${longDate(broken.promise.date)} and has not paid.`,
         detected_at: addDays(broken.promise.date, 1),
       },
       evidence: input.brokenPromises.map((b) => fact(`Promise for ${b.invoice.number} broken`, b.promise.date, 'communication', { type: 'communication', id: b.promise.communicationId })),

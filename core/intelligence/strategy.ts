@@ -3,7 +3,7 @@
  * broken promise, silence, how late and how much), with an email, a call and an internal option
  * and the reasoning that led to it.
  */
-import { daysBetween } from '../dates';
+import { daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
 import type { Tone } from './conversation';
 import { type EvidenceItem, fact } from '../insights/evidence';
@@ -33,7 +33,7 @@ export function chooseStrategy(input: StrategyInput): { key: StrategyKey; reason
   const money = formatMoney(overdueAmount, customer.currency);
   if (input.tone === 'defiant') return { key: 'escalate', reasons: ['The customer refuses to pay', `${money} overdue`] };
   if (customer.openInvoices.some((i) => i.disputed)) return { key: 'resolve_dispute', reasons: ['An open invoice is disputed: payment waits on its resolution'] };
-  if (input.promise && input.promise.date >= today) return { key: 'hold_for_promise', reasons: [`Payment promised for ${input.promise.date}`] };
+  if (input.promise && input.promise.date >= today) return { key: 'hold_for_promise', reasons: [`Payment promised for ${longDate(input.promise.date)}`] };
   if (input.brokenPromise) return { key: 'firm_follow_up', reasons: ['A promise to pay was broken'] };
   if (oldest > 60 && overdueAmount >= ESCALATION_AMOUNT) return { key: 'escalate', reasons: [`${money} overdue, the oldest ${oldest} days`] };
   if (input.silent) return { key: 'change_channel', reasons: ['Reminders go unanswered'] };

@@ -33,12 +33,22 @@ export interface InvoiceSummary {
   average_days_past_due: number;
   customers_with_open_balance: number;
   customers_with_overdue: number;
+  /** Customers in the scope: the company's, or the AR owner's. */
+  customer_count: number;
   status_counts: Record<StatusValue, number>;
   status_balances: Record<StatusValue, number>;
   aging: Record<AgingBucket, BucketTotal>;
 }
 
-export async function invoiceSummary(engine: Engine, companyId: string): Promise<InvoiceSummary> {
+/**
+ * The figures of one AR owner's customers come from their invoices (through customers_ar_owner and
+ * invoices_customer), grouped as invoice_due_totals groups the company's, so both scopes add up alike.
+ */
+const OWNER_DUE_TOTALS = `SELECT i.due_date, coalesce(i.closing_reason, 'open'), count(*), sum(i.balance <> 0), sum(i.total_amount), sum(i.balance)
+  FROM customers c JOIN invoices i ON i.company_id = c.company_id AND i.customer_id = c.id
+  WHERE c.company_id = ? AND c.ar_owner_id = ? GROUP BY 1, 2`;
+
+export async function invoiceSummary(engine: Engine, companyId: string, arOwner?: string): Promise<InvoiceSummary> {
   const today = todayOf(engine.clock);
   const t = statusThresholds(today);
   return readSnapshot(engine, (sqlite) => {
@@ -51,9 +61,11 @@ export async function invoiceSummary(engine: Engine, companyId: string): Promise
     let totalAmount = 0;
     let overdueWithBalance = 0;
     let daysPastDueSum = 0;
-    const rows = prepared(sqlite, 'SELECT due_date, state, invoice_count, nonzero_count, total_amount, balance FROM invoice_due_totals WHERE company_id = ?')
-      .raw()
-      .all(companyId) as Array<[string, string, number, number, number, number]>;
+    const rows = (
+      arOwner
+        ? prepared(sqlite, OWNER_DUE_TOTALS).raw().all(companyId, arOwner)
+        : prepared(sqlite, 'SELECT due_date, state, invoice_count, nonzero_count, total_amount, balance FROM invoice_due_totals WHERE company_id = ?').raw().all(companyId)
+    ) as Array<[string, string, number, number, number, number]>;
     for (const [dueDate, state, n, nonzero, total, balance] of rows) {
       const open = state === 'open';
       const status: InvoiceStatus = open ? openStatusOfDue(dueDate, t) : CLOSED_STATUS[state as ClosingReason];
@@ -74,12 +86,23 @@ export async function invoiceSummary(engine: Engine, companyId: string): Promise
         daysPastDueSum += nonzero * daysPastDue(dueDate, today);
       }
     }
-    const customers = prepared(
-      sqlite,
-      'SELECT count(oldest_open_due_date), coalesce(sum(oldest_open_due_date < ?), 0) FROM customer_invoice_totals WHERE company_id = ?',
-    )
-      .raw()
-      .get(today, companyId) as [number, number];
+    const customers = (
+      arOwner
+        ? prepared(
+            sqlite,
+            `SELECT count(t.oldest_open_due_date), coalesce(sum(t.oldest_open_due_date < ?), 0), count(*) FROM customers c
+             LEFT JOIN customer_invoice_totals t ON t.company_id = c.company_id AND t.customer_id = c.id WHERE c.company_id = ? AND c.ar_owner_id = ?`,
+          )
+            .raw()
+            .get(today, companyId, arOwner)
+        : prepared(
+            sqlite,
+            `SELECT count(oldest_open_due_date), coalesce(sum(oldest_open_due_date < ?), 0), (SELECT count(*) FROM customers WHERE company_id = ?)
+             FROM customer_invoice_totals WHERE company_id = ?`,
+          )
+            .raw()
+            .get(today, companyId, companyId)
+    ) as [number, number, number];
     const money = (r: Record<StatusValue, number>) => Object.fromEntries(STATUS_VALUES.map((s) => [s, fromMinor(r[s])])) as Record<StatusValue, number>;
     const openBalance = AGING_BUCKETS.reduce((sum, b) => sum + aging[b].balance, 0);
     return {
@@ -97,6 +120,7 @@ export async function invoiceSummary(engine: Engine, companyId: string): Promise
       average_days_past_due: overdueWithBalance ? Math.round((daysPastDueSum / overdueWithBalance) * 10) / 10 : 0,
       customers_with_open_balance: customers[0],
       customers_with_overdue: customers[1],
+      customer_count: customers[2],
       status_counts: counts,
       status_balances: money(balances),
       aging: Object.fromEntries(AGING_BUCKETS.map((b) => [b, { invoice_count: aging[b].invoice_count, balance: fromMinor(aging[b].balance) }])) as Record<AgingBucket, BucketTotal>,

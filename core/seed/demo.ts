@@ -1,4 +1,4 @@
-import { isInitialized } from '../companies/setup';
+import { isInitialized } from '../team/setup';
 import type { Engine } from '../engine';
 import { seedDemo } from './index';
 

@@ -87,22 +87,46 @@ export async function createTeamMember(engine: Pick<Engine, 'db' | 'clock'>, sco
   return runCommand(engine, 'create_team_member', scope, async (tx) => {
     const userId = input.user_id ? input.user_id.toLowerCase() : null;
     if (userId) await checkUser(tx, scope.companyId, userId, null);
-    const row = {
-      id: newId(),
-      company_id: scope.companyId,
+    return insertTeamMember(tx, scope.companyId, {
       user_id: userId,
       name: (input.name ?? '').trim(),
       email: blankToNull(input.email),
       role: input.role as TeamMemberRole,
-      is_active: input.is_active === false ? (0 as const) : (1 as const),
-      created_at: tx.now,
-      updated_at: tx.now,
-    };
-    await tx.db.insertInto('team_members').values(row).execute();
-    const { id, company_id, created_at, updated_at, ...data } = row;
-    await tx.record('team_member', id, 'insert', data);
-    return toDto(row);
+      is_active: input.is_active !== false,
+    });
   });
+}
+
+/** Inserts a checked team member inside an open command (the first account's own member too). */
+export async function insertTeamMember(
+  tx: CommandTx,
+  companyId: string,
+  input: { user_id: string | null; name: string; email: string | null; role: TeamMemberRole; is_active: boolean },
+): Promise<TeamMemberDto> {
+  const row = {
+    id: newId(),
+    company_id: companyId,
+    user_id: input.user_id,
+    name: input.name,
+    email: input.email,
+    role: input.role,
+    is_active: input.is_active ? (1 as const) : (0 as const),
+    created_at: tx.now,
+    updated_at: tx.now,
+  };
+  await tx.db.insertInto('team_members').values(row).execute();
+  const { id, company_id, created_at, updated_at, ...data } = row;
+  await tx.record('team_member', id, 'insert', data);
+  return toDto(row);
+}
+
+/**
+ * The person who makes a company (first launch, or `ardesk user add --create-company`) collects its
+ * AR from day one: they join its team as its manager, so "Mine" and the AR owner pickers know them.
+ */
+export async function addFounderToTeam(tx: CommandTx, companyId: string, userId: string): Promise<void> {
+  const user = await tx.db.selectFrom('users').select(['display_name', 'username', 'email']).where('id', '=', userId).executeTakeFirstOrThrow();
+  await insertTeamMember(tx, companyId, { user_id: userId, name: user.display_name || user.username, email: user.email, role: 'manager', is_active: true });
 }
 
 export async function updateTeamMember(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, memberId: string, input: TeamMemberInput): Promise<TeamMemberDto> {

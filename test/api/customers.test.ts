@@ -179,6 +179,9 @@ describe('customers API (extension)', () => {
     const names = async (query: string) => (await list(query)).data.map((c) => c.name);
     expect(await names('sort=balance&order=desc')).toEqual(['Big Co', 'Small Co', 'No Invoices Co']);
     expect(await names('sort=balance')).toEqual(['No Invoices Co', 'Small Co', 'Big Co']);
+    // Overdue counts open invoices past due only: Small Co's written-off 999 does not put it first.
+    expect(await names('sort=overdue&order=desc')).toEqual(['Big Co', 'No Invoices Co', 'Small Co']);
+    expect(await names('sort=overdue')).toEqual(['No Invoices Co', 'Small Co', 'Big Co']);
     // Without an open invoice there is no oldest due date: last in either direction.
     expect(await names('sort=oldest_due')).toEqual(['Big Co', 'Small Co', 'No Invoices Co']);
     expect(await names('sort=oldest_due&order=desc')).toEqual(['Small Co', 'Big Co', 'No Invoices Co']);

@@ -126,6 +126,40 @@ describe('accessibility of every page (axe-core, WCAG 2.2 AA) in Chromium agains
     }
   }
 
+  for (const theme of THEMES) {
+    for (const size of SIZES) {
+      it(`has no serious finding in interaction states: filters open, rows picked with the bulk bar, the Customers list's bulk bars and its dialog (${theme}, ${size.width}x${size.height})`, async () => {
+        await page.emulateMedia({ colorScheme: theme });
+        await page.setViewportSize(size);
+        const invoices = nav.find((n) => n.name === 'Invoices')!;
+        await page.goto(`${server.url}${invoices.href}${invoices.href.includes('?') ? '&' : '?'}ar_owner=all`);
+        await settled(page);
+        await page.getByRole('button', { name: /^Filters/ }).click();
+        await page.locator('#filter-panel').waitFor();
+        await check(page, `filters open (${theme}, ${size.width}px)`);
+        await page.screenshot({ path: screenshotPath(`a11y-filters-${theme}-${size.width}.png`) });
+        for (const index of [0, 1]) await page.locator(`[data-testid="invoice-grid"] .ag-row[row-index="${index}"] .ag-cell[col-id="ag-Grid-SelectionColumn"] input[type="checkbox"]`).check();
+        await page.getByRole('toolbar', { name: 'Bulk actions' }).waitFor();
+        await check(page, `invoice bulk bar (${theme}, ${size.width}px)`);
+        await page.screenshot({ path: screenshotPath(`a11y-bulk-${theme}-${size.width}.png`) });
+
+        const customers = nav.find((n) => n.name === 'Customers')!;
+        await page.goto(`${server.url}${customers.href}`);
+        await settled(page);
+        await page.getByTestId('customer-list').locator('tbody input[type="checkbox"]').first().check();
+        await page.getByTestId('assign-selected').waitFor();
+        await check(page, `customer bulk bars (${theme}, ${size.width}px)`);
+        await page.getByRole('button', { name: 'Assign AR owners by rule…' }).click();
+        const dialog = page.getByRole('alertdialog', { name: 'Assign AR owners by rule' });
+        await dialog.getByLabel('Open balance at least').fill('1000');
+        await expect.poll(() => dialog.getByTestId('assign-rule-preview').innerText()).toMatch(/match|No customer/);
+        await check(page, `assign-by-rule dialog (${theme}, ${size.width}px)`);
+        await page.screenshot({ path: screenshotPath(`a11y-owner-dialog-${theme}-${size.width}.png`) });
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+      }, 120_000);
+    }
+  }
+
   it('logged no errors', () => {
     expect(browser.errors).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { describeCommunication } from '../../renderer/src/customers/communicatio
 import { buildMapping, fieldsFor, missingFields, requirement } from '../../renderer/src/settings/import-mapping';
 import { describeReplyRead, replyReadProgress } from '../../renderer/src/settings/reply-read';
 import { SAMPLE_PAYLOADS } from '../support/actions-fixtures';
+import { reminderWhen } from '../../renderer/src/desk/reminder-words';
 
 describe('insights in words (renderer/src/insights/describe)', () => {
   it('never shows JSON for any insight type the spec defines', () => {
@@ -185,5 +186,19 @@ describe('the customer timeline in words (renderer/src/customers/communication-w
     expect(describeCommunication({ ...base, kind: 'call', direction: 'inbound', outcome: 'disputed' })).toMatchObject({ kind: 'The customer called', title: 'Disputes the invoice' });
     expect(describeCommunication({ ...base, kind: 'email', direction: 'outbound', subject: 'Reminder' })).toMatchObject({ kind: 'Email sent', isReply: false, title: 'Reminder' });
     expect(describeCommunication({ ...base, kind: 'note', direction: 'internal', body: 'Asked for a PO' })).toMatchObject({ kind: 'Note', title: 'Note' });
+  });
+});
+
+describe('a reminder in words (renderer/src/desk/reminder-words)', () => {
+  const base = { attempts: 0, max_attempts: 5, next_attempt_at: null, queued_at: '2026-11-20T09:00:00.000Z', sent_at: null };
+  it('says a reminder that failed every try failed, never that it is queued', () => {
+    const failed = reminderWhen({ ...base, status: 'failed', attempts: 5 });
+    expect(failed).toMatch(/^Not sent: failed 5 of 5 tries/);
+    expect(failed).not.toMatch(/^Queued/);
+  });
+  it('says when the next try is, and when it was sent', () => {
+    expect(reminderWhen({ ...base, status: 'queued', attempts: 2, next_attempt_at: '2026-11-20T10:00:00.000Z' })).toMatch(/^Try 3 of 5 at /);
+    expect(reminderWhen({ ...base, status: 'queued' })).toMatch(/^Queued /);
+    expect(reminderWhen({ ...base, status: 'sent', attempts: 1, sent_at: '2026-11-20T09:01:00.000Z' })).toMatch(/^Sent /);
   });
 });

@@ -239,6 +239,9 @@ describe('recommended actions', () => {
     const waiting = propose(customer(), promise('2026-11-30')).proposals;
     expect(waiting).toHaveLength(1);
     expect(waiting[0]).toMatchObject({ topRecommendation: 'wait_for_customer', isActionRequired: false, triggerKey: 'promise_pending:inv-1:2026-11-30' });
+    // The words a collector reads carry the date in words (the trigger key keeps the ISO date).
+    expect(JSON.stringify(waiting[0])).toContain('promised to pay INV-1 by November 30, 2026.');
+    expect(waiting[0].metadata).toMatchObject({ task: 'Check on November 30, 2026' });
     expect(propose(customer(), promise(TODAY)).proposals[0]).toMatchObject({ triggerEventLabel: 'Promise due today', topRecommendation: 'wait_for_customer' });
     const reply = comm({ id: 'reply-1', occurredAt: '2026-11-22T09:00:00.000Z', subject: 'Invoice INV-1' });
     const answered = propose(customer({ openInvoices: [], communications: [comm({ occurredAt: '2026-11-20T09:00:00.000Z', direction: 'outbound' }), reply] })).proposals;

@@ -4,6 +4,7 @@ import { insertCompany, insertMembership } from '../../companies/companies';
 import type { Role } from '../../db/schema';
 import { runCommand, systemActor } from '../../engine';
 import { openEngine } from '../../runtime/engine';
+import { addFounderToTeam } from '../../team/team';
 import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 import { USAGE } from '../usage.cjs';
@@ -19,7 +20,8 @@ export function roleOption(value: string | undefined): Role {
 /**
  * Adds a user; with --company, also a membership of that existing company. An unknown company is
  * refused with the closest names (a typo must not make a new empty company), unless
- * --create-company. The user, the company and the membership are one transaction.
+ * --create-company (whose maker joins its team). The user, the company and the membership are one
+ * transaction.
  */
 export async function userCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -55,6 +57,7 @@ export async function userCommand(args: string[]): Promise<number> {
       if (!values.company) return null;
       const id = company?.id ?? (await insertCompany(tx, values.company));
       await insertMembership(tx, id, userId, role);
+      if (!company) await addFounderToTeam(tx, id, userId);
       return id;
     });
     if (!companyId) console.log(`user ${values.username} added`);

@@ -1,10 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createCustomer, updateCustomer } from '../../customers/commands';
+import { assignArOwner, createCustomer, updateCustomer } from '../../customers/commands';
 import { CUSTOMER_PAGE_DEFAULT, CUSTOMER_PAGE_MAX, CUSTOMER_SORTS, getCustomer, listCustomers } from '../../customers/queries';
-import { MAX_CONTACTS, MAX_LOCATIONS, MAX_PAYMENT_TERMS_DAYS } from '../../customers/rules';
+import { MAX_CONTACTS, MAX_LOCATIONS, MAX_OWNER_IDS, MAX_PAYMENT_TERMS_DAYS } from '../../customers/rules';
+import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../../money';
 import { today } from '../../clock';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, idParams, json, jsonBody, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, idParams, json, jsonBody, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { offsetPaging } from './payments';
 
 const TAGS = ['Extensions'];
@@ -116,10 +117,36 @@ const ListQuery = z.object({
   is_person: QueryBool.optional(),
   ar_owner: UuidValue.optional().openapi({ description: 'Customers of this AR owner (team member id)' }),
   sales_owner: UuidValue.optional().openapi({ description: 'Customers of this sales owner (team member id)' }),
-  sort: z.enum(CUSTOMER_SORTS).optional().openapi({ description: 'name (default), balance (open balance), oldest_due (oldest open due date), ar_owner; empty values last' }),
+  sort: z.enum(CUSTOMER_SORTS).optional().openapi({ description: 'name (default), balance (open balance), overdue (open balance past due), oldest_due (oldest open due date), ar_owner; empty values last' }),
   order: z.enum(['asc', 'desc']).optional().openapi({ description: 'Default asc' }),
   ...offsetPaging(CUSTOMER_PAGE_DEFAULT, CUSTOMER_PAGE_MAX),
 });
+
+const BalanceBound = z.number().min(-MAX_AMOUNT).max(MAX_AMOUNT).refine(hasAtMostTwoDecimals, 'must have at most two decimals');
+
+const OwnerAssignment = z
+  .strictObject({
+    ar_owner: NullableUuidValue.openapi({ description: 'Team member id of this company; null removes the AR owner' }),
+    customer_ids: z.array(UuidValue).max(MAX_OWNER_IDS).optional().openapi({ description: 'These customers (any unknown id fails the whole request)' }),
+    rule: z
+      .strictObject({
+        country: Text(100).optional().openapi({ description: 'A location of the customer is in this country (case ignored)' }),
+        min_open_balance: BalanceBound.optional().openapi({ description: 'Open balance at least this much (major units)' }),
+        max_open_balance: BalanceBound.optional().openapi({ description: 'Open balance at most this much (major units)' }),
+        unassigned_only: z.boolean().optional().openapi({ description: 'Only customers without an AR owner' }),
+      })
+      .optional()
+      .openapi({ description: 'Every customer matching all of these conditions (instead of customer_ids)' }),
+    dry_run: z.boolean().optional().openapi({ description: 'Count only: nothing changes' }),
+  })
+  .openapi('CustomerOwnerAssignment');
+
+const OwnerAssignmentResult = z
+  .object({
+    matched: z.number().int().openapi({ description: 'Customers picked or matching the rule' }),
+    updated: z.number().int().openapi({ description: 'Of them, those whose AR owner changed (in a dry run: would change)' }),
+  })
+  .openapi('CustomerOwnerAssignmentResult');
 
 const CustomerParams = idParams('customer_id');
 
@@ -128,7 +155,7 @@ const listRoute = createRoute({
   path: '/api/companies/{company_id}/customers',
   tags: TAGS,
   summary: 'List customers with their balances',
-  description: `Sorted by name, balance, oldest open due date or AR owner, then name and id. Paging: limit (default ${CUSTOMER_PAGE_DEFAULT}, at most ${CUSTOMER_PAGE_MAX}) and offset; count is the total matching.`,
+  description: `Sorted by name, balance, overdue balance, oldest open due date or AR owner, then name and id. Paging: limit (default ${CUSTOMER_PAGE_DEFAULT}, at most ${CUSTOMER_PAGE_MAX}) and offset; count is the total matching.`,
   security: SECURITY,
   request: { params: CompanyParams, query: ListQuery },
   responses: { 200: json(CustomerList, 'Customers'), ...problems(400, 401, 403, 404) },
@@ -164,6 +191,17 @@ const patchRoute = createRoute({
   responses: { 200: json(CustomerDetail, 'The updated customer'), ...problems(400, 401, 403, 404, 409) },
 });
 
+const assignRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/customers/assign-ar-owner',
+  tags: TAGS,
+  summary: 'Give many customers an AR owner at once: picked ones, or all matching a rule',
+  description: 'One transaction: all or nothing. A rule matches customers by a country of their locations and a range of open balance; unassigned_only leaves those that already have an owner alone.',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(OwnerAssignment) },
+  responses: { 200: json(OwnerAssignmentResult, 'How many customers matched and changed'), ...problems(400, 401, 403, 404) },
+});
+
 export function customerRoutes() {
   return createRouter()
     .openapi(listRoute, async (c) => {
@@ -175,6 +213,7 @@ export function customerRoutes() {
     .openapi(getRoute, async (c) =>
       c.json(await getCustomer(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, today(c.var.engine.clock)), 200),
     )
+    .openapi(assignRoute, async (c) => c.json(await assignArOwner(c.var.engine, scopeOf(c), c.req.valid('json')), 200))
     .openapi(createRouteDef, async (c) => c.json(await createCustomer(c.var.engine, scopeOf(c), c.req.valid('json')), 201))
     .openapi(patchRoute, async (c) => c.json(await updateCustomer(c.var.engine, scopeOf(c), c.req.valid('param').customer_id, c.req.valid('json')), 200));
 }

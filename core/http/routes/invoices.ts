@@ -12,6 +12,8 @@ import { FOLLOW_UP_WINDOWS } from '../../invoices/filters';
 import { ATTENTION_REASONS } from '../../invoices/attention';
 import { ORDER_KEYS, parseSort, SORT_VALUES } from '../../invoices/sort';
 import { teamMemberOfUser } from '../../team/team';
+import type { Db } from '../../db/connection';
+import type { Actor } from '../../engine';
 import { AGING_BUCKETS, CONCRETE_STATUSES, STATUS_VALUES } from '../../invoices/status';
 import { invoiceSummary } from '../../invoices/summary';
 import { ValidationError } from '../../errors';
@@ -219,6 +221,7 @@ const InvoiceSummary = z
     average_days_past_due: z.number().openapi({ description: 'Mean days past due of the overdue invoices with a balance' }),
     customers_with_open_balance: z.number().int(),
     customers_with_overdue: z.number().int(),
+    customer_count: z.number().int().openapi({ description: 'Customers in the scope: all of the company, or those of the ar_owner asked for (extension)' }),
     status_counts: statusRecord('Invoices per status'),
     status_balances: statusRecord('Balance per status'),
     aging: bucketRecord(z.object({ invoice_count: z.number().int(), balance: z.number() })).openapi({ description: 'Open invoices with a balance, per aging bucket' }),
@@ -226,6 +229,19 @@ const InvoiceSummary = z
   .openapi('InvoiceSummary');
 
 // ---- Requests -----------------------------------------------------------------------------
+
+const OwnerQuery = z
+  .union([z.literal('me'), UuidValue])
+  .optional()
+  .openapi({ description: 'A team member id, or me: the caller’s own portfolio (nothing when the caller is not on the company’s team)' });
+
+const SummaryQuery = z.object({ ar_owner: OwnerQuery });
+
+/** "me" is the caller's team member; a caller outside the team owns nothing (the nil id matches no one). */
+async function ownerOf(db: Db, scope: { actor: Actor; companyId: string }, owner: string): Promise<string> {
+  if (owner !== 'me') return owner;
+  return (scope.actor.userId && (await teamMemberOfUser(db, scope.companyId, scope.actor.userId))) ?? NOBODY;
+}
 
 const ListQuery = z.object({
   status: csvOf(STATUS_VALUES, 'status', 'Comma-separated statuses; overdue selects every past_due_* status').optional(),
@@ -235,10 +251,7 @@ const ListQuery = z.object({
   due_date_to: DateString.optional(),
   overdue_only: QueryBool.optional().openapi({ description: 'Only open invoices with a positive balance past their due date' }),
   search: SearchText.optional().openapi({ description: 'Case-insensitive part of the invoice number or customer name' }),
-  ar_owner: z
-    .union([z.literal('me'), UuidValue])
-    .optional()
-    .openapi({ description: 'A team member id, or me: the caller’s own portfolio (nothing when the caller is not on the company’s team)' }),
+  ar_owner: OwnerQuery,
   sales_owner: UuidValue.optional(),
   is_person: QueryBool.optional(),
   labels: UuidCsv.optional(),
@@ -326,8 +339,8 @@ const summaryRoute = createRoute({
   tags: TAGS,
   summary: 'AR summary of the company: open and overdue balance, counts by status, aging buckets',
   security: SECURITY,
-  request: { params: CompanyParams },
-  responses: { 200: json(InvoiceSummary, 'The summary'), ...problems(401, 403, 404) },
+  request: { params: CompanyParams, query: SummaryQuery },
+  responses: { 200: json(InvoiceSummary, 'The summary'), ...problems(400, 401, 403, 404) },
 });
 
 const bulkRoute = createRoute({
@@ -395,7 +408,11 @@ const putRoute = createRoute({
 export function invoiceRoutes() {
   const router = createRouter();
 
-  router.openapi(summaryRoute, async (c) => c.json(await invoiceSummary(c.var.engine, scopeOf(c).companyId), 200));
+  router.openapi(summaryRoute, async (c) => {
+    const scope = scopeOf(c);
+    const owner = c.req.valid('query').ar_owner;
+    return c.json(await invoiceSummary(c.var.engine, scope.companyId, owner === undefined ? undefined : await ownerOf(c.var.engine.db, scope, owner)), 200);
+  });
 
   router.openapi(bulkRoute, async (c) => c.json(await bulkUpdateInvoices(c.var.engine, scopeOf(c), c.req.valid('json')), 200));
 
@@ -403,8 +420,7 @@ export function invoiceRoutes() {
     const q = c.req.valid('query');
     const scope = scopeOf(c);
     const { key, dir } = parseSort(q.sort, q.order, q.attention && !q.group_by ? 'attention' : 'due_date');
-    // "me" is the caller's team member; a caller outside the team owns nothing (the nil id matches no one).
-    const arOwner = q.ar_owner === 'me' ? ((scope.actor.userId && (await teamMemberOfUser(c.var.engine.db, scope.companyId, scope.actor.userId))) ?? NOBODY) : q.ar_owner;
+    const arOwner = q.ar_owner === undefined ? undefined : await ownerOf(c.var.engine.db, scope, q.ar_owner);
     const envelope = await listInvoices(c.var.engine, scope.companyId, {
       filters: {
         status: q.status,

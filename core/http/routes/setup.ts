@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { login } from '../../auth/sessions';
-import { createFirstAccount, isInitialized } from '../../companies/setup';
+import { createFirstAccount, isInitialized } from '../../team/setup';
 import { seedDemo } from '../../seed';
 import type { HttpOptions } from '../options';
 import { clientAddress } from '../context';

@@ -439,7 +439,7 @@ export interface paths {
         is_person?: boolean;
         ar_owner?: string;
         sales_owner?: string;
-        sort?: "name" | "balance" | "oldest_due" | "ar_owner";
+        sort?: "name" | "balance" | "overdue" | "oldest_due" | "ar_owner";
         order?: "asc" | "desc";
         limit?: number;
         offset?: number;
@@ -465,6 +465,22 @@ export interface paths {
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
         409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/customers/assign-ar-owner": {
+    post: {
+      /** Give many customers an AR owner at once: picked ones, or all matching a rule */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["CustomerOwnerAssignment"];
+      responses: {
+        200: components["schemas"]["CustomerOwnerAssignmentResult"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
       };
     };
   };
@@ -1040,8 +1056,12 @@ export interface paths {
       path: {
         company_id: string;
       };
+      query?: {
+        ar_owner?: "me" | string;
+      };
       responses: {
         200: components["schemas"]["InvoiceSummary"];
+        400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -2847,6 +2867,21 @@ export interface components {
       postal_code?: string | null;
       country?: string | null;
     };
+    CustomerOwnerAssignment: {
+      ar_owner: string | null;
+      customer_ids?: string[];
+      rule?: {
+        country?: string;
+        min_open_balance?: number;
+        max_open_balance?: number;
+        unassigned_only?: boolean;
+      };
+      dry_run?: boolean;
+    };
+    CustomerOwnerAssignmentResult: {
+      matched: number;
+      updated: number;
+    };
     CustomerPatch: {
       name?: string;
       is_person?: boolean;
@@ -3763,6 +3798,7 @@ export interface components {
       average_days_past_due: number;
       customers_with_open_balance: number;
       customers_with_overdue: number;
+      customer_count: number;
       status_counts: {
         current: number;
         overdue: number;

@@ -106,10 +106,10 @@ function Feedback({ companyId, insight, onSaved }: { companyId: string; insight:
  * and thumbs up or down with a comment. The Insights feed, the invoice panel and the customer
  * page all show insights with this card.
  */
-export function InsightCard({ companyId, insight, showTarget = true, headingLevel = 3 }: { companyId: string; insight: Insight; showTarget?: boolean; headingLevel?: 3 | 4 }) {
+export function InsightCard({ companyId, insight, showTarget = true, headingLevel = 3 }: { companyId: string; insight: Insight; showTarget?: boolean; headingLevel?: 2 | 3 | 4 }) {
   const [current, setCurrent] = useState(insight);
   const words: InsightWords = describeInsight(current as Insight & { evidence?: unknown });
-  const Heading = headingLevel === 3 ? 'h3' : 'h4';
+  const Heading = (['h2', 'h3', 'h4'] as const)[headingLevel - 2];
   return (
     <article className={`insight-card${words.severity ? ` sev-${words.severity}` : ''}`} data-testid="insight-card" data-insight-type={current.insight_type}>
       <div className="meta">

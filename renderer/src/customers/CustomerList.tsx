@@ -6,9 +6,10 @@ import { useDebounced } from '../components/useDebounced';
 import { useLoad } from '../components/useLoad';
 import { formatDate, formatMoney, formatTimestamp, localToday } from '../desk/format';
 import { companyPath, useRoute } from '../state/route';
-import { api } from '../state/session';
+import { api, useSession } from '../state/session';
 import { SendStatements, useCanSend } from '../documents/SendStatements';
 import { EnrollSelected } from './EnrollSelected';
+import { AssignByRule, AssignSelected } from './OwnerAssign';
 import { RiskBadge } from './RiskBadge';
 
 type Sort = NonNullable<QueryOf<'/api/companies/{company_id}/customers'>['sort']>;
@@ -27,6 +28,7 @@ export default function CustomerList({ companyId }: { companyId: string }) {
   // Picked customers stay picked across pages and searches, for enrolling them together.
   const [picked, setPicked] = useState<Map<string, string>>(new Map());
   const canSend = useCanSend(companyId);
+  const canWrite = useSession((s) => s.companies.find((c) => c.id === companyId)?.role !== 'viewer');
   const toggle = (id: string, name: string) =>
     setPicked((old) => {
       const next = new Map(old);
@@ -59,6 +61,7 @@ export default function CustomerList({ companyId }: { companyId: string }) {
     <div className="page">
       <header className="page-header">
         <h1>Customers</h1>
+        {canWrite && <AssignByRule companyId={companyId} onDone={list.reload} />}
         <input
           type="search"
           className="page-search"
@@ -74,6 +77,16 @@ export default function CustomerList({ companyId }: { companyId: string }) {
       {list.error !== null && <ErrorBox what="the customers" error={list.error} onRetry={list.reload} />}
       {!list.data && list.error === null && <p className="muted" role="status">Loading…</p>}
       {picked.size > 0 && <EnrollSelected companyId={companyId} customers={[...picked].map(([id, name]) => ({ id, name }))} onDone={() => setPicked(new Map())} />}
+      {picked.size > 0 && canWrite && (
+        <AssignSelected
+          companyId={companyId}
+          ids={[...picked.keys()]}
+          onDone={() => {
+            setPicked(new Map());
+            list.reload();
+          }}
+        />
+      )}
       {picked.size > 0 && canSend && <SendStatements companyId={companyId} customers={[...picked].map(([id, name]) => ({ id, name }))} label={`Send statements to ${picked.size} customer${picked.size === 1 ? '' : 's'}`} />}
       {list.data && (
         <>
@@ -85,9 +98,7 @@ export default function CustomerList({ companyId }: { companyId: string }) {
                 </th>
                 {header('name', 'Customer')}
                 {header('balance', 'Open balance', true, 'desc')}
-                <th scope="col" className="num">
-                  Overdue
-                </th>
+                {header('overdue', 'Overdue', true, 'desc')}
                 {header('oldest_due', 'Oldest due')}
                 {header('ar_owner', 'AR owner')}
                 <th scope="col">Last touch</th>

@@ -5,8 +5,9 @@ import { CustomerDocumentActions } from '../documents/CustomerDocumentActions';
 import { useAfterPaint } from '../components/useAfterPaint';
 import { useLoad } from '../components/useLoad';
 import { CustomerSections } from '../customers/CustomerSections';
+import { ArOwnerSelect } from '../customers/OwnerAssign';
 import { companyPath, useRoute } from '../state/route';
-import { api } from '../state/session';
+import { api, useSession } from '../state/session';
 import { usePageTitle } from '../state/title';
 import './ag';
 import { customerFilters, type DeskFilters, toSearch } from './filters';
@@ -27,6 +28,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
   );
   const onCustomer = useCallback((id: string) => navigate(companyPath(companyId, 'customers', id)), [companyId, navigate]);
   const c = customer.data;
+  const canWrite = useSession((s) => s.companies.find((co) => co.id === companyId)?.role !== 'viewer');
   usePageTitle(c?.name);
   // The invoice grid's set-up and first rows hold the main thread for a few hundred ms: it mounts
   // once the header has drawn, after the sections (the communications timeline) asked for their
@@ -84,11 +86,13 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
           </header>
           <div className="customer-facts">
             <section>
-              <h3>Owners</h3>
+              <h2>Owners</h2>
               <dl className="fields">
                 <div className="field">
                   <dt>AR owner</dt>
-                  <dd>{c.ar_owner?.name ?? <span className="muted">Unassigned</span>}</dd>
+                  <dd>
+                    <ArOwnerSelect companyId={companyId} customerId={c.id} current={c.ar_owner?.id ?? null} canWrite={canWrite} onSaved={customer.reload} />
+                  </dd>
                 </div>
                 <div className="field">
                   <dt>Sales owner</dt>
@@ -97,7 +101,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
               </dl>
             </section>
             <section>
-              <h3>Contacts</h3>
+              <h2>Contacts</h2>
               {c.contacts.length === 0 ? (
                 <p className="muted">No contacts.</p>
               ) : (
@@ -119,7 +123,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
               )}
             </section>
             <section>
-              <h3>Locations</h3>
+              <h2>Locations</h2>
               {c.locations.length === 0 ? (
                 <p className="muted">No locations.</p>
               ) : (
@@ -135,7 +139,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
             </section>
             {c.notes && (
               <section>
-                <h3>Notes</h3>
+                <h2>Notes</h2>
                 <p>{c.notes}</p>
               </section>
             )}

@@ -79,6 +79,7 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
   }, [companyId, invoiceId, navigate]);
   const onCustomer = useCallback((id: string) => navigate(companyPath(companyId, 'customers', id)), [companyId, navigate]);
   const onBucket = useCallback((bucket: Bucket) => onFilters({ ...filters, aging_bucket: filters.aging_bucket.length === 1 && filters.aging_bucket[0] === bucket ? [] : [bucket] }), [filters, onFilters]);
+  const onEveryone = useCallback(() => onFilters({ ...parseFilters(window.location.search), ar_owner: '' }), [onFilters]);
   const onSearch = useCallback((text: string) => onFilters({ ...parseFilters(window.location.search), search: text }), [onFilters]);
 
   return (
@@ -90,7 +91,7 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
           <KeyboardHelp />
         </div>
         <StaleLedgerBanner companyId={companyId} />
-        <PortfolioHeader companyId={companyId} selected={filters.aging_bucket} onBucket={onBucket} />
+        <PortfolioHeader companyId={companyId} arOwner={filters.ar_owner} selected={filters.aging_bucket} onBucket={onBucket} onEveryone={onEveryone} />
         <div className="desk-toolbar">
           <SearchBox value={filters.search} onChange={onSearch} />
           <FilterButton filters={filters} open={filtersOpen} onToggle={() => setFiltersOpen(!filtersOpen)} />

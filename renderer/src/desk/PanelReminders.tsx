@@ -6,7 +6,7 @@ import { useLoad } from '../components/useLoad';
 import { type AttachmentKind, AttachOptions } from '../documents/AttachOptions';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
-import { formatTimestamp } from './format';
+import { reminderWhen } from './reminder-words';
 import type { InvoiceDetail } from './types';
 
 type Reminder = Schemas['Reminder'];
@@ -14,11 +14,6 @@ type Reminder = Schemas['Reminder'];
 /** The stylesheet's pill colours: sent reads as done, failed as bad, waiting or sending as pending. */
 const REMINDER_PILL: Record<Reminder['status'], string> = { sent: 'pill-paid', failed: 'pill-failed', queued: 'pill-pending', running: 'pill-pending' };
 
-function reminderWhen(r: Reminder): string {
-  if (r.status === 'sent' && r.sent_at) return `Sent ${formatTimestamp(r.sent_at)}`;
-  if (r.status === 'queued' && r.next_attempt_at) return `Try ${r.attempts + 1} of ${r.max_attempts} at ${formatTimestamp(r.next_attempt_at)}`;
-  return `Queued ${formatTimestamp(r.queued_at)}`;
-}
 
 /** The invoice's reminders and their outcome, and sending one after a preview of the email. */
 export function Reminders({ companyId, invoice, version, onSaved }: { companyId: string; invoice: InvoiceDetail; version: number; onSaved: () => void }) {

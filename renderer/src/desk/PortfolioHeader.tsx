@@ -4,6 +4,7 @@ import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useMemo, useRef } from 'react';
 import { useConnection } from '../state/connection';
+import { companyPath, useRoute } from '../state/route';
 import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
@@ -118,41 +119,90 @@ function AgingChart({ figures, selected, onBucket }: { figures: PortfolioFigures
   return <div ref={host} className="aging-chart" data-testid="aging-chart" role="img" aria-label="Open balance per aging bucket; click a bar to filter" />;
 }
 
-/** Total open and overdue balance, and the open balance per aging bucket (click a bar to filter). */
-export function PortfolioHeader({ companyId, selected, onBucket }: { companyId: string; selected: Bucket[]; onBucket: (b: Bucket) => void }) {
+/** Whose figures the header shows: the caller's (Mine), one AR owner's, or the whole company's. */
+function scopeWords(arOwner: string): string {
+  if (arOwner === 'me') return 'your customers';
+  return arOwner ? "this AR owner's customers" : 'the whole company';
+}
+
+/**
+ * Total open and overdue balance, and the open balance per aging bucket (click a bar to filter), of
+ * the portfolio the list shows (Mine, one AR owner, or everyone). Mine with no customer assigned
+ * says so and offers the whole company instead of an empty list under company figures.
+ */
+export function PortfolioHeader({
+  companyId,
+  arOwner,
+  selected,
+  onBucket,
+  onEveryone,
+}: {
+  companyId: string;
+  arOwner: string;
+  selected: Bucket[];
+  onBucket: (b: Bucket) => void;
+  onEveryone: () => void;
+}) {
   const version = useDesk((s) => s.version);
-  const summary = useLoad((signal) => api.get('/api/companies/{company_id}/invoices/summary', { path: { company_id: companyId }, signal }), [companyId, version]);
+  const navigate = useRoute((s) => s.navigate);
+  const summary = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/invoices/summary', { path: { company_id: companyId }, query: { ar_owner: arOwner || undefined }, signal }),
+    [companyId, arOwner, version],
+  );
   // Memoised: the chart repaints when the figures change, not on every render of the desk.
   const figures = useMemo(() => (summary.data ? portfolioFigures(summary.data) : null), [summary.data]);
   const stale = useConnection((s) => !s.server);
+  const unassigned = arOwner === 'me' && summary.data?.customer_count === 0;
   return (
-    <section className={stale ? 'portfolio stale' : 'portfolio'} aria-label="Portfolio" title={stale ? 'Figures from before the server stopped answering' : undefined}>
-      {summary.error !== null && !figures ? (
-        <ErrorBox what="the portfolio summary" error={summary.error} onRetry={summary.reload} />
-      ) : (
-        <>
-          <div className="kpis">
-            <div className="kpi">
-              <div className="kpi-label">Total open{stale && <span className="stale-note"> · may be out of date</span>}</div>
-              <div className="kpi-value" data-testid="kpi-open">
-                {figures ? formatMoney(figures.totalOpen, figures.currency) : '…'}
-              </div>
-              <div className="kpi-sub muted">{figures ? `${formatCount(figures.openCount)} open invoices` : ''}</div>
-            </div>
-            <div className="kpi">
-              <div className="kpi-label">Overdue</div>
-              <div className="kpi-value bad" data-testid="kpi-overdue">
-                {figures ? formatMoney(figures.overdue, figures.currency) : '…'}
-              </div>
-              <div className="kpi-sub muted">
-                {figures ? `${formatCount(figures.overdueCount)} invoices · ${figures.totalOpen ? Math.round((figures.overdue / figures.totalOpen) * 100) : 0}% of open` : ''}
-              </div>
-            </div>
-          </div>
-          {figures && <AgingChart figures={figures} selected={selected} onBucket={onBucket} />}
-          {summary.error !== null && figures && <ErrorBox what="the latest summary" error={summary.error} onRetry={summary.reload} />}
-        </>
+    <>
+      {unassigned && (
+        <div className="notice mine-empty" role="status" data-testid="mine-empty">
+          <span>No customers are assigned to you yet, so Mine is empty.</span>
+          <button type="button" className="btn btn-small" onClick={onEveryone}>
+            Show everyone
+          </button>
+          <a
+            href={companyPath(companyId, 'customers')}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(companyPath(companyId, 'customers'));
+            }}
+          >
+            Assign AR owners in Customers
+          </a>
+        </div>
       )}
-    </section>
+      <section className={stale ? 'portfolio stale' : 'portfolio'} aria-label={`Portfolio of ${scopeWords(arOwner)}`} title={stale ? 'Figures from before the server stopped answering' : undefined}>
+        {summary.error !== null && !figures ? (
+          <ErrorBox what="the portfolio summary" error={summary.error} onRetry={summary.reload} />
+        ) : (
+          <>
+            <div className="kpis">
+              <div className="kpi">
+                <div className="kpi-label">
+                  Total open <span className="kpi-scope" data-testid="kpi-scope">· {scopeWords(arOwner)}</span>
+                  {stale && <span className="stale-note"> · may be out of date</span>}
+                </div>
+                <div className="kpi-value" data-testid="kpi-open">
+                  {figures ? formatMoney(figures.totalOpen, figures.currency) : '…'}
+                </div>
+                <div className="kpi-sub muted">{figures ? `${formatCount(figures.openCount)} open invoices` : ''}</div>
+              </div>
+              <div className="kpi">
+                <div className="kpi-label">Overdue</div>
+                <div className="kpi-value bad" data-testid="kpi-overdue">
+                  {figures ? formatMoney(figures.overdue, figures.currency) : '…'}
+                </div>
+                <div className="kpi-sub muted">
+                  {figures ? `${formatCount(figures.overdueCount)} invoices · ${figures.totalOpen ? Math.round((figures.overdue / figures.totalOpen) * 100) : 0}% of open` : ''}
+                </div>
+              </div>
+            </div>
+            {figures && <AgingChart figures={figures} selected={selected} onBucket={onBucket} />}
+            {summary.error !== null && figures && <ErrorBox what="the latest summary" error={summary.error} onRetry={summary.reload} />}
+          </>
+        )}
+      </section>
+    </>
   );
 }

@@ -72,7 +72,7 @@ export default function InsightsPage({ companyId }: { companyId: string }) {
           {items.length === 0 && <p className="muted">No active insights{type || target ? ' match these filters' : ' yet'}.</p>}
           <div className="insight-feed" data-testid="insight-feed" aria-busy={feed.loading}>
             {items.map((insight) => (
-              <InsightCard key={insight.id} companyId={companyId} insight={insight} />
+              <InsightCard key={insight.id} companyId={companyId} insight={insight} headingLevel={2} />
             ))}
           </div>
           <Pager offset={offset} limit={PAGE} count={feed.data.count} onOffset={setOffset} what="insights" />

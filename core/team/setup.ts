@@ -1,8 +1,9 @@
-import { insertCompany, insertMembership } from './companies';
+import { insertCompany, insertMembership } from '../companies/companies';
 import { type Engine, runCommand, systemActor } from '../engine';
 import { ConflictError } from '../errors';
 import { hashPassword } from '../auth/passwords';
 import { insertUser, type NewUserInput, validateNewUser } from '../auth/users';
+import { addFounderToTeam } from './team';
 
 export async function isInitialized(engine: Engine): Promise<boolean> {
   const row = await engine.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
@@ -10,7 +11,7 @@ export async function isInitialized(engine: Engine): Promise<boolean> {
 }
 
 /**
- * First launch: creates the first user as owner of a new company. Refused once any user exists,
+ * First launch: creates the first user as owner of a new company and a member of its team. Refused once any user exists,
  * so nobody can use it to add themselves to a workspace later.
  */
 export async function createFirstAccount(engine: Engine, input: NewUserInput & { companyName: string }): Promise<void> {
@@ -22,5 +23,6 @@ export async function createFirstAccount(engine: Engine, input: NewUserInput & {
     const userId = await insertUser(tx, input, hash);
     const companyId = await insertCompany(tx, input.companyName.trim());
     await insertMembership(tx, companyId, userId, 'owner');
+    await addFounderToTeam(tx, companyId, userId);
   });
 }
