@@ -1130,7 +1130,7 @@ export interface paths {
       };
     };
     patch: {
-      /** Rename or recolor a label */
+      /** Rename or recolor a label, or set what it means */
       path: {
         company_id: string;
         label_id: string;
@@ -3188,6 +3188,7 @@ export interface components {
           label: string;
           column: string;
           equals?: string;
+          meaning?: "dispute" | "promise";
         }[];
       };
       payments?: {
@@ -3659,6 +3660,7 @@ export interface components {
       id: string;
       name: string;
       color: string;
+      meaning: "dispute" | "promise" | null;
       created_at: string;
       updated_at: string;
     };
@@ -3669,6 +3671,7 @@ export interface components {
     LabelPatch: {
       name?: string;
       color?: string;
+      meaning?: "dispute" | "promise" | null;
     };
     LedgerFreshness: {
       newest_invoice_date: string | null;
@@ -3756,6 +3759,7 @@ export interface components {
     NewLabel: {
       name: string;
       color?: string;
+      meaning?: "dispute" | "promise" | null;
     };
     NewPayment: {
       invoice: string;
