@@ -34,6 +34,8 @@ export interface paths {
         include_alternatives?: boolean;
         executed_after?: string;
         executed_before?: string;
+        sort?: "created" | "value_at_risk" | "balance" | "days_past_due" | "customer" | "recommendation" | "why" | "decide_by";
+        direction?: "asc" | "desc";
         page?: number;
         page_size?: number;
       };
@@ -2278,6 +2280,10 @@ export interface components {
       updated_at: string;
       evidence: components["schemas"]["EvidenceItem"][];
       delivery: components["schemas"]["ActionDelivery"];
+      balance: number | null;
+      currency: string | null;
+      days_past_due: number | null;
+      value_at_risk: number | null;
     };
     ActionApprovalLogEntry: {
       operation: "approve" | "reject" | "send" | "cancel" | "complete";
