@@ -62,7 +62,7 @@ export async function createAction(engine: EngineLike, scope: Scope, input: NewA
     };
     await tx.db.insertInto('actions').values(row).execute();
     await tx.record('action', id, 'insert', { ...row, metadata: input.metadata ?? {} });
-    return getAction(tx.db, scope.companyId, id);
+    return getAction(tx.db, scope.companyId, id, tx.now.slice(0, 10));
   });
 }
 
@@ -203,7 +203,7 @@ async function operate(engine: EngineLike, scope: Scope, actionId: string, opera
     if (operation === 'approve' || operation === 'send' || operation === 'complete') await withdrawSiblings(tx, scope.companyId, action);
     // Approving an email sends it: the send is queued in the approval's own transaction.
     if (operation === 'approve' && action.action_type === 'email') await queueActionEmail(tx, scope.companyId, actionId, scope.actor);
-    return getAction(tx.db, scope.companyId, actionId);
+    return getAction(tx.db, scope.companyId, actionId, tx.now.slice(0, 10));
   });
 }
 
@@ -248,7 +248,7 @@ export async function retryAction(engine: EngineLike, scope: Scope, actionId: st
       await tx.record('action', actionId, 'update', { ...changes, metadata: JSON.parse(changes.metadata) });
     }
     await queueActionEmail(tx, scope.companyId, actionId, scope.actor);
-    return getAction(tx.db, scope.companyId, actionId);
+    return getAction(tx.db, scope.companyId, actionId, tx.now.slice(0, 10));
   });
 }
 

@@ -57,6 +57,6 @@ export async function logActionCall(engine: Pick<Engine, 'db' | 'clock'>, scope:
     };
     await tx.db.insertInto('action_approvals').values(entry).execute();
     await tx.record('action_approval', entry.id, 'insert', entry);
-    return getAction(tx.db, scope.companyId, actionId);
+    return getAction(tx.db, scope.companyId, actionId, tx.now.slice(0, 10));
   });
 }

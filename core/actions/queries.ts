@@ -4,12 +4,14 @@
  */
 import { type EvidenceItem, parseEvidence } from '../insights/evidence';
 import { sql } from 'kysely';
+import { addDays } from '../dates';
 import type { Db } from '../db/connection';
 import type { ActionStatus, ActionType, ApprovalOperation } from '../db/schema';
 import { NotFoundError } from '../errors';
+import { fromMinor } from '../money';
 import { likePattern } from '../invoices/filters';
 import { type ActionDelivery, deliveries } from './delivery';
-import type { ActionListFilter } from './rules';
+import type { ActionListFilter, ActionSort } from './rules';
 
 export interface ApprovalLogEntry {
   operation: ApprovalOperation;
@@ -53,6 +55,13 @@ export interface ActionView {
   evidence: EvidenceItem[];
   /** An approved email's send: queued, sending, sent or failed (null when none was queued). */
   delivery: ActionDelivery | null;
+  /** The invoice's open balance, or for an action on the customer as a whole, the customer's; null when none. */
+  balance: number | null;
+  currency: string | null;
+  /** Days past due of the invoice (of the customer's oldest open invoice for a customer action); 0 when not yet due. */
+  days_past_due: number | null;
+  /** The balance weighted by lateness and by the chance it is not paid within 30 days: the inbox's default order. */
+  value_at_risk: number | null;
 }
 
 export interface ActionPage {
@@ -107,6 +116,34 @@ const COLUMNS = [
   'a.evidence',
 ] as const;
 
+/** How many days of lateness double the weight of a balance in the value at risk. */
+export const LATENESS_DAYS = 30;
+/** The horizon of "paid soon": the value at risk counts the chance of no payment within it. */
+export const PAID_SOON_DAYS = 30;
+
+/**
+ * The figures a collector sorts the inbox by, as SQL over an action row (a, i) and today:
+ * open balance, the due date it counts from, days past due, the model's chance that the invoice is
+ * not paid within PAID_SOON_DAYS (1 - the probability its current pay-date prediction puts on dates
+ * up to then; 1 without a prediction, and for an action on the customer as a whole), and the value
+ * at risk: balance x (1 + days past due / LATENESS_DAYS) x that chance. A customer action counts
+ * the customer's open balance and oldest open due date.
+ */
+function figures(today: string) {
+  const soon = addDays(today, PAID_SOON_DAYS);
+  const customerTotal = (column: string) =>
+    sql`(SELECT ${sql.ref(`t.${column}`)} FROM customer_invoice_totals t WHERE t.company_id = a.company_id AND t.customer_id = a.customer_id)`;
+  const balance = sql<number | null>`(CASE WHEN a.invoice_id IS NULL THEN ${customerTotal('balance')} ELSE i.balance END)`;
+  const due = sql<string | null>`(CASE WHEN a.invoice_id IS NULL THEN ${customerTotal('oldest_open_due_date')} ELSE i.due_date END)`;
+  const daysPastDue = sql<number | null>`(CASE WHEN ${due} IS NULL THEN NULL ELSE max(0, CAST(julianday(${today}) - julianday(${due}) AS INTEGER)) END)`;
+  const unpaidSoon = sql<number>`(CASE WHEN a.invoice_id IS NULL THEN 1.0 ELSE 1.0 - coalesce((
+      SELECT sum(json_extract(s.value, '$.probability')) FROM insights n, json_each(n.payload_json, '$.alternative_scenarios') s
+       WHERE n.company_id = a.company_id AND n.target_type = 'invoice' AND n.target_id = a.invoice_id
+         AND n.insight_type = 'invoice_pay_date_prediction' AND n.valid_to IS NULL AND json_extract(s.value, '$.date') <= ${soon}), 0) END)`;
+  const valueAtRisk = sql<number | null>`(${balance} * (1.0 + coalesce(${daysPastDue}, 0) * 1.0 / ${sql.lit(LATENESS_DAYS)}) * max(0.0, ${unpaidSoon}))`;
+  return { balance, due, daysPastDue, valueAtRisk };
+}
+
 /** The timestamp history filters and sorts by: execution, or the last change for actions cancelled before execution. */
 const effectiveExecutedAt = sql<string>`coalesce(a.executed_at, a.updated_at)`;
 
@@ -115,8 +152,14 @@ const SEARCHED_COLUMNS = ['a.description', 'a.recommendation_label', 'a.trigger_
 
 type BaseQuery = ReturnType<typeof baseQuery>;
 
-function selectActions(query: BaseQuery) {
-  return query.select(COLUMNS);
+function selectActions(query: BaseQuery, today: string) {
+  const f = figures(today);
+  return query.select(COLUMNS).select([
+    f.balance.as('balance_minor'),
+    sql<string | null>`coalesce(i.currency, c.currency)`.as('currency'),
+    f.daysPastDue.as('days_past_due'),
+    sql<number | null>`CAST(round(${f.valueAtRisk}) AS INTEGER)`.as('value_at_risk_minor'),
+  ]);
 }
 
 function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
@@ -164,19 +207,44 @@ function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
 
 type ActionFilterWhere = Omit<ActionListFilter, 'page' | 'pageSize'>;
 
+/** What each sort orders by; empty values (no invoice, no deadline) go last either way. */
+function sortKey(sort: ActionSort, category: ActionListFilter['category'], today: string) {
+  const f = figures(today);
+  switch (sort) {
+    case 'created':
+      return category === 'history' ? effectiveExecutedAt : sql`a.created_at`;
+    case 'value_at_risk':
+      return f.valueAtRisk;
+    case 'balance':
+      return f.balance;
+    case 'days_past_due':
+      return f.daysPastDue;
+    case 'customer':
+      return sql`c.name COLLATE NOCASE`;
+    case 'recommendation':
+      return sql`a.recommendation_label COLLATE NOCASE`;
+    case 'why':
+      return sql`a.trigger_event_label COLLATE NOCASE`;
+    case 'decide_by':
+      return sql`a.response_deadline`;
+  }
+}
+
 /**
- * One page of actions. History is newest execution first; every other list is newest first by
- * creation. The id breaks ties, so pages never overlap.
+ * One page of actions, in the filter's order (by default newest first; history newest execution
+ * first). The id breaks ties, so pages never overlap.
  */
-export async function listActions(db: Db, companyId: string, filter: ActionListFilter): Promise<ActionPage> {
+export async function listActions(db: Db, companyId: string, filter: ActionListFilter, today: string): Promise<ActionPage> {
   const where = applyFilter(baseQuery(db, companyId), filter);
   const { count } = await countQuery(db, companyId, filter)
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  let rowsQuery = selectActions(where);
-  rowsQuery = filter.category === 'history' ? rowsQuery.orderBy(effectiveExecutedAt, 'desc') : rowsQuery.orderBy('a.created_at', 'desc');
-  const rows = await rowsQuery
-    .orderBy('a.id', 'desc')
+  const key = sortKey(filter.sort, filter.category, today);
+  const direction = filter.descending ? 'desc' : 'asc';
+  const rows = await selectActions(where, today)
+    .orderBy(sql`${key} IS NULL`)
+    .orderBy(key, direction)
+    .orderBy('a.id', direction)
     .limit(filter.pageSize)
     .offset((filter.page - 1) * filter.pageSize)
     .execute();
@@ -187,8 +255,8 @@ export async function listActions(db: Db, companyId: string, filter: ActionListF
 }
 
 /** One action of the company, whatever its status, soft-deleted ones included; 404 otherwise. */
-export async function getAction(db: Db, companyId: string, actionId: string): Promise<ActionView> {
-  const row = await selectActions(baseQuery(db, companyId)).where('a.id', '=', actionId).executeTakeFirst();
+export async function getAction(db: Db, companyId: string, actionId: string, today: string): Promise<ActionView> {
+  const row = await selectActions(baseQuery(db, companyId), today).where('a.id', '=', actionId).executeTakeFirst();
   if (!row) throw new NotFoundError('Action', actionId);
   const logs = await approvalLogs(db, [row.id]);
   const sends = await deliveries(db, companyId, [row.id]);
@@ -253,6 +321,10 @@ function toView(r: ActionRow, log: ApprovalLogEntry[], delivery: ActionDelivery 
     updated_at: r.updated_at,
     evidence: parseEvidence(r.evidence),
     delivery,
+    balance: r.balance_minor === null ? null : fromMinor(r.balance_minor),
+    currency: r.currency,
+    days_past_due: r.days_past_due,
+    value_at_risk: r.value_at_risk_minor === null ? null : fromMinor(r.value_at_risk_minor),
   };
 }
 

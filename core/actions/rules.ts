@@ -74,6 +74,16 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** The spec gives no maximum; larger requests are clamped (as the invoice limit is) and the envelope echoes the size used. */
 export const MAX_PAGE_SIZE = 100;
 
+/**
+ * Orders of the list (extension). created: newest first (history: newest execution first), the
+ * spec's order. value_at_risk: what the collector stands to lose, highest first (see queries.ts).
+ * The others are the inbox's columns.
+ */
+export const ACTION_SORTS = ['created', 'value_at_risk', 'balance', 'days_past_due', 'customer', 'recommendation', 'why', 'decide_by'] as const;
+export type ActionSort = (typeof ACTION_SORTS)[number];
+/** Amounts, lateness and dates are read largest or newest first; words from A and deadlines soonest first. */
+const DESCENDING_BY_DEFAULT: ReadonlySet<ActionSort> = new Set(['created', 'value_at_risk', 'balance', 'days_past_due']);
+
 export interface ActionListInput {
   category?: ActionCategory;
   status?: string;
@@ -89,6 +99,8 @@ export interface ActionListInput {
   includeAlternatives?: boolean;
   executedAfter?: string;
   executedBefore?: string;
+  sort?: ActionSort;
+  direction?: 'asc' | 'desc';
   page?: number;
   pageSize?: number;
 }
@@ -108,6 +120,8 @@ export interface ActionListFilter {
   executedFrom: string | null;
   /** Exclusive upper bound: the day after executed_before, so that whole day is included. */
   executedUntil: string | null;
+  sort: ActionSort;
+  descending: boolean;
   page: number;
   pageSize: number;
 }
@@ -161,6 +175,8 @@ export function resolveActionList(input: ActionListInput): ActionListFilter {
     includeAlternatives: input.includeAlternatives ?? true,
     executedFrom: input.executedAfter ?? null,
     executedUntil: input.executedBefore ? addDays(input.executedBefore, 1) : null,
+    sort: input.sort ?? 'created',
+    descending: input.direction ? input.direction === 'desc' : DESCENDING_BY_DEFAULT.has(input.sort ?? 'created'),
     page: input.page ?? 1,
     pageSize: Math.min(input.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
   };

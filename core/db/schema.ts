@@ -3,7 +3,7 @@
  * Conventions: ids are UUID text; money is integer minor units (cents); dates are 'YYYY-MM-DD'
  * text; timestamps are ISO-8601 UTC text; booleans are 0/1 integers.
  */
-import type { Generated, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable, Updateable } from 'kysely';
 
 export type Bool = 0 | 1;
 
@@ -115,11 +115,16 @@ export interface CustomerLocationsTable {
   updated_at: string;
 }
 
+/** What a label says about an invoice it is on, as the engine reads it: a dispute or a promise to pay. */
+export type LabelMeaning = 'dispute' | 'promise';
+
 export interface LabelsTable {
   id: string;
   company_id: string;
   name: string;
   color: string;
+  /** Null: the label is only a tag. Set in Settings › Labels; the engine never reads the name. */
+  meaning: ColumnType<LabelMeaning | null, LabelMeaning | null | undefined, LabelMeaning | null>;
   created_at: string;
   updated_at: string;
 }

@@ -13,7 +13,7 @@ import type { DisputesTable, DisputeStatus } from '../db/schema';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
-import { refreshHolds } from '../sequences/holds-store';
+import { refreshHolds } from '../holds/store';
 
 export const DISPUTE_STATUSES = ['open', 'resolved'] as const satisfies readonly DisputeStatus[];
 export const REASON_MAX = 500;

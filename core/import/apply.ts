@@ -1,10 +1,12 @@
 /**
  * Writing a plan inside the import's command: each row written is recorded, and every invoice the
- * import touched gets its paid amount, balance and closing from its settled payments.
+ * import touched gets its paid amount, balance and closing from its settled payments. Money the
+ * import brings in withdraws the engine proposals drafted on the old balance, in the same command.
  */
+import { withdrawProposals } from '../supersede/withdraw';
 import type { CommandTx } from '../engine';
 import { applyLabelChanges, type LabelAssignment } from '../invoices/labels';
-import { recomputeInvoiceBalance } from '../payments/balance';
+import { recomputeInvoiceBalance, SETTLED_STATUSES } from '../payments/balance';
 import { yieldToEventLoop } from '../yielding';
 import type { LabelLink, Plan, RowWrite } from './plan';
 
@@ -60,10 +62,39 @@ export async function applyPlan(tx: CommandTx, plan: Plan): Promise<void> {
     plan.links.filter((l) => l.add).map(assignment),
     plan.links.filter((l) => !l.add).map(assignment),
   );
+  const paid: string[] = [];
   for (const [i, { id, before }] of plan.touched.entries()) {
     if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
     const after = await recomputeInvoiceBalance(tx.db, id, tx.now);
     const changed = (Object.keys(after) as Array<keyof typeof after>).filter((k) => after[k] !== before[k]);
     if (changed.length) await tx.record('invoice', id, 'update', Object.fromEntries(changed.map((k) => [k, after[k]])));
+    if (after.paid_amount > before.paid_amount) paid.push(id);
+  }
+  await withdrawPaidProposals(tx, plan.companyId, paid);
+}
+
+/** Invoices per query when looking for proposals to withdraw. */
+const CHUNK = 400;
+
+/** The open engine proposals of invoices that received money: withdrawn as a payment withdraws them when recorded by hand. */
+async function withdrawPaidProposals(tx: CommandTx, companyId: string, invoiceIds: string[]): Promise<void> {
+  for (let i = 0; i < invoiceIds.length; i += CHUNK) {
+    const ids = invoiceIds.slice(i, i + CHUNK);
+    // Most imported payments settle invoices nobody proposed anything for: one query finds the few that have some.
+    const proposed = await tx.db
+      .selectFrom('actions as a')
+      .innerJoin('invoices as i', 'i.id', 'a.invoice_id')
+      .select(['i.id', 'i.customer_id', 'i.balance', (eb) => eb.selectFrom('payments as p').select((p) => p.fn.max('p.payment_date').as('d')).whereRef('p.invoice_id', '=', 'i.id').where('p.status', 'in', SETTLED_STATUSES).as('last_paid')])
+      .distinct()
+      .where('a.company_id', '=', companyId)
+      .where('a.invoice_id', 'in', ids)
+      .where('a.status', 'in', ['proposed', 'scheduled'])
+      .where('a.is_ai_recommended', '=', 1)
+      .where('a.deleted_at', 'is', null)
+      .execute();
+    for (const inv of proposed) {
+      await withdrawProposals(tx, companyId, { kind: 'payment', customerId: inv.customer_id, invoiceId: inv.id, paidInFull: inv.balance <= 0, on: inv.last_paid ?? tx.now.slice(0, 10) });
+    }
+    await yieldToEventLoop();
   }
 }

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { type FieldErrors, ValidationError } from '../errors';
-import { MAX_LABEL_NAME } from '../labels/labels';
+import type { LabelMeaning } from '../db/schema';
+import { LABEL_MEANINGS, MAX_LABEL_NAME } from '../labels/labels';
 import { type Cell, cellText, type Table } from './table';
 import { FIELDS, type FieldName, fieldWords, type Section } from './fields';
 import { type BooleanWords, DATE_FORMATS, type DateFormat, type DecimalSeparator, DEFAULT_BOOLEAN_WORDS, type Parsed } from './values';
@@ -36,6 +37,8 @@ const LabelRuleSchema = z
     column: z.string().min(1),
     /** Without it, the label applies when the cell is a yes word; with it, when the cell equals it. */
     equals: z.string().optional(),
+    /** What the label means to the engine when the import creates it; an existing label keeps its own. */
+    meaning: z.enum(LABEL_MEANINGS).optional(),
   })
   .strict();
 export type LabelRule = z.infer<typeof LabelRuleSchema>;
@@ -105,6 +108,7 @@ export interface CompiledLabelRule {
   column: string;
   index: number;
   equals?: string;
+  meaning?: LabelMeaning;
 }
 
 export interface CompiledMapping {
@@ -246,7 +250,7 @@ export function compileMapping(mapping: Mapping, entity: Entity, table: Pick<Tab
     for (const [i, rule] of (mapping.invoices?.labels ?? []).entries()) {
       const index = columnIndex(table.headers, rule.column);
       if (typeof index === 'string') (errors[`mapping.invoices.labels.${i}.column`] ??= []).push(index);
-      else compiled.labels.push({ label: rule.label, column: table.headers[index], index, ...(rule.equals !== undefined ? { equals: rule.equals } : {}) });
+      else compiled.labels.push({ label: rule.label, column: table.headers[index], index, ...(rule.equals !== undefined ? { equals: rule.equals } : {}), ...(rule.meaning ? { meaning: rule.meaning } : {}) });
     }
   }
   if (Object.keys(errors).length) throw new ValidationError('The mapping does not fit the file', errors);

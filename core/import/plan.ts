@@ -621,7 +621,8 @@ class Planner {
       if (!byLower.has(key) && wanted.has(key)) {
         const id = newId();
         byLower.set(key, id);
-        this.write({ table: 'labels', entity: 'label', id, insert: { id, company_id: this.input.companyId, name, color: DEFAULT_LABEL_COLOR, ...this.stamp() } });
+        const meaning = this.input.mapping.labels.find((l) => l.label.toLowerCase() === key)?.meaning ?? null;
+        this.write({ table: 'labels', entity: 'label', id, insert: { id, company_id: this.input.companyId, name, color: DEFAULT_LABEL_COLOR, meaning, ...this.stamp() } });
         this.plan.labelsCreated.push(name);
       }
       const id = byLower.get(key);

@@ -8,11 +8,13 @@ import type { Engine } from '../engine';
 import type { CensoredAge } from './conditional';
 import { PayDateModel } from './pay-date';
 
-/** A label whose name says dispute marks an invoice as disputed (the IBM preset's "Disputed"). */
-export const DISPUTE_LABEL_PATTERN = '%disput%';
+/** A label the company marked as meaning a dispute (Settings › Labels) marks an invoice as disputed. */
+export const DISPUTE_LABEL_SQL = `l.meaning = 'dispute'`;
+/** Likewise a label marked as meaning a promise to pay: a promise on record, without a date. */
+export const PROMISE_LABEL_SQL = `l.meaning = 'promise'`;
 
 const DISPUTED_SQL = `EXISTS (SELECT 1 FROM invoice_labels il JOIN labels l ON l.id = il.label_id
-  WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND lower(l.name) LIKE '${DISPUTE_LABEL_PATTERN}')`;
+  WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND ${DISPUTE_LABEL_SQL})`;
 
 const LAST_METHOD_SQL = `(SELECT p.payment_method FROM payments p WHERE p.invoice_id = i.id AND p.status IN ('PAID', 'PARTIAL')
   ORDER BY p.payment_date DESC, p.created_at DESC LIMIT 1)`;
@@ -64,7 +66,7 @@ const SETTLED_OF_SQL = SETTLED_SQL.replace('FROM invoices i WHERE', 'FROM invoic
  */
 const DISPUTED_SINCE_SQL = `(SELECT MIN(CASE WHEN il.created_at <= i.created_at THEN i.invoice_date ELSE substr(il.created_at, 1, 10) END)
   FROM invoice_labels il JOIN labels l ON l.id = il.label_id
-  WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND lower(l.name) LIKE '${DISPUTE_LABEL_PATTERN}')`;
+  WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND ${DISPUTE_LABEL_SQL})`;
 
 /** The settled history as the backtest replays it: each invoice with the day its dispute became known. */
 export function loadBacktestHistory(engine: Pick<Engine, 'database'>, companyId: string): HistoryInvoice[] {
@@ -165,6 +167,8 @@ export interface OpenInvoice {
    * write as the invoice (an import of history: the source had it, undated), so it is not "today".
    */
   disputedAt: string | null;
+  /** The name of a label on it that the company marked as meaning a promise to pay; null when none. */
+  promiseLabel: string | null;
   lastPaymentDate: string | null;
   lastTouchAt: string | null;
 }
@@ -259,7 +263,9 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
       `SELECT i.id, i.customer_id, i.invoice_number, i.invoice_date, i.due_date, i.currency, i.total_amount, i.balance, i.bill_channel, i.last_touch_at,
         ${DISPUTED_SQL} AS disputed,
         (SELECT min(il.created_at) FROM invoice_labels il JOIN labels l ON l.id = il.label_id
-          WHERE il.invoice_id = i.id AND lower(l.name) LIKE '${DISPUTE_LABEL_PATTERN}' AND il.created_at > i.created_at) AS disputed_at,
+          WHERE il.invoice_id = i.id AND ${DISPUTE_LABEL_SQL} AND il.created_at > i.created_at) AS disputed_at,
+        (SELECT min(l.name) FROM invoice_labels il JOIN labels l ON l.id = il.label_id
+          WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND ${PROMISE_LABEL_SQL}) AS promise_label,
         (SELECT max(p.payment_date) FROM payments p WHERE p.invoice_id = i.id AND p.status IN ('PAID', 'PARTIAL')) AS last_payment_date
        FROM invoices i INDEXED BY invoices_customer WHERE i.company_id = ? AND i.customer_id IN (${m}) AND i.closing_reason IS NULL
        ORDER BY i.customer_id, i.due_date, i.id`,
@@ -277,6 +283,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     last_touch_at: string | null;
     disputed: number;
     disputed_at: string | null;
+    promise_label: string | null;
     last_payment_date: string | null;
   }[];
   const comms = sqlite
@@ -351,6 +358,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
       billChannel: r.bill_channel,
       disputed: r.disputed === 1,
       disputedAt: r.disputed_at,
+      promiseLabel: r.promise_label,
       lastPaymentDate: r.last_payment_date,
       lastTouchAt: r.last_touch_at,
     });

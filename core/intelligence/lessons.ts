@@ -9,7 +9,7 @@
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
 import { type EvidenceItem, fact } from '../insights/evidence';
-import { DISPUTE_LABEL_PATTERN } from './facts';
+import { DISPUTE_LABEL_SQL } from './facts';
 import type { InsightDraft } from './predictions';
 
 export const LESSON_SETTINGS = {
@@ -53,7 +53,7 @@ const DAYS_LATE = `(julianday(i.closed_date) - julianday(i.due_date))`;
 /** Days late as a collector counts them: 0 for an invoice paid on time or early. */
 const LATE_DAYS = `max(${DAYS_LATE}, 0)`;
 const DISPUTED = `EXISTS (SELECT 1 FROM invoice_labels il JOIN labels l ON l.id = il.label_id
-  WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND lower(l.name) LIKE '${DISPUTE_LABEL_PATTERN}')`;
+  WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND ${DISPUTE_LABEL_SQL})`;
 
 export function loadHistoryFigures(engine: Pick<Engine, 'database'>, companyId: string): HistoryFigures {
   const t = LESSON_SETTINGS;
@@ -79,7 +79,7 @@ export function loadHistoryFigures(engine: Pick<Engine, 'database'>, companyId: 
     const window = sqlite.prepare(`SELECT count(*) AS n, coalesce(sum(${LATE_DAYS}), 0) AS daysLate FROM invoices i WHERE ${SETTLED} AND i.closed_date > ? AND i.closed_date <= ?`);
     trend = { recent: window.get(companyId, since, newest) as { n: number; daysLate: number }, before: window.get(companyId, before, since) as { n: number; daysLate: number }, since, newest };
   }
-  const disputeLabelIds = (sqlite.prepare(`SELECT id FROM labels WHERE company_id = ? AND lower(name) LIKE '${DISPUTE_LABEL_PATTERN}'`).all(companyId) as { id: string }[]).map((r) => r.id);
+  const disputeLabelIds = (sqlite.prepare(`SELECT id FROM labels WHERE company_id = ? AND meaning = 'dispute'`).all(companyId) as { id: string }[]).map((r) => r.id);
   return { groups, chronic: chronicAll.slice(0, t.chronicNamed), chronicCount: chronicAll.length, trend, disputeLabelIds };
 }
 

@@ -192,6 +192,18 @@ function triggers(input: ProposalInput): Trigger[] {
       });
       continue;
     }
+    if (!promise && invoice.promiseLabel) {
+      // A label the company marked as a promise to pay: a promise on record, with no date to check on.
+      out.push({
+        key: `promise_label:${invoice.id}`,
+        invoice,
+        event: 'Promise to pay on record',
+        wait: true,
+        evidence: [fact('Label', invoice.promiseLabel, 'invoice_labels', ref), fact('Open balance', amount, 'invoice', ref)],
+        options: [{ actionType: 'task', label: 'Wait for the promised payment', description: `Wait: ${invoice.number} is labelled ${invoice.promiseLabel}. Ask ${customer.name} for the payment date if none was given.`, metadata: { task: 'Confirm the promised payment date' } }],
+      });
+      continue;
+    }
     if (promise && isBroken(promise, invoice, today)) {
       out.push({
         key: `broken_promise:${invoice.id}:${promise.date}`,

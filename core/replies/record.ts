@@ -10,7 +10,7 @@ import { insertCommunication } from '../communications/store';
 import type { EmailConnection } from '../db/schema';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
-import { refreshHolds } from '../sequences/holds-store';
+import { refreshHolds } from '../holds/store';
 import type { IncomingMessage } from './parse';
 import { bounceReason, bounceRecipients, classifyMessage, invoiceNumberMentioned, pickThread, replyTime } from './rules';
 

@@ -1,6 +1,6 @@
 import { createEngine, type Engine, type EngineOptions } from '../engine';
 import { promiseIn } from '../intelligence/promises';
-import { setPromiseReader } from '../sequences/holds-store';
+import { setPromiseReader } from '../holds/store';
 import { ensureSyncTriggers } from '../sync/triggers';
 
 /** The chase holds read a promise in a customer's reply the way the engine reads it (sequences sit below intelligence). */

@@ -3,7 +3,7 @@
  * and email connections. Written through Kysely inside the seed's transaction.
  */
 import type { Transaction } from 'kysely';
-import type { Database, Role, TeamMemberRole } from '../db/schema';
+import type { Database, LabelMeaning, Role, TeamMemberRole } from '../db/schema';
 import type { SecretBox } from '../secrets';
 import type { Calendar } from './calendar';
 import type { LedgerLabels } from './ledger';
@@ -33,9 +33,10 @@ export interface CompanyFrame {
   connections: Array<{ id: string; name: string; fromEmail: string; userId: string | null }>;
 }
 
-const LABELS: Array<{ key: keyof LedgerLabels; name: string; color: string }> = [
-  { key: 'disputed', name: 'Disputed', color: '#d64545' },
-  { key: 'promise', name: 'Promise to pay', color: '#2f80ed' },
+/** "Disputed" and "Promise to pay" are marked with their meaning, so the engine reads them as a dispute and a promise. */
+const LABELS: Array<{ key: keyof LedgerLabels; name: string; color: string; meaning?: LabelMeaning }> = [
+  { key: 'disputed', name: 'Disputed', color: '#d64545', meaning: 'dispute' },
+  { key: 'promise', name: 'Promise to pay', color: '#2f80ed', meaning: 'promise' },
   { key: 'escalated', name: 'Escalated', color: '#e08a1e' },
   { key: 'vip', name: 'VIP', color: '#7b4fd6' },
   { key: 'plan', name: 'Payment plan', color: '#27ae60' },
@@ -81,7 +82,7 @@ export async function insertLabels(ctx: SeedContext, company: CompanyFrame, crea
   const at = ctx.cal.stamp(createdDay, 860);
   for (const l of LABELS) {
     const id = ctx.ids();
-    await ctx.trx.insertInto('labels').values({ id, company_id: company.id, name: l.name, color: l.color, created_at: at, updated_at: at }).execute();
+    await ctx.trx.insertInto('labels').values({ id, company_id: company.id, name: l.name, color: l.color, meaning: l.meaning ?? null, created_at: at, updated_at: at }).execute();
     company.labels[l.key] = id;
   }
 }

@@ -8,9 +8,9 @@ import { type Clock, today as todayOf } from '../clock';
 import type { Db } from '../db/connection';
 import type { PauseKind } from '../db/schema';
 import { NotFoundError } from '../errors';
-import { chaseHolds, type HoldKind } from './holds';
-import { chaseFacts, enrollmentHold } from './holds-store';
-import { localDate } from './schedule';
+import { chaseHolds, type HoldKind } from '../holds/holds';
+import { chaseFacts, enrollmentHold } from '../holds/store';
+import { localDate } from '../zones';
 
 export interface ChaseHoldView {
   kind: HoldKind;

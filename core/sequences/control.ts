@@ -6,12 +6,12 @@
 import { isValidDate, MAX_DATE } from '../dates';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
-import { refreshHolds } from './holds-store';
-import { shortDate } from './holds';
+import { refreshHolds } from '../holds/store';
+import { shortDate } from '../holds/holds';
 import { type EnrollmentView, getEnrollment } from './enrollments';
 import { getQueueRow, type QueueRowView } from './queue';
 import { assertReadyUnclaimed, EMAIL_STEP_TYPE, SKIPPED } from './rules';
-import { localDate, zonedToUtc } from './schedule';
+import { localDate, zonedToUtc } from '../zones';
 import { completeIfFinished, enrollmentRow } from './store';
 
 const SUBJECT_MAX = 1_000;

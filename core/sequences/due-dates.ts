@@ -5,7 +5,8 @@
  */
 import { addDays } from '../dates';
 import type { SequenceTiming } from '../db/schema';
-import { zonedToUtc, type Schedule } from './schedule';
+import { type Schedule } from './schedule';
+import { zonedToUtc } from '../zones';
 
 export const SEQUENCE_TIMINGS = ['enrollment_start', 'due_date'] as const satisfies readonly SequenceTiming[];
 

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
 import { dueRowIds, INVOICE_CLOSED, invoiceOpen, invoiceSchedule, leavingRowIds, mergeAssignments } from './due-dates';
-import { localDate } from './schedule';
+import { localDate } from '../zones';
 
 interface SequenceRef {
   id: string;

@@ -11,8 +11,9 @@ import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { openInvoices, scheduleInvoiceRows } from './due-store';
-import { refreshHolds } from './holds-store';
-import { localDate, scheduleStep } from './schedule';
+import { refreshHolds } from '../holds/store';
+import { scheduleStep } from './schedule';
+import { localDate } from '../zones';
 import { BULK_ENROLL_MAX } from './rules';
 import { customerRow, enrollmentRow, finishEnrollment, sequenceRow, stepRows } from './store';
 

@@ -8,7 +8,7 @@ import type { Engine } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { companyName, coveredInvoiceIds, listedOpenInvoices, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { replySubject } from './rules';
-import { localDate } from './schedule';
+import { localDate } from '../zones';
 import { sequenceRow } from './store';
 import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, templateValues, unknownPlaceholders } from './templates';
 

@@ -14,9 +14,9 @@ import { newId } from '../ids';
 import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { dueDateRowsToPromote, mergeReadyRows, syncDueSchedules } from './due-store';
-import { refreshHolds } from './holds-store';
+import { refreshHolds } from '../holds/store';
 import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
-import { localDate } from './schedule';
+import { localDate } from '../zones';
 import { completeIfFinished } from './store';
 import { renderTemplate, templateValues } from './templates';
 

@@ -16,7 +16,7 @@ import { newId } from '../ids';
 import { companyName, listedOpenInvoices, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
 import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
-import { localDate } from './schedule';
+import { localDate } from '../zones';
 import { activeConnection, completeIfFinished } from './store';
 import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, templateValues } from './templates';
 

@@ -8,8 +8,8 @@ import type { SequencesTable, SequenceStatus, SequenceTiming } from '../db/schem
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
-import { refreshHolds } from './holds-store';
-import { canonicalTimeZone } from './schedule';
+import { refreshHolds } from '../holds/store';
+import { canonicalTimeZone } from '../zones';
 import { DEFAULT_TIMEZONE, nextSequenceStatus, type SequenceAction } from './rules';
 import { activeConnection, finishEnrollment, sequenceRow, stepRows } from './store';
 import { stepViews, type StepView } from './steps';

@@ -9,7 +9,7 @@ import type { SequenceStepsTable } from '../db/schema';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, ValidationError } from '../errors';
 import { newId } from '../ids';
-import { isValidOffsetTime } from './schedule';
+import { isValidOffsetTime } from '../zones';
 import { assertStepEditable, EXECUTED_STATUSES, OFFSET_DAYS_MAX, STEP_DEFAULTS, type StepFields } from './rules';
 import { completeIfFinished, sequenceRow, stepRow, stepRows, touchSequence } from './store';
 

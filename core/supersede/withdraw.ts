@@ -18,7 +18,9 @@ export type Fact =
   | { kind: 'promise'; customerId: string; invoiceId: string | null; date: string }
   | { kind: 'dispute'; customerId: string; invoiceId: string | null; on: string }
   | { kind: 'reply'; customerId: string; communicationId: string; on: string }
-  | { kind: 'payment'; customerId: string; invoiceId: string; paidInFull: boolean; on: string };
+  | { kind: 'payment'; customerId: string; invoiceId: string; paidInFull: boolean; on: string }
+  /** A label the company marked as meaning a dispute or a promise to pay, put on an invoice. */
+  | { kind: 'label'; customerId: string; invoiceId: string; label: string; on: string };
 
 export interface OpenProposal {
   invoiceId: string | null;
@@ -37,6 +39,8 @@ export function supersedeReason(fact: Fact): string {
       return `superseded: reply received on ${longDate(fact.on)}`;
     case 'payment':
       return fact.paidInFull ? `superseded: paid in full on ${longDate(fact.on)}` : `superseded: payment received on ${longDate(fact.on)}`;
+    case 'label':
+      return `superseded: labelled "${fact.label}" on ${longDate(fact.on)}`;
   }
 }
 
@@ -52,6 +56,7 @@ export function isSuperseded(fact: Fact, proposal: OpenProposal): boolean {
     case 'dispute':
       return fact.invoiceId === null || proposal.invoiceId === fact.invoiceId;
     case 'payment':
+    case 'label':
       return proposal.invoiceId === fact.invoiceId;
     case 'reply':
       return !(proposal.triggerKey ?? '').startsWith(`reply_received:${fact.communicationId}`);

@@ -82,6 +82,36 @@ describe('proposals follow the facts and the collector’s choice', () => {
     expect((await action(part)).approval_log.at(-1)).toMatchObject({ reason: 'superseded: payment received on November 23, 2026' });
   });
 
+  it('a label marked as meaning a dispute withdraws the proposals of the invoices it is on, in the same request; its name alone does nothing', async () => {
+    const onInv1 = await proposal(inv1, `past_due_no_touch:${inv1}:1_30`);
+    const onInv2 = await proposal(inv2, `past_due_no_touch:${inv2}:1_30`);
+    const tag = (await api('POST', '/labels', { name: 'Disputed', color: '#d64545' })).body;
+    expect(tag.meaning).toBeNull();
+    expect((await api('PATCH', `/invoices/${inv1}`, { label_ids: [tag.id] })).status).toBe(200);
+    expect((await action(onInv1)).status).toBe('proposed');
+
+    // Bad input changes nothing.
+    const bad = await api('PATCH', `/labels/${tag.id}`, { meaning: 'maybe' });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/problem\+json/);
+    expect((await api('GET', `/labels/${tag.id}`)).body.meaning).toBeNull();
+
+    // Marking the label applies to the invoice that already carries it.
+    const marked = await api('PATCH', `/labels/${tag.id}`, { meaning: 'dispute' });
+    expect(marked.body).toMatchObject({ id: tag.id, meaning: 'dispute' });
+    expect(await action(onInv1)).toMatchObject({ status: 'cancelled', approval_log: [expect.objectContaining({ operation: 'cancel', reason: 'superseded: labelled "Disputed" on November 23, 2026' })] });
+    expect((await action(onInv2)).status).toBe('proposed');
+    // And a marked label put on another invoice withdraws its proposals in that request.
+    const promise = (await api('POST', '/labels', { name: 'Cheque in the post', meaning: 'promise' })).body;
+    expect(promise.meaning).toBe('promise');
+    await api('PATCH', `/invoices/${inv2}`, { label_ids: [promise.id] });
+    expect((await action(onInv2)).approval_log.at(-1)).toMatchObject({ reason: 'superseded: labelled "Cheque in the post" on November 23, 2026' });
+    expect((await api('GET', '/labels')).body.data.map((l: { name: string; meaning: string | null }) => [l.name, l.meaning])).toEqual([
+      ['Cheque in the post', 'promise'],
+      ['Disputed', 'dispute'],
+    ]);
+  });
+
   it('approving one option cancels its siblings with "another option was chosen"; other triggers stay', async () => {
     const email = await proposal(inv1, `past_due_no_touch:${inv1}:1_30`);
     const call = await proposal(inv1, `past_due_no_touch:${inv1}:1_30:alt:call`, 'call');

@@ -47,7 +47,7 @@ describe('labels API (extension)', () => {
   it('creates, lists by name (case-insensitively), reads and updates labels', async () => {
     const disputed = await send('POST', `${base}/labels`, { name: ' Disputed ', color: '#dc2626' });
     expect(disputed.status).toBe(201);
-    expect(disputed.body).toEqual({ id: expect.any(String), name: 'Disputed', color: '#DC2626', created_at: '2026-11-23T12:00:00.000Z', updated_at: '2026-11-23T12:00:00.000Z' });
+    expect(disputed.body).toEqual({ id: expect.any(String), name: 'Disputed', color: '#DC2626', meaning: null, created_at: '2026-11-23T12:00:00.000Z', updated_at: '2026-11-23T12:00:00.000Z' });
     const promise = await send('POST', `${base}/labels`, { name: 'promise to pay' });
     expect(promise.body.color).toBe('#6B7280');
     await send('POST', `${base}/labels`, { name: 'VIP' });

@@ -28,7 +28,8 @@ function infeasible(engine: TestEngine, companyId: string): string[] {
       `SELECT a.id, a.action_type, a.trigger_key, a.invoice_id, c.name AS customer, i.invoice_number, i.balance,
         EXISTS (SELECT 1 FROM customer_contacts k WHERE k.customer_id = a.customer_id AND trim(coalesce(k.phone, '')) != '') AS phone,
         EXISTS (SELECT 1 FROM customer_contacts k WHERE k.customer_id = a.customer_id AND k.email LIKE '%@%' AND k.email_failed_at IS NULL) AS email,
-        EXISTS (SELECT 1 FROM invoice_labels il JOIN labels l ON l.id = il.label_id WHERE il.invoice_id = a.invoice_id AND lower(l.name) LIKE '%disput%') AS disputed,
+        EXISTS (SELECT 1 FROM invoice_labels il JOIN labels l ON l.id = il.label_id WHERE il.invoice_id = a.invoice_id AND l.meaning = 'dispute') AS disputed,
+        EXISTS (SELECT 1 FROM invoice_labels il JOIN labels l ON l.id = il.label_id WHERE il.invoice_id = a.invoice_id AND l.meaning = 'promise') AS promised,
         (SELECT json_extract(s.payload_json, '$.strategy_plan.strategy') FROM insights s WHERE s.company_id = a.company_id AND s.customer_id = a.customer_id
            AND s.insight_type = 'customer_strategy_plan' AND s.valid_to IS NULL) AS strategy
        FROM actions a JOIN customers c ON c.id = a.customer_id LEFT JOIN invoices i ON i.id = a.invoice_id
@@ -44,6 +45,7 @@ function infeasible(engine: TestEngine, companyId: string): string[] {
     if (p.action_type === 'email' && !p.email) problems.push(`${what}: no email address`);
     if (p.action_type === 'email' && !connection) problems.push(`${what}: no email connection`);
     if (p.disputed && p.action_type !== 'task') problems.push(`${what}: the invoice is disputed`);
+    if (p.promised && !p.disputed && p.action_type !== 'task' && !String(p.trigger_key).startsWith('broken_promise:')) problems.push(`${what}: a promise to pay is on record (label)`);
     if (p.disputed && p.strategy === 'resolve_dispute' && !String(p.trigger_key).startsWith('dispute:')) problems.push(`${what}: the strategy says resolve the dispute`);
     if (String(p.trigger_key).startsWith('past_due_no_touch:') && !String(p.trigger_key).includes(':alt:') && Number(p.balance) < 100_000) {
       smallChases.set(String(p.customer), (smallChases.get(String(p.customer)) ?? 0) + 1);
@@ -88,7 +90,7 @@ describe('no proposal that cannot be carried out', () => {
     const disputed = engine.database.sqlite
       .prepare(
         `SELECT i.id, i.customer_id FROM invoices i JOIN invoice_labels il ON il.invoice_id = i.id JOIN labels l ON l.id = il.label_id
-         WHERE i.company_id = ? AND lower(l.name) LIKE '%disput%' AND i.closing_reason IS NULL AND i.balance > 0 LIMIT 1`,
+         WHERE i.company_id = ? AND l.meaning = 'dispute' AND i.closing_reason IS NULL AND i.balance > 0 LIMIT 1`,
       )
       .get(acme) as { id: string; customer_id: string } | undefined;
     expect(disputed).toBeDefined();

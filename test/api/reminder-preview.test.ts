@@ -90,7 +90,7 @@ describe('reminder preview and email health', () => {
     const s = engine.database.sqlite;
     const other = await addReminderInvoice(engine, company, customer, { number: 'INV-1003', total: 50_000, dueDate: '2026-10-15' });
     const label = newId();
-    s.prepare(`INSERT INTO labels (id, company_id, name, color, created_at, updated_at) VALUES (?, ?, 'Disputed', '#d64545', ?, ?)`).run(label, company, NOW, NOW);
+    s.prepare(`INSERT INTO labels (id, company_id, name, color, meaning, created_at, updated_at) VALUES (?, ?, 'Disputed', '#d64545', 'dispute', ?, ?)`).run(label, company, NOW, NOW);
     s.prepare(`INSERT INTO invoice_labels (company_id, invoice_id, label_id, created_at) VALUES (?, ?, ?, ?)`).run(company, invoice, label, NOW);
     s.prepare(
       `INSERT INTO communications (id, company_id, customer_id, invoice_id, kind, direction, outcome, promise_date, occurred_at, created_at) VALUES (?, ?, ?, ?, 'call', 'inbound', 'promised_to_pay', '2026-11-27', ?, ?)`,

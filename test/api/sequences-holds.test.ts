@@ -122,7 +122,7 @@ describe('the chase holds', () => {
 
   it('pauses on a dispute label while it is on an open invoice, and per sequence only when set to', async () => {
     const t = await chased();
-    const label = await w.api('POST', w.path('/labels'), { name: 'Disputed', color: '#d64545' });
+    const label = await w.api('POST', w.path('/labels'), { name: 'Disputed', color: '#d64545', meaning: 'dispute' });
     expect(label.status).toBe(201);
     expect((await w.api('PATCH', w.path(`/invoices/${t.invoice}`), { label_ids: [label.body.id] })).status).toBe(200);
     expect(await queue()).toEqual([]);
@@ -137,6 +137,29 @@ describe('the chase holds', () => {
     await w.api('PATCH', w.path(`/sequences/${t.seq.id}`), { pause_on_dispute: true });
     expect(await queue()).toEqual([]);
     await w.api('PATCH', w.path(`/invoices/${t.invoice}`), { label_ids: [] });
+    expect((await queue()).map((r) => r.step_label)).toEqual(['Second notice']);
+  });
+
+  it('a label holds the chase by the meaning set for it in Settings, not by its name, and at once', async () => {
+    const t = await chased();
+    // Named like a dispute, but marked as nothing: only a tag.
+    const tag = await w.api('POST', w.path('/labels'), { name: 'Disputed', color: '#d64545' });
+    expect(tag.body.meaning).toBeNull();
+    await w.api('PATCH', w.path(`/invoices/${t.invoice}`), { label_ids: [tag.body.id] });
+    expect(await enrollmentOf(t.enrollment)).toMatchObject({ pause_kind: null });
+    // Any name can mean a promise: marking the label pauses the chase of the invoices that carry it, in the same request.
+    const marked = await w.api('PATCH', w.path(`/labels/${tag.body.id}`), { name: 'Customer says the cheque is in the post', meaning: 'promise' });
+    expect(marked.body).toMatchObject({ meaning: 'promise' });
+    expect(await enrollmentOf(t.enrollment)).toMatchObject({ pause_kind: 'promise', pause_reason: 'Paused: INV-10248 has a promise to pay' });
+    expect(await queue()).toEqual([]);
+    // The meaning taken away: the chase resumes at once.
+    await w.api('PATCH', w.path(`/labels/${tag.body.id}`), { meaning: null });
+    expect(await enrollmentOf(t.enrollment)).toMatchObject({ pause_kind: null });
+    // Deleting a dispute label resumes it too.
+    await w.api('PATCH', w.path(`/labels/${tag.body.id}`), { meaning: 'dispute' });
+    expect(await enrollmentOf(t.enrollment)).toMatchObject({ pause_kind: 'dispute' });
+    expect((await w.api('DELETE', w.path(`/labels/${tag.body.id}`))).status).toBe(204);
+    expect(await enrollmentOf(t.enrollment)).toMatchObject({ pause_kind: null });
     expect((await queue()).map((r) => r.step_label)).toEqual(['Second notice']);
   });
 
@@ -157,7 +180,7 @@ describe('the chase holds', () => {
     expect((await queue()).map((r) => r.step_label)).toEqual(['Second notice']);
 
     // A standing dispute pauses it again at once, and says so.
-    const label = await w.api('POST', w.path('/labels'), { name: 'Disputed', color: '#d64545' });
+    const label = await w.api('POST', w.path('/labels'), { name: 'Disputed', color: '#d64545', meaning: 'dispute' });
     await w.api('PATCH', w.path(`/invoices/${t.invoice}`), { label_ids: [label.body.id] });
     expect((await w.api('POST', w.path(`/sequence-enrollments/${t.enrollment}/resume`))).body).toMatchObject({ pause_kind: 'dispute' });
     // Another company's enrollment is not found; a completed one is refused.

@@ -78,11 +78,26 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByRole('heading', { level: 1, name: 'Actions' }).waitFor();
     const rows = page.locator('[data-testid="actions-list"] tbody tr');
     await rows.first().waitFor();
-    const needsCount = Number((await page.getByTestId('tab-needs_action').locator('.count').innerText()).replace(/\D/g, ''));
+    // The inbox opens on the highest value at risk first.
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Open balance' }).getAttribute('aria-sort')).toBe('none');
+    const inbox = await apiGet<{ data: Array<{ value_at_risk: number | null }> }>(page, `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&sort=value_at_risk&page_size=25`);
+    const risks = inbox.data.map((a) => a.value_at_risk ?? 0);
+    expect(risks).toEqual([...risks].sort((a, b) => b - a));
+    // The email flow starts from the first email about one invoice.
+    await page.getByLabel('Type').selectOption('email');
+    const needsCount = (await apiGet<{ count: number }>(page, `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&action_type=email&page_size=1`)).count;
     expect(needsCount).toBeGreaterThan(1);
-    expect(await rows.count()).toBe(Math.min(needsCount, 25));
+    await expect.poll(async () => Number((await page.getByTestId('tab-needs_action').locator('.count').innerText()).replace(/\D/g, ''))).toBe(needsCount);
+    await expect.poll(() => rows.count()).toBe(Math.min(needsCount, 25));
 
-    await rows.first().click();
+    // The first email about one invoice that the engine proposed with its evidence (the demo also has actions people made).
+    const emails = await apiGet<{ data: Array<{ id: string; invoice: string | null; evidence: unknown[] }> }>(
+      page,
+      `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&action_type=email&sort=value_at_risk&page_size=25`,
+    );
+    const start = emails.data.find((a) => a.invoice && a.evidence.length > 0);
+    if (!start) throw new Error('no proposed email with evidence on the first page');
+    await page.locator(`[data-action-row="${start.id}"]`).click();
     const panel = page.getByTestId('action-panel');
     await panel.getByTestId('action-glance').getByText('Balance').waitFor();
     // The evidence in words: the engine's dates as dates (not 2026-11-16), sources without underscores.
@@ -171,6 +186,8 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     const chased = new Set(ready.data.map((r) => r.customer_name));
     const chosen = withSiblings.find((c) => !chased.has(c.customer_name));
     if (!chosen) throw new Error('every call with alternatives is for a customer the Queue test needs');
+    // The invoice's other open proposals: what choosing this call and the promise withdraw (earlier refreshes may have withdrawn others before).
+    const siblings = (await apiGet<Listed>(page, `/api/companies/${companyId}/actions?status=proposed&invoice_id=${chosen.invoice}&page_size=100`)).data.map((a) => a.id).filter((id) => id !== chosen.id);
     await page.goto(`${server.url}/companies/${companyId}/actions/${chosen.id}?tab=needs_action`);
     const panel = page.getByTestId('action-panel');
     await panel.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -204,7 +221,8 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
       page,
       `/api/companies/${companyId}/actions?status=cancelled&invoice_id=${chosen.invoice}&page_size=100`,
     );
-    const reasons = withdrawn.data.map((a) => a.approval_log.at(-1)?.reason);
+    const reasons = withdrawn.data.filter((a) => siblings.includes(a.id)).map((a) => a.approval_log.at(-1)?.reason);
+    expect(reasons.length).toBe(siblings.length);
     expect(reasons.length).toBeGreaterThan(0);
     for (const r of reasons) expect(r).toMatch(/^(another option was chosen|superseded: promise to pay on record for December 4, 2026)$/);
   }, 120_000);
@@ -564,4 +582,22 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByTestId('tab-ready').click();
     await rowOf(pausedId).waitFor();
   }, 180_000);
+
+  it('Settings › Labels: says what each label means to the engine, and a label marked as a dispute counts as one at once', async () => {
+    await page.goto(`${server.url}/companies/${companyId}/settings/labels`);
+    const table = page.getByTestId('labels-table');
+    await table.waitFor();
+    expect(await table.getByLabel('What label Disputed means').inputValue()).toBe('dispute');
+    expect(await table.getByLabel('What label Promise to pay means').inputValue()).toBe('promise');
+    expect(await table.getByLabel('What label Escalated means').inputValue()).toBe('');
+    await lookAt(page, 'settings-labels');
+
+    const labels = await apiGet<{ data: Array<{ id: string; name: string }> }>(page, `/api/companies/${companyId}/labels`);
+    const escalated = labels.data.find((l) => l.name === 'Escalated')!;
+    const row = table.getByRole('row').filter({ has: page.getByLabel('What label Escalated means') });
+    await row.getByLabel('What label Escalated means').selectOption('dispute');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Label Escalated saved.').waitFor();
+    expect((await apiGet<{ meaning: string | null }>(page, `/api/companies/${companyId}/labels/${escalated.id}`)).meaning).toBe('dispute');
+  }, 120_000);
 });

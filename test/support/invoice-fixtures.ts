@@ -3,7 +3,7 @@
  * team members, labels and invoices in any state (open, paid, written off...) on chosen dates.
  */
 import { createApp } from '../../core/http/app';
-import type { ClosingReason } from '../../core/db/schema';
+import type { ClosingReason, LabelMeaning } from '../../core/db/schema';
 import { addDays } from '../../core/dates';
 import { runCommand, systemActor } from '../../core/engine';
 import { newId } from '../../core/ids';
@@ -45,10 +45,10 @@ export function addCustomer(engine: TestEngine, companyId: string, input: Custom
   );
 }
 
-export async function addLabel(engine: TestEngine, companyId: string, name: string, color = '#3366ff'): Promise<string> {
+export async function addLabel(engine: TestEngine, companyId: string, name: string, color = '#3366ff', meaning: LabelMeaning | null = null): Promise<string> {
   const id = newId();
   await runCommand(engine, 'test_label', { actor: systemActor, companyId }, async (tx) => {
-    const row = { id, company_id: companyId, name, color, created_at: tx.now, updated_at: tx.now };
+    const row = { id, company_id: companyId, name, color, meaning, created_at: tx.now, updated_at: tx.now };
     await tx.db.insertInto('labels').values(row).execute();
     await tx.record('label', id, 'insert', row);
   });

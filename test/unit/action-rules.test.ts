@@ -84,9 +84,19 @@ describe('action list parameters', () => {
       includeAlternatives: true,
       executedFrom: null,
       executedUntil: null,
+      sort: 'created',
+      descending: true,
       page: 1,
       pageSize: 20,
     });
+  });
+
+  it('sorts amounts and lateness largest first, words and deadlines from the start, unless told', () => {
+    expect(resolveActionList({ sort: 'value_at_risk' })).toMatchObject({ sort: 'value_at_risk', descending: true });
+    expect(resolveActionList({ sort: 'days_past_due' }).descending).toBe(true);
+    expect(resolveActionList({ sort: 'customer' }).descending).toBe(false);
+    expect(resolveActionList({ sort: 'decide_by' }).descending).toBe(false);
+    expect(resolveActionList({ sort: 'balance', direction: 'asc' }).descending).toBe(false);
   });
 
   it('includes deleted actions by default in history only, and lets the caller override both ways', () => {

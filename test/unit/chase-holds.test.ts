@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ChaseFacts, chaseHolds, pauseFor, promiseMissed, standingPromise } from '../../core/sequences/holds';
+import { type ChaseFacts, chaseHolds, pauseFor, promiseMissed, standingPromise } from '../../core/holds/holds';
 
 const facts = (over: Partial<ChaseFacts> = {}): ChaseFacts => ({
   customerName: 'Tri-County',

@@ -110,7 +110,7 @@ describe('compileMapping', () => {
       headers: 'countryCode,customerID,PaperlessDate,invoiceNumber,InvoiceDate,DueDate,InvoiceAmount,Disputed,SettledDate,PaperlessBill,DaysToSettle,DaysLate'.split(','),
     };
     const compiled = compileMapping(PRESETS['ibm-ar'], 'ar-rows', ibm);
-    expect(compiled.labels).toEqual([{ label: 'Disputed', column: 'Disputed', index: 7 }]);
+    expect(compiled.labels).toEqual([{ label: 'Disputed', column: 'Disputed', index: 7, meaning: 'dispute' }]);
     expect(compiled.payments!.remote_id!.read(['391', 'X', '', '0000611365'])).toEqual({ ok: true, value: 'settled-0000611365' });
   });
 });

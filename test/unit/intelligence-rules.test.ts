@@ -38,6 +38,7 @@ const invoice = (fields: Partial<OpenInvoice> = {}): OpenInvoice => ({
   billChannel: null,
   disputed: false,
   disputedAt: null,
+  promiseLabel: null,
   lastPaymentDate: null,
   lastTouchAt: null,
   ...fields,

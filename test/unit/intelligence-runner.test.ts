@@ -203,8 +203,8 @@ describe('the intelligence runner on a real database', () => {
     await refreshIntelligence(engine, company);
     const page = await listActions(engine.db, company, {
       category: null, statuses: ['proposed'], invoiceId: open, customerId: null, actionTypes: null, arOwners: null, search: null,
-      includeDeleted: false, includeAlternatives: true, executedFrom: null, executedUntil: null, page: 1, pageSize: 10,
-    });
+      includeDeleted: false, includeAlternatives: true, executedFrom: null, executedUntil: null, sort: 'created', descending: true, page: 1, pageSize: 10,
+    }, TODAY);
     expect(page.data.map((a) => a.top_recommendation)).toEqual(['recommended', 'alternative']);
   });
 

@@ -54,4 +54,26 @@ describe('migrations at start-up', () => {
     expect(again.migration).toEqual({ applied: [], backup: null });
     await again.close();
   });
+
+  it('0210 marks the labels the engine read by name with that meaning, and only those', async () => {
+    const file = join(dir, 'labels.sqlite');
+    const old = openDatabase(file);
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0210'));
+    const partial = new Migrator({ db: old.db, provider: { getMigrations: async () => before } });
+    expect((await partial.migrateToLatest()).error).toBeUndefined();
+    old.sqlite.prepare("INSERT INTO companies (id, name, currency, created_at, updated_at) VALUES ('c1', 'Kept Co', 'USD', 'x', 'x')").run();
+    const label = old.sqlite.prepare("INSERT INTO labels (id, company_id, name, color, created_at, updated_at) VALUES (?, 'c1', ?, '#000000', 'x', 'x')");
+    for (const [id, name] of [['l1', 'Disputed'], ['l2', 'Promise to pay'], ['l3', 'VIP'], ['l4', 'Payment plan']]) label.run(id, name);
+    await old.close();
+
+    const engine = await openEngine({ file });
+    expect(engine.database.sqlite.prepare('SELECT name, meaning FROM labels ORDER BY id').all()).toEqual([
+      { name: 'Disputed', meaning: 'dispute' },
+      { name: 'Promise to pay', meaning: 'promise' },
+      { name: 'VIP', meaning: null },
+      { name: 'Payment plan', meaning: null },
+    ]);
+    expect(() => engine.database.sqlite.prepare("UPDATE labels SET meaning = 'maybe' WHERE id = 'l3'").run()).toThrow(/CHECK/);
+    await engine.close();
+  });
 });

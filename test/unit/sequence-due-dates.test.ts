@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
 import { dueOffsetWords, dueRowIds, invoiceOpen, invoiceSchedule, leavingRowIds, mergeAssignments } from '../../core/sequences/due-dates';
-import { zonedToUtc } from '../../core/sequences/schedule';
+import { zonedToUtc } from '../../core/zones';
 
 const ZONE = 'America/New_York';
 

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, isValidDate, MAX_DATE, MIN_DATE } from '../../core/dates';
 import { OFFSET_DAYS_MAX } from '../../core/sequences/rules';
-import { canonicalTimeZone, isValidOffsetTime, localDate, scheduleStep, zonedToUtc } from '../../core/sequences/schedule';
+import { scheduleStep } from '../../core/sequences/schedule';
+import { canonicalTimeZone, isValidOffsetTime, localDate, zonedToUtc } from '../../core/zones';
 
 describe('scheduleStep', () => {
   it('adds offset_days to the start date and reads offset_time in the sequence zone', () => {

@@ -28,6 +28,7 @@ import * as m0150 from './0150_chase_holds';
 import * as m0160 from './0160_invoice_date_index';
 import * as m0190 from './0190_company_document_details';
 import * as m0191 from './0191_statement_runs';
+import * as m0210 from './0210_label_meaning';
 import * as m0230 from './0230_due_date_timing';
 
 export const migrations: Record<string, Migration> = {
@@ -56,5 +57,6 @@ export const migrations: Record<string, Migration> = {
   '0160_invoice_date_index': m0160,
   '0190_company_document_details': m0190,
   '0191_statement_runs': m0191,
+  '0210_label_meaning': m0210,
   '0230_due_date_timing': m0230,
 };

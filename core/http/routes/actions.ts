@@ -11,11 +11,12 @@ import {
   sendAction,
 } from '../../actions/commands';
 import { logActionCall } from '../../actions/log-call';
-import { getAction, listActions } from '../../actions/queries';
+import { getAction, LATENESS_DAYS, listActions, PAID_SOON_DAYS } from '../../actions/queries';
 import { listActionTasks, ownMemberId } from '../../actions/tasks';
 import { LOGGED_KINDS } from '../../communications/rules';
-import { ACTION_CATEGORIES, ACTION_TYPES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
+import { ACTION_CATEGORIES, ACTION_SORTS, ACTION_TYPES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
 import { UNASSIGNED } from '../../sequences/rules';
+import { today } from '../../clock';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, EvidenceItem, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { CallOutcome } from './communications';
@@ -75,6 +76,13 @@ const Action = z
     updated_at: Timestamp,
     evidence: z.array(EvidenceItem).openapi({ description: 'Extension: why the engine proposed it (empty for actions people created)' }),
     delivery: ActionDelivery.nullable().openapi({ description: 'Extension: the send of an approved email action; null when none was queued' }),
+    balance: z.number().nullable().openapi({ description: "Extension: the invoice's open balance (for an action on the customer as a whole, the customer's); null when unknown", example: 1250.5 }),
+    currency: z.string().nullable().openapi({ description: 'Extension: the currency of balance and value_at_risk', example: 'USD' }),
+    days_past_due: z.number().int().nullable().openapi({ description: "Extension: days the invoice (for a customer action, the customer's oldest open invoice) is past due; 0 when not yet due" }),
+    value_at_risk: z.number().nullable().openapi({
+      description: `Extension: the balance weighted by lateness (x2 at ${LATENESS_DAYS} days past due, x3 at ${2 * LATENESS_DAYS}) and by the model's chance that it is not paid within ${PAID_SOON_DAYS} days; the inbox's default order (sort=value_at_risk)`,
+      example: 980.25,
+    }),
   })
   .openapi('Action');
 
@@ -95,6 +103,11 @@ const ListQuery = z.object({
   include_alternatives: QueryBool.optional().openapi({ description: 'Extension. Default true; false leaves out the alternatives of an invoice’s recommendation (one row per decision)' }),
   executed_after: DateString.optional().openapi({ description: 'Only with category=history; on or after this UTC date' }),
   executed_before: DateString.optional().openapi({ description: 'Only with category=history; on or before this UTC date' }),
+  sort: z.enum(ACTION_SORTS).optional().openapi({
+    description:
+      'Extension. created (default): newest first, history by execution. value_at_risk: highest value at risk first (the inbox order). balance, days_past_due: largest first. customer, recommendation, why (the trigger), decide_by (the response deadline): from the start. Actions without the value go last.',
+  }),
+  direction: z.enum(['asc', 'desc']).optional().openapi({ description: 'Extension. Reverses the order of sort' }),
   page: z.coerce.number().int().min(1).optional().openapi({ type: 'integer', default: 1 }),
   page_size: z.coerce
     .number()
@@ -287,17 +300,19 @@ export function actionRoutes() {
       includeAlternatives: q.include_alternatives,
       executedAfter: q.executed_after,
       executedBefore: q.executed_before,
+      sort: q.sort,
+      direction: q.direction,
       page: q.page,
       pageSize: q.page_size,
     });
-    return c.json(await listActions(c.var.engine.db, scopeOf(c).companyId, filter), 200);
+    return c.json(await listActions(c.var.engine.db, scopeOf(c).companyId, filter, today(c.var.engine.clock)), 200);
   });
 
   router.openapi(createActionRoute, async (c) => {
     return c.json(await createAction(c.var.engine, scopeOf(c), c.req.valid('json')), 201);
   });
 
-  router.openapi(getRoute, async (c) => c.json(await getAction(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').action_id), 200));
+  router.openapi(getRoute, async (c) => c.json(await getAction(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').action_id, today(c.var.engine.clock)), 200));
 
   router.openapi(deleteRoute, async (c) => {
     await deleteAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id);

@@ -1,12 +1,18 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createLabel, deleteLabel, getLabel, listLabels, MAX_LABEL_NAME, updateLabel } from '../../labels/labels';
+import { createLabel, deleteLabel, getLabel, LABEL_MEANINGS, listLabels, MAX_LABEL_NAME, updateLabel } from '../../labels/labels';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
 
 const TAGS = ['Extensions'];
 
+const Meaning = z.enum(LABEL_MEANINGS).nullable().openapi({
+  description:
+    'Extension: what the label says about an invoice it is on, as the engine reads it. dispute: the invoice is disputed (no reminders; a "resolve the dispute" task; the chase pauses). promise: a promise to pay is on record (the engine waits; the chase pauses). null: only a tag. Setting it applies at once to the invoices carrying the label.',
+  example: 'dispute',
+});
+
 const Label = z
-  .object({ id: Uuid, name: z.string(), color: z.string().openapi({ example: '#2563EB' }), created_at: Timestamp, updated_at: Timestamp })
+  .object({ id: Uuid, name: z.string(), color: z.string().openapi({ example: '#2563EB' }), meaning: Meaning, created_at: Timestamp, updated_at: Timestamp })
   .openapi('Label');
 
 const LabelList = z.object({ count: z.number().int(), data: z.array(Label) }).openapi('LabelList');
@@ -14,8 +20,8 @@ const LabelList = z.object({ count: z.number().int(), data: z.array(Label) }).op
 const Name = Text(MAX_LABEL_NAME).openapi({ description: 'Unique in the company, regardless of case' });
 const Color = Text(7).openapi({ description: '#RRGGBB', example: '#2563EB' });
 
-const NewLabel = z.strictObject({ name: Name, color: Color.optional().openapi({ description: '#RRGGBB; default #6B7280' }) }).openapi('NewLabel');
-const LabelPatch = z.strictObject({ name: Name.optional(), color: Color.optional() }).openapi('LabelPatch');
+const NewLabel = z.strictObject({ name: Name, color: Color.optional().openapi({ description: '#RRGGBB; default #6B7280' }), meaning: Meaning.optional() }).openapi('NewLabel');
+const LabelPatch = z.strictObject({ name: Name.optional(), color: Color.optional(), meaning: Meaning.optional() }).openapi('LabelPatch');
 
 const LabelParams = idParams('label_id');
 
@@ -53,7 +59,7 @@ const patchRoute = createRoute({
   method: 'patch',
   path: '/api/companies/{company_id}/labels/{label_id}',
   tags: TAGS,
-  summary: "Rename or recolor a label",
+  summary: 'Rename or recolor a label, or set what it means',
   security: SECURITY,
   request: { params: LabelParams, body: jsonBody(LabelPatch) },
   responses: { 200: json(Label, 'The updated label'), ...problems(400, 401, 403, 404, 409) },

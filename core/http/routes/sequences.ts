@@ -25,7 +25,7 @@ import { previewScheduledStep, previewSequenceTemplates } from '../../sequences/
 import { sendQueueStep } from '../../sequences/send';
 import { changeSequenceStatus, createSequence, getSequence, listSequences, sequenceOverview, updateSequence } from '../../sequences/sequences';
 import { createStep, deleteStep, getStep, listSteps, updateStep } from '../../sequences/steps';
-import { OFFSET_TIME_RE } from '../../sequences/schedule';
+import { OFFSET_TIME_RE } from '../../zones';
 import { PLACEHOLDERS } from '../../sequences/templates';
 import { actorOf, scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';

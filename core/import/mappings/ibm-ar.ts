@@ -8,7 +8,8 @@ import type { Mapping } from '../mapping';
  * - countryCode (391, 406, 770, 818, 897: not ISO codes) is kept verbatim as the country of the
  *   customer's "Main" location.
  * - invoiceNumber keeps its leading zeros; InvoiceDate and DueDate are M/D/YYYY.
- * - Disputed = Yes gives the invoice the label "Disputed" (created if missing); No removes it.
+ * - Disputed = Yes gives the invoice the label "Disputed" (created if missing, meaning a dispute);
+ *   No removes it.
  * - The payment's remote_id is "settled-<invoiceNumber>", so a re-import finds it again.
  * - PaperlessBill says how the bill was sent, known the day the invoice was issued: it is the
  *   invoice's bill_channel (paper, electronic). It says nothing of how the customer paid, so the
@@ -31,7 +32,7 @@ export const ibmArMapping: Mapping = {
     due_date: 'DueDate',
     total_amount: 'InvoiceAmount',
     bill_channel: { column: 'PaperlessBill', values: { Electronic: 'electronic', Paper: 'paper' } },
-    labels: [{ label: 'Disputed', column: 'Disputed' }],
+    labels: [{ label: 'Disputed', column: 'Disputed', meaning: 'dispute' }],
   },
   payments: {
     remote_id: { template: 'settled-{invoiceNumber}' },

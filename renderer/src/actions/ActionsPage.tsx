@@ -3,7 +3,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { PageFooter, Tabs } from '../components/Tabs';
 import { useLoad } from '../components/useLoad';
-import { formatDate, formatTimestamp } from '../desk/format';
+import { SortHeader } from '../components/SortHeader';
+import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
@@ -16,6 +17,15 @@ const CATEGORIES: ActionCategory[] = ['needs_action', 'awaiting_customer', 'in_p
 /** How long bulk approve waits for the emails it queued before it reports how many went out. */
 const SEND_WAIT_MS = 15_000;
 
+type Sort = 'created' | 'value_at_risk' | 'balance' | 'days_past_due' | 'customer' | 'recommendation' | 'why' | 'decide_by';
+interface Order {
+  sort: Sort;
+  order: 'asc' | 'desc';
+}
+/** The inbox opens on what stands to be lost, highest first; history on the newest decisions. */
+const DEFAULT_ORDER: Order = { sort: 'value_at_risk', order: 'desc' };
+const HISTORY_ORDER: Order = { sort: 'created', order: 'desc' };
+
 interface Filters {
   search: string;
   actionType: string;
@@ -27,9 +37,11 @@ interface Filters {
 
 const NO_FILTERS: Filters = { search: '', actionType: '', arOwner: '', customerId: '', executedAfter: '', executedBefore: '' };
 
-function listQuery(category: ActionCategory, f: Filters, page: number, pageSize: number) {
+function listQuery(category: ActionCategory, f: Filters, page: number, pageSize: number, order: Order = HISTORY_ORDER) {
   return {
     category,
+    sort: order.sort,
+    direction: order.order,
     search: f.search.trim() || undefined,
     action_type: f.actionType || undefined,
     ar_owner: f.arOwner || undefined,
@@ -58,6 +70,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
   const [filters, setFilters] = useState<Filters>(() => ({ ...NO_FILTERS, customerId: new URLSearchParams(search).get('customer') ?? '' }));
   const [typed, setTyped] = useState(filters.search);
   const [page, setPage] = useState(1);
+  const [order, setOrder] = useState<Order>(DEFAULT_ORDER);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [version, setVersion] = useState(0);
   const [bulkReject, setBulkReject] = useState(false);
@@ -71,11 +84,18 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
   useEffect(() => {
     setPage(1);
     setSelected(new Set());
-  }, [category, filters]);
+  }, [category, filters, order]);
+  useEffect(() => setOrder(category === 'history' ? HISTORY_ORDER : DEFAULT_ORDER), [category]);
+  const sortBy = (sort: Sort, direction: 'asc' | 'desc') => setOrder({ sort, order: direction });
+  const header = (sort: Sort, words: string, numeric = false, firstOrder: 'asc' | 'desc' = numeric ? 'desc' : 'asc') => (
+    <SortHeader column={sort} sort={order.sort} order={order.order} onSort={sortBy} numeric={numeric} firstOrder={firstOrder}>
+      {words}
+    </SortHeader>
+  );
 
   const list = useLoad(
-    (signal) => api.get('/api/companies/{company_id}/actions', { path: { company_id: companyId }, query: listQuery(category, filters, page, PAGE_SIZE), signal }),
-    [companyId, category, filters, page, version],
+    (signal) => api.get('/api/companies/{company_id}/actions', { path: { company_id: companyId }, query: listQuery(category, filters, page, PAGE_SIZE, order), signal }),
+    [companyId, category, filters, page, version, order],
   );
   const counts = useLoad(
     async (signal) => {
@@ -184,7 +204,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
   });
 
   const allChecked = rows.length > 0 && rows.every((r) => selected.has(r.id));
-  const when = (a: Action) => (category === 'history' ? formatTimestamp(a.executed_at ?? a.updated_at) : formatTimestamp(a.created_at));
+  const when = (a: Action) => formatTimestamp(a.executed_at ?? a.updated_at);
 
   return (
     <div className={actionId ? 'outreach with-panel' : 'outreach'}>
@@ -263,12 +283,14 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                     onChange={() => setSelected(allChecked ? new Set() : new Set(rows.map((r) => r.id)))}
                   />
                 </th>
-                <th>Customer</th>
-                <th>Invoice</th>
-                <th className="optional">Type</th>
-                <th>Recommendation</th>
-                <th>Status</th>
-                <th className="optional">{category === 'history' ? 'Executed' : 'Created'}</th>
+                {header('customer', 'Customer')}
+                <th scope="col">Invoice</th>
+                {header('balance', 'Open balance', true)}
+                {header('days_past_due', 'Days past due', true)}
+                {header('recommendation', 'Recommendation')}
+                {header('why', 'Why')}
+                {category === 'history' ? header('created', 'Executed', false, 'desc') : header('decide_by', 'Decide by')}
+                <th scope="col">Status</th>
               </tr>
             </thead>
             <tbody>
@@ -301,15 +323,16 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                       {a.customer_name}
                     </a>
                   </td>
-                  <td className="mono">{a.invoice_number ?? <span className="muted">—</span>}</td>
-                  <td className="optional">{TYPE_WORDS[a.action_type]}</td>
+                  <td className="mono">{a.invoice_number ?? <span className="muted">All open</span>}</td>
+                  <td className="num">{a.balance === null ? <span className="muted">—</span> : formatMoney(a.balance, a.currency ?? undefined)}</td>
+                  <td className="num">{a.days_past_due === null ? <span className="muted">—</span> : a.days_past_due}</td>
                   <td>
                     {recommendationOf(a)}
-                    <span className="muted small type-inline"> · {TYPE_WORDS[a.action_type]}</span>
-                    {a.response_deadline && category !== 'history' && <div className="muted small">Decide by {formatDate(a.response_deadline.slice(0, 10))}</div>}
+                    <span className="muted small"> · {TYPE_WORDS[a.action_type]}</span>
                   </td>
+                  <td className="small">{a.trigger_event_label ?? <span className="muted">—</span>}</td>
+                  <td className="small">{category === 'history' ? when(a) : a.response_deadline ? formatDate(a.response_deadline.slice(0, 10)) : <span className="muted">—</span>}</td>
                   <td className={a.delivery?.status === 'failed' && a.status === 'processing' ? 'status-failed' : undefined}>{progressWords(a)}</td>
-                  <td className="small optional">{when(a)}</td>
                 </tr>
               ))}
             </tbody>

@@ -34,6 +34,8 @@ export interface paths {
         include_alternatives?: boolean;
         executed_after?: string;
         executed_before?: string;
+        sort?: "created" | "value_at_risk" | "balance" | "days_past_due" | "customer" | "recommendation" | "why" | "decide_by";
+        direction?: "asc" | "desc";
         page?: number;
         page_size?: number;
       };
@@ -1248,7 +1250,7 @@ export interface paths {
       };
     };
     patch: {
-      /** Rename or recolor a label */
+      /** Rename or recolor a label, or set what it means */
       path: {
         company_id: string;
         label_id: string;
@@ -2396,6 +2398,10 @@ export interface components {
       updated_at: string;
       evidence: components["schemas"]["EvidenceItem"][];
       delivery: components["schemas"]["ActionDelivery"];
+      balance: number | null;
+      currency: string | null;
+      days_past_due: number | null;
+      value_at_risk: number | null;
     };
     ActionApprovalLogEntry: {
       operation: "approve" | "reject" | "send" | "cancel" | "complete";
@@ -3388,6 +3394,7 @@ export interface components {
           label: string;
           column: string;
           equals?: string;
+          meaning?: "dispute" | "promise";
         }[];
       };
       payments?: {
@@ -3868,6 +3875,7 @@ export interface components {
       id: string;
       name: string;
       color: string;
+      meaning: "dispute" | "promise" | null;
       created_at: string;
       updated_at: string;
     };
@@ -3878,6 +3886,7 @@ export interface components {
     LabelPatch: {
       name?: string;
       color?: string;
+      meaning?: "dispute" | "promise" | null;
     };
     LedgerFreshness: {
       newest_invoice_date: string | null;
@@ -3971,6 +3980,7 @@ export interface components {
     NewLabel: {
       name: string;
       color?: string;
+      meaning?: "dispute" | "promise" | null;
     };
     NewPayment: {
       invoice: string;

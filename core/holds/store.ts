@@ -1,7 +1,8 @@
 /**
  * The facts the hold rules (holds.ts) read, gathered for many customers in a few queries, and the
  * refresh that pauses and resumes enrollments by them inside one command. A promise is read from a
- * call, note or reply logged with a promise date, an action's commitment date, a promise label, and
+ * call, note or reply logged with a promise date, an action's commitment date, a label the company
+ * marked as meaning a promise (a dispute label likewise marks a dispute), and
  * the text of the customer's latest reply (through the reader the composition root installs: the
  * engine's own reading lives above this layer).
  */
@@ -11,11 +12,7 @@ import type { Db } from '../db/connection';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
 import { type ChaseFacts, type Hold, type HoldSettings, pauseFor, promiseMissed } from './holds';
-import { localDate, zonedToUtc } from './schedule';
-
-/** A label whose name says dispute or promise marks an invoice so (the demo's "Disputed", "Promise to pay"). */
-export const DISPUTE_LABEL_LIKE = '%disput%';
-export const PROMISE_LABEL_LIKE = '%promise%';
+import { localDate, zonedToUtc } from '../zones';
 
 type Reader = Db | CommandTx['db'];
 
@@ -97,10 +94,10 @@ export async function chaseFacts(db: Reader, companyId: string, customerIds: str
     }
 
     const labelled = await sql<{ customer_id: string; invoice_id: string; kind: 'dispute' | 'promise' }>`
-      SELECT i.customer_id, i.id AS invoice_id, CASE WHEN lower(l.name) LIKE ${DISPUTE_LABEL_LIKE} THEN 'dispute' ELSE 'promise' END AS kind
+      SELECT i.customer_id, i.id AS invoice_id, l.meaning AS kind
         FROM invoice_labels il JOIN labels l ON l.id = il.label_id JOIN invoices i ON i.id = il.invoice_id
        WHERE il.company_id = ${companyId} AND l.company_id = ${companyId} AND i.customer_id IN (${sql.join(ids)}) AND i.closing_reason IS NULL
-         AND (lower(l.name) LIKE ${DISPUTE_LABEL_LIKE} OR lower(l.name) LIKE ${PROMISE_LABEL_LIKE})`.execute(db);
+         AND l.meaning IS NOT NULL`.execute(db);
     for (const l of labelled.rows) {
       const f = out.get(l.customer_id);
       if (!f) continue;
