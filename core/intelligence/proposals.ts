@@ -44,7 +44,10 @@ export interface ProposalInput {
   customerSignal: Signal | null;
   /** The customer's name for the drafts, and the company's (the sender). */
   companyName: string;
+  /** The date the proposals count from: today, or the company's as-of date. */
   today: string;
+  /** The real day a response deadline runs from (default `today`). */
+  answerFrom?: string;
 }
 
 interface Option {
@@ -94,7 +97,7 @@ export function proposeActions(input: ProposalInput): { proposals: ProposedActio
         topRecommendation: trigger.wait ? 'wait_for_customer' : i === 0 ? 'recommended' : 'alternative',
         isActionRequired: !trigger.wait,
         metadata: { ...o.metadata, trigger: trigger.key, rank: i + 1 },
-        responseDeadline: `${addDays(today, RESPONSE_DAYS)}T17:00:00.000Z`,
+        responseDeadline: `${addDays(input.answerFrom ?? today, RESPONSE_DAYS)}T17:00:00.000Z`,
         evidence,
       });
     });

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCompany } from '../../core/companies/companies';
@@ -10,6 +10,7 @@ import { DEFAULT_FILTERS, toSearch } from '../../renderer/src/desk/filters';
 import { formatDate } from '../../renderer/src/desk/format';
 import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
 import { BIN, type ServerProcess, startServe } from '../support/cli';
+import { ibmCutCsv } from '../support/import-fixtures';
 import { type DemoServer, startDemoServer } from '../support/server';
 
 type Prediction = { predicted_date: string | null; basis: string; reason?: string; collectible_90d?: number };
@@ -110,20 +111,6 @@ describe('a stale ledger: the IBM file cut at 2013-09-30', () => {
   let browser: Browser;
   const CUT = '2013-09-30';
 
-  /** The IBM file as an export made on the cut day: invoices issued by then, settled only if settled by then. */
-  function cutFile(): string {
-    const [header, ...rows] = readFileSync(resolve(__dirname, '../fixtures/ibm-accounts-receivable.csv'), 'utf8').trim().split('\n');
-    const iso = (mdy: string) => {
-      const [m, d, y] = mdy.split('/');
-      return `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
-    };
-    const kept = rows
-      .map((r) => r.split(','))
-      .filter((c) => iso(c[4]) <= CUT)
-      .map((c) => (iso(c[8]) > CUT ? [...c.slice(0, 8), '', c[9], '', ''] : c).join(','));
-    return [header, ...kept].join('\n');
-  }
-
   beforeAll(async () => {
     await ensureRendererBuilt();
     dir = mkdtempSync(join(tmpdir(), 'ardesk-stale-'));
@@ -131,7 +118,7 @@ describe('a stale ledger: the IBM file cut at 2013-09-30', () => {
     const engine = await createEngine({ file: db });
     await runCommand(engine, 'test_company', { actor: systemActor, companyId: null }, (tx) => insertCompany(tx, 'IBM cut'));
     await engine.close();
-    writeFileSync(join(dir, 'cut.csv'), cutFile());
+    writeFileSync(join(dir, 'cut.csv'), ibmCutCsv(CUT));
     const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 });
     expect(run('import', '--db', db, '--company', 'IBM cut', '--file', join(dir, 'cut.csv'), '--preset', 'ibm-ar').status).toBe(0);
     expect(run('user', 'add', '--db', db, '--username', 'cut', '--password', 'cut-password-1', '--company', 'IBM cut', '--role', 'collector').status).toBe(0);

@@ -28,6 +28,7 @@ import * as m0150 from './0150_chase_holds';
 import * as m0160 from './0160_invoice_date_index';
 import * as m0190 from './0190_company_document_details';
 import * as m0191 from './0191_statement_runs';
+import * as m0240 from './0240_company_as_of';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0160_invoice_date_index': m0160,
   '0190_company_document_details': m0190,
   '0191_statement_runs': m0191,
+  '0240_company_as_of': m0240,
 };
