@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../core/dates';
 import { createApp } from '../../core/http/app';
 import { refreshIntelligence } from '../../core/intelligence/runner';
+import { OLD_INVOICE_DAYS, WRITE_OFF_MAX } from '../../core/intelligence/thresholds';
+import { seedDemo } from '../../core/seed';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { ibmCutCsv } from '../support/import-fixtures';
@@ -22,6 +25,13 @@ function predictions(engine: TestEngine, companyId: string): Array<{ predicted_d
       .prepare("SELECT payload_json FROM insights WHERE company_id = ? AND insight_type = 'invoice_pay_date_prediction' AND valid_to IS NULL")
       .all(companyId) as { payload_json: string }[]
   ).map((r) => JSON.parse(r.payload_json));
+}
+
+/** The engine's open proposals: customer, invoice, trigger key, whether recommended. */
+function proposals(engine: TestEngine, companyId: string): Array<{ customer_id: string; invoice_id: string | null; trigger_key: string; top_recommendation: string }> {
+  return engine.database.sqlite
+    .prepare("SELECT customer_id, invoice_id, trigger_key, top_recommendation FROM actions WHERE company_id = ? AND status = 'proposed' AND trigger_key IS NOT NULL")
+    .all(companyId) as Array<{ customer_id: string; invoice_id: string | null; trigger_key: string; top_recommendation: string }>;
 }
 
 describe('the company setting "as of": a stale ledger (the IBM file cut at 2013-09-30) read as of its last activity', () => {
@@ -60,6 +70,15 @@ describe('the company setting "as of": a stale ledger (the IBM file cut at 2013-
     expect(open.length).toBeGreaterThan(50);
     // Years past due from today: no date, with the reason.
     expect(open.every((p) => p.predicted_date === null && /no reliable date$/.test(p.reason ?? ''))).toBe(true);
+    // Every open invoice is years old: no call or email about any of them, one review per customer.
+    const proposed = proposals(engine, company);
+    expect(proposed.filter((p) => p.invoice_id !== null)).toEqual([]);
+    const recommended = proposed.filter((p) => p.top_recommendation === 'recommended');
+    const withOpen = engine.database.sqlite.prepare('SELECT count(DISTINCT customer_id) AS n FROM invoices WHERE company_id = ? AND closing_reason IS NULL AND balance > 0').get(company) as { n: number };
+    expect(withOpen.n).toBeGreaterThan(10);
+    expect(recommended.length).toBe(withOpen.n);
+    expect(new Set(recommended.map((p) => p.customer_id)).size).toBe(withOpen.n);
+    expect(recommended.every((p) => p.trigger_key.startsWith('old_balances:'))).toBe(true);
   }, 120_000);
 
   it('refuses a viewer, a future or impossible date, a missing or unknown field: 4xx problem+json, nothing changed', async () => {
@@ -114,6 +133,10 @@ describe('the company setting "as of": a stale ledger (the IBM file cut at 2013-
       expect(p.predicted_date! >= CUT).toBe(true);
       expect(p.predicted_date! < '2014-06-01').toBe(true);
     }
+    // As of the cut the invoices are recent: chased one by one again, the reviews withdrawn.
+    const proposed = proposals(engine, company);
+    expect(proposed.some((p) => p.trigger_key.startsWith('old_balances:'))).toBe(false);
+    expect(proposed.filter((p) => p.invoice_id !== null).length).toBeGreaterThan(0);
     // The forecast now has money in its weeks.
     expect((await get('/analytics/cashflow-forecast')).body.model_predicted_total).toBeGreaterThan(0);
 
@@ -122,4 +145,37 @@ describe('the company setting "as of": a stale ledger (the IBM file cut at 2013-
     expect((await get('/ar-aging/summary')).body.as_of).toBe(TODAY);
     expect((await get('/analytics/ledger-freshness')).body.as_of_date).toBeNull();
   }, 120_000);
+});
+
+describe('old balances on the demo: invoices issued more than a year ago are reviewed per customer, not chased one by one', () => {
+  let engine: TestEngine;
+
+  beforeAll(async () => {
+    engine = await testEngine(`${TODAY}T12:00:00.000Z`);
+    await seedDemo(engine);
+  }, 240_000);
+  afterAll(() => engine.dispose());
+
+  it('no proposal names an old invoice; each customer with one has a single recommended review, write-off first when small', () => {
+    const sqlite = engine.database.sqlite;
+    const yearAgo = addDays(TODAY, -OLD_INVOICE_DAYS);
+    const old = sqlite
+      .prepare('SELECT id, company_id, customer_id, balance FROM invoices WHERE closing_reason IS NULL AND balance > 0 AND invoice_date < ?')
+      .all(yearAgo) as Array<{ id: string; company_id: string; customer_id: string; balance: number }>;
+    expect(old.length, 'the demo has open invoices more than a year old').toBeGreaterThan(0);
+    const oldIds = new Set(old.map((o) => o.id));
+    const companies = [...new Set(old.map((o) => o.company_id))];
+    const all = companies.flatMap((c) => proposals(engine, c));
+    expect(all.filter((p) => p.invoice_id !== null && oldIds.has(p.invoice_id))).toEqual([]);
+    const byCustomer = new Map<string, number>();
+    for (const o of old) byCustomer.set(o.customer_id, (byCustomer.get(o.customer_id) ?? 0) + o.balance);
+    for (const [customerId, total] of byCustomer) {
+      const reviews = all.filter((p) => p.customer_id === customerId && p.trigger_key.startsWith('old_balances:'));
+      expect(reviews.filter((p) => p.top_recommendation === 'recommended'), customerId).toHaveLength(1);
+      const first = sqlite.prepare("SELECT metadata FROM actions WHERE customer_id = ? AND status = 'proposed' AND top_recommendation = 'recommended' AND trigger_key LIKE 'old_balances:%'").get(customerId) as {
+        metadata: string;
+      };
+      expect(JSON.parse(first.metadata).recommendation, customerId).toBe(total <= WRITE_OFF_MAX ? 'write_off' : 'statement');
+    }
+  });
 });
