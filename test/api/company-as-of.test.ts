@@ -147,7 +147,7 @@ describe('the company setting "as of": a stale ledger (the IBM file cut at 2013-
   }, 120_000);
 });
 
-describe('old balances on the demo: invoices issued more than a year ago are reviewed per customer, not chased one by one', () => {
+describe('on the demo: old balances reviewed per customer, and the risk a collector means', () => {
   let engine: TestEngine;
 
   beforeAll(async () => {
@@ -156,7 +156,7 @@ describe('old balances on the demo: invoices issued more than a year ago are rev
   }, 240_000);
   afterAll(() => engine.dispose());
 
-  it('no proposal names an old invoice; each customer with one has a single recommended review, write-off first when small', () => {
+  it('invoices issued more than a year ago: no proposal names one; each customer with one has a single recommended review, write-off first when small', () => {
     const sqlite = engine.database.sqlite;
     const yearAgo = addDays(TODAY, -OLD_INVOICE_DAYS);
     const old = sqlite
@@ -176,6 +176,27 @@ describe('old balances on the demo: invoices issued more than a year ago are rev
         metadata: string;
       };
       expect(JSON.parse(first.metadata).recommendation, customerId).toBe(total <= WRITE_OFF_MAX ? 'write_off' : 'statement');
+    }
+  });
+
+  it("the Customers list's risk says what a collector means: Tri-County, thousands 90+ days late, is high risk and says why", async () => {
+    const app = createApp(engine);
+    const login = await call(app, 'POST', '/api/v1/auth/login/', { body: { username: 'demo', password: 'demo' } });
+    const acme = login.body.companies.find((c: { name: string }) => c.name === 'Acme Industrial Supply').id;
+    const list = await call(app, 'GET', `/api/companies/${acme}/customers?search=Tri-County`, { token: login.body.token });
+    expect(list.status).toBe(200);
+    const tri = list.body.data[0];
+    expect(tri.name).toBe('Tri-County Building Supply');
+    const days = Math.round((Date.parse(TODAY) - Date.parse(tri.oldest_open_due_date)) / 86_400_000);
+    expect(days).toBeGreaterThan(90);
+    expect(tri.overdue_balance).toBeGreaterThan(10_000);
+    expect(tri.risk).toBe('high');
+    expect(tri.risk_reason).toMatch(new RegExp(`^\\$[\\d,]+\\.\\d\\d past due, the oldest ${days} days late`));
+    // Every customer with money past due has a level and a reason; none "nothing past due".
+    const page = await call(app, 'GET', `/api/companies/${acme}/customers?limit=200`, { token: login.body.token });
+    for (const c of page.body.data) {
+      if (c.overdue_balance > 0) expect(c.risk, c.name).not.toBeNull();
+      else if (c.risk === null) expect(c.risk_reason).toBe('Nothing past due');
     }
   });
 });

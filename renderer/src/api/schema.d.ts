@@ -2733,7 +2733,8 @@ export interface components {
       overdue_balance: number;
       oldest_open_due_date: string | null;
       last_touch_at: string | null;
-      risk: string | null;
+      risk: "high" | "medium" | "low" | null;
+      risk_reason: string;
     };
     CustomerLocation: {
       id: string;
