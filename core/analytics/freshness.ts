@@ -3,6 +3,7 @@
  * days before today holds history (an export cut months or years ago), and figures "as of today"
  * on it mislead: DSO in thousands of days, every open invoice years past due. The pages say so.
  */
+import { asOfDate } from '../companies/as-of';
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
 
@@ -16,6 +17,8 @@ export interface LedgerFreshness {
   last_activity_date: string | null;
   stale: boolean;
   stale_after_days: number;
+  /** The company's as-of date (core/companies/as-of.ts): figures count from it while set. */
+  as_of_date: string | null;
 }
 
 export function ledgerFreshness(engine: Pick<Engine, 'database'>, companyId: string, today: string): LedgerFreshness {
@@ -29,5 +32,6 @@ export function ledgerFreshness(engine: Pick<Engine, 'database'>, companyId: str
     last_activity_date: last,
     stale: last !== null && last < addDays(today, -STALE_AFTER_DAYS),
     stale_after_days: STALE_AFTER_DAYS,
+    as_of_date: asOfDate(engine, companyId),
   };
 }

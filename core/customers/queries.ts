@@ -4,6 +4,7 @@ import type { Db } from '../db/connection';
 import { NotFoundError } from '../errors';
 import { likePattern, matchPhrase, TRIGRAM_MIN } from '../invoices/filters';
 import { fromMinor } from '../money';
+import { customerRisk, type RiskLevel } from './risk';
 
 export interface PersonRef {
   id: string;
@@ -148,8 +149,10 @@ export interface CustomerListItem extends CustomerDto {
   overdue_balance: number;
   oldest_open_due_date: string | null;
   last_touch_at: string | null;
-  /** Severity of the customer's active signal (high, medium, low), or null without one. */
-  risk: string | null;
+  /** Risk as a collector means it (risk.ts): lateness and balance past due first, then behaviour; null when nothing is. */
+  risk: RiskLevel | null;
+  /** Why, in words ("$18,012.00 past due, the oldest 97 days late"). */
+  risk_reason: string;
 }
 
 export async function listCustomers(
@@ -199,24 +202,28 @@ export async function listCustomers(
     count: Number(n),
     data: data.map((r): CustomerListItem => {
       const f = facts.get(r.id);
+      const risk = customerRisk({ overdue: f?.overdue ?? 0, oldestOpenDueDate: r.oldest_open_due_date ?? null, currency: r.currency, today: page.today, signal: f?.signal ?? null });
       return {
         ...toDto(r),
         open_balance: fromMinor(r.open_balance ?? 0),
         overdue_balance: fromMinor(f?.overdue ?? 0),
         oldest_open_due_date: r.oldest_open_due_date ?? null,
         last_touch_at: f?.last_touch_at ?? null,
-        risk: f?.risk ?? null,
+        risk: risk.level,
+        risk_reason: risk.reason,
       };
     }),
   };
 }
 
+type PageFact = { overdue: number; last_touch_at: string | null; signal: { severity: RiskLevel; title: string } | null };
+
 /**
- * Overdue balance, last touch and risk of one page of customers: read for those ids only (their invoices
- * through invoices_customer, their active signal), so a page costs the same at 50,000 customers.
+ * Overdue balance, last touch and active signal of one page of customers: read for those ids only (their
+ * invoices through invoices_customer, their active signal), so a page costs the same at 50,000 customers.
  */
 async function pageFacts(db: Db, companyId: string, ids: string[], today: string) {
-  const facts = new Map<string, { overdue: number; last_touch_at: string | null; risk: string | null }>();
+  const facts = new Map<string, PageFact>();
   if (ids.length === 0) return facts;
   const sums = await db
     .selectFrom('invoices')
@@ -229,10 +236,14 @@ async function pageFacts(db: Db, companyId: string, ids: string[], today: string
     .where('customer_id', 'in', ids)
     .groupBy('customer_id')
     .execute();
-  for (const s of sums) facts.set(s.customer_id, { overdue: Number(s.overdue), last_touch_at: s.last_touch_at, risk: null });
+  for (const s of sums) facts.set(s.customer_id, { overdue: Number(s.overdue), last_touch_at: s.last_touch_at, signal: null });
   const signals = await db
     .selectFrom('insights')
-    .select(['target_id', sql<string | null>`json_extract(payload_json, '$.signal.severity')`.as('severity')])
+    .select([
+      'target_id',
+      sql<RiskLevel | null>`json_extract(payload_json, '$.signal.severity')`.as('severity'),
+      sql<string | null>`json_extract(payload_json, '$.signal.title')`.as('title'),
+    ])
     .where('company_id', '=', companyId)
     .where('target_type', '=', 'customer')
     .where('insight_type', '=', 'customer_signal')
@@ -240,8 +251,9 @@ async function pageFacts(db: Db, companyId: string, ids: string[], today: string
     .where('target_id', 'in', ids)
     .execute();
   for (const s of signals) {
-    const f = facts.get(s.target_id) ?? { overdue: 0, last_touch_at: null, risk: null };
-    f.risk = s.severity;
+    if (!s.severity) continue;
+    const f = facts.get(s.target_id) ?? { overdue: 0, last_touch_at: null, signal: null };
+    f.signal = { severity: s.severity, title: s.title ?? 'Flagged by a signal' };
     facts.set(s.target_id, f);
   }
   return facts;

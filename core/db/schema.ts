@@ -15,6 +15,8 @@ export interface CompaniesTable {
   id: string;
   name: string;
   currency: string;
+  /** The date analytics and intelligence count from instead of today (a stale ledger), or null (0240). */
+  as_of_date: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

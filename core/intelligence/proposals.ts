@@ -6,6 +6,8 @@
  * proposed twice, and a rejected proposal never comes back for the same trigger. A customer's
  * rejections of one kind of action (email, call, task) lower that kind for the customer: after
  * REJECTIONS_TO_DEMOTE it is offered only as an alternative, after REJECTIONS_TO_DROP not at all.
+ * Invoices more than a year old are not chased one by one: their customer gets one "review old
+ * balances" recommendation, write off or send a statement (thresholds.ts).
  */
 import { addDays, daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
@@ -14,15 +16,12 @@ import { type EvidenceItem, fact } from '../insights/evidence';
 import type { Communication, CustomerFacts, OpenInvoice, Reach } from './facts';
 import type { PaymentPromise } from './promises';
 import { agingStep, isBroken, type Signal } from './signals';
+import { NO_TOUCH_DAYS, OLD_INVOICE_DAYS, SMALL_BALANCE, WRITE_OFF_MAX } from './thresholds';
 
-/** A past-due invoice untouched for this many days gets a proposal. */
-export const NO_TOUCH_DAYS = 14;
 export const REJECTIONS_TO_DEMOTE = 2;
 export const REJECTIONS_TO_DROP = 4;
 /** Days a proposal gives the collector before its response deadline. */
 export const RESPONSE_DAYS = 2;
-/** Past-due invoices below this balance (minor units) are chased together, one statement per customer, when there are several. */
-export const SMALL_BALANCE = 100_000;
 
 export interface ProposedAction {
   triggerKey: string;
@@ -44,7 +43,10 @@ export interface ProposalInput {
   customerSignal: Signal | null;
   /** The customer's name for the drafts, and the company's (the sender). */
   companyName: string;
+  /** The date the proposals count from: today, or the company's as-of date. */
   today: string;
+  /** The real day a response deadline runs from (default `today`). */
+  answerFrom?: string;
 }
 
 interface Option {
@@ -94,7 +96,7 @@ export function proposeActions(input: ProposalInput): { proposals: ProposedActio
         topRecommendation: trigger.wait ? 'wait_for_customer' : i === 0 ? 'recommended' : 'alternative',
         isActionRequired: !trigger.wait,
         metadata: { ...o.metadata, trigger: trigger.key, rank: i + 1 },
-        responseDeadline: `${addDays(today, RESPONSE_DAYS)}T17:00:00.000Z`,
+        responseDeadline: `${addDays(input.answerFrom ?? today, RESPONSE_DAYS)}T17:00:00.000Z`,
         evidence,
       });
     });
@@ -148,7 +150,10 @@ function triggers(input: ProposalInput): Trigger[] {
   if (lastInbound && (!lastOutbound || lastInbound.occurredAt > lastOutbound.occurredAt)) {
     out.push(replyTrigger(customer, lastInbound));
   }
+  const oldBefore = addDays(today, -OLD_INVOICE_DAYS);
+  const old = customer.openInvoices.filter((i) => i.invoiceDate < oldBefore && i.balance > 0);
   for (const invoice of customer.openInvoices) {
+    if (invoice.invoiceDate < oldBefore) continue;
     const promise = input.promises.get(invoice.id) ?? null;
     const ref = { type: 'invoice' as const, id: invoice.id };
     const amount = formatMoney(invoice.balance, invoice.currency);
@@ -248,8 +253,11 @@ function triggers(input: ProposalInput): Trigger[] {
     }
   }
   out.push(...(small.length > 1 && new Set(small.map((t) => t.invoice!.currency)).size === 1 ? [statementTrigger(customer, small, companyName)] : small));
+  if (old.length) out.push(oldBalancesTrigger(customer, old));
   const signal = input.customerSignal;
-  if (signal && signal.severity === 'high' && signal.type !== 'broken_promise') {
+  // A customer whose every open invoice is old has the review already: the signal says the same.
+  const onlyOld = customer.openInvoices.length > 0 && customer.openInvoices.every((i) => i.invoiceDate < oldBefore);
+  if (signal && signal.severity === 'high' && signal.type !== 'broken_promise' && !onlyOld) {
     out.push({
       key: `signal:${customer.id}:${signal.type}:${signal.detected_at}`,
       invoice: null,
@@ -287,6 +295,46 @@ function statementTrigger(customer: CustomerFacts, each: Trigger[], companyName:
       ),
       callOption(`Call ${customer.name} about ${invoices.length} past-due invoices`, [`${invoices.length} invoices past due, ${total} in all`, 'Confirm they were received and approved', 'Ask for a payment date']),
     ],
+  };
+}
+
+/**
+ * Invoices more than a year old, of one customer: not chased one by one, but one review. A small
+ * total is written off first (collecting it costs more than it brings), a larger one gets a
+ * statement first, asking the customer to confirm or pay; each is the other's alternative.
+ */
+export function oldBalancesTrigger(customer: Pick<CustomerFacts, 'id' | 'name'>, old: OpenInvoice[]): Trigger {
+  const invoices = [...old].sort((a, b) => a.invoiceDate.localeCompare(b.invoiceDate) || a.number.localeCompare(b.number));
+  const currencies = new Set(invoices.map((i) => i.currency));
+  const sum = invoices.reduce((s, i) => s + i.balance, 0);
+  const total = currencies.size === 1 ? formatMoney(sum, invoices[0].currency) : `${invoices.length} balances in ${currencies.size} currencies`;
+  const count = invoices.length === 1 ? `invoice ${invoices[0].number}` : `${invoices.length} invoices`;
+  const ids = invoices.map((i) => i.id);
+  const writeOff: Option = {
+    actionType: 'task',
+    label: 'Write off the old balances',
+    description: `Write off ${customer.name}'s ${count} issued more than a year ago (${total}): collecting them is unlikely to be worth the cost.`,
+    metadata: { task: 'Write off the old balances', recommendation: 'write_off', invoice_ids: ids },
+  };
+  const statement: Option = {
+    actionType: 'task',
+    label: 'Send a statement',
+    description: `Send ${customer.name} a statement of ${count} issued more than a year ago (${total}), asking them to confirm or pay.`,
+    metadata: { task: 'Send a statement of account', recommendation: 'statement', invoice_ids: ids },
+  };
+  const small = currencies.size === 1 && sum <= WRITE_OFF_MAX;
+  const newest = invoices.at(-1)!;
+  return {
+    // The newest old invoice names the review: one more invoice turning a year old asks again.
+    key: `old_balances:${customer.id}:${newest.id}`,
+    invoice: null,
+    event: `Review old balances: write off or send a statement (${count} more than a year old, ${total})`,
+    evidence: [
+      fact('Oldest invoice date', invoices[0].invoiceDate, 'invoice', { type: 'invoice', id: invoices[0].id }),
+      fact('Invoices more than a year old', invoices.length, 'customer', { type: 'customer', id: customer.id }),
+      fact('Their open balance', total, 'customer', { type: 'customer', id: customer.id }),
+    ],
+    options: small ? [writeOff, statement] : [statement, writeOff],
   };
 }
 

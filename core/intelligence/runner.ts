@@ -12,6 +12,7 @@
  *   CLI and the seed run it in theirs. It yields between pages of the fit and between chunks.
  */
 import { today as todayOf } from '../clock';
+import { workingDate } from '../companies/as-of';
 import { type Engine, runCommand, systemActor } from '../engine';
 import { yieldToEventLoop } from '../yielding';
 import { conversationState, customerConversationSummary, invoiceConversationSummary } from './conversation';
@@ -128,7 +129,8 @@ async function payDateModel(engine: EngineLike, companyId: string, day: string, 
 }
 
 export async function refreshIntelligence(engine: EngineLike, companyId: string, options: RefreshOptions = {}): Promise<RefreshReport> {
-  const today = todayOf(engine.clock);
+  // Models count from the company's as-of date while it has one (a ledger exported long ago).
+  const today = workingDate(engine, companyId);
   const company = await engine.db.selectFrom('companies').select(['id', 'name', 'currency']).where('id', '=', companyId).executeTakeFirstOrThrow();
   const { model, survival } = await payDateModel(engine, companyId, today, options.customerIds);
   const customerIds = options.customerIds ?? (await activeCustomerIds(engine, companyId, yieldToEventLoop));
@@ -141,7 +143,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     const proposals: Array<ProposedAction & { customerId: string }> = [];
     const stale: Array<{ id: string; reason: string }> = [];
     for (const customer of facts) {
-      const computed = computeCustomer(customer, model, survival, company.name, today);
+      const computed = computeCustomer(customer, model, survival, company.name, today, todayOf(engine.clock));
       desired.push(...computed.insights);
       proposals.push(...computed.proposals.map((p) => ({ ...p, customerId: customer.id })));
       stale.push(...computed.stale);
@@ -176,8 +178,8 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
       report.insights_unchanged += written.unchanged;
       await tx.db
         .insertInto('intelligence_state')
-        .values({ company_id: companyId, last_change_seq: 0, last_full_refresh_date: today, updated_at: tx.now })
-        .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_full_refresh_date: today, updated_at: tx.now }))
+        .values({ company_id: companyId, last_change_seq: 0, last_full_refresh_date: tx.today, updated_at: tx.now })
+        .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_full_refresh_date: tx.today, updated_at: tx.now }))
         .execute();
     });
     options.onProgress?.({ done: total, total });
@@ -185,8 +187,12 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
   return report;
 }
 
-/** Every model for one customer: its insights, new proposals, and its proposals that lost their trigger. */
-export function computeCustomer(customer: CustomerFacts, model: PayDateModel, survival: PortfolioSurvival | null, companyName: string, today: string) {
+/**
+ * Every model for one customer: its insights, new proposals, and its proposals that lost their
+ * trigger. `today` is the date the models count from (the company's as-of date while set);
+ * `answerFrom` the real day, from which a proposal's response deadline runs.
+ */
+export function computeCustomer(customer: CustomerFacts, model: PayDateModel, survival: PortfolioSurvival | null, companyName: string, today: string, answerFrom = today) {
   const insights: DesiredInsight[] = [];
   const promises = new Map<string, PaymentPromise | null>();
   const overdue = customer.openInvoices.filter((i) => i.dueDate < today).map((i) => ({ dueDate: i.dueDate, disputed: i.disputed, billChannel: i.billChannel }));
@@ -213,7 +219,7 @@ export function computeCustomer(customer: CustomerFacts, model: PayDateModel, su
   const state = conversationState(customer.communications, customerPromise, customer.openInvoices.some((i) => i.disputed), today);
   const silent = silenceAfterReminders(customer.communications, today) !== null;
   insights.push({ ...cbase, insightType: 'customer_strategy_plan', ...strategyPlan({ customer, tone: state.tone, promise: customerPromise, brokenPromise: brokenPromises.length > 0, silent, today }) });
-  const { proposals, liveKeys } = proposeActions({ customer, promises, customerSignal: (signal.payload.signal as Signal | null) ?? null, companyName, today });
+  const { proposals, liveKeys } = proposeActions({ customer, promises, customerSignal: (signal.payload.signal as Signal | null) ?? null, companyName, today, answerFrom });
   const stale = customer.actions
     .filter((a) => a.status === 'proposed' && a.triggerKey !== null && !a.deleted && !liveKeys.has(a.triggerKey))
     .map((a) => ({ id: a.id, reason: 'No longer needed: what triggered it has changed' }));

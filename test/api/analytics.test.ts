@@ -229,7 +229,7 @@ describe('AR aging and the cash flow forecast', () => {
     const inv = await l.invoice({ customer: c, number: 'O-1', total: 100, invoiceDate: '2013-12-02', dueDate: '2014-01-01' });
     await l.payment({ invoice: inv, amount: 40, payment_date: '2013-09-15' });
     const stale = await call(app, 'GET', `/api/companies/${old}/analytics/ledger-freshness`, { token: olga });
-    expect(stale.body).toEqual({ newest_invoice_date: '2013-12-02', newest_payment_date: '2013-09-15', last_activity_date: '2013-12-02', stale: true, stale_after_days: 60 });
+    expect(stale.body).toEqual({ newest_invoice_date: '2013-12-02', newest_payment_date: '2013-09-15', last_activity_date: '2013-12-02', stale: true, stale_after_days: 60, as_of_date: null });
     // A payment within 60 days makes it fresh again.
     await l.payment({ invoice: inv, amount: 10, payment_date: '2026-10-01' });
     expect((await call(app, 'GET', `/api/companies/${old}/analytics/ledger-freshness`, { token: olga })).body).toMatchObject({ last_activity_date: '2026-10-01', stale: false });

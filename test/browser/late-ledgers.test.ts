@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCompany } from '../../core/companies/companies';
@@ -9,8 +9,10 @@ import { runCommand, systemActor } from '../../core/engine';
 import { openEngine } from '../../core/runtime/engine';
 import { DEFAULT_FILTERS, toSearch } from '../../renderer/src/desk/filters';
 import { formatDate } from '../../renderer/src/desk/format';
+import { describeFindings, seriousA11yFindings } from '../support/axe';
 import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
 import { BIN, type ServerProcess, startServe } from '../support/cli';
+import { ibmCutCsv } from '../support/import-fixtures';
 import { type DemoServer, startDemoServer } from '../support/server';
 
 type Prediction = { predicted_date: string | null; basis: string; reason?: string; collectible_90d?: number };
@@ -55,6 +57,34 @@ async function expectedCells(page: Page): Promise<Map<string, string>> {
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+] as const;
+
+/** Screenshots at both sizes in light and dark (the app's own theme switch), and axe in each theme. */
+async function lookAndCheck(page: Page, name: string) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+    await page.waitForTimeout(150);
+    const findings = await seriousA11yFindings(page);
+    expect(findings, `${name} (${theme}):\n${describeFindings(findings)}`).toEqual([]);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: screenshotPath(`${name}-${size.width}x${size.height}-${theme}.png`) });
+    }
+  }
+  await page.setViewportSize(SIZES[0]);
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+}
+
+/** The figure under a label in the Collection metrics, e.g. "DSO" → "4,827.0 days". */
+async function metric(page: Page, label: string): Promise<number> {
+  const text = await page.getByTestId('metrics').locator('.figure', { has: page.locator('.label', { hasText: new RegExp(`^${label}$`) }) }).locator('.value').innerText();
+  return Number(text.replace(/[^\d.]/g, ''));
+}
 
 describe('invoices 90+ days past due on the demo are not "expected today"', () => {
   let server: DemoServer;
@@ -103,6 +133,17 @@ describe('invoices 90+ days past due on the demo are not "expected today"', () =
       await page.screenshot({ path: screenshotPath('late-90-plus-panel.png') });
     }
   }, 180_000);
+
+  it("the Customers list's risk says why: Tri-County, thousands 90+ days late, is high risk, not \"None flagged\"", async () => {
+    const page = browser.page;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Customers', exact: true }).click();
+    const row = page.getByRole('row', { name: /Tri-County Building Supply/ });
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const risk = await row.locator('td').last().innerText();
+    expect(risk).toMatch(/^High risk \$[\d,]+\.\d\d past due, the oldest \d+ days late/);
+    expect(await page.getByText('None flagged').count()).toBe(0);
+    await lookAndCheck(page, 'customers-risk');
+  }, 120_000);
 });
 
 describe('a stale ledger: the IBM file cut at 2013-09-30', () => {
@@ -111,20 +152,6 @@ describe('a stale ledger: the IBM file cut at 2013-09-30', () => {
   let browser: Browser;
   const CUT = '2013-09-30';
 
-  /** The IBM file as an export made on the cut day: invoices issued by then, settled only if settled by then. */
-  function cutFile(): string {
-    const [header, ...rows] = readFileSync(resolve(__dirname, '../fixtures/ibm-accounts-receivable.csv'), 'utf8').trim().split('\n');
-    const iso = (mdy: string) => {
-      const [m, d, y] = mdy.split('/');
-      return `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
-    };
-    const kept = rows
-      .map((r) => r.split(','))
-      .filter((c) => iso(c[4]) <= CUT)
-      .map((c) => (iso(c[8]) > CUT ? [...c.slice(0, 8), '', c[9], '', ''] : c).join(','));
-    return [header, ...kept].join('\n');
-  }
-
   beforeAll(async () => {
     await ensureRendererBuilt();
     dir = mkdtempSync(join(tmpdir(), 'ardesk-stale-'));
@@ -132,7 +159,7 @@ describe('a stale ledger: the IBM file cut at 2013-09-30', () => {
     const engine = await openEngine({ file: db });
     await runCommand(engine, 'test_company', { actor: systemActor, companyId: null }, (tx) => insertCompany(tx, 'IBM cut'));
     await engine.close();
-    writeFileSync(join(dir, 'cut.csv'), cutFile());
+    writeFileSync(join(dir, 'cut.csv'), ibmCutCsv(CUT));
     const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 });
     expect(run('import', '--db', db, '--company', 'IBM cut', '--file', join(dir, 'cut.csv'), '--preset', 'ibm-ar').status).toBe(0);
     expect(run('user', 'add', '--db', db, '--username', 'cut', '--password', 'cut-password-1', '--company', 'IBM cut', '--role', 'collector').status).toBe(0);
@@ -170,4 +197,41 @@ describe('a stale ledger: the IBM file cut at 2013-09-30', () => {
       expect(p.collectible_90d).toBe(0);
     }
   }, 180_000);
+
+  it('works as of the ledger\'s last activity from the banner: DSO and aging read as of 2013 until cleared in Settings', async () => {
+    const page = browser.page;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics', exact: true }).click();
+    const banner = page.getByTestId('stale-ledger');
+    const offer = banner.getByRole('button', { name: 'Work as of Sep 30, 2013' });
+    await expect.poll(() => offer.count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('metrics').count(), { timeout: 30_000 }).toBe(1);
+    // As of today the 2013 invoices are thousands of days late.
+    expect(await metric(page, 'DSO')).toBeGreaterThan(1000);
+    expect(await page.getByRole('heading', { name: `Aging on ${formatDate(today())}` }).count()).toBe(1);
+    await lookAndCheck(page, 'stale-ledger-offer');
+
+    await offer.click();
+    await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toMatch(/^Working as of Sep 30, 2013: analytics, predictions, signals and proposals count from that date/);
+    await expect.poll(() => page.getByRole('heading', { name: 'Aging on Sep 30, 2013' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.getByRole('heading', { name: 'Collection metrics on Sep 30, 2013' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => metric(page, 'DSO'), { timeout: 15_000 }).toBeLessThan(120);
+    expect(await metric(page, 'Average days delinquent')).toBeLessThan(30);
+    // Nothing 90+ days late as of the cut, and the API's own default is that date too.
+    const companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    const summary = await apiGet<{ as_of: string; buckets: Array<{ key: string; invoice_count: number }> }>(page, `/api/companies/${companyId}/ar-aging/summary`);
+    expect(summary.as_of).toBe(CUT);
+    expect(summary.buckets.find((b) => b.key === '91_over')?.invoice_count ?? 0).toBe(0);
+    await lookAndCheck(page, 'stale-ledger-as-of');
+
+    // Settings › Company shows it and clears it; the banner offers it again.
+    await banner.getByRole('link', { name: 'Change it in Settings' }).click();
+    const card = page.getByTestId('working-date');
+    await expect.poll(() => card.innerText(), { timeout: 15_000 }).toMatch(/count from Sep 30, 2013, not from today/);
+    await lookAndCheck(page, 'settings-working-date');
+    await card.getByRole('button', { name: 'Clear: count from today' }).click();
+    await expect.poll(() => card.innerText(), { timeout: 15_000 }).toMatch(/count from today\./);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics', exact: true }).click();
+    await expect.poll(() => page.getByTestId('stale-ledger').getByRole('button', { name: 'Work as of Sep 30, 2013' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.getByRole('heading', { name: `Aging on ${formatDate(today())}` }).count(), { timeout: 15_000 }).toBe(1);
+  }, 240_000);
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import { systemActor } from '../../core/engine';
@@ -7,6 +8,23 @@ import type { TestEngine } from './engine';
 
 /** IBM's public accounts-receivable sample, kept in the repository (see test/fixtures/README.md). */
 export const IBM_AR_CSV = resolve(__dirname, '../fixtures/ibm-accounts-receivable.csv');
+
+/**
+ * The IBM file as an export made on `cut`: invoices issued by then, settled only if settled by
+ * then (a stale ledger: its newest invoice and payment are from that day).
+ */
+export function ibmCutCsv(cut: string): string {
+  const [header, ...rows] = readFileSync(IBM_AR_CSV, 'utf8').trim().split('\n');
+  const iso = (mdy: string) => {
+    const [m, d, y] = mdy.split('/');
+    return `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
+  };
+  const kept = rows
+    .map((r) => r.split(','))
+    .filter((c) => iso(c[4]) <= cut)
+    .map((c) => (iso(c[8]) > cut ? [...c.slice(0, 8), '', c[9], '', ''] : c).join(','));
+  return [header, ...kept].join('\n');
+}
 
 /** CSV text from rows, quoting fields that need it (RFC 4180), lines ending in CRLF. */
 export function csv(rows: Array<Array<string | number>>): string {

@@ -6,6 +6,7 @@ import { PayDateModel } from '../../core/intelligence/pay-date';
 import { mergeScenarios, payDatePrediction } from '../../core/intelligence/predictions';
 import { latestPromise, promiseIn } from '../../core/intelligence/promises';
 import { proposeActions, REJECTIONS_TO_DEMOTE, unreachable } from '../../core/intelligence/proposals';
+import { OLD_INVOICE_DAYS, WRITE_OFF_MAX } from '../../core/intelligence/thresholds';
 import { balanceJump, customerSignal, invoiceSignal, patternShift, silenceAfterReminders } from '../../core/intelligence/signals';
 import { chooseStrategy } from '../../core/intelligence/strategy';
 import { addDays } from '../../core/dates';
@@ -313,5 +314,56 @@ describe('only what the collector can carry out', () => {
     ]);
     expect(proposals[0].metadata.draft_body).toContain('- INV-A: $200.00, due October 25, 2026\n- INV-B: $300.00, due October 31, 2026\n\nTotal: $500.00.');
     expect(propose(customer({ openInvoices: [small[0], invoice({ id: 'c', balance: 500_000 })] })).filter((p) => p.triggerKey?.startsWith('statement:'))).toEqual([]);
+  });
+});
+
+describe('old balances: no chasing invoice by invoice, one review per customer', () => {
+  const propose = (c: CustomerFacts, customerSignal: Parameters<typeof proposeActions>[0]['customerSignal'] = null, today = TODAY) =>
+    proposeActions({ customer: c, promises: new Map(), customerSignal, companyName: 'Acme', today }).proposals;
+  const yearAgo = addDays(TODAY, -OLD_INVOICE_DAYS);
+  const old = (id: string, balance: number, invoiceDate: string, fields: Partial<OpenInvoice> = {}) =>
+    invoice({ id, number: id.toUpperCase(), invoiceDate, dueDate: addDays(invoiceDate, 30), balance, totalAmount: balance, ...fields });
+
+  it('a small total more than a year old: write off first, a statement as the alternative, and no reminder, call or dispute task for those invoices', () => {
+    const c = customer({ openInvoices: [old('o-1', 800, '2013-05-02'), old('o-2', 11_400, '2013-08-20', { disputed: true }), invoice()] });
+    const proposals = propose(c);
+    const review = proposals.filter((p) => p.triggerKey.startsWith('old_balances:'));
+    expect(review.map((p) => [p.actionType, p.recommendationLabel, p.topRecommendation, p.metadata.recommendation])).toEqual([
+      ['task', 'Write off the old balances', 'recommended', 'write_off'],
+      ['task', 'Alternative: Send a statement', 'alternative', 'statement'],
+    ]);
+    expect(review[0].triggerKey).toBe('old_balances:cust-1:o-2');
+    expect(review[0].triggerEventLabel).toBe('Review old balances: write off or send a statement (2 invoices more than a year old, $122.00)');
+    expect(review[0].metadata.invoice_ids).toEqual(['o-1', 'o-2']);
+    expect(review[0].evidence.map((e) => [e.fact, e.value])).toEqual([
+      ['Oldest invoice date', '2013-05-02'],
+      ['Invoices more than a year old', 2],
+      ['Their open balance', '$122.00'],
+    ]);
+    // The recent invoice is chased as before; the old ones by no one else.
+    expect(proposals.filter((p) => p.invoiceId === 'inv-1').length).toBe(2);
+    expect(proposals.some((p) => p.invoiceId === 'o-1' || p.invoiceId === 'o-2')).toBe(false);
+  });
+
+  it('a larger total: the statement first; the threshold is WRITE_OFF_MAX, the age one year to the day', () => {
+    const at = (balance: number) => propose(customer({ openInvoices: [old('o-1', balance, addDays(yearAgo, -1))] }))[0].metadata.recommendation;
+    expect(at(WRITE_OFF_MAX)).toBe('write_off');
+    expect(at(WRITE_OFF_MAX + 1)).toBe('statement');
+    // Issued exactly a year ago is not old yet: chased as any invoice.
+    expect(propose(customer({ openInvoices: [old('o-1', 500, yearAgo)] }))[0].triggerKey).toMatch(/^past_due_no_touch:o-1:/);
+  });
+
+  it('counts from the date the proposals count from: as of the ledger\'s last activity, the same invoices are chased one by one', () => {
+    const c = customer({ openInvoices: [old('o-1', 800, '2013-08-02')] });
+    expect(propose(c).map((p) => p.triggerKey)).toEqual(['old_balances:cust-1:o-1', 'old_balances:cust-1:o-1:alt:task']);
+    expect(propose(c, null, '2013-09-30').map((p) => p.triggerKey)).toEqual(['past_due_no_touch:o-1:1_30', 'past_due_no_touch:o-1:1_30:alt:call']);
+  });
+
+  it('a customer whose every open invoice is old gets only the review, even with a high-severity signal; one with a recent invoice too gets the signal\'s review', () => {
+    const signal = { type: 'long_overdue', severity: 'high', title: 'Long overdue', description: 'Years past due', detected_at: TODAY } as unknown as Parameters<typeof propose>[1];
+    const onlyOld = propose(customer({ openInvoices: [old('o-1', 800, '2013-05-02')] }), signal);
+    expect(new Set(onlyOld.map((p) => p.triggerKey.split(':')[0]))).toEqual(new Set(['old_balances']));
+    const mixed = propose(customer({ openInvoices: [old('o-1', 800, '2013-05-02'), invoice()] }), signal);
+    expect(mixed.some((p) => p.triggerKey.startsWith('signal:'))).toBe(true);
   });
 });

@@ -30,6 +30,7 @@ import * as m0190 from './0190_company_document_details';
 import * as m0191 from './0191_statement_runs';
 import * as m0210 from './0210_label_meaning';
 import * as m0230 from './0230_due_date_timing';
+import * as m0240 from './0240_company_as_of';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0191_statement_runs': m0191,
   '0210_label_meaning': m0210,
   '0230_due_date_timing': m0230,
+  '0240_company_as_of': m0240,
 };

@@ -7,6 +7,7 @@ import { ledgerFreshness } from '../../analytics/freshness';
 import { agingCsv, agingReport, agingXlsx } from '../../analytics/report';
 import { captureAgingSnapshot, snapshotDates, snapshotHistory } from '../../analytics/snapshots';
 import { today } from '../../clock';
+import { workingDate } from '../../companies/as-of';
 import type { Engine } from '../../engine';
 import { ValidationError } from '../../errors';
 import { AGING_BUCKETS } from '../../invoices/status';
@@ -17,7 +18,7 @@ import { CompanyParams, createRouter, DateString, json, jsonBody, problems, SECU
 const TAG = ['Analytics'];
 const BUCKET_KEYS = AGING_BUCKETS;
 
-const AsOfQuery = z.object({ as_of: DateString.optional().openapi({ description: 'Aging at this date (default today)' }) });
+const AsOfQuery = z.object({ as_of: DateString.optional().openapi({ description: "Aging at this date (default the company's as-of date, else today)" }) });
 
 const BucketTotal = z.object({ key: z.enum(BUCKET_KEYS), label: z.string(), balance: z.number(), invoice_count: z.number().int(), percent: z.number() });
 const AgingSummarySchema = z
@@ -164,6 +165,7 @@ const FreshnessSchema = z
     last_activity_date: DateString.nullable(),
     stale: z.boolean().openapi({ description: 'True when the newest invoice and payment are both more than stale_after_days before today' }),
     stale_after_days: z.number().int(),
+    as_of_date: DateString.nullable().openapi({ description: "The company's as-of date (company settings): analytics and intelligence count from it instead of today while set" }),
   })
   .openapi('LedgerFreshness');
 
@@ -272,7 +274,7 @@ export function analyticsRoutes() {
     .openapi(summaryRoute, async (c) => {
       const { companyId } = scopeOf(c);
       const now = today(c.var.engine.clock);
-      const asOf = c.req.valid('query').as_of ?? now;
+      const asOf = c.req.valid('query').as_of ?? workingDate(c.var.engine, companyId);
       notInFuture(asOf, now, 'as_of');
       return c.json(agingSummary(c.var.engine, companyId, asOf, now), 200);
     })
@@ -280,7 +282,7 @@ export function analyticsRoutes() {
       const { companyId } = scopeOf(c);
       const q = c.req.valid('query');
       const now = today(c.var.engine.clock);
-      const asOf = q.as_of ?? now;
+      const asOf = q.as_of ?? workingDate(c.var.engine, companyId);
       notInFuture(asOf, now, 'as_of');
       const result = agingDetails(c.var.engine, companyId, {
         asOf,
@@ -303,7 +305,7 @@ export function analyticsRoutes() {
     .openapi(reportRoute, async (c) => {
       const { companyId } = scopeOf(c);
       const now = today(c.var.engine.clock);
-      const asOf = c.req.valid('query').as_of ?? now;
+      const asOf = c.req.valid('query').as_of ?? workingDate(c.var.engine, companyId);
       notInFuture(asOf, now, 'as_of');
       const report = await reportAt(c.var.engine, companyId, asOf, now);
       return c.json(report, 200);
@@ -312,7 +314,7 @@ export function analyticsRoutes() {
       const { companyId } = scopeOf(c);
       const body = ExportBody.parse(c.req.valid('json') ?? {});
       const now = today(c.var.engine.clock);
-      const asOf = body.as_of ?? now;
+      const asOf = body.as_of ?? workingDate(c.var.engine, companyId);
       notInFuture(asOf, now, 'as_of');
       const report = await reportAt(c.var.engine, companyId, asOf, now);
       const details = agingDetails(c.var.engine, companyId, { asOf, today: now, buckets: [], groupBy: 'invoice', page: 1, pageSize: EXPORT_ROW_LIMIT });
@@ -340,7 +342,7 @@ export function analyticsRoutes() {
     .openapi(forecastRoute, async (c) => {
       const { companyId } = scopeOf(c);
       const q = c.req.valid('query');
-      const requestDate = q.start_date ?? q.request_date ?? today(c.var.engine.clock);
+      const requestDate = q.start_date ?? q.request_date ?? workingDate(c.var.engine, companyId);
       const weeks = q.weeks ? clampWeeks(Number(q.weeks)) : DEFAULT_WEEKS;
       return c.json(buildForecast(loadForecastInput(c.var.engine, companyId, requestDate, weeks, { offset: q.customer_offset, limit: q.customer_limit })), 200);
     });

@@ -68,7 +68,11 @@ const CustomerListItem = Customer.extend({
   overdue_balance: z.number().openapi({ description: 'Balance of the open invoices past due today' }),
   oldest_open_due_date: z.string().nullable().openapi({ description: 'Due date of the oldest open invoice with a balance' }),
   last_touch_at: Timestamp.nullable().openapi({ description: 'Latest last touch of any of its invoices' }),
-  risk: z.string().nullable().openapi({ description: "Severity of the customer's active signal (high, medium, low)" }),
+  risk: z
+    .enum(['high', 'medium', 'low'])
+    .nullable()
+    .openapi({ description: "Risk as a collector means it: how late the oldest unpaid invoice is and the balance past due first, then the customer's active signal; null when nothing is" }),
+  risk_reason: z.string().openapi({ description: 'Why, in words: "$18,012.00 past due, the oldest 97 days late; Promise to pay broken", or "Nothing past due"' }),
 }).openapi('CustomerListItem');
 
 const CustomerList = z.object({ count: z.number().int(), data: z.array(CustomerListItem) }).openapi('CustomerList');

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { metricsReport } from '../../analytics/metrics-report';
 import { today } from '../../clock';
+import { workingDate } from '../../companies/as-of';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, json, problems, SECURITY } from '../openapi';
 import { notInFuture } from './analytics';
@@ -33,7 +34,7 @@ const metricsRoute = createRoute({
   request: {
     params: CompanyParams,
     query: z.object({
-      as_of: DateString.optional().openapi({ description: 'Default today; not in the future' }),
+      as_of: DateString.optional().openapi({ description: "Default the company's as-of date, else today; not in the future" }),
       months: z.coerce.number().int().min(1).max(MAX_MONTHS).default(12).openapi({ description: `Months of trend, 1..${MAX_MONTHS} (default 12)` }),
     }),
   },
@@ -45,7 +46,7 @@ export function metricsRoutes() {
     const { companyId } = scopeOf(c);
     const q = c.req.valid('query');
     const now = today(c.var.engine.clock);
-    const asOf = q.as_of ?? now;
+    const asOf = q.as_of ?? workingDate(c.var.engine, companyId);
     notInFuture(asOf, now, 'as_of');
     return c.json(await metricsReport(c.var.engine, companyId, asOf, q.months, now), 200);
   });

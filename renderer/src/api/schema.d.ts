@@ -1949,6 +1949,34 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/settings": {
+    get: {
+      /** The company's settings: the date its analytics and intelligence count from (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["CompanySettings"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    patch: {
+      /** Set or clear the company's as-of date; its intelligence is refreshed from that date (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["CompanySettingsPatch"];
+      responses: {
+        200: components["schemas"]["CompanySettings"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/statement-runs": {
     post: {
       /** Email each customer its statement of account, to its billing contacts, in a background job (extension) */
@@ -2744,6 +2772,12 @@ export interface components {
       name: string;
       role: "owner" | "collector" | "viewer";
     };
+    CompanySettings: {
+      as_of_date: string | null;
+    };
+    CompanySettingsPatch: {
+      as_of_date: string | null;
+    };
     CompleteActionRequest: Record<string, never>;
     CompleteScheduledStepRequest: {
       note?: string | null;
@@ -2853,7 +2887,8 @@ export interface components {
       overdue_balance: number;
       oldest_open_due_date: string | null;
       last_touch_at: string | null;
-      risk: string | null;
+      risk: "high" | "medium" | "low" | null;
+      risk_reason: string;
     };
     CustomerLocation: {
       id: string;
@@ -3894,6 +3929,7 @@ export interface components {
       last_activity_date: string | null;
       stale: boolean;
       stale_after_days: number;
+      as_of_date: string | null;
     };
     LogActionRequest: {
       kind?: "call" | "note";

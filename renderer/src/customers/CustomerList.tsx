@@ -128,7 +128,7 @@ export default function CustomerList({ companyId }: { companyId: string }) {
                   <td>{c.ar_owner?.name ?? <span className="muted">Unassigned</span>}</td>
                   <td>{c.last_touch_at ? formatTimestamp(c.last_touch_at) : <span className="muted">Never</span>}</td>
                   <td>
-                    <RiskBadge risk={c.risk} />
+                    <RiskBadge risk={c.risk} reason={c.risk_reason} />
                   </td>
                 </tr>
               ))}

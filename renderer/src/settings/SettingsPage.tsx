@@ -10,6 +10,7 @@ import { ImportWizard } from './ImportWizard';
 import { Labels } from './Labels';
 import { TeamMembers } from './TeamMembers';
 import { TeamServer } from './TeamServer';
+import { WorkingDate } from './WorkingDate';
 
 const TABS = [
   { id: 'email', label: 'Email connections' },
@@ -57,6 +58,7 @@ export default function SettingsPage({ companyId, tab }: { companyId: string; ta
         </nav>
         <div className="stack">
           {current === 'email' && <EmailConnections companyId={companyId} canWrite={canWrite} />}
+          {current === 'company' && <WorkingDate companyId={companyId} canWrite={canWrite} />}
           {current === 'company' && <CompanyDocuments companyId={companyId} canWrite={canWrite} />}
           {current === 'team' && <TeamMembers companyId={companyId} />}
           {current === 'labels' && <Labels companyId={companyId} />}
