@@ -144,6 +144,7 @@ describe('invoice detail and summary', () => {
       overdue_balance: 2300,
       overdue_invoice_count: 2,
       average_days_past_due: 70,
+      customer_count: 2,
       customers_with_open_balance: 2,
       customers_with_overdue: 2,
       status_counts: {
