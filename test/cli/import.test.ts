@@ -66,9 +66,9 @@ describe('ardesk import', () => {
         'invoices:  0 created, 0 updated, 0 unchanged',
         'payments:  0 created, 0 updated, 0 unchanged',
         '3 row errors:',
-        '  row 3, column Terms: payment_terms_days: "soon" is not a whole number from 0 to 365',
-        '  row 4, column Terms: payment_terms_days: "400" is not a whole number from 0 to 365',
-        '  row 5, column Name: name: is required for a new customer',
+        '  row 3, column Terms: Payment terms (days): "soon" is not a whole number from 0 to 365',
+        '  row 4, column Terms: Payment terms (days): "400" is not a whole number from 0 to 365',
+        '  row 5, column Name: Customer name: is required for a new customer',
         '',
       ].join('\n'),
     );

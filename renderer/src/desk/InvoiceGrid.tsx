@@ -74,7 +74,8 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
       field: 'status',
       colId: 'status',
       headerName: 'Status',
-      width: 150,
+      // The badge shortens inside its pill when a second marker joins it, so the column stays narrow enough for 1024 px with the panel open.
+      width: 142,
       cellClass: 'status-cell',
       tooltipField: 'status_display',
       cellRenderer: StatusCell,
