@@ -22,7 +22,13 @@ export interface ReminderPayload {
   requested_by: { user_id: string | null; name: string | null };
   /** Documents to attach, made when the email is sent (absent: none). */
   attach?: AttachmentKind[];
+  /** Plain text edited in the preview, sent instead of the template's (absent: the template, rendered at send time). */
+  subject?: string;
+  body?: string;
 }
+
+/** A single reminder's subject and body as edited in its preview. */
+export type ReminderEdit = Pick<ReminderPayload, 'subject' | 'body'>;
 
 export function reminderKey(invoiceId: string, day: string): string {
   return `${INVOICE_REMINDER}:${invoiceId}:${day}`;
@@ -35,7 +41,7 @@ export interface QueuedReminders {
   unchanged: string[];
 }
 
-export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>, scope: { companyId: string; actor: Actor }, invoiceIds: string[], attach: readonly AttachmentKind[] = []): Promise<QueuedReminders> {
+export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>, scope: { companyId: string; actor: Actor }, invoiceIds: string[], attach: readonly AttachmentKind[] = [], edit: ReminderEdit = {}): Promise<QueuedReminders> {
   // Ids are stored lower case; a script may send them in upper case.
   const ids = [...new Set(invoiceIds.map((id) => id.toLowerCase()))];
   return runCommand(engine, 'queue_invoice_reminders', scope, async (tx) => {
@@ -47,7 +53,7 @@ export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>
     }
     const pending = await subjectsWithPendingJobs(tx.db, scope.companyId, INVOICE_REMINDER, ids);
     const documents = attachmentKinds(attach);
-    const payloadOf = (invoiceId: string): ReminderPayload => ({ invoice_id: invoiceId, requested_by: { user_id: scope.actor.userId, name: scope.actor.name }, ...(documents.length ? { attach: documents } : {}) });
+    const payloadOf = (invoiceId: string): ReminderPayload => ({ invoice_id: invoiceId, requested_by: { user_id: scope.actor.userId, name: scope.actor.name }, ...(documents.length ? { attach: documents } : {}), ...edit });
     const result: QueuedReminders = { queued: [], unchanged: [] };
     const fresh = ids.filter((id) => !pending.has(id));
     const jobs = await enqueueJobs(

@@ -1,7 +1,8 @@
 /**
- * The reminder job: renders the invoice's reminder, records the intent, sends it over the
- * company's default connection, then records the communication (the invoice's new last touch),
- * settles the outbox row and marks the job succeeded in one transaction.
+ * The reminder job: renders the invoice's reminder (or takes the text edited in its preview),
+ * records the intent, sends it over the company's default connection, then records the
+ * communication (the invoice's new last touch, with the text as sent), settles the outbox row and
+ * marks the job succeeded in one transaction.
  */
 import { today } from '../clock';
 import type { Job } from '../db/schema';
@@ -13,6 +14,7 @@ import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { classifySendError, findOutbox, jobMessageId, recordSendIntent, settleOutbox } from './outbox';
 import type { ReminderPayload } from './queue';
 import { loadReminderTargets, reminderEmailFor } from './targets';
+import type { RenderedEmail } from './template';
 import { defaultConnection } from '../email/connections';
 
 export const OUTCOME_UNKNOWN = 'the worker stopped while the mail server had the message; whether it was delivered is unknown, so it was not sent again';
@@ -42,7 +44,7 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
   }
   const company = await engine.db.selectFrom('companies').select('name').where('id', '=', job.company_id).executeTakeFirstOrThrow();
 
-  const email = reminderEmailFor(company.name, target, today(engine.clock));
+  const email = editedEmail(reminderEmailFor(company.name, target, today(engine.clock)), payload);
   const messageId = outbox?.message_id ?? jobMessageId(job.id, connection.from_email);
   const to = target.billingEmail;
   // The documents with the figures of this moment; one that cannot be made fails this try (retried).
@@ -95,6 +97,18 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
       return { message_id: messageId, to, communication_id: communicationId, attachments: attachments.map((a) => a.filename) };
     },
   });
+}
+
+/**
+ * The text edited in the preview replaces the template's. An edited body goes as plain text only:
+ * the template's HTML part would still say the template's words.
+ */
+function editedEmail(rendered: RenderedEmail, payload: ReminderPayload): { subject: string; text: string; html?: string } {
+  return {
+    subject: payload.subject ?? rendered.subject,
+    text: payload.body ?? rendered.text,
+    ...(payload.body === undefined ? { html: rendered.html } : {}),
+  };
 }
 
 /** The person who asked for the reminder (if still a user), else the company, as the email's author. */

@@ -5,26 +5,52 @@ import { bulkReminderPreview, REMINDER_WARNING_KINDS, reminderPreview } from '..
 import { ValidationError } from '../../errors';
 import { queueInvoiceReminders } from '../../reminders/queue';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid } from '../openapi';
+import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
 
 export const MAX_REMINDER_IDS = 1000;
 
+const reminderInvoices = {
+  invoice_ids: z
+    .array(z.guid().openapi({ format: 'uuid' }))
+    .min(1)
+    .max(MAX_REMINDER_IDS),
+  attach: z
+    .array(z.enum(ATTACHMENT_KINDS))
+    .max(ATTACHMENT_KINDS.length)
+    .optional()
+    .openapi({
+      description:
+        'Extension: documents to attach to each reminder, made when it is sent with the figures of that moment: invoice_pdf (the invoice copy) and statement (the customer\'s statement of account as of the day it is sent)',
+    }),
+};
+
+const MAX_REMINDER_SUBJECT = 300;
+const MAX_REMINDER_BODY = 20_000;
+const notBlank = (s: string) => s.trim() !== '';
+
 const SendRemindersRequest = z
   .strictObject({
-    invoice_ids: z
-      .array(z.guid().openapi({ format: 'uuid' }))
-      .min(1)
-      .max(MAX_REMINDER_IDS),
-    attach: z
-      .array(z.enum(ATTACHMENT_KINDS))
-      .max(ATTACHMENT_KINDS.length)
+    ...reminderInvoices,
+    subject: Text(MAX_REMINDER_SUBJECT)
+      .refine(notBlank, 'Must not be blank')
+      .refine((s) => !/[\r\n]/.test(s), 'Must be one line')
       .optional()
-      .openapi({
-        description:
-          'Extension: documents to attach to each reminder, made when it is sent with the figures of that moment: invoice_pdf (the invoice copy) and statement (the customer\'s statement of account as of the day it is sent)',
-      }),
+      .openapi({ description: 'Extension: the subject as edited in the preview, sent instead of the template\'s. Only with exactly one invoice id.' }),
+    body: Text(MAX_REMINDER_BODY)
+      .refine(notBlank, 'Must not be blank')
+      .optional()
+      .openapi({ description: 'Extension: the plain-text body as edited in the preview, sent (as plain text only) instead of the template\'s, which is otherwise rendered when it is sent. Only with exactly one invoice id.' }),
+  })
+  // Edited text is written for one invoice: the same words to many customers would be wrong for all but one.
+  .superRefine((v, ctx) => {
+    if (v.invoice_ids.length === 1) return;
+    for (const field of ['subject', 'body'] as const) {
+      if (v[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'Edited text is for one reminder: send exactly one invoice id with it' });
+    }
   })
   .openapi('SendRemindersRequest');
+
+const BulkReminderPreviewRequest = z.strictObject(reminderInvoices).openapi('BulkReminderPreviewRequest');
 
 const ReminderWarning = z.object({ kind: z.enum(REMINDER_WARNING_KINDS), message: z.string() }).openapi('ReminderWarning');
 
@@ -138,7 +164,7 @@ const bulkPreviewRoute = createRoute({
   summary: 'The double-dunning warnings of each invoice of a bulk reminder, in the order asked; queues nothing',
   description: 'Unknown or other companies\' invoices fail the request with 400 naming them.',
   security: SECURITY,
-  request: { params: CompanyParams, body: jsonBody(SendRemindersRequest) },
+  request: { params: CompanyParams, body: jsonBody(BulkReminderPreviewRequest) },
   responses: { 200: json(BulkReminderPreview, 'The warnings per invoice'), ...problems(400, 401, 403, 404) },
 });
 
@@ -154,7 +180,7 @@ export function reminderRoutes() {
     return c.json({ count: data.length, held_count: data.filter((d) => d.held).length, data }, 200);
   });
   router.openapi(sendRemindersRoute, async (c) => {
-    const { invoice_ids, attach } = c.req.valid('json');
+    const { invoice_ids, attach, subject, body } = c.req.valid('json');
     const scope = scopeOf(c);
     // Read before queuing: a reminder queued by this very request is no warning about it. Unknown
     // ids are refused by the queuing, with its own words.
@@ -162,7 +188,7 @@ export function reminderRoutes() {
       if (err instanceof ValidationError) return [];
       throw err;
     });
-    const result = await queueInvoiceReminders(c.var.engine, scope, invoice_ids, attach);
+    const result = await queueInvoiceReminders(c.var.engine, scope, invoice_ids, attach, { subject, body });
     // "Already asked today" is what the message says; the rest is about the customer.
     const warnings = warned
       .map(({ blockers: _b, held: _h, ...w }) => ({ ...w, warnings: w.warnings.filter((x) => x.kind !== 'reminder_today') }))

@@ -1026,7 +1026,7 @@ export interface paths {
       path: {
         company_id: string;
       };
-      body: components["schemas"]["SendRemindersRequest"];
+      body: components["schemas"]["BulkReminderPreviewRequest"];
       responses: {
         200: components["schemas"]["BulkReminderPreview"];
         400: components["schemas"]["Problem"];
@@ -2627,6 +2627,10 @@ export interface components {
         held: boolean;
       })[];
     };
+    BulkReminderPreviewRequest: {
+      invoice_ids: string[];
+      attach?: ("invoice_pdf" | "statement")[];
+    };
     CallOutcome: "reached" | "left_voicemail" | "no_answer" | "wrong_number" | "promised_to_pay" | "disputed" | null;
     CancelActionRequest: {
       reason?: string;
@@ -4214,6 +4218,8 @@ export interface components {
     SendRemindersRequest: {
       invoice_ids: string[];
       attach?: ("invoice_pdf" | "statement")[];
+      subject?: string;
+      body?: string;
     };
     SendRemindersResponse: {
       status: "queued";

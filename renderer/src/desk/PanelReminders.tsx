@@ -74,14 +74,22 @@ function ReminderDialog({ companyId, invoice, onSent, onCancel }: { companyId: s
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [attach, setAttach] = useState<AttachmentKind[]>([]);
+  // null: the template's words as previewed.
+  const [subject, setSubject] = useState<string | null>(null);
+  const [body, setBody] = useState<string | null>(null);
   const p = preview.data;
   const blocked = !p || p.blockers.length > 0;
+  // Only changed text travels: unchanged, the worker renders the template with the figures of the moment it sends.
+  const edit = p?.email
+    ? { ...(subject !== null && subject !== p.email.subject ? { subject } : {}), ...(body !== null && body !== p.email.text ? { body } : {}) }
+    : {};
+  const edited = Object.keys(edit).length > 0;
 
   async function send() {
     setBusy(true);
     setError(null);
     try {
-      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: [invoice.id], attach } });
+      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: [invoice.id], attach, ...edit } });
       toast.success(`${invoice.invoice_number}: ${res.message}`);
       onSent();
     } catch (err) {
@@ -122,17 +130,32 @@ function ReminderDialog({ companyId, invoice, onSent, onCancel }: { companyId: s
             <dd>{p.to ? `${p.contact_name ? `${p.contact_name} ` : ''}<${p.to}>` : '—'}</dd>
             <dt>From</dt>
             <dd>{p.from ?? '—'}</dd>
-            {p.email && (
-              <>
-                <dt>Subject</dt>
-                <dd data-testid="preview-subject">{p.email.subject}</dd>
-              </>
-            )}
           </dl>
           {p.email && (
-            <pre className="email-body" tabIndex={0} aria-label="Email text">
-              {p.email.text}
-            </pre>
+            <div className="email-edit">
+              <label className="stacked">
+                Subject
+                <input maxLength={300} value={subject ?? p.email.subject} onChange={(e) => setSubject(e.target.value)} />
+              </label>
+              <label className="stacked">
+                Email text
+                <textarea className="email-body" rows={12} maxLength={20_000} value={body ?? p.email.text} onChange={(e) => setBody(e.target.value)} />
+              </label>
+              <div className="email-edit-foot">
+                <span className="muted small">{edited ? 'Edited: sent as you wrote it.' : 'The template: sent with the figures of the moment it goes out.'}</span>
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  disabled={!edited}
+                  onClick={() => {
+                    setSubject(null);
+                    setBody(null);
+                  }}
+                >
+                  Reset to the template
+                </button>
+              </div>
+            </div>
           )}
           {p.attachments.length > 0 && (
             <AttachOptions files={p.attachments} chosen={attach} onChange={setAttach} note="Sizes as the files would be made now; they are made again when the reminder is sent, with the figures of that moment." />
