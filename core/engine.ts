@@ -6,6 +6,7 @@ import { migrateToLatest, type MigrationReport } from './db/migrate';
 import type { ChangesTable, Database } from './db/schema';
 import { loadOrCreateKey, type SecretBox, secretBox } from './secrets';
 import { DomainError } from './errors';
+import { currentTrace } from './trace';
 
 /**
  * How a write waits while another connection (another ardesk process, an import) is writing: it
@@ -44,7 +45,6 @@ export async function whileBusy<T>(wait: WriteWait, attempt: () => Promise<T>): 
     }
   }
 }
-import { currentTrace } from './trace';
 
 /** The core engine: one database, one clock. Both entry points (desktop, headless) build one. */
 export interface Engine {
