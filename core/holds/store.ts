@@ -194,8 +194,7 @@ async function scheduleMissedSteps(tx: CommandTx, companyId: string, e: { id: st
     const already = await tx.db.selectFrom('scheduled_steps').select('id').where('enrollment_id', '=', e.id).where('step_id', '=', step.id).limit(1).executeTakeFirst();
     if (already) continue;
     const date = localDate(now, e.timezone);
-    const row = {
-      id: newId(),
+    await insertScheduledStep(tx, {
       company_id: companyId,
       enrollment_id: e.id,
       sequence_id: e.sequence_id,
@@ -204,15 +203,39 @@ async function scheduleMissedSteps(tx: CommandTx, companyId: string, e: { id: st
       invoice_id: e.paused_invoice_id,
       scheduled_date: date,
       scheduled_at: [zonedToUtc(date, step.offset_time, e.timezone), tx.now].sort()[0],
-      status: 'scheduled' as const,
-      sender_connection_id: null,
-      email_subject: null,
-      sent_at: null,
-      error: null,
-      created_at: tx.now,
-      updated_at: tx.now,
-    };
-    await tx.db.insertInto('scheduled_steps').values(row).execute();
-    await tx.record('scheduled_step', row.id, 'insert', row);
+    });
   }
+}
+
+/** Where and when a step is scheduled; the rest of its row starts empty. */
+export interface NewScheduledStep {
+  company_id: string;
+  enrollment_id: string;
+  sequence_id: string;
+  step_id: string;
+  customer_id: string;
+  invoice_id: string | null;
+  scheduled_date: string;
+  scheduled_at: string;
+}
+
+/**
+ * Schedules one step, recorded in the change log. It lives here, the lowest module that schedules
+ * steps (a broken promise's step), so the sequences above share it.
+ */
+export async function insertScheduledStep(tx: CommandTx, step: NewScheduledStep): Promise<string> {
+  const row = {
+    id: newId(),
+    ...step,
+    status: 'scheduled' as const,
+    sender_connection_id: null,
+    email_subject: null,
+    sent_at: null,
+    error: null,
+    created_at: tx.now,
+    updated_at: tx.now,
+  };
+  await tx.db.insertInto('scheduled_steps').values(row).execute();
+  await tx.record('scheduled_step', row.id, 'insert', row);
+  return row.id;
 }

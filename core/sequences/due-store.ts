@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { CommandTx } from '../engine';
-import { newId } from '../ids';
+import { insertScheduledStep } from '../holds/store';
 import { dueRowIds, INVOICE_CLOSED, invoiceOpen, invoiceSchedule, leavingRowIds, mergeAssignments } from './due-dates';
 import { localDate } from '../zones';
 
@@ -39,8 +39,7 @@ export async function scheduleInvoiceRows(
   let inserted = 0;
   for (const invoice of invoices) {
     for (const planned of invoiceSchedule(invoice.due_date, runnable, sequence.timezone, joinDate)) {
-      const row = {
-        id: newId(),
+      await insertScheduledStep(tx, {
         company_id: sequence.company_id,
         enrollment_id: enrollmentId,
         sequence_id: sequence.id,
@@ -49,16 +48,7 @@ export async function scheduleInvoiceRows(
         invoice_id: invoice.id,
         scheduled_date: planned.scheduled_date,
         scheduled_at: planned.scheduled_at,
-        status: 'scheduled' as const,
-        sender_connection_id: null,
-        email_subject: null,
-        sent_at: null,
-        error: null,
-        created_at: tx.now,
-        updated_at: tx.now,
-      };
-      await tx.db.insertInto('scheduled_steps').values(row).execute();
-      await tx.record('scheduled_step', row.id, 'insert', row);
+      });
       inserted += 1;
     }
   }

@@ -11,7 +11,7 @@ import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { openInvoices, scheduleInvoiceRows } from './due-store';
-import { refreshHolds } from '../holds/store';
+import { insertScheduledStep, refreshHolds } from '../holds/store';
 import { scheduleStep } from './schedule';
 import { localDate } from '../zones';
 import { BULK_ENROLL_MAX } from './rules';
@@ -163,8 +163,7 @@ async function insertEnrollment(tx: CommandTx, sequence: Sequence, customerId: s
   for (const step of steps) {
     // A "promise missed" step waits for a broken promise (holds-store.ts schedules it then).
     if (step.is_active !== 1 || step.on_promise_missed === 1) continue;
-    const row = {
-      id: newId(),
+    await insertScheduledStep(tx, {
       company_id: sequence.company_id,
       enrollment_id: enrollment.id,
       sequence_id: sequence.id,
@@ -172,16 +171,7 @@ async function insertEnrollment(tx: CommandTx, sequence: Sequence, customerId: s
       customer_id: customerId,
       invoice_id: null,
       ...scheduleStep(startDate, step, sequence.timezone),
-      status: 'scheduled' as const,
-      sender_connection_id: null,
-      email_subject: null,
-      sent_at: null,
-      error: null,
-      created_at: tx.now,
-      updated_at: tx.now,
-    };
-    await tx.db.insertInto('scheduled_steps').values(row).execute();
-    await tx.record('scheduled_step', row.id, 'insert', row);
+    });
   }
   return enrollment.id;
 }
