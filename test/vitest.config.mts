@@ -5,9 +5,16 @@ export default defineConfig({
   root: resolve(import.meta.dirname, '..'),
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/run-folder.ts'],
     pool: 'forks',
+    // Two files at a time on two cores: much of a file's time is spent waiting on the processes it
+    // drives (ardesk serve, Chromium, SMTP and IMAP peers), so the second worker fills those gaps.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A poll waits on a server round trip or a render; with two files sharing the cores, one
+    // second (vitest's default) is too short, and a poll still ends as soon as it passes.
+    expect: { poll: { timeout: 10_000 } },
     // CI reads the JSON report to print its own "N passed, N failed" line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-output/vitest.json' },

@@ -128,16 +128,23 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     await page.keyboard.press('/');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search invoices');
     await page.keyboard.press('Escape');
-    const rows = await rowsWhere(page, (r) => r.length >= 3, 'three rows');
+    await rowsWhere(page, (r) => r.length >= 3, 'three rows');
     await page.locator('[data-testid="invoice-grid"] .ag-row[row-index="0"] .ag-cell[col-id="due_date"]').click();
     await page.getByTestId('invoice-panel').waitFor();
     await page.keyboard.press('Escape');
     await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
     await page.locator('[data-testid="invoice-grid"] .ag-row[row-index="0"] .ag-cell[col-id="due_date"]').focus();
     await page.keyboard.press('ArrowDown');
+    // The row the keyboard is on now (the grid may have redrawn its rows since they were read).
+    const focused = await page.evaluate(() => {
+      const row = document.activeElement?.closest<HTMLElement>('.ag-row');
+      return { index: row?.getAttribute('row-index'), id: row?.getAttribute('row-id') };
+    });
+    expect(focused.index).toBe('1');
+    const number = (await gridRows(page)).find((r) => r.id === focused.id)!.number;
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText()).toBe(rows[1].number);
-    await waitForUrl(page, (u) => u.pathname.endsWith(`/invoices/${rows[1].id}`));
+    await expect.poll(() => page.getByTestId('panel-invoice-number').innerText()).toBe(number);
+    await waitForUrl(page, (u) => u.pathname.endsWith(`/invoices/${focused.id}`));
     await page.keyboard.press('Escape');
     await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
   });

@@ -27,6 +27,7 @@ export async function seriousA11yFindings(page: Page): Promise<AxeFinding[]> {
   const result = (await page.evaluate(() =>
     (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<unknown> } }).axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+      resultTypes: ['violations'],
     }),
   )) as AxeResult;
   return result.violations

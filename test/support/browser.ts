@@ -63,7 +63,7 @@ export async function openBrowser(): Promise<Browser> {
   });
   const page = context.pages()[0] ?? (await context.newPage());
   // Fail a step within the test's own time limit, naming the step.
-  page.setDefaultTimeout(8_000);
+  page.setDefaultTimeout(15_000);
   const offHost: string[] = [];
   const errors: string[] = [];
   context.on('request', (req) => {
