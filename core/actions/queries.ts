@@ -6,6 +6,7 @@ import { type EvidenceItem, parseEvidence } from '../insights/evidence';
 import { sql } from 'kysely';
 import { addDays } from '../dates';
 import type { Db } from '../db/connection';
+import { pageWindow, readPage } from '../db/paging';
 import type { ActionStatus, ActionType, ApprovalOperation } from '../db/schema';
 import { NotFoundError } from '../errors';
 import { fromMinor } from '../money';
@@ -236,22 +237,14 @@ function sortKey(sort: ActionSort, category: ActionListFilter['category'], today
  */
 export async function listActions(db: Db, companyId: string, filter: ActionListFilter, today: string): Promise<ActionPage> {
   const where = applyFilter(baseQuery(db, companyId), filter);
-  const { count } = await countQuery(db, companyId, filter)
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
   const key = sortKey(filter.sort, filter.category, today);
   const direction = filter.descending ? 'desc' : 'asc';
-  const rows = await selectActions(where, today)
-    .orderBy(sql`${key} IS NULL`)
-    .orderBy(key, direction)
-    .orderBy('a.id', direction)
-    .limit(filter.pageSize)
-    .offset((filter.page - 1) * filter.pageSize)
-    .execute();
+  const ordered = selectActions(where, today).orderBy(sql`${key} IS NULL`).orderBy(key, direction).orderBy('a.id', direction);
+  const { count, rows } = await readPage(countQuery(db, companyId, filter), ordered, pageWindow(filter.page, filter.pageSize));
   const ids = rows.map((r) => r.id);
   const logs = await approvalLogs(db, ids);
   const sends = await deliveries(db, companyId, ids);
-  return { count: Number(count), page: filter.page, page_size: filter.pageSize, data: rows.map((r) => toView(r, logs.get(r.id) ?? [], sends.get(r.id) ?? null)) };
+  return { count, page: filter.page, page_size: filter.pageSize, data: rows.map((r) => toView(r, logs.get(r.id) ?? [], sends.get(r.id) ?? null)) };
 }
 
 /** One action of the company, whatever its status, soft-deleted ones included; 404 otherwise. */

@@ -1,5 +1,6 @@
 /** Reading communications: one customer's or invoice's timeline, newest first. */
 import type { Db } from '../db/connection';
+import { readPage } from '../db/paging';
 import type { CallOutcome, CommunicationKind } from '../db/schema';
 import { NotFoundError } from '../errors';
 import { fromMinor } from '../money';
@@ -122,7 +123,6 @@ export async function listCommunications(db: Db, companyId: string, f: TimelineF
   if (f.invoiceId) q = q.where('m.invoice_id', '=', f.invoiceId);
   if (f.kinds) q = q.where('m.kind', 'in', f.kinds);
   if (f.direction) q = q.where('m.direction', '=', f.direction);
-  const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await withColumns(q).orderBy('m.occurred_at', 'desc').orderBy('m.id', 'desc').limit(f.limit).offset(f.offset).execute();
-  return { count: Number(n), limit: f.limit, offset: f.offset, data: rows.map(toDto) };
+  const { count, rows } = await readPage(q, withColumns(q).orderBy('m.occurred_at', 'desc').orderBy('m.id', 'desc'), f);
+  return { count, limit: f.limit, offset: f.offset, data: rows.map(toDto) };
 }

@@ -1,6 +1,7 @@
 /** Reading customers: the list (search, filters, paging by name) and the detail with contacts, locations and balance. */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/connection';
+import { readPage } from '../db/paging';
 import { NotFoundError } from '../errors';
 import { likePattern, matchPhrase, TRIGRAM_MIN } from '../invoices/filters';
 import { fromMinor } from '../money';
@@ -155,51 +156,43 @@ export interface CustomerListItem extends CustomerDto {
   risk_reason: string;
 }
 
+/** The list's filters over `c`, applied alike to the count and to the rows. */
+function conditions(filters: CustomerFilters): Array<RawBuilder<boolean>> {
+  const where: Array<RawBuilder<boolean>> = [];
+  const search = filters.search?.trim();
+  if (search) where.push(nameMatches(search));
+  if (filters.isPerson !== undefined) where.push(sql<boolean>`c.is_person = ${filters.isPerson ? 1 : 0}`);
+  if (filters.arOwner) where.push(sql<boolean>`c.ar_owner_id = ${filters.arOwner}`);
+  if (filters.salesOwner) where.push(sql<boolean>`c.sales_owner_id = ${filters.salesOwner}`);
+  return where;
+}
+
 export async function listCustomers(
   db: Db,
   companyId: string,
   filters: CustomerFilters,
   page: { limit: number; offset: number; sort?: CustomerSort; order?: 'asc' | 'desc'; today: string },
 ) {
+  const where = conditions(filters);
+  let matching = db.selectFrom('customers as c').where('c.company_id', '=', companyId);
   let rows = baseQuery(db)
     .leftJoin('customer_invoice_totals as t', (j) => j.onRef('t.company_id', '=', 'c.company_id').onRef('t.customer_id', '=', 'c.id'))
     .leftJoin('customer_open_totals as o', (j) => j.onRef('o.company_id', '=', 'c.company_id').onRef('o.customer_id', '=', 'c.id'))
     .select(['t.oldest_open_due_date', 'o.open_balance'])
     .where('c.company_id', '=', companyId);
-  let count = db.selectFrom('customers as c').select((eb) => eb.fn.countAll<number>().as('n')).where('c.company_id', '=', companyId);
-  const search = filters.search?.trim();
-  if (search) {
-    rows = rows.where(nameMatches(search));
-    count = count.where(nameMatches(search));
-  }
-  if (filters.isPerson !== undefined) {
-    rows = rows.where('c.is_person', '=', filters.isPerson ? 1 : 0);
-    count = count.where('c.is_person', '=', filters.isPerson ? 1 : 0);
-  }
-  if (filters.arOwner) {
-    rows = rows.where('c.ar_owner_id', '=', filters.arOwner);
-    count = count.where('c.ar_owner_id', '=', filters.arOwner);
-  }
-  if (filters.salesOwner) {
-    rows = rows.where('c.sales_owner_id', '=', filters.salesOwner);
-    count = count.where('c.sales_owner_id', '=', filters.salesOwner);
+  for (const condition of where) {
+    matching = matching.where(condition);
+    rows = rows.where(condition);
   }
   const sort = page.sort ?? 'name';
   const dir = page.order === 'desc' ? sql`DESC` : sql`ASC`;
   // Customers without a value (no open invoice, no owner) come last in either direction.
   const key = sortKey(sort, page.today);
-  const data = await rows
-    .orderBy(sql`${key} IS NULL`)
-    .orderBy(sql`${key} ${dir}`)
-    .orderBy('c.name')
-    .orderBy('c.id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  const { n } = await count.executeTakeFirstOrThrow();
+  const ordered = rows.orderBy(sql`${key} IS NULL`).orderBy(sql`${key} ${dir}`).orderBy('c.name').orderBy('c.id');
+  const { count, rows: data } = await readPage(matching, ordered, page);
   const facts = await pageFacts(db, companyId, data.map((r) => r.id), page.today);
   return {
-    count: Number(n),
+    count,
     data: data.map((r): CustomerListItem => {
       const f = facts.get(r.id);
       const risk = customerRisk({ overdue: f?.overdue ?? 0, oldestOpenDueDate: r.oldest_open_due_date ?? null, currency: r.currency, today: page.today, signal: f?.signal ?? null });

@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { membershipOf } from '../auth/memberships';
 import type { Db } from '../db/connection';
+import { readPage } from '../db/paging';
 import type { InsightTargetType } from '../db/schema';
 import { NotFoundError } from '../errors';
 import { type EvidenceItem, parseEvidence } from './evidence';
@@ -112,10 +113,8 @@ export async function listInsights(db: Db, userId: string, filter: InsightFilter
   if (filter.reportableOnly) q = q.where(NOTHING_TO_REPORT, '=', 0);
 
   // The caller's feedback is at most one row per insight, so the count reads the insights alone (365k at 1M invoices).
-  const { count } = await q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const rows = await withFeedback(q, userId)
-    .select(COLUMNS).orderBy('n.valid_from', 'desc').orderBy('n.id', 'desc').limit(limit).offset(offset).execute();
-  return { count: Number(count), limit, offset, results: rows.map(toView) };
+  const { count, rows } = await readPage(q, withFeedback(q, userId).select(COLUMNS).orderBy('n.valid_from', 'desc').orderBy('n.id', 'desc'), { limit, offset });
+  return { count, limit, offset, results: rows.map(toView) };
 }
 
 /** One insight, only if the caller belongs to its company: otherwise the same 404 as an unknown id. */

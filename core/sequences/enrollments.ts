@@ -5,6 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection';
+import { pageWindow, readPage } from '../db/paging';
 import type { EnrollmentStatus, PauseKind, SequencesTable, SequenceTiming } from '../db/schema';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
@@ -113,13 +114,8 @@ export async function listEnrollments(db: Db, companyId: string, f: EnrollmentLi
   if (f.sequenceId) where = where.where('e.sequence_id', '=', f.sequenceId.toLowerCase());
   if (f.customerId) where = where.where('e.customer_id', '=', f.customerId.toLowerCase());
   if (f.statuses) where = where.where('e.status', 'in', f.statuses);
-  const { n } = await where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const data = await withNames(where)
-    .orderBy('e.id', 'desc')
-    .limit(f.pageSize)
-    .offset((f.page - 1) * f.pageSize)
-    .execute();
-  return { count: Number(n), page: f.page, page_size: f.pageSize, data: data.map(toView) };
+  const { count, rows } = await readPage(where, withNames(where).orderBy('e.id', 'desc'), pageWindow(f.page, f.pageSize));
+  return { count, page: f.page, page_size: f.pageSize, data: rows.map(toView) };
 }
 
 function assertActive(sequence: Sequence): void {

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/connection';
+import { pageWindow, readPage } from '../db/paging';
 import { loggedFieldErrors } from '../communications/rules';
 import { insertCommunication } from '../communications/store';
 import type { CallOutcome, PauseKind, ScheduledStepStatus, SequenceTiming, StepType } from '../db/schema';
@@ -328,19 +329,14 @@ function filtered(db: Db, companyId: string, f: QueueFilter) {
  */
 export async function listQueue(engine: Engine, scope: Scope, f: QueueFilter): Promise<QueuePage> {
   await promoteDueSteps(engine, scope);
-  const { n } = await filtered(engine.db, scope.companyId, f)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  let rows = withColumns(filtered(engine.db, scope.companyId, f));
-  rows =
+  const matching = filtered(engine.db, scope.companyId, f);
+  const rows = withColumns(matching);
+  const ordered =
     f.category === 'history'
       ? rows.orderBy(sql`coalesce(s.sent_at, s.updated_at)`, 'desc').orderBy('s.id', 'desc')
       : rows.orderBy('s.scheduled_at').orderBy('s.id');
-  const data = await rows
-    .limit(f.pageSize)
-    .offset((f.page - 1) * f.pageSize)
-    .execute();
-  return { count: Number(n), page: f.page, page_size: f.pageSize, data: await toViews(engine.db, scope.companyId, data, engine.clock.now()) };
+  const { count, rows: data } = await readPage(matching, ordered, pageWindow(f.page, f.pageSize));
+  return { count, page: f.page, page_size: f.pageSize, data: await toViews(engine.db, scope.companyId, data, engine.clock.now()) };
 }
 
 export interface CompleteStepInput {

@@ -4,6 +4,7 @@
  */
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/connection';
+import { pageWindow, readPage } from '../db/paging';
 import type { SequencesTable, SequenceStatus, SequenceTiming } from '../db/schema';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
@@ -94,14 +95,9 @@ export async function listSequences(db: Db, companyId: string, f: SequenceListFi
   let where = companySequences(db, companyId);
   if (f.statuses) where = where.where('q.status', 'in', f.statuses);
   if (f.search) where = where.where(sql<boolean>`instr(lower(q.name), lower(${f.search})) > 0`);
-  const { n } = await where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const data = await withCounts(where)
-    .orderBy(sql`q.name COLLATE NOCASE`)
-    .orderBy('q.id')
-    .limit(f.pageSize)
-    .offset((f.page - 1) * f.pageSize)
-    .execute();
-  return { count: Number(n), page: f.page, page_size: f.pageSize, data: data.map(toView) };
+  const ordered = withCounts(where).orderBy(sql`q.name COLLATE NOCASE`).orderBy('q.id');
+  const { count, rows } = await readPage(where, ordered, pageWindow(f.page, f.pageSize));
+  return { count, page: f.page, page_size: f.pageSize, data: rows.map(toView) };
 }
 
 function validName(name: string): string {
