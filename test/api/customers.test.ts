@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isEmail, normalizeCurrency, validateContacts, validateCustomerFields, validateLocations } from '../../core/customers/rules';
-import { type App, apiUsers, call, twoCompanies } from '../support/api';
-import type { TestEngine } from '../support/engine';
+import { call, useApiWorkspace } from '../support/api';
 import { type Ledger, ledger } from '../support/ledger-fixtures';
 
 describe('customer rules (pure)', () => {
@@ -40,36 +39,21 @@ describe('customer rules (pure)', () => {
 });
 
 describe('customers API (extension)', () => {
-  let engine: TestEngine;
-  let app: App;
-  let token: string;
-  let viewerToken: string;
-  let otherToken: string;
-  let company: string;
-  let other: string;
-  let base: string;
+  const w = useApiWorkspace();
   let l: Ledger;
 
-  beforeAll(async () => {
-    const users = await apiUsers();
-    ({ engine, app } = users);
-    ({ demo: token, watcher: viewerToken, rival: otherToken } = users.tokens);
-  });
-  afterAll(() => engine.dispose());
-
   beforeEach(async () => {
-    ({ company, other, base } = await twoCompanies(engine));
-    l = ledger(engine, company);
+    l = ledger(w.engine, w.company);
   });
 
-  const get = (path: string) => call(app, 'GET', path, { token });
-  const post = (path: string, body: unknown) => call(app, 'POST', path, { token, body });
-  const patch = (path: string, body: unknown) => call(app, 'PATCH', path, { token, body });
+  const get = (path: string) => call(w.app, 'GET', path, { token: w.tokens.demo });
+  const post = (path: string, body: unknown) => call(w.app, 'POST', path, { token: w.tokens.demo, body });
+  const patch = (path: string, body: unknown) => call(w.app, 'PATCH', path, { token: w.tokens.demo, body });
 
   it('creates a customer with owners, contacts and locations, and reads it back', async () => {
     const ar = await l.teamMember('Ada AR', 'ar');
     const sales = await l.teamMember('Sol Sales', 'sales');
-    const res = await post(`${base}/customers`, {
+    const res = await post(`${w.base}/customers`, {
       name: '  Cobalt Industries ',
       is_person: false,
       ar_owner: ar,
@@ -103,8 +87,8 @@ describe('customers API (extension)', () => {
     expect(res.body.locations).toEqual([
       { id: expect.any(String), name: 'HQ', address_line1: '1 Main St', city: 'Springfield', region: 'IL', postal_code: '62701', country: 'US' },
     ]);
-    expect((await get(`${base}/customers/${res.body.id}`)).body).toEqual(res.body);
-    const changes = await engine.db.selectFrom('changes').select(['entity', 'op']).where('command', '=', 'create_customer').where('company_id', '=', company).execute();
+    expect((await get(`${w.base}/customers/${res.body.id}`)).body).toEqual(res.body);
+    const changes = await w.engine.db.selectFrom('changes').select(['entity', 'op']).where('command', '=', 'create_customer').where('company_id', '=', w.company).execute();
     expect(changes).toEqual([
       { entity: 'customer', op: 'insert' },
       { entity: 'customer_contact', op: 'insert' },
@@ -114,7 +98,7 @@ describe('customers API (extension)', () => {
   });
 
   it("defaults to a company account in the company's currency with 30-day terms and no owners", async () => {
-    const res = await post(`${base}/customers`, { name: 'Plain Co' });
+    const res = await post(`${w.base}/customers`, { name: 'Plain Co' });
     expect(res.body).toMatchObject({ is_person: false, currency: 'USD', payment_terms_days: 30, ar_owner: null, sales_owner: null, remote_id: null, contacts: [], locations: [] });
   });
 
@@ -127,7 +111,7 @@ describe('customers API (extension)', () => {
     const paid = await l.invoice({ customer, number: 'I-4', total: 10, dueDate: '2026-10-01' });
     await l.payment({ invoice: paid, amount: 10 });
     await l.invoice({ customer, number: 'I-5', total: 999, dueDate: '2026-10-01', closingReason: 'written_off' });
-    const res = await get(`${base}/customers/${customer}`);
+    const res = await get(`${w.base}/customers/${customer}`);
     expect(res.body.balance).toEqual({ open_invoice_count: 3, open_balance: 200, overdue_invoice_count: 2, overdue_balance: 130 });
   });
 
@@ -139,7 +123,7 @@ describe('customers API (extension)', () => {
     await l.customer({ name: 'Gamma 100% Co' });
     await l.customer({ name: 'Delta_Co' });
     const names = async (query: string) => {
-      const res = await get(`${base}/customers?${query}`);
+      const res = await get(`${w.base}/customers?${query}`);
       expect(res.status, query).toBe(200);
       return { count: res.body.count, names: res.body.data.map((c: { name: string }) => c.name) };
     };
@@ -167,12 +151,12 @@ describe('customers API (extension)', () => {
     await l.invoice({ customer: big, number: 'B-1', total: 500, dueDate: '2026-09-01' });
     const part = await l.invoice({ customer: big, number: 'B-2', total: 100, dueDate: '2026-12-10' });
     await l.payment({ invoice: part, amount: 40 });
-    await call(app, 'POST', '/api/companies/' + company + '/intelligence/insights', {
-      token,
+    await call(w.app, 'POST', '/api/companies/' + w.company + '/intelligence/insights', {
+      token: w.tokens.demo,
       body: { target_type: 'customer', target_id: big, insight_type: 'customer_signal', payload_json: { entity: { id: big }, signal: { type: 'quiet', severity: 'high' } } },
     });
     const list = async (query: string) => {
-      const res = await get(`${base}/customers?${query}`);
+      const res = await get(`${w.base}/customers?${query}`);
       expect(res.status, query).toBe(200);
       return res.body as { count: number; data: Array<Record<string, unknown>> };
     };
@@ -194,13 +178,13 @@ describe('customers API (extension)', () => {
     expect((await list('search=Small')).data[0]).toMatchObject({ open_balance: 10, overdue_balance: 0, oldest_open_due_date: '2026-11-30' });
     const noneRow = (await list('search=No Invoices')).data[0];
     expect(noneRow).toMatchObject({ id: none, open_balance: 0, overdue_balance: 0, oldest_open_due_date: null, last_touch_at: null, risk: null });
-    for (const query of ['sort=due', 'order=up']) expect((await get(`${base}/customers?${query}`)).status, query).toBe(400);
+    for (const query of ['sort=due', 'order=up']) expect((await get(`${w.base}/customers?${query}`)).status, query).toBe(400);
   });
 
   it('answers 400 for bad list parameters', async () => {
     // A NUL inside search text cannot be put in a full-text phrase: it is refused, never a 500.
     for (const query of ['is_person=maybe', 'ar_owner=bob', 'limit=0', 'offset=x', 'search=a%00b', 'search=wid%00get']) {
-      const res = await get(`${base}/customers?${query}`);
+      const res = await get(`${w.base}/customers?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.code).toBe('validation_error');
     }
@@ -208,20 +192,20 @@ describe('customers API (extension)', () => {
 
   it('updates only the fields given; renaming carries to the invoices', async () => {
     const ar = await l.teamMember('Ada', 'ar');
-    const created = (await post(`${base}/customers`, { name: 'Cobalt', ar_owner: ar, notes: 'n' })).body;
+    const created = (await post(`${w.base}/customers`, { name: 'Cobalt', ar_owner: ar, notes: 'n' })).body;
     const invoice = await l.invoice({ customer: created.id, number: 'I-1', total: 10 });
-    engine.clock.set('2026-11-24T10:00:00.000Z');
-    const res = await patch(`${base}/customers/${created.id}`, { name: 'Cobalt Group', ar_owner: null, payment_terms_days: 60 });
+    w.engine.clock.set('2026-11-24T10:00:00.000Z');
+    const res = await patch(`${w.base}/customers/${created.id}`, { name: 'Cobalt Group', ar_owner: null, payment_terms_days: 60 });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Cobalt Group', ar_owner: null, payment_terms_days: 60, notes: 'n', updated_at: '2026-11-24T10:00:00.000Z' });
-    const row = await engine.db.selectFrom('invoices').select('customer_name').where('id', '=', invoice).executeTakeFirstOrThrow();
+    const row = await w.engine.db.selectFrom('invoices').select('customer_name').where('id', '=', invoice).executeTakeFirstOrThrow();
     expect(row.customer_name).toBe('Cobalt Group');
-    engine.clock.set('2026-11-23T12:00:00.000Z');
+    w.engine.clock.set('2026-11-23T12:00:00.000Z');
   });
 
   it('replaces contacts and locations as whole sets, keeping the ids that are passed back', async () => {
     const created = (
-      await post(`${base}/customers`, {
+      await post(`${w.base}/customers`, {
         name: 'Cobalt',
         contacts: [
           { name: 'Old Billing', email: 'old@cobalt.example', is_billing: true },
@@ -233,9 +217,9 @@ describe('customers API (extension)', () => {
     const [oldBilling, leaver] = created.contacts;
     const hq = created.locations.find((x: { name: string }) => x.name === 'HQ');
     const invoice = await l.invoice({ customer: created.id, number: 'I-1', total: 10 });
-    await engine.db.updateTable('invoices').set({ customer_location_id: hq.id }).where('id', '=', invoice).execute();
+    await w.engine.db.updateTable('invoices').set({ customer_location_id: hq.id }).where('id', '=', invoice).execute();
 
-    const res = await patch(`${base}/customers/${created.id}`, {
+    const res = await patch(`${w.base}/customers/${created.id}`, {
       contacts: [
         { id: oldBilling.id, name: 'Old Billing', email: 'old@cobalt.example', is_billing: false },
         { name: 'New Billing', email: 'new@cobalt.example', is_billing: true },
@@ -250,27 +234,27 @@ describe('customers API (extension)', () => {
     expect(res.body.contacts.find((c: { name: string }) => c.name === 'Old Billing').id).toBe(oldBilling.id);
     expect(res.body.contacts.some((c: { id: string }) => c.id === leaver.id)).toBe(false);
     expect(res.body.locations).toEqual([{ id: hq.id, name: 'Head office', address_line1: null, city: 'Springfield', region: null, postal_code: null, country: null }]);
-    const row = await engine.db.selectFrom('invoices').select('customer_location_id').where('id', '=', invoice).executeTakeFirstOrThrow();
+    const row = await w.engine.db.selectFrom('invoices').select('customer_location_id').where('id', '=', invoice).executeTakeFirstOrThrow();
     expect(row.customer_location_id).toBe(hq.id);
 
-    const cleared = await patch(`${base}/customers/${created.id}`, { contacts: [], locations: [] });
+    const cleared = await patch(`${w.base}/customers/${created.id}`, { contacts: [], locations: [] });
     expect(cleared.body).toMatchObject({ contacts: [], locations: [] });
-    expect((await engine.db.selectFrom('invoices').select('customer_location_id').where('id', '=', invoice).executeTakeFirstOrThrow()).customer_location_id).toBeNull();
+    expect((await w.engine.db.selectFrom('invoices').select('customer_location_id').where('id', '=', invoice).executeTakeFirstOrThrow()).customer_location_id).toBeNull();
   });
 
   it('answers 409 for a remote_id another customer of the company has, not for another company', async () => {
-    await post(`${base}/customers`, { name: 'First', remote_id: 'R-1' });
-    const dup = await post(`${base}/customers`, { name: 'Second', remote_id: 'R-1' });
+    await post(`${w.base}/customers`, { name: 'First', remote_id: 'R-1' });
+    const dup = await post(`${w.base}/customers`, { name: 'Second', remote_id: 'R-1' });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('duplicate_remote_id');
-    const second = (await post(`${base}/customers`, { name: 'Second', remote_id: 'R-2' })).body;
-    expect((await patch(`${base}/customers/${second.id}`, { remote_id: 'R-1' })).status).toBe(409);
-    expect((await patch(`${base}/customers/${second.id}`, { remote_id: 'R-2' })).status).toBe(200);
-    expect((await call(app, 'POST', `/api/companies/${other}/customers`, { token: otherToken, body: { name: 'Elsewhere', remote_id: 'R-1' } })).status).toBe(201);
+    const second = (await post(`${w.base}/customers`, { name: 'Second', remote_id: 'R-2' })).body;
+    expect((await patch(`${w.base}/customers/${second.id}`, { remote_id: 'R-1' })).status).toBe(409);
+    expect((await patch(`${w.base}/customers/${second.id}`, { remote_id: 'R-2' })).status).toBe(200);
+    expect((await call(w.app, 'POST', `/api/companies/${w.other}/customers`, { token: w.tokens.rival, body: { name: 'Elsewhere', remote_id: 'R-1' } })).status).toBe(201);
   });
 
   it('answers 400 with field errors for bad bodies, and writes nothing', async () => {
-    const foreignOwner = await ledger(engine, other).teamMember('Foreign', 'ar');
+    const foreignOwner = await ledger(w.engine, w.other).teamMember('Foreign', 'ar');
     const cases: Array<[unknown, string]> = [
       [{}, 'name'],
       [{ name: '' }, 'name'],
@@ -290,27 +274,27 @@ describe('customers API (extension)', () => {
       [{ name: 'A', colour: 'red' }, 'non_field_errors'],
     ];
     for (const [body, field] of cases) {
-      const res = await post(`${base}/customers`, body);
+      const res = await post(`${w.base}/customers`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       expect(Object.keys(res.body.errors), JSON.stringify(body)).toContain(field);
     }
-    expect((await get(`${base}/customers`)).body.count).toBe(0);
+    expect((await get(`${w.base}/customers`)).body.count).toBe(0);
   });
 
   it("answers 404 for unknown, malformed or another company's customers", async () => {
-    const foreign = await ledger(engine, other).customer({ name: 'Elsewhere' });
+    const foreign = await ledger(w.engine, w.other).customer({ name: 'Elsewhere' });
     for (const id of ['0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a', 'nope', foreign]) {
-      expect((await get(`${base}/customers/${id}`)).status).toBe(404);
-      expect((await patch(`${base}/customers/${id}`, { name: 'Taken over' })).status).toBe(404);
+      expect((await get(`${w.base}/customers/${id}`)).status).toBe(404);
+      expect((await patch(`${w.base}/customers/${id}`, { name: 'Taken over' })).status).toBe(404);
     }
-    expect((await call(app, 'GET', `/api/companies/${other}/customers/${foreign}`, { token: otherToken })).body.name).toBe('Elsewhere');
+    expect((await call(w.app, 'GET', `/api/companies/${w.other}/customers/${foreign}`, { token: w.tokens.rival })).body.name).toBe('Elsewhere');
   });
 
   it('lets viewers read but not write', async () => {
     const customer = await l.customer({ name: 'Cobalt' });
-    expect((await call(app, 'GET', `${base}/customers/${customer}`, { token: viewerToken })).status).toBe(200);
-    expect((await call(app, 'POST', `${base}/customers`, { token: viewerToken, body: { name: 'X' } })).status).toBe(403);
-    expect((await call(app, 'PATCH', `${base}/customers/${customer}`, { token: viewerToken, body: { name: 'X' } })).status).toBe(403);
+    expect((await call(w.app, 'GET', `${w.base}/customers/${customer}`, { token: w.tokens.watcher })).status).toBe(200);
+    expect((await call(w.app, 'POST', `${w.base}/customers`, { token: w.tokens.watcher, body: { name: 'X' } })).status).toBe(403);
+    expect((await call(w.app, 'PATCH', `${w.base}/customers/${customer}`, { token: w.tokens.watcher, body: { name: 'X' } })).status).toBe(403);
   });
 });

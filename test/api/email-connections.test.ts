@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../core/db/schema';
 import { mayChange, needsPasswordAgain, validateConnection } from '../../core/email/connections';
 import { sendEmail } from '../../core/email/mailer';
-import { type App, apiUsers, call, twoCompanies } from '../support/api';
-import type { TestEngine } from '../support/engine';
+import { call, useApiWorkspace } from '../support/api';
 import { startSmtp } from '../support/smtp';
 
 const SECRET = 'hunter2-Secret!pw';
@@ -42,38 +41,17 @@ describe('email connection rules (pure)', () => {
 describe('email connections API (extension)', () => {
   /** A collector of the test company, besides the shared demo owner and watcher viewer. */
   const COLLECTOR: Array<[string, Role]> = [['collector', 'collector']];
-  let engine: TestEngine;
-  let app: App;
-  let token: string;
-  let collectorToken: string;
-  let viewerToken: string;
-  let otherToken: string;
-  let ownerId: string;
-  let collectorId: string;
-  let company: string;
-  let other: string;
-  let base: string;
+  const w = useApiWorkspace(COLLECTOR);
   /** Every response body seen, to prove the password never appears in any of them. */
   const seen: string[] = [];
 
-  beforeAll(async () => {
-    const users = await apiUsers(COLLECTOR);
-    ({ engine, app } = users);
-    ({ demo: token, collector: collectorToken, watcher: viewerToken, rival: otherToken } = users.tokens);
-    ({ demo: ownerId, collector: collectorId } = users.userIds);
-  });
   afterAll(async () => {
     expect(seen.length).toBeGreaterThan(20);
     for (const body of seen) expect(body).not.toContain(SECRET);
-    await engine.dispose();
   });
 
-  beforeEach(async () => {
-    ({ company, other, base } = await twoCompanies(engine, COLLECTOR));
-  });
-
-  async function send(method: string, path: string, body?: unknown, as = token) {
-    const res = await call(app, method, path, { token: as, body });
+  async function send(method: string, path: string, body?: unknown, as = w.tokens.demo) {
+    const res = await call(w.app, method, path, { token: as, body });
     seen.push(JSON.stringify(res.body));
     return res;
   }
@@ -90,11 +68,11 @@ describe('email connections API (extension)', () => {
   });
 
   async function storedRow(id: string) {
-    return engine.db.selectFrom('email_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    return w.engine.db.selectFrom('email_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   }
 
   it('creates a connection owned by its creator, stores the password sealed, and never returns it', async () => {
-    const res = await send('POST', `${base}/email-connections`, smtp());
+    const res = await send('POST', `${w.base}/email-connections`, smtp());
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(String),
@@ -109,7 +87,7 @@ describe('email connections API (extension)', () => {
       is_default: true,
       is_active: true,
       allow_shared_sending: false,
-      user_id: ownerId,
+      user_id: w.userIds.demo,
       imap_host: null,
       imap_port: null,
       imap_secure: true,
@@ -124,24 +102,24 @@ describe('email connections API (extension)', () => {
     const row = await storedRow(res.body.id);
     expect(row.smtp_password_enc).not.toBeNull();
     expect(row.smtp_password_enc).not.toContain(SECRET);
-    expect(engine.secrets.decrypt(row.smtp_password_enc as string)).toBe(SECRET);
-    const changes = await engine.db.selectFrom('changes').select('data').where('entity', '=', 'email_connection').where('company_id', '=', company).execute();
+    expect(w.engine.secrets.decrypt(row.smtp_password_enc as string)).toBe(SECRET);
+    const changes = await w.engine.db.selectFrom('changes').select('data').where('entity', '=', 'email_connection').where('company_id', '=', w.company).execute();
     expect(changes.length).toBe(1);
     expect(changes[0].data).not.toContain(SECRET);
     expect(JSON.parse(changes[0].data)).toMatchObject({ has_password: true, smtp_host: 'smtp.acme.example' });
     expect(JSON.parse(changes[0].data)).not.toHaveProperty('smtp_password_enc');
-    const raw = engine.database.sqlite.prepare('SELECT * FROM email_connections').all();
+    const raw = w.engine.database.sqlite.prepare('SELECT * FROM email_connections').all();
     expect(JSON.stringify(raw)).not.toContain(SECRET);
 
-    expect((await send('GET', `${base}/email-connections`)).body).toEqual({ count: 1, data: [res.body] });
-    expect((await send('GET', `${base}/email-connections/${res.body.id}`)).body).toEqual(res.body);
+    expect((await send('GET', `${w.base}/email-connections`)).body).toEqual({ count: 1, data: [res.body] });
+    expect((await send('GET', `${w.base}/email-connections/${res.body.id}`)).body).toEqual(res.body);
   });
 
   it('authenticates to a real SMTP server with the sealed password', async () => {
     const server = await startSmtp({ auth: { user: 'ar@acme.example', pass: SECRET } });
     try {
-      const created = (await send('POST', `${base}/email-connections`, smtp({ smtp_host: server.host, smtp_port: server.port }))).body;
-      const sent = await sendEmail(await storedRow(created.id), engine.secrets, {
+      const created = (await send('POST', `${w.base}/email-connections`, smtp({ smtp_host: server.host, smtp_port: server.port }))).body;
+      const sent = await sendEmail(await storedRow(created.id), w.engine.secrets, {
         to: 'ap@customer.example',
         subject: 'Invoice INV-1',
         text: 'Hello',
@@ -157,50 +135,50 @@ describe('email connections API (extension)', () => {
   });
 
   it('keeps one default per company: the first active one, then whichever takes the flag', async () => {
-    const first = (await send('POST', `${base}/email-connections`, smtp({ name: 'First' }))).body;
-    const second = (await send('POST', `${base}/email-connections`, smtp({ name: 'Second' }))).body;
+    const first = (await send('POST', `${w.base}/email-connections`, smtp({ name: 'First' }))).body;
+    const second = (await send('POST', `${w.base}/email-connections`, smtp({ name: 'Second' }))).body;
     expect(first.is_default).toBe(true);
     expect(second.is_default).toBe(false);
-    const third = (await send('POST', `${base}/email-connections`, smtp({ name: 'Third', is_default: true }))).body;
+    const third = (await send('POST', `${w.base}/email-connections`, smtp({ name: 'Third', is_default: true }))).body;
     expect(third.is_default).toBe(true);
-    const defaults = async () => (await send('GET', `${base}/email-connections`)).body.data.filter((c: { is_default: boolean }) => c.is_default).map((c: { name: string }) => c.name);
+    const defaults = async () => (await send('GET', `${w.base}/email-connections`)).body.data.filter((c: { is_default: boolean }) => c.is_default).map((c: { name: string }) => c.name);
     expect(await defaults()).toEqual(['Third']);
-    expect((await send('PATCH', `${base}/email-connections/${second.id}`, { is_default: true })).body.is_default).toBe(true);
+    expect((await send('PATCH', `${w.base}/email-connections/${second.id}`, { is_default: true })).body.is_default).toBe(true);
     expect(await defaults()).toEqual(['Second']);
-    const cleared = await engine.db.selectFrom('changes').select('entity_id').where('command', '=', 'update_email_connection').where('company_id', '=', company).execute();
+    const cleared = await w.engine.db.selectFrom('changes').select('entity_id').where('command', '=', 'update_email_connection').where('company_id', '=', w.company).execute();
     expect(cleared.map((c) => c.entity_id).sort()).toEqual([second.id, third.id].sort());
 
-    const deactivated = await send('PATCH', `${base}/email-connections/${second.id}`, { is_active: false });
+    const deactivated = await send('PATCH', `${w.base}/email-connections/${second.id}`, { is_active: false });
     expect(deactivated.body).toMatchObject({ is_active: false, is_default: false });
     expect(await defaults()).toEqual([]);
-    const refused = await send('PATCH', `${base}/email-connections/${second.id}`, { is_default: true });
+    const refused = await send('PATCH', `${w.base}/email-connections/${second.id}`, { is_default: true });
     expect(refused.status).toBe(400);
     expect(refused.body.errors.is_default).toBeDefined();
-    const otherCompany = await send('POST', `/api/companies/${other}/email-connections`, smtp({ name: 'Theirs' }), otherToken);
+    const otherCompany = await send('POST', `/api/companies/${w.other}/email-connections`, smtp({ name: 'Theirs' }), w.tokens.rival);
     expect(otherCompany.body.is_default).toBe(true);
   });
 
   it('updates settings; keeps, replaces or removes the password; demands it again when the server changes', async () => {
-    const created = (await send('POST', `${base}/email-connections`, smtp())).body;
+    const created = (await send('POST', `${w.base}/email-connections`, smtp())).body;
     const before = (await storedRow(created.id)).smtp_password_enc;
-    const renamed = await send('PATCH', `${base}/email-connections/${created.id}`, { name: 'Collections', from_name: null, allow_shared_sending: true });
+    const renamed = await send('PATCH', `${w.base}/email-connections/${created.id}`, { name: 'Collections', from_name: null, allow_shared_sending: true });
     expect(renamed.body).toMatchObject({ name: 'Collections', from_name: null, allow_shared_sending: true, has_password: true });
     expect((await storedRow(created.id)).smtp_password_enc).toBe(before);
 
-    const moved = await send('PATCH', `${base}/email-connections/${created.id}`, { smtp_host: 'evil.example' });
+    const moved = await send('PATCH', `${w.base}/email-connections/${created.id}`, { smtp_host: 'evil.example' });
     expect(moved.status).toBe(400);
     expect(moved.body.code).toBe('password_required');
     expect((await storedRow(created.id)).smtp_host).toBe('smtp.acme.example');
 
-    const movedWithPassword = await send('PATCH', `${base}/email-connections/${created.id}`, { smtp_host: 'smtp2.acme.example', smtp_port: 465, smtp_secure: true, smtp_password: `${SECRET}-2` });
+    const movedWithPassword = await send('PATCH', `${w.base}/email-connections/${created.id}`, { smtp_host: 'smtp2.acme.example', smtp_port: 465, smtp_secure: true, smtp_password: `${SECRET}-2` });
     expect(movedWithPassword.body).toMatchObject({ smtp_host: 'smtp2.acme.example', smtp_port: 465, smtp_secure: true, has_password: true });
-    expect(engine.secrets.decrypt((await storedRow(created.id)).smtp_password_enc as string)).toBe(`${SECRET}-2`);
+    expect(w.engine.secrets.decrypt((await storedRow(created.id)).smtp_password_enc as string)).toBe(`${SECRET}-2`);
 
-    const removed = await send('PATCH', `${base}/email-connections/${created.id}`, { smtp_password: null });
+    const removed = await send('PATCH', `${w.base}/email-connections/${created.id}`, { smtp_password: null });
     expect(removed.body.has_password).toBe(false);
     expect((await storedRow(created.id)).smtp_password_enc).toBeNull();
-    expect((await send('PATCH', `${base}/email-connections/${created.id}`, { smtp_host: 'anywhere.example' })).status).toBe(200);
-    const changes = await engine.db.selectFrom('changes').select('data').where('entity', '=', 'email_connection').where('company_id', '=', company).execute();
+    expect((await send('PATCH', `${w.base}/email-connections/${created.id}`, { smtp_host: 'anywhere.example' })).status).toBe(200);
+    const changes = await w.engine.db.selectFrom('changes').select('data').where('entity', '=', 'email_connection').where('company_id', '=', w.company).execute();
     for (const c of changes) {
       expect(c.data).not.toContain(SECRET);
       expect(c.data).not.toContain('smtp_password');
@@ -208,25 +186,25 @@ describe('email connections API (extension)', () => {
   });
 
   it('defaults smtp_secure to true on port 465, and allows shared (user-less) connections', async () => {
-    const res = await send('POST', `${base}/email-connections`, smtp({ smtp_port: 465, user_id: null, smtp_password: '' }));
+    const res = await send('POST', `${w.base}/email-connections`, smtp({ smtp_port: 465, user_id: null, smtp_password: '' }));
     expect(res.body).toMatchObject({ smtp_secure: true, user_id: null, has_password: false });
   });
 
   it("lets only the owner of a personal connection or a company owner change it", async () => {
-    const mine = (await send('POST', `${base}/email-connections`, smtp({ name: 'Collector box' }), collectorToken)).body;
-    expect(mine.user_id).toBe(collectorId);
-    const ownersBox = (await send('POST', `${base}/email-connections`, smtp({ name: "Owner's box" }))).body;
-    const shared = (await send('POST', `${base}/email-connections`, smtp({ name: 'Shared', user_id: null }))).body;
+    const mine = (await send('POST', `${w.base}/email-connections`, smtp({ name: 'Collector box' }), w.tokens.collector)).body;
+    expect(mine.user_id).toBe(w.userIds.collector);
+    const ownersBox = (await send('POST', `${w.base}/email-connections`, smtp({ name: "Owner's box" }))).body;
+    const shared = (await send('POST', `${w.base}/email-connections`, smtp({ name: 'Shared', user_id: null }))).body;
 
-    const refused = await send('PATCH', `${base}/email-connections/${ownersBox.id}`, { name: 'Hijacked' }, collectorToken);
+    const refused = await send('PATCH', `${w.base}/email-connections/${ownersBox.id}`, { name: 'Hijacked' }, w.tokens.collector);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('not_connection_owner');
-    expect((await send('PATCH', `${base}/email-connections/${shared.id}`, { name: 'Shared AR' }, collectorToken)).status).toBe(200);
-    expect((await send('PATCH', `${base}/email-connections/${mine.id}`, { name: 'Mine' }, collectorToken)).status).toBe(200);
-    expect((await send('PATCH', `${base}/email-connections/${mine.id}`, { allow_shared_sending: true })).status).toBe(200);
-    expect((await send('PATCH', `${base}/email-connections/${mine.id}`, { name: 'X' }, viewerToken)).status).toBe(403);
-    expect((await send('POST', `${base}/email-connections`, smtp(), viewerToken)).status).toBe(403);
-    expect((await send('GET', `${base}/email-connections`, undefined, viewerToken)).body.count).toBe(3);
+    expect((await send('PATCH', `${w.base}/email-connections/${shared.id}`, { name: 'Shared AR' }, w.tokens.collector)).status).toBe(200);
+    expect((await send('PATCH', `${w.base}/email-connections/${mine.id}`, { name: 'Mine' }, w.tokens.collector)).status).toBe(200);
+    expect((await send('PATCH', `${w.base}/email-connections/${mine.id}`, { allow_shared_sending: true })).status).toBe(200);
+    expect((await send('PATCH', `${w.base}/email-connections/${mine.id}`, { name: 'X' }, w.tokens.watcher)).status).toBe(403);
+    expect((await send('POST', `${w.base}/email-connections`, smtp(), w.tokens.watcher)).status).toBe(403);
+    expect((await send('GET', `${w.base}/email-connections`, undefined, w.tokens.watcher)).body.count).toBe(3);
   });
 
   it('answers 400 for bad bodies and 404 for unknown or foreign connections', async () => {
@@ -245,16 +223,16 @@ describe('email connections API (extension)', () => {
       [smtp({ imap_mailbox: 'INBOX\ud800' }), 'imap_mailbox'],
     ];
     for (const [body, field] of cases) {
-      const res = await send('POST', `${base}/email-connections`, body);
+      const res = await send('POST', `${w.base}/email-connections`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(Object.keys(res.body.errors), JSON.stringify(body)).toContain(field);
     }
-    expect((await send('GET', `${base}/email-connections`)).body.count).toBe(0);
+    expect((await send('GET', `${w.base}/email-connections`)).body.count).toBe(0);
 
-    const foreign = (await send('POST', `/api/companies/${other}/email-connections`, smtp(), otherToken)).body;
+    const foreign = (await send('POST', `/api/companies/${w.other}/email-connections`, smtp(), w.tokens.rival)).body;
     for (const id of [foreign.id, '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a']) {
-      expect((await send('GET', `${base}/email-connections/${id}`)).status).toBe(404);
-      expect((await send('PATCH', `${base}/email-connections/${id}`, { name: 'Mine' })).status).toBe(404);
+      expect((await send('GET', `${w.base}/email-connections/${id}`)).status).toBe(404);
+      expect((await send('PATCH', `${w.base}/email-connections/${id}`, { name: 'Mine' })).status).toBe(404);
     }
   });
 });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runCommand, systemActor } from '../../core/engine';
 import { insertPayment } from '../../core/payments/commands';
-import { type App, apiUsers, call, twoCompanies } from '../support/api';
-import type { TestEngine } from '../support/engine';
+import { call, useApiWorkspace } from '../support/api';
 import { type Ledger, ledger } from '../support/ledger-fixtures';
 
 const PAYMENT_KEYS = [
@@ -23,37 +22,21 @@ const PAYMENT_KEYS = [
 ];
 
 describe('payments API', () => {
-  let engine: TestEngine;
-  let app: App;
-  let company: string;
-  let other: string;
-  let token: string;
-  let otherToken: string;
-  let viewerToken: string;
+  const w = useApiWorkspace();
   let l: Ledger;
   let customer: string;
-  let base: string;
-
-  // Users (whose password hashing is slow on purpose) are made once; every test gets fresh companies.
-  beforeAll(async () => {
-    const users = await apiUsers();
-    ({ engine, app } = users);
-    ({ demo: token, watcher: viewerToken, rival: otherToken } = users.tokens);
-  });
-  afterAll(() => engine.dispose());
 
   beforeEach(async () => {
-    engine.clock.set('2026-11-23T12:00:00.000Z');
-    ({ company, other, base } = await twoCompanies(engine));
-    l = ledger(engine, company);
+    w.engine.clock.set('2026-11-23T12:00:00.000Z');
+    l = ledger(w.engine, w.company);
     customer = await l.customer({ name: 'Cobalt Industries' });
   });
 
-  const get = (path: string) => call(app, 'GET', path, { token });
-  const post = (path: string, body?: unknown) => call(app, 'POST', path, { token, body });
+  const get = (path: string) => call(w.app, 'GET', path, { token: w.tokens.demo });
+  const post = (path: string, body?: unknown) => call(w.app, 'POST', path, { token: w.tokens.demo, body });
 
   async function invoiceRow(id: string) {
-    return engine.db.selectFrom('invoices').select(['paid_amount', 'balance', 'closing_reason', 'closed_date']).where('id', '=', id).executeTakeFirstOrThrow();
+    return w.engine.db.selectFrom('invoices').select(['paid_amount', 'balance', 'closing_reason', 'closed_date']).where('id', '=', id).executeTakeFirstOrThrow();
   }
 
   /** Three invoices with five payments across dates, methods and statuses. */
@@ -72,7 +55,7 @@ describe('payments API', () => {
   describe('GET /payments', () => {
     it('lists every payment newest payment date first, ties newest created first, in the spec shape', async () => {
       const { invoices, payments } = await sampleLedger();
-      const res = await get(`${base}/payments`);
+      const res = await get(`${w.base}/payments`);
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['count', 'data']);
       expect(res.body.count).toBe(5);
@@ -83,7 +66,7 @@ describe('payments API', () => {
         id: payments.p2,
         invoice: invoices.a,
         invoice_number: 'INV-A',
-        company,
+        company: w.company,
         payment_type: 'PAYMENT',
         amount: 400,
         payment_date: '2026-11-02',
@@ -103,7 +86,7 @@ describe('payments API', () => {
     it('filters by status, method (case-insensitive) and date range, alone and combined, with count matching', async () => {
       const { payments } = await sampleLedger();
       const ids = async (query: string) => {
-        const res = await get(`${base}/payments?${query}`);
+        const res = await get(`${w.base}/payments?${query}`);
         expect(res.status).toBe(200);
         expect(res.body.count).toBe(res.body.data.length);
         return res.body.data.map((p: { id: string }) => p.id);
@@ -124,32 +107,32 @@ describe('payments API', () => {
 
     it('pages with limit and offset while count stays the total matching', async () => {
       await sampleLedger();
-      const all = (await get(`${base}/payments`)).body.data.map((p: { id: string }) => p.id);
+      const all = (await get(`${w.base}/payments`)).body.data.map((p: { id: string }) => p.id);
       const pages: string[] = [];
       for (let offset = 0; offset < 5; offset += 2) {
-        const res = await get(`${base}/payments?limit=2&offset=${offset}`);
+        const res = await get(`${w.base}/payments?limit=2&offset=${offset}`);
         expect(res.body.count).toBe(5);
         pages.push(...res.body.data.map((p: { id: string }) => p.id));
       }
       expect(pages).toEqual(all);
-      expect((await get(`${base}/payments?offset=10`)).body).toEqual({ count: 5, data: [] });
+      expect((await get(`${w.base}/payments?offset=10`)).body).toEqual({ count: 5, data: [] });
     });
 
     it('returns 100 rows by default and never more than 1000', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-BIG', total: 100_000 });
-      await runCommand(engine, 'test_many_payments', { actor: systemActor, companyId: company }, async (tx) => {
-        for (let i = 0; i < 1005; i++) await insertPayment(tx, company, { invoice, amount: 1, payment_date: '2026-11-01' });
+      await runCommand(w.engine, 'test_many_payments', { actor: systemActor, companyId: w.company }, async (tx) => {
+        for (let i = 0; i < 1005; i++) await insertPayment(tx, w.company, { invoice, amount: 1, payment_date: '2026-11-01' });
       });
-      const first = await get(`${base}/payments`);
+      const first = await get(`${w.base}/payments`);
       expect(first.body.count).toBe(1005);
       expect(first.body.data).toHaveLength(100);
-      const capped = await get(`${base}/payments?limit=5000`);
+      const capped = await get(`${w.base}/payments?limit=5000`);
       expect(capped.body.data).toHaveLength(1000);
     });
 
     it('answers 400 problem+json for an unknown status, a bad date, an inverted range and bad paging', async () => {
       for (const query of ['status=paid', 'status=REFUNDED', 'date_from=2026-13-01', 'date_to=yesterday', 'date_from=2026-11-02&date_to=2026-11-01', 'limit=0', 'limit=abc', 'offset=-1', 'limit=1.5']) {
-        const res = await get(`${base}/payments?${query}`);
+        const res = await get(`${w.base}/payments?${query}`);
         expect(res.status, query).toBe(400);
         expect(res.headers.get('content-type')).toContain('application/problem+json');
         expect(res.body.code).toBe('validation_error');
@@ -161,7 +144,7 @@ describe('payments API', () => {
       const umbra = await l.customer({ name: 'Umbra Ltd' });
       const umbraInvoice = await l.invoice({ customer: umbra, number: 'INV-U', total: 90 });
       const theirs = await l.payment({ invoice: umbraInvoice, amount: 30, payment_date: '2026-11-21' });
-      const page = async (query: string) => (await get(`${base}/payments?${query}`)).body as { count: number; data: Array<{ id: string }> };
+      const page = async (query: string) => (await get(`${w.base}/payments?${query}`)).body as { count: number; data: Array<{ id: string }> };
       const cobalt = await page(`customer_id=${customer}`);
       expect(cobalt.count).toBe(5);
       expect(cobalt.data.map((p) => p.id)).toEqual([payments.p4, payments.p3, payments.p2, payments.p1, payments.p5]);
@@ -171,59 +154,59 @@ describe('payments API', () => {
       const second = await page(`customer_id=${customer}&limit=2&offset=2`);
       expect(second.count).toBe(5);
       expect(second.data.map((p) => p.id)).toEqual([payments.p2, payments.p1]);
-      expect((await get(`${base}/payments?customer_id=not-a-uuid`)).status).toBe(400);
+      expect((await get(`${w.base}/payments?customer_id=not-a-uuid`)).status).toBe(400);
       // Another company's customer: nothing, as for every other filter.
-      const rival = await call(app, 'GET', `/api/companies/${other}/payments?customer_id=${customer}`, { token: otherToken });
+      const rival = await call(w.app, 'GET', `/api/companies/${w.other}/payments?customer_id=${customer}`, { token: w.tokens.rival });
       expect(rival.body).toEqual({ count: 0, data: [] });
     });
 
     it("never shows another company's payments", async () => {
       await sampleLedger();
-      const res = await call(app, 'GET', `/api/companies/${other}/payments`, { token: otherToken });
+      const res = await call(w.app, 'GET', `/api/companies/${w.other}/payments`, { token: w.tokens.rival });
       expect(res.body).toEqual({ count: 0, data: [] });
-      expect((await call(app, 'GET', `/api/companies/${company}/payments`, { token: otherToken })).status).toBe(403);
+      expect((await call(w.app, 'GET', `/api/companies/${w.company}/payments`, { token: w.tokens.rival })).status).toBe(403);
     });
   });
 
   describe('GET /payments/{id} and /invoices/{id}/payments', () => {
     it('reads one payment', async () => {
       const { payments } = await sampleLedger();
-      const res = await get(`${base}/payments/${payments.p5}`);
+      const res = await get(`${w.base}/payments/${payments.p5}`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: payments.p5, invoice_number: 'INV-C', amount: 20, payment_method: 'WIRE', remote_id: 'QB-9' });
     });
 
     it('answers 404 for unknown, malformed and foreign payment ids', async () => {
       const { payments } = await sampleLedger();
-      const foreignLedger = ledger(engine, other);
+      const foreignLedger = ledger(w.engine, w.other);
       const foreignInvoice = await foreignLedger.invoice({ customer: await foreignLedger.customer({ name: 'Elsewhere' }), number: 'X-1', total: 10 });
       const foreignPayment = await foreignLedger.payment({ invoice: foreignInvoice, amount: 5 });
       for (const id of ['0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a', 'not-a-uuid', foreignPayment]) {
-        const res = await get(`${base}/payments/${id}`);
+        const res = await get(`${w.base}/payments/${id}`);
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('not_found');
       }
-      expect((await call(app, 'GET', `/api/companies/${other}/payments/${payments.p1}`, { token: otherToken })).status).toBe(404);
+      expect((await call(w.app, 'GET', `/api/companies/${w.other}/payments/${payments.p1}`, { token: w.tokens.rival })).status).toBe(404);
     });
 
     it("lists one invoice's payments newest first, all statuses, and 404s unknown or foreign invoices", async () => {
       const { invoices, payments } = await sampleLedger();
-      const res = await get(`${base}/invoices/${invoices.b}/payments`);
+      const res = await get(`${w.base}/invoices/${invoices.b}/payments`);
       expect(res.status).toBe(200);
       expect(res.body.count).toBe(2);
       expect(res.body.data.map((p: { id: string }) => p.id)).toEqual([payments.p4, payments.p3]);
       for (const p of res.body.data) expect(Object.keys(p).sort()).toEqual(PAYMENT_KEYS);
       const empty = await l.invoice({ customer, number: 'INV-EMPTY', total: 5 });
-      expect((await get(`${base}/invoices/${empty}/payments`)).body).toEqual({ count: 0, data: [] });
-      expect((await get(`${base}/invoices/0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a/payments`)).status).toBe(404);
-      expect((await call(app, 'GET', `/api/companies/${other}/invoices/${invoices.b}/payments`, { token: otherToken })).status).toBe(404);
+      expect((await get(`${w.base}/invoices/${empty}/payments`)).body).toEqual({ count: 0, data: [] });
+      expect((await get(`${w.base}/invoices/0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a/payments`)).status).toBe(404);
+      expect((await call(w.app, 'GET', `/api/companies/${w.other}/invoices/${invoices.b}/payments`, { token: w.tokens.rival })).status).toBe(404);
     });
   });
 
   describe('POST /payments (extension)', () => {
     it('records a partial then a settling payment, moving the invoice to closed paid in the same transaction', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 250.75, dueDate: '2026-11-01' });
-      const first = await post(`${base}/payments`, {
+      const first = await post(`${w.base}/payments`, {
         invoice,
         amount: 100.25,
         payment_date: '2026-11-10',
@@ -237,7 +220,7 @@ describe('payments API', () => {
       expect(first.body).toMatchObject({
         invoice,
         invoice_number: 'INV-1',
-        company,
+        company: w.company,
         amount: 100.25,
         payment_date: '2026-11-10',
         payment_method: 'WIRE',
@@ -249,7 +232,7 @@ describe('payments API', () => {
       });
       expect(await invoiceRow(invoice)).toEqual({ paid_amount: 10_025, balance: 15_050, closing_reason: null, closed_date: null });
 
-      const second = await post(`${base}/payments`, { invoice, amount: 150.5 });
+      const second = await post(`${w.base}/payments`, { invoice, amount: 150.5 });
       expect(second.status).toBe(201);
       expect(second.body).toMatchObject({ status: 'PAID', payment_date: '2026-11-23', payment_method: 'OTHER', payment_type: 'PAYMENT' });
       expect(await invoiceRow(invoice)).toEqual({ paid_amount: 25_075, balance: 0, closing_reason: 'paid', closed_date: '2026-11-23' });
@@ -257,44 +240,44 @@ describe('payments API', () => {
 
     it('records each write as a change: the payment and the invoice, under one command', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 10 });
-      const res = await post(`${base}/payments`, { invoice, amount: 10 });
-      const changes = await engine.db.selectFrom('changes').selectAll().where('command', '=', 'record_payment').where('company_id', '=', company).orderBy('seq').execute();
+      const res = await post(`${w.base}/payments`, { invoice, amount: 10 });
+      const changes = await w.engine.db.selectFrom('changes').selectAll().where('command', '=', 'record_payment').where('company_id', '=', w.company).orderBy('seq').execute();
       expect(changes.map((c) => [c.entity, c.entity_id, c.op])).toEqual([
         ['payment', res.body.id, 'insert'],
         ['invoice', invoice, 'update'],
       ]);
-      expect(changes.every((c) => c.company_id === company && c.user_id !== null)).toBe(true);
+      expect(changes.every((c) => c.company_id === w.company && c.user_id !== null)).toBe(true);
       expect(JSON.parse(changes[1].data)).toMatchObject({ paid_amount: 1_000, balance: 0, closing_reason: 'paid' });
     });
 
     it('allows an overpayment, closing the invoice as overpaid', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 100 });
-      const res = await post(`${base}/payments`, { invoice, amount: 120, payment_date: '2026-11-20' });
+      const res = await post(`${w.base}/payments`, { invoice, amount: 120, payment_date: '2026-11-20' });
       expect(res.body.status).toBe('PAID');
       expect(await invoiceRow(invoice)).toEqual({ paid_amount: 12_000, balance: -2_000, closing_reason: 'overpaid', closed_date: '2026-11-20' });
     });
 
     it('keeps PENDING and FAILED payments out of paid_amount', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 100 });
-      expect((await post(`${base}/payments`, { invoice, amount: 100, status: 'PENDING' })).body.status).toBe('PENDING');
-      expect((await post(`${base}/payments`, { invoice, amount: 100, status: 'FAILED' })).body.status).toBe('FAILED');
+      expect((await post(`${w.base}/payments`, { invoice, amount: 100, status: 'PENDING' })).body.status).toBe('PENDING');
+      expect((await post(`${w.base}/payments`, { invoice, amount: 100, status: 'FAILED' })).body.status).toBe('FAILED');
       expect(await invoiceRow(invoice)).toEqual({ paid_amount: 0, balance: 10_000, closing_reason: null, closed_date: null });
     });
 
     it('refuses payments on invoices closed by a credit memo or written off with 409', async () => {
       for (const closingReason of ['credit_memo', 'written_off'] as const) {
         const invoice = await l.invoice({ customer, number: `INV-${closingReason}`, total: 100, closingReason });
-        const res = await post(`${base}/payments`, { invoice, amount: 10 });
+        const res = await post(`${w.base}/payments`, { invoice, amount: 10 });
         expect(res.status).toBe(409);
         expect(res.body.code).toBe('invoice_closed');
       }
-      expect(await engine.db.selectFrom('payments').select('id').where('company_id', '=', company).execute()).toEqual([]);
+      expect(await w.engine.db.selectFrom('payments').select('id').where('company_id', '=', w.company).execute()).toEqual([]);
     });
 
     it('refuses a second payment with the same remote_id with 409 and writes nothing', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 100 });
-      expect((await post(`${base}/payments`, { invoice, amount: 10, remote_id: 'R-1' })).status).toBe(201);
-      const dup = await post(`${base}/payments`, { invoice, amount: 10, remote_id: 'R-1' });
+      expect((await post(`${w.base}/payments`, { invoice, amount: 10, remote_id: 'R-1' })).status).toBe(201);
+      const dup = await post(`${w.base}/payments`, { invoice, amount: 10, remote_id: 'R-1' });
       expect(dup.status).toBe(409);
       expect(dup.body.code).toBe('duplicate_remote_id');
       expect(await invoiceRow(invoice)).toMatchObject({ paid_amount: 1_000 });
@@ -302,7 +285,7 @@ describe('payments API', () => {
 
     it('answers 400 with field errors for every kind of bad body', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 100 });
-      const foreignLedger = ledger(engine, other);
+      const foreignLedger = ledger(w.engine, w.other);
       const foreignInvoice = await foreignLedger.invoice({ customer: await foreignLedger.customer({ name: 'Elsewhere' }), number: 'X-1', total: 10 });
       const cases: Array<[unknown, string]> = [
         [{ amount: 10 }, 'invoice'],
@@ -322,111 +305,111 @@ describe('payments API', () => {
         [{ invoice, amount: 10, paymentDate: '2026-11-01' }, 'non_field_errors'],
       ];
       for (const [body, field] of cases) {
-        const res = await post(`${base}/payments`, body);
+        const res = await post(`${w.base}/payments`, body);
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.headers.get('content-type')).toContain('application/problem+json');
         expect(Object.keys(res.body.errors), JSON.stringify(body)).toContain(field);
       }
-      expect((await post(`${base}/payments`, '{"invoice":')).status).toBe(400);
-      expect(await engine.db.selectFrom('payments').select('id').where('company_id', '=', company).execute()).toEqual([]);
+      expect((await post(`${w.base}/payments`, '{"invoice":')).status).toBe(400);
+      expect(await w.engine.db.selectFrom('payments').select('id').where('company_id', '=', w.company).execute()).toEqual([]);
     });
 
     it('forbids viewers from recording payments', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 100 });
-      const res = await call(app, 'POST', `${base}/payments`, { token: viewerToken, body: { invoice, amount: 10 } });
+      const res = await call(w.app, 'POST', `${w.base}/payments`, { token: w.tokens.watcher, body: { invoice, amount: 10 } });
       expect(res.status).toBe(403);
-      expect((await call(app, 'GET', `${base}/payments`, { token: viewerToken })).status).toBe(200);
+      expect((await call(w.app, 'GET', `${w.base}/payments`, { token: w.tokens.watcher })).status).toBe(200);
     });
   });
 
   describe('void, settle, fail (extension)', () => {
     it('voids a payment and reopens the invoice in the same transaction; voiding again changes nothing', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 100, dueDate: '2026-11-01' });
-      const payment = (await post(`${base}/payments`, { invoice, amount: 100, payment_date: '2026-11-05' })).body;
+      const payment = (await post(`${w.base}/payments`, { invoice, amount: 100, payment_date: '2026-11-05' })).body;
       expect(await invoiceRow(invoice)).toMatchObject({ closing_reason: 'paid' });
-      engine.clock.set('2026-11-24T09:00:00.000Z');
-      const voided = await post(`${base}/payments/${payment.id}/void`);
+      w.engine.clock.set('2026-11-24T09:00:00.000Z');
+      const voided = await post(`${w.base}/payments/${payment.id}/void`);
       expect(voided.status).toBe(200);
       expect(voided.body).toEqual({ ...payment, status: 'VOIDED' });
       expect(await invoiceRow(invoice)).toEqual({ paid_amount: 0, balance: 10_000, closing_reason: null, closed_date: null });
-      const row = await engine.db.selectFrom('payments').select(['voided_at', 'updated_at']).where('id', '=', payment.id).executeTakeFirstOrThrow();
+      const row = await w.engine.db.selectFrom('payments').select(['voided_at', 'updated_at']).where('id', '=', payment.id).executeTakeFirstOrThrow();
       expect(row).toEqual({ voided_at: '2026-11-24T09:00:00.000Z', updated_at: '2026-11-24T09:00:00.000Z' });
 
-      engine.clock.set('2026-11-25T09:00:00.000Z');
-      const again = await post(`${base}/payments/${payment.id}/void`);
+      w.engine.clock.set('2026-11-25T09:00:00.000Z');
+      const again = await post(`${w.base}/payments/${payment.id}/void`);
       expect(again.status).toBe(200);
       expect(again.body.status).toBe('VOIDED');
-      expect((await engine.db.selectFrom('payments').select('voided_at').where('id', '=', payment.id).executeTakeFirstOrThrow()).voided_at).toBe('2026-11-24T09:00:00.000Z');
-      const voids = await engine.db.selectFrom('changes').select('entity').where('command', '=', 'void_payment').where('company_id', '=', company).execute();
+      expect((await w.engine.db.selectFrom('payments').select('voided_at').where('id', '=', payment.id).executeTakeFirstOrThrow()).voided_at).toBe('2026-11-24T09:00:00.000Z');
+      const voids = await w.engine.db.selectFrom('changes').select('entity').where('command', '=', 'void_payment').where('company_id', '=', w.company).execute();
       expect(voids.map((c) => c.entity)).toEqual(['payment', 'invoice']);
-      expect((await get(`${base}/payments?status=VOIDED`)).body.count).toBe(1);
-      expect((await get(`${base}/payments?status=PAID`)).body.count).toBe(0);
+      expect((await get(`${w.base}/payments?status=VOIDED`)).body.count).toBe(1);
+      expect((await get(`${w.base}/payments?status=PAID`)).body.count).toBe(0);
     });
 
     it('settles a PENDING payment as PAID or PARTIAL against the open balance', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 100 });
-      const pending = (await post(`${base}/payments`, { invoice, amount: 40, status: 'PENDING' })).body;
-      const settled = await post(`${base}/payments/${pending.id}/settle`);
+      const pending = (await post(`${w.base}/payments`, { invoice, amount: 40, status: 'PENDING' })).body;
+      const settled = await post(`${w.base}/payments/${pending.id}/settle`);
       expect(settled.body.status).toBe('PARTIAL');
       expect(await invoiceRow(invoice)).toMatchObject({ paid_amount: 4_000, balance: 6_000 });
-      expect((await post(`${base}/payments/${pending.id}/settle`)).body.status).toBe('PARTIAL');
-      const rest = (await post(`${base}/payments`, { invoice, amount: 60, status: 'PENDING' })).body;
-      expect((await post(`${base}/payments/${rest.id}/settle`)).body.status).toBe('PAID');
+      expect((await post(`${w.base}/payments/${pending.id}/settle`)).body.status).toBe('PARTIAL');
+      const rest = (await post(`${w.base}/payments`, { invoice, amount: 60, status: 'PENDING' })).body;
+      expect((await post(`${w.base}/payments/${rest.id}/settle`)).body.status).toBe('PAID');
       expect(await invoiceRow(invoice)).toMatchObject({ paid_amount: 10_000, balance: 0, closing_reason: 'paid' });
     });
 
     it('fails a PENDING payment, and refuses to settle or fail what is not pending with 400', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 100 });
-      const pending = (await post(`${base}/payments`, { invoice, amount: 40, status: 'PENDING' })).body;
-      expect((await post(`${base}/payments/${pending.id}/fail`)).body.status).toBe('FAILED');
-      expect((await post(`${base}/payments/${pending.id}/fail`)).status).toBe(200);
-      const settleFailed = await post(`${base}/payments/${pending.id}/settle`);
+      const pending = (await post(`${w.base}/payments`, { invoice, amount: 40, status: 'PENDING' })).body;
+      expect((await post(`${w.base}/payments/${pending.id}/fail`)).body.status).toBe('FAILED');
+      expect((await post(`${w.base}/payments/${pending.id}/fail`)).status).toBe(200);
+      const settleFailed = await post(`${w.base}/payments/${pending.id}/settle`);
       expect(settleFailed.status).toBe(400);
       expect(settleFailed.body.code).toBe('invalid_payment_transition');
-      const paid = (await post(`${base}/payments`, { invoice, amount: 10 })).body;
-      expect((await post(`${base}/payments/${paid.id}/fail`)).status).toBe(400);
+      const paid = (await post(`${w.base}/payments`, { invoice, amount: 10 })).body;
+      expect((await post(`${w.base}/payments/${paid.id}/fail`)).status).toBe(400);
       expect(await invoiceRow(invoice)).toMatchObject({ paid_amount: 1_000 });
     });
 
     it('keeps the reason given for a void, settle or fail, and refuses an unknown body field', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 100 });
-      const pending = (await post(`${base}/payments`, { invoice, amount: 40, status: 'PENDING' })).body;
+      const pending = (await post(`${w.base}/payments`, { invoice, amount: 40, status: 'PENDING' })).body;
       expect(pending.status_reason).toBeNull();
-      expect((await post(`${base}/payments/${pending.id}/fail`, { reason: 'x', extra: 1 })).status).toBe(400);
-      expect((await post(`${base}/payments/${pending.id}/fail`, { reason: 'x'.repeat(501) })).status).toBe(400);
-      expect((await get(`${base}/payments/${pending.id}`)).body.status).toBe('PENDING');
-      const failed = await post(`${base}/payments/${pending.id}/fail`, { reason: '  Returned ACH R01 ' });
+      expect((await post(`${w.base}/payments/${pending.id}/fail`, { reason: 'x', extra: 1 })).status).toBe(400);
+      expect((await post(`${w.base}/payments/${pending.id}/fail`, { reason: 'x'.repeat(501) })).status).toBe(400);
+      expect((await get(`${w.base}/payments/${pending.id}`)).body.status).toBe('PENDING');
+      const failed = await post(`${w.base}/payments/${pending.id}/fail`, { reason: '  Returned ACH R01 ' });
       expect(failed.body).toMatchObject({ status: 'FAILED', status_reason: 'Returned ACH R01' });
-      const change = await engine.db.selectFrom('changes').select('data').where('command', '=', 'fail_payment').where('entity', '=', 'payment').where('company_id', '=', company).executeTakeFirstOrThrow();
+      const change = await w.engine.db.selectFrom('changes').select('data').where('command', '=', 'fail_payment').where('entity', '=', 'payment').where('company_id', '=', w.company).executeTakeFirstOrThrow();
       expect(JSON.parse(change.data as string)).toMatchObject({ status: 'FAILED', status_reason: 'Returned ACH R01' });
     });
 
     it('answers 404 for unknown or foreign payments', async () => {
       const invoice = await l.invoice({ customer, number: 'INV-1', total: 100 });
-      const payment = (await post(`${base}/payments`, { invoice, amount: 10 })).body;
+      const payment = (await post(`${w.base}/payments`, { invoice, amount: 10 })).body;
       for (const op of ['void', 'settle', 'fail']) {
-        expect((await post(`${base}/payments/0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a/${op}`)).status).toBe(404);
-        expect((await call(app, 'POST', `/api/companies/${other}/payments/${payment.id}/${op}`, { token: otherToken })).status).toBe(404);
+        expect((await post(`${w.base}/payments/0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a/${op}`)).status).toBe(404);
+        expect((await call(w.app, 'POST', `/api/companies/${w.other}/payments/${payment.id}/${op}`, { token: w.tokens.rival })).status).toBe(404);
       }
-      expect((await get(`${base}/payments/${payment.id}`)).body.status).toBe('PARTIAL');
+      expect((await get(`${w.base}/payments/${payment.id}`)).body.status).toBe('PARTIAL');
     });
   });
 
   it('keeps payment_day_totals equal to the payments it summarises', async () => {
     const { payments } = await sampleLedger();
-    await post(`${base}/payments/${payments.p2}/void`);
-    const totals = await engine.db
+    await post(`${w.base}/payments/${payments.p2}/void`);
+    const totals = await w.engine.db
       .selectFrom('payment_day_totals')
       .select(['payment_date', 'status', 'payment_method', 'payment_count', 'amount'])
-      .where('company_id', '=', company)
+      .where('company_id', '=', w.company)
       .orderBy('payment_date')
       .orderBy('status')
       .orderBy('payment_method')
       .execute();
-    const grouped = await engine.db
+    const grouped = await w.engine.db
       .selectFrom('payments')
       .select(['payment_date', 'status', 'payment_method', (eb) => eb.fn.countAll<number>().as('payment_count'), (eb) => eb.fn.sum<number>('amount').as('amount')])
-      .where('company_id', '=', company)
+      .where('company_id', '=', w.company)
       .groupBy(['payment_date', 'status', 'payment_method'])
       .orderBy('payment_date')
       .orderBy('status')

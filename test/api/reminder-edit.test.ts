@@ -5,44 +5,31 @@
  * two ids it is refused with problem+json naming the field, and nothing is queued.
  */
 import { simpleParser } from 'mailparser';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
-import { type App, apiUsers, call, twoCompanies } from '../support/api';
-import type { TestEngine } from '../support/engine';
+import { call, useApiWorkspace } from '../support/api';
 import { addBillingCustomer, addReminderInvoice, addSmtpConnection } from '../support/reminders-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
 
 describe('a reminder edited in its preview (extension)', () => {
-  let engine: TestEngine;
-  let app: App;
-  let token: string;
-  let company: string;
-  let base: string;
+  const w = useApiWorkspace();
   let smtp: SmtpServer;
 
-  beforeAll(async () => {
-    const users = await apiUsers();
-    ({ engine, app } = users);
-    token = users.tokens.demo;
-  });
-  afterAll(() => engine.dispose());
-
   beforeEach(async () => {
-    ({ company, base } = await twoCompanies(engine));
     smtp = await startSmtp();
-    await addSmtpConnection(engine, company, smtp);
+    await addSmtpConnection(w.engine, w.company, smtp);
   });
   afterEach(() => smtp.close());
 
-  const runJobs = () => createWorker(engine, { handlers: coreJobHandlers() }).runDueJobs();
-  const send = (body: unknown) => call(app, 'POST', `${base}/invoices/bulk/send-reminders`, { token, body });
-  const jobCount = async () => (await engine.db.selectFrom('jobs').select('id').where('company_id', '=', company).execute()).length;
+  const runJobs = () => createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
+  const send = (body: unknown) => call(w.app, 'POST', `${w.base}/invoices/bulk/send-reminders`, { token: w.tokens.demo, body });
+  const jobCount = async () => (await w.engine.db.selectFrom('jobs').select('id').where('company_id', '=', w.company).execute()).length;
 
   it('sends the edited subject and body as written, with the attachments, and the timeline keeps them', async () => {
-    const customer = await addBillingCustomer(engine, company, 'Κόσμος Trading', 'ap@kosmos.example');
-    const invoice = await addReminderInvoice(engine, company, customer, { number: 'ED-1001', total: 1_234_500, dueDate: '2026-10-31' });
-    const preview = (await call(app, 'GET', `${base}/invoices/${invoice}/reminder-preview`, { token })).body;
+    const customer = await addBillingCustomer(w.engine, w.company, 'Κόσμος Trading', 'ap@kosmos.example');
+    const invoice = await addReminderInvoice(w.engine, w.company, customer, { number: 'ED-1001', total: 1_234_500, dueDate: '2026-10-31' });
+    const preview = (await call(w.app, 'GET', `${w.base}/invoices/${invoice}/reminder-preview`, { token: w.tokens.demo })).body;
     const subject = 'Invoice ED-1001: a word from Ana — 12 345 €';
     const body = `${preview.email.text.replace(/^Hello .*,/, 'Dear Pat,')}\nP.S. We agreed on Friday: <b>not</b> HTML.\n`;
 
@@ -59,15 +46,15 @@ describe('a reminder edited in its preview (extension)', () => {
     expect(parsed.html).toBe(false);
     expect(parsed.attachments.map((a) => a.filename)).toEqual(['Invoice-ED-1001.pdf']);
 
-    const timeline = await call(app, 'GET', `${base}/communications?customer_id=${customer}`, { token });
+    const timeline = await call(w.app, 'GET', `${w.base}/communications?customer_id=${customer}`, { token: w.tokens.demo });
     expect(timeline.body.data).toHaveLength(1);
     expect(timeline.body.data[0]).toMatchObject({ kind: 'email', direction: 'outbound', invoice, subject, body });
   });
 
   it('keeps the template for what was not edited: a new subject alone leaves the body and its HTML', async () => {
-    const customer = await addBillingCustomer(engine, company, 'Plain Co', 'ap@plain.example');
-    const invoice = await addReminderInvoice(engine, company, customer, { number: 'ED-2' });
-    const preview = (await call(app, 'GET', `${base}/invoices/${invoice}/reminder-preview`, { token })).body;
+    const customer = await addBillingCustomer(w.engine, w.company, 'Plain Co', 'ap@plain.example');
+    const invoice = await addReminderInvoice(w.engine, w.company, customer, { number: 'ED-2' });
+    const preview = (await call(w.app, 'GET', `${w.base}/invoices/${invoice}/reminder-preview`, { token: w.tokens.demo })).body;
 
     expect((await send({ invoice_ids: [invoice], subject: 'About invoice ED-2' })).status).toBe(200);
     await runJobs();
@@ -78,9 +65,9 @@ describe('a reminder edited in its preview (extension)', () => {
   });
 
   it('refuses edited text with two invoices, or blank, multi-line or too long, naming the field and queuing nothing', async () => {
-    const customer = await addBillingCustomer(engine, company, 'Twin Co', 'ap@twin.example');
-    const a = await addReminderInvoice(engine, company, customer, { number: 'ED-3' });
-    const b = await addReminderInvoice(engine, company, customer, { number: 'ED-4' });
+    const customer = await addBillingCustomer(w.engine, w.company, 'Twin Co', 'ap@twin.example');
+    const a = await addReminderInvoice(w.engine, w.company, customer, { number: 'ED-3' });
+    const b = await addReminderInvoice(w.engine, w.company, customer, { number: 'ED-4' });
     const bad: Array<[unknown, string]> = [
       [{ invoice_ids: [a, b], subject: 'One for both' }, 'subject'],
       [{ invoice_ids: [a, b], body: 'One for both' }, 'body'],

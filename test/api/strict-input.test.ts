@@ -1,21 +1,13 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SAMPLE_PAYLOADS } from '../support/actions-fixtures';
-import { type ApiUsers, apiUsers, call, twoCompanies } from '../support/api';
+import { call, useApiWorkspace } from '../support/api';
 
 describe('strict input (the probe’s findings)', () => {
-  let api: ApiUsers;
-  let company: string;
-  let other: string;
-  let base: string;
+  const w = useApiWorkspace();
 
-  beforeEach(async () => {
-    api ??= await apiUsers();
-    ({ company, other, base } = await twoCompanies(api.engine));
-  });
-  afterAll(() => api.engine.dispose());
 
-  const post = (path: string, body: unknown) => call(api.app, 'POST', `${base}${path}`, { token: api.tokens.demo, body });
-  const changeCount = () => (api.engine.database.sqlite.prepare('SELECT count(*) AS n FROM changes').get() as { n: number }).n;
+  const post = (path: string, body: unknown) => call(w.app, 'POST', `${w.base}${path}`, { token: w.tokens.demo, body });
+  const changeCount = () => (w.engine.database.sqlite.prepare('SELECT count(*) AS n FROM changes').get() as { n: number }).n;
 
   it('refuses NUL in free text instead of storing it (it reached the CSV export as a raw byte)', async () => {
     const before = changeCount();
@@ -28,7 +20,7 @@ describe('strict input (the probe’s findings)', () => {
   });
 
   it('refuses a lone surrogate instead of storing U+FFFD while echoing the original', async () => {
-    const res = await call(api.app, 'POST', `${base}/labels`, { token: api.tokens.demo, body: '{"name":"half \\ud800 pair","color":"#aa0000"}' });
+    const res = await call(w.app, 'POST', `${w.base}/labels`, { token: w.tokens.demo, body: '{"name":"half \\ud800 pair","color":"#aa0000"}' });
     expect(res.status).toBe(400);
     expect(res.body.errors.name).toBeDefined();
     const paired = await post('/labels', { name: 'emoji 😀', color: '#aa0000' });
@@ -37,7 +29,7 @@ describe('strict input (the probe’s findings)', () => {
   });
 
   it('refuses NUL in a query parameter', async () => {
-    const res = await call(api.app, 'GET', `${base}/customers?search=a%00b`, { token: api.tokens.demo });
+    const res = await call(w.app, 'GET', `${w.base}/customers?search=a%00b`, { token: w.tokens.demo });
     expect(res.status).toBe(400);
   });
 
@@ -57,31 +49,31 @@ describe('strict input (the probe’s findings)', () => {
 
   it('refuses a body sent to an operation that takes none, and changes nothing; an empty body or {} still passes', async () => {
     const label = (await post('/labels', { name: 'Disputed', color: '#aa0000' })).body;
-    const session = await call(api.app, 'POST', '/api/v1/auth/login/', { body: { username: 'demo', password: 'demo-pw' } });
+    const session = await call(w.app, 'POST', '/api/v1/auth/login/', { body: { username: 'demo', password: 'demo-pw' } });
     const before = changeCount();
     for (const body of ['{"force":true}', '[]', 'null', 'not json', '{"label_id":"x"}']) {
-      const res = await call(api.app, 'DELETE', `${base}/labels/${label.id}`, { token: api.tokens.demo, body });
+      const res = await call(w.app, 'DELETE', `${w.base}/labels/${label.id}`, { token: w.tokens.demo, body });
       expect([res.status, res.body.code, res.body.detail], body).toEqual([400, 'unexpected_body', 'This request takes no body']);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
     }
-    const refused = await call(api.app, 'POST', '/api/v1/auth/logout/', { token: session.body.token, body: { everywhere: true } });
+    const refused = await call(w.app, 'POST', '/api/v1/auth/logout/', { token: session.body.token, body: { everywhere: true } });
     expect([refused.status, refused.body.code]).toEqual([400, 'unexpected_body']);
-    expect((await call(api.app, 'GET', '/api/v1/auth/me/', { token: session.body.token })).status).toBe(200);
+    expect((await call(w.app, 'GET', '/api/v1/auth/me/', { token: session.body.token })).status).toBe(200);
     expect(changeCount()).toBe(before);
-    expect(JSON.stringify((await call(api.app, 'GET', `${base}/labels`, { token: api.tokens.demo })).body)).toContain(label.id);
+    expect(JSON.stringify((await call(w.app, 'GET', `${w.base}/labels`, { token: w.tokens.demo })).body)).toContain(label.id);
 
-    expect((await call(api.app, 'DELETE', `${base}/labels/${label.id}`, { token: api.tokens.demo, body: ' { } ' })).status).toBe(204);
-    expect((await call(api.app, 'POST', '/api/v1/auth/logout/', { token: session.body.token, body: '' })).status).toBe(204);
+    expect((await call(w.app, 'DELETE', `${w.base}/labels/${label.id}`, { token: w.tokens.demo, body: ' { } ' })).status).toBe(204);
+    expect((await call(w.app, 'POST', '/api/v1/auth/logout/', { token: session.body.token, body: '' })).status).toBe(204);
   });
 
   it('answers ar-aging/details?customer_id=abc with 400, like other id parameters', async () => {
-    const res = await call(api.app, 'GET', `${base}/ar-aging/details?customer_id=abc`, { token: api.tokens.demo });
+    const res = await call(w.app, 'GET', `${w.base}/ar-aging/details?customer_id=abc`, { token: w.tokens.demo });
     expect(res.status).toBe(400);
     expect(res.body.errors.customer_id).toBeDefined();
   });
 
   it('documents as nullable the id fields that accept null', async () => {
-    const doc = (await call(api.app, 'GET', '/api/openapi.json')).body;
+    const doc = (await call(w.app, 'GET', '/api/openapi.json')).body;
     const s = doc.components.schemas;
     expect(s.CreateActionRequest.properties.invoice.type).toEqual(['string', 'null']);
     expect(s.RejectActionRequest.properties.approved_by.type).toEqual(['string', 'null']);
@@ -91,12 +83,12 @@ describe('strict input (the probe’s findings)', () => {
   it("refuses a portfolio insight whose target_id is not its own company", async () => {
     const create = (target_id?: string) =>
       post('/intelligence/insights', { target_type: 'portfolio', insight_type: 'portfolio_signal', payload_json: SAMPLE_PAYLOADS.portfolio_signal, ...(target_id ? { target_id } : {}) });
-    for (const bad of [other, 'garbage']) {
+    for (const bad of [w.other, 'garbage']) {
       const res = await create(bad);
       expect(res.status, bad).toBe(400);
       expect(res.body.errors.target_id).toBeDefined();
     }
-    expect((await create(company.toUpperCase())).body.target_id).toBe(company);
-    expect((await create()).body.target_id).toBe(company);
+    expect((await create(w.company.toUpperCase())).body.target_id).toBe(w.company);
+    expect((await create()).body.target_id).toBe(w.company);
   });
 });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateTeamMember } from '../../core/team/team';
-import { type App, apiUsers, call, twoCompanies } from '../support/api';
-import type { TestEngine } from '../support/engine';
+import { call, useApiWorkspace } from '../support/api';
 import { ledger } from '../support/ledger-fixtures';
 
 describe('team member rules (pure)', () => {
@@ -16,32 +15,12 @@ describe('team member rules (pure)', () => {
 });
 
 describe('team members API (extension)', () => {
-  let engine: TestEngine;
-  let app: App;
-  let token: string;
-  let viewerToken: string;
-  let otherToken: string;
-  let userId: string;
-  let rivalId: string;
-  let other: string;
-  let base: string;
+  const w = useApiWorkspace();
 
-  beforeAll(async () => {
-    const users = await apiUsers();
-    ({ engine, app } = users);
-    ({ demo: token, watcher: viewerToken, rival: otherToken } = users.tokens);
-    ({ demo: userId, rival: rivalId } = users.userIds);
-  });
-  afterAll(() => engine.dispose());
-
-  beforeEach(async () => {
-    ({ other, base } = await twoCompanies(engine));
-  });
-
-  const send = (method: string, path: string, body?: unknown) => call(app, method, path, { token, body });
+  const send = (method: string, path: string, body?: unknown) => call(w.app, method, path, { token: w.tokens.demo, body });
 
   it('adds, lists (by name, filtered by role and activity), reads and updates team members', async () => {
-    const ada = await send('POST', `${base}/team-members`, { name: 'Ada Lovelace', email: 'ada@acme.example', role: 'ar', user_id: userId });
+    const ada = await send('POST', `${w.base}/team-members`, { name: 'Ada Lovelace', email: 'ada@acme.example', role: 'ar', user_id: w.userIds.demo });
     expect(ada.status).toBe(201);
     expect(ada.body).toEqual({
       id: expect.any(String),
@@ -49,31 +28,31 @@ describe('team members API (extension)', () => {
       email: 'ada@acme.example',
       role: 'ar',
       is_active: true,
-      user_id: userId,
+      user_id: w.userIds.demo,
       created_at: '2026-11-23T12:00:00.000Z',
       updated_at: '2026-11-23T12:00:00.000Z',
     });
-    await send('POST', `${base}/team-members`, { name: 'Sol Sales', role: 'sales' });
-    const mo = (await send('POST', `${base}/team-members`, { name: 'Mo Manager', role: 'manager', is_active: false })).body;
+    await send('POST', `${w.base}/team-members`, { name: 'Sol Sales', role: 'sales' });
+    const mo = (await send('POST', `${w.base}/team-members`, { name: 'Mo Manager', role: 'manager', is_active: false })).body;
 
-    const names = async (query = '') => (await send('GET', `${base}/team-members${query}`)).body.data.map((m: { name: string }) => m.name);
+    const names = async (query = '') => (await send('GET', `${w.base}/team-members${query}`)).body.data.map((m: { name: string }) => m.name);
     expect(await names()).toEqual(['Ada Lovelace', 'Mo Manager', 'Sol Sales']);
     expect(await names('?role=sales')).toEqual(['Sol Sales']);
     expect(await names('?is_active=false')).toEqual(['Mo Manager']);
-    expect((await send('GET', `${base}/team-members`)).body.count).toBe(3);
+    expect((await send('GET', `${w.base}/team-members`)).body.count).toBe(3);
 
-    const updated = await send('PATCH', `${base}/team-members/${mo.id}`, { is_active: true, role: 'ar', email: null });
+    const updated = await send('PATCH', `${w.base}/team-members/${mo.id}`, { is_active: true, role: 'ar', email: null });
     expect(updated.body).toMatchObject({ name: 'Mo Manager', role: 'ar', is_active: true, email: null });
-    expect((await send('GET', `${base}/team-members/${mo.id}`)).body).toEqual(updated.body);
+    expect((await send('GET', `${w.base}/team-members/${mo.id}`)).body).toEqual(updated.body);
   });
 
   it('links a user of this company to at most one member', async () => {
-    const first = (await send('POST', `${base}/team-members`, { name: 'Ada', role: 'ar', user_id: userId })).body;
-    const dup = await send('POST', `${base}/team-members`, { name: 'Ada again', role: 'ar', user_id: userId });
+    const first = (await send('POST', `${w.base}/team-members`, { name: 'Ada', role: 'ar', user_id: w.userIds.demo })).body;
+    const dup = await send('POST', `${w.base}/team-members`, { name: 'Ada again', role: 'ar', user_id: w.userIds.demo });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('duplicate_team_user');
-    expect((await send('PATCH', `${base}/team-members/${first.id}`, { user_id: userId })).status).toBe(200);
-    const outsider = await send('POST', `${base}/team-members`, { name: 'Rival', role: 'ar', user_id: rivalId });
+    expect((await send('PATCH', `${w.base}/team-members/${first.id}`, { user_id: w.userIds.demo })).status).toBe(200);
+    const outsider = await send('POST', `${w.base}/team-members`, { name: 'Rival', role: 'ar', user_id: w.userIds.rival });
     expect(outsider.status).toBe(400);
     expect(outsider.body.errors.user_id).toBeDefined();
   });
@@ -88,22 +67,22 @@ describe('team members API (extension)', () => {
       [{ name: 'A', role: 'ar', user_id: 'me' }, 'user_id'],
     ];
     for (const [body, field] of cases) {
-      const res = await send('POST', `${base}/team-members`, body);
+      const res = await send('POST', `${w.base}/team-members`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(Object.keys(res.body.errors), JSON.stringify(body)).toContain(field);
     }
-    expect((await send('GET', `${base}/team-members?role=boss`)).status).toBe(400);
-    expect((await send('GET', `${base}/team-members?is_active=maybe`)).status).toBe(400);
+    expect((await send('GET', `${w.base}/team-members?role=boss`)).status).toBe(400);
+    expect((await send('GET', `${w.base}/team-members?is_active=maybe`)).status).toBe(400);
   });
 
   it("answers 404 for unknown or another company's members, and 403 for viewers writing", async () => {
-    const foreign = await ledger(engine, other).teamMember('Theirs');
+    const foreign = await ledger(w.engine, w.other).teamMember('Theirs');
     for (const id of [foreign, '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a']) {
-      expect((await send('GET', `${base}/team-members/${id}`)).status).toBe(404);
-      expect((await send('PATCH', `${base}/team-members/${id}`, { name: 'Mine' })).status).toBe(404);
+      expect((await send('GET', `${w.base}/team-members/${id}`)).status).toBe(404);
+      expect((await send('PATCH', `${w.base}/team-members/${id}`, { name: 'Mine' })).status).toBe(404);
     }
-    expect((await call(app, 'GET', `/api/companies/${other}/team-members/${foreign}`, { token: otherToken })).status).toBe(200);
-    expect((await call(app, 'GET', `${base}/team-members`, { token: viewerToken })).status).toBe(200);
-    expect((await call(app, 'POST', `${base}/team-members`, { token: viewerToken, body: { name: 'X', role: 'ar' } })).status).toBe(403);
+    expect((await call(w.app, 'GET', `/api/companies/${w.other}/team-members/${foreign}`, { token: w.tokens.rival })).status).toBe(200);
+    expect((await call(w.app, 'GET', `${w.base}/team-members`, { token: w.tokens.watcher })).status).toBe(200);
+    expect((await call(w.app, 'POST', `${w.base}/team-members`, { token: w.tokens.watcher, body: { name: 'X', role: 'ar' } })).status).toBe(403);
   });
 });

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createUser } from '../../core/auth/users';
 import { insertCompany, insertMembership } from '../../core/companies/companies';
 import type { Role } from '../../core/db/schema';
@@ -82,4 +83,28 @@ export async function twoCompanies(engine: TestEngine, extra: Array<[string, Rol
   await addMembers(engine, company, [['demo', 'owner'], ...extra, ['watcher', 'viewer']]);
   await addMembers(engine, other, [['rival', 'owner']]);
   return { company, other, base: `/api/companies/${company}` };
+}
+
+export interface ApiWorkspace extends ApiUsers {
+  /** This test's company ('Acme Supply'), the other one ('Borealis Foods') and `/api/companies/{company}`. */
+  company: string;
+  other: string;
+  base: string;
+}
+
+/**
+ * The API test workspace: apiUsers() once per file and twoCompanies() before each test, with the
+ * hooks that make and dispose them registered here. Its fields are filled in by the hooks, so read
+ * them inside tests and hooks, not when the file loads.
+ */
+export function useApiWorkspace(extra: Array<[string, Role]> = []): ApiWorkspace {
+  const w = {} as ApiWorkspace;
+  beforeAll(async () => {
+    Object.assign(w, await apiUsers(extra));
+  });
+  afterAll(() => w.engine?.dispose());
+  beforeEach(async () => {
+    Object.assign(w, await twoCompanies(w.engine, extra));
+  });
+  return w;
 }
