@@ -11,6 +11,7 @@
  * - The server runs it in its own process (refresh-process.ts), so no chunk holds a request; the
  *   CLI and the seed run it in theirs. It yields between pages of the fit and between chunks.
  */
+import { sql } from 'kysely';
 import { today as todayOf } from '../clock';
 import { workingDate } from '../companies/as-of';
 import { type Engine, runCommand, systemActor } from '../engine';
@@ -128,11 +129,19 @@ async function payDateModel(engine: EngineLike, companyId: string, day: string, 
   return { model, survival };
 }
 
+/** The company's latest change record, 0 when it has none. */
+async function changeHead(engine: EngineLike, companyId: string): Promise<number> {
+  const { head } = await engine.db.selectFrom('changes').select((eb) => eb.fn.max<number | null>('seq').as('head')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+  return head ?? 0;
+}
+
 export async function refreshIntelligence(engine: EngineLike, companyId: string, options: RefreshOptions = {}): Promise<RefreshReport> {
   // Models count from the company's as-of date while it has one (a ledger exported long ago).
   const today = workingDate(engine, companyId);
   const company = await engine.db.selectFrom('companies').select(['id', 'name', 'currency']).where('id', '=', companyId).executeTakeFirstOrThrow();
   const { model, survival } = await payDateModel(engine, companyId, today, options.customerIds);
+  // A full refresh reads every change made before it starts: the change watcher need not refresh their customers again.
+  const changesRead = options.customerIds ? null : await changeHead(engine, companyId);
   const customerIds = options.customerIds ?? (await activeCustomerIds(engine, companyId, yieldToEventLoop));
   const report: RefreshReport = { customers: 0, insights_opened: 0, insights_closed: 0, insights_unchanged: 0, actions_proposed: 0, actions_cancelled: 0 };
   const total = customerIds.length + (options.customerIds ? 0 : 1);
@@ -178,8 +187,10 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
       report.insights_unchanged += written.unchanged;
       await tx.db
         .insertInto('intelligence_state')
-        .values({ company_id: companyId, last_change_seq: 0, last_full_refresh_date: tx.today, updated_at: tx.now })
-        .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_full_refresh_date: tx.today, updated_at: tx.now }))
+        .values({ company_id: companyId, last_change_seq: changesRead ?? 0, last_full_refresh_date: tx.today, updated_at: tx.now })
+        .onConflict((oc) =>
+          oc.column('company_id').doUpdateSet({ last_change_seq: sql<number>`max(last_change_seq, ${changesRead ?? 0})`, last_full_refresh_date: tx.today, updated_at: tx.now }),
+        )
         .execute();
     });
     options.onProgress?.({ done: total, total });

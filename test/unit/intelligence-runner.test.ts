@@ -7,6 +7,7 @@ import { runCommand, systemActor } from '../../core/engine';
 import { importFile, resolveMapping } from '../../core/import/import';
 import { applyLabelChanges } from '../../core/invoices/labels';
 import { submitFeedback } from '../../core/insights/commands';
+import { watchChanges } from '../../core/intelligence/jobs';
 import { REFRESH_COMMAND, refreshIntelligence } from '../../core/intelligence/runner';
 import { writeProposals } from '../../core/intelligence/writer';
 import { addCompany, addUser } from '../support/api';
@@ -258,5 +259,14 @@ describe('the intelligence runner on a real database', () => {
     const bRows = active(engine, b.company);
     await refreshIntelligence(engine, a.company);
     expect(active(engine, b.company)).toEqual(bRows);
+  });
+
+  it('a full refresh covers the changes made before it: the change watcher refreshes only what changed after', async () => {
+    const { company, open, l } = await world(engine, 'Acme');
+    await refreshIntelligence(engine, company);
+    // Seeded or imported rows are read by the full refresh; refreshing their customers again would churn the proposals it just made.
+    expect(await watchChanges(engine)).toEqual([]);
+    await l.payment({ invoice: open, amount: 50, payment_date: TODAY });
+    expect(await watchChanges(engine)).toEqual([company]);
   });
 });
