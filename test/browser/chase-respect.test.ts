@@ -6,27 +6,9 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { lookAndCheck } from '../support/axe';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
-
-/** Screenshots at both sizes in both themes, and axe over each, for one page as it is now. */
-async function lookAt(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [
-      [1440, 900],
-      [1024, 700],
-    ]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: screenshotPath(`chase-${name}-${w}x${h}-${scheme}.png`) });
-    }
-    const findings = await seriousA11yFindings(page);
-    expect(findings, describeFindings(findings)).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 interface Chase {
   holds: unknown[];
@@ -53,12 +35,7 @@ describe('disputes and bulk reminder warnings in Chromium against ardesk serve -
     server = await startDemoServer(['--reply-minutes', '0']);
     browser = await openBrowser();
     page = browser.page;
-    await page.goto(server.url);
-    await page.getByLabel('Username').fill('demo');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/companies\/[0-9a-f-]{36}\/invoices/);
-    companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    companyId = await signIn(page, server.url);
   }, 240_000);
 
   afterAll(async () => {
@@ -92,7 +69,7 @@ describe('disputes and bulk reminder warnings in Chromium against ardesk serve -
     const dialog = page.getByRole('alertdialog', { name: `Open a dispute on ${invoice.invoice_number}` });
     await dialog.getByLabel('What does the customer dispute?').fill('Short shipment: 4 pallets of 10 delivered');
     await dialog.getByLabel('Owner').selectOption({ index: 1 });
-    await lookAt(page, 'open-dispute');
+    await lookAndCheck(page, 'chase-open-dispute');
     await dialog.getByRole('button', { name: 'Open dispute' }).click();
     await dialog.waitFor({ state: 'detached' });
 
@@ -104,13 +81,13 @@ describe('disputes and bulk reminder warnings in Chromium against ardesk serve -
     const activity = panel.getByTestId('panel-activity');
     await expect.poll(() => activity.innerText()).toContain('Dispute opened');
     await disputes.scrollIntoViewIfNeeded();
-    await lookAt(page, 'panel-disputed');
+    await lookAndCheck(page, 'chase-panel-disputed');
 
     // The customer page says the same, in words.
     await page.goto(`${server.url}/companies/${companyId}/customers/${customer}`);
     const customerStatus = page.getByTestId('chase-status');
     await expect.poll(() => customerStatus.innerText(), { timeout: 15_000 }).toContain(paused);
-    await lookAt(page, 'customer-disputed');
+    await lookAndCheck(page, 'chase-customer-disputed');
 
     // Resolve it with a note: logged on the invoice's activity, and the chase goes on.
     await page.goto(`${server.url}/companies/${companyId}/invoices/${invoice.id}?view=all&ar_owner=all`);
@@ -168,7 +145,7 @@ describe('disputes and bulk reminder warnings in Chromium against ardesk serve -
     const leaveOut = dialog.getByLabel(/^Leave out the 2 invoices below/);
     expect(await leaveOut.isChecked()).toBe(true);
     await dialog.getByRole('button', { name: 'Send 1 reminder' }).waitFor();
-    await lookAt(page, 'bulk-dialog');
+    await lookAndCheck(page, 'chase-bulk-dialog');
     // One click puts them back in; another leaves them out again.
     await leaveOut.uncheck();
     await dialog.getByRole('button', { name: 'Send 3 reminders' }).waitFor();

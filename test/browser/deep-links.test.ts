@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser } from '../support/browser';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 
 type Listed = { items?: Array<{ id: string }>; data?: Array<{ id: string }>; results?: Array<{ id: string }> };
@@ -47,11 +47,7 @@ describe('Every route opens by deep link, for each company and after a company s
     server = await startDemoServer();
     browser = await openBrowser();
     const { page } = browser;
-    await page.goto(server.url);
-    await page.getByLabel('Username').fill('demo');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/invoices$/);
+    await signIn(page, server.url);
     companies = (await apiGet<{ companies: Array<{ id: string; name: string }> }>(page, '/api/v1/auth/me/')).companies;
     expect(companies.length).toBeGreaterThan(1);
   }, 240_000);

@@ -2,32 +2,10 @@ import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { lookAndCheck } from '../support/axe';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { keepPdf, pdfText } from '../support/pdf';
 import { type DemoServer, startDemoServer } from '../support/server';
-
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-] as const;
-
-/** Light and dark (the app's own switch), both sizes, with an axe check in each theme. */
-async function lookAndCheck(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-    await page.waitForTimeout(150);
-    const findings = await seriousA11yFindings(page);
-    expect(findings, `${name} (${theme}):\n${describeFindings(findings)}`).toEqual([]);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: screenshotPath(`${name}-${size.width}x${size.height}-${theme}.png`) });
-    }
-  }
-  await page.setViewportSize(SIZES[0]);
-  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
-}
 
 /** A 4x4 blue PNG: signature, IHDR, IDAT, IEND with their CRCs. */
 function bluePng(): Buffer {
@@ -69,11 +47,7 @@ describe('Settings › Company and the PDF buttons in Chromium against ardesk se
     server = await startDemoServer();
     browser = await openBrowser();
     page = browser.page;
-    await page.goto(server.url);
-    await page.getByLabel('Username').fill('demo');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/invoices$/);
+    await signIn(page, server.url);
     base = /^(.*\/companies\/[0-9a-f-]{36})\//.exec(new URL(page.url()).pathname)![1];
   }, 240_000);
 

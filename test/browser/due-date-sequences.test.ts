@@ -1,28 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
-import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { lookAndCheck } from '../support/axe';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 import { type SmtpServer, startSmtp } from '../support/smtp';
-
-/** Screenshots at both sizes in both themes, and axe over each. */
-async function lookAt(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [
-      [1440, 900],
-      [1024, 700],
-    ]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: screenshotPath(`due-dates-${name}-${w}x${h}-${scheme}.png`) });
-    }
-    const findings = await seriousA11yFindings(page);
-    expect(findings, describeFindings(findings)).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 /** A call to the API with the signed-in session's token; the status and the body. */
 async function apiCall(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -53,12 +35,7 @@ describe('a sequence timed from due dates, in Chromium against ardesk serve --de
     smtp = await startSmtp({ auth: { user: 'ar-test', pass: 'test-secret' } });
     browser = await openBrowser();
     page = browser.page;
-    await page.goto(server.url);
-    await page.getByLabel('Username').fill('demo');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/companies\/[0-9a-f-]{36}\/invoices/);
-    companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    companyId = await signIn(page, server.url);
     // The demo's email connection points at 127.0.0.1:2525; this test's SMTP server listens elsewhere.
     const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/email-connections`);
     for (const c of connections.data) {
@@ -106,7 +83,7 @@ describe('a sequence timed from due dates, in Chromium against ardesk serve --de
     await editor.getByLabel(/Send time/).fill('00:00');
     await editor.getByLabel('Subject').fill('Coming due soon for {{customer_name}}');
     await editor.getByLabel(/Body/).first().fill('Hello {{contact_name}},\nThese invoices fall due soon:\n{{invoice_list}}\nThank you,\n{{sender_name}}');
-    await lookAt(page, 'builder-step');
+    await lookAndCheck(page, 'due-dates-builder-step');
     await editor.getByRole('button', { name: /Add step|Save step/ }).click();
     const stepsTable = page.getByTestId('steps').locator('table');
     await stepsTable.getByText('3 days before due, 00:00').waitFor();
@@ -116,7 +93,7 @@ describe('a sequence timed from due dates, in Chromium against ardesk serve --de
     expect(await page.getByTestId('step-editor').getByLabel('Before or after due').inputValue()).toBe('before');
     await page.getByRole('button', { name: 'Activate' }).click();
     await page.getByTestId('sequence-status').getByText('Active').waitFor();
-    await lookAt(page, 'builder');
+    await lookAndCheck(page, 'due-dates-builder');
 
     const enrolled = await apiCall(page, 'POST', `${base}/sequence-enrollments`, { sequence_id: seq.body.id, customer_id: customer.body.id });
     expect(enrolled.status).toBe(201);
@@ -130,7 +107,7 @@ describe('a sequence timed from due dates, in Chromium against ardesk serve --de
     await row.locator('button.linkish').click();
     const preview = page.getByTestId('email-preview');
     await preview.getByText('From', { exact: true }).waitFor();
-    await lookAt(page, 'queue-merged');
+    await lookAndCheck(page, 'due-dates-queue-merged');
     await preview.getByRole('button', { name: 'Send this email' }).click();
     await expect.poll(() => smtp.messages.filter((m) => m.to.includes('ap@lakeside-dental.test')).length, { timeout: 15_000 }).toBe(1);
     const mail = smtp.messages.find((m) => m.to.includes('ap@lakeside-dental.test'))!;
@@ -146,7 +123,7 @@ describe('a sequence timed from due dates, in Chromium against ardesk serve --de
     const scheduled = page.getByTestId('scheduled-steps');
     await scheduled.getByText(/LDG-103, due .*: 3 days before due/).waitFor();
     expect(await scheduled.getByText(/LDG-10[12], due .*: 3 days before due/).count()).toBe(2);
-    await lookAt(page, 'enrollment-schedule');
+    await lookAndCheck(page, 'due-dates-enrollment-schedule');
     // Nothing else went to the customer.
     expect(smtp.messages.filter((m) => m.to.includes('ap@lakeside-dental.test'))).toHaveLength(1);
   }, 180_000);

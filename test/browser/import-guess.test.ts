@@ -1,32 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { lookAndCheck } from '../support/axe';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn } from '../support/browser';
 import { IBM_AR_CSV } from '../support/import-fixtures';
 import { type DemoServer, startDemoServer } from '../support/server';
-
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-] as const;
-
-/** Screenshots at both sizes in light and dark, and axe in each theme. */
-async function lookAndCheck(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-    await page.waitForTimeout(150);
-    const findings = await seriousA11yFindings(page);
-    expect(findings, `${name} (${theme}):\n${describeFindings(findings)}`).toEqual([]);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: screenshotPath(`${name}-${size.width}x${size.height}-${theme}.png`), fullPage: true });
-    }
-  }
-  await page.setViewportSize(SIZES[0]);
-  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
-}
 
 /** What a person maps by hand for the IBM file: field label -> column. */
 const BY_HAND: Record<string, string> = {
@@ -52,11 +30,7 @@ describe('the IBM file through the import wizard without its preset', () => {
     server = await startDemoServer();
     browser = await openBrowser();
     page = browser.page;
-    await page.goto(server.url);
-    await page.getByLabel('Username').fill('demo');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/invoices$/);
+    await signIn(page, server.url);
   }, 240_000);
 
   afterAll(async () => {
@@ -117,16 +91,16 @@ describe('the IBM file through the import wizard without its preset', () => {
     // Required fields are marked, and the date hint says the format was read from the file.
     expect(await wizard.getByTestId('required-mark').count()).toBeGreaterThanOrEqual(4);
     expect(await page.getByTestId('import-date-hint').innerText()).toBe('Read from the dates in the file.');
-    await lookAndCheck(page, 'import-guess-map');
+    await lookAndCheck(page, 'import-guess-map', { fullPage: true });
     await wizard.getByRole('group', { name: 'Customer fields' }).scrollIntoViewIfNeeded();
-    await lookAndCheck(page, 'import-guess-fields');
+    await lookAndCheck(page, 'import-guess-fields', { fullPage: true });
 
     // A required field left out is said in words before anything is sent.
     const invoiceDate = fieldSelect('Invoice fields', 'Invoice date');
     await invoiceDate.selectOption('');
     await page.getByRole('button', { name: 'Check every row' }).click();
     await expect.poll(() => wizard.locator('.form-error').innerText(), { timeout: 5_000 }).toBe('Choose a column for Invoice date: it is required.');
-    await lookAndCheck(page, 'import-guess-missing');
+    await lookAndCheck(page, 'import-guess-missing', { fullPage: true });
     await invoiceDate.selectOption('InvoiceDate');
 
     await page.getByRole('button', { name: 'Check every row' }).click();
@@ -134,7 +108,7 @@ describe('the IBM file through the import wizard without its preset', () => {
     await page.getByRole('button', { name: 'Import 2,466 rows' }).click();
     await expect.poll(() => page.getByTestId('import-done').innerText(), { timeout: 90_000 }).toContain('Imported 2,466 rows');
     expect(await page.getByTestId('import-counts').innerText()).toMatch(/Invoices\s+2,466\s+0\s+0/);
-    await lookAndCheck(page, 'import-guess-done');
+    await lookAndCheck(page, 'import-guess-done', { fullPage: true });
     expect(await disputed()).toBe(before + 561);
     expect(browser.errors).toEqual([]);
   }, 240_000);

@@ -9,23 +9,14 @@ import { runCommand, systemActor } from '../../core/engine';
 import { openEngine } from '../../core/runtime/engine';
 import { DEFAULT_FILTERS, toSearch } from '../../renderer/src/desk/filters';
 import { formatDate } from '../../renderer/src/desk/format';
-import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { lookAndCheck } from '../support/axe';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { BIN, type ServerProcess, startServe } from '../support/cli';
 import { ibmCutCsv } from '../support/import-fixtures';
 import { type DemoServer, startDemoServer } from '../support/server';
 
 type Prediction = { predicted_date: string | null; basis: string; reason?: string; collectible_90d?: number };
 type InvoiceRow = { id: string; invoice_number: string; predicted_pay_date: string | null };
-
-async function signIn(page: Page, url: string, username: string, password: string) {
-  await page.goto(url);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/invoices$/);
-  return /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
-}
 
 /** The active pay-date prediction of each invoice, through the API the page uses. */
 async function predictionsOf(page: Page, companyId: string, invoices: InvoiceRow[]): Promise<Map<string, Prediction>> {
@@ -57,28 +48,6 @@ async function expectedCells(page: Page): Promise<Map<string, string>> {
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
-
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-] as const;
-
-/** Screenshots at both sizes in light and dark (the app's own theme switch), and axe in each theme. */
-async function lookAndCheck(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-    await page.waitForTimeout(150);
-    const findings = await seriousA11yFindings(page);
-    expect(findings, `${name} (${theme}):\n${describeFindings(findings)}`).toEqual([]);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: screenshotPath(`${name}-${size.width}x${size.height}-${theme}.png`) });
-    }
-  }
-  await page.setViewportSize(SIZES[0]);
-  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
-}
 
 /** The figure under a label in the Collection metrics, e.g. "DSO" → "4,827.0 days". */
 async function metric(page: Page, label: string): Promise<number> {

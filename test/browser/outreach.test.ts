@@ -1,28 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { lookAndCheck } from '../support/axe';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 import { type ImapServer, startImap } from '../support/imap';
 import { type SmtpServer, startSmtp } from '../support/smtp';
-
-/** Screenshots at both sizes in both themes, and axe over each, for one page as it is now. */
-async function lookAt(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [
-      [1440, 900],
-      [1024, 700],
-    ]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: screenshotPath(`outreach-${name}-${w}x${h}-${scheme}.png`) });
-    }
-    const findings = await seriousA11yFindings(page);
-    expect(findings, describeFindings(findings)).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 describe('the outreach screens in Chromium against ardesk serve --demo', () => {
   let server: DemoServer;
@@ -43,12 +25,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     smtp = await startSmtp({ auth: { user: 'ar-test', pass: 'test-secret' } });
     browser = await openBrowser();
     page = browser.page;
-    await page.goto(server.url);
-    await page.getByLabel('Username').fill('demo');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/companies\/[0-9a-f-]{36}\/invoices/);
-    companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    companyId = await signIn(page, server.url);
     // The demo's email connection points at 127.0.0.1:2525; this test's SMTP server listens elsewhere.
     const connections = await apiGet<{ data: Array<{ id: string; is_default: boolean }> }>(page, `/api/companies/${companyId}/email-connections`);
     for (const c of connections.data) {
@@ -104,7 +81,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     const evidence = await panel.getByTestId('evidence').innerText();
     expect(evidence).toMatch(/Due date: [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     expect(evidence).not.toMatch(/\d{4}-\d{2}-\d{2}|_/);
-    await lookAt(page, 'actions');
+    await lookAndCheck(page, 'outreach-actions');
     const customer = (await panel.locator('h2').innerText()).trim();
     // The engine's drafted email is there to edit, not an empty box.
     expect(await panel.getByTestId('action-content').inputValue()).toMatch(/^Hello,\n\n.*INV-/s);
@@ -166,7 +143,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByLabel('Executed from').waitFor();
     await rows.first().waitFor();
     await page.locator(`[data-action-row="${actionId}"]`).getByText('Done', { exact: true }).waitFor();
-    await lookAt(page, 'actions-history');
+    await lookAndCheck(page, 'outreach-actions-history');
 
     // The email is in the invoice's activity.
     await page.goto(`${server.url}/companies/${companyId}/invoices/${target.invoice}`);
@@ -195,14 +172,14 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await panel.getByTestId('action-progress').getByText('Queue').waitFor();
     await page.getByTestId('tab-in_progress').click();
     await page.locator(`[data-action-row="${chosen.id}"]`).waitFor();
-    await lookAt(page, 'actions-in-progress');
+    await lookAndCheck(page, 'outreach-actions-in-progress');
 
     // The panel says where the work is: its link leads to the Queue.
     await panel.getByTestId('action-progress').getByRole('link', { name: 'Queue' }).click();
     const tasks = page.getByTestId('queue-my-tasks');
     const item = tasks.getByTestId('action-task').filter({ hasText: chosen.customer_name }).first();
     await item.waitFor();
-    await lookAt(page, 'queue-my-tasks');
+    await lookAndCheck(page, 'outreach-queue-my-tasks');
     await item.getByRole('button', { name: 'Log the call' }).click();
     const form = item.getByRole('form', { name: `Log the call for ${chosen.customer_name}` });
     await form.getByLabel('Outcome').selectOption('promised_to_pay');
@@ -242,7 +219,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     expect(subject).not.toMatch(/\{\{/);
     emailedSubject = subject;
     expect(await preview.locator('.preview-box').innerText()).not.toMatch(/\{\{(customer_name|balance|invoice_number)\}\}/);
-    await lookAt(page, 'queue');
+    await lookAndCheck(page, 'outreach-queue');
     await preview.getByRole('button', { name: 'Send this email' }).click();
     await page.locator('.toast').last().waitFor();
     await page.screenshot({ path: screenshotPath('outreach-queue-after-send.png') });
@@ -265,14 +242,14 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByTestId('tab-history').click();
     const history = page.getByTestId('queue-rows');
     await history.getByText(subject).first().waitFor();
-    await lookAt(page, 'queue-history');
+    await lookAndCheck(page, 'outreach-queue-history');
   }, 120_000);
 
   it('Sequences: creates a sequence, builds an email step with placeholders and a live preview, activates it, enrolls and stops a customer', async () => {
     await page.getByRole('link', { name: 'Sequences' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sequences' }).waitFor();
     await page.getByTestId('sequences-list').waitFor();
-    await lookAt(page, 'sequences');
+    await lookAndCheck(page, 'outreach-sequences');
     await page.getByRole('button', { name: 'New sequence' }).click();
     const create = page.getByRole('form', { name: 'New sequence' });
     await create.getByLabel('Name', { exact: true }).fill('Year-end chase');
@@ -298,7 +275,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await expect.poll(() => livePreview.getByTestId('preview-subject').innerText(), { timeout: 10_000 }).toMatch(/^Invoice \S+$/);
     await expect.poll(() => livePreview.getByTestId('preview-body').innerText()).toMatch(/^Dear .+, \$[\d,.]+ is open for .+\. \{\{oops\}\}$/);
     await livePreview.getByText('Not a known placeholder, left as written: {{oops}}').waitFor();
-    await lookAt(page, 'sequence-builder');
+    await lookAndCheck(page, 'outreach-sequence-builder');
     await editor.getByRole('button', { name: 'Add step' }).click();
     await page.getByText('Step added').waitFor();
     await page.getByTestId('steps').getByText('2 days after the start date, 09:00').waitFor();
@@ -314,7 +291,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await row.waitFor();
     await row.locator('button.linkish').click();
     await page.getByTestId('scheduled-steps').getByText('Email: First reminder').waitFor();
-    await lookAt(page, 'sequence-enrollments');
+    await lookAndCheck(page, 'outreach-sequence-enrollments');
     await row.getByRole('button', { name: /^Stop/ }).click();
     await row.getByLabel(/Why stop/).fill('Promised to pay on Friday');
     await row.getByRole('button', { name: 'Stop', exact: true }).click();
@@ -367,7 +344,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await dialog.getByLabel('Promised payment date').fill('2026-12-04');
     await dialog.getByLabel('Promised amount').fill('250.50');
     await dialog.getByLabel('What was said').fill('AP clerk promised a partial payment on Friday.');
-    await lookAt(page, 'log-call');
+    await lookAndCheck(page, 'outreach-log-call');
     await dialog.getByRole('button', { name: 'Log call' }).click();
     await page.getByText(/^Call with .+ logged$/).waitFor();
     const calls = await apiGet<{ data: Array<{ kind: string; outcome: string; body: string; promise_date: string; promise_amount: number }> }>(
@@ -441,7 +418,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
       await table.getByRole('button', { name: `Read replies now from ${connection.name}` }).click();
       await expect.poll(() => outcomes.innerText(), { timeout: 30_000 }).toMatch(/Read 1 message in INBOX: 1 reply from customers recorded\. 1 sequence paused by what the customer wrote\./);
       await expect.poll(() => table.locator('tr', { hasText: connection.name }).first().innerText()).toMatch(/Last read /);
-      await lookAt(page, 'settings-email-replies');
+      await lookAndCheck(page, 'outreach-settings-email-replies');
 
       // The sequence's enrollment for that customer is paused, and says why: the reply promises Friday.
       const promised = new RegExp(`^Paused: ${emailedCustomer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} promised payment for .+ by [A-Z][a-z]{2} \\d{1,2}$`);
@@ -451,7 +428,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
       const status = page.locator(`[data-enrollment="${emailedCustomer}"]`).getByTestId('enrollment-status');
       await status.first().waitFor();
       expect(await status.first().innerText()).toMatch(promised);
-      await lookAt(page, 'replied-enrollment');
+      await lookAndCheck(page, 'outreach-replied-enrollment');
 
       // The Queue's Paused tab lists the customer's remaining steps with that reason; Today does not.
       await page.getByRole('link', { name: 'Queue' }).click();
@@ -463,7 +440,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
       const pausedStatus = page.getByTestId('queue-rows').locator('tr', { hasText: emailedCustomer }).getByTestId('queue-row-status').first();
       await pausedStatus.waitFor({ timeout: 30_000 });
       expect(await pausedStatus.innerText()).toMatch(promised);
-      await lookAt(page, 'queue-paused');
+      await lookAndCheck(page, 'outreach-queue-paused');
       await page.getByTestId('tab-ready').click();
       await expect.poll(() => page.locator('[data-queue-row]', { hasText: emailedCustomer }).count()).toBe(0);
       await page.getByTestId('tab-paused').click();
@@ -475,7 +452,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
       await reply.waitFor();
       expect(await reply.innerText()).toMatch(/Reply\s+Re: /);
       await reply.scrollIntoViewIfNeeded();
-      await lookAt(page, 'customer-reply');
+      await lookAndCheck(page, 'outreach-customer-reply');
       // The invoice it answers shows it in its activity, marked as a reply.
       await reply.getByRole('link').first().click();
       const panelReply = page.getByTestId('panel-activity').locator('[data-reply]').first();
@@ -519,7 +496,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await statuses.first().waitFor();
     const reasons = await statuses.allInnerTexts();
     expect(reasons.some((r) => /^Paused: .+ promised payment( for INV-\d+)? by [A-Z][a-z]{2} \d{1,2}$/.test(r)), reasons.join(' | ')).toBe(true);
-    await lookAt(page, 'queue-paused-demo');
+    await lookAndCheck(page, 'outreach-queue-paused-demo');
 
     await page.getByLabel('Search the queue').fill('Controls check');
     await page.getByTestId('tab-ready').click();
@@ -542,7 +519,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     const form = page.getByRole('form', { name: /^Edit the email to / });
     await form.getByLabel('Subject').fill('About your open invoice: a quick check');
     await form.getByLabel('Message').fill('Hello,\n\nCould you tell us when this invoice will be paid?\n\nThank you');
-    await lookAt(page, 'queue-edit');
+    await lookAndCheck(page, 'outreach-queue-edit');
     await form.getByRole('button', { name: 'Save this email' }).click();
     await preview.getByText('Edited: this email goes out as you wrote it').waitFor();
     await expect.poll(() => preview.locator('.field', { hasText: 'Subject' }).locator('dd').innerText()).toBe('About your open invoice: a quick check');
@@ -554,7 +531,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
 
     // Skip: gone from Today, in history as skipped.
     const skipped = await openRow(0);
-    await lookAt(page, 'queue-controls');
+    await lookAndCheck(page, 'outreach-queue-controls');
     await page.getByRole('group', { name: /^Change the step / }).getByRole('button', { name: 'Skip this step' }).click();
     await expect.poll(() => rowOf(skipped).count()).toBe(0);
     const skippedRow = await apiGet<{ status: string; hold_reason: string }>(page, `/api/companies/${companyId}/sequences/queue/${skipped}`);
@@ -590,7 +567,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     expect(await table.getByLabel('What label Disputed means').inputValue()).toBe('dispute');
     expect(await table.getByLabel('What label Promise to pay means').inputValue()).toBe('promise');
     expect(await table.getByLabel('What label Escalated means').inputValue()).toBe('');
-    await lookAt(page, 'settings-labels');
+    await lookAndCheck(page, 'outreach-settings-labels');
 
     const labels = await apiGet<{ data: Array<{ id: string; name: string }> }>(page, `/api/companies/${companyId}/labels`);
     const escalated = labels.data.find((l) => l.name === 'Escalated')!;

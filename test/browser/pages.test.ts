@@ -1,34 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { lookAndCheck } from '../support/axe';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
-
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-] as const;
-
-/**
- * Screenshots of the page at both sizes in light and dark, and an axe-core check in each theme.
- * The theme is the app's own setting (data-theme), the same switch Settings > Appearance makes.
- */
-async function lookAndCheck(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-    await page.waitForTimeout(150);
-    const findings = await seriousA11yFindings(page);
-    expect(findings, `${name} (${theme}):\n${describeFindings(findings)}`).toEqual([]);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: screenshotPath(`${name}-${size.width}x${size.height}-${theme}.png`) });
-    }
-  }
-  await page.setViewportSize(SIZES[0]);
-  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
-}
 
 async function nav(page: Page, label: string) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
@@ -44,11 +19,7 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     server = await startDemoServer();
     browser = await openBrowser();
     page = browser.page;
-    await page.goto(server.url);
-    await page.getByLabel('Username').fill('demo');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/invoices$/);
+    await signIn(page, server.url);
   }, 240_000);
 
   afterAll(async () => {

@@ -9,32 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { lookAndCheck } from '../support/axe';
+import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { Api, ardeskOk, query, type ServerProcess, startServe, waitFor } from '../support/sync';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 const PASSWORD = 'correct horse 9';
 const LOCAL_PASSWORD = 'local pass 7';
-
-async function lookAndCheck(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-    await page.waitForTimeout(150);
-    const findings = await seriousA11yFindings(page);
-    expect(findings, `${name} (${theme}):\n${describeFindings(findings)}`).toEqual([]);
-    for (const size of [
-      { width: 1440, height: 900 },
-      { width: 1024, height: 700 },
-    ]) {
-      await page.setViewportSize(size);
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: screenshotPath(`team-server-${name}-${size.width}x${size.height}-${theme}.png`) });
-    }
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
-}
 
 describe('Settings > Team server in Chromium against a team server and a desktop', () => {
   let dir: string;
@@ -65,11 +46,7 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     desktop = await startServe(['--db', deskDb, '--port', '0', '--sync-interval', '1']);
     browser = await openBrowser();
     page = browser.page;
-    await page.goto(desktop.url);
-    await page.getByLabel('Username').fill('maria');
-    await page.getByLabel('Password').fill(LOCAL_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/invoices$/);
+    await signIn(page, desktop.url, 'maria', LOCAL_PASSWORD);
   }, 240_000);
 
   afterAll(async () => {
@@ -90,14 +67,14 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Show my companies' }).click();
     await page.getByRole('alert').getByText(/refused this username and password/).waitFor();
-    await lookAndCheck(page, 'connect-refused');
+    await lookAndCheck(page, 'team-server-connect-refused');
 
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Show my companies' }).click();
     const acmeBox = page.getByRole('checkbox', { name: /Acme/ });
     await acmeBox.waitFor();
     expect(await acmeBox.isChecked()).toBe(true);
-    await lookAndCheck(page, 'choose');
+    await lookAndCheck(page, 'team-server-choose');
     await page.getByRole('button', { name: 'Connect and download' }).click();
     await page.getByTestId('transfer-done').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('sync-transfer').innerText()).toMatch(/Acme: \d+ rows downloaded/);
@@ -105,7 +82,7 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     expect(await page.getByTestId('team-server-companies').innerText()).toBe('Acme');
     expect(await page.getByTestId('team-server-who').innerText()).toMatch(/The companies kept here are ann’s: sign in as ann/);
     expect(await page.getByTestId('team-server-last-sync').innerText()).not.toBe('Not yet');
-    await lookAndCheck(page, 'connected');
+    await lookAndCheck(page, 'team-server-connected');
     expect(query(deskDb, 'SELECT name FROM customers WHERE company_id = ?', acme)).toEqual([{ name: 'Initech' }]);
   }, 120_000);
 
@@ -141,7 +118,7 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     const rejections = page.getByTestId('sync-rejections');
     await rejections.getByRole('cell', { name: 'Approve action' }).waitFor();
     expect(await rejections.innerText()).toMatch(/cancel|cannot|not/i);
-    await lookAndCheck(page, 'rejected');
+    await lookAndCheck(page, 'team-server-rejected');
     expect(query<{ status: string }>(deskDb, 'SELECT status FROM actions WHERE id = ?', second.id)[0].status).toBe('cancelled');
     await page.getByRole('button', { name: 'I have read these: clear the list' }).click();
     await expect.poll(() => rejections.count()).toBe(0);
@@ -161,7 +138,7 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     const dialog = page.getByRole('alertdialog');
     await dialog.getByRole('radio', { name: /Keep a local copy/ }).waitFor();
     expect(await dialog.getByRole('radio', { name: /Keep a local copy/ }).isChecked()).toBe(true);
-    await lookAndCheck(page, 'disconnect-dialog');
+    await lookAndCheck(page, 'team-server-disconnect-dialog');
     await dialog.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('heading', { name: 'Connect to a team server' }).waitFor({ timeout: 15_000 });
     await expect.poll(() => page.getByTestId('sync-indicator').count(), { timeout: 10_000 }).toBe(0);

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { screenshotPath } from './browser';
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -44,4 +46,31 @@ export async function seriousA11yFindings(page: Page): Promise<AxeFinding[]> {
 /** One line per finding, for an assertion message a person can act on. */
 export function describeFindings(findings: AxeFinding[]): string {
   return findings.map((f) => `${f.impact} ${f.id}: ${f.help} (${f.targets.slice(0, 5).join(', ')}): ${f.summary}`).join('\n');
+}
+
+/** The two sizes every page is looked at: a wide screen and a small laptop. */
+export const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+] as const;
+
+/**
+ * The page as it is now, in light and dark (the app's own theme switch, data-theme): no serious
+ * or critical axe finding in either, and a screenshot of each at both sizes in test-output/ to
+ * look at (`name-1440x900-dark.png`). Leaves the page light at the wide size.
+ */
+export async function lookAndCheck(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+    await page.evaluate(() => new Promise((painted) => requestAnimationFrame(painted)));
+    const findings = await seriousA11yFindings(page);
+    expect(findings, `${name} (${theme}):\n${describeFindings(findings)}`).toEqual([]);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.evaluate(() => new Promise((painted) => requestAnimationFrame(painted)));
+      await page.screenshot({ path: screenshotPath(`${name}-${size.width}x${size.height}-${theme}.png`), fullPage: options.fullPage ?? false });
+    }
+  }
+  await page.setViewportSize(SIZES[0]);
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
 }

@@ -99,3 +99,13 @@ export async function apiGet<T>(page: Page, path: string): Promise<T> {
     return res.json();
   }, path);
 }
+
+/** Signs in on the server's sign-in page (the demo's user unless told), waits for the desk and returns its company's id. */
+export async function signIn(page: Page, url: string, username = 'demo', password = username): Promise<string> {
+  await page.goto(url);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/companies\/[0-9a-f-]{36}\/invoices/);
+  return /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+}
