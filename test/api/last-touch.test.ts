@@ -38,12 +38,18 @@ describe("an invoice's last touch", () => {
     const activity = await w.api('GET', w.path(`/invoices/${invoice}/activity`));
     expect(activity.body.data.map((e: { title: string }) => e.title)).toEqual(['Dispute opened', 'Note', 'Call: Left voicemail']);
 
+    // A task done (a review of the account) is no contact either; an email action sent is one.
+    const task = await w.api('POST', w.path('/actions'), { invoice, action_type: 'task', description: 'Review the account' });
+    expect(task.status).toBe(201);
+    expect((await w.api('POST', w.path(`/actions/${task.body.id}/complete`))).status).toBe(200);
+    expect(await touch(invoice)).toEqual({ at: '2026-11-20T09:00:00.000Z', by: 'alice' });
+
     // The customer calling back is a touch, whichever way the call went.
     expect((await log({ customer_id: acme, invoice_id: invoice, kind: 'call', direction: 'inbound', outcome: 'disputed', occurred_at: '2026-11-23T14:03:00Z' })).status).toBe(201);
     expect(await touch(invoice)).toEqual({ at: '2026-11-23T14:03:00.000Z', by: 'alice' });
   });
 
-  it("the migration gives back the last contact to an invoice a note had touched, and clears one that only notes touched", async () => {
+  it('the migration gives back the last contact to an invoice a note had touched, and clears one that only a note or a task touched', async () => {
     const acme = await addCustomer(w.engine, w.company, { name: 'Acme Corp' });
     const called = await addInvoice(w.engine, w.company, acme, { number: 'INV-1', total: 50_000, dueDate: '2026-11-01' });
     const noted = await addInvoice(w.engine, w.company, acme, { number: 'INV-2', total: 7_000, dueDate: '2026-11-01' });
@@ -51,6 +57,10 @@ describe("an invoice's last touch", () => {
     await log({ customer_id: acme, invoice_id: called, kind: 'call', outcome: 'reached', occurred_at: '2026-11-20T09:00:00Z' });
     await log({ customer_id: acme, invoice_id: called, kind: 'note', body: 'Pays on the 30th' });
     await log({ customer_id: acme, invoice_id: noted, kind: 'note', body: 'Credit hold?' });
+    const reviewed = await addInvoice(w.engine, w.company, acme, { number: 'INV-4', total: 3_000, dueDate: '2026-11-01' });
+    const task = await w.api('POST', w.path('/actions'), { invoice: reviewed, action_type: 'task', description: 'Review the account' });
+    expect((await w.api('POST', w.path(`/actions/${task.body.id}/complete`))).status).toBe(200);
+    await sql`UPDATE invoices SET last_touch_at = '2026-11-23T12:00:00.000Z', last_touched_by = 'alice' WHERE id = ${reviewed}`.execute(w.engine.db);
     // What the old trigger left behind: the notes as the last touch.
     await sql`UPDATE invoices SET last_touch_at = '2026-11-23T12:00:00.000Z', last_touched_by = 'bob' WHERE id IN (${called}, ${noted})`.execute(w.engine.db);
     await sql`UPDATE invoices SET last_touch_at = '2026-11-22T08:00:00.000Z', last_touched_by = 'carol' WHERE id = ${untouched}`.execute(w.engine.db);
@@ -58,6 +68,7 @@ describe("an invoice's last touch", () => {
     await repairLastTouch(w.engine.db);
     expect(await touch(called)).toEqual({ at: '2026-11-20T09:00:00.000Z', by: 'alice' });
     expect(await touch(noted)).toEqual({ at: null, by: null });
+    expect(await touch(reviewed)).toEqual({ at: null, by: null });
     // No note matches its touch: left as it was.
     expect(await touch(untouched)).toEqual({ at: '2026-11-22T08:00:00.000Z', by: 'carol' });
   });
