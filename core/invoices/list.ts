@@ -2,7 +2,8 @@
  * GET .../invoices: filtered, sorted, keyset-paged invoices (or customer groups), with the count
  * and facets on the first page only.
  */
-import { timestamp, today as todayOf } from '../clock';
+import { timestamp } from '../clock';
+import { workingDate } from '../companies/as-of';
 import { type AttentionEvents, attentionEvents, attentionNotes, EVENT_TIER, worklistKey } from './attention';
 import type { Engine } from '../engine';
 import { ValidationError } from '../errors';
@@ -127,7 +128,8 @@ function physicalOrder(sort: OrderKey, dir: SortDir, grouped: boolean): { sort: 
 
 export async function listInvoices(engine: Engine, companyId: string, q: InvoiceListQuery): Promise<InvoiceListEnvelope> {
   checkQuery(q);
-  const today = todayOf(engine.clock);
+  // The company's as-of date when set: a stale ledger's invoices age from its last activity.
+  const today = workingDate(engine, companyId);
   const now = timestamp(engine.clock);
   const limit = Math.min(q.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   const applied = appliedFilters(companyId, q);
