@@ -124,11 +124,14 @@ export const PAID_SOON_DAYS = 30;
 
 /**
  * The figures a collector sorts the inbox by, as SQL over an action row (a, i) and today:
- * open balance, the due date it counts from, days past due, the model's chance that the invoice is
- * not paid within PAID_SOON_DAYS (1 - the probability its current pay-date prediction puts on dates
- * up to then; 1 without a prediction, and for an action on the customer as a whole), and the value
- * at risk: balance x (1 + days past due / LATENESS_DAYS) x that chance. A customer action counts
- * the customer's open balance and oldest open due date.
+ * open balance, the due date it counts from, days past due, and the value at risk. An invoice's
+ * value at risk is its balance x (1 + days past due / LATENESS_DAYS) x the model's chance that it
+ * is not paid within PAID_SOON_DAYS (1 - the probability its current pay-date prediction puts on
+ * dates up to then; 1 without a prediction). A customer action (no invoice) shows the customer's
+ * open balance and oldest open due date, and its value at risk is the sum of what it covers, each
+ * invoice weighed the same way: the invoices its metadata lists (`invoice_ids`: a statement, a
+ * review of old balances), else the customer's open invoices. Weighing the whole balance by the
+ * oldest invoice's lateness, with no model, put every customer action at the top.
  */
 function figures(today: string) {
   const soon = addDays(today, PAID_SOON_DAYS);
@@ -137,11 +140,19 @@ function figures(today: string) {
   const balance = sql<number | null>`(CASE WHEN a.invoice_id IS NULL THEN ${customerTotal('balance')} ELSE i.balance END)`;
   const due = sql<string | null>`(CASE WHEN a.invoice_id IS NULL THEN ${customerTotal('oldest_open_due_date')} ELSE i.due_date END)`;
   const daysPastDue = sql<number | null>`(CASE WHEN ${due} IS NULL THEN NULL ELSE max(0, CAST(julianday(${today}) - julianday(${due}) AS INTEGER)) END)`;
-  const unpaidSoon = sql<number>`(CASE WHEN a.invoice_id IS NULL THEN 1.0 ELSE 1.0 - coalesce((
+  const atRisk = (inv: 'i' | 'o') => {
+    const ref = (column: string) => sql.ref(`${inv}.${column}`);
+    const unpaidSoon = sql<number>`(1.0 - coalesce((
       SELECT sum(json_extract(s.value, '$.probability')) FROM insights n, json_each(n.payload_json, '$.alternative_scenarios') s
-       WHERE n.company_id = a.company_id AND n.target_type = 'invoice' AND n.target_id = a.invoice_id
-         AND n.insight_type = 'invoice_pay_date_prediction' AND n.valid_to IS NULL AND json_extract(s.value, '$.date') <= ${soon}), 0) END)`;
-  const valueAtRisk = sql<number | null>`(${balance} * (1.0 + coalesce(${daysPastDue}, 0) * 1.0 / ${sql.lit(LATENESS_DAYS)}) * max(0.0, ${unpaidSoon}))`;
+       WHERE n.company_id = ${ref('company_id')} AND n.target_type = 'invoice' AND n.target_id = ${ref('id')}
+         AND n.insight_type = 'invoice_pay_date_prediction' AND n.valid_to IS NULL AND json_extract(s.value, '$.date') <= ${soon}), 0))`;
+    const late = sql<number>`max(0, CAST(julianday(${today}) - julianday(${ref('due_date')}) AS INTEGER))`;
+    return sql<number>`(${ref('balance')} * (1.0 + ${late} * 1.0 / ${sql.lit(LATENESS_DAYS)}) * max(0.0, ${unpaidSoon}))`;
+  };
+  const covered = sql<number | null>`(SELECT sum(${atRisk('o')}) FROM invoices o INDEXED BY invoices_customer
+    WHERE o.company_id = a.company_id AND o.customer_id = a.customer_id AND o.closing_reason IS NULL AND o.balance > 0
+      AND (json_type(a.metadata, '$.invoice_ids') IS NOT 'array' OR o.id IN (SELECT value FROM json_each(a.metadata, '$.invoice_ids'))))`;
+  const valueAtRisk = sql<number | null>`(CASE WHEN a.invoice_id IS NULL THEN ${covered} ELSE ${atRisk('i')} END)`;
   return { balance, due, daysPastDue, valueAtRisk };
 }
 

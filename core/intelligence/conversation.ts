@@ -63,6 +63,12 @@ export function lastTouch(c: Communication) {
   return { at: c.occurredAt, channel: c.kind, direction: c.direction, by: c.authorName, summary: c.subject ?? extractiveSummary(c) };
 }
 
+/** The last touch of a conversation (oldest first): its latest contact with the customer; an internal note is none. */
+function lastTouchOf(comms: readonly Communication[]) {
+  const last = comms.findLast((c) => c.direction !== 'internal');
+  return last ? lastTouch(last) : {};
+}
+
 export interface ConversationState {
   tone: Tone;
   activeCourt: 'AR' | 'Sales' | 'Operations' | 'Executive' | 'Customer';
@@ -131,7 +137,7 @@ export function customerConversationSummary(customer: CustomerFacts, promise: Pa
         channel: state.activeCourt === 'Customer' ? 'none' : state.tone === 'defiant' || (state.silenceDays ?? 0) > 14 ? 'call' : 'email',
         reason: state.disputeRaised ? 'dispute' : promise ? 'promise' : state.tone,
       },
-      last_touch: lastTouch(comms[comms.length - 1]),
+      last_touch: lastTouchOf(comms),
       commitment_date: promise?.date ?? null,
       predicted_pay_date: predictedPayDate,
       evidence_trace: [`${key.occurredAt.slice(0, 10)} ${key.kind} ${key.direction}: ${oneLine(extractiveSummary(key))}`],
@@ -176,7 +182,6 @@ export function invoiceConversationSummary(customer: CustomerFacts, invoice: Ope
             : state.silenceDays === null || state.silenceDays > 14
               ? 'No answer from the customer'
               : 'Waiting on the customer';
-  const last = comms[comms.length - 1];
   const lastTheirs = [...comms].reverse().find(fromCustomer);
   const step = agingStep(invoice.dueDate, today);
   return {
@@ -185,12 +190,13 @@ export function invoiceConversationSummary(customer: CustomerFacts, invoice: Ope
       active_topic: state.action ?? (step ? `Remind about ${invoice.number}, ${step.label}` : `Confirm ${invoice.number} is scheduled for payment`),
       desired_outcome: `${amount} paid on ${invoice.number}`,
       blocker,
-      last_touch: last ? lastTouch(last) : {},
+      last_touch: lastTouchOf(comms),
     },
     evidence: [
       fact('Due date', invoice.dueDate, 'invoice', { type: 'invoice', id: invoice.id }),
       fact('Open balance', amount, 'invoice', { type: 'invoice', id: invoice.id }),
-      fact('The customer last wrote or called on', lastTheirs?.occurredAt.slice(0, 10) ?? null, 'communication'),
+      // Said only with a date: without one the clause read "last wrote or called on" and nothing.
+      ...(lastTheirs ? [fact('The customer last wrote or called on', lastTheirs.occurredAt.slice(0, 10), 'communication', { type: 'communication', id: lastTheirs.id })] : []),
       fact('Tone', state.tone, 'vader_sentiment'),
     ],
   };

@@ -287,6 +287,7 @@ function statementTrigger(customer: CustomerFacts, each: Trigger[], companyName:
     invoice: null,
     event: `${invoices.length} small invoices past due, no contact in the last ${NO_TOUCH_DAYS} days`,
     evidence: invoices.map((i) => fact(`Open balance of ${i.number}`, formatMoney(i.balance, i.currency), 'invoice', { type: 'invoice', id: i.id })),
+    // invoice_ids: what the statement covers (the inbox weighs its value at risk from them).
     options: [
       emailOption(
         `Send ${customer.name} a statement of ${invoices.length} past-due invoices (${total})`,
@@ -294,7 +295,7 @@ function statementTrigger(customer: CustomerFacts, each: Trigger[], companyName:
         `Hello,\n\nOur records show these invoices are past due:\n\n${lines}\n\nTotal: ${total}. Could you let us know when they will be paid?\n\nThank you,\n${companyName}`,
       ),
       callOption(`Call ${customer.name} about ${invoices.length} past-due invoices`, [`${invoices.length} invoices past due, ${total} in all`, 'Confirm they were received and approved', 'Ask for a payment date']),
-    ],
+    ].map((o) => ({ ...o, metadata: { ...o.metadata, invoice_ids: invoices.map((i) => i.id) } })),
   };
 }
 

@@ -7,8 +7,10 @@
  * that has come. Each event source below is one small indexed query over the whole company, so a
  * new source (a promise logged on a call, say) is one more entry in SOURCES.
  *
- * Order (what is at stake): invoices with an event first, then those that are only past due; each
- * group by open balance, largest first.
+ * Order (what is at stake): invoices with a pressing event first (a promise that fell due or was
+ * broken, a reply waiting: the customer did or said something), then all the others by open
+ * balance, largest first. A ready dunning step or a follow-up date is routine: it does not lift a
+ * $356 invoice above a $14,183 one 229 days late.
  */
 import { daysBetween } from '../dates';
 import { prepared } from '../db/statements';
@@ -51,6 +53,9 @@ export function replyNote(): AttentionNote {
 export function dunningNote(stepLabel: string): AttentionNote {
   return { reason: 'dunning_ready', label: `Dunning step ready: ${stepLabel}` };
 }
+
+/** Reasons the customer's own doing makes pressing: they put an invoice in the worklist's first tier. */
+export const PRESSING_REASONS: ReadonlySet<AttentionReason> = new Set(['promise_broken', 'promise_due', 'reply_received']);
 
 /** Notes in the order of ATTENTION_REASONS (the most pressing first), one per reason. */
 export function orderNotes(notes: AttentionNote[]): AttentionNote[] {
@@ -132,6 +137,13 @@ const SOURCES: Source[] = [promisesOnActions, replies, readyDunningSteps, follow
 export interface AttentionEvents {
   today: string;
   byInvoice: Map<string, AttentionNote[]>;
+  /** The invoices with a pressing event (PRESSING_REASONS), the worklist's first tier. */
+  pressing: Set<string>;
+}
+
+/** Whether an invoice's event notes put it in the worklist's first tier. */
+export function isPressing(notes: readonly AttentionNote[]): boolean {
+  return notes.some((n) => PRESSING_REASONS.has(n.reason));
 }
 
 export function attentionEvents(sqlite: Sqlite, companyId: string, today: string, now: string): AttentionEvents {
@@ -155,11 +167,12 @@ export function attentionEvents(sqlite: Sqlite, companyId: string, today: string
       for (const note of byCustomer.get(r.customer_id)!) add(byInvoice, r.id, note);
     }
   }
-  return { today, byInvoice };
+  const pressing = new Set([...byInvoice].filter(([, notes]) => isPressing(notes)).map(([id]) => id));
+  return { today, byInvoice, pressing };
 }
 
 /** The reasons of one open invoice: its events, then past due when it is. */
-export function attentionNotes(events: AttentionEvents, invoice: { id: string; due_date: string; balance: number; closing_reason: string | null }): AttentionNote[] {
+export function attentionNotes(events: Pick<AttentionEvents, 'today' | 'byInvoice'>, invoice: { id: string; due_date: string; balance: number; closing_reason: string | null }): AttentionNote[] {
   if (invoice.closing_reason) return [];
   const notes = [...(events.byInvoice.get(invoice.id) ?? [])];
   if (invoice.balance > 0 && invoice.due_date < events.today) notes.push(pastDueNote(invoice.due_date, events.today));
@@ -167,7 +180,12 @@ export function attentionNotes(events: AttentionEvents, invoice: { id: string; d
 }
 
 /**
- * Keyset position of the worklist order as one integer: invoices with an event sort above all
- * others (EVENT_TIER is larger than any balance in minor units), then by balance.
+ * Keyset position of the worklist order as one integer: invoices with a pressing event sort above
+ * all others (EVENT_TIER is larger than any balance in minor units), then by balance.
  */
 export const EVENT_TIER = 2 ** 50;
+
+/** An invoice's place in the worklist (larger first): a pressing event above everything else, then the open balance (minor units). */
+export function worklistKey(eventNotes: readonly AttentionNote[], balance: number): number {
+  return (isPressing(eventNotes) ? EVENT_TIER : 0) + balance;
+}

@@ -2,7 +2,7 @@
  * GET .../invoices/{invoice_id}: the list item plus progress billing, classification, location,
  * and the dunning plan while a collection program is active on the invoice.
  */
-import { today as todayOf } from '../clock';
+import { workingDate } from '../companies/as-of';
 import type { Engine } from '../engine';
 import { NotFoundError } from '../errors';
 import { prepared } from '../db/statements';
@@ -105,6 +105,6 @@ function readInvoiceDetail(sqlite: Sqlite, companyId: string, invoiceId: string,
 }
 
 export async function getInvoiceDetail(engine: Engine, companyId: string, invoiceId: string): Promise<InvoiceDetail> {
-  const today = todayOf(engine.clock);
+  const today = workingDate(engine, companyId);
   return readSnapshot(engine, (sqlite) => readInvoiceDetail(sqlite, companyId, invoiceId, today));
 }

@@ -2,8 +2,9 @@
  * GET .../invoices: filtered, sorted, keyset-paged invoices (or customer groups), with the count
  * and facets on the first page only.
  */
-import { timestamp, today as todayOf } from '../clock';
-import { type AttentionEvents, attentionEvents, attentionNotes, EVENT_TIER } from './attention';
+import { timestamp } from '../clock';
+import { workingDate } from '../companies/as-of';
+import { type AttentionEvents, attentionEvents, attentionNotes, EVENT_TIER, worklistKey } from './attention';
 import type { Engine } from '../engine';
 import { ValidationError } from '../errors';
 import { type CursorPosition, decodeCursor, encodeCursor, queryFingerprint } from './cursor';
@@ -127,7 +128,8 @@ function physicalOrder(sort: OrderKey, dir: SortDir, grouped: boolean): { sort: 
 
 export async function listInvoices(engine: Engine, companyId: string, q: InvoiceListQuery): Promise<InvoiceListEnvelope> {
   checkQuery(q);
-  const today = todayOf(engine.clock);
+  // The company's as-of date when set: a stale ledger's invoices age from its last activity.
+  const today = workingDate(engine, companyId);
   const now = timestamp(engine.clock);
   const limit = Math.min(q.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   const applied = appliedFilters(companyId, q);
@@ -241,19 +243,21 @@ function pageBound(
 }
 
 function positionOf(row: InvoiceRow, sort: OrderKey, events: AttentionEvents | null, plan: string): CursorPosition {
-  if (sort === 'attention') return { key: (events!.byInvoice.has(row.id) ? EVENT_TIER : 0) + row.balance, id: row.id, plan: 'attention' };
+  if (sort === 'attention') return { key: worklistKey(events!.byInvoice.get(row.id) ?? [], row.balance), id: row.id, plan: 'attention' };
   const tiered = TIERED[sort];
   if (tiered) return { key: row[tiered.column], id: row.id, plan: `${plan}:${tierOf(row)}` };
   return { key: row[SORT_COLUMN[sort as SortKey] as keyof InvoiceRow] as string | number, id: row.id, plan };
 }
 
 /**
- * The worklist in its order: first the invoices with an event (a small set, read by id), then
- * the ones only past due, walking the balance index from the largest balance down.
+ * The worklist in its order: first the invoices with a pressing event (a small set, read by id),
+ * then the others (past due, or with a routine event), walking the balance index from the largest
+ * balance down.
  */
 function worklistPage(sqlite: Sqlite, where: Where, events: AttentionEvents, after: CursorPosition | null, take: number, today: string): InvoiceRow[] {
   const columns = ITEM_COLUMNS.map((c) => `i.${c}`).join(', ');
-  const eventIds = jsonList([...events.byInvoice.keys()]);
+  const pressingIds = jsonList([...events.pressing]);
+  const routineIds = jsonList([...events.byInvoice.keys()].filter((id) => !events.pressing.has(id)));
   const rows: InvoiceRow[] = [];
   const inEvents = after === null || (after.key as number) >= EVENT_TIER;
   if (inEvents) {
@@ -263,7 +267,7 @@ function worklistPage(sqlite: Sqlite, where: Where, events: AttentionEvents, aft
         sqlite,
         `SELECT ${columns} FROM invoices i WHERE ${where.text} AND i.id IN (SELECT value FROM json_each(?))${keyset}
          ORDER BY i.balance DESC, i.id DESC LIMIT ?`,
-      ).all(...where.params, eventIds, ...(after ? [(after.key as number) - EVENT_TIER, after.id] : []), take) as InvoiceRow[]),
+      ).all(...where.params, pressingIds, ...(after ? [(after.key as number) - EVENT_TIER, after.id] : []), take) as InvoiceRow[]),
     );
   }
   if (rows.length < take) {
@@ -272,9 +276,10 @@ function worklistPage(sqlite: Sqlite, where: Where, events: AttentionEvents, aft
       ...(prepared(
         sqlite,
         `SELECT ${columns} FROM invoices i INDEXED BY invoices_balance
-         WHERE ${where.text} AND i.closing_reason IS NULL AND i.balance > 0 AND i.due_date < ? AND i.id NOT IN (SELECT value FROM json_each(?))${keyset}
+         WHERE ${where.text} AND i.closing_reason IS NULL AND ((i.balance > 0 AND i.due_date < ?) OR i.id IN (SELECT value FROM json_each(?)))
+           AND i.id NOT IN (SELECT value FROM json_each(?))${keyset}
          ORDER BY i.balance DESC, i.id DESC LIMIT ?`,
-      ).all(...where.params, today, eventIds, ...(after && !inEvents ? [after.key, after.id] : []), take - rows.length) as InvoiceRow[]),
+      ).all(...where.params, today, routineIds, pressingIds, ...(after && !inEvents ? [after.key, after.id] : []), take - rows.length) as InvoiceRow[]),
     );
   }
   return rows;

@@ -4,7 +4,7 @@
  * so it costs the same at a million invoices as at ten. Aging and overdue figures count open
  * invoices with a balance, as the analytics aging report does.
  */
-import { today as todayOf } from '../clock';
+import { workingDate } from '../companies/as-of';
 import type { ClosingReason } from '../db/schema';
 import type { Engine } from '../engine';
 import { fromMinor } from '../money';
@@ -49,7 +49,7 @@ const OWNER_DUE_TOTALS = `SELECT i.due_date, coalesce(i.closing_reason, 'open'),
   WHERE c.company_id = ? AND c.ar_owner_id = ? GROUP BY 1, 2`;
 
 export async function invoiceSummary(engine: Engine, companyId: string, arOwner?: string): Promise<InvoiceSummary> {
-  const today = todayOf(engine.clock);
+  const today = workingDate(engine, companyId);
   const t = statusThresholds(today);
   return readSnapshot(engine, (sqlite) => {
     const currency = (prepared(sqlite, 'SELECT currency FROM companies WHERE id = ?').pluck().get(companyId) as string | undefined) ?? 'USD';

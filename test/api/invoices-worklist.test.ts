@@ -84,10 +84,11 @@ describe('the invoice worklist', () => {
     return out;
   }
 
-  it("lists my open invoices that need work, events first, then by balance, with each row's reasons", async () => {
+  it("lists my open invoices that need work, a reply or promise first, then by balance, with each row's reasons", async () => {
     const res = await get('attention=true&ar_owner=me');
     expect(res.status).toBe(200);
-    expect(numbers(res.body)).toEqual(['G-PAST-SMALL', 'G-FOLLOW', 'G-PROMISE', 'G-PAST-BIG', 'G-ANSWERED']);
+    // A follow-up date is routine: G-FOLLOW ranks by its balance, below the larger G-PAST-BIG.
+    expect(numbers(res.body)).toEqual(['G-PAST-SMALL', 'G-PROMISE', 'G-PAST-BIG', 'G-FOLLOW', 'G-ANSWERED']);
     expect(res.body.count).toBe(5);
     expect(res.body.applied_filters).toMatchObject({ attention: true, sort: 'attention' });
     const reasons = Object.fromEntries((res.body.items as Item[]).map((i) => [i.invoice_number, i.attention!.map((a) => a.label)]));
@@ -103,8 +104,9 @@ describe('the invoice worklist', () => {
 
   it('takes the whole company one parameter away, with a customer-wide ready dunning step on its past-due invoices', async () => {
     const res = await get('attention=true');
-    // The step is the customer's, so both of Initech's past-due invoices rank with the events.
-    expect(numbers(res.body)).toEqual(['I-PAST', 'G-PAST-SMALL', 'G-FOLLOW', 'G-PROMISE', 'I-DUNNING', 'G-PAST-BIG', 'G-ANSWERED']);
+    // The step is the customer's, so both of Initech's past-due invoices carry it; a ready step is
+    // routine, so they rank by balance with the rest.
+    expect(numbers(res.body)).toEqual(['G-PAST-SMALL', 'G-PROMISE', 'I-PAST', 'G-PAST-BIG', 'G-FOLLOW', 'G-ANSWERED', 'I-DUNNING']);
     expect(res.body.count).toBe(7);
     const dunning = (res.body.items as Item[]).find((i) => i.invoice_number === 'I-DUNNING')!;
     expect(dunning.attention!.map((a) => a.reason)).toEqual(['dunning_ready', 'past_due']);
@@ -118,7 +120,7 @@ describe('the invoice worklist', () => {
 
   it('narrows the worklist with a status chip and sorts it by any column', async () => {
     const current = await get('attention=true&ar_owner=me&status=current');
-    expect(numbers(current.body)).toEqual(['G-FOLLOW', 'G-PROMISE']);
+    expect(numbers(current.body)).toEqual(['G-PROMISE', 'G-FOLLOW']);
     expect(current.body.count).toBe(2);
     const byDays = await get('attention=true&ar_owner=me&sort=days_past_due&order=desc');
     expect(numbers(byDays.body)).toEqual(['G-PAST-BIG', 'G-PAST-SMALL', 'G-ANSWERED', 'G-PROMISE', 'G-FOLLOW']);

@@ -180,7 +180,7 @@ describe('a stale ledger: the IBM file cut at 2013-09-30', () => {
     await lookAndCheck(page, 'stale-ledger-offer');
 
     await offer.click();
-    await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toMatch(/^Working as of Sep 30, 2013: analytics, predictions, signals and proposals count from that date/);
+    await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toMatch(/^Working as of Sep 30, 2013: the invoice list, analytics, predictions, signals and proposals count from that date/);
     await expect.poll(() => page.getByRole('heading', { name: 'Aging on Sep 30, 2013' }).count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => page.getByRole('heading', { name: 'Collection metrics on Sep 30, 2013' }).count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => metric(page, 'DSO'), { timeout: 15_000 }).toBeLessThan(120);
@@ -190,6 +190,9 @@ describe('a stale ledger: the IBM file cut at 2013-09-30', () => {
     const summary = await apiGet<{ as_of: string; buckets: Array<{ key: string; invoice_count: number }> }>(page, `/api/companies/${companyId}/ar-aging/summary`);
     expect(summary.as_of).toBe(CUT);
     expect(summary.buckets.find((b) => b.key === '91_over')?.invoice_count ?? 0).toBe(0);
+    // The desk ages from the same date: its list and header find nothing 90+ days late either.
+    expect((await apiGet<{ count: number }>(page, `/api/companies/${companyId}/invoices?status=past_due_90p&limit=1`)).count).toBe(0);
+    expect((await apiGet<{ as_of: string; aging: Record<string, { invoice_count: number }> }>(page, `/api/companies/${companyId}/invoices/summary`)).aging['91_over'].invoice_count).toBe(0);
     await lookAndCheck(page, 'stale-ledger-as-of');
 
     // Settings › Company shows it and clears it; the banner offers it again.

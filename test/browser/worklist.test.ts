@@ -96,12 +96,13 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
     await server?.stop();
   });
 
-  it('opens on My work: my open invoices that need attention, each with its reason, events first then by balance', async () => {
+  it('opens on My work: my open invoices that need attention, each with its reason, a reply or promise first then by balance', async () => {
     const work = await rowsWhere(page, (r) => r.length > 0 && r.every((x) => x.reason), 'rows with reasons');
     expect(await page.getByRole('button', { name: 'My work' }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('button', { name: 'Mine' }).getAttribute('aria-pressed')).toBe('true');
     expect(work.every((r) => !r.status.startsWith('closed_'))).toBe(true);
-    const tier = (r: Row) => (r.reason === 'past_due' ? 1 : 0);
+    // The first reason is the most pressing: a promise or a reply waiting lifts a row; a follow-up or dunning step does not.
+    const tier = (r: Row) => (['promise_broken', 'promise_due', 'reply_received'].includes(r.reason ?? '') ? 0 : 1);
     for (let i = 1; i < work.length; i++) {
       const [a, b] = [work[i - 1], work[i]];
       expect(tier(a) < tier(b) || (tier(a) === tier(b) && a.balance >= b.balance), `${a.number} before ${b.number}`).toBe(true);

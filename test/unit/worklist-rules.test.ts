@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attentionNotes, followUpNote, orderNotes, pastDueNote, promiseNote, replyNote } from '../../core/invoices/attention';
+import { attentionNotes, dunningNote, followUpNote, orderNotes, pastDueNote, promiseNote, replyNote, worklistKey } from '../../core/invoices/attention';
 import { followUpRange } from '../../core/invoices/filters';
 import { openBalance } from '../../core/invoices/shape';
 
@@ -37,5 +37,19 @@ describe('worklist rules', () => {
     expect(openBalance({ balance: 8000, closing_reason: 'written_off' })).toBe(0);
     expect(openBalance({ balance: -500, closing_reason: 'overpaid' })).toBe(0);
     expect(openBalance({ balance: 8000, closing_reason: null })).toBe(8000);
+  });
+
+  it('ranks a much larger and later invoice above a small one unless the customer did something: a reply waiting, a promise due', () => {
+    const today = '2026-11-23';
+    const big = worklistKey([], 1_418_300);
+    // Routine events (a follow-up date, a ready dunning step) do not lift a $356 invoice.
+    expect(big).toBeGreaterThan(worklistKey([followUpNote('2026-11-22', today)], 35_600));
+    expect(big).toBeGreaterThan(worklistKey([dunningNote('Second notice'), followUpNote(today, today)], 35_600));
+    // The customer's own doing does, whatever the balances.
+    expect(worklistKey([replyNote()], 35_600)).toBeGreaterThan(big);
+    expect(worklistKey([promiseNote(today, today)], 35_600)).toBeGreaterThan(big);
+    expect(worklistKey([promiseNote('2026-11-20', today)], 35_600)).toBeGreaterThan(worklistKey([followUpNote(today, today)], 99_999_999_00));
+    // Within a tier, the larger balance first.
+    expect(worklistKey([replyNote()], 50_000)).toBeGreaterThan(worklistKey([promiseNote(today, today)], 49_999));
   });
 });

@@ -87,8 +87,17 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
   }, [category, filters, order]);
   useEffect(() => setOrder(category === 'history' ? HISTORY_ORDER : DEFAULT_ORDER), [category]);
   const sortBy = (sort: Sort, direction: 'asc' | 'desc') => setOrder({ sort, order: direction });
-  const header = (sort: Sort, words: string, numeric = false, firstOrder: 'asc' | 'desc' = numeric ? 'desc' : 'asc') => (
-    <SortHeader column={sort} sort={order.sort} order={order.order} onSort={sortBy} numeric={numeric} firstOrder={firstOrder}>
+  // `optional`: a column folded away while the side panel is open on a laptop-sized window; 'wide': the "why", which the panel says, up to wider ones (outreach.css).
+  const header = (sort: Sort, words: string, numeric = false, firstOrder: 'asc' | 'desc' = numeric ? 'desc' : 'asc', optional: boolean | 'wide' = false) => (
+    <SortHeader
+      column={sort}
+      sort={order.sort}
+      order={order.order}
+      onSort={sortBy}
+      numeric={numeric}
+      firstOrder={firstOrder}
+      className={optional === 'wide' ? 'optional-wide' : optional ? 'optional' : undefined}
+    >
       {words}
     </SortHeader>
   );
@@ -286,11 +295,13 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                 {header('customer', 'Customer')}
                 <th scope="col">Invoice</th>
                 {header('balance', 'Open balance', true)}
-                {header('days_past_due', 'Days past due', true)}
+                {header('days_past_due', 'Days past due', true, 'desc', true)}
                 {header('recommendation', 'Recommendation')}
-                {header('why', 'Why')}
-                {category === 'history' ? header('created', 'Executed', false, 'desc') : header('decide_by', 'Decide by')}
-                <th scope="col">Status</th>
+                {header('why', 'Why', false, 'asc', 'wide')}
+                {category === 'history' ? header('created', 'Executed', false, 'desc', true) : header('decide_by', 'Decide by', false, 'asc', true)}
+                <th scope="col" className="optional">
+                  Status
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -323,16 +334,16 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                       {a.customer_name}
                     </a>
                   </td>
-                  <td className="mono">{a.invoice_number ?? <span className="muted">All open</span>}</td>
+                  <td className="mono invoice-cell">{a.invoice_number ?? <span className="muted">All open</span>}</td>
                   <td className="num">{a.balance === null ? <span className="muted">—</span> : formatMoney(a.balance, a.currency ?? undefined)}</td>
-                  <td className="num">{a.days_past_due === null ? <span className="muted">—</span> : a.days_past_due}</td>
+                  <td className="num optional">{a.days_past_due === null ? <span className="muted">—</span> : a.days_past_due}</td>
                   <td>
                     {recommendationOf(a)}
                     <span className="muted small"> · {TYPE_WORDS[a.action_type]}</span>
                   </td>
-                  <td className="small">{a.trigger_event_label ?? <span className="muted">—</span>}</td>
-                  <td className="small">{category === 'history' ? when(a) : a.response_deadline ? formatDate(a.response_deadline.slice(0, 10)) : <span className="muted">—</span>}</td>
-                  <td className={a.delivery?.status === 'failed' && a.status === 'processing' ? 'status-failed' : undefined}>{progressWords(a)}</td>
+                  <td className="small optional-wide">{a.trigger_event_label ?? <span className="muted">—</span>}</td>
+                  <td className="small optional">{category === 'history' ? when(a) : a.response_deadline ? formatDate(a.response_deadline.slice(0, 10)) : <span className="muted">—</span>}</td>
+                  <td className={a.delivery?.status === 'failed' && a.status === 'processing' ? 'status-failed optional' : 'optional'}>{progressWords(a)}</td>
                 </tr>
               ))}
             </tbody>

@@ -143,7 +143,7 @@ function History({ snapshots, currency, asOf, onDate }: { snapshots: Snapshot[];
   );
 }
 
-function Details({ companyId, asOf, bucket, currency }: { companyId: string; asOf: string; bucket: Bucket | null; currency: string }) {
+function Details({ companyId, asOf, deskDate, bucket, currency }: { companyId: string; asOf: string; deskDate: string; bucket: Bucket | null; currency: string }) {
   const navigate = useRoute((s) => s.navigate);
   const [groupBy, setGroupBy] = useState<'customer' | 'invoice'>('customer');
   const [page, setPage] = useState(1);
@@ -156,11 +156,10 @@ function Details({ companyId, asOf, bucket, currency }: { companyId: string; asO
       }),
     [companyId, asOf, groupBy, bucket, page],
   );
-  const today = localToday();
-  // The invoice desk ages by today: the bucket carries over only when the report is of today.
+  // The invoice desk ages from its own date (the company's as-of date, else today): the bucket carries over only when the report is of that date.
   // Everyone's invoices of the customer, as the aging counts them: not the desk's "my work" view.
   const deskSearch = (customerId: string) =>
-    toSearch({ ...DEFAULT_FILTERS, work: false, ar_owner: '', customer_id: customerId, aging_bucket: bucket && asOf === today ? [bucket] : [] });
+    toSearch({ ...DEFAULT_FILTERS, work: false, ar_owner: '', customer_id: customerId, aging_bucket: bucket && asOf === deskDate ? [bucket] : [] });
   const open = (href: string) => (e: React.MouseEvent) => {
     e.preventDefault();
     navigate(href);
@@ -285,6 +284,7 @@ function Details({ companyId, asOf, bucket, currency }: { companyId: string; asO
 export function AgingSection({
   companyId,
   asOf,
+  deskDate,
   onAsOf,
   onCurrency,
   onAnswered,
@@ -292,6 +292,8 @@ export function AgingSection({
 }: {
   companyId: string;
   asOf: string;
+  /** The date the invoice desk ages from: the company's as-of date, else today. */
+  deskDate: string;
   onAsOf: (date: string) => void;
   onCurrency: (currency: string) => void;
   /** Called once the summary has answered (data or error), so the slower sections may ask. */
@@ -385,7 +387,7 @@ export function AgingSection({
         {history.data && history.data.data.length > 0 && <History snapshots={history.data.data} currency={currency} asOf={asOf} onDate={onAsOf} />}
       </section>
       {answered ? (
-        <Details companyId={companyId} asOf={asOf} bucket={bucket} currency={currency} />
+        <Details companyId={companyId} asOf={asOf} deskDate={deskDate} bucket={bucket} currency={currency} />
       ) : (
         <section className="card" aria-labelledby="details-title">
           <h2 id="details-title">Details on {formatDate(asOf)}</h2>

@@ -27,7 +27,7 @@ export default function AnalyticsPage({ companyId }: { companyId: string }) {
       <StaleLedgerBanner companyId={companyId} onAsOf={setAsOf} />
       {settled && (
         <>
-          <AgingSection companyId={companyId} asOf={asOf} onAsOf={setAsOf} onCurrency={setCurrency} onAnswered={onAgingAnswered} canWrite={role !== 'viewer'} />
+          <AgingSection companyId={companyId} asOf={asOf} deskDate={settings.data?.as_of_date ?? localToday()} onAsOf={setAsOf} onCurrency={setCurrency} onAnswered={onAgingAnswered} canWrite={role !== 'viewer'} />
           <MetricsSection companyId={companyId} asOf={asOf} waiting={!agingAnswered} />
           <ForecastSection companyId={companyId} currency={currency} waiting={!agingAnswered} />
         </>

@@ -22,8 +22,7 @@ export function StaleLedgerBanner({ companyId, onAsOf }: { companyId: string; /*
   if (f.as_of_date) {
     return (
       <p className="notice-warn" role="status" data-testid="stale-ledger">
-        Working as of {formatDate(f.as_of_date)}: analytics, predictions, signals and proposals count from that date, not from today. The invoice list still ages
-        from today.{' '}
+        Working as of {formatDate(f.as_of_date)}: the invoice list, analytics, predictions, signals and proposals count from that date, not from today.{' '}
         <a
           href={settings}
           onClick={(e) => {

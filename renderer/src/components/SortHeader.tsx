@@ -11,6 +11,7 @@ export function SortHeader<K extends string>({
   onSort,
   firstOrder = 'asc',
   numeric,
+  className,
   children,
 }: {
   column: K;
@@ -19,11 +20,12 @@ export function SortHeader<K extends string>({
   onSort: (column: K, order: 'asc' | 'desc') => void;
   firstOrder?: 'asc' | 'desc';
   numeric?: boolean;
+  className?: string;
   children: ReactNode;
 }) {
   const active = sort === column;
   return (
-    <th scope="col" className={numeric ? 'num' : undefined} aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}>
+    <th scope="col" className={[numeric ? 'num' : '', className ?? ''].filter(Boolean).join(' ') || undefined} aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}>
       <button type="button" className="sort-button" onClick={() => onSort(column, active ? (order === 'asc' ? 'desc' : 'asc') : firstOrder)}>
         {children}
         <span aria-hidden="true" className="sort-mark">

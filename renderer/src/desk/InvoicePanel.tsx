@@ -17,6 +17,7 @@ import { balanceTooltip } from './InvoiceGrid';
 import { Payments, RecordPayment } from './PanelPayments';
 import { ChaseStatus, Disputes } from './PanelDisputes';
 import { Reminders } from './PanelReminders';
+import { latestCustomerEvent, nextStepWords } from './glance-words';
 import { useDesk } from './store';
 import type { InvoiceDetail } from './types';
 
@@ -148,7 +149,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
                 </div>
               )}
             </div>
-            <Glance companyId={companyId} invoice={invoice} activity={activity.data?.data ?? null} onCustomer={onCustomer} />
+            <Glance companyId={companyId} invoice={invoice} activity={activity.data?.data ?? null} version={version} onCustomer={onCustomer} />
             <ChaseStatus companyId={companyId} customerId={invoice.customer} version={version} />
             {!!invoice.balance_at_closing && (
               <p className="muted small" data-testid="closed-note">
@@ -209,9 +210,15 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
 }
 
 /** What happened and what happens next, before anything else: who, how late, the customer's latest word, the next step. */
-function Glance({ companyId, invoice, activity, onCustomer }: { companyId: string; invoice: InvoiceDetail; activity: ActivityEntry[] | null; onCustomer: (id: string) => void }) {
-  const latest = activity ? newestFirst(activity).find((e) => e.kind === 'communication' && (e.direction === 'inbound' || e.type === 'call')) : undefined;
-  const next = ((invoice.dunning_plan ?? []) as PlanEntry[]).find((s) => ['scheduled', 'pending', 'ready'].includes(String(s.status ?? '')));
+function Glance({ companyId, invoice, activity, version, onCustomer }: { companyId: string; invoice: InvoiceDetail; activity: ActivityEntry[] | null; version: number; onCustomer: (id: string) => void }) {
+  // A dispute opened after the last reply is the latest word, so the glance reads the disputes too.
+  const disputes = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/disputes', { path: { company_id: companyId }, query: { invoice_id: invoice.id }, signal }),
+    [companyId, invoice.id, version],
+  );
+  const loaded = activity !== null && (disputes.data !== null || disputes.error !== null);
+  const latest = loaded ? latestCustomerEvent(activity, disputes.data?.data ?? [], invoice.currency) : null;
+  const next = nextStepWords(invoice.dunning_plan ?? []);
   const closed = invoice.status.startsWith('closed_');
   return (
     <ul className="panel-glance" data-testid="panel-glance">
@@ -227,11 +234,11 @@ function Glance({ companyId, invoice, activity, onCustomer }: { companyId: strin
       </li>
       <li data-testid="glance-latest">
         <span className="muted">Latest from the customer: </span>
-        {activity === null ? '…' : latest ? `${latest.title} · ${formatTimestamp(latest.at)}` : 'nothing yet'}
+        {!loaded ? '…' : latest ? `${latest.text} · ${formatTimestamp(latest.at)}` : 'nothing yet'}
       </li>
       <li data-testid="glance-next">
         <span className="muted">Next step: </span>
-        {next ? `${String(next.step ?? next.label ?? 'Reminder')} on ${formatDate(String(next.scheduled_date ?? ''))}` : invoice.next_follow_up_date ? `follow up on ${formatDate(invoice.next_follow_up_date)}` : 'none planned'}
+        {next ?? (invoice.next_follow_up_date ? `follow up on ${formatDate(invoice.next_follow_up_date)}` : 'none planned')}
       </li>
     </ul>
   );
@@ -370,7 +377,7 @@ function DunningPlan({ invoice }: { invoice: InvoiceDetail }) {
               <li key={String(step.id ?? i)} className={`timeline-item t-${status}`}>
                 <span className="timeline-dot" aria-hidden="true" />
                 <div>
-                  <strong>{String(step.step ?? step.label ?? `Step ${i + 1}`)}</strong>
+                  <strong>{`Step ${String(step.step ?? i + 1)}${step.label ? `: ${String(step.label)}` : ''}`}</strong>
                   <div className="muted small">
                     {formatDate(String(step.scheduled_date ?? ''))} · {String(step.channel ?? '')} · {status}
                   </div>

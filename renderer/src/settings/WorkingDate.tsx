@@ -26,8 +26,8 @@ export function WorkingDate({ companyId, canWrite }: { companyId: string; canWri
         <>
           <p>
             {asOf
-              ? `Analytics, predictions, signals and proposals count from ${formatDate(asOf)}, not from today.`
-              : 'Analytics, predictions, signals and proposals count from today.'}
+              ? `The invoice list, analytics, predictions, signals and proposals count from ${formatDate(asOf)}, not from today.`
+              : 'The invoice list, analytics, predictions, signals and proposals count from today.'}
           </p>
           <p className="muted small">A ledger imported from an old export reads as years past due from today: working as of its last activity dates it as it was.</p>
           {canWrite && asOf && (
