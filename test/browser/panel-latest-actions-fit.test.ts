@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 
 /** A write as the signed-in page (same token); returns the status. */
@@ -35,12 +35,7 @@ describe('the panel leads with the latest customer event; the Actions table fits
     server = await startDemoServer();
     browser = await openBrowser();
     page = browser.page;
-    await page.goto(server.url);
-    await page.getByLabel('Username').fill('demo');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/companies\/[0-9a-f-]{36}\/invoices/);
-    companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    companyId = await signIn(page, server.url);
   }, 240_000);
 
   afterAll(async () => {
