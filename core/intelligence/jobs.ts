@@ -22,7 +22,8 @@ export const DEBOUNCE_MS = 2_000;
 /** More touched customers than this: a full refresh is cheaper than a list. */
 const MAX_LISTED_CUSTOMERS = 5_000;
 /** Commands whose changes are the engine's own bookkeeping, never a reason to recompute. */
-const IGNORED_COMMANDS = [REFRESH_COMMAND, 'intelligence_watch', 'intelligence_progress', 'claim_job', 'complete_job', 'fail_job', 'reclaim_job'];
+/** Commands whose changes are the engine's own bookkeeping: the change watcher refreshes nobody for them. */
+export const IGNORED_COMMANDS = [REFRESH_COMMAND, 'intelligence_watch', 'intelligence_progress', 'claim_job', 'complete_job', 'fail_job', 'reclaim_job'];
 
 export interface RefreshPayload {
   scope: 'full' | 'customers';

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookAndCheck } from '../support/axe';
 import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
-import { type DemoServer, startDemoServer } from '../support/server';
+import { type DemoServer, intelligenceSettled, startDemoServer } from '../support/server';
 import { type ImapServer, startImap } from '../support/imap';
 import { type SmtpServer, startSmtp } from '../support/smtp';
 
@@ -152,6 +152,8 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
 
   it('Actions: an approved call is in the Queue with its phone numbers; logging it with a promise completes it and withdraws the invoice’s other proposals', async () => {
     type Listed = { data: Array<{ id: string; invoice: string | null; customer_name: string }> };
+    // What the test before decided is refreshed first: that refresh withdraws proposals it made moot.
+    await intelligenceSettled(server, companyId);
     const calls = await apiGet<Listed>(page, `/api/companies/${companyId}/actions?category=needs_action&action_type=call&page_size=100`);
     const withSiblings = [];
     for (const c of calls.data.filter((a) => a.invoice)) {

@@ -2,10 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IGNORED_COMMANDS, INTELLIGENCE_REFRESH } from '../../core/intelligence/jobs';
 import { BIN, PACKAGE_DIR, type ServerProcess, startServe } from './cli';
+import { query } from './sync';
 
 export interface DemoServer {
   url: string;
+  /** The server's database file, for reading what it did (readers never block its writer). */
+  file: string;
   stop(): Promise<void>;
 }
 
@@ -68,9 +72,34 @@ export async function startDemoServer(extraArgs: string[] = []): Promise<DemoSer
   }
   return {
     url: server.url,
+    file,
     async stop() {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until the server's intelligence engine has caught up with the company: every change is past
+ * its watcher and no refresh is queued or running. A test that picks a proposal to act on waits for
+ * this first, or a refresh of what the test before it did can withdraw the proposal under its hands.
+ */
+export async function intelligenceSettled(server: DemoServer, companyId: string, timeoutMs = 60_000): Promise<void> {
+  const ignored = IGNORED_COMMANDS.map(() => '?').join(',');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [{ unseen }] = query<{ unseen: number }>(
+      server.file,
+      `SELECT count(*) AS unseen FROM changes WHERE company_id = ? AND command NOT IN (${ignored})
+         AND seq > coalesce((SELECT last_change_seq FROM intelligence_state WHERE company_id = ?), 0)`,
+      companyId,
+      ...IGNORED_COMMANDS,
+      companyId,
+    );
+    const [{ pending }] = query<{ pending: number }>(server.file, "SELECT count(*) AS pending FROM jobs WHERE company_id = ? AND kind = ? AND status IN ('queued', 'running')", companyId, INTELLIGENCE_REFRESH);
+    if (unseen === 0 && pending === 0) return;
+    if (Date.now() > deadline) throw new Error(`the intelligence refresh did not settle in ${timeoutMs} ms (${unseen} changes unseen, ${pending} refreshes pending)`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
