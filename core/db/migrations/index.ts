@@ -31,6 +31,7 @@ import * as m0191 from './0191_statement_runs';
 import * as m0210 from './0210_label_meaning';
 import * as m0230 from './0230_due_date_timing';
 import * as m0240 from './0240_company_as_of';
+import * as m0250 from './0250_sequence_step_attach';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0210_label_meaning': m0210,
   '0230_due_date_timing': m0230,
   '0240_company_as_of': m0240,
+  '0250_sequence_step_attach': m0250,
 };

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { ATTACHMENT_KINDS } from '../../documents/attachments';
 import { editStep, pauseEnrollment, resumeEnrollment, skipStep, snoozeStep } from '../../sequences/control';
 import { bulkEnroll, enrollCustomer, getEnrollment, listEnrollments, stopEnrollment } from '../../sequences/enrollments';
 import { completeQueueStep, enrollmentSteps, getQueueRow, listQueue } from '../../sequences/queue';
@@ -30,6 +31,7 @@ import { PLACEHOLDERS } from '../../sequences/templates';
 import { actorOf, scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { CallOutcome } from './communications';
+import { AttachmentPreview } from './reminders';
 
 const TAG = 'Sequences';
 const EXT = ['Extensions'];
@@ -54,6 +56,14 @@ const DueOffsetDays = z
   .min(-OFFSET_DAYS_MAX)
   .max(OFFSET_DAYS_MAX)
   .openapi({ description: 'Extension: days from the invoice\'s due date in a due_date sequence; negative before it (-3: "3 days before due"), 0 on the due date' });
+
+const Attach = z
+  .array(z.enum(ATTACHMENT_KINDS))
+  .max(ATTACHMENT_KINDS.length)
+  .openapi({
+    description:
+      "Extension, email steps: documents attached to each email, made when it is sent with the figures of that moment: invoice_pdf (a copy of the invoice the email is about; of each invoice a due-date email lists) and statement (the customer's statement of account as of that day, in the sequence's time zone)",
+  });
 
 const Sequence = z
   .object({
@@ -94,6 +104,7 @@ const Step = z
     instructions: z.string(),
     on_promise_missed: z.boolean().openapi({ description: 'Extension: not scheduled on enrollment; runs when a promise that paused the enrollment breaks' }),
     due_offset_days: DueOffsetDays,
+    attach: Attach,
     has_history: z.boolean().openapi({ description: 'Executed for some enrollment: only is_active can change, and it cannot be deleted' }),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -257,6 +268,7 @@ const StepBody = z
     instructions: Text(10_000).optional(),
     on_promise_missed: z.boolean().optional().openapi({ default: false }),
     due_offset_days: DueOffsetDays.optional().openapi({ default: 0 }),
+    attach: Attach.optional().openapi({ default: [] }),
   })
   .openapi('SequenceStepRequest');
 
@@ -341,6 +353,7 @@ const EmailPreview = z
     unknown_placeholders: z.array(z.string()).openapi({ description: 'Placeholders the renderer does not know: left as written' }),
     empty_placeholders: z.array(z.string()).openapi({ description: 'Known placeholders outside any {{#name}} section with no value here: the email is not sent' }),
     refused_reason: z.string().nullable().openapi({ description: 'Why this email would not be sent, in words; null when it can go' }),
+    attachments: z.array(AttachmentPreview).openapi({ description: "Extension: the documents the email attaches (the step's attach), made now to show their names and sizes; sending makes them again with the figures of that moment" }),
   })
   .openapi('EmailPreview');
 
@@ -351,6 +364,7 @@ const PreviewBody = z
     subject_template: Text(1_000).optional(),
     body_plain_template: Text(100_000).optional(),
     body_html_template: Text(200_000).optional(),
+    attach: Attach.optional().openapi({ description: 'Extension: the documents to preview with the email (unsaved, like the templates)' }),
   })
   .openapi('TemplatePreviewRequest');
 

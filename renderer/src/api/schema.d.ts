@@ -3091,6 +3091,7 @@ export interface components {
       unknown_placeholders: string[];
       empty_placeholders: string[];
       refused_reason: string | null;
+      attachments: components["schemas"]["AttachmentPreview"][];
     };
     EnrollCustomerRequest: {
       sequence_id: string;
@@ -4314,6 +4315,7 @@ export interface components {
       instructions: string;
       on_promise_missed: boolean;
       due_offset_days: number;
+      attach: ("invoice_pdf" | "statement")[];
       has_history: boolean;
       created_at: string;
       updated_at: string;
@@ -4334,6 +4336,7 @@ export interface components {
       instructions?: string;
       on_promise_missed?: boolean;
       due_offset_days?: number;
+      attach?: ("invoice_pdf" | "statement")[];
     };
     SetupSignedIn: {
       token: string;
@@ -4560,6 +4563,7 @@ export interface components {
       subject_template?: string;
       body_plain_template?: string;
       body_html_template?: string;
+      attach?: ("invoice_pdf" | "statement")[];
     };
     UpdateSequenceRequest: {
       name?: string;

@@ -3,6 +3,7 @@ import { type CallOutcome, promiseAmountValue } from '../components/callOutcomes
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { CallFields } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
+import { AttachedFiles } from '../documents/AttachOptions';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { EmailEditor } from './StepControls';
@@ -53,6 +54,7 @@ export function EmailPreview({ companyId, row, sending, onSend, onChanged }: { c
           </dl>
           {row.edited_at && <p className="muted small">Edited: this email goes out as you wrote it, not from the sequence's template.</p>}
           <div className="preview-box">{p.body}</div>
+          <AttachedFiles files={p.attachments} />
           {p.unknown_placeholders.length > 0 && <p className="notice-warn">Unknown placeholders stay as written: {p.unknown_placeholders.map((n) => `{{${n}}}`).join(', ')}</p>}
           {p.refused_reason && (
             <p className="notice-warn" data-testid="refused-reason">
