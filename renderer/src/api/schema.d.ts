@@ -107,6 +107,21 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/actions/{action_id}/attachments": {
+    get: {
+      /** The documents an email action can attach (approve's attach), made now to show their names and sizes; empty for a call or task */
+      path: {
+        company_id: string;
+        action_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ActionAttachmentList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/actions/{action_id}/cancel": {
     post: {
       /** Cancel: proposed, scheduled or processing -> cancelled */
@@ -2439,6 +2454,9 @@ export interface components {
       approver_name: string | null;
       user: string | null;
       created_at: string;
+    };
+    ActionAttachmentList: {
+      data: components["schemas"]["AttachmentPreview"][];
     };
     ActionDelivery: {
       status: "queued" | "sending" | "sent" | "failed";
