@@ -100,8 +100,11 @@ export async function renderEmailPreview(
   };
 }
 
-/** The preview of one scheduled email step, with the sender the queue would use (the sequence's). */
-export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, id: string, actorName: string | null): Promise<EmailPreview> {
+/**
+ * The preview of one scheduled email step, with the sender the queue would use (the sequence's);
+ * `attach` previews the documents a send with that choice would carry instead of the step's.
+ */
+export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, id: string, actorName: string | null, attach?: AttachmentKind[]): Promise<EmailPreview> {
   const row = await engine.db
     .selectFrom('scheduled_steps as s')
     .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
@@ -136,7 +139,7 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     timezone: row.timezone,
     actorName,
     listedInvoiceIds: row.timing === 'due_date' ? await coveredInvoiceIds(engine.db, row.id, row.invoice_id) : undefined,
-    attach: storedAttach(row.attach),
+    attach: attach ?? storedAttach(row.attach),
   });
   // The collector's edit goes out as written, as the sender sends it.
   if (row.edited_subject !== null && row.edited_body !== null) {

@@ -11,7 +11,7 @@
  * SEND_CLAIM_STALE_MS and may be retried with the same Message-ID, which receivers deduplicate.
  */
 import type { EmailConnection } from '../db/schema';
-import { type AttachmentKind, communicationAttachments, type DocumentAttachment } from '../documents/attachments';
+import { type AttachmentKind, attachmentKinds, communicationAttachments, type DocumentAttachment } from '../documents/attachments';
 import { sendEmail } from '../email/mailer';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
@@ -47,8 +47,9 @@ interface Prepared {
 /**
  * Sends a ready email step. The sender is the one given, else the sequence's; it must be active and
  * be the caller's own connection, the sequence's configured sender, or shared (allow_shared_sending).
+ * `attach` chooses this email's documents instead of the step's.
  */
-export async function sendQueueStep(engine: Engine, scope: Scope, id: string, input: { sender_connection_id?: string | null }): Promise<QueueRowView> {
+export async function sendQueueStep(engine: Engine, scope: Scope, id: string, input: { sender_connection_id?: string | null; attach?: AttachmentKind[] }): Promise<QueueRowView> {
   await promoteDueSteps(engine, scope);
   const prepared = await runCommand(engine, 'claim_scheduled_step', scope, async (tx): Promise<Prepared | null> => {
     const row = await tx.db
@@ -158,7 +159,8 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
       inReplyTo,
       invoiceId: invoice?.id ?? null,
       customerId: row.customer_id,
-      attach: storedAttach(row.attach),
+      // This send's choice, else the step's.
+      attach: input.attach !== undefined ? attachmentKinds(input.attach) : storedAttach(row.attach),
       documentInvoiceIds: attachedInvoiceIds(listed, invoice),
       today,
     };

@@ -131,4 +131,34 @@ describe('sequence email steps with documents attached (extension)', () => {
     expect(preview.status).toBe(400);
     expect(preview.headers.get('content-type')).toContain('application/problem+json');
   });
+
+  it("lets one send choose its own documents instead of the step's, previewed the same way", async () => {
+    const sender = await addConnection(w.engine, w.company, { name: 'Acme AR', port: smtp.port, fromEmail: 'ar@acme.test' });
+    const customer = await addCustomer(w.engine, w.company, { name: 'Initech', email: 'ap@initech.test' });
+    await addInvoice(w.engine, w.company, customer, { number: 'INV-300', total: 45_000, dueDate: '2026-11-01' });
+    const seq = await activeSequence(w, 'Dunning', [{ ...EMAIL_STEP, attach: ['invoice_pdf'] }], { sender_connection_id: sender });
+    await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: customer, start_date: '2026-11-23' });
+    const ready = (await queue()).data[0];
+    const preview = (query: string) => w.api('GET', w.path(`/sequences/queue/${ready.id}/preview${query}`));
+    const files = (res: Awaited<ReturnType<typeof preview>>) => res.body.attachments.map((a: { file_name: string }) => a.file_name);
+    expect(files(await preview(''))).toEqual(['Invoice-INV-300.pdf']);
+    expect(files(await preview('?attach=statement'))).toEqual(['Statement-Initech-2026-11-23.pdf']);
+    expect(files(await preview('?attach='))).toEqual([]);
+    const badQuery = await preview('?attach=statement,fax');
+    expect(badQuery.status).toBe(400);
+    expect(badQuery.headers.get('content-type')).toContain('application/problem+json');
+
+    const bad = await w.api('POST', w.path(`/sequences/queue/${ready.id}/send`), { attach: ['fax'] });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+    expect(smtp.messages).toHaveLength(0);
+    expect((await queue()).data.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([[ready.id, 'ready']]);
+
+    expect((await w.api('POST', w.path(`/sequences/queue/${ready.id}/send`), { attach: ['statement'] })).body.status).toBe('sent');
+    const parsed = await simpleParser(smtp.messages[0].raw);
+    expect(parsed.attachments.map((a) => a.filename)).toEqual(['Statement-Initech-2026-11-23.pdf']);
+    expect(pdfText(parsed.attachments[0].content)).toMatch(/Total due\s+\$450\.00/);
+    // The step keeps its own choice for the next customers.
+    expect((await w.api('GET', w.path(`/sequences/${seq.id}/steps/${seq.stepIds[0]}`))).body.attach).toEqual(['invoice_pdf']);
+  });
 });

@@ -325,7 +325,10 @@ const QueueQuery = z.object({
 });
 
 const SendBody = z
-  .strictObject({ sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }) })
+  .strictObject({
+    sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }),
+    attach: Attach.optional().openapi({ description: "Extension: the documents for this email, instead of the step's attach ([] for none)" }),
+  })
   .openapi('SendScheduledStepRequest');
 const CompleteBody = z
   .strictObject({
@@ -367,6 +370,12 @@ const PreviewBody = z
     attach: Attach.optional().openapi({ description: 'Extension: the documents to preview with the email (unsaved, like the templates)' }),
   })
   .openapi('TemplatePreviewRequest');
+
+/** The preview's `attach` query: absent keeps the step's choice, empty means none. */
+function attachQuery(value: string | undefined): Array<(typeof ATTACHMENT_KINDS)[number]> | undefined {
+  if (value === undefined) return undefined;
+  return value.trim() === '' ? [] : parseEnumList(value, ATTACHMENT_KINDS, 'attach');
+}
 
 const seqPath = '/api/companies/{company_id}/sequences';
 const queuePath = `${seqPath}/queue`;
@@ -464,8 +473,16 @@ const queuePreviewRoute = createRoute({
   tags: EXT,
   summary: "The email a scheduled step would send now: rendered subject and body, recipient and the sequence's sender",
   security: SECURITY,
-  request: { params: QueueParams },
-  responses: { 200: json(EmailPreview, 'The rendered email'), ...problems(401, 403, 404) },
+  request: {
+    params: QueueParams,
+    query: z.object({
+      attach: z
+        .string()
+        .optional()
+        .openapi({ description: `Extension: comma-separated ${ATTACHMENT_KINDS.join(', ')}, the documents to preview instead of the step's (empty for none), as a send with that attach would carry` }),
+    }),
+  },
+  responses: { 200: json(EmailPreview, 'The rendered email'), ...problems(400, 401, 403, 404) },
 });
 
 const templatePreviewRoute = createRoute({
@@ -664,7 +681,7 @@ export function sequenceRoutes() {
   });
   router.openapi(queueRowRoute, async (c) => c.json(await getQueueRow(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id), 200));
   router.openapi(queuePreviewRoute, async (c) =>
-    c.json(await previewScheduledStep(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id, actorOf(c).name), 200),
+    c.json(await previewScheduledStep(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id, actorOf(c).name, attachQuery(c.req.valid('query').attach)), 200),
   );
   router.openapi(sendRoute, async (c) => c.json(await sendQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200));
   router.openapi(completeRoute, async (c) =>

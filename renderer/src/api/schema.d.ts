@@ -1730,8 +1730,12 @@ export interface paths {
         company_id: string;
         scheduled_step_id: string;
       };
+      query?: {
+        attach?: string;
+      };
       responses: {
         200: components["schemas"]["EmailPreview"];
+        400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -4248,6 +4252,7 @@ export interface components {
     };
     SendScheduledStepRequest: {
       sender_connection_id?: string;
+      attach?: ("invoice_pdf" | "statement")[];
     };
     Sequence: {
       id: string;
