@@ -119,7 +119,7 @@ describe('attaching documents to emails in Chromium against ardesk serve --demo'
     await panel.getByTestId('action-attachments').getByText('Attached: the invoice PDF, made when the email is sent.').waitFor();
   }, 120_000);
 
-  it('Sequences: an email step with "Attach the invoice PDF" shows the file in its previews and sends it from the Queue', async () => {
+  it('Sequences: an email step with "Attach the invoice PDF" shows the file in its previews; the Queue adds a statement to one send', async () => {
     // A customer the engine would email (an address, a connection) that nothing holds and nobody contacted this week, so the step is ready at once.
     const proposals = await apiGet<{ data: Array<{ customer: string; customer_name: string }> }>(page, `/api/companies/${companyId}/actions?category=needs_action&action_type=email&page_size=100`);
     let target: { id: string; name: string } | null = null;
@@ -185,11 +185,20 @@ describe('attaching documents to emails in Chromium against ardesk serve --demo'
     await row.locator('button.linkish').click();
     const emailPreview = page.getByTestId('email-preview');
     await expect.poll(() => emailPreview.getByTestId('attached-files').innerText(), { timeout: 10_000 }).toMatch(new RegExp(`^Attached: ${file.replace(/[.-]/g, '\\$&')} \\(\\d+ KB\\)$`));
+    // This send also carries the statement: ticked by keyboard, previewed with its file, the step unchanged.
+    const statementBox = emailPreview.getByTestId('attach-options').getByRole('checkbox', { name: /Attach a statement/ });
+    expect(await emailPreview.getByTestId('attach-options').getByRole('checkbox', { name: /Attach the invoice PDF/ }).isChecked()).toBe(true);
+    await statementBox.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => emailPreview.getByTestId('attached-files').innerText(), { timeout: 10_000 }).toMatch(/, Statement-\S+\.pdf \(\d+ KB\)$/);
     await lookAt(page, 'queue-preview');
     await emailPreview.getByRole('button', { name: 'Send this email' }).click();
     await expect.poll(() => smtp.messages.filter((m) => m.subject === `Invoice ${preview.invoice_number}: a copy`).length, { timeout: 20_000 }).toBe(1);
     const message = await simpleParser(smtp.messages.find((m) => m.subject === `Invoice ${preview.invoice_number}: a copy`)!.raw);
-    expect(message.attachments.map((a) => a.filename)).toEqual([file]);
+    expect(message.attachments.map((a) => a.filename)).toEqual([file, expect.stringMatching(/^Statement-.+\.pdf$/)]);
     expect(pdfText(message.attachments[0].content)).toContain(preview.invoice_number);
+    expect(pdfText(message.attachments[1].content)).toContain(target.name);
+    const after = await apiGet<{ data: Array<{ attach: string[] }> }>(page, `/api/companies/${companyId}/sequences/${sequenceId}/steps`);
+    expect(after.data.map((s) => s.attach)).toEqual([['invoice_pdf']]);
   }, 120_000);
 });
