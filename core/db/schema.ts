@@ -353,6 +353,8 @@ export interface SequenceStepsTable {
   on_promise_missed: Generated<Bool>;
   /** Days from the invoice's due date in a due-date sequence, negative before it (0230). */
   due_offset_days: Generated<number>;
+  /** An email step's documents, a JSON array of attachment kinds, made when it is sent (0250). */
+  attach: Generated<string>;
 }
 
 export type EnrollmentStatus = 'active' | 'completed';

@@ -12,6 +12,7 @@
 import { addDays, daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
 import type { ActionType } from '../db/schema';
+import type { AttachmentKind } from '../documents/attachments';
 import { type EvidenceItem, fact } from '../insights/evidence';
 import type { Communication, CustomerFacts, OpenInvoice, Reach } from './facts';
 import type { PaymentPromise } from './promises';
@@ -220,7 +221,12 @@ function triggers(input: ProposalInput): Trigger[] {
         ],
         options: [
           callOption(`Call about the missed promise on ${invoice.number}`, [`${customer.name} promised ${amount} for ${longDate(promise.date)}`, 'Ask what happened and for a new firm date', 'Confirm the amount and the payment method']),
-          emailOption(`Email about the missed promise on ${invoice.number}`, `${invoice.number}: the payment promised for ${longDate(promise.date)}`, `Hello,\n\nWe expected the payment of ${amount} for invoice ${invoice.number} on ${longDate(promise.date)}, as agreed, and have not received it. Could you confirm when it will be sent?\n\nThank you,\n${companyName}`),
+          emailOption(
+            `Email about the missed promise on ${invoice.number}, with the invoice attached`,
+            `${invoice.number}: the payment promised for ${longDate(promise.date)}`,
+            `Hello,\n\nWe expected the payment of ${amount} for invoice ${invoice.number} on ${longDate(promise.date)}, as agreed, and have not received it. A copy of the invoice is attached. Could you confirm when it will be sent?\n\nThank you,\n${companyName}`,
+            ['invoice_pdf'],
+          ),
         ],
       });
       continue;
@@ -229,12 +235,23 @@ function triggers(input: ProposalInput): Trigger[] {
     const lastTouch = latest(invoice.lastTouchAt, customer.communications.filter((c) => c.invoiceId === invoice.id || c.invoiceId === null).map((c) => c.occurredAt));
     const untouched = lastTouch === null || daysBetween(lastTouch.slice(0, 10), today) >= NO_TOUCH_DAYS;
     if (step && untouched && invoice.balance > 0) {
+      const late = daysBetween(invoice.dueDate, today);
+      // Past the first month a reminder turns firm, and carries the invoice so nobody can say they never had it.
+      const email =
+        step.key === '1_30'
+          ? emailOption(
+              `Send a reminder for ${invoice.number}`,
+              `Invoice ${invoice.number} is past due`,
+              `Hello,\n\nOur records show invoice ${invoice.number} of ${amount}, due ${longDate(invoice.dueDate)}, is still open. Could you let us know when it will be paid?\n\nThank you,\n${companyName}`,
+            )
+          : emailOption(
+              `Send a firm reminder for ${invoice.number} with the invoice attached`,
+              `Invoice ${invoice.number} is ${late} days past due`,
+              `Hello,\n\nInvoice ${invoice.number} of ${amount}, due ${longDate(invoice.dueDate)}, is now ${late} days past due. A copy is attached. Please arrange payment, or reply with the date it will be paid.\n\nThank you,\n${companyName}`,
+              ['invoice_pdf'],
+            );
       const options = [
-        emailOption(
-          `Send a reminder for ${invoice.number}`,
-          `Invoice ${invoice.number} is past due`,
-          `Hello,\n\nOur records show invoice ${invoice.number} of ${amount}, due ${longDate(invoice.dueDate)}, is still open. Could you let us know when it will be paid?\n\nThank you,\n${companyName}`,
-        ),
+        email,
         callOption(`Call about ${invoice.number}`, [`${invoice.number}: ${amount}, due ${longDate(invoice.dueDate)}`, 'Confirm the invoice was received and approved', 'Ask for a payment date']),
       ];
       // Older debts: a call first.
@@ -292,7 +309,8 @@ function statementTrigger(customer: CustomerFacts, each: Trigger[], companyName:
       emailOption(
         `Send ${customer.name} a statement of ${invoices.length} past-due invoices (${total})`,
         `Statement: ${invoices.length} invoices past due (${total})`,
-        `Hello,\n\nOur records show these invoices are past due:\n\n${lines}\n\nTotal: ${total}. Could you let us know when they will be paid?\n\nThank you,\n${companyName}`,
+        `Hello,\n\nOur records show these invoices are past due:\n\n${lines}\n\nTotal: ${total}. Your statement of account is attached. Could you let us know when they will be paid?\n\nThank you,\n${companyName}`,
+        ['statement'],
       ),
       callOption(`Call ${customer.name} about ${invoices.length} past-due invoices`, [`${invoices.length} invoices past due, ${total} in all`, 'Confirm they were received and approved', 'Ask for a payment date']),
     ].map((o) => ({ ...o, metadata: { ...o.metadata, invoice_ids: invoices.map((i) => i.id) } })),
@@ -353,9 +371,10 @@ function replyTrigger(customer: CustomerFacts, reply: Communication): Trigger {
   };
 }
 
-function emailOption(description: string, subject: string, body: string): Option {
+/** `attach`: documents the email carries when approved as it is (the action's metadata.attach, made at send time). */
+function emailOption(description: string, subject: string, body: string, attach: AttachmentKind[] = []): Option {
   // The keys every action's draft uses (the Actions panel reads them; the demo's actions have them too).
-  return { actionType: 'email', label: 'Send an email', description, metadata: { draft_subject: subject, draft_body: body } };
+  return { actionType: 'email', label: 'Send an email', description, metadata: { draft_subject: subject, draft_body: body, ...(attach.length ? { attach } : {}) } };
 }
 
 function callOption(description: string, talkingPoints: string[]): Option {

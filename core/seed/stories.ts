@@ -277,7 +277,11 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           trigger: `${dpd} days past due, no response`,
           required: true,
           ai: true,
-          metadata: { draft_subject: draftSubject, draft_body: `Hi ${first(contact)},\n\nInvoice ${num} for ${bal} is now ${dpd} days past due and we have not heard back. Please reply with a payment date by ${written(3)}.\n\n${owner.name}` },
+          metadata: {
+            draft_subject: draftSubject,
+            draft_body: `Hi ${first(contact)},\n\nInvoice ${num} for ${bal} is now ${dpd} days past due and we have not heard back. A copy is attached. Please reply with a payment date by ${written(3)}.\n\n${owner.name}`,
+            attach: ['invoice_pdf'],
+          },
           createdDay: -1,
           approvals: [],
         });

@@ -4,12 +4,14 @@
  * The builder previews unsaved templates; the queue previews a ready step before it is sent.
  */
 import type { Db } from '../db/connection';
+import { type AttachmentKind, type AttachmentSummary, summarize } from '../documents/attachments';
 import type { Engine } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { companyName, coveredInvoiceIds, listedOpenInvoices, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { replySubject } from './rules';
 import { localDate } from '../zones';
 import { sequenceRow } from './store';
+import { attachedInvoiceIds, stepAttachments, storedAttach } from './attachments';
 import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, templateValues, unknownPlaceholders } from './templates';
 
 export interface EmailPreview {
@@ -27,6 +29,8 @@ export interface EmailPreview {
   /** Known placeholders outside any section that have no value here: such an email is refused. */
   empty_placeholders: string[];
   refused_reason: string | null;
+  /** The step's documents as they would be made now (name and size); sending makes them again. */
+  attachments: AttachmentSummary[];
 }
 
 export interface PreviewTemplates {
@@ -58,6 +62,8 @@ export async function renderEmailPreview(
     actorName: string | null;
     /** A due-date email's invoices: {{invoice_list}} lists these (those still open) instead of all open ones. */
     listedInvoiceIds?: Array<string | null>;
+    /** The documents the email attaches. */
+    attach?: readonly AttachmentKind[];
   },
 ): Promise<EmailPreview> {
   const db = engine.db;
@@ -67,8 +73,11 @@ export async function renderEmailPreview(
   if (input.invoiceId && !stepInvoice) throw new ValidationError('The request is invalid', { invoice_id: ['No invoice with this id in the company'] });
   const invoice = primaryInvoice(customer, stepInvoice);
   const sender = await senderOf(db, companyId, input.senderId);
-  const ctx = templateContext(customer, invoice, await companyName(db, companyId), sender?.from_name ?? input.actorName, localDate(engine.clock.now(), input.timezone));
-  if (input.listedInvoiceIds) ctx.listedInvoices = listedOpenInvoices(customer, input.listedInvoiceIds);
+  const today = localDate(engine.clock.now(), input.timezone);
+  const ctx = templateContext(customer, invoice, await companyName(db, companyId), sender?.from_name ?? input.actorName, today);
+  const listed = input.listedInvoiceIds ? listedOpenInvoices(customer, input.listedInvoiceIds) : undefined;
+  if (listed) ctx.listedInvoices = listed;
+  const attachments = input.attach?.length ? summarize(await stepAttachments(db, companyId, customer.id, attachedInvoiceIds(listed, invoice), input.attach, today)) : [];
   const values = templateValues(ctx);
   const plain = renderTemplate(input.body_plain_template, values);
   const empty = [...new Set([input.subject_template, input.body_plain_template, input.body_html_template].flatMap((t) => emptyPlaceholders(t, values)))];
@@ -87,11 +96,15 @@ export async function renderEmailPreview(
     ],
     empty_placeholders: empty,
     refused_reason: emptyPlaceholderReason(empty),
+    attachments,
   };
 }
 
-/** The preview of one scheduled email step, with the sender the queue would use (the sequence's). */
-export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, id: string, actorName: string | null): Promise<EmailPreview> {
+/**
+ * The preview of one scheduled email step, with the sender the queue would use (the sequence's);
+ * `attach` previews the documents a send with that choice would carry instead of the step's.
+ */
+export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, id: string, actorName: string | null, attach?: AttachmentKind[]): Promise<EmailPreview> {
   const row = await engine.db
     .selectFrom('scheduled_steps as s')
     .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
@@ -106,6 +119,7 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
       'st.subject_template',
       'st.body_plain_template',
       'st.body_html_template',
+      'st.attach',
       'q.timezone',
       'q.timing',
       'q.sender_connection_id',
@@ -125,6 +139,7 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     timezone: row.timezone,
     actorName,
     listedInvoiceIds: row.timing === 'due_date' ? await coveredInvoiceIds(engine.db, row.id, row.invoice_id) : undefined,
+    attach: attach ?? storedAttach(row.attach),
   });
   // The collector's edit goes out as written, as the sender sends it.
   if (row.edited_subject !== null && row.edited_body !== null) {
@@ -155,7 +170,7 @@ export async function previewSequenceTemplates(
   engine: Pick<Engine, 'db' | 'clock'>,
   companyId: string,
   sequenceId: string,
-  input: Partial<PreviewTemplates> & { customer_id: string; invoice_id?: string | null },
+  input: Partial<PreviewTemplates> & { customer_id: string; invoice_id?: string | null; attach?: AttachmentKind[] },
   actorName: string | null,
 ): Promise<EmailPreview> {
   const sequence = await sequenceRow(engine.db, companyId, sequenceId);
@@ -168,5 +183,6 @@ export async function previewSequenceTemplates(
     senderId: sequence.sender_connection_id,
     timezone: sequence.timezone,
     actorName,
+    attach: input.attach,
   });
 }

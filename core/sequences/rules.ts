@@ -2,6 +2,7 @@
  * The rules of sequences, steps, enrollments and the outreach queue, as small pure functions.
  */
 import type { ScheduledStepStatus, SequenceStatus, StepType } from '../db/schema';
+import type { AttachmentKind } from '../documents/attachments';
 import { ConflictError, InvalidStateError, ValidationError } from '../errors';
 import { isUuid } from '../ids';
 
@@ -43,6 +44,8 @@ export const STEP_DEFAULTS = {
   on_promise_missed: false,
   /** Days from each invoice's due date, negative before it: the timing of a due-date sequence. */
   due_offset_days: 0,
+  /** An email step's documents (invoice_pdf, statement), made when each email is sent. */
+  attach: [] as AttachmentKind[],
 };
 
 export type StepFields = typeof STEP_DEFAULTS;
@@ -62,7 +65,12 @@ export function isPastReady(status: ScheduledStepStatus): boolean {
  * is_active may still change (it affects new enrollments only). Returns the fields that would change.
  */
 export function historyBlockedChanges(current: StepFields, patch: Partial<StepFields>): string[] {
-  return (Object.keys(patch) as Array<keyof StepFields>).filter((k) => k !== 'is_active' && patch[k] !== undefined && patch[k] !== current[k]);
+  return (Object.keys(patch) as Array<keyof StepFields>).filter((k) => k !== 'is_active' && patch[k] !== undefined && !sameValue(patch[k], current[k]));
+}
+
+/** Field values compare by content: the attach list is an array. */
+function sameValue(a: unknown, b: unknown): boolean {
+  return Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => v === b[i]) : a === b;
 }
 
 export function assertStepEditable(hasHistory: boolean, current: StepFields, patch: Partial<StepFields>): void {

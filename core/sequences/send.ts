@@ -4,11 +4,14 @@
  *    (send_started_at, a stable Message-ID) before anything leaves the machine;
  * 2. the SMTP call;
  * 3. one transaction records the outcome: sent (with the communication) or failed (with the error).
+ * The step's documents (attach) are made between the claim and the SMTP call, with the figures of
+ * that moment; one that cannot be made releases the claim and nothing is sent.
  * A second request while the claim is fresh gets 409; a step past ready is returned as it is, so a
  * retried HTTP call never sends twice. A claim left by a crash goes stale after
  * SEND_CLAIM_STALE_MS and may be retried with the same Message-ID, which receivers deduplicate.
  */
 import type { EmailConnection } from '../db/schema';
+import { type AttachmentKind, attachmentKinds, communicationAttachments, type DocumentAttachment } from '../documents/attachments';
 import { sendEmail } from '../email/mailer';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
@@ -18,6 +21,7 @@ import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
 import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
 import { localDate } from '../zones';
 import { activeConnection, completeIfFinished } from './store';
+import { attachedInvoiceIds, stepAttachments, storedAttach } from './attachments';
 import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, templateValues } from './templates';
 
 const ERROR_MAX = 1000;
@@ -33,13 +37,19 @@ interface Prepared {
   messageId: string;
   inReplyTo: string | undefined;
   invoiceId: string | null;
+  customerId: string;
+  attach: AttachmentKind[];
+  /** The invoices whose copies go with it, and the day in the sequence's zone (the statement's as-of). */
+  documentInvoiceIds: string[];
+  today: string;
 }
 
 /**
  * Sends a ready email step. The sender is the one given, else the sequence's; it must be active and
  * be the caller's own connection, the sequence's configured sender, or shared (allow_shared_sending).
+ * `attach` chooses this email's documents instead of the step's.
  */
-export async function sendQueueStep(engine: Engine, scope: Scope, id: string, input: { sender_connection_id?: string | null }): Promise<QueueRowView> {
+export async function sendQueueStep(engine: Engine, scope: Scope, id: string, input: { sender_connection_id?: string | null; attach?: AttachmentKind[] }): Promise<QueueRowView> {
   await promoteDueSteps(engine, scope);
   const prepared = await runCommand(engine, 'claim_scheduled_step', scope, async (tx): Promise<Prepared | null> => {
     const row = await tx.db
@@ -62,6 +72,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
         'st.subject_template',
         'st.body_plain_template',
         'st.body_html_template',
+        'st.attach',
         'q.timezone',
         'q.timing',
         'q.sender_connection_id as sequence_sender',
@@ -96,8 +107,10 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
       throw new InvalidStateError(`Invoice ${stepInvoice.invoice_number} is closed: its step is not sent`, 'invoice_closed');
     }
     const invoice = primaryInvoice(customer, stepInvoice);
-    const ctx = templateContext(customer, invoice, await companyName(tx.db, scope.companyId), connection.from_name ?? tx.actor.name, localDate(new Date(tx.now), row.timezone));
-    if (row.timing === 'due_date') ctx.listedInvoices = listedOpenInvoices(customer, [row.invoice_id, ...members.map((m) => m.invoice_id)]);
+    const today = localDate(new Date(tx.now), row.timezone);
+    const ctx = templateContext(customer, invoice, await companyName(tx.db, scope.companyId), connection.from_name ?? tx.actor.name, today);
+    const listed = row.timing === 'due_date' ? listedOpenInvoices(customer, [row.invoice_id, ...members.map((m) => m.invoice_id)]) : undefined;
+    if (listed) ctx.listedInvoices = listed;
     const values = templateValues(ctx);
     // The collector's edit is sent as written (plain text); else the templates, rendered now.
     if (row.edited_subject === null) {
@@ -145,9 +158,26 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
       messageId,
       inReplyTo,
       invoiceId: invoice?.id ?? null,
+      customerId: row.customer_id,
+      // This send's choice, else the step's.
+      attach: input.attach !== undefined ? attachmentKinds(input.attach) : storedAttach(row.attach),
+      documentInvoiceIds: attachedInvoiceIds(listed, invoice),
+      today,
     };
   });
   if (!prepared) return getQueueRow(engine, scope.companyId, id);
+
+  let attachments: DocumentAttachment[];
+  try {
+    attachments = await stepAttachments(engine.db, scope.companyId, prepared.customerId, prepared.documentInvoiceIds, prepared.attach, prepared.today);
+  } catch (err) {
+    // Nothing left the machine: the step is ready again for another try.
+    await runCommand(engine, 'release_scheduled_step', scope, async (tx) => {
+      const released = await tx.db.updateTable('scheduled_steps').set({ send_started_at: null, updated_at: tx.now }).where('id', '=', prepared.stepId).where('send_started_at', '=', prepared.claimedAt).executeTakeFirst();
+      if (Number(released.numUpdatedRows) > 0) await tx.record('scheduled_step', prepared.stepId, 'update', { send_started_at: null });
+    });
+    throw err;
+  }
 
   let failure: string | null = null;
   try {
@@ -158,6 +188,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
       html: prepared.html,
       messageId: prepared.messageId,
       inReplyTo: prepared.inReplyTo,
+      attachments,
     });
   } catch (err) {
     failure = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_MAX) || 'The mail server refused the message';
@@ -189,6 +220,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
         author_name: tx.actor.name,
         email_connection_id: prepared.connection.id,
         message_id: prepared.messageId,
+        attachments: communicationAttachments(attachments),
         created_at: tx.now,
       };
       await tx.db.insertInto('communications').values(communication).execute();

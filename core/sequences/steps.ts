@@ -6,6 +6,8 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection';
 import type { SequenceStepsTable } from '../db/schema';
+import { ATTACHMENT_KINDS, attachmentKinds } from '../documents/attachments';
+import { storedAttach } from './attachments';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, ValidationError } from '../errors';
 import { newId } from '../ids';
@@ -42,6 +44,7 @@ function fieldsOf(row: StepRow): StepFields {
     instructions: row.instructions,
     on_promise_missed: row.on_promise_missed === 1,
     due_offset_days: row.due_offset_days,
+    attach: storedAttach(row.attach),
   };
 }
 
@@ -62,6 +65,11 @@ function validated(input: StepInput): StepInput {
   if (input.due_offset_days !== undefined && (!Number.isInteger(input.due_offset_days) || Math.abs(input.due_offset_days) > OFFSET_DAYS_MAX)) {
     errors.due_offset_days = [`An integer from -${OFFSET_DAYS_MAX} (before the due date) to ${OFFSET_DAYS_MAX} (after it)`];
   }
+  if (input.attach !== undefined) {
+    const unknown = input.attach.filter((k) => !(ATTACHMENT_KINDS as readonly string[]).includes(k));
+    if (unknown.length) errors.attach = [`Unknown document ${unknown.join(', ')}; use ${ATTACHMENT_KINDS.join(', ')}`];
+    else out.attach = attachmentKinds(input.attach);
+  }
   if (Object.keys(errors).length) throw new ValidationError('The request body is invalid', errors);
   return out;
 }
@@ -75,7 +83,7 @@ function columns(fields: StepInput): Partial<StepRow> {
   const out: Partial<StepRow> = {};
   for (const [key, value] of Object.entries(fields) as Array<[keyof StepFields, unknown]>) {
     if (value === undefined) continue;
-    (out as Record<string, unknown>)[key] = key === 'is_active' || key === 'on_promise_missed' ? (value ? 1 : 0) : value;
+    (out as Record<string, unknown>)[key] = key === 'is_active' || key === 'on_promise_missed' ? (value ? 1 : 0) : key === 'attach' ? JSON.stringify(value) : value;
   }
   return out;
 }

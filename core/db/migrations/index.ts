@@ -31,6 +31,7 @@ import * as m0191 from './0191_statement_runs';
 import * as m0210 from './0210_label_meaning';
 import * as m0230 from './0230_due_date_timing';
 import * as m0240 from './0240_company_as_of';
+import * as m0250 from './0250_sequence_step_attach';
 import * as m0260 from './0260_last_touch_contact';
 
 export const migrations: Record<string, Migration> = {
@@ -62,5 +63,6 @@ export const migrations: Record<string, Migration> = {
   '0210_label_meaning': m0210,
   '0230_due_date_timing': m0230,
   '0240_company_as_of': m0240,
+  '0250_sequence_step_attach': m0250,
   '0260_last_touch_contact': m0260,
 };

@@ -20,6 +20,8 @@ import { today } from '../../clock';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, EvidenceItem, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { CallOutcome } from './communications';
+import { AttachmentPreview } from './reminders';
+import { actionAttachmentPreview } from '../../actions/documents';
 
 const TAG = 'Actions';
 const ActionParams = idParams('action_id');
@@ -263,6 +265,23 @@ const retryRoute = createRoute({
   request: { params: ActionParams, body: jsonBody(RetryBody, false) },
   responses: { 200: json(Action, 'The action, its send queued again'), ...problems(400, 401, 403, 404) },
 });
+const attachmentsRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/actions/{action_id}/attachments',
+  tags: ['Extensions'],
+  summary: "The documents an email action can attach (approve's attach), made now to show their names and sizes; empty for a call or task",
+  security: SECURITY,
+  request: { params: ActionParams },
+  responses: {
+    200: json(
+      z
+        .object({ data: z.array(AttachmentPreview).openapi({ description: "The invoice's copy (an action about an invoice), then the customer's statement as of today; the send makes them again with the figures of that moment" }) })
+        .openapi('ActionAttachmentList'),
+      'The documents',
+    ),
+    ...problems(401, 403, 404),
+  },
+});
 const logRoute = createRoute({
   method: 'post',
   path: '/api/companies/{company_id}/actions/{action_id}/log',
@@ -331,6 +350,7 @@ export function actionRoutes() {
   );
   router.openapi(completeRoute, async (c) => c.json(await completeAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id), 200));
   router.openapi(retryRoute, async (c) => c.json(await retryAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json') ?? {}), 200));
+  router.openapi(attachmentsRoute, async (c) => c.json({ data: await actionAttachmentPreview(c.var.engine, scopeOf(c).companyId, c.req.valid('param').action_id) }, 200));
   router.openapi(logRoute, async (c) => c.json(await logActionCall(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json') ?? {}), 200));
   router.openapi(tasksRoute, async (c) => {
     const scope = scopeOf(c);

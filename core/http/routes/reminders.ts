@@ -24,6 +24,9 @@ const reminderInvoices = {
     }),
 };
 
+/** A document an email would carry, as it would be made now: also the sequences' and actions' previews. */
+export const AttachmentPreview = z.object({ kind: z.enum(ATTACHMENT_KINDS), file_name: z.string(), bytes: z.number().int() }).openapi('AttachmentPreview');
+
 const MAX_REMINDER_SUBJECT = 300;
 const MAX_REMINDER_BODY = 20_000;
 const notBlank = (s: string) => s.trim() !== '';
@@ -129,7 +132,7 @@ const ReminderPreview = z
           'Warnings before chasing: the invoice is disputed, a promise to pay stands, a reply is unanswered, a recent email to the customer, a ready sequence step, a reminder already asked for today',
       }),
     attachments: z
-      .array(z.object({ kind: z.enum(ATTACHMENT_KINDS), file_name: z.string(), bytes: z.number().int() }).openapi('AttachmentPreview'))
+      .array(AttachmentPreview)
       .openapi({ description: 'The documents that can be attached (send-reminders `attach`), made now to show their names and sizes; sending makes them again with the figures of that moment. Empty for a closed invoice.' }),
   })
   .openapi('ReminderPreview');

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { ATTACHMENT_KINDS } from '../../documents/attachments';
 import { editStep, pauseEnrollment, resumeEnrollment, skipStep, snoozeStep } from '../../sequences/control';
 import { bulkEnroll, enrollCustomer, getEnrollment, listEnrollments, stopEnrollment } from '../../sequences/enrollments';
 import { completeQueueStep, enrollmentSteps, getQueueRow, listQueue } from '../../sequences/queue';
@@ -30,6 +31,7 @@ import { PLACEHOLDERS } from '../../sequences/templates';
 import { actorOf, scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { CallOutcome } from './communications';
+import { AttachmentPreview } from './reminders';
 
 const TAG = 'Sequences';
 const EXT = ['Extensions'];
@@ -54,6 +56,14 @@ const DueOffsetDays = z
   .min(-OFFSET_DAYS_MAX)
   .max(OFFSET_DAYS_MAX)
   .openapi({ description: 'Extension: days from the invoice\'s due date in a due_date sequence; negative before it (-3: "3 days before due"), 0 on the due date' });
+
+const Attach = z
+  .array(z.enum(ATTACHMENT_KINDS))
+  .max(ATTACHMENT_KINDS.length)
+  .openapi({
+    description:
+      "Extension, email steps: documents attached to each email, made when it is sent with the figures of that moment: invoice_pdf (a copy of the invoice the email is about; of each invoice a due-date email lists) and statement (the customer's statement of account as of that day, in the sequence's time zone)",
+  });
 
 const Sequence = z
   .object({
@@ -94,6 +104,7 @@ const Step = z
     instructions: z.string(),
     on_promise_missed: z.boolean().openapi({ description: 'Extension: not scheduled on enrollment; runs when a promise that paused the enrollment breaks' }),
     due_offset_days: DueOffsetDays,
+    attach: Attach,
     has_history: z.boolean().openapi({ description: 'Executed for some enrollment: only is_active can change, and it cannot be deleted' }),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -257,6 +268,7 @@ const StepBody = z
     instructions: Text(10_000).optional(),
     on_promise_missed: z.boolean().optional().openapi({ default: false }),
     due_offset_days: DueOffsetDays.optional().openapi({ default: 0 }),
+    attach: Attach.optional().openapi({ default: [] }),
   })
   .openapi('SequenceStepRequest');
 
@@ -313,7 +325,10 @@ const QueueQuery = z.object({
 });
 
 const SendBody = z
-  .strictObject({ sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }) })
+  .strictObject({
+    sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }),
+    attach: Attach.optional().openapi({ description: "Extension: the documents for this email, instead of the step's attach ([] for none)" }),
+  })
   .openapi('SendScheduledStepRequest');
 const CompleteBody = z
   .strictObject({
@@ -341,6 +356,7 @@ const EmailPreview = z
     unknown_placeholders: z.array(z.string()).openapi({ description: 'Placeholders the renderer does not know: left as written' }),
     empty_placeholders: z.array(z.string()).openapi({ description: 'Known placeholders outside any {{#name}} section with no value here: the email is not sent' }),
     refused_reason: z.string().nullable().openapi({ description: 'Why this email would not be sent, in words; null when it can go' }),
+    attachments: z.array(AttachmentPreview).openapi({ description: "Extension: the documents the email attaches (the step's attach), made now to show their names and sizes; sending makes them again with the figures of that moment" }),
   })
   .openapi('EmailPreview');
 
@@ -351,8 +367,15 @@ const PreviewBody = z
     subject_template: Text(1_000).optional(),
     body_plain_template: Text(100_000).optional(),
     body_html_template: Text(200_000).optional(),
+    attach: Attach.optional().openapi({ description: 'Extension: the documents to preview with the email (unsaved, like the templates)' }),
   })
   .openapi('TemplatePreviewRequest');
+
+/** The preview's `attach` query: absent keeps the step's choice, empty means none. */
+function attachQuery(value: string | undefined): Array<(typeof ATTACHMENT_KINDS)[number]> | undefined {
+  if (value === undefined) return undefined;
+  return value.trim() === '' ? [] : parseEnumList(value, ATTACHMENT_KINDS, 'attach');
+}
 
 const seqPath = '/api/companies/{company_id}/sequences';
 const queuePath = `${seqPath}/queue`;
@@ -450,8 +473,16 @@ const queuePreviewRoute = createRoute({
   tags: EXT,
   summary: "The email a scheduled step would send now: rendered subject and body, recipient and the sequence's sender",
   security: SECURITY,
-  request: { params: QueueParams },
-  responses: { 200: json(EmailPreview, 'The rendered email'), ...problems(401, 403, 404) },
+  request: {
+    params: QueueParams,
+    query: z.object({
+      attach: z
+        .string()
+        .optional()
+        .openapi({ description: `Extension: comma-separated ${ATTACHMENT_KINDS.join(', ')}, the documents to preview instead of the step's (empty for none), as a send with that attach would carry` }),
+    }),
+  },
+  responses: { 200: json(EmailPreview, 'The rendered email'), ...problems(400, 401, 403, 404) },
 });
 
 const templatePreviewRoute = createRoute({
@@ -650,7 +681,7 @@ export function sequenceRoutes() {
   });
   router.openapi(queueRowRoute, async (c) => c.json(await getQueueRow(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id), 200));
   router.openapi(queuePreviewRoute, async (c) =>
-    c.json(await previewScheduledStep(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id, actorOf(c).name), 200),
+    c.json(await previewScheduledStep(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id, actorOf(c).name, attachQuery(c.req.valid('query').attach)), 200),
   );
   router.openapi(sendRoute, async (c) => c.json(await sendQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200));
   router.openapi(completeRoute, async (c) =>

@@ -6,6 +6,7 @@ import { useLoad } from '../components/useLoad';
 import { BucketText, StatusBadge } from '../desk/cells';
 import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
 import { AppLink } from '../components/AppLink';
+import { type AttachmentKind, AttachOptions } from '../documents/AttachOptions';
 import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
@@ -105,6 +106,25 @@ function Glance({ companyId, action }: { companyId: string; action: Action }) {
   );
 }
 
+/** The documents an action's metadata asks for (the engine's proposal, or the approval's choice). */
+function storedAttach(action: Action): AttachmentKind[] {
+  const asked = action.metadata.attach;
+  return Array.isArray(asked) ? asked.filter((k): k is AttachmentKind => k === 'invoice_pdf' || k === 'statement') : [];
+}
+
+const ATTACH_WORDS: Record<AttachmentKind, string> = { invoice_pdf: 'the invoice PDF', statement: 'a statement of account' };
+
+/** Before approval: which documents go with the email, each named with its file as it would be made now. */
+function EmailAttachments({ companyId, action, chosen, onChange }: { companyId: string; action: Action; chosen: AttachmentKind[]; onChange: (kinds: AttachmentKind[]) => void }) {
+  const files = useLoad(
+    (signal) => api.get('/api/companies/{company_id}/actions/{action_id}/attachments', { path: { company_id: companyId, action_id: action.id }, signal }),
+    [companyId, action.id],
+  );
+  if (files.error !== null) return <ErrorBox what="the attachments" error={files.error} onRetry={files.reload} />;
+  if (!files.data) return <p className="muted small">Preparing the attachments…</p>;
+  return <AttachOptions files={files.data.data} chosen={chosen} onChange={onChange} note="Sizes as the files would be made now; they are made again when the email is sent, with the figures of that moment." />;
+}
+
 /** Other proposals for the same invoice (the spec's alternatives), to pick the best one. */
 function Alternatives({ companyId, action, onOpen }: { companyId: string; action: Action; onOpen: (id: string) => void }) {
   const invoiceId = action.invoice;
@@ -160,6 +180,7 @@ export function ActionPanel({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState(false);
+  const [attach, setAttach] = useState<AttachmentKind[] | null>(null);
   const panel = useRef<HTMLElement>(null);
   const firstReject = useRef(rejectAsked);
 
@@ -188,6 +209,7 @@ export function ActionPanel({
   const draft = action ? draftOf(action) : null;
   const text = content ?? draft?.body ?? '';
   const edited = action !== null && content !== null && content !== draft?.body;
+  const chosenAttach = attach ?? (action ? storedAttach(action) : []);
 
   async function retry() {
     setBusy(true);
@@ -209,12 +231,15 @@ export function ActionPanel({
     setError(null);
     try {
       const finalContent = edited || (operation !== 'complete' && operation !== 'cancel' && text) ? text : undefined;
-      if (operation === 'approve') await api.post('/api/companies/{company_id}/actions/{action_id}/approve', { path, body: { final_content: finalContent } });
-      else if (operation === 'send') await api.post('/api/companies/{company_id}/actions/{action_id}/send', { path, body: { final_content: finalContent, response_deadline: deadlineInstant(deadline) } });
+      if (operation === 'approve') {
+        const documents = action?.action_type === 'email' ? { attach: chosenAttach } : {};
+        await api.post('/api/companies/{company_id}/actions/{action_id}/approve', { path, body: { final_content: finalContent, ...documents } });
+      } else if (operation === 'send') await api.post('/api/companies/{company_id}/actions/{action_id}/send', { path, body: { final_content: finalContent, response_deadline: deadlineInstant(deadline) } });
       else if (operation === 'complete') await api.post('/api/companies/{company_id}/actions/{action_id}/complete', { path, body: {} });
       else await api.post('/api/companies/{company_id}/actions/{action_id}/cancel', { path, body: {} });
       toast.success(done);
       setContent(null);
+      setAttach(null);
       onChanged();
     } catch (err) {
       setError(describeError(err));
@@ -291,6 +316,12 @@ export function ActionPanel({
                 <div className="preview-box">{text}</div>
               ) : (
                 <p className="muted">No drafted content.</p>
+              )}
+              {action.action_type === 'email' && allowed.includes('approve') && <EmailAttachments companyId={companyId} action={action} chosen={chosenAttach} onChange={setAttach} />}
+              {action.action_type === 'email' && !allowed.includes('approve') && storedAttach(action).length > 0 && (
+                <p className="muted small" data-testid="action-attachments">
+                  Attached: {storedAttach(action).map((k) => ATTACH_WORDS[k]).join(' and ')}, made when the email is sent.
+                </p>
               )}
               {allowed.includes('send') && (
                 <label className="wide-field">

@@ -107,6 +107,21 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/actions/{action_id}/attachments": {
+    get: {
+      /** The documents an email action can attach (approve's attach), made now to show their names and sizes; empty for a call or task */
+      path: {
+        company_id: string;
+        action_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ActionAttachmentList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/actions/{action_id}/cancel": {
     post: {
       /** Cancel: proposed, scheduled or processing -> cancelled */
@@ -1715,8 +1730,12 @@ export interface paths {
         company_id: string;
         scheduled_step_id: string;
       };
+      query?: {
+        attach?: string;
+      };
       responses: {
         200: components["schemas"]["EmailPreview"];
+        400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -2440,6 +2459,9 @@ export interface components {
       user: string | null;
       created_at: string;
     };
+    ActionAttachmentList: {
+      data: components["schemas"]["AttachmentPreview"][];
+    };
     ActionDelivery: {
       status: "queued" | "sending" | "sent" | "failed";
       error: string | null;
@@ -3091,6 +3113,7 @@ export interface components {
       unknown_placeholders: string[];
       empty_placeholders: string[];
       refused_reason: string | null;
+      attachments: components["schemas"]["AttachmentPreview"][];
     };
     EnrollCustomerRequest: {
       sequence_id: string;
@@ -4229,6 +4252,7 @@ export interface components {
     };
     SendScheduledStepRequest: {
       sender_connection_id?: string;
+      attach?: ("invoice_pdf" | "statement")[];
     };
     Sequence: {
       id: string;
@@ -4314,6 +4338,7 @@ export interface components {
       instructions: string;
       on_promise_missed: boolean;
       due_offset_days: number;
+      attach: ("invoice_pdf" | "statement")[];
       has_history: boolean;
       created_at: string;
       updated_at: string;
@@ -4334,6 +4359,7 @@ export interface components {
       instructions?: string;
       on_promise_missed?: boolean;
       due_offset_days?: number;
+      attach?: ("invoice_pdf" | "statement")[];
     };
     SetupSignedIn: {
       token: string;
@@ -4560,6 +4586,7 @@ export interface components {
       subject_template?: string;
       body_plain_template?: string;
       body_html_template?: string;
+      attach?: ("invoice_pdf" | "statement")[];
     };
     UpdateSequenceRequest: {
       name?: string;

@@ -40,3 +40,13 @@ export function AttachOptions({ files, chosen, onChange, note }: { files?: Schem
     </fieldset>
   );
 }
+
+/** The files an email carries, by name and size, as they would be made now (a preview's line). */
+export function AttachedFiles({ files }: { files: Schemas['AttachmentPreview'][] }) {
+  if (files.length === 0) return null;
+  return (
+    <p className="muted small" data-testid="attached-files">
+      Attached: {files.map((f) => `${f.file_name} (${fileSize(f.bytes)})`).join(', ')}
+    </p>
+  );
+}

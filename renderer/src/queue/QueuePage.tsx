@@ -9,6 +9,7 @@ import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { CompleteStepForm, EmailPreview } from './StepWork';
+import type { AttachmentKind } from '../documents/AttachOptions';
 import { ActionTasks } from '../actions/ActionTasks';
 import { StepControls } from './StepControls';
 import { CHANNEL_TITLES, groupByChannel, holdWords, type QueueRow, STEP_STATUS_WORDS } from './words';
@@ -76,14 +77,15 @@ export default function QueuePage({ companyId }: { companyId: string }) {
   const rows = list.data?.data ?? [];
   const emails = rows.filter((r) => r.step_type === 'reminder' && r.status === 'ready');
 
-  async function send(ids: string[]) {
+  /** `attach`: one email's own choice of documents (the step's when absent). */
+  async function send(ids: string[], attach?: AttachmentKind[]) {
     setSending(true);
     let sent = 0;
     const failures: string[] = [];
     for (const id of ids) {
       const row = rows.find((r) => r.id === id);
       try {
-        const result = await api.post('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/send', { path: { company_id: companyId, scheduled_step_id: id }, body: {} });
+        const result = await api.post('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/send', { path: { company_id: companyId, scheduled_step_id: id }, body: attach ? { attach } : {} });
         if (result.status === 'failed') failures.push(`${row?.customer_name ?? id}: ${result.error ?? 'the mail server refused it'}`);
         else sent++;
       } catch (err) {
@@ -195,7 +197,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
                       sending={sending}
                       onToggle={() => toggle(row.id)}
                       onOpen={() => setOpen(open === row.id ? null : row.id)}
-                      onSend={() => void send([row.id])}
+                      onSend={(attach) => void send([row.id], attach)}
                       onDone={changed}
                     />
                   ))}
@@ -240,7 +242,7 @@ function QueueItem({
   sending: boolean;
   onToggle: () => void;
   onOpen: () => void;
-  onSend: () => void;
+  onSend: (attach?: AttachmentKind[]) => void;
   onDone: () => void;
 }) {
   const email = row.step_type === 'reminder';

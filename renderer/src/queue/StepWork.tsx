@@ -3,19 +3,31 @@ import { type CallOutcome, promiseAmountValue } from '../components/callOutcomes
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { CallFields } from '../components/LogContact';
 import { useLoad } from '../components/useLoad';
+import { AttachedFiles, type AttachmentKind, AttachOptions } from '../documents/AttachOptions';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { EmailEditor } from './StepControls';
 import type { QueueRow } from './words';
 
-/** The email a ready step will send, rendered for its customer, with the sender and recipient; the collector may rewrite it. */
-export function EmailPreview({ companyId, row, sending, onSend, onChanged }: { companyId: string; row: QueueRow; sending: boolean; onSend: () => void; onChanged: () => void }) {
+/**
+ * The email a ready step will send, rendered for its customer, with the sender and recipient; the
+ * collector may rewrite it, and choose its documents for this send (the step's choice until then).
+ */
+export function EmailPreview({ companyId, row, sending, onSend, onChanged }: { companyId: string; row: QueueRow; sending: boolean; onSend: (attach?: AttachmentKind[]) => void; onChanged: () => void }) {
   const [editing, setEditing] = useState(false);
+  const [attach, setAttach] = useState<AttachmentKind[] | null>(null);
   const preview = useLoad(
-    (signal) => api.get('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/preview', { path: { company_id: companyId, scheduled_step_id: row.id }, signal }),
-    [companyId, row.id, row.edited_at],
+    (signal) =>
+      api.get('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/preview', {
+        path: { company_id: companyId, scheduled_step_id: row.id },
+        query: attach === null ? {} : { attach: attach.join(',') },
+        signal,
+      }),
+    [companyId, row.id, row.edited_at, attach?.join()],
   );
   const p = preview.data;
+  // Until the collector chooses, the step's own documents, as its preview lists them.
+  const chosen = attach ?? [...new Set(p?.attachments.map((a) => a.kind) ?? [])];
   if (editing && p) {
     return (
       <EmailEditor
@@ -53,6 +65,8 @@ export function EmailPreview({ companyId, row, sending, onSend, onChanged }: { c
           </dl>
           {row.edited_at && <p className="muted small">Edited: this email goes out as you wrote it, not from the sequence's template.</p>}
           <div className="preview-box">{p.body}</div>
+          <AttachOptions chosen={chosen} onChange={setAttach} note="For this email only; the step keeps its own choice. Made when the email is sent, with the figures of that moment." />
+          {preview.loading ? <p className="muted small">Preparing the attachments…</p> : <AttachedFiles files={p.attachments} />}
           {p.unknown_placeholders.length > 0 && <p className="notice-warn">Unknown placeholders stay as written: {p.unknown_placeholders.map((n) => `{{${n}}}`).join(', ')}</p>}
           {p.refused_reason && (
             <p className="notice-warn" data-testid="refused-reason">
@@ -60,7 +74,7 @@ export function EmailPreview({ companyId, row, sending, onSend, onChanged }: { c
             </p>
           )}
           <div className="form-actions">
-            <button type="button" className="btn btn-primary" disabled={sending || !p.sender || !p.to || p.refused_reason !== null} onClick={onSend}>
+            <button type="button" className="btn btn-primary" disabled={sending || !p.sender || !p.to || p.refused_reason !== null} onClick={() => onSend(attach ?? undefined)}>
               Send this email
             </button>
             <button type="button" className="btn" disabled={sending} onClick={() => setEditing(true)}>

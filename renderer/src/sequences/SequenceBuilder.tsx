@@ -9,7 +9,7 @@ import { toast } from '../state/toasts';
 import '../components/outreach.css';
 import { Enrollments } from './Enrollments';
 import { StepEditor } from './StepEditor';
-import { lifecycleActions, plural, SEQUENCE_STATUS_WORDS, STEP_TYPE_WORDS, stepWhen, TIMING_WORDS } from './words';
+import { attachWords, lifecycleActions, plural, SEQUENCE_STATUS_WORDS, STEP_TYPE_WORDS, stepWhen, TIMING_WORDS } from './words';
 
 type Overview = Schemas['SequenceOverview'];
 
@@ -108,6 +108,7 @@ export default function SequenceBuilder({ companyId, sequenceId }: { companyId: 
                               {step.label}
                             </button>
                             {step.step_type === 'reminder' && step.subject_template && <div className="muted small">{step.subject_template}</div>}
+                            {step.step_type === 'reminder' && step.attach.length > 0 && <div className="muted small">{attachWords(step.attach)}</div>}
                           </td>
                           <td>
                             {step.is_active ? 'On' : 'Off'}

@@ -3,6 +3,7 @@ import type { Schemas } from '../api/client';
 import { type PickedCustomer, CustomerPicker } from '../components/CustomerPicker';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
+import { AttachedFiles, type AttachmentKind, AttachOptions } from '../documents/AttachOptions';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { insertAt, type Step } from './words';
@@ -23,6 +24,7 @@ function fieldsOf(step: Step | null): Required<StepBody> {
     instructions: step?.instructions ?? '',
     on_promise_missed: step?.on_promise_missed ?? false,
     due_offset_days: step?.due_offset_days ?? 0,
+    attach: step?.attach ?? [],
   };
 }
 
@@ -130,6 +132,13 @@ export function StepEditor({ companyId, overview, step, onClose, onSaved }: { co
                 <textarea ref={body} rows={8} value={f.body_plain_template} onFocus={() => (lastFocused.current = 'body')} onChange={(e) => set('body_plain_template', e.target.value)} />
               </label>
               <div className="wide">
+                <AttachOptions
+                  chosen={f.attach}
+                  onChange={(kinds) => set('attach', kinds)}
+                  note="Made for each customer when the email is sent, with the figures of that day: the invoice the email is about (each invoice a due-date email lists) and the customer's statement."
+                />
+              </div>
+              <div className="wide">
                 <div className="muted small">Insert a placeholder (filled for each customer when sent):</div>
                 <div className="placeholder-list">
                   {overview.placeholders.map((p) => (
@@ -173,13 +182,13 @@ export function StepEditor({ companyId, overview, step, onClose, onSaved }: { co
           </button>
         </div>
       </form>
-      {email && <LivePreview companyId={companyId} sequenceId={overview.sequence.id} subject={f.subject_template} body={f.body_plain_template} html={f.body_html_template} />}
+      {email && <LivePreview companyId={companyId} sequenceId={overview.sequence.id} subject={f.subject_template} body={f.body_plain_template} html={f.body_html_template} attach={f.attach} />}
     </div>
   );
 }
 
 /** The step as one customer would receive it, re-rendered by the server as the templates change. */
-function LivePreview({ companyId, sequenceId, subject, body, html }: { companyId: string; sequenceId: string; subject: string; body: string; html: string }) {
+function LivePreview({ companyId, sequenceId, subject, body, html, attach }: { companyId: string; sequenceId: string; subject: string; body: string; html: string; attach: AttachmentKind[] }) {
   const [customer, setCustomer] = useState<PickedCustomer | null>(null);
   const [invoiceId, setInvoiceId] = useState('');
   const [templates, setTemplates] = useState({ subject, body, html });
@@ -201,11 +210,11 @@ function LivePreview({ companyId, sequenceId, subject, body, html }: { companyId
       target
         ? api.post('/api/companies/{company_id}/sequences/{sequence_id}/preview', {
             path: { company_id: companyId, sequence_id: sequenceId },
-            body: { customer_id: target.id, invoice_id: invoiceId || undefined, subject_template: templates.subject, body_plain_template: templates.body, body_html_template: templates.html },
+            body: { customer_id: target.id, invoice_id: invoiceId || undefined, subject_template: templates.subject, body_plain_template: templates.body, body_html_template: templates.html, attach },
             signal,
           })
         : Promise.resolve(null),
-    [companyId, sequenceId, target?.id, invoiceId, templates],
+    [companyId, sequenceId, target?.id, invoiceId, templates, attach.join()],
   );
   const p = preview.data;
   return (
@@ -247,6 +256,7 @@ function LivePreview({ companyId, sequenceId, subject, body, html }: { companyId
           <div className="preview-box" data-testid="preview-body">
             {p.body || '(empty body)'}
           </div>
+          <AttachedFiles files={p.attachments} />
           {p.unknown_placeholders.length > 0 && <p className="notice-warn">Not a known placeholder, left as written: {p.unknown_placeholders.map((n) => `{{${n}}}`).join(', ')}</p>}
           {p.refused_reason && (
             <p className="notice-warn" data-testid="step-refused">

@@ -30,6 +30,13 @@ export const TIMING_WORDS: Record<Sequence['timing'], string> = {
   due_date: 'Per invoice, from its due date',
 };
 
+const ATTACH_WORDS: Record<Step['attach'][number], string> = { invoice_pdf: 'the invoice PDF', statement: 'a statement of account' };
+
+/** "With the invoice PDF and a statement of account attached"; empty when the step attaches nothing. */
+export function attachWords(attach: Step['attach']): string {
+  return attach.length ? `With ${attach.map((k) => ATTACH_WORDS[k]).join(' and ')} attached` : '';
+}
+
 /** The lifecycle moves the API allows from a status (core/sequences/rules.ts). */
 export function lifecycleActions(status: Sequence['status']): Array<'activate' | 'archive'> {
   return status === 'draft' ? ['activate', 'archive'] : status === 'active' ? ['archive'] : ['activate'];
