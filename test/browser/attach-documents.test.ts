@@ -7,29 +7,11 @@
 import { simpleParser } from 'mailparser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { lookAndCheck } from '../support/axe';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn } from '../support/browser';
 import { keepPdf, pdfText } from '../support/pdf';
 import { type DemoServer, startDemoServer } from '../support/server';
 import { type SmtpServer, startSmtp } from '../support/smtp';
-
-/** Both sizes in both themes, and axe in each theme. */
-async function lookAt(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of [
-      [1440, 900],
-      [1024, 700],
-    ]) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: screenshotPath(`attach-${name}-${w}x${h}-${scheme}.png`) });
-    }
-    const findings = await seriousA11yFindings(page);
-    expect(findings, describeFindings(findings)).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 /** The PDFs of the messages that reached the SMTP server so far, by file name. */
 async function receivedPdfs(smtp: SmtpServer): Promise<Map<string, Buffer>> {
@@ -55,12 +37,7 @@ describe('attaching documents to emails in Chromium against ardesk serve --demo'
     smtp = await startSmtp({ auth: { user: 'ar-test', pass: 'test-secret' } });
     browser = await openBrowser();
     page = browser.page;
-    await page.goto(server.url);
-    await page.getByLabel('Username').fill('demo');
-    await page.getByLabel('Password').fill('demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/companies\/[0-9a-f-]{36}\/invoices/);
-    companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    companyId = await signIn(page, server.url);
     // The demo's connections point at 127.0.0.1:2525: send through this test's server instead.
     const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/email-connections`);
     for (const c of connections.data) {
@@ -103,7 +80,7 @@ describe('attaching documents to emails in Chromium against ardesk serve --demo'
     await page.keyboard.press('Space');
     expect(await invoiceBox.isChecked()).toBe(true);
     expect(await options.getByRole('checkbox', { name: /Attach a statement/ }).isChecked()).toBe(false);
-    await lookAt(page, 'action-panel');
+    await lookAndCheck(page, 'attach-action-panel');
 
     await panel.getByRole('button', { name: 'Approve', exact: true }).click();
     await panel.getByTestId('approval-log').getByText('Approve').waitFor();
@@ -157,7 +134,7 @@ describe('attaching documents to emails in Chromium against ardesk serve --demo'
     await livePreview.getByRole('button', { name: `Preview ${target.name}`, exact: false }).first().click();
     await livePreview.getByRole('heading', { name: `Preview for ${target.name}` }).waitFor();
     await expect.poll(() => livePreview.getByTestId('attached-files').innerText(), { timeout: 10_000 }).toMatch(/^Attached: Invoice-\S+\.pdf \(\d+ KB\)$/);
-    await lookAt(page, 'step-editor');
+    await lookAndCheck(page, 'attach-step-editor');
     await editor.getByRole('button', { name: 'Add step' }).click();
     await page.getByText('Step added').waitFor();
     const sequenceId = page.url().split('/sequences/')[1].split(/[/?]/)[0];
@@ -191,7 +168,7 @@ describe('attaching documents to emails in Chromium against ardesk serve --demo'
     await statementBox.focus();
     await page.keyboard.press('Space');
     await expect.poll(() => emailPreview.getByTestId('attached-files').innerText(), { timeout: 10_000 }).toMatch(/, Statement-\S+\.pdf \(\d+ KB\)$/);
-    await lookAt(page, 'queue-preview');
+    await lookAndCheck(page, 'attach-queue-preview');
     await emailPreview.getByRole('button', { name: 'Send this email' }).click();
     await expect.poll(() => smtp.messages.filter((m) => m.subject === `Invoice ${preview.invoice_number}: a copy`).length, { timeout: 20_000 }).toBe(1);
     const message = await simpleParser(smtp.messages.find((m) => m.subject === `Invoice ${preview.invoice_number}: a copy`)!.raw);
