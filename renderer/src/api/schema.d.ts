@@ -4185,7 +4185,7 @@ export interface components {
       sent_at: string | null;
       error: string | null;
       replied_at: string | null;
-      hold_reason: "paused" | "recent_contact" | "replied" | "skipped" | null;
+      hold_reason: "paused" | "recent_contact" | "emailed_today" | "replied" | "skipped" | null;
       pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
       pause_reason: string | null;
       edited_subject: string | null;
