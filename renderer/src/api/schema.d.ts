@@ -602,6 +602,21 @@ export interface paths {
         404: components["schemas"]["Problem"];
       };
     };
+    patch: {
+      /** Edit a dispute's reason, owner or (once resolved) resolution */
+      path: {
+        company_id: string;
+        dispute_id: string;
+      };
+      body: components["schemas"]["EditDispute"];
+      responses: {
+        200: components["schemas"]["Dispute"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
   };
   "/api/companies/{company_id}/disputes/{dispute_id}/resolve": {
     post: {
@@ -3002,6 +3017,11 @@ export interface components {
       channel: "email" | "call" | "task";
       status: "scheduled" | "ready" | "sent" | "completed" | "cancelled" | "failed";
       sent_at: string | null;
+    };
+    EditDispute: {
+      reason?: string;
+      owner_id?: string | null;
+      resolution?: string;
     };
     EditStepRequest: {
       subject: string | null;
