@@ -13,7 +13,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
-import { heldForTheDay, sameLocalDay } from './daily-limit';
+import { type EmailOut, heldForTheDay, sameLocalDay } from './daily-limit';
 import { dueDateRowsToPromote, mergeReadyRows, syncDueSchedules } from './due-store';
 import { refreshHolds } from '../holds/store';
 import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
@@ -88,25 +88,33 @@ async function holdForTheDay(tx: CommandTx, companyId: string, promoting: string
       .where('s.company_id', '=', companyId);
   const candidates = await rowsOf().where('s.status', '=', 'ready').where('s.send_started_at', 'is', null).where('st.step_type', '=', EMAIL_STEP_TYPE).execute();
   for (let i = 0; i < promoting.length; i += 500) candidates.push(...(await rowsOf().where('s.id', 'in', promoting.slice(i, i + 500)).execute()));
-  if (!candidates.some((r) => r.step_type === EMAIL_STEP_TYPE)) return new Set();
   const since = new Date(Date.parse(tx.now) - DAY_WINDOW_MS).toISOString();
-  const emails = await tx.db
-    .selectFrom('communications')
-    .select(['customer_id', 'occurred_at as at'])
-    .where('company_id', '=', companyId)
-    .where('direction', '=', 'outbound')
-    .where('kind', '=', 'email')
-    .where('occurred_at', '>=', since)
-    .execute();
-  const onTheWire = await tx.db
-    .selectFrom('scheduled_steps')
-    .select(['customer_id', 'send_started_at as at'])
-    .where('company_id', '=', companyId)
-    .where('status', '=', 'ready')
-    .where('send_started_at', '>=', since)
-    .$narrowType<{ at: string }>()
-    .execute();
-  const held = heldForTheDay(candidates, [...emails, ...onTheWire], tx.now);
+  const customers = [...new Set(candidates.filter((r) => r.step_type === EMAIL_STEP_TYPE).map((r) => r.customer_id))];
+  const sent: EmailOut[] = [];
+  for (let i = 0; i < customers.length; i += 500) {
+    const chunk = customers.slice(i, i + 500);
+    sent.push(
+      ...(await tx.db
+        .selectFrom('communications')
+        .select(['customer_id', 'occurred_at as at'])
+        .where('company_id', '=', companyId)
+        .where('customer_id', 'in', chunk)
+        .where('direction', '=', 'outbound')
+        .where('kind', '=', 'email')
+        .where('occurred_at', '>=', since)
+        .execute()),
+      ...(await tx.db
+        .selectFrom('scheduled_steps')
+        .select(['customer_id', 'send_started_at as at'])
+        .where('company_id', '=', companyId)
+        .where('customer_id', 'in', chunk)
+        .where('status', '=', 'ready')
+        .where('send_started_at', '>=', since)
+        .$narrowType<{ at: string }>()
+        .execute()),
+    );
+  }
+  const held = heldForTheDay(candidates, sent, tx.now);
   const demoted = candidates.filter((r) => r.status === 'ready' && held.has(r.id)).map((r) => r.id);
   for (let i = 0; i < demoted.length; i += 500) {
     await tx.db.updateTable('scheduled_steps').set({ status: 'scheduled', merged_into: null, updated_at: tx.now }).where('id', 'in', demoted.slice(i, i + 500)).execute();
