@@ -9,6 +9,9 @@ import type { StepType } from '../db/schema';
 import { localDate } from '../zones';
 import { EMAIL_STEP_TYPE } from './rules';
 
+/** Local days run at most 14 hours ahead of UTC and 12 behind: an email older than this is on no sequence's today. */
+export const DAY_WINDOW_MS = 2 * 86_400_000;
+
 export interface DailyRow {
   id: string;
   customer_id: string;

@@ -13,7 +13,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
-import { type EmailOut, heldForTheDay, sameLocalDay } from './daily-limit';
+import { DAY_WINDOW_MS, type EmailOut, heldForTheDay, sameLocalDay } from './daily-limit';
 import { dueDateRowsToPromote, mergeReadyRows, syncDueSchedules } from './due-store';
 import { refreshHolds } from '../holds/store';
 import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
@@ -68,9 +68,6 @@ export async function promoteDueSteps(engine: Pick<Engine, 'db' | 'clock'>, scop
     return ids.length;
   });
 }
-
-/** Local days run at most 14 hours ahead of UTC and 12 behind: an email older than this is on no sequence's today. */
-const DAY_WINDOW_MS = 2 * DAY_MS;
 
 /**
  * The daily limit (daily-limit.ts) inside promotion: of the rows about to become ready and the

@@ -13,7 +13,7 @@ import { sendEmail } from '../email/mailer';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
-import { dailyLimitWords, heldForTheDay } from './daily-limit';
+import { DAY_WINDOW_MS, dailyLimitWords, heldForTheDay } from './daily-limit';
 import { companyName, listedOpenInvoices, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
 import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
@@ -45,7 +45,7 @@ async function assertNotEmailedToday(
   companyId: string,
   row: { id: string; customer_id: string; customer_name: string; step_type: StepType; timezone: string; merged_into: string | null },
 ): Promise<void> {
-  const since = new Date(Date.parse(tx.now) - 2 * 86_400_000).toISOString();
+  const since = new Date(Date.parse(tx.now) - DAY_WINDOW_MS).toISOString();
   const emails = await tx.db
     .selectFrom('communications')
     .select(['customer_id', 'occurred_at as at'])
