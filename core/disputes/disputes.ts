@@ -121,6 +121,15 @@ async function logNote(tx: CommandTx, companyId: string, d: { customer_id: strin
   });
 }
 
+/** The owner named by `ownerId` (null: nobody): an active team member of the company, else the error in words. */
+async function ownerOf(tx: CommandTx, companyId: string, ownerId: string | null): Promise<{ name: string | null; error: string | null }> {
+  if (!ownerId) return { name: null, error: null };
+  const owner = await tx.db.selectFrom('team_members').select(['name', 'is_active']).where('company_id', '=', companyId).where('id', '=', ownerId.toLowerCase()).executeTakeFirst();
+  if (!owner) return { name: null, error: 'No team member with this id in the company' };
+  if (owner.is_active !== 1) return { name: null, error: `${owner.name} is no longer active` };
+  return { name: owner.name, error: null };
+}
+
 export async function openDispute(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, input: OpenDisputeInput): Promise<DisputeView> {
   const reason = input.reason.trim();
   const id = await runCommand(engine, 'open_dispute', scope, async (tx) => {
@@ -134,13 +143,9 @@ export async function openDispute(engine: Pick<Engine, 'db' | 'clock'>, scope: S
       .executeTakeFirst();
     if (!invoice) errors.invoice_id = ['No invoice with this id in the company'];
     else if (invoice.closing_reason !== null) errors.invoice_id = [`${invoice.invoice_number} is closed: there is nothing left to dispute`];
-    let ownerName: string | null = null;
-    if (input.owner_id) {
-      const owner = await tx.db.selectFrom('team_members').select(['name', 'is_active']).where('company_id', '=', scope.companyId).where('id', '=', input.owner_id.toLowerCase()).executeTakeFirst();
-      if (!owner) errors.owner_id = ['No team member with this id in the company'];
-      else if (owner.is_active !== 1) errors.owner_id = [`${owner.name} is no longer active`];
-      else ownerName = owner.name;
-    }
+    const owner = await ownerOf(tx, scope.companyId, input.owner_id ?? null);
+    if (owner.error) errors.owner_id = [owner.error];
+    const ownerName = owner.name;
     if (input.communication_id && invoice) {
       const reply = await tx.db.selectFrom('communications').select(['customer_id', 'direction', 'kind']).where('company_id', '=', scope.companyId).where('id', '=', input.communication_id.toLowerCase()).executeTakeFirst();
       if (!reply) errors.communication_id = ['No communication with this id in the company'];
@@ -189,6 +194,71 @@ export async function resolveDispute(engine: Pick<Engine, 'db' | 'clock'>, scope
     await tx.record('dispute', d.id, 'update', set);
     await logNote(tx, scope.companyId, d, 'Dispute resolved', `${resolution}\nThe dispute was: ${d.reason}`);
     await refreshHolds(tx, scope.companyId, [d.customer_id]);
+    return d.id;
+  });
+  return getDispute(engine.db, scope.companyId, disputeId);
+}
+
+export interface EditDisputeInput {
+  reason?: string;
+  owner_id?: string | null;
+  /** A resolved dispute's note on how it was resolved; an open one has none yet. */
+  resolution?: string;
+}
+
+interface DisputeText {
+  reason: string;
+  owner_id: string | null;
+  owner_name: string | null;
+  resolution: string | null;
+}
+
+/**
+ * What an edit changed, in words for the invoice's activity, one line per field ("Reason: Price
+ * does not match the PO (was: Price)"); empty when nothing changed. Pure.
+ */
+export function disputeChanges(before: DisputeText, after: DisputeText): string[] {
+  const lines: string[] = [];
+  if (after.reason !== before.reason) lines.push(`Reason: ${after.reason} (was: ${before.reason})`);
+  if (after.owner_id !== before.owner_id) lines.push(`Owner: ${after.owner_name ?? 'nobody'} (was: ${before.owner_name ?? 'nobody'})`);
+  if (after.resolution !== before.resolution) lines.push(`Resolution: ${after.resolution ?? 'none'} (was: ${before.resolution ?? 'none'})`);
+  return lines;
+}
+
+/**
+ * Edits a dispute's reason, owner or (once resolved) resolution. One command: the change, a note
+ * "Dispute edited" on the invoice's activity saying what changed, and, for an open dispute, the
+ * holds re-read so a pause names the new reason. Nothing changed: nothing is written.
+ */
+export async function editDispute(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, id: string, input: EditDisputeInput): Promise<DisputeView> {
+  const disputeId = await runCommand(engine, 'edit_dispute', scope, async (tx) => {
+    const d = await tx.db.selectFrom('disputes').selectAll().where('company_id', '=', scope.companyId).where('id', '=', id.toLowerCase()).executeTakeFirst();
+    if (!d) throw new NotFoundError('Dispute', id);
+    const errors: Record<string, string[]> = {};
+    const reason = input.reason === undefined ? d.reason : input.reason.trim();
+    if (!reason) errors.reason = ['Say what the customer disputes'];
+    const ownerId = input.owner_id === undefined ? d.owner_id : (input.owner_id?.toLowerCase() ?? null);
+    const owner = await ownerOf(tx, scope.companyId, ownerId);
+    // A former member who already owns it may stay its owner; a new owner must be active.
+    if (owner.error && ownerId !== d.owner_id) errors.owner_id = [owner.error];
+    let resolution = d.resolution;
+    if (input.resolution !== undefined) {
+      resolution = input.resolution.trim();
+      if (d.status === 'open') errors.resolution = ['An open dispute has no resolution yet: resolve it to say how'];
+      else if (!resolution) errors.resolution = ['Say how the dispute was resolved'];
+    }
+    if (Object.keys(errors).length) throw new ValidationError('The dispute is invalid', errors);
+    const formerOwner = d.owner_id ? ((await tx.db.selectFrom('team_members').select('name').where('id', '=', d.owner_id).executeTakeFirst())?.name ?? null) : null;
+    const changes = disputeChanges(
+      { reason: d.reason, owner_id: d.owner_id, owner_name: formerOwner, resolution: d.resolution },
+      { reason, owner_id: ownerId, owner_name: ownerId === d.owner_id ? formerOwner : owner.name, resolution },
+    );
+    if (changes.length === 0) return d.id;
+    const set = { reason, owner_id: ownerId, resolution, updated_at: tx.now };
+    await tx.db.updateTable('disputes').set(set).where('id', '=', d.id).execute();
+    await tx.record('dispute', d.id, 'update', set);
+    await logNote(tx, scope.companyId, d, 'Dispute edited', changes.join('\n'));
+    if (d.status === 'open') await refreshHolds(tx, scope.companyId, [d.customer_id]);
     return d.id;
   });
   return getDispute(engine.db, scope.companyId, disputeId);

@@ -67,6 +67,20 @@ export async function chaseFacts(db: Reader, companyId: string, customerIds: str
       else f.lastAnswerAt = t.at;
     }
 
+    // A collector's Resume marks the customer's replies handled: their reminders stop waiting on them too.
+    const handled = await db
+      .selectFrom('sequence_enrollments')
+      .select(['customer_id', (eb) => eb.fn.max('reply_handled_at').as('at')])
+      .where('company_id', '=', companyId)
+      .where('customer_id', 'in', ids)
+      .where('reply_handled_at', 'is not', null)
+      .groupBy('customer_id')
+      .execute();
+    for (const h of handled) {
+      const f = out.get(h.customer_id);
+      if (f) f.replyHandledAt = h.at;
+    }
+
     const logged = await db
       .selectFrom('communications')
       .select(['customer_id', 'invoice_id', 'promise_date'])
@@ -130,7 +144,8 @@ export function enrollmentHold(
   facts: ChaseFacts,
   today: string,
 ): Hold | null {
-  // A reply written before the customer was enrolled was read by whoever enrolled them.
+  // A reply written before the customer was enrolled was read by whoever enrolled them. Each
+  // enrollment keeps its own mark: a Resume on one does not resume the customer's other sequences.
   const handled = [e.reply_handled_at, e.created_at].filter((x): x is string => x !== null).sort().at(-1) ?? null;
   return pauseFor({ ...facts, replyHandledAt: handled }, settingsOf(e), today);
 }

@@ -9,11 +9,12 @@ import { pageWindow, readPage } from '../db/paging';
 import { loggedFieldErrors } from '../communications/rules';
 import { insertCommunication } from '../communications/store';
 import type { CallOutcome, PauseKind, ScheduledStepStatus, SequenceTiming, StepType } from '../db/schema';
-import { type Engine, runCommand, type Scope } from '../engine';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
+import { DAY_WINDOW_MS, type EmailOut, heldForTheDay, sameLocalDay } from './daily-limit';
 import { dueDateRowsToPromote, mergeReadyRows, syncDueSchedules } from './due-store';
 import { refreshHolds } from '../holds/store';
 import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
@@ -56,7 +57,9 @@ export async function promoteDueSteps(engine: Pick<Engine, 'db' | 'clock'>, scop
       .where('q.timing', '=', 'enrollment_start')
       .where(sql<boolean>`NOT ${quietHold}`)
       .execute();
-    const ids = [...due.map((r) => r.id), ...(await dueDateRowsToPromote(tx, scope.companyId, quietHold))];
+    const dueIds = [...due.map((r) => r.id), ...(await dueDateRowsToPromote(tx, scope.companyId, quietHold))];
+    const held = await holdForTheDay(tx, scope.companyId, dueIds);
+    const ids = dueIds.filter((id) => !held.has(id));
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
       await tx.db.updateTable('scheduled_steps').set({ status: 'ready', updated_at: tx.now }).where('id', 'in', chunk).where('status', '=', 'scheduled').execute();
@@ -65,6 +68,57 @@ export async function promoteDueSteps(engine: Pick<Engine, 'db' | 'clock'>, scop
     await mergeReadyRows(tx, scope.companyId);
     return ids.length;
   });
+}
+
+/**
+ * The daily limit (daily-limit.ts) inside promotion: of the rows about to become ready and the
+ * ready email rows no send has claimed, those whose customer already got an email today. Due rows
+ * stay scheduled; ready ones go back to scheduled (unmerged), so the ready category never offers
+ * a second email of the day. Tomorrow they become ready again. Returns the held ids.
+ */
+async function holdForTheDay(tx: CommandTx, companyId: string, promoting: string[]): Promise<Set<string>> {
+  const rowsOf = () =>
+    tx.db
+      .selectFrom('scheduled_steps as s')
+      .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+      .innerJoin('sequences as q', 'q.id', 's.sequence_id')
+      .select(['s.id', 's.customer_id', 'st.step_type', 'q.timezone', 's.merged_into', 's.status'])
+      .where('s.company_id', '=', companyId);
+  const candidates = await rowsOf().where('s.status', '=', 'ready').where('s.send_started_at', 'is', null).where('st.step_type', '=', EMAIL_STEP_TYPE).execute();
+  for (let i = 0; i < promoting.length; i += 500) candidates.push(...(await rowsOf().where('s.id', 'in', promoting.slice(i, i + 500)).execute()));
+  const since = new Date(Date.parse(tx.now) - DAY_WINDOW_MS).toISOString();
+  const customers = [...new Set(candidates.filter((r) => r.step_type === EMAIL_STEP_TYPE).map((r) => r.customer_id))];
+  const sent: EmailOut[] = [];
+  for (let i = 0; i < customers.length; i += 500) {
+    const chunk = customers.slice(i, i + 500);
+    sent.push(
+      ...(await tx.db
+        .selectFrom('communications')
+        .select(['customer_id', 'occurred_at as at'])
+        .where('company_id', '=', companyId)
+        .where('customer_id', 'in', chunk)
+        .where('direction', '=', 'outbound')
+        .where('kind', '=', 'email')
+        .where('occurred_at', '>=', since)
+        .execute()),
+      ...(await tx.db
+        .selectFrom('scheduled_steps')
+        .select(['customer_id', 'send_started_at as at'])
+        .where('company_id', '=', companyId)
+        .where('customer_id', 'in', chunk)
+        .where('status', '=', 'ready')
+        .where('send_started_at', '>=', since)
+        .$narrowType<{ at: string }>()
+        .execute()),
+    );
+  }
+  const held = heldForTheDay(candidates, sent, tx.now);
+  const demoted = candidates.filter((r) => r.status === 'ready' && held.has(r.id)).map((r) => r.id);
+  for (let i = 0; i < demoted.length; i += 500) {
+    await tx.db.updateTable('scheduled_steps').set({ status: 'scheduled', merged_into: null, updated_at: tx.now }).where('id', 'in', demoted.slice(i, i + 500)).execute();
+  }
+  for (const id of demoted) await tx.record('scheduled_step', id, 'update', { status: 'scheduled', merged_into: null });
+  return held;
 }
 
 export interface QueueRowView {
@@ -96,10 +150,11 @@ export interface QueueRowView {
   /**
    * Why the step is not going out: 'paused' (its enrollment is paused, see pause_reason),
    * 'recent_contact' (a due email step held while the customer was contacted by hand in the last
-   * LAST_TOUCH_QUIET_DAYS days), 'replied' (cancelled because the customer replied, before pauses
-   * existed), 'skipped' (the collector skipped it); null otherwise.
+   * LAST_TOUCH_QUIET_DAYS days), 'emailed_today' (a due email step waiting for tomorrow: a sequence
+   * already emailed the customer today, and one email a day goes out), 'replied' (cancelled because
+   * the customer replied, before pauses existed), 'skipped' (the collector skipped it); null otherwise.
    */
-  hold_reason: 'paused' | 'recent_contact' | 'replied' | 'skipped' | null;
+  hold_reason: 'paused' | 'recent_contact' | 'emailed_today' | 'replied' | 'skipped' | null;
   /** What pauses the step's enrollment: a hold found by itself or the collector's pause; null when running. */
   pause_kind: PauseKind | null;
   /** The pause in words ("Paused: Tri-County promised payment by Nov 27"). */
@@ -121,15 +176,30 @@ export interface QueueRowView {
   covered_invoices: Array<{ id: string; invoice_number: string; due_date: string }>;
 }
 
-/** The hold reason the queue shows (see QueueRowView.hold_reason). */
+/**
+ * The hold reason the queue shows (see QueueRowView.hold_reason). A due email step kept scheduled
+ * waits for tomorrow when a sequence step emailed the customer on the sequence's day
+ * (`last_step_email_at`, sent or on the wire); otherwise a manual contact holds it.
+ */
 export function holdReason(
-  r: { step_type: StepType; status: ScheduledStepStatus; scheduled_at: string; stop_reason: string | null; paused_kind: PauseKind | null; cancel_reason: string | null },
+  r: {
+    step_type: StepType;
+    status: ScheduledStepStatus;
+    scheduled_at: string;
+    stop_reason: string | null;
+    paused_kind: PauseKind | null;
+    cancel_reason: string | null;
+    last_step_email_at?: string | null;
+    timezone?: string;
+  },
   now: string,
 ): QueueRowView['hold_reason'] {
   if (r.status === 'cancelled' && r.cancel_reason === SKIPPED) return 'skipped';
   if (r.status === 'cancelled' && r.stop_reason === REPLIED) return 'replied';
   if ((r.status === 'scheduled' || r.status === 'ready') && r.paused_kind !== null) return 'paused';
-  if (r.status === 'scheduled' && r.step_type === EMAIL_STEP_TYPE && r.scheduled_at <= now) return 'recent_contact';
+  if (r.status === 'scheduled' && r.step_type === EMAIL_STEP_TYPE && r.scheduled_at <= now) {
+    return r.last_step_email_at && r.timezone && sameLocalDay(r.last_step_email_at, now, r.timezone) ? 'emailed_today' : 'recent_contact';
+  }
   return null;
 }
 
@@ -204,6 +274,8 @@ function withColumns(q: ReturnType<typeof base>) {
     'i.due_date',
     'st.due_offset_days',
     's.merged_into',
+    sql<string | null>`(SELECT max(coalesce(x.sent_at, x.send_started_at)) FROM scheduled_steps x
+      WHERE x.company_id = s.company_id AND x.customer_id = s.customer_id AND x.status IN ('sent', 'ready') AND coalesce(x.sent_at, x.send_started_at) IS NOT NULL)`.as('last_step_email_at'),
     sql<string | null>`(SELECT max(m.occurred_at) FROM communications m
       WHERE m.company_id = s.company_id AND m.customer_id = s.customer_id AND m.direction = 'inbound' AND m.kind = 'email')`.as('replied_at'),
   ]);

@@ -10,12 +10,13 @@
  * retried HTTP call never sends twice. A claim left by a crash goes stale after
  * SEND_CLAIM_STALE_MS and may be retried with the same Message-ID, which receivers deduplicate.
  */
-import type { EmailConnection } from '../db/schema';
+import type { EmailConnection, StepType } from '../db/schema';
 import { type AttachmentKind, attachmentKinds, communicationAttachments, type DocumentAttachment } from '../documents/attachments';
 import { sendEmail } from '../email/mailer';
-import { type Engine, runCommand, type Scope } from '../engine';
-import { ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
+import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
+import { ConflictError, ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
+import { DAY_WINDOW_MS, dailyLimitWords, heldForTheDay } from './daily-limit';
 import { companyName, listedOpenInvoices, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
 import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
@@ -45,6 +46,38 @@ interface Prepared {
 }
 
 /**
+ * The daily limit at the moment of the claim: the queue read before may predate another email of
+ * the day (sent, or claimed by a send still on the wire), so the claim asks the rule itself.
+ */
+async function assertNotEmailedToday(
+  tx: CommandTx,
+  companyId: string,
+  row: { id: string; customer_id: string; customer_name: string; step_type: StepType; timezone: string; merged_into: string | null },
+): Promise<void> {
+  const since = new Date(Date.parse(tx.now) - DAY_WINDOW_MS).toISOString();
+  const emails = await tx.db
+    .selectFrom('communications')
+    .select(['customer_id', 'occurred_at as at'])
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', row.customer_id)
+    .where('direction', '=', 'outbound')
+    .where('kind', '=', 'email')
+    .where('occurred_at', '>=', since)
+    .execute();
+  const onTheWire = await tx.db
+    .selectFrom('scheduled_steps')
+    .select(['customer_id', 'send_started_at as at'])
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', row.customer_id)
+    .where('status', '=', 'ready')
+    .where('id', '!=', row.id)
+    .where('send_started_at', '>=', since)
+    .$narrowType<{ at: string }>()
+    .execute();
+  if (heldForTheDay([row], [...emails, ...onTheWire], tx.now).size) throw new ConflictError(dailyLimitWords(row.customer_name), 'emailed_today');
+}
+
+/**
  * Sends a ready email step. The sender is the one given, else the sequence's; it must be active and
  * be the caller's own connection, the sequence's configured sender, or shared (allow_shared_sending).
  * `attach` chooses this email's documents instead of the step's.
@@ -57,6 +90,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
       .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
       .innerJoin('sequences as q', 'q.id', 's.sequence_id')
       .innerJoin('sequence_enrollments as e', 'e.id', 's.enrollment_id')
+      .innerJoin('customers as c', 'c.id', 's.customer_id')
       .select([
         'e.paused_reason',
         's.edited_subject',
@@ -67,6 +101,9 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
         's.customer_id',
         's.invoice_id',
         's.send_started_at',
+        's.scheduled_at',
+        's.merged_into',
+        'c.name as customer_name',
         's.message_id',
         'st.step_type',
         'st.subject_template',
@@ -86,6 +123,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     if (row.step_type !== EMAIL_STEP_TYPE) {
       throw new InvalidStateError(`Only email steps (step_type ${EMAIL_STEP_TYPE}) can be sent; this is a ${row.step_type} step: complete it instead`, 'not_email_step');
     }
+    if (row.send_started_at === null && row.scheduled_at <= tx.now) await assertNotEmailedToday(tx, scope.companyId, row);
     assertReadyUnclaimed(row.status, row.send_started_at, tx.now);
     assertNotPaused(row.paused_reason);
 

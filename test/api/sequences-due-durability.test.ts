@@ -74,13 +74,18 @@ describe('due-date schedules and pauses across kill -9', () => {
     expect([paused.status, paused.body.code]).toEqual([409, 'enrollment_paused']);
     expect(smtp.messages).toHaveLength(1);
 
-    // Resumed: the claimed email keeps its invoices; the one that joined goes in an email of its own.
+    // Resumed: the claimed email keeps its invoices; the one that joined goes in an email of its own,
+    // the next day (one chase email per customer per day, and the claimed one is on the wire).
     expect((await w.api('POST', w.path(`/sequence-enrollments/${enrollment}/resume`))).status).toBe(200);
     const ready = (await queue()).data as Array<{ id: string; covered_invoices: Array<{ invoice_number: string }> }>;
-    expect(ready.map((r) => r.covered_invoices.map((i) => i.invoice_number))).toEqual([['INV-A', 'INV-B'], ['INV-F']]);
+    expect(ready.map((r) => r.covered_invoices.map((i) => i.invoice_number))).toEqual([['INV-A', 'INV-B']]);
+    expect((await queue('upcoming')).data.find((r: { invoice: string }) => r.invoice === f)).toMatchObject({ hold_reason: 'emailed_today' });
     expect((await w.api('POST', w.path(`/sequences/queue/${leader.id}/send`), {})).body.status).toBe('sent');
     expect(smtp.messages.map((m) => m.messageId)).toEqual([firstId, firstId]);
-    const other = ready.find((r) => r.id !== leader.id)!;
+    w.engine.clock.set('2026-11-24T14:05:00.000Z');
+    const next = (await queue()).data as Array<{ id: string; covered_invoices: Array<{ invoice_number: string }> }>;
+    expect(next.map((r) => r.covered_invoices.map((i) => i.invoice_number))).toEqual([['INV-F']]);
+    const other = next[0];
     expect((await w.api('POST', w.path(`/sequences/queue/${other.id}/send`), {})).body.status).toBe('sent');
     expect(smtp.messages).toHaveLength(3);
     expect(smtp.messages[2].text).toContain('INV-F');

@@ -135,8 +135,12 @@ describe('sending queue steps over SMTP', () => {
     expect(smtp.messages).toHaveLength(0);
 
     expect((await send(ids[0])).body).toMatchObject({ status: 'sent', sender_connection_id: bobs });
+    // One chase email per customer per day: each of the others goes out on a day of its own.
+    w.engine.clock.set('2026-11-24T12:00:00.000Z');
     expect((await send(ids[1], { sender_connection_id: alices })).body).toMatchObject({ status: 'sent', sender_connection_id: alices });
+    w.engine.clock.set('2026-11-25T12:00:00.000Z');
     expect((await send(ids[2], { sender_connection_id: shared })).body).toMatchObject({ status: 'sent', sender_connection_id: shared });
+    w.engine.clock.set('2026-11-26T12:00:00.000Z');
     // Bob may use Alice's box only if it were shared or the sequence's sender: it is neither.
     expect((await send(ids[3], { sender_connection_id: alices }, w.tokens.bob)).status).toBe(403);
     expect((await send(ids[3], { sender_connection_id: bobs }, w.tokens.bob)).body.status).toBe('sent');

@@ -157,4 +157,49 @@ describe('disputes and bulk reminder warnings in Chromium against ardesk serve -
     expect(await reminders(disputed.invoice_id)).toBe(0);
     expect(await reminders(promised.invoice_id)).toBe(0);
   }, 300_000);
+
+  it('a dispute is edited from the invoice panel by keyboard: the pause and the dispute name the new reason, and the activity says what changed', async () => {
+    // A customer whose sequence runs and whom nothing holds, and one of its overdue invoices.
+    const enrollments = await apiGet<{ data: Array<{ customer: string }> }>(page, api('/sequence-enrollments?status=active&page_size=100'));
+    let invoice: { id: string; invoice_number: string } | undefined;
+    for (const e of enrollments.data) {
+      const chase = await apiGet<Chase>(page, api(`/customers/${e.customer}/chase`));
+      if (chase.holds.length > 0 || chase.enrollments.length === 0 || chase.enrollments.some((x) => x.pause_kind !== null)) continue;
+      invoice = (await apiGet<{ items: Array<{ id: string; invoice_number: string }> }>(page, api(`/invoices?customer_id=${e.customer}&status=overdue`))).items[0];
+      if (invoice) break;
+    }
+    if (!invoice) throw new Error('the demo has a running enrollment nothing holds, with an overdue invoice');
+    expect((await post('/disputes', { invoice_id: invoice.id, reason: 'Price' })).status).toBe(201);
+
+    await page.goto(`${server.url}/companies/${companyId}/invoices/${invoice.id}?view=all&ar_owner=all`);
+    const panel = page.getByTestId('invoice-panel');
+    const status = panel.getByTestId('chase-status');
+    await expect.poll(() => status.innerText(), { timeout: 15_000 }).toContain(`Paused: ${invoice.invoice_number} is disputed (Price)`);
+    // The open dispute's Edit (the invoice may have a resolved one too).
+    const edit = panel.locator('[data-testid="dispute"][data-status="open"]').getByRole('button', { name: /^Edit…/ });
+    await edit.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('alertdialog', { name: `Edit the dispute on ${invoice.invoice_number}` });
+    const reason = dialog.getByLabel('What does the customer dispute?');
+    // The reason field has the focus: the collector types over it.
+    await expect.poll(() => reason.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Price does not match PO 4471');
+    await page.keyboard.press('Tab');
+    const owner = dialog.getByLabel('Owner');
+    await expect.poll(() => owner.evaluate((el) => el === document.activeElement)).toBe(true);
+    await owner.selectOption({ index: 1 });
+    await lookAndCheck(page, 'chase-edit-dispute');
+    const save = dialog.getByRole('button', { name: 'Save dispute' });
+    await save.focus();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+
+    await expect.poll(() => status.innerText(), { timeout: 10_000 }).toContain(`Paused: ${invoice.invoice_number} is disputed (Price does not match PO 4471)`);
+    const dispute = panel.getByTestId('dispute').first();
+    await expect.poll(() => dispute.innerText(), { timeout: 10_000 }).toMatch(/^Price does not match PO 4471\s+open\s+Opened .+ · owner .+/);
+    const activity = panel.getByTestId('panel-activity');
+    await expect.poll(() => activity.innerText(), { timeout: 10_000 }).toContain('Dispute edited');
+    expect(await activity.innerText()).toContain('Reason: Price does not match PO 4471 (was: Price)');
+  }, 300_000);
 });

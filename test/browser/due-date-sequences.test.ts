@@ -127,4 +127,37 @@ describe('a sequence timed from due dates, in Chromium against ardesk serve --de
     // Nothing else went to the customer.
     expect(smtp.messages.filter((m) => m.to.includes('ap@lakeside-dental.test'))).toHaveLength(1);
   }, 180_000);
+
+  it('an invoice that opens after the customer’s email of the day waits for tomorrow, and the Queue says so in words', async () => {
+    const base = `/api/companies/${companyId}`;
+    const today = new Date().toISOString().slice(0, 10);
+    const customer = await apiCall(page, 'POST', `${base}/customers`, { name: 'Harbor Optics', contacts: [{ name: 'Sam Lee', email: 'ap@harbor-optics.test', is_billing: true }] });
+    expect(customer.status).toBe(201);
+    const invoice = (number: string, due: string) => apiCall(page, 'POST', `${base}/invoices`, { customer: customer.body.id, total_amount: 800, issue_date: today, due_date: due, number });
+    expect((await invoice('HO-201', addDays(today, 3))).status).toBe(201);
+    const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `${base}/email-connections`);
+    const seq = await apiCall(page, 'POST', `${base}/sequences`, { name: 'Harbor heads-up', timezone: 'UTC', timing: 'due_date', sender_connection_id: connections.data[0].id });
+    expect(seq.status).toBe(201);
+    const step = { label: 'Coming due', due_offset_days: -3, offset_time: '00:00', subject_template: 'Coming due for {{customer_name}}', body_plain_template: 'Due soon:\n{{invoice_list}}' };
+    expect((await apiCall(page, 'POST', `${base}/sequences/${seq.body.id}/steps`, step)).status).toBe(201);
+    expect((await apiCall(page, 'POST', `${base}/sequences/${seq.body.id}`, { action: 'activate' })).status).toBe(200);
+    expect((await apiCall(page, 'POST', `${base}/sequence-enrollments`, { sequence_id: seq.body.id, customer_id: customer.body.id })).status).toBe(201);
+    const ready = await apiGet<{ data: Array<{ id: string }> }>(page, `${base}/sequences/queue?category=ready&customer_id=${customer.body.id}`);
+    expect(ready.data).toHaveLength(1);
+    expect((await apiCall(page, 'POST', `${base}/sequences/queue/${ready.data[0].id}/send`, {})).body.status).toBe('sent');
+    const toHarbor = () => smtp.messages.filter((m) => m.to.includes('ap@harbor-optics.test'));
+    await expect.poll(() => toHarbor().length, { timeout: 10_000 }).toBe(1);
+
+    // A second invoice opens, due in two days: its "3 days before due" is past, so it would run today.
+    expect((await invoice('HO-202', addDays(today, 2))).status).toBe(201);
+    await page.goto(`${server.url}/companies/${companyId}/queue`);
+    await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
+    const held = page.getByTestId('queue-held').locator('tr', { hasText: 'Harbor Optics' });
+    await expect.poll(() => held.count(), { timeout: 10_000 }).toBe(1);
+    expect(await held.getByTestId('queue-row-status').innerText()).toBe('Waits for tomorrow: the customer already got an email today, and one email a day goes out');
+    expect(await page.locator('[data-testid="queue-group-reminder"] tbody tr', { hasText: 'Harbor Optics' }).count()).toBe(0);
+    await page.getByTestId('queue-held').scrollIntoViewIfNeeded();
+    await lookAndCheck(page, 'due-dates-queue-waits-for-tomorrow');
+    expect(toHarbor()).toHaveLength(1);
+  }, 180_000);
 });

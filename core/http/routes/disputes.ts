@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { DISPUTE_STATUSES, getDispute, listDisputes, openDispute, REASON_MAX, RESOLUTION_MAX, resolveDispute } from '../../disputes/disputes';
+import { DISPUTE_STATUSES, editDispute, getDispute, listDisputes, openDispute, REASON_MAX, RESOLUTION_MAX, resolveDispute } from '../../disputes/disputes';
 import { customerChase } from '../../sequences/chase';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, NullableUuidValue, problems, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
@@ -39,6 +39,14 @@ const NewDispute = z
   .openapi('NewDispute');
 
 const ResolveDispute = z.strictObject({ resolution: Text(RESOLUTION_MAX) }).openapi('ResolveDispute');
+
+const EditDispute = z
+  .strictObject({
+    reason: Text(REASON_MAX).optional(),
+    owner_id: NullableUuidValue.optional().openapi({ description: 'An active team member of the company; null: nobody' }),
+    resolution: Text(RESOLUTION_MAX).optional().openapi({ description: 'A resolved dispute only: how it was resolved' }),
+  })
+  .openapi('EditDispute');
 
 const ListQuery = z.object({
   invoice_id: UuidValue.optional(),
@@ -91,6 +99,18 @@ const resolveRoute = createRoute({
   responses: { 200: json(Dispute, 'The dispute, resolved'), ...problems(400, 401, 403, 404) },
 });
 
+const editRoute = createRoute({
+  method: 'patch',
+  path: `${disputesPath}/{dispute_id}`,
+  tags: TAGS,
+  summary: "Edit a dispute's reason, owner or (once resolved) resolution",
+  description:
+    "One command: the change, a note \"Dispute edited\" on the invoice's activity saying what changed (was/now), and for an open dispute the pauses re-read so they name the new reason. Fields left out keep their value; nothing changed writes nothing. 400 when a resolution is given for an open dispute.",
+  security: SECURITY,
+  request: { params: idParams('dispute_id'), body: jsonBody(EditDispute) },
+  responses: { 200: json(Dispute, 'The dispute, as edited'), ...problems(400, 401, 403, 404) },
+});
+
 const CustomerChase = z
   .object({
     customer: Uuid,
@@ -136,6 +156,7 @@ export function disputeRoutes() {
   });
   router.openapi(openRoute, async (c) => c.json(await openDispute(c.var.engine, scopeOf(c), c.req.valid('json')), 201));
   router.openapi(getRoute, async (c) => c.json(await getDispute(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').dispute_id), 200));
+  router.openapi(editRoute, async (c) => c.json(await editDispute(c.var.engine, scopeOf(c), c.req.valid('param').dispute_id, c.req.valid('json')), 200));
   router.openapi(resolveRoute, async (c) => c.json(await resolveDispute(c.var.engine, scopeOf(c), c.req.valid('param').dispute_id, c.req.valid('json')), 200));
   router.openapi(chaseRoute, async (c) => c.json(await customerChase(c.var.engine, scopeOf(c).companyId, c.req.valid('param').customer_id), 200));
   return router;

@@ -183,9 +183,9 @@ const QueueRow = z
     sent_at: Timestamp.nullable(),
     error: z.string().nullable(),
     replied_at: Timestamp.nullable().openapi({ description: 'When the customer last replied by email; null if never' }),
-    hold_reason: z.enum(['paused', 'recent_contact', 'replied', 'skipped']).nullable().openapi({
+    hold_reason: z.enum(['paused', 'recent_contact', 'emailed_today', 'replied', 'skipped']).nullable().openapi({
       description:
-        'paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last 3 days; replied: cancelled because the customer replied; skipped: skipped by a collector',
+        'paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last 3 days; emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector',
     }),
     pause_kind: PauseKind.nullable().openapi({ description: "Extension: what pauses a pending step's enrollment" }),
     pause_reason: z.string().nullable().openapi({ description: 'Extension: the pause in words' }),
@@ -407,7 +407,7 @@ const sendRoute = createRoute({
   tags: [TAG],
   summary: `Send a ready email (${EMAIL_STEP_TYPE}) step over SMTP; a step past ready is returned as it is`,
   description:
-    "The sender is sender_connection_id, else the sequence's sender; it must be active and be the caller's own connection, the sequence's sender, or shared. An SMTP refusal marks the step failed (status failed, error) and is returned with 200.",
+    "The sender is sender_connection_id, else the sequence's sender; it must be active and be the caller's own connection, the sequence's sender, or shared. An SMTP refusal marks the step failed (status failed, error) and is returned with 200. At most one chase email per customer per day: 409 emailed_today when the customer already got an email today (sent, or a send on the wire); the step waits for tomorrow.",
   security: SECURITY,
   request: { params: QueueParams, body: jsonBody(SendBody, false) },
   responses: { 200: json(QueueRow, 'The step after the send (sent or failed), or as it was if already past ready'), ...problems(400, 401, 403, 404, 409) },

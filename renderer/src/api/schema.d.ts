@@ -617,6 +617,21 @@ export interface paths {
         404: components["schemas"]["Problem"];
       };
     };
+    patch: {
+      /** Edit a dispute's reason, owner or (once resolved) resolution */
+      path: {
+        company_id: string;
+        dispute_id: string;
+      };
+      body: components["schemas"]["EditDispute"];
+      responses: {
+        200: components["schemas"]["Dispute"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
   };
   "/api/companies/{company_id}/disputes/{dispute_id}/resolve": {
     post: {
@@ -3025,6 +3040,11 @@ export interface components {
       status: "scheduled" | "ready" | "sent" | "completed" | "cancelled" | "failed";
       sent_at: string | null;
     };
+    EditDispute: {
+      reason?: string;
+      owner_id?: string | null;
+      resolution?: string;
+    };
     EditStepRequest: {
       subject: string | null;
       body: string | null;
@@ -4208,7 +4228,7 @@ export interface components {
       sent_at: string | null;
       error: string | null;
       replied_at: string | null;
-      hold_reason: "paused" | "recent_contact" | "replied" | "skipped" | null;
+      hold_reason: "paused" | "recent_contact" | "emailed_today" | "replied" | "skipped" | null;
       pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
       pause_reason: string | null;
       edited_subject: string | null;

@@ -40,11 +40,12 @@ export function ChaseStatus({ companyId, customerId, version }: { companyId: str
   );
 }
 
-/** The invoice's disputes: open one (reason and owner), resolve the open one with a note. */
+/** The invoice's disputes: open one (reason and owner), edit one, resolve the open one with a note. */
 export function Disputes({ companyId, invoiceId, invoiceNumber, closed, version, onSaved }: { companyId: string; invoiceId: string; invoiceNumber: string; closed: boolean; version: number; onSaved: () => void }) {
   const disputes = useLoad((signal) => api.get('/api/companies/{company_id}/disputes', { path: { company_id: companyId }, query: { invoice_id: invoiceId }, signal }), [companyId, invoiceId, version]);
   const [opening, setOpening] = useState(false);
   const [resolving, setResolving] = useState<Dispute | null>(null);
+  const [editing, setEditing] = useState<Dispute | null>(null);
   const list = disputes.data?.data ?? [];
   const open = list.some((d) => d.status === 'open');
   return (
@@ -76,11 +77,16 @@ export function Disputes({ companyId, invoiceId, invoiceNumber, closed, version,
                     {d.resolved_by ? ` by ${d.resolved_by}` : ''}: {d.resolution}
                   </div>
                 )}
-                {d.status === 'open' && (
-                  <button type="button" className="btn btn-small" onClick={() => setResolving(d)}>
-                    Resolve…
+                <div className="dispute-actions">
+                  <button type="button" className="btn btn-small" onClick={() => setEditing(d)}>
+                    Edit…<span className="sr-only"> the dispute: {d.reason}</span>
                   </button>
-                )}
+                  {d.status === 'open' && (
+                    <button type="button" className="btn btn-small" onClick={() => setResolving(d)}>
+                      Resolve…
+                    </button>
+                  )}
+                </div>
               </div>
             </li>
           ))}
@@ -96,6 +102,17 @@ export function Disputes({ companyId, invoiceId, invoiceNumber, closed, version,
             onSaved();
           }}
           onCancel={() => setOpening(false)}
+        />
+      )}
+      {editing && (
+        <EditDisputeDialog
+          companyId={companyId}
+          dispute={editing}
+          onDone={() => {
+            setEditing(null);
+            onSaved();
+          }}
+          onCancel={() => setEditing(null)}
         />
       )}
       {resolving && (
@@ -204,6 +221,80 @@ function ResolveDisputeDialog({ companyId, dispute, onDone, onCancel }: { compan
         How was it resolved?
         <textarea rows={3} maxLength={2000} value={resolution} autoFocus onChange={(e) => setResolution(e.target.value)} />
       </label>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </ConfirmDialog>
+  );
+}
+
+/** Editing a dispute: its reason and owner, and once resolved how it was resolved. Only what changed is sent. */
+function EditDisputeDialog({ companyId, dispute, onDone, onCancel }: { companyId: string; dispute: Dispute; onDone: () => void; onCancel: () => void }) {
+  const team = useLoad((signal) => api.get('/api/companies/{company_id}/team-members', { path: { company_id: companyId }, signal }), [companyId]);
+  const [reason, setReason] = useState(dispute.reason);
+  const [owner, setOwner] = useState(dispute.owner ?? '');
+  const [resolution, setResolution] = useState(dispute.resolution ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const resolved = dispute.status === 'resolved';
+  const body = {
+    ...(reason.trim() !== dispute.reason ? { reason } : {}),
+    ...(owner !== (dispute.owner ?? '') ? { owner_id: owner || null } : {}),
+    ...(resolved && resolution.trim() !== (dispute.resolution ?? '') ? { resolution } : {}),
+  };
+  const changed = Object.keys(body).length > 0;
+
+  async function submit() {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.patch('/api/companies/{company_id}/disputes/{dispute_id}', { path: { company_id: companyId, dispute_id: dispute.id }, body });
+      toast.success(`Dispute on ${dispute.invoice_number} saved`);
+      onDone();
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <ConfirmDialog
+      title={`Edit the dispute on ${dispute.invoice_number}`}
+      confirmLabel="Save dispute"
+      busy={busy}
+      disabled={!changed || !reason.trim() || (resolved && !resolution.trim())}
+      focusConfirm={false}
+      onConfirm={() => void submit()}
+      onCancel={onCancel}
+    >
+      <div className="form-grid" data-testid="edit-dispute">
+        <label>
+          What does the customer dispute?
+          <textarea rows={3} maxLength={500} value={reason} autoFocus onChange={(e) => setReason(e.target.value)} />
+        </label>
+        <label>
+          Owner
+          <select value={owner} onChange={(e) => setOwner(e.target.value)}>
+            <option value="">Nobody yet</option>
+            {team.data?.data
+              .filter((m) => m.is_active || m.id === dispute.owner)
+              .map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+          </select>
+        </label>
+        {resolved && (
+          <label>
+            How was it resolved?
+            <textarea rows={3} maxLength={2000} value={resolution} onChange={(e) => setResolution(e.target.value)} />
+          </label>
+        )}
+        <p className="muted small">The change is noted on the invoice's activity{resolved ? '' : ", and the customer's paused sequences name the new reason"}.</p>
+      </div>
       {error && (
         <p className="form-error" role="alert">
           {error}

@@ -60,7 +60,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
   const held = useLoad(
     async (signal) => {
       const upcoming = await api.get('/api/companies/{company_id}/sequences/queue', { path, query: query('upcoming', filters, 1, PAGE_SIZE), signal });
-      return upcoming.data.filter((r) => r.hold_reason === 'recent_contact');
+      return upcoming.data.filter((r) => r.hold_reason === 'recent_contact' || r.hold_reason === 'emailed_today');
     },
     [companyId, filters, version],
   );
@@ -210,7 +210,9 @@ export default function QueuePage({ companyId }: { companyId: string }) {
             <h2 className="group-title" id="group-held">
               Held ({held.data.length})
             </h2>
-            <p className="muted">These emails are due but held: the customer was contacted by hand in the last 3 days. Each goes to Today once 3 days have passed since that contact.</p>
+            <p className="muted">
+              These emails are due but held. A customer contacted by hand in the last 3 days hears from a sequence again once 3 days have passed; a customer who already got an email today gets the next one tomorrow. Each row says which.
+            </p>
             <SimpleRows companyId={companyId} rows={held.data} />
           </section>
         )}

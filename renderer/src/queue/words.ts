@@ -19,6 +19,7 @@ export const STEP_STATUS_WORDS: Record<QueueRow['status'], string> = {
 export const HOLD_WORDS: Record<NonNullable<QueueRow['hold_reason']>, string> = {
   paused: 'Paused',
   recent_contact: 'Held: the customer was contacted by hand in the last 3 days',
+  emailed_today: 'Waits for tomorrow: the customer already got an email today, and one email a day goes out',
   replied: 'Stopped: the customer replied',
   skipped: 'Skipped',
 };
