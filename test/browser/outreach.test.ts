@@ -504,7 +504,12 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByTestId('tab-ready').click();
     const emails = page.getByTestId('queue-group-reminder');
     await emails.waitFor();
-    expect(await emails.locator('tbody tr[data-queue-row]').count()).toBeGreaterThanOrEqual(4);
+    // The search applies after a pause in typing: wait for the list it gives before picking rows from it.
+    const emailRows = emails.locator('tbody tr[data-queue-row]');
+    await expect.poll(async () => {
+      const texts = await emailRows.allInnerTexts();
+      return texts.length >= 4 && texts.every((t) => t.includes('Controls check'));
+    }).toBe(true);
     const rowOf = (id: string) => page.locator(`[data-queue-row="${id}"]`);
     const openRow = async (n: number) => {
       const row = emails.locator('tbody tr[data-queue-row]').nth(n);
