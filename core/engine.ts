@@ -122,7 +122,17 @@ export interface CommandTx {
 }
 
 /** Change rows per INSERT: 8 columns each stays far below SQLite's bound-parameter limit. */
-const RECORD_CHUNK = 500;
+const RECORD_CHUNK = 512;
+
+/**
+ * The rows of the next INSERT of `left`: a full chunk, else the largest power of two that fits. A
+ * statement is prepared and cached per text (core/db/statements.ts), and one per remainder length
+ * (up to 500 of them, each hundreds of KB of SQLite's memory) filled the cache of a long refresh.
+ */
+function batchSize(left: number): number {
+  if (left >= RECORD_CHUNK) return RECORD_CHUNK;
+  return 2 ** Math.floor(Math.log2(left));
+}
 
 /**
  * Every write is a named command: it validates, runs in one transaction, and records each row it
@@ -180,8 +190,10 @@ function commandTx(trx: Transaction<Database>, clock: Clock, command: string, sc
       await trx.insertInto('changes').values(row({ entity, entityId, op, data })).execute();
     },
     async recordMany(entries) {
-      for (let i = 0; i < entries.length; i += RECORD_CHUNK) {
-        await trx.insertInto('changes').values(entries.slice(i, i + RECORD_CHUNK).map(row)).execute();
+      for (let i = 0; i < entries.length; ) {
+        const n = batchSize(entries.length - i);
+        await trx.insertInto('changes').values(entries.slice(i, i + n).map(row)).execute();
+        i += n;
       }
     },
   };

@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../clock';
 import { openDatabase } from '../db/connection';
+import { jobProgressWriter } from './jobs';
 import { refreshIntelligence } from './runner';
 import type { RefreshChildMessage, RefreshParentMessage } from './refresh-process';
 
@@ -23,7 +24,7 @@ function run(message: Extract<RefreshParentMessage, { type: 'run' }>): Promise<v
   const engine = { db: database.db, database, clock };
   return refreshIntelligence(engine, message.companyId, {
     customerIds: message.customerIds,
-    onProgress: (progress) => send({ type: 'progress', id: message.id, ...progress }),
+    ...(message.job ? { inChunk: jobProgressWriter(message.job) } : {}),
   }).then(
     (report) => void send({ type: 'done', id: message.id, report }),
     (err: unknown) => void send({ type: 'failed', id: message.id, error: err instanceof Error ? err.message : String(err) }),

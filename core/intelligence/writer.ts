@@ -5,8 +5,10 @@
  * version it was given on; an active engine insight the models no longer produce is closed. New
  * proposals are inserted; proposed engine actions whose trigger is gone are cancelled.
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { InsightTargetType } from '../db/schema';
+import type { InsightsTable, InsightTargetType } from '../db/schema';
+import { prepared } from '../db/statements';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
 import { INSIGHT_TYPE_NAMES, type InsightType, validateInsightPayload } from '../insights/payloads';
@@ -38,6 +40,13 @@ const ENGINE_TYPES = new Set<string>(INSIGHT_TYPE_NAMES);
 
 type Existing = { id: string; target_type: string; target_id: string; insight_type: string; payload_json: string; evidence: string };
 
+/** A customer's active insights, by the index of a customer's active insights. */
+const ACTIVE_OF_CUSTOMER_SQL = `SELECT id, target_type, target_id, insight_type, payload_json, evidence FROM insights INDEXED BY insights_customer_recent
+  WHERE company_id = ? AND customer_id = ? AND valid_to IS NULL`;
+
+const INSIGHT_COLUMNS: readonly (keyof InsightsTable)[] = ['id', 'company_id', 'target_type', 'target_id', 'customer_id', 'invoice_id', 'insight_type', 'payload_json', 'evidence', 'valid_from', 'valid_to', 'created_at'];
+const INSERT_INSIGHT_SQL = `INSERT INTO insights (${INSIGHT_COLUMNS.join(', ')}) VALUES (${INSIGHT_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+
 const key = (targetType: string, targetId: string, insightType: string) => `${targetType}|${targetId}|${insightType}`;
 
 /**
@@ -46,6 +55,7 @@ const key = (targetType: string, targetId: string, insightType: string) => `${ta
  */
 export async function writeInsights(
   tx: CommandTx,
+  sqlite: BetterSqlite3.Database,
   companyId: string,
   scope: { customerIds: string[] } | { portfolio: true },
   desired: DesiredInsight[],
@@ -61,23 +71,13 @@ export async function writeInsights(
       .where('valid_to', 'is', null)
       .execute();
   } else {
-    for (let i = 0; i < scope.customerIds.length; i += INSERT_CHUNK) {
-      const ids = scope.customerIds.slice(i, i + INSERT_CHUNK);
-      existing.push(
-        ...(await tx.db
-          .selectFrom('insights')
-          .select(['id', 'target_type', 'target_id', 'insight_type', 'payload_json', 'evidence'])
-          .where('company_id', '=', companyId)
-          .where('valid_to', 'is', null)
-          .where('customer_id', 'in', ids)
-          .execute()),
-      );
-    }
+    const ofCustomer = prepared(sqlite, ACTIVE_OF_CUSTOMER_SQL);
+    for (const customerId of [...scope.customerIds].sort()) existing.push(...(ofCustomer.all(companyId, customerId) as Existing[]));
   }
   existing = existing.filter((e) => ENGINE_TYPES.has(e.insight_type));
   const current = new Map(existing.map((e) => [key(e.target_type, e.target_id, e.insight_type), e]));
   const toClose: string[] = [];
-  const rows = [];
+  const rows: InsightsTable[] = [];
   let unchanged = 0;
   for (const d of desired) {
     const payloadJson = JSON.stringify(validateInsightPayload(d.insightType, d.targetType, d.payload));
@@ -106,10 +106,12 @@ export async function writeInsights(
     });
   }
   for (const gone of current.values()) toClose.push(gone.id);
-  for (let i = 0; i < toClose.length; i += INSERT_CHUNK) {
-    await tx.db.updateTable('insights').set({ valid_to: tx.now }).where('id', 'in', toClose.slice(i, i + INSERT_CHUNK)).execute();
-  }
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.db.insertInto('insights').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+  // One statement each, prepared once per connection: multi-row statements of every length a chunk
+  // ends with were each compiled and cached (hundreds of KB of SQLite memory apiece).
+  const close = prepared(sqlite, 'UPDATE insights SET valid_to = ? WHERE id = ?');
+  for (const id of toClose) close.run(tx.now, id);
+  const insert = prepared(sqlite, INSERT_INSIGHT_SQL);
+  for (const row of rows) insert.run(row);
   await tx.recordMany([
     ...toClose.map((id) => ({ entity: 'insight', entityId: id, op: 'update' as const, data: { valid_to: tx.now } })),
     ...rows.map((r) => ({ entity: 'insight', entityId: r.id, op: 'insert' as const, data: { ...r, payload_json: JSON.parse(r.payload_json), evidence: JSON.parse(r.evidence) } })),
