@@ -13,6 +13,10 @@ import type { RefreshChildMessage, RefreshParentMessage } from './refresh-proces
 
 const file = process.argv[2];
 const database = openDatabase(file);
+// Its reads are scans and its writes appends and scattered index leaves, each met about once per
+// chunk: a 16 MB page cache does them as fast as the default 64 MB (measured at 200,000 invoices),
+// and this process's resident size is what the memory target counts.
+database.sqlite.pragma('cache_size = -16384');
 
 const send = (message: RefreshChildMessage) => process.send?.(message);
 

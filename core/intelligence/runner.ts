@@ -152,7 +152,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     }
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
       const written = await writeInsights(tx, engine.database.sqlite, companyId, { customerIds: chunk }, desired, options.ids);
-      const acted = await writeProposals(tx, companyId, proposals, stale, options.ids);
+      const acted = await writeProposals(tx, engine.database.sqlite, companyId, proposals, stale, options.ids);
       report.insights_opened += written.opened;
       report.insights_closed += written.closed;
       report.insights_unchanged += written.unchanged;
