@@ -169,9 +169,12 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
   }
   if (!options.customerIds) {
     const figures = await portfolioFigures(engine, companyId, company.currency, today, yieldToEventLoop);
+    // Read before the transaction: whole-history scans (seconds at 1M invoices) would hold the
+    // write lock, and a write of the server's waits for it.
+    const history = loadHistoryFigures(engine, companyId);
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
       const draft = portfolioSignal(companyId, company.name, figures);
-      const lessons = lessonsInsight(companyId, company.name, loadHistoryFigures(engine, companyId));
+      const lessons = lessonsInsight(companyId, company.name, history);
       const written = await writeInsights(tx, engine.database.sqlite, companyId, { portfolio: true }, [
         { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_signal', ...draft },
         { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_lessons', ...lessons },
