@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import { type Clock, systemClock, timestamp, today } from './clock';
 import { startCheckpointer } from './db/checkpointer';
 import { DatabaseBusyError, type Db, type OpenedDatabase, openDatabase } from './db/connection';
@@ -122,7 +122,35 @@ export interface CommandTx {
 }
 
 /** Change rows per INSERT: 8 columns each stays far below SQLite's bound-parameter limit. */
-const RECORD_CHUNK = 500;
+const RECORD_CHUNK = 512;
+
+/**
+ * The rows of the next INSERT of `left`: a full chunk, else the largest power of two that fits. A
+ * statement is prepared and cached per text (core/db/statements.ts), and one per remainder length
+ * (up to 500 of them, each hundreds of KB of SQLite's memory) filled the cache of a long refresh.
+ */
+function batchSize(left: number): number {
+  if (left >= RECORD_CHUNK) return RECORD_CHUNK;
+  return 2 ** Math.floor(Math.log2(left));
+}
+
+const CHANGE_COLUMNS = ['company_id', 'user_id', 'command', 'entity', 'entity_id', 'op', 'data', 'created_at'] as const satisfies readonly (keyof ChangesTable)[];
+const insertChangesTexts = new Map<number, string>();
+
+/**
+ * The INSERT of `n` change rows, written out once per length: the bulk writers (the intelligence
+ * refresh records hundreds of thousands of rows) spent more time in Kysely building and compiling
+ * each multi-row statement than in SQLite running it.
+ */
+function insertChangesSql(n: number): string {
+  let text = insertChangesTexts.get(n);
+  if (!text) {
+    const marks = `(${CHANGE_COLUMNS.map(() => '?').join(', ')})`;
+    text = `insert into "changes" (${CHANGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${new Array(n).fill(marks).join(', ')}`;
+    insertChangesTexts.set(n, text);
+  }
+  return text;
+}
 
 /**
  * Every write is a named command: it validates, runs in one transaction, and records each row it
@@ -180,8 +208,15 @@ function commandTx(trx: Transaction<Database>, clock: Clock, command: string, sc
       await trx.insertInto('changes').values(row({ entity, entityId, op, data })).execute();
     },
     async recordMany(entries) {
-      for (let i = 0; i < entries.length; i += RECORD_CHUNK) {
-        await trx.insertInto('changes').values(entries.slice(i, i + RECORD_CHUNK).map(row)).execute();
+      for (let i = 0; i < entries.length; ) {
+        const n = batchSize(entries.length - i);
+        const params: unknown[] = [];
+        for (let k = i; k < i + n; k++) {
+          const r = row(entries[k]);
+          for (const column of CHANGE_COLUMNS) params.push(r[column]);
+        }
+        await trx.executeQuery(CompiledQuery.raw(insertChangesSql(n), params));
+        i += n;
       }
     },
   };

@@ -119,8 +119,8 @@ export function conditionalPrediction(dist: ResidualDistribution, survival: Port
   // The customer's view and the portfolio's at whole days for this shift (built once per customer,
   // or portfolio, and shift: a customer's invoices share them), those at or past the age.
   const r = dist.residuals;
-  const customer = viewOf(customerViews, dist, invoice.shift, () => [...r.values].map((v, i) => [dist.location + dist.scale * (v - r.mean) + invoice.shift, r.weights[i]]));
-  const portfolio = viewOf(portfolioViews, survival, invoice.shift, () => [...survival.values].map((v, i) => [v + invoice.shift, survival.masses[i]]));
+  const customer = viewOf(customerViews, dist, invoice.shift, r.values.length, (i) => dist.location + dist.scale * (r.values[i] - r.mean) + invoice.shift, (i) => r.weights[i]);
+  const portfolio = viewOf(portfolioViews, survival, invoice.shift, survival.values.length, (i) => survival.values[i] + invoice.shift, (i) => survival.masses[i]);
   const c0 = firstAtOrAfter(customer.days, age);
   const p0 = firstAtOrAfter(portfolio.days, age);
   const customerAlive = customer.total - customer.before[c0];
@@ -133,29 +133,37 @@ export function conditionalPrediction(dist: ResidualDistribution, survival: Port
   if (w1 + w2 <= 0) return { predicted: null, collectible_90d: 0, reached, portfolio_share: 1, reason: 'No invoice of this company was ever paid this late; no reliable date' };
   const p1 = w1 / (w1 + w2);
   const p2 = 1 - p1;
-  // The two views merged in day order, each renormalised to what is left at the age.
-  const sorted: [number, number][] = [];
+  // The two views merged in day order, each renormalised to what is left at the age (into scratch
+  // arrays: this runs for every open invoice of a refresh).
+  const room = customer.days.length - c0 + portfolio.days.length - p0;
+  if (mergedDays.length < room) {
+    mergedDays = new Int32Array(room * 2);
+    mergedMasses = new Float64Array(room * 2);
+  }
+  let n = 0;
   let i = c0;
   let j = p0;
   while (i < customer.days.length || j < portfolio.days.length) {
     const takeCustomer = j >= portfolio.days.length || (i < customer.days.length && customer.days[i] <= portfolio.days[j]);
     const d = takeCustomer ? customer.days[i] : portfolio.days[j];
     const p = takeCustomer ? (p1 * customer.weights[i++]) / customerAlive : (p2 * portfolio.weights[j++]) / s2;
-    if (sorted.length && sorted[sorted.length - 1][0] === d) sorted[sorted.length - 1][1] += p;
-    else sorted.push([d, p]);
+    if (n && mergedDays[n - 1] === d) mergedMasses[n - 1] += p;
+    else {
+      mergedDays[n] = d;
+      mergedMasses[n++] = p;
+    }
   }
   let within = 0;
-  for (const [d, p] of sorted) if (d < age + settings.horizonDays) within += p;
+  for (let k = 0; k < n; k++) if (mergedDays[k] < age + settings.horizonDays) within += mergedMasses[k];
   const collectible = round3(Math.min(1, within));
-  const quantile = (q: number): number | null => {
-    let running = 0;
-    for (const [d, p] of sorted) {
-      running += p;
-      if (running >= q - 1e-9) return d;
-    }
-    return null;
-  };
-  const qs = [0.1, 0.125, 0.375, 0.5, 0.625, 0.875, 0.9].map(quantile);
+  // Each quantile is the first day whose running mass reaches it; the levels ascend, so one pass.
+  const qs: (number | null)[] = QUANTILE_LEVELS.map(() => null);
+  let running = 0;
+  let level = 0;
+  for (let k = 0; k < n && level < QUANTILE_LEVELS.length; k++) {
+    running += mergedMasses[k];
+    while (level < QUANTILE_LEVELS.length && running >= QUANTILE_LEVELS[level] - 1e-9) qs[level++] = mergedDays[k];
+  }
   const tooFew = age > 0 && reached < settings.minReached;
   if (tooFew || qs.some((q) => q === null)) {
     const share = Math.round(collectible * 100);
@@ -195,20 +203,37 @@ interface View {
 const customerViews = new WeakMap<object, Map<number, View>>();
 const portfolioViews = new WeakMap<object, Map<number, View>>();
 
-function viewOf(cache: WeakMap<object, Map<number, View>>, owner: object, shift: number, points: () => number[][]): View {
+/** The merged distribution's scratch arrays (days and their probability), grown as needed. */
+let mergedDays = new Int32Array(1024);
+let mergedMasses = new Float64Array(1024);
+
+/** The quantiles a prediction reads: 10th-90th interval, quartile bands' medians and the median. */
+const QUANTILE_LEVELS = [0.1, 0.125, 0.375, 0.5, 0.625, 0.875, 0.9];
+
+/**
+ * The points (value, weight) at whole days, cached per owner and shift. The values come in
+ * ascending order and the day is a monotone function of each (an offset, and a non-negative scale),
+ * so equal days are neighbours: summed in one pass, in the order a keyed merge would sum them.
+ */
+function viewOf(cache: WeakMap<object, Map<number, View>>, owner: object, shift: number, count: number, valueAt: (i: number) => number, weightAt: (i: number) => number): View {
   let byShift = cache.get(owner);
   if (!byShift) cache.set(owner, (byShift = new Map()));
   let view = byShift.get(shift);
   if (view) return view;
-  const merged = new Map<number, number>();
-  for (const [value, weight] of points()) {
-    const d = Math.round(value);
-    merged.set(d, (merged.get(d) ?? 0) + weight);
+  const days = new Int32Array(count);
+  const weights = new Float64Array(count);
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const d = Math.round(valueAt(i));
+    if (n && days[n - 1] === d) weights[n - 1] += weightAt(i);
+    else {
+      days[n] = d;
+      weights[n++] = weightAt(i);
+    }
   }
-  const entries = [...merged].sort(([a], [b]) => a - b);
-  const before = new Float64Array(entries.length + 1);
-  entries.forEach(([, w], k) => (before[k + 1] = before[k] + w));
-  view = { days: Int32Array.from(entries, ([d]) => d), weights: Float64Array.from(entries, ([, w]) => w), before, total: before[entries.length] };
+  const before = new Float64Array(n + 1);
+  for (let k = 0; k < n; k++) before[k + 1] = before[k] + weights[k];
+  view = { days: days.slice(0, n), weights: weights.slice(0, n), before, total: before[n] };
   byShift.set(shift, view);
   return view;
 }

@@ -8,12 +8,11 @@
  *   same transaction as the job is queued, so no change is lost to a crash.
  */
 import { today as todayOf } from '../clock';
-import type { Job } from '../db/schema';
-import { type Actor, type Engine, runCommand, systemActor } from '../engine';
+import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
 import { addMs, enqueueJob } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
-import { REFRESH_COMMAND, type RefreshReport } from './runner';
+import { REFRESH_COMMAND, refreshIntelligence, type RefreshReport } from './runner';
 import { replicatedCompanies } from '../db/replicas';
 
 export const INTELLIGENCE_REFRESH = 'intelligence_refresh';
@@ -70,11 +69,23 @@ export async function queueDailyRefreshes(engine: Pick<Engine, 'db' | 'clock'>):
 }
 
 /**
+ * Per database and company, a watermark moved in memory only, past changes that touched no
+ * customer (the refresh's own insights and proposals, job bookkeeping). During a refresh every poll
+ * finds such changes; writing the watermark each time was a commit, and its fsync, on the server's
+ * event loop several times a second. It is written once the change record is quiet (a poll finds
+ * nothing new), or with the next queued refresh; after a crash the watcher re-reads those changes
+ * and again finds nothing in them.
+ */
+const skipped = new WeakMap<object, Map<string, number>>();
+
+/**
  * Reads the change record past each company's watermark and queues (or extends) a debounced
  * refresh of the touched customers. Returns the companies it queued work for.
  */
 export async function watchChanges(engine: Pick<Engine, 'db' | 'clock' | 'database'>): Promise<string[]> {
   const sqlite = engine.database.sqlite;
+  let inMemory = skipped.get(engine.database);
+  if (!inMemory) skipped.set(engine.database, (inMemory = new Map()));
   const heads = sqlite
     .prepare(
       `SELECT c.id AS company_id, coalesce(s.last_change_seq, 0) AS since,
@@ -84,8 +95,16 @@ export async function watchChanges(engine: Pick<Engine, 'db' | 'clock' | 'databa
     )
     .all() as { company_id: string; since: number; head: number | null }[];
   const queued: string[] = [];
-  for (const { company_id: companyId, since, head } of heads) {
-    if (head === null || head <= since) continue;
+  for (const { company_id: companyId, since: saved, head } of heads) {
+    const moved = inMemory.get(companyId) ?? 0;
+    const since = Math.max(saved, moved);
+    if (head === null || head <= since) {
+      if (moved > saved) {
+        await saveWatermark(engine, companyId, moved);
+        inMemory.delete(companyId);
+      }
+      continue;
+    }
     const ignored = IGNORED_COMMANDS.map(() => '?').join(',');
     const touched = (
       sqlite
@@ -101,13 +120,17 @@ export async function watchChanges(engine: Pick<Engine, 'db' | 'clock' | 'databa
         )
         .all(companyId, since, head, ...IGNORED_COMMANDS) as { id: string }[]
     ).map((r) => r.id);
+    if (!touched.length) {
+      inMemory.set(companyId, head);
+      continue;
+    }
+    inMemory.delete(companyId);
     await runCommand(engine, 'intelligence_watch', { actor: systemActor, companyId }, async (tx) => {
       await tx.db
         .insertInto('intelligence_state')
         .values({ company_id: companyId, last_change_seq: head, last_full_refresh_date: null, updated_at: tx.now })
         .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_change_seq: head, updated_at: tx.now }))
         .execute();
-      if (!touched.length) return;
       // A full refresh that has not started yet covers these customers too.
       const fullQueued = await tx.db
         .selectFrom('jobs')
@@ -143,43 +166,59 @@ export async function watchChanges(engine: Pick<Engine, 'db' | 'clock' | 'databa
   return queued;
 }
 
-/** Writes a running job's progress into its result, while this worker still holds the claim. */
-async function recordProgress(engine: Pick<Engine, 'db' | 'clock'>, job: Job, progress: RefreshProgress): Promise<void> {
-  await runCommand(engine, 'intelligence_progress', { actor: systemActor, companyId: job.company_id }, async (tx) => {
-    const result = JSON.stringify({ progress });
-    const updated = await tx.db.updateTable('jobs').set({ result, updated_at: tx.now }).where('id', '=', job.id).where('status', '=', 'running').where('attempts', '=', job.attempts).executeTakeFirst();
-    if (Number(updated.numUpdatedRows)) await tx.record('job', job.id, 'update', { result: { progress } });
-  });
+/** The job a refresh runs for, as claimed: its progress is written only while this claim holds. */
+export interface RefreshJobRef {
+  id: string;
+  attempts: number;
 }
 
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 500;
 
-/** Runs a refresh: in this process (refreshIntelligence), or in the server's refresh process (runtime.ts). */
-export type RefreshExecutor = (
-  engine: Engine,
-  companyId: string,
-  options: { customerIds?: string[]; onProgress?: (progress: RefreshProgress) => void },
-) => Promise<RefreshReport>;
+/**
+ * Writes a running job's progress into its result inside the refresh's own chunk transaction (at
+ * most every PROGRESS_EVERY_MS, and the last step): in the server the refresh runs in its own
+ * process, and a commit of the server's for each step waited for the log's fsync on the event loop
+ * that answers requests.
+ */
+export function jobProgressWriter(job: RefreshJobRef): (tx: CommandTx, progress: RefreshProgress) => Promise<void> {
+  let lastWrite = 0;
+  return async (tx, progress) => {
+    const now = Date.now();
+    if (now - lastWrite < PROGRESS_EVERY_MS && progress.done < progress.total) return;
+    lastWrite = now;
+    const result = JSON.stringify({ progress });
+    const updated = await tx.db.updateTable('jobs').set({ result, updated_at: tx.now }).where('id', '=', job.id).where('status', '=', 'running').where('attempts', '=', job.attempts).executeTakeFirst();
+    if (Number(updated.numUpdatedRows)) await tx.record('job', job.id, 'update', { result: { progress } });
+  };
+}
+
+/** Runs a refresh: in this process (refreshInProcess), or in the server's refresh process (runtime.ts). */
+export type RefreshExecutor = (engine: Engine, companyId: string, options: { customerIds?: string[]; job: RefreshJobRef }) => Promise<RefreshReport>;
+
+export const refreshInProcess: RefreshExecutor = (engine, companyId, { customerIds, job }) =>
+  refreshIntelligence(engine, companyId, { customerIds, inChunk: jobProgressWriter(job) });
 
 /** The job handler of intelligence_refresh, running each refresh with `execute`. */
 export function refreshJobHandlerWith(execute: RefreshExecutor): JobHandler {
   return async (job, ctx) => {
     const payload = JSON.parse(job.payload) as RefreshPayload;
-    let lastWrite = 0;
-    let pending: Promise<void> = Promise.resolve();
     const report = await execute(ctx.engine, job.company_id, {
       customerIds: payload.scope === 'customers' ? payload.customer_ids : undefined,
-      onProgress: (progress) => {
-        const now = Date.now();
-        if (now - lastWrite < PROGRESS_EVERY_MS && progress.done < progress.total) return;
-        lastWrite = now;
-        pending = pending.then(() => recordProgress(ctx.engine, job, progress));
-      },
+      job: { id: job.id, attempts: job.attempts },
     });
-    await pending;
     await ctx.succeed({ write: async () => ({ progress: { done: report.customers, total: report.customers }, report }) });
   };
+}
+
+async function saveWatermark(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, seq: number): Promise<void> {
+  await runCommand(engine, 'intelligence_watch', { actor: systemActor, companyId }, async (tx) => {
+    await tx.db
+      .insertInto('intelligence_state')
+      .values({ company_id: companyId, last_change_seq: seq, last_full_refresh_date: null, updated_at: tx.now })
+      .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_change_seq: seq, updated_at: tx.now }))
+      .execute();
+  });
 }
 
 /** The refresh job as the API shows it. */

@@ -7,11 +7,16 @@
  */
 import type { Clock } from '../clock';
 import { openDatabase } from '../db/connection';
+import { jobProgressWriter } from './jobs';
 import { refreshIntelligence } from './runner';
 import type { RefreshChildMessage, RefreshParentMessage } from './refresh-process';
 
 const file = process.argv[2];
 const database = openDatabase(file);
+// Its reads are scans and its writes appends and scattered index leaves, each met about once per
+// chunk: a 16 MB page cache does them as fast as the default 64 MB (measured at 200,000 invoices),
+// and this process's resident size is what the memory target counts.
+database.sqlite.pragma('cache_size = -16384');
 
 const send = (message: RefreshChildMessage) => process.send?.(message);
 
@@ -23,7 +28,7 @@ function run(message: Extract<RefreshParentMessage, { type: 'run' }>): Promise<v
   const engine = { db: database.db, database, clock };
   return refreshIntelligence(engine, message.companyId, {
     customerIds: message.customerIds,
-    onProgress: (progress) => send({ type: 'progress', id: message.id, ...progress }),
+    ...(message.job ? { inChunk: jobProgressWriter(message.job) } : {}),
   }).then(
     (report) => void send({ type: 'done', id: message.id, report }),
     (err: unknown) => void send({ type: 'failed', id: message.id, error: err instanceof Error ? err.message : String(err) }),

@@ -17,20 +17,19 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../clock';
+import type { RefreshJobRef } from './jobs';
 import type { RefreshReport } from './runner';
 
 export type RefreshParentMessage =
-  | { type: 'run'; id: number; companyId: string; customerIds?: string[]; clockOffsetMs: number }
+  | { type: 'run'; id: number; companyId: string; customerIds?: string[]; job?: RefreshJobRef; clockOffsetMs: number }
   | { type: 'stop' };
 
-export type RefreshChildMessage =
-  | { type: 'progress'; id: number; done: number; total: number }
-  | { type: 'done'; id: number; report: RefreshReport }
-  | { type: 'failed'; id: number; error: string };
+export type RefreshChildMessage = { type: 'done'; id: number; report: RefreshReport } | { type: 'failed'; id: number; error: string };
 
 export interface RefreshRun {
   customerIds?: string[];
-  onProgress?: (progress: { done: number; total: number }) => void;
+  /** The job it runs for: the child writes the job's progress in its own chunk transactions (jobs.ts). */
+  job?: RefreshJobRef;
 }
 
 export interface RefreshProcess {
@@ -51,7 +50,7 @@ function entry(): string {
 export function startRefreshProcess(file: string, clock: Clock): RefreshProcess {
   let child: ChildProcess | null = null;
   let nextId = 1;
-  const pending = new Map<number, { resolve: (report: RefreshReport) => void; reject: (err: Error) => void; onProgress?: RefreshRun['onProgress'] }>();
+  const pending = new Map<number, { resolve: (report: RefreshReport) => void; reject: (err: Error) => void }>();
 
   function spawnChild(): ChildProcess {
     // ELECTRON_RUN_AS_NODE: in the desktop app process.execPath is Electron, run here as plain Node.
@@ -59,12 +58,9 @@ export function startRefreshProcess(file: string, clock: Clock): RefreshProcess 
     started.on('message', (message: RefreshChildMessage) => {
       const waiting = pending.get(message.id);
       if (!waiting) return;
-      if (message.type === 'progress') waiting.onProgress?.({ done: message.done, total: message.total });
-      else {
-        pending.delete(message.id);
-        if (message.type === 'done') waiting.resolve(message.report);
-        else waiting.reject(new Error(message.error));
-      }
+      pending.delete(message.id);
+      if (message.type === 'done') waiting.resolve(message.report);
+      else waiting.reject(new Error(message.error));
     });
     started.once('exit', (code, signal) => {
       if (child === started) child = null;
@@ -81,10 +77,10 @@ export function startRefreshProcess(file: string, clock: Clock): RefreshProcess 
     run(companyId, options = {}) {
       child ??= spawnChild();
       const id = nextId++;
-      const message: RefreshParentMessage = { type: 'run', id, companyId, customerIds: options.customerIds, clockOffsetMs: clock.now().getTime() - Date.now() };
+      const message: RefreshParentMessage = { type: 'run', id, companyId, customerIds: options.customerIds, job: options.job, clockOffsetMs: clock.now().getTime() - Date.now() };
       const sent = child;
       return new Promise<RefreshReport>((resolve, reject) => {
-        pending.set(id, { resolve, reject, onProgress: options.onProgress });
+        pending.set(id, { resolve, reject });
         sent.send(message, (err) => {
           if (err && pending.delete(id)) reject(err);
         });

@@ -14,7 +14,7 @@
 import { sql } from 'kysely';
 import { today as todayOf } from '../clock';
 import { workingDate } from '../companies/as-of';
-import { type Engine, runCommand, systemActor } from '../engine';
+import { type CommandTx, type Engine, runCommand, systemActor } from '../engine';
 import { yieldToEventLoop } from '../yielding';
 import { conversationState, customerConversationSummary, invoiceConversationSummary } from './conversation';
 import { portfolioSurvival, type PortfolioSurvival } from './conditional';
@@ -90,6 +90,8 @@ export interface RefreshOptions {
   /** Only these customers (and no portfolio signal); all active customers when absent. */
   customerIds?: string[];
   onProgress?: (progress: { done: number; total: number }) => void;
+  /** Runs inside each chunk's transaction with the progress it commits (a job's progress: jobs.ts). */
+  inChunk?: (tx: CommandTx, progress: { done: number; total: number }) => Promise<void>;
   /** Ids for the rows written (the demo seed passes its own, so the same seed gives the same ids). */
   ids?: () => string;
 }
@@ -158,13 +160,14 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
       stale.push(...computed.stale);
     }
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
-      const written = await writeInsights(tx, companyId, { customerIds: chunk }, desired, options.ids);
-      const acted = await writeProposals(tx, companyId, proposals, stale, options.ids);
+      const written = await writeInsights(tx, engine.database.sqlite, companyId, { customerIds: chunk }, desired, options.ids);
+      const acted = await writeProposals(tx, engine.database.sqlite, companyId, proposals, stale, options.ids);
       report.insights_opened += written.opened;
       report.insights_closed += written.closed;
       report.insights_unchanged += written.unchanged;
       report.actions_proposed += acted.proposed;
       report.actions_cancelled += acted.cancelled;
+      await options.inChunk?.(tx, { done: report.customers + chunk.length, total });
     });
     report.customers += chunk.length;
     options.onProgress?.({ done: report.customers, total });
@@ -175,10 +178,13 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
   }
   if (!options.customerIds) {
     const figures = await portfolioFigures(engine, companyId, company.currency, today, yieldToEventLoop);
+    // Read before the transaction: whole-history scans (seconds at 1M invoices) would hold the
+    // write lock, and a write of the server's waits for it.
+    const history = loadHistoryFigures(engine, companyId);
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
       const draft = portfolioSignal(companyId, company.name, figures);
-      const lessons = lessonsInsight(companyId, company.name, loadHistoryFigures(engine, companyId));
-      const written = await writeInsights(tx, companyId, { portfolio: true }, [
+      const lessons = lessonsInsight(companyId, company.name, history);
+      const written = await writeInsights(tx, engine.database.sqlite, companyId, { portfolio: true }, [
         { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_signal', ...draft },
         { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_lessons', ...lessons },
       ], options.ids);
@@ -192,6 +198,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
           oc.column('company_id').doUpdateSet({ last_change_seq: sql<number>`max(last_change_seq, ${changesRead ?? 0})`, last_full_refresh_date: tx.today, updated_at: tx.now }),
         )
         .execute();
+      await options.inChunk?.(tx, { done: total, total });
     });
     options.onProgress?.({ done: total, total });
   }

@@ -5,8 +5,9 @@
  * version it was given on; an active engine insight the models no longer produce is closed. New
  * proposals are inserted; proposed engine actions whose trigger is gone are cancelled.
  */
-import { sql } from 'kysely';
-import type { InsightTargetType } from '../db/schema';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { ActionApprovalsTable, ActionsTable, InsightsTable, InsightTargetType } from '../db/schema';
+import { prepared } from '../db/statements';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
 import { INSIGHT_TYPE_NAMES, type InsightType, validateInsightPayload } from '../insights/payloads';
@@ -31,12 +32,27 @@ export interface WriteReport {
   cancelled: number;
 }
 
-const INSERT_CHUNK = 500;
-
 /** The engine owns every insight type: all are recomputed. */
 const ENGINE_TYPES = new Set<string>(INSIGHT_TYPE_NAMES);
 
 type Existing = { id: string; target_type: string; target_id: string; insight_type: string; payload_json: string; evidence: string };
+
+/** A customer's active insights, by the index of a customer's active insights. */
+const ACTIVE_OF_CUSTOMER_SQL = `SELECT id, target_type, target_id, insight_type, payload_json, evidence FROM insights INDEXED BY insights_customer_recent
+  WHERE company_id = ? AND customer_id = ? AND valid_to IS NULL`;
+
+/** One row's INSERT with named parameters (a row object binds by its keys). */
+function insertSql<T>(table: string, columns: readonly (keyof T & string)[]): string {
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
+}
+
+const INSERT_INSIGHT_SQL = insertSql<InsightsTable>('insights', ['id', 'company_id', 'target_type', 'target_id', 'customer_id', 'invoice_id', 'insight_type', 'payload_json', 'evidence', 'valid_from', 'valid_to', 'created_at']);
+const INSERT_ACTION_SQL = insertSql<ActionsTable>('actions', [
+  'id', 'company_id', 'invoice_id', 'customer_id', 'action_type', 'status', 'description', 'recommendation_label', 'trigger_event_label', 'is_action_required',
+  'top_recommendation', 'is_ai_recommended', 'metadata', 'response_deadline', 'channel_id', 'external_id', 'executed_at', 'executed_by', 'deleted_at',
+  'created_at', 'updated_at', 'evidence', 'trigger_key',
+]);
+const INSERT_APPROVAL_SQL = insertSql<ActionApprovalsTable>('action_approvals', ['id', 'company_id', 'action_id', 'operation', 'reason', 'comment', 'approver_id', 'user_id', 'created_at']);
 
 const key = (targetType: string, targetId: string, insightType: string) => `${targetType}|${targetId}|${insightType}`;
 
@@ -46,6 +62,7 @@ const key = (targetType: string, targetId: string, insightType: string) => `${ta
  */
 export async function writeInsights(
   tx: CommandTx,
+  sqlite: BetterSqlite3.Database,
   companyId: string,
   scope: { customerIds: string[] } | { portfolio: true },
   desired: DesiredInsight[],
@@ -61,26 +78,20 @@ export async function writeInsights(
       .where('valid_to', 'is', null)
       .execute();
   } else {
-    for (let i = 0; i < scope.customerIds.length; i += INSERT_CHUNK) {
-      const ids = scope.customerIds.slice(i, i + INSERT_CHUNK);
-      existing.push(
-        ...(await tx.db
-          .selectFrom('insights')
-          .select(['id', 'target_type', 'target_id', 'insight_type', 'payload_json', 'evidence'])
-          .where('company_id', '=', companyId)
-          .where('valid_to', 'is', null)
-          .where('customer_id', 'in', ids)
-          .execute()),
-      );
-    }
+    const ofCustomer = prepared(sqlite, ACTIVE_OF_CUSTOMER_SQL);
+    for (const customerId of [...scope.customerIds].sort()) existing.push(...(ofCustomer.all(companyId, customerId) as Existing[]));
   }
   existing = existing.filter((e) => ENGINE_TYPES.has(e.insight_type));
   const current = new Map(existing.map((e) => [key(e.target_type, e.target_id, e.insight_type), e]));
   const toClose: string[] = [];
-  const rows = [];
+  const rows: InsightsTable[] = [];
+  // Each new row's payload and evidence as objects, for its change record: they stringify to the
+  // very text the row holds, without parsing it back.
+  const objects: { payload: Record<string, unknown>; evidence: EvidenceItem[] }[] = [];
   let unchanged = 0;
   for (const d of desired) {
-    const payloadJson = JSON.stringify(validateInsightPayload(d.insightType, d.targetType, d.payload));
+    const payload = validateInsightPayload(d.insightType, d.targetType, d.payload);
+    const payloadJson = JSON.stringify(payload);
     const evidenceJson = JSON.stringify(d.evidence);
     const k = key(d.targetType, d.targetId, d.insightType);
     const before = current.get(k);
@@ -104,12 +115,15 @@ export async function writeInsights(
       valid_to: null,
       created_at: tx.now,
     });
+    objects.push({ payload, evidence: d.evidence });
   }
   for (const gone of current.values()) toClose.push(gone.id);
-  for (let i = 0; i < toClose.length; i += INSERT_CHUNK) {
-    await tx.db.updateTable('insights').set({ valid_to: tx.now }).where('id', 'in', toClose.slice(i, i + INSERT_CHUNK)).execute();
-  }
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.db.insertInto('insights').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+  // One statement each, prepared once per connection: multi-row statements of every length a chunk
+  // ends with were each compiled and cached (hundreds of KB of SQLite memory apiece).
+  const close = prepared(sqlite, 'UPDATE insights SET valid_to = ? WHERE id = ?');
+  for (const id of toClose) close.run(tx.now, id);
+  const insert = prepared(sqlite, INSERT_INSIGHT_SQL);
+  for (const row of rows) insert.run(row);
   await tx.recordMany([
     ...toClose.map((id) => ({ entity: 'insight', entityId: id, op: 'update' as const, data: { valid_to: tx.now } })),
     ...rows.map((r) => ({ entity: 'insight', entityId: r.id, op: 'insert' as const, data: { ...r, payload_json: JSON.parse(r.payload_json), evidence: JSON.parse(r.evidence) } })),
@@ -120,6 +134,7 @@ export async function writeInsights(
 /** Inserts the proposals of one customer chunk and cancels engine proposals whose trigger is no longer live. */
 export async function writeProposals(
   tx: CommandTx,
+  sqlite: BetterSqlite3.Database,
   companyId: string,
   proposals: Array<ProposedAction & { customerId: string }>,
   stale: Array<{ id: string; reason: string }>,
@@ -127,7 +142,7 @@ export async function writeProposals(
 ): Promise<{ proposed: number; cancelled: number }> {
   // Ids ascend in the order they are made and the action lists show the newest first (created_at,
   // then id): made last, a trigger's recommendation is listed above its alternatives.
-  const rows = [...proposals].reverse().map((p) => ({
+  const rows: ActionsTable[] = [...proposals].reverse().map((p) => ({
     id: ids(),
     company_id: companyId,
     invoice_id: p.invoiceId,
@@ -152,24 +167,15 @@ export async function writeProposals(
     evidence: JSON.stringify(p.evidence),
     trigger_key: p.triggerKey,
   }));
-  for (let i = 0; i < rows.length; i += 200) await tx.db.insertInto('actions').values(rows.slice(i, i + 200)).execute();
+  const insertAction = prepared(sqlite, INSERT_ACTION_SQL);
+  for (const row of rows) insertAction.run(row);
   // Only the proposals still proposed now: one the collector approved or rejected since the facts
-  // were read keeps its state, and gets no cancellation in its log or the change record.
+  // were read keeps its state, and gets no cancellation in its log or the change record. `+company_id`:
+  // each id is looked up by key rather than walking the company's proposed actions.
+  const cancel = prepared(sqlite, `UPDATE actions SET status = 'cancelled', updated_at = ? WHERE +company_id = ? AND id = ? AND status = 'proposed' RETURNING id`);
   const cancelled = new Set<string>();
-  for (let i = 0; i < stale.length; i += INSERT_CHUNK) {
-    const ids = stale.slice(i, i + INSERT_CHUNK).map((s) => s.id);
-    // `+company_id`: look each id up by key rather than walk the company's proposed actions.
-    const updated = await tx.db
-      .updateTable('actions')
-      .set({ status: 'cancelled', updated_at: tx.now })
-      .where(sql<string>`+company_id`, '=', companyId)
-      .where('id', 'in', ids)
-      .where('status', '=', 'proposed')
-      .returning('id')
-      .execute();
-    for (const u of updated) cancelled.add(u.id);
-  }
-  const approvals = stale.filter((s) => cancelled.has(s.id)).map((s) => ({
+  for (const s of stale) if (cancel.get(tx.now, companyId, s.id)) cancelled.add(s.id);
+  const approvals: ActionApprovalsTable[] = stale.filter((s) => cancelled.has(s.id)).map((s) => ({
     id: ids(),
     company_id: companyId,
     action_id: s.id,
@@ -180,11 +186,12 @@ export async function writeProposals(
     user_id: null,
     created_at: tx.now,
   }));
-  for (let i = 0; i < approvals.length; i += 200) await tx.db.insertInto('action_approvals').values(approvals.slice(i, i + 200)).execute();
+  const insertApproval = prepared(sqlite, INSERT_APPROVAL_SQL);
+  for (const approval of approvals) insertApproval.run(approval);
   await tx.recordMany([
     ...rows.map((r) => ({ entity: 'action', entityId: r.id, op: 'insert' as const, data: { ...r, metadata: JSON.parse(r.metadata), evidence: JSON.parse(r.evidence) } })),
     ...approvals.map((a) => ({ entity: 'action', entityId: a.action_id, op: 'update' as const, data: { status: 'cancelled', updated_at: tx.now } })),
-    ...approvals.map((a) => ({ entity: 'action_approval', entityId: a.id, op: 'insert' as const, data: a })),
+    ...approvals.map((a) => ({ entity: 'action_approval', entityId: a.id, op: 'insert' as const, data: { ...a } })),
   ]);
   return { proposed: rows.length, cancelled: approvals.length };
 }

@@ -3,8 +3,7 @@ import { ACTION_EMAIL } from '../actions/delivery';
 import { sendActionEmail } from '../actions/send';
 import { AGING_SNAPSHOT, takeAgingSnapshot } from '../analytics/snapshot-job';
 import { sendStatementsJob, STATEMENT_SEND } from '../documents/send';
-import { INTELLIGENCE_REFRESH, type RefreshExecutor, refreshJobHandlerWith } from '../intelligence/jobs';
-import { refreshIntelligence } from '../intelligence/runner';
+import { INTELLIGENCE_REFRESH, type RefreshExecutor, refreshInProcess, refreshJobHandlerWith } from '../intelligence/jobs';
 import { INVOICE_REMINDER } from '../reminders/queue';
 import { sendInvoiceReminder } from '../reminders/send';
 import { REPLY_SYNC, syncReplies } from '../replies/sync';
@@ -17,7 +16,7 @@ export function coreJobHandlers(options: { refresh?: RefreshExecutor } = {}): Re
     [ACTION_EMAIL]: sendActionEmail,
     [AGING_SNAPSHOT]: takeAgingSnapshot,
     [REPLY_SYNC]: syncReplies,
-    [INTELLIGENCE_REFRESH]: refreshJobHandlerWith(options.refresh ?? refreshIntelligence),
+    [INTELLIGENCE_REFRESH]: refreshJobHandlerWith(options.refresh ?? refreshInProcess),
     [STATEMENT_SEND]: sendStatementsJob,
   };
 }

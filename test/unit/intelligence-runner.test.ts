@@ -228,7 +228,7 @@ describe('the intelligence runner on a real database', () => {
     const changesBefore = changeCount(engine);
     // The refresh had read it as proposed and its trigger as gone.
     const report = await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId: company }, (tx) =>
-      writeProposals(tx, company, [], [{ id: top.id, reason: 'No longer needed: what triggered it has changed' }]),
+      writeProposals(tx, engine.database.sqlite, company, [], [{ id: top.id, reason: 'No longer needed: what triggered it has changed' }]),
     );
     expect(report).toEqual({ proposed: 0, cancelled: 0 });
     const row = engine.database.sqlite.prepare('SELECT status FROM actions WHERE id = ?').get(top.id);
