@@ -170,12 +170,12 @@ describe('the demo workspace', () => {
     for (const p of proposals) expect(JSON.parse(p.evidence).length).toBeGreaterThan(0);
   });
 
-  it('has communications that are the last touch of their invoices', () => {
+  it('has communications that are the last touch of their invoices (contact with the customer, not an internal note)', () => {
     const kinds = new Set(all(`SELECT kind FROM communications WHERE company_id = ?`, first).map((r) => r.kind));
     expect(kinds).toEqual(new Set(['email', 'call', 'note']));
     const touched = all(
-      `SELECT i.last_touch_at, (SELECT max(occurred_at) FROM communications c WHERE c.invoice_id = i.id) AS latest,
-              (SELECT max(executed_at) FROM actions a WHERE a.invoice_id = i.id) AS executed
+      `SELECT i.last_touch_at, (SELECT max(occurred_at) FROM communications c WHERE c.invoice_id = i.id AND c.direction <> 'internal') AS latest,
+              (SELECT max(executed_at) FROM actions a WHERE a.invoice_id = i.id AND a.action_type <> 'task') AS executed
        FROM invoices i WHERE i.company_id = ? AND i.last_touch_at IS NOT NULL`,
       first,
     );
