@@ -30,8 +30,8 @@ async function routesOf(page: Page, companyId: string): Promise<string[]> {
 async function expectShown(page: Page, errors: string[], route: string) {
   await page.locator('#main-content').waitFor();
   await page.locator('#main-content h1, #main-content h2, #main-content [role="alert"]').first().waitFor();
-  // Effects that loop (React error #185) need a few frames to give up.
-  await page.waitForTimeout(400);
+  // Effects that loop (React error #185) give up within a few frames.
+  for (let frame = 0; frame < 5; frame += 1) await page.evaluate(() => new Promise((painted) => requestAnimationFrame(painted)));
   expect(errors, route).toEqual([]);
   expect(await page.getByTestId('page-failed').count(), `${route}: a part of the page failed`).toBe(0);
   expect((await page.locator('body').innerText()).trim().length, `${route}: blank`).toBeGreaterThan(0);
