@@ -1,11 +1,9 @@
 import { deflateSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { canonicalLocale, logoProblem, sniffLogo } from '../../core/documents/details';
 import { statementTotals } from '../../core/documents/draw-statement';
-import { type App, apiUsers, call } from '../support/api';
-import type { TestEngine } from '../support/engine';
+import { call, useApiWorkspace } from '../support/api';
 import { ledger, type Ledger } from '../support/ledger-fixtures';
-import { twoCompanies } from '../support/api';
 import { keepPdf, pdfPages, pdfText } from '../support/pdf';
 
 /** A real 2x2 PNG (signature, IHDR, IDAT, IEND with their CRCs). */
@@ -80,45 +78,30 @@ describe('document rules (pure)', () => {
 });
 
 describe('documents API (extension)', () => {
-  let engine: TestEngine;
-  let app: App;
-  let token: string;
-  let viewerToken: string;
-  let otherToken: string;
-  let company: string;
-  let other: string;
-  let base: string;
+  const w = useApiWorkspace();
   let l: Ledger;
 
-  beforeAll(async () => {
-    const users = await apiUsers();
-    ({ engine, app } = users);
-    ({ demo: token, watcher: viewerToken, rival: otherToken } = users.tokens);
-  });
-  afterAll(() => engine.dispose());
-
   beforeEach(async () => {
-    ({ company, other, base } = await twoCompanies(engine));
-    l = ledger(engine, company);
+    l = ledger(w.engine, w.company);
   });
 
-  const send = (method: string, path: string, body?: unknown, as = token) => call(app, method, path, { token: as, body });
-  const pdf = async (path: string, as = token) => {
-    const res = await app.request(path, { headers: { authorization: `Token ${as}` } });
+  const send = (method: string, path: string, body?: unknown, as = w.tokens.demo) => call(w.app, method, path, { token: as, body });
+  const pdf = async (path: string, as = w.tokens.demo) => {
+    const res = await w.app.request(path, { headers: { authorization: `Token ${as}` } });
     return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), bytes: new Uint8Array(await res.arrayBuffer()) };
   };
-  const uploadLogo = (data: Buffer, name: string, as = token) => {
+  const uploadLogo = (data: Buffer, name: string, as = w.tokens.demo) => {
     const form = new FormData();
     form.set('file', new File([new Uint8Array(data)], name));
-    return app.request(`${base}/document-details/logo`, { method: 'PUT', headers: { authorization: `Token ${as}` }, body: form });
+    return w.app.request(`${w.base}/document-details/logo`, { method: 'PUT', headers: { authorization: `Token ${as}` }, body: form });
   };
 
   it('keeps company details for documents: defaults, partial updates, clear refusals', async () => {
-    const initial = await send('GET', `${base}/document-details`);
+    const initial = await send('GET', `${w.base}/document-details`);
     expect(initial.status).toBe(200);
     expect(initial.body).toMatchObject({ company_name: 'Acme Supply', legal_name: null, locale: 'en-US', paper: 'A4', logo: null, updated_at: null });
 
-    const saved = await send('PATCH', `${base}/document-details`, {
+    const saved = await send('PATCH', `${w.base}/document-details`, {
       legal_name: ' Acme Supply GmbH ',
       address: 'Hauptstraße 1\n10115 Berlin',
       tax_id: 'DE123456789',
@@ -130,24 +113,24 @@ describe('documents API (extension)', () => {
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ company_name: 'Acme Supply GmbH', legal_name: 'Acme Supply GmbH', locale: 'de-DE', paper: 'Letter', updated_at: '2026-11-23T12:00:00.000Z' });
 
-    const bad = await send('PATCH', `${base}/document-details`, { locale: 'klingon of mars', portal_link: 'javascript:alert(1)', legal_name: 'Changed' });
+    const bad = await send('PATCH', `${w.base}/document-details`, { locale: 'klingon of mars', portal_link: 'javascript:alert(1)', legal_name: 'Changed' });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toContain('application/problem+json');
     expect(Object.keys(bad.body.errors).sort()).toEqual(['locale', 'portal_link']);
-    expect((await send('PATCH', `${base}/document-details`, { paper: 'A3' })).status).toBe(400);
-    expect((await send('GET', `${base}/document-details`)).body.legal_name).toBe('Acme Supply GmbH');
+    expect((await send('PATCH', `${w.base}/document-details`, { paper: 'A3' })).status).toBe(400);
+    expect((await send('GET', `${w.base}/document-details`)).body.legal_name).toBe('Acme Supply GmbH');
 
-    expect((await send('PATCH', `${base}/document-details`, { tax_id: '   ' })).body.tax_id).toBeNull();
-    expect((await send('PATCH', `${base}/document-details`, { footer: 'x' }, viewerToken)).status).toBe(403);
-    expect((await send('GET', `${base}/document-details`, undefined, viewerToken)).status).toBe(200);
-    expect((await send('GET', `${base}/document-details`, undefined, otherToken)).status).toBe(403);
+    expect((await send('PATCH', `${w.base}/document-details`, { tax_id: '   ' })).body.tax_id).toBeNull();
+    expect((await send('PATCH', `${w.base}/document-details`, { footer: 'x' }, w.tokens.watcher)).status).toBe(403);
+    expect((await send('GET', `${w.base}/document-details`, undefined, w.tokens.watcher)).status).toBe(200);
+    expect((await send('GET', `${w.base}/document-details`, undefined, w.tokens.rival)).status).toBe(403);
   });
 
   it('takes a PNG or SVG logo checked by content and refuses other files or one over 1 MB', async () => {
     const png = await uploadLogo(tinyPng(), 'logo.png');
     expect(png.status).toBe(200);
     expect((await png.json()).logo).toEqual({ type: 'image/png', bytes: tinyPng().length });
-    const back = await app.request(`${base}/document-details/logo`, { headers: { authorization: `Token ${token}` } });
+    const back = await w.app.request(`${w.base}/document-details/logo`, { headers: { authorization: `Token ${w.tokens.demo}` } });
     expect(back.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await back.arrayBuffer()).equals(tinyPng())).toBe(true);
 
@@ -157,29 +140,29 @@ describe('documents API (extension)', () => {
     const big = await uploadLogo(Buffer.concat([tinyPng(), Buffer.alloc(1_300_000)]), 'big.png');
     expect(big.status).toBe(400);
     expect((await big.json()).detail).toBe('The logo is 1.2 MB; use an image of at most 1 MB');
-    expect((await send('GET', `${base}/document-details`)).body.logo.type).toBe('image/png');
+    expect((await send('GET', `${w.base}/document-details`)).body.logo.type).toBe('image/png');
 
     const svg = await uploadLogo(Buffer.from(SVG), 'logo.svg');
     expect((await svg.json()).logo.type).toBe('image/svg+xml');
-    const svgBack = await app.request(`${base}/document-details/logo`, { headers: { authorization: `Token ${token}` } });
+    const svgBack = await w.app.request(`${w.base}/document-details/logo`, { headers: { authorization: `Token ${w.tokens.demo}` } });
     expect(svgBack.headers.get('content-security-policy')).toContain('sandbox');
-    expect((await uploadLogo(tinyPng(), 'logo.png', viewerToken)).status).toBe(403);
+    expect((await uploadLogo(tinyPng(), 'logo.png', w.tokens.watcher)).status).toBe(403);
 
-    const removed = await send('DELETE', `${base}/document-details/logo`);
+    const removed = await send('DELETE', `${w.base}/document-details/logo`);
     expect(removed.body.logo).toBeNull();
-    expect((await send('GET', `${base}/document-details/logo`)).status).toBe(404);
+    expect((await send('GET', `${w.base}/document-details/logo`)).status).toBe(404);
   });
 
   it('makes an invoice copy with its number, dates, amounts, status and the company details', async () => {
-    await send('PATCH', `${base}/document-details`, { legal_name: 'Acme Supply Ltd', address: '1 Market Street\nLondon EC1A 1AA', tax_id: 'GB 123 4567 89', payment_instructions: 'Sort code 12-34-56, account 12345678', footer: 'Registered in England No. 01234567' });
+    await send('PATCH', `${w.base}/document-details`, { legal_name: 'Acme Supply Ltd', address: '1 Market Street\nLondon EC1A 1AA', tax_id: 'GB 123 4567 89', payment_instructions: 'Sort code 12-34-56, account 12345678', footer: 'Registered in England No. 01234567' });
     await uploadLogo(tinyPng(), 'logo.png');
     const customer = await l.customer({ name: 'Ωμέγα Τεχνική Α.Ε.', locations: [{ name: 'Head office', address_line1: 'Λεωφόρος Κηφισίας 10', city: 'Αθήνα', postal_code: '115 26', country: 'Greece' }] });
-    const location = await engine.db.selectFrom('customer_locations').select('id').where('customer_id', '=', customer).executeTakeFirstOrThrow();
+    const location = await w.engine.db.selectFrom('customer_locations').select('id').where('customer_id', '=', customer).executeTakeFirstOrThrow();
     const invoice = await l.invoice({ customer, number: 'INV-2026-0042', total: 1250, invoiceDate: '2026-09-15', dueDate: '2026-10-15' });
-    await engine.db.updateTable('invoices').set({ customer_location_id: location.id, payment_link: 'https://pay.acme.example/INV-2026-0042' }).where('id', '=', invoice).execute();
+    await w.engine.db.updateTable('invoices').set({ customer_location_id: location.id, payment_link: 'https://pay.acme.example/INV-2026-0042' }).where('id', '=', invoice).execute();
     await l.payment({ invoice, amount: 250, payment_date: '2026-10-20', payment_method: 'WIRE' });
 
-    const res = await pdf(`${base}/invoices/${invoice}/document.pdf`);
+    const res = await pdf(`${w.base}/invoices/${invoice}/document.pdf`);
     expect(res.status).toBe(200);
     expect(res.type).toBe('application/pdf');
     expect(res.disposition).toContain("filename*=UTF-8''Invoice-INV-2026-0042.pdf");
@@ -211,27 +194,27 @@ describe('documents API (extension)', () => {
     expect(text).toMatch(/Open\s+\$1,000\.00/);
     expect(text).toMatch(/Oct 20, 2026\s+Wire\s+\$250\.00/);
 
-    expect((await pdf(`${base}/invoices/${invoice}/document.pdf`, viewerToken)).status).toBe(200);
-    expect((await pdf(`${base}/invoices/${invoice}/document.pdf`, otherToken)).status).toBe(403);
-    const theirs = ledger(engine, other);
+    expect((await pdf(`${w.base}/invoices/${invoice}/document.pdf`, w.tokens.watcher)).status).toBe(200);
+    expect((await pdf(`${w.base}/invoices/${invoice}/document.pdf`, w.tokens.rival)).status).toBe(403);
+    const theirs = ledger(w.engine, w.other);
     const theirInvoice = await theirs.invoice({ customer: await theirs.customer({ name: 'Not Yours' }), number: 'X-1', total: 10 });
-    expect((await pdf(`${base}/invoices/${theirInvoice}/document.pdf`)).status).toBe(404);
-    const unknown = await call(app, 'GET', `${base}/invoices/0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a/document.pdf`, { token });
+    expect((await pdf(`${w.base}/invoices/${theirInvoice}/document.pdf`)).status).toBe(404);
+    const unknown = await call(w.app, 'GET', `${w.base}/invoices/0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a/document.pdf`, { token: w.tokens.demo });
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toContain('application/problem+json');
   });
 
   it('prints amounts and dates in the company locale', async () => {
-    await send('PATCH', `${base}/document-details`, { locale: 'de-DE' });
+    await send('PATCH', `${w.base}/document-details`, { locale: 'de-DE' });
     const customer = await l.customer({ name: 'Müller GmbH', currency: 'EUR' });
     const invoice = await l.invoice({ customer, number: 'R-7', total: 1234.5, invoiceDate: '2026-11-01', dueDate: '2026-12-01' });
-    const text = pdfText((await pdf(`${base}/invoices/${invoice}/document.pdf`)).bytes);
+    const text = pdfText((await pdf(`${w.base}/invoices/${invoice}/document.pdf`)).bytes);
     expect(text).toContain('1.234,50 €');
     expect(text).toContain('01.12.2026');
   });
 
   it('makes a statement of account: open invoices with days past due, aging subtotals, total due, recent payments', async () => {
-    await send('PATCH', `${base}/document-details`, { payment_instructions: 'Wire to IBAN GB29 NWBK 6016 1331 9268 19', portal_link: 'https://pay.acme.example' });
+    await send('PATCH', `${w.base}/document-details`, { payment_instructions: 'Wire to IBAN GB29 NWBK 6016 1331 9268 19', portal_link: 'https://pay.acme.example' });
     const customer = await l.customer({ name: 'Северсталь Трейд', locations: [{ name: 'Office', address_line1: 'ул. Ленина 5', city: 'Москва' }] });
     await l.invoice({ customer, number: 'S-1', total: 100, invoiceDate: '2026-11-01', dueDate: '2026-12-01' });
     await l.invoice({ customer, number: 'S-2', total: 200, invoiceDate: '2026-10-01', dueDate: '2026-11-13' });
@@ -240,7 +223,7 @@ describe('documents API (extension)', () => {
     await l.payment({ invoice: s3, amount: 120, payment_date: '2026-11-02', payment_method: 'ACH' });
     await l.payment({ invoice: paidOff, amount: 75, payment_date: '2026-10-05', payment_method: 'CHECK' });
 
-    const res = await pdf(`${base}/customers/${customer}/statement.pdf?as_of=2026-11-23`);
+    const res = await pdf(`${w.base}/customers/${customer}/statement.pdf?as_of=2026-11-23`);
     expect(res.status).toBe(200);
     expect(res.type).toBe('application/pdf');
     keepPdf('statement', res.bytes, 1);
@@ -263,12 +246,12 @@ describe('documents API (extension)', () => {
     expect(text).toContain('Pay online: https://pay.acme.example');
 
     // As of a past date: payments settled later do not count yet, invoices issued later are left out.
-    const before = pdfText((await pdf(`${base}/customers/${customer}/statement.pdf?as_of=2026-10-15`)).bytes);
+    const before = pdfText((await pdf(`${w.base}/customers/${customer}/statement.pdf?as_of=2026-10-15`)).bytes);
     expect(before).toMatch(/S-3\s+Jul 1, 2026\s+Aug 1, 2026\s+75\s+\$500\.00\s+\$0\.00\s+\$500\.00/);
     expect(before).not.toContain('S-1 ');
     expect(before).toMatch(/Total due\s+\$700\.00/);
 
-    const activity = pdfText((await pdf(`${base}/customers/${customer}/statement.pdf?as_of=2026-11-23&from=2026-10-01&to=2026-11-05`)).bytes);
+    const activity = pdfText((await pdf(`${w.base}/customers/${customer}/statement.pdf?as_of=2026-11-23&from=2026-10-01&to=2026-11-05`)).bytes);
     expect(activity).toContain('Activity from Oct 1, 2026 to Nov 5, 2026');
     expect(activity).toMatch(/Oct 1, 2026\s+Invoice S-2\s+\$200\.00/);
     expect(activity).toMatch(/Nov 2, 2026\s+Payment on S-3\s+\$120\.00/);
@@ -277,7 +260,7 @@ describe('documents API (extension)', () => {
 
   it('gives a customer with nothing open a statement that says so', async () => {
     const customer = await l.customer({ name: 'Paid Up Inc' });
-    const res = await pdf(`${base}/customers/${customer}/statement.pdf?as_of=2026-11-23`);
+    const res = await pdf(`${w.base}/customers/${customer}/statement.pdf?as_of=2026-11-23`);
     expect(res.status).toBe(200);
     const text = pdfText(res.bytes);
     expect(text).toContain('There are no open invoices on this account as of Nov 23, 2026. Nothing is due.');
@@ -287,21 +270,21 @@ describe('documents API (extension)', () => {
   it('refuses a bad date or period with problem+json, and scopes statements to the company', async () => {
     const customer = await l.customer({ name: 'Dates Co' });
     for (const query of ['as_of=2026-02-30', 'as_of=23.11.2026', 'from=2026-11-01', 'from=2026-11-10&to=2026-11-01']) {
-      const res = await call(app, 'GET', `${base}/customers/${customer}/statement.pdf?${query}`, { token });
+      const res = await call(w.app, 'GET', `${w.base}/customers/${customer}/statement.pdf?${query}`, { token: w.tokens.demo });
       expect(res.status, query).toBe(400);
       expect(res.headers.get('content-type'), query).toContain('application/problem+json');
     }
-    expect((await pdf(`${base}/customers/${customer}/statement.pdf`, viewerToken)).status).toBe(200);
-    expect((await call(app, 'GET', `${base}/customers/${customer}/statement.pdf`, { token: otherToken })).status).toBe(403);
-    expect((await call(app, 'GET', `${base}/customers/not-an-id/statement.pdf`, { token })).status).toBe(404);
+    expect((await pdf(`${w.base}/customers/${customer}/statement.pdf`, w.tokens.watcher)).status).toBe(200);
+    expect((await call(w.app, 'GET', `${w.base}/customers/${customer}/statement.pdf`, { token: w.tokens.rival })).status).toBe(403);
+    expect((await call(w.app, 'GET', `${w.base}/customers/not-an-id/statement.pdf`, { token: w.tokens.demo })).status).toBe(404);
   });
 
   it('breaks a 300-invoice statement across pages with the table header on each page and the total on the last', async () => {
     const customer = await l.customer({ name: 'Большой Клиент' });
-    await engine.db.transaction().execute(async (trx) => {
+    await w.engine.db.transaction().execute(async (trx) => {
       const rows = Array.from({ length: 300 }, (_, i) => ({
         id: `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`,
-        company_id: company,
+        company_id: w.company,
         customer_id: customer,
         customer_name: 'Большой Клиент',
         invoice_number: `B-${String(i + 1).padStart(4, '0')}`,
@@ -317,7 +300,7 @@ describe('documents API (extension)', () => {
       }));
       for (let i = 0; i < rows.length; i += 100) await trx.insertInto('invoices').values(rows.slice(i, i + 100)).execute();
     });
-    const res = await pdf(`${base}/customers/${customer}/statement.pdf?as_of=2026-11-23`);
+    const res = await pdf(`${w.base}/customers/${customer}/statement.pdf?as_of=2026-11-23`);
     keepPdf('statement-300', res.bytes, 2);
     const pages = pdfPages(res.bytes);
     expect(pages.length).toBeGreaterThan(5);

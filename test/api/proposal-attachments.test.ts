@@ -4,11 +4,10 @@
  * approving the proposal as it is sends them, made at send time, to the real SMTP server on loopback.
  */
 import { simpleParser } from 'mailparser';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
-import { type App, apiUsers, call, twoCompanies } from '../support/api';
-import type { TestEngine } from '../support/engine';
+import { call, useApiWorkspace } from '../support/api';
 import { pdfText } from '../support/pdf';
 import { addBillingCustomer, addReminderInvoice, addSmtpConnection } from '../support/reminders-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
@@ -21,35 +20,23 @@ interface ActionRow {
 }
 
 describe('engine proposals with documents attached (extension)', () => {
-  let engine: TestEngine;
-  let app: App;
-  let token: string;
-  let company: string;
-  let base: string;
+  const w = useApiWorkspace();
   let smtp: SmtpServer;
-
-  beforeAll(async () => {
-    const users = await apiUsers();
-    ({ engine, app } = users);
-    token = users.tokens.demo;
-  });
-  afterAll(() => engine.dispose());
   beforeEach(async () => {
-    ({ company, base } = await twoCompanies(engine));
     smtp = await startSmtp();
-    await addSmtpConnection(engine, company, smtp);
+    await addSmtpConnection(w.engine, w.company, smtp);
   });
   afterEach(() => smtp.close());
 
-  const runJobs = () => createWorker(engine, { handlers: coreJobHandlers() }).runDueJobs();
+  const runJobs = () => createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
 
   async function refresh(): Promise<void> {
-    expect((await call(app, 'POST', `${base}/intelligence/refresh`, { token })).status).toBe(202);
+    expect((await call(w.app, 'POST', `${w.base}/intelligence/refresh`, { token: w.tokens.demo })).status).toBe(202);
     await runJobs();
   }
 
   async function proposedEmail(query: string): Promise<ActionRow> {
-    const list = await call(app, 'GET', `${base}/actions?${query}&page_size=100`, { token });
+    const list = await call(w.app, 'GET', `${w.base}/actions?${query}&page_size=100`, { token: w.tokens.demo });
     expect(list.status).toBe(200);
     const emails = (list.body.data as ActionRow[]).filter((a) => a.action_type === 'email');
     expect(emails).toHaveLength(1);
@@ -58,15 +45,15 @@ describe('engine proposals with documents attached (extension)', () => {
 
   it('a firm reminder proposed for an invoice a month and more past due sends the invoice PDF when approved as it is', async () => {
     // No phone number: the email is the only way to reach them, so it is the recommendation itself.
-    const customer = await addBillingCustomer(engine, company, 'Harbor Foods', 'ap@harbor.example');
-    const invoice = await addReminderInvoice(engine, company, customer, { number: 'FIRM-9', total: 480_000, invoiceDate: '2026-08-15', dueDate: '2026-09-30' });
+    const customer = await addBillingCustomer(w.engine, w.company, 'Harbor Foods', 'ap@harbor.example');
+    const invoice = await addReminderInvoice(w.engine, w.company, customer, { number: 'FIRM-9', total: 480_000, invoiceDate: '2026-08-15', dueDate: '2026-09-30' });
     await refresh();
 
     const action = await proposedEmail(`category=alternatives&invoice_id=${invoice}`);
     expect(action.description).toBe('Send a firm reminder for FIRM-9 with the invoice attached');
     expect(action.metadata).toMatchObject({ attach: ['invoice_pdf'], draft_subject: 'Invoice FIRM-9 is 54 days past due' });
 
-    const approved = await call(app, 'POST', `${base}/actions/${action.id}/approve`, { token, body: {} });
+    const approved = await call(w.app, 'POST', `${w.base}/actions/${action.id}/approve`, { token: w.tokens.demo, body: {} });
     expect(approved.status).toBe(200);
     expect(approved.body.metadata.attach).toEqual(['invoice_pdf']);
     expect((await runJobs()).map((r) => r.status)).toEqual(['succeeded']);
@@ -84,11 +71,11 @@ describe('engine proposals with documents attached (extension)', () => {
   });
 
   it('a first reminder attaches nothing; several small past-due invoices get one statement email with the statement attached', async () => {
-    const fresh = await addBillingCustomer(engine, company, 'Fresh Co', 'ap@fresh.example');
-    const recent = await addReminderInvoice(engine, company, fresh, { number: 'NEW-1', total: 480_000, invoiceDate: '2026-10-15', dueDate: '2026-11-10' });
-    const small = await addBillingCustomer(engine, company, 'Small Parts', 'ap@small.example');
-    await addReminderInvoice(engine, company, small, { number: 'SM-1', total: 20_000, invoiceDate: '2026-10-01', dueDate: '2026-11-01' });
-    await addReminderInvoice(engine, company, small, { number: 'SM-2', total: 30_000, invoiceDate: '2026-10-05', dueDate: '2026-11-05' });
+    const fresh = await addBillingCustomer(w.engine, w.company, 'Fresh Co', 'ap@fresh.example');
+    const recent = await addReminderInvoice(w.engine, w.company, fresh, { number: 'NEW-1', total: 480_000, invoiceDate: '2026-10-15', dueDate: '2026-11-10' });
+    const small = await addBillingCustomer(w.engine, w.company, 'Small Parts', 'ap@small.example');
+    await addReminderInvoice(w.engine, w.company, small, { number: 'SM-1', total: 20_000, invoiceDate: '2026-10-01', dueDate: '2026-11-01' });
+    await addReminderInvoice(w.engine, w.company, small, { number: 'SM-2', total: 30_000, invoiceDate: '2026-10-05', dueDate: '2026-11-05' });
     await refresh();
 
     const first = await proposedEmail(`category=alternatives&invoice_id=${recent}`);
@@ -98,7 +85,7 @@ describe('engine proposals with documents attached (extension)', () => {
     const statement = await proposedEmail(`customer_id=${small}`);
     expect(statement.description).toBe('Send Small Parts a statement of 2 past-due invoices ($500.00)');
     expect(statement.metadata.attach).toEqual(['statement']);
-    expect((await call(app, 'POST', `${base}/actions/${statement.id}/approve`, { token, body: {} })).status).toBe(200);
+    expect((await call(w.app, 'POST', `${w.base}/actions/${statement.id}/approve`, { token: w.tokens.demo, body: {} })).status).toBe(200);
     expect((await runJobs()).map((r) => r.status)).toEqual(['succeeded']);
 
     expect(smtp.messages).toHaveLength(1);

@@ -4,46 +4,33 @@
  * made when it was sent (the figures of that moment), and the customer's timeline keeps their names.
  */
 import { simpleParser } from 'mailparser';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
 import { addAction } from '../support/actions-fixtures';
-import { type App, apiUsers, call, twoCompanies } from '../support/api';
-import type { TestEngine } from '../support/engine';
+import { call, useApiWorkspace } from '../support/api';
 import { keepPdf, pdfText } from '../support/pdf';
 import { addBillingCustomer, addReminderInvoice, addSmtpConnection } from '../support/reminders-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
 
 describe('reminders with the invoice PDF and a statement attached (extension)', () => {
-  let engine: TestEngine;
-  let app: App;
-  let token: string;
-  let company: string;
-  let base: string;
+  const w = useApiWorkspace();
   let smtp: SmtpServer;
 
-  beforeAll(async () => {
-    const users = await apiUsers();
-    ({ engine, app } = users);
-    token = users.tokens.demo;
-  });
-  afterAll(() => engine.dispose());
-
   beforeEach(async () => {
-    ({ company, base } = await twoCompanies(engine));
     smtp = await startSmtp();
-    await addSmtpConnection(engine, company, smtp);
+    await addSmtpConnection(w.engine, w.company, smtp);
   });
   afterEach(() => smtp.close());
 
-  const runJobs = () => createWorker(engine, { handlers: coreJobHandlers() }).runDueJobs();
+  const runJobs = () => createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
 
   it('previews the files, then emails the invoice copy and the statement as they are at send time', async () => {
-    const customer = await addBillingCustomer(engine, company, 'Κόσμος Trading', 'ap@kosmos.example');
-    const invoice = await addReminderInvoice(engine, company, customer, { number: 'ATT-1001', total: 1_234_500, dueDate: '2026-10-31' });
-    await addReminderInvoice(engine, company, customer, { number: 'ATT-1002', total: 50_000, dueDate: '2026-11-30' });
+    const customer = await addBillingCustomer(w.engine, w.company, 'Κόσμος Trading', 'ap@kosmos.example');
+    const invoice = await addReminderInvoice(w.engine, w.company, customer, { number: 'ATT-1001', total: 1_234_500, dueDate: '2026-10-31' });
+    await addReminderInvoice(w.engine, w.company, customer, { number: 'ATT-1002', total: 50_000, dueDate: '2026-11-30' });
 
-    const preview = await call(app, 'GET', `${base}/invoices/${invoice}/reminder-preview`, { token });
+    const preview = await call(w.app, 'GET', `${w.base}/invoices/${invoice}/reminder-preview`, { token: w.tokens.demo });
     expect(preview.status).toBe(200);
     expect(preview.body.attachments.map((a: { kind: string; file_name: string }) => [a.kind, a.file_name])).toEqual([
       ['invoice_pdf', 'Invoice-ATT-1001.pdf'],
@@ -51,10 +38,10 @@ describe('reminders with the invoice PDF and a statement attached (extension)', 
     ]);
     for (const a of preview.body.attachments) expect(a.bytes).toBeGreaterThan(5_000);
 
-    const queued = await call(app, 'POST', `${base}/invoices/bulk/send-reminders`, { token, body: { invoice_ids: [invoice], attach: ['statement', 'invoice_pdf'] } });
+    const queued = await call(w.app, 'POST', `${w.base}/invoices/bulk/send-reminders`, { token: w.tokens.demo, body: { invoice_ids: [invoice], attach: ['statement', 'invoice_pdf'] } });
     expect(queued.status).toBe(200);
     // A payment arrives between asking and sending: the documents show it.
-    await engine.db.updateTable('invoices').set({ paid_amount: 234_500, balance: 1_000_000 }).where('id', '=', invoice).execute();
+    await w.engine.db.updateTable('invoices').set({ paid_amount: 234_500, balance: 1_000_000 }).where('id', '=', invoice).execute();
 
     expect((await runJobs()).map((r) => r.status)).toEqual(['succeeded']);
     expect(smtp.messages).toHaveLength(1);
@@ -78,7 +65,7 @@ describe('reminders with the invoice PDF and a statement attached (extension)', 
     keepPdf('reminder-attached-invoice', invoicePdf, 1);
 
     // The customer's timeline keeps what was attached.
-    const timeline = await call(app, 'GET', `${base}/communications?customer_id=${customer}`, { token });
+    const timeline = await call(w.app, 'GET', `${w.base}/communications?customer_id=${customer}`, { token: w.tokens.demo });
     expect(timeline.body.data).toHaveLength(1);
     expect(timeline.body.data[0]).toMatchObject({ kind: 'email', direction: 'outbound', invoice: invoice });
     expect(timeline.body.data[0].attachments).toEqual([
@@ -88,25 +75,25 @@ describe('reminders with the invoice PDF and a statement attached (extension)', 
   });
 
   it('sends no attachment unless asked, and refuses an unknown document with problem+json, queuing nothing', async () => {
-    const customer = await addBillingCustomer(engine, company, 'Plain Co', 'ap@plain.example');
-    const invoice = await addReminderInvoice(engine, company, customer, { number: 'PL-1' });
-    const bad = await call(app, 'POST', `${base}/invoices/bulk/send-reminders`, { token, body: { invoice_ids: [invoice], attach: ['contract'] } });
+    const customer = await addBillingCustomer(w.engine, w.company, 'Plain Co', 'ap@plain.example');
+    const invoice = await addReminderInvoice(w.engine, w.company, customer, { number: 'PL-1' });
+    const bad = await call(w.app, 'POST', `${w.base}/invoices/bulk/send-reminders`, { token: w.tokens.demo, body: { invoice_ids: [invoice], attach: ['contract'] } });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toContain('application/problem+json');
-    expect(await engine.db.selectFrom('jobs').select('id').where('company_id', '=', company).execute()).toEqual([]);
+    expect(await w.engine.db.selectFrom('jobs').select('id').where('company_id', '=', w.company).execute()).toEqual([]);
 
-    expect((await call(app, 'POST', `${base}/invoices/bulk/send-reminders`, { token, body: { invoice_ids: [invoice] } })).status).toBe(200);
+    expect((await call(w.app, 'POST', `${w.base}/invoices/bulk/send-reminders`, { token: w.tokens.demo, body: { invoice_ids: [invoice] } })).status).toBe(200);
     await runJobs();
     expect(smtp.messages).toHaveLength(1);
     expect((await simpleParser(smtp.messages[0].raw)).attachments).toEqual([]);
-    const timeline = await call(app, 'GET', `${base}/communications?customer_id=${customer}`, { token });
+    const timeline = await call(w.app, 'GET', `${w.base}/communications?customer_id=${customer}`, { token: w.tokens.demo });
     expect(timeline.body.data[0].attachments).toEqual([]);
   });
 
   it('sends an approved email action with the documents chosen at approval, made when it goes out', async () => {
-    const customer = await addBillingCustomer(engine, company, 'Cobalt Retail', 'payables@cobalt.example');
-    const invoice = await addReminderInvoice(engine, company, customer, { number: 'ACT-77', total: 90_000, dueDate: '2026-10-31' });
-    const action = await addAction(engine, company, {
+    const customer = await addBillingCustomer(w.engine, w.company, 'Cobalt Retail', 'payables@cobalt.example');
+    const invoice = await addReminderInvoice(w.engine, w.company, customer, { number: 'ACT-77', total: 90_000, dueDate: '2026-10-31' });
+    const action = await addAction(w.engine, w.company, {
       customer_id: customer,
       invoice_id: invoice,
       action_type: 'email',
@@ -114,16 +101,16 @@ describe('reminders with the invoice PDF and a statement attached (extension)', 
       description: 'Send a firm reminder with the invoice attached',
       metadata: { draft_subject: 'Invoice ACT-77 is past due', draft_body: 'Hello,\n\nPlease find the invoice attached.' },
     });
-    const actions = `${base}/actions/${action}`;
-    const bad = await call(app, 'POST', `${actions}/approve`, { token, body: { attach: ['invoice_pdf', 'receipt'] } });
+    const actions = `${w.base}/actions/${action}`;
+    const bad = await call(w.app, 'POST', `${actions}/approve`, { token: w.tokens.demo, body: { attach: ['invoice_pdf', 'receipt'] } });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toContain('application/problem+json');
-    expect((await call(app, 'GET', actions, { token })).body.status).not.toBe('processing');
+    expect((await call(w.app, 'GET', actions, { token: w.tokens.demo })).body.status).not.toBe('processing');
 
-    const approved = await call(app, 'POST', `${actions}/approve`, { token, body: { attach: ['invoice_pdf'] } });
+    const approved = await call(w.app, 'POST', `${actions}/approve`, { token: w.tokens.demo, body: { attach: ['invoice_pdf'] } });
     expect(approved.status).toBe(200);
     expect(approved.body.metadata.attach).toEqual(['invoice_pdf']);
-    await engine.db.updateTable('invoices').set({ paid_amount: 40_000, balance: 50_000 }).where('id', '=', invoice).execute();
+    await w.engine.db.updateTable('invoices').set({ paid_amount: 40_000, balance: 50_000 }).where('id', '=', invoice).execute();
 
     expect((await runJobs()).map((r) => r.status)).toEqual(['succeeded']);
     expect(smtp.messages).toHaveLength(1);
@@ -132,7 +119,7 @@ describe('reminders with the invoice PDF and a statement attached (extension)', 
     const text = pdfText(parsed.attachments[0].content);
     expect(text).toMatch(/Invoice\s+ACT-77/);
     expect(text).toMatch(/Open\s+\$500\.00/);
-    const timeline = await call(app, 'GET', `${base}/communications?invoice_id=${invoice}`, { token });
+    const timeline = await call(w.app, 'GET', `${w.base}/communications?invoice_id=${invoice}`, { token: w.tokens.demo });
     expect(timeline.body.data[0].attachments).toEqual([{ name: 'Invoice-ACT-77.pdf', size: parsed.attachments[0].content.length }]);
   });
 });

@@ -1,63 +1,49 @@
 import { simpleParser } from 'mailparser';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
-import { type App, apiUsers, call, twoCompanies } from '../support/api';
-import type { TestEngine } from '../support/engine';
+import { call, useApiWorkspace } from '../support/api';
 import { keepPdf, pdfText } from '../support/pdf';
 import { addBillingCustomer, addReminderInvoice, addSmtpConnection } from '../support/reminders-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
 
 describe('sending statements of account by email (extension)', () => {
-  let engine: TestEngine;
-  let app: App;
-  let token: string;
-  let viewerToken: string;
-  let company: string;
-  let base: string;
+  const w = useApiWorkspace();
   let smtp: SmtpServer;
 
-  beforeAll(async () => {
-    const users = await apiUsers();
-    ({ engine, app } = users);
-    ({ demo: token, watcher: viewerToken } = users.tokens);
-  });
-  afterAll(() => engine.dispose());
-
   beforeEach(async () => {
-    ({ company, base } = await twoCompanies(engine));
     smtp = await startSmtp();
   });
   afterEach(() => smtp.close());
 
-  const runJobs = () => createWorker(engine, { handlers: coreJobHandlers() }).runDueJobs();
+  const runJobs = () => createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
 
   it('sends 20 customers one email each with their statement attached, and reports the ones it could not', async () => {
-    await addSmtpConnection(engine, company, smtp);
+    await addSmtpConnection(w.engine, w.company, smtp);
     const withAddress: Array<{ id: string; name: string; email: string; open: number }> = [];
     for (let i = 1; i <= 20; i++) {
       const name = i === 7 ? 'Ηλιόπουλος Α.Ε.' : `Customer ${String(i).padStart(2, '0')}`;
       const email = `billing${i}@customer${i}.example`;
-      const id = await addBillingCustomer(engine, company, name, email);
-      await addReminderInvoice(engine, company, id, { number: `ST-${i}`, total: 10_000 * i, dueDate: '2026-10-31' });
+      const id = await addBillingCustomer(w.engine, w.company, name, email);
+      await addReminderInvoice(w.engine, w.company, id, { number: `ST-${i}`, total: 10_000 * i, dueDate: '2026-10-31' });
       withAddress.push({ id, name, email, open: 10_000 * i });
     }
-    const noContact = await addBillingCustomer(engine, company, 'No Contact LLC', null);
-    const bounced = await addBillingCustomer(engine, company, 'Bounced Ltd', 'gone@bounced.example');
-    await engine.db.updateTable('customer_contacts').set({ email_failed_at: '2026-11-20T10:00:00.000Z' }).where('customer_id', '=', bounced).execute();
+    const noContact = await addBillingCustomer(w.engine, w.company, 'No Contact LLC', null);
+    const bounced = await addBillingCustomer(w.engine, w.company, 'Bounced Ltd', 'gone@bounced.example');
+    await w.engine.db.updateTable('customer_contacts').set({ email_failed_at: '2026-11-20T10:00:00.000Z' }).where('customer_id', '=', bounced).execute();
 
     const ids = [...withAddress.map((c) => c.id), noContact, bounced];
-    const queued = await call(app, 'POST', `${base}/statement-runs`, { token, body: { customer_ids: ids, as_of: '2026-11-23' } });
+    const queued = await call(w.app, 'POST', `${w.base}/statement-runs`, { token: w.tokens.demo, body: { customer_ids: ids, as_of: '2026-11-23' } });
     expect(queued.status).toBe(202);
     expect(queued.body).toMatchObject({ total: 22, done: 0, sent: 0, not_sent: 0, finished: false });
-    const job = await call(app, 'GET', `${base}/jobs/${queued.body.job_id}`, { token });
+    const job = await call(w.app, 'GET', `${w.base}/jobs/${queued.body.job_id}`, { token: w.tokens.demo });
     expect(job.body).toMatchObject({ kind: 'statement_send', status: 'queued' });
 
     const runs = await runJobs();
     expect(runs.map((r) => r.status)).toEqual(['succeeded']);
     expect(smtp.messages).toHaveLength(20);
 
-    const run = await call(app, 'GET', `${base}/statement-runs/${queued.body.id}`, { token });
+    const run = await call(w.app, 'GET', `${w.base}/statement-runs/${queued.body.id}`, { token: w.tokens.demo });
     expect(run.body).toMatchObject({ total: 22, done: 22, sent: 20, not_sent: 2, finished: true });
     const byName = new Map(run.body.items.map((i: { customer_name: string }) => [i.customer_name, i]));
     expect(byName.get('No Contact LLC')).toMatchObject({ status: 'not_sent', reason: 'No billing contact with an email address', sent_to: [] });
@@ -86,7 +72,7 @@ describe('sending statements of account by email (extension)', () => {
 
     // Each statement sent is on its customer's timeline, with the file it carried; the others have nothing.
     const first = withAddress[0];
-    const timeline = await call(app, 'GET', `${base}/communications?customer_id=${first.id}`, { token });
+    const timeline = await call(w.app, 'GET', `${w.base}/communications?customer_id=${first.id}`, { token: w.tokens.demo });
     expect(timeline.body.data).toHaveLength(1);
     const sentMail = await simpleParser(smtp.messages.find((m) => m.to.includes(first.email))!.raw);
     expect(timeline.body.data[0]).toMatchObject({
@@ -97,7 +83,7 @@ describe('sending statements of account by email (extension)', () => {
       author_name: 'demo',
       attachments: [{ name: 'Statement-Customer-01-2026-11-23.pdf', size: sentMail.attachments[0].content.length }],
     });
-    for (const id of [noContact, bounced]) expect((await call(app, 'GET', `${base}/communications?customer_id=${id}`, { token })).body.data).toEqual([]);
+    for (const id of [noContact, bounced]) expect((await call(w.app, 'GET', `${w.base}/communications?customer_id=${id}`, { token: w.tokens.demo })).body.data).toEqual([]);
 
     // Running again sends nothing twice: every item is settled.
     await runJobs();
@@ -105,26 +91,26 @@ describe('sending statements of account by email (extension)', () => {
   });
 
   it('reports every customer as not sent when the company has no email connection', async () => {
-    const a = await addBillingCustomer(engine, company, 'Alpha', 'a@alpha.example');
-    const queued = await call(app, 'POST', `${base}/statement-runs`, { token, body: { customer_ids: [a] } });
+    const a = await addBillingCustomer(w.engine, w.company, 'Alpha', 'a@alpha.example');
+    const queued = await call(w.app, 'POST', `${w.base}/statement-runs`, { token: w.tokens.demo, body: { customer_ids: [a] } });
     await runJobs();
-    const run = await call(app, 'GET', `${base}/statement-runs/${queued.body.id}`, { token });
+    const run = await call(w.app, 'GET', `${w.base}/statement-runs/${queued.body.id}`, { token: w.tokens.demo });
     expect(run.body).toMatchObject({ as_of: '2026-11-23', sent: 0, not_sent: 1 });
     expect(run.body.items[0].reason).toBe('The company has no default email connection (Settings › Email connections)');
     expect(smtp.messages).toHaveLength(0);
   });
 
   it('refuses unknown customers, an empty list or a bad date with problem+json and queues nothing; viewers may not send', async () => {
-    const a = await addBillingCustomer(engine, company, 'Alpha', 'a@alpha.example');
-    const jobsBefore = await engine.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const a = await addBillingCustomer(w.engine, w.company, 'Alpha', 'a@alpha.example');
+    const jobsBefore = await w.engine.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     for (const body of [{ customer_ids: [a, '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a'] }, { customer_ids: [] }, { customer_ids: [a], as_of: '2026-13-01' }, { customer_ids: ['nope'] }]) {
-      const res = await call(app, 'POST', `${base}/statement-runs`, { token, body });
+      const res = await call(w.app, 'POST', `${w.base}/statement-runs`, { token: w.tokens.demo, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
     }
-    expect((await call(app, 'POST', `${base}/statement-runs`, { token: viewerToken, body: { customer_ids: [a] } })).status).toBe(403);
-    const jobsAfter = await engine.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect((await call(w.app, 'POST', `${w.base}/statement-runs`, { token: w.tokens.watcher, body: { customer_ids: [a] } })).status).toBe(403);
+    const jobsAfter = await w.engine.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(jobsAfter.n).toBe(jobsBefore.n);
-    expect(await engine.db.selectFrom('statement_runs').selectAll().where('company_id', '=', company).execute()).toEqual([]);
+    expect(await w.engine.db.selectFrom('statement_runs').selectAll().where('company_id', '=', w.company).execute()).toEqual([]);
   });
 });
