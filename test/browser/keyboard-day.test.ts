@@ -140,6 +140,8 @@ describe("A collector's day by keyboard only, in Chromium against ardesk serve -
     expect([...reached.keys()].sort(), JSON.stringify(Object.fromEntries(reached))).toEqual(['call', 'follow-up', 'label', 'payment', 'reminder']);
     await page.keyboard.press('Escape');
     await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
+    // Focus goes back to the row once the panel has gone; Enter opens it again from there.
+    await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="invoice-grid"] .ag-row')))).toBe(true);
     await page.keyboard.press('Enter');
     await page.getByTestId('panel-glance').waitFor();
     const number = await page.getByTestId('panel-invoice-number').innerText();
