@@ -79,7 +79,8 @@ describe('AR owners after a first launch, in Chromium', () => {
 
     await page.getByRole('button', { name: 'Assign AR owners by rule…' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Assign AR owners by rule' });
-    expect(await dialog.locator('select').inputValue()).not.toBe('');
+    // The owners to pick from load with the dialog: the first is chosen once they are there.
+    await expect.poll(() => dialog.locator('select').inputValue()).not.toBe('');
     await dialog.getByLabel('Country (of any location)').fill('us');
     await expect.poll(() => dialog.getByTestId('assign-rule-preview').innerText()).toBe('2 customers match; 2 customers will change.');
     expect(describeFindings(await seriousA11yFindings(page))).toBe('');
