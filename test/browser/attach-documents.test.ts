@@ -8,7 +8,7 @@ import { simpleParser } from 'mailparser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookAndCheck } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn } from '../support/browser';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, sendThrough, signIn } from '../support/browser';
 import { keepPdf, pdfText } from '../support/pdf';
 import { type DemoServer, startDemoServer } from '../support/server';
 import { type SmtpServer, startSmtp } from '../support/smtp';
@@ -38,22 +38,7 @@ describe('attaching documents to emails in Chromium against ardesk serve --demo'
     browser = await openBrowser();
     page = browser.page;
     companyId = await signIn(page, server.url);
-    // The demo's connections point at 127.0.0.1:2525: send through this test's server instead.
-    const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/email-connections`);
-    for (const c of connections.data) {
-      const patched = await page.evaluate(
-        async ({ path, port }) => {
-          const res = await fetch(path, {
-            method: 'PATCH',
-            headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ smtp_port: port, smtp_username: 'ar-test', smtp_password: 'test-secret' }),
-          });
-          return res.status;
-        },
-        { path: `/api/companies/${companyId}/email-connections/${c.id}`, port: smtp.port },
-      );
-      expect(patched).toBe(200);
-    }
+    await sendThrough(page, companyId, smtp.port);
   }, 240_000);
 
   afterAll(async () => {

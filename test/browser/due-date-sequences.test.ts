@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
 import { lookAndCheck } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn } from '../support/browser';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, sendThrough, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 import { type SmtpServer, startSmtp } from '../support/smtp';
 
@@ -36,12 +36,7 @@ describe('a sequence timed from due dates, in Chromium against ardesk serve --de
     browser = await openBrowser();
     page = browser.page;
     companyId = await signIn(page, server.url);
-    // The demo's email connection points at 127.0.0.1:2525; this test's SMTP server listens elsewhere.
-    const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/email-connections`);
-    for (const c of connections.data) {
-      const patched = await apiCall(page, 'PATCH', `/api/companies/${companyId}/email-connections/${c.id}`, { smtp_port: smtp.port, smtp_username: 'ar-test', smtp_password: 'test-secret' });
-      expect(patched.status).toBe(200);
-    }
+    await sendThrough(page, companyId, smtp.port);
   }, 240_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookAndCheck } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, sendThrough, signIn } from '../support/browser';
 import { type DemoServer, intelligenceSettled, startDemoServer } from '../support/server';
 import { type ImapServer, startImap } from '../support/imap';
 import { type SmtpServer, startSmtp } from '../support/smtp';
@@ -26,22 +26,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     browser = await openBrowser();
     page = browser.page;
     companyId = await signIn(page, server.url);
-    // The demo's email connection points at 127.0.0.1:2525; this test's SMTP server listens elsewhere.
-    const connections = await apiGet<{ data: Array<{ id: string; is_default: boolean }> }>(page, `/api/companies/${companyId}/email-connections`);
-    for (const c of connections.data) {
-      const patched = await page.evaluate(
-        async ({ path, port }) => {
-          const res = await fetch(path, {
-            method: 'PATCH',
-            headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ smtp_port: port, smtp_username: 'ar-test', smtp_password: 'test-secret' }),
-          });
-          return `${res.status} ${await res.text()}`;
-        },
-        { path: `/api/companies/${companyId}/email-connections/${c.id}`, port: smtp.port },
-      );
-      expect(patched).toMatch(/^200 /);
-    }
+    await sendThrough(page, companyId, smtp.port);
   }, 240_000);
 
   afterAll(async () => {

@@ -109,3 +109,25 @@ export async function signIn(page: Page, url: string, username = 'demo', passwor
   await page.waitForURL(/\/companies\/[0-9a-f-]{36}\/invoices/);
   return /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
 }
+
+/**
+ * The demo's email connections point at 127.0.0.1:2525: sends go to this test's SMTP server
+ * instead (`port`, with the user and password that server was started with).
+ */
+export async function sendThrough(page: Page, companyId: string, port: number, auth = { user: 'ar-test', pass: 'test-secret' }): Promise<void> {
+  const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/email-connections`);
+  for (const c of connections.data) {
+    const answer = await page.evaluate(
+      async ({ path, body }) => {
+        const res = await fetch(path, {
+          method: 'PATCH',
+          headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return `${res.status} ${await res.text()}`;
+      },
+      { path: `/api/companies/${companyId}/email-connections/${c.id}`, body: { smtp_port: port, smtp_username: auth.user, smtp_password: auth.pass } },
+    );
+    if (!answer.startsWith('200 ')) throw new Error(`could not point connection ${c.id} at port ${port}: ${answer}`);
+  }
+}
