@@ -93,8 +93,10 @@ async function main(): Promise<number> {
         await yieldToLoop();
       }
     };
-    // The server's own kinds too: whatever it queued meanwhile (an intelligence refresh) runs as it would.
     const worker = createWorker(engine, { handlers: { ...coreJobHandlers(), [BENCH_JOB]: handler } });
+    // The new ledger's first intelligence refresh runs before the clock starts: this worker would run
+    // it in this process, where the server runs it in a process of its own.
+    await worker.runDueJobs();
     const chosen = invoiceIds.slice(0, pdfCount);
     await runCommand(engine, 'bench_job', { actor: systemActor, companyId }, (tx) => enqueueJob(tx, { companyId, kind: BENCH_JOB, idempotencyKey: `bench:${newId()}`, payload: chosen }));
     const loop = monitorEventLoopDelay({ resolution: 5 });
