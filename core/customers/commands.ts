@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { CommandTx, Engine, Scope } from '../engine';
+import { workingDate } from '../companies/as-of';
 import { runCommand } from '../engine';
 import { ConflictError, type FieldErrors, ValidationError } from '../errors';
 import { newId } from '../ids';
@@ -162,14 +163,16 @@ export async function insertCustomer(tx: CommandTx, companyId: string, input: Cu
   return id;
 }
 
-export async function createCustomer(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, input: CustomerInput & { name: string }): Promise<CustomerDetailDto> {
-  return runCommand(engine, 'create_customer', scope, async (tx) => getCustomer(tx.db, scope.companyId, await insertCustomer(tx, scope.companyId, input), tx.today));
+export async function createCustomer(engine: Pick<Engine, 'db' | 'clock' | 'database'>, scope: Scope, input: CustomerInput & { name: string }): Promise<CustomerDetailDto> {
+  const day = workingDate(engine, scope.companyId);
+  return runCommand(engine, 'create_customer', scope, async (tx) => getCustomer(tx.db, scope.companyId, await insertCustomer(tx, scope.companyId, input), day));
 }
 
 /** Changes only the fields given; contacts and locations, when given, replace the whole set. */
-export async function updateCustomer(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, customerId: string, input: CustomerInput): Promise<CustomerDetailDto> {
+export async function updateCustomer(engine: Pick<Engine, 'db' | 'clock' | 'database'>, scope: Scope, customerId: string, input: CustomerInput): Promise<CustomerDetailDto> {
+  const day = workingDate(engine, scope.companyId);
   return runCommand(engine, 'update_customer', scope, async (tx) => {
-    const current = await getCustomer(tx.db, scope.companyId, customerId, tx.today);
+    const current = await getCustomer(tx.db, scope.companyId, customerId, day);
     const existing = await validate(tx, scope.companyId, input, current.id);
     const changes: Record<string, string | number | null> = {};
     if (input.name !== undefined) changes.name = input.name.trim();
@@ -194,7 +197,7 @@ export async function updateCustomer(engine: Pick<Engine, 'db' | 'clock'>, scope
     }
     if (input.contacts) await replaceContacts(tx, scope.companyId, current.id, input.contacts, existing.contacts);
     if (input.locations) await replaceLocations(tx, scope.companyId, current.id, input.locations, existing.locations);
-    return getCustomer(tx.db, scope.companyId, current.id, tx.today);
+    return getCustomer(tx.db, scope.companyId, current.id, day);
   });
 }
 

@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { workingDate } from '../../companies/as-of';
 import { assignArOwner, createCustomer, updateCustomer } from '../../customers/commands';
 import { CUSTOMER_PAGE_DEFAULT, CUSTOMER_PAGE_MAX, CUSTOMER_SORTS, getCustomer, listCustomers } from '../../customers/queries';
 import { MAX_CONTACTS, MAX_LOCATIONS, MAX_OWNER_IDS, MAX_PAYMENT_TERMS_DAYS } from '../../customers/rules';
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../../money';
-import { today } from '../../clock';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { offsetPaging } from './payments';
@@ -65,7 +65,7 @@ const CustomerDetail = Customer.extend({
 
 const CustomerListItem = Customer.extend({
   open_balance: z.number().openapi({ description: 'Balance of the open invoices' }),
-  overdue_balance: z.number().openapi({ description: 'Balance of the open invoices past due today' }),
+  overdue_balance: z.number().openapi({ description: 'Balance of the open invoices past due on the company\'s working date (its as-of date, else today)' }),
   oldest_open_due_date: z.string().nullable().openapi({ description: 'Due date of the oldest open invoice with a balance' }),
   last_touch_at: Timestamp.nullable().openapi({ description: 'Latest last touch of any of its invoices' }),
   risk: z
@@ -211,11 +211,11 @@ export function customerRoutes() {
     .openapi(listRoute, async (c) => {
       const q = c.req.valid('query');
       const filters = { search: q.search, isPerson: q.is_person, arOwner: q.ar_owner?.toLowerCase(), salesOwner: q.sales_owner?.toLowerCase() };
-      const page = { limit: q.limit ?? CUSTOMER_PAGE_DEFAULT, offset: q.offset ?? 0, sort: q.sort, order: q.order, today: today(c.var.engine.clock) };
+      const page = { limit: q.limit ?? CUSTOMER_PAGE_DEFAULT, offset: q.offset ?? 0, sort: q.sort, order: q.order, today: workingDate(c.var.engine, scopeOf(c).companyId) };
       return c.json(await listCustomers(c.var.engine.db, scopeOf(c).companyId, filters, page), 200);
     })
     .openapi(getRoute, async (c) =>
-      c.json(await getCustomer(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, today(c.var.engine.clock)), 200),
+      c.json(await getCustomer(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, workingDate(c.var.engine, scopeOf(c).companyId)), 200),
     )
     .openapi(assignRoute, async (c) => c.json(await assignArOwner(c.var.engine, scopeOf(c), c.req.valid('json')), 200))
     .openapi(createRouteDef, async (c) => c.json(await createCustomer(c.var.engine, scopeOf(c), c.req.valid('json')), 201))

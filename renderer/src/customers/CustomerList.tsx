@@ -4,7 +4,7 @@ import { ErrorBox } from '../components/ErrorBox';
 import { Pager, SortHeader } from '../components/SortHeader';
 import { useDebounced } from '../components/useDebounced';
 import { useLoad } from '../components/useLoad';
-import { formatDate, formatMoney, formatTimestamp, localToday } from '../desk/format';
+import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
 import { companyPath, useRoute } from '../state/route';
 import { api, useSession } from '../state/session';
 import { SendStatements, useCanSend } from '../documents/SendStatements';
@@ -50,7 +50,6 @@ export default function CustomerList({ companyId }: { companyId: string }) {
     setSort({ sort: column, order });
     setOffset(0);
   };
-  const today = localToday();
   const header = (column: Sort, label: string, numeric = false, firstOrder: 'asc' | 'desc' = 'asc') => (
     <SortHeader column={column} sort={sort.sort} order={sort.order} onSort={onSort} numeric={numeric} firstOrder={firstOrder}>
       {label}
@@ -124,7 +123,8 @@ export default function CustomerList({ companyId }: { companyId: string }) {
                   </td>
                   <td className="num">{formatMoney(c.open_balance, c.currency)}</td>
                   <td className={c.overdue_balance > 0 ? 'num bad' : 'num'}>{formatMoney(c.overdue_balance, c.currency)}</td>
-                  <td className={c.oldest_open_due_date && c.oldest_open_due_date < today ? 'bad' : undefined}>{c.oldest_open_due_date ? formatDate(c.oldest_open_due_date) : <span className="muted">Nothing open</span>}</td>
+                  {/* Past due as the server counts it: from the company's as-of date while one is set. */}
+                  <td className={c.overdue_balance > 0 ? 'bad' : undefined}>{c.oldest_open_due_date ? formatDate(c.oldest_open_due_date) : <span className="muted">Nothing open</span>}</td>
                   <td>{c.ar_owner?.name ?? <span className="muted">Unassigned</span>}</td>
                   <td>{c.last_touch_at ? formatTimestamp(c.last_touch_at) : <span className="muted">Never</span>}</td>
                   <td>
