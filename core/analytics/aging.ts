@@ -12,22 +12,21 @@ const BUCKET_SQL = `CASE WHEN d <= 0 THEN 'current' WHEN d <= 30 THEN '1_30' WHE
  * invoices; for a past date, the total less payments settled by that date, among invoices issued by
  * then and not yet closed by a credit memo or write-off.
  */
-function openAtSql(isToday: boolean, totalsOnly = false, sliced = false): string {
-  const slice = sliced ? ' AND i.customer_id BETWEEN :from AND :to' : '';
+function openAtSql(isToday: boolean, totalsOnly = false): string {
   if (isToday) {
     // Totals need only due dates and balances: 0097's partial index of open invoices holds them (the planner would walk invoices_balance and read every row).
     return `SELECT i.id, i.invoice_number, i.customer_id, i.customer_name, i.invoice_date, i.due_date, i.balance,
                    cast(julianday(:asOf) - julianday(i.due_date) AS integer) AS d
             FROM invoices i${totalsOnly ? ' INDEXED BY invoices_open_forecast' : ''}
-            WHERE i.company_id = :company${slice} AND i.closing_reason IS NULL AND i.balance > 0`;
+            WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0`;
   }
   return `SELECT * FROM (
             SELECT i.id, i.invoice_number, i.customer_id, i.customer_name, i.invoice_date, i.due_date,
                    i.total_amount - coalesce((SELECT sum(p.amount) FROM payments p
                       WHERE p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL') AND p.payment_date <= :asOf), 0) AS balance,
                    cast(julianday(:asOf) - julianday(i.due_date) AS integer) AS d
-            FROM invoices i${sliced ? ' INDEXED BY invoices_customer' : ''}
-            WHERE i.company_id = :company${slice} AND i.invoice_date <= :asOf
+            FROM invoices i
+            WHERE i.company_id = :company AND i.invoice_date <= :asOf
               AND NOT (coalesce(i.closing_reason, '') IN ('credit_memo','written_off') AND coalesce(i.closed_date, '') <= :asOf)
           ) WHERE balance > 0`;
 }
@@ -51,19 +50,10 @@ export interface AgingSummary {
 /** Open balance (minor units) and invoice count of each bucket that has any, at `asOf`. */
 type BucketRow = { bucket: AgingBucketKey; balance: number; n: number };
 
-/**
- * The customers with ids from `from` to `to` (inclusive): a caller that must not hold the event
- * loop for a whole large portfolio (the intelligence refresh) sums it a slice at a time.
- */
-export interface CustomerSlice {
-  from: string;
-  to: string;
-}
-
-export function agingBucketRows(engine: Engine, companyId: string, asOf: string, today: string, slice?: CustomerSlice): BucketRow[] {
+export function agingBucketRows(engine: Engine, companyId: string, asOf: string, today: string): BucketRow[] {
   return engine.database.sqlite
-    .prepare(`SELECT ${BUCKET_SQL} AS bucket, sum(balance) AS balance, count(*) AS n FROM (${openAtSql(asOf === today, true, slice !== undefined)}) GROUP BY 1`)
-    .all({ company: companyId, asOf, ...slice }) as BucketRow[];
+    .prepare(`SELECT ${BUCKET_SQL} AS bucket, sum(balance) AS balance, count(*) AS n FROM (${openAtSql(asOf === today, true)}) GROUP BY 1`)
+    .all({ company: companyId, asOf }) as BucketRow[];
 }
 
 export function agingSummary(engine: Engine, companyId: string, asOf: string, today: string): AgingSummary {

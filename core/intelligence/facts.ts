@@ -102,7 +102,7 @@ async function* keysetPages<T>(read: (after: string | null) => T[], keyOf: (row:
 }
 
 /** Settled invoices per page of the fit: one page is a few tens of milliseconds of the event loop. */
-const FIT_PAGE_ROWS = 2_000;
+export const FIT_PAGE_ROWS = 2_000;
 
 /** Pages of the fit in the unique invoice-number index's order (the order the unpaged scan read them in, so the model learns in the same order). */
 const FIT_SQL = `${SETTLED_SQL.replace('SELECT i.id,', 'SELECT i.id, i.invoice_number,').replace('FROM invoices i WHERE', 'FROM invoices i INDEXED BY invoices_number WHERE')} AND i.closed_date < ?`;

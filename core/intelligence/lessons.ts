@@ -2,9 +2,8 @@
  * What the company's payment history teaches, as one portfolio insight (`portfolio_lessons`): the
  * share paid late, what a dispute and the bill channel do to days late, the customers who pay late
  * most of the time, and whether days late are rising. Days late count 0 for an invoice paid on time
- * or early (as the IBM file's DaysLate). Figures over settled invoices, summed in SQL
- * (a few grouped rows however long the history); each lesson names the invoices it rests on as a
- * desk filter, so the card links to them.
+ * or early (as the IBM file's DaysLate). Figures over settled invoices, summed in one pass; each
+ * lesson names the invoices it rests on as a desk filter, so the card links to them.
  */
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
@@ -50,37 +49,72 @@ export interface HistoryFigures {
 
 const SETTLED = `i.company_id = ? AND i.closing_reason IN ('paid', 'overpaid') AND i.closed_date IS NOT NULL`;
 const DAYS_LATE = `(julianday(i.closed_date) - julianday(i.due_date))`;
-/** Days late as a collector counts them: 0 for an invoice paid on time or early. */
-const LATE_DAYS = `max(${DAYS_LATE}, 0)`;
 const DISPUTED = `EXISTS (SELECT 1 FROM invoice_labels il JOIN labels l ON l.id = il.label_id
   WHERE il.invoice_id = i.id AND l.company_id = i.company_id AND ${DISPUTE_LABEL_SQL})`;
 
+type GroupFigures = HistoryFigures['groups'][number];
+type Window = { n: number; daysLate: number };
+
+/**
+ * The figures in one pass over the settled invoices, summed here: at 1M invoices five grouped
+ * queries (each its own walk of the history through an index) took 9.3 s, the one scan 2.5 s.
+ */
 export function loadHistoryFigures(engine: Pick<Engine, 'database'>, companyId: string): HistoryFigures {
   const t = LESSON_SETTINGS;
   const sqlite = engine.database.sqlite;
-  const groups = sqlite
+  const groups = new Map<string, GroupFigures>();
+  const customers = new Map<string, { id: string; name: string; n: number; late: number }>();
+  const byClosedDate = new Map<string, Window>();
+  const rows = sqlite
     .prepare(
-      `SELECT ${DISPUTED} AS disputed, i.bill_channel AS channel, count(*) AS n, sum(${DAYS_LATE} > 0) AS late, sum(${LATE_DAYS}) AS daysLate
-       FROM invoices i WHERE ${SETTLED} GROUP BY 1, 2`,
+      `SELECT i.customer_id, i.customer_name, i.bill_channel, ${DISPUTED} AS disputed, i.closed_date, ${DAYS_LATE} AS days_late
+       FROM invoices i NOT INDEXED WHERE ${SETTLED}`,
     )
-    .all(companyId) as HistoryFigures['groups'];
-  const chronicAll = sqlite
-    .prepare(
-      `SELECT i.customer_id AS id, i.customer_name AS name, count(*) AS n, sum(${DAYS_LATE} > 0) AS late
-       FROM invoices i WHERE ${SETTLED} GROUP BY i.customer_id, i.customer_name
-       HAVING count(*) >= ? AND sum(${DAYS_LATE} > 0) >= ? * count(*) ORDER BY late DESC, n DESC, name`,
-    )
-    .all(companyId, t.chronicMin, t.chronicShare) as HistoryFigures['chronic'];
-  const newest = (sqlite.prepare(`SELECT max(i.closed_date) AS d FROM invoices i WHERE ${SETTLED}`).get(companyId) as { d: string | null }).d;
+    .raw()
+    .iterate(companyId) as IterableIterator<[string, string, string | null, number, string, number]>;
+  for (const [customerId, name, channel, disputed, closed, daysLate] of rows) {
+    const late = daysLate > 0 ? 1 : 0;
+    // Days late as a collector counts them: 0 for an invoice paid on time or early.
+    const lateDays = Math.max(daysLate, 0);
+    const groupKey = JSON.stringify([disputed, channel]);
+    const group = groups.get(groupKey) ?? { disputed, channel, n: 0, late: 0, daysLate: 0 };
+    group.n += 1;
+    group.late += late;
+    group.daysLate += lateDays;
+    groups.set(groupKey, group);
+    const customerKey = `${customerId}\u0000${name}`;
+    const customer = customers.get(customerKey) ?? { id: customerId, name, n: 0, late: 0 };
+    customer.n += 1;
+    customer.late += late;
+    customers.set(customerKey, customer);
+    const day = byClosedDate.get(closed) ?? { n: 0, daysLate: 0 };
+    day.n += 1;
+    day.daysLate += lateDays;
+    byClosedDate.set(closed, day);
+  }
+  const chronicAll = [...customers.values()]
+    .filter((c) => c.n >= t.chronicMin && c.late >= t.chronicShare * c.n)
+    .sort((a, b) => b.late - a.late || b.n - a.n || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   let trend: HistoryFigures['trend'] = null;
+  const newest = [...byClosedDate.keys()].reduce<string | null>((m, d) => (m === null || d > m ? d : m), null);
   if (newest) {
     const since = addDays(newest, -t.trendDays);
     const before = addDays(since, -t.trendDays);
-    const window = sqlite.prepare(`SELECT count(*) AS n, coalesce(sum(${LATE_DAYS}), 0) AS daysLate FROM invoices i WHERE ${SETTLED} AND i.closed_date > ? AND i.closed_date <= ?`);
-    trend = { recent: window.get(companyId, since, newest) as { n: number; daysLate: number }, before: window.get(companyId, before, since) as { n: number; daysLate: number }, since, newest };
+    const window = (from: string, to: string): Window => {
+      const w = { n: 0, daysLate: 0 };
+      for (const [d, f] of byClosedDate) {
+        if (d > from && d <= to) {
+          w.n += f.n;
+          w.daysLate += f.daysLate;
+        }
+      }
+      return w;
+    };
+    trend = { recent: window(since, newest), before: window(before, since), since, newest };
   }
   const disputeLabelIds = (sqlite.prepare(`SELECT id FROM labels WHERE company_id = ? AND meaning = 'dispute'`).all(companyId) as { id: string }[]).map((r) => r.id);
-  return { groups, chronic: chronicAll.slice(0, t.chronicNamed), chronicCount: chronicAll.length, trend, disputeLabelIds };
+  const orderedGroups = [...groups.values()].sort((a, b) => a.disputed - b.disputed || (a.channel === b.channel ? 0 : a.channel === null ? -1 : b.channel === null ? 1 : a.channel < b.channel ? -1 : 1));
+  return { groups: orderedGroups, chronic: chronicAll.slice(0, t.chronicNamed), chronicCount: chronicAll.length, trend, disputeLabelIds };
 }
 
 const SETTLED_STATUSES = ['closed_paid', 'closed_overpaid'];

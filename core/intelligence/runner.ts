@@ -177,7 +177,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     await yieldToEventLoop();
   }
   if (!options.customerIds) {
-    const figures = await portfolioFigures(engine, companyId, company.currency, today, yieldToEventLoop);
+    const figures = portfolioFigures(engine, companyId, company.currency, today);
     // Read before the transaction: whole-history scans (seconds at 1M invoices) would hold the
     // write lock, and a write of the server's waits for it.
     const history = loadHistoryFigures(engine, companyId);
