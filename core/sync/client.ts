@@ -26,10 +26,14 @@ export const PAGE_ROWS = 5_000;
 /** A push body stays under this many bytes unless one mutation alone is larger. */
 const PUSH_BYTES = 900_000;
 
-/** A kept-alive connection the server closed (or reset) as it was reused. */
+/**
+ * A kept-alive connection the server closed (or reset) as it was reused. EPIPE is the same race met
+ * while the request's body was being written (a 1M-invoice download's next page, asked for after
+ * seconds of writing the last one).
+ */
 export function isStaleConnection(err: unknown): boolean {
   const code = err instanceof TypeError ? (err.cause as { code?: string } | undefined)?.code : undefined;
-  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 export async function callServer<T>(serverUrl: string, path: string, token: string | null, body?: unknown): Promise<T> {

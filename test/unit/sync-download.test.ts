@@ -4,7 +4,7 @@ import { startRuntime, type Runtime } from '../../core/runtime/server';
 import { seedDatabase } from '../../core/seed';
 import { forgetCompany, writeChanges, writeUsers } from '../../core/sync/apply';
 import { skippableTriggers, tablesWrittenBy } from '../../core/sync/bulk';
-import { beginConnection, callServer, connect, PAGE_ROWS, resync } from '../../core/sync/client';
+import { beginConnection, callServer, connect, isStaleConnection, PAGE_ROWS, resync } from '../../core/sync/client';
 import { AGGREGATES } from '../../core/sync/derived';
 import type { Feed } from '../../core/sync/feed';
 import { setSyncRole } from '../../core/sync/triggers';
@@ -207,4 +207,14 @@ describe('the first download, written in bulk', () => {
     expect(local.prepare(`SELECT count(*) FROM invoice_number_fts WHERE invoice_number_fts MATCH '"LATER"'`).pluck().get()).toBe(1);
     expectAggregatesFromScratch(desktop);
   }, 120_000);
+});
+
+describe('a kept-alive connection the server closed', () => {
+  const failed = (code: string) => new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+
+  it('is sent again when it was reset, closed, or closed while the body was written (EPIPE), and nothing else is', () => {
+    for (const code of ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']) expect(isStaleConnection(failed(code))).toBe(true);
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'UND_ERR_CONNECT_TIMEOUT']) expect(isStaleConnection(failed(code))).toBe(false);
+    expect(isStaleConnection(new Error('EPIPE'))).toBe(false);
+  });
 });
