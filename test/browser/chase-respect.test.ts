@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookAndCheck } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn } from '../support/browser';
+import { apiCall, apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 
 interface Chase {
@@ -21,14 +21,7 @@ describe('disputes and bulk reminder warnings in Chromium against ardesk serve -
   let page: Page;
   let companyId: string;
   const api = (path: string) => `/api/companies/${companyId}${path}`;
-  const post = (path: string, body: unknown) =>
-    page.evaluate(
-      async ({ path, body }) => {
-        const res = await fetch(path, { method: 'POST', headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-        return { status: res.status, body: await res.json() };
-      },
-      { path: api(path), body },
-    );
+  const post = (path: string, body: unknown) => apiCall(page, 'POST', api(path), body);
 
   beforeAll(async () => {
     await ensureRendererBuilt();

@@ -2,25 +2,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
 import { lookAndCheck } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, sendThrough, signIn } from '../support/browser';
+import { apiCall, apiGet, type Browser, ensureRendererBuilt, openBrowser, sendThrough, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 import { type SmtpServer, startSmtp } from '../support/smtp';
-
-/** A call to the API with the signed-in session's token; the status and the body. */
-async function apiCall(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const res = await fetch(path, {
-        method,
-        headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    },
-    { method, path, body },
-  );
-}
 
 describe('a sequence timed from due dates, in Chromium against ardesk serve --demo', () => {
   let server: DemoServer;

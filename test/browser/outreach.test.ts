@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookAndCheck } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, sendThrough, signIn } from '../support/browser';
+import { apiCall, apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, sendThrough, signIn } from '../support/browser';
 import { type DemoServer, intelligenceSettled, startDemoServer } from '../support/server';
 import { type ImapServer, startImap } from '../support/imap';
 import { type SmtpServer, startSmtp } from '../support/smtp';
@@ -114,11 +114,8 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await rows.first().click();
     const racedId = page.url().split('/actions/')[1].split('?')[0];
     await panel.getByRole('button', { name: 'Approve', exact: true }).waitFor();
-    const raced = await page.evaluate(async (path) => {
-      const res = await fetch(path, { method: 'POST', headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' }, body: '{}' });
-      return res.status;
-    }, `/api/companies/${companyId}/actions/${racedId}/send`);
-    expect(raced).toBe(200);
+    const raced = await apiCall(page, 'POST', `/api/companies/${companyId}/actions/${racedId}/send`, {});
+    expect(raced.status).toBe(200);
     await panel.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect.poll(() => panel.getByTestId('action-error').innerText()).toMatch(/^Cannot approve an action whose status is completed/);
     await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Done');
@@ -461,14 +458,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByLabel('Search the queue').fill('');
 
     // A sequence whose first email is due at once, for customers of the demo: those nothing holds are ready today.
-    const post = (path: string, body: unknown) =>
-      page.evaluate(
-        async ({ path, body }) => {
-          const res = await fetch(path, { method: 'POST', headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-          return res.json();
-        },
-        { path: `/api/companies/${companyId}${path}`, body },
-      );
+    const post = async (path: string, body: unknown) => (await apiCall(page, 'POST', `/api/companies/${companyId}${path}`, body)).body;
     const connections = await apiGet<{ data: Array<{ id: string; is_default: boolean }> }>(page, `/api/companies/${companyId}/email-connections`);
     const sequence = await post('/sequences', { name: 'Controls check', sender_connection_id: (connections.data.find((c) => c.is_default) ?? connections.data[0]).id });
     await post(`/sequences/${sequence.id}/steps`, { label: 'Courtesy note', offset_days: 0, offset_time: '00:00', subject_template: 'Invoice {{invoice_number}}', body_plain_template: 'Hello,\n\n{{invoice_number}} has {{balance}} open.' });

@@ -4,19 +4,14 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
+import { apiCall, type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
 import { type ServerProcess, startServe } from '../support/cli';
 
 /** A write through the API with the page's own sign-in, as a script of the collector's would. */
 async function apiPost<T>(page: Page, path: string, body: unknown): Promise<T> {
-  return page.evaluate(
-    async ([p, b]) => {
-      const res = await fetch(p as string, { method: 'POST', headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' }, body: JSON.stringify(b) });
-      if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-      return res.json();
-    },
-    [path, body],
-  );
+  const res = await apiCall<T>(page, 'POST', path, body);
+  if (res.status < 200 || res.status > 299) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
 }
 
 describe('AR owners after a first launch, in Chromium', () => {

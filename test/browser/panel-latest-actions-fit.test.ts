@@ -1,22 +1,12 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
+import { apiCall, apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 
 /** A write as the signed-in page (same token); returns the status. */
-function apiPost(page: Page, path: string, body: unknown): Promise<number> {
-  return page.evaluate(
-    async ({ path, body }) =>
-      (
-        await fetch(path, {
-          method: 'POST',
-          headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).status,
-    { path, body },
-  );
+async function apiPost(page: Page, path: string, body: unknown): Promise<number> {
+  return (await apiCall(page, 'POST', path, body)).status;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
+import { apiCall, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 
 /**
@@ -68,19 +68,7 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
   let desk = '';
 
   /** An API call with the page's own token (for data the UI does not create, like a pending card payment). */
-  async function apiCall(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-    return page.evaluate(
-      async ({ method, path, body }) => {
-        const res = await fetch(path, {
-          method,
-          headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-          body: body ? JSON.stringify(body) : undefined,
-        });
-        return { status: res.status, body: await res.json() };
-      },
-      { method, path, body },
-    );
-  }
+  const api = (method: string, path: string, body?: unknown) => apiCall<unknown>(page, method, path, body);
 
   beforeAll(async () => {
     await ensureRendererBuilt();
@@ -205,7 +193,7 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
     await page.goto(`${server.url}${desk}?view=all&ar_owner=all&status=past_due_1_30`);
     const [row] = await rowsWhere(page, (r) => r.length > 0 && r[0].balance > 100, 'an invoice owing more than 100');
     const company = desk.split('/')[2];
-    const pending = await apiCall('POST', `/api/companies/${company}/payments`, { invoice: row.id, amount: 40, status: 'PENDING', payment_method: 'CREDIT_CARD' });
+    const pending = await api('POST', `/api/companies/${company}/payments`, { invoice: row.id, amount: 40, status: 'PENDING', payment_method: 'CREDIT_CARD' });
     expect(pending.status).toBe(201);
     await page.reload();
     await rowsWhere(page, (r) => r.some((x) => x.id === row.id && x.pending), 'the pending marker on the row');

@@ -100,6 +100,22 @@ export async function apiGet<T>(page: Page, path: string): Promise<T> {
   }, path);
 }
 
+/** A call to the API as the signed-in page (same token): the status and the JSON body (null when empty), of the shape the test asked for. */
+export async function apiCall<T = any>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(path, {
+        method,
+        headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    { method, path, body },
+  );
+}
+
 /** Signs in on the server's sign-in page (the demo's user unless told), waits for the desk and returns its company's id. */
 export async function signIn(page: Page, url: string, username = 'demo', password = username): Promise<string> {
   await page.goto(url);
@@ -117,17 +133,7 @@ export async function signIn(page: Page, url: string, username = 'demo', passwor
 export async function sendThrough(page: Page, companyId: string, port: number, auth = { user: 'ar-test', pass: 'test-secret' }): Promise<void> {
   const connections = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/email-connections`);
   for (const c of connections.data) {
-    const answer = await page.evaluate(
-      async ({ path, body }) => {
-        const res = await fetch(path, {
-          method: 'PATCH',
-          headers: { authorization: `Token ${localStorage.getItem('ardesk.token')}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        return `${res.status} ${await res.text()}`;
-      },
-      { path: `/api/companies/${companyId}/email-connections/${c.id}`, body: { smtp_port: port, smtp_username: auth.user, smtp_password: auth.pass } },
-    );
-    if (!answer.startsWith('200 ')) throw new Error(`could not point connection ${c.id} at port ${port}: ${answer}`);
+    const answer = await apiCall(page, 'PATCH', `/api/companies/${companyId}/email-connections/${c.id}`, { smtp_port: port, smtp_username: auth.user, smtp_password: auth.pass });
+    if (answer.status !== 200) throw new Error(`could not point connection ${c.id} at port ${port}: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
 }
