@@ -10,6 +10,7 @@ import { newId } from '../ids';
 import { queueActionEmail } from './delivery';
 import { withdrawSiblings } from '../supersede/withdraw';
 import { type ActionView, getAction, parseMetadata } from './queries';
+import { assessValueAtRisk } from './value-at-risk';
 import { isExecution, nextStatus, parseResponseDeadline } from './rules';
 
 type EngineLike = Pick<Engine, 'db' | 'clock'>;
@@ -59,9 +60,11 @@ export async function createAction(engine: EngineLike, scope: Scope, input: NewA
       updated_at: tx.now,
       evidence: '[]',
       trigger_key: null,
+      value_at_risk: null,
     };
     await tx.db.insertInto('actions').values(row).execute();
     await tx.record('action', id, 'insert', { ...row, metadata: input.metadata ?? {} });
+    await assessValueAtRisk(tx.db, scope.companyId, tx.today, { actionIds: [id] });
     return getAction(tx.db, scope.companyId, id, tx.now.slice(0, 10));
   });
 }

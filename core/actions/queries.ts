@@ -4,9 +4,8 @@
  */
 import { type EvidenceItem, parseEvidence } from '../insights/evidence';
 import { sql } from 'kysely';
-import { addDays } from '../dates';
 import type { Db } from '../db/connection';
-import { pageWindow, readPage } from '../db/paging';
+import { pageWindow, readPageById } from '../db/paging';
 import type { ActionStatus, ActionType, ApprovalOperation } from '../db/schema';
 import { NotFoundError } from '../errors';
 import { fromMinor } from '../money';
@@ -80,13 +79,16 @@ function baseQuery(db: Db, companyId: string) {
     .where('a.company_id', '=', companyId);
 }
 
+/** The sorts that read the action row alone. */
+const ACTION_ONLY_SORTS: ReadonlySet<ActionSort> = new Set(['created', 'value_at_risk', 'recommendation', 'why', 'decide_by']);
+
 /**
- * The count reads the actions alone unless a filter needs the customer or the invoice: every
- * action has its customer (a foreign key) and at most one invoice, so the joins change no count,
- * and at 100k actions they cost a lookup per action.
+ * The actions matching a filter, read from the actions alone unless the filter or the sort needs
+ * the customer or the invoice: every action has its customer (a foreign key) and at most one
+ * invoice, so the joins change no count nor order, and at 100k actions they cost a lookup per action.
  */
-function countQuery(db: Db, companyId: string, filter: ActionFilterWhere) {
-  if (filter.search || filter.arOwners) return applyFilter(baseQuery(db, companyId), filter);
+function matchingQuery(db: Db, companyId: string, filter: ActionFilterWhere, sort?: ActionSort) {
+  if (filter.search || filter.arOwners || (sort && !ACTION_ONLY_SORTS.has(sort))) return applyFilter(baseQuery(db, companyId), filter);
   return applyFilter(db.selectFrom('actions as a').where('a.company_id', '=', companyId) as unknown as BaseQuery, filter);
 }
 
@@ -117,43 +119,19 @@ const COLUMNS = [
   'a.evidence',
 ] as const;
 
-/** How many days of lateness double the weight of a balance in the value at risk. */
-export const LATENESS_DAYS = 30;
-/** The horizon of "paid soon": the value at risk counts the chance of no payment within it. */
-export const PAID_SOON_DAYS = 30;
-
 /**
- * The figures a collector sorts the inbox by, as SQL over an action row (a, i) and today:
- * open balance, the due date it counts from, days past due, and the value at risk. An invoice's
- * value at risk is its balance x (1 + days past due / LATENESS_DAYS) x the model's chance that it
- * is not paid within PAID_SOON_DAYS (1 - the probability its current pay-date prediction puts on
- * dates up to then; 1 without a prediction). A customer action (no invoice) shows the customer's
- * open balance and oldest open due date, and its value at risk is the sum of what it covers, each
- * invoice weighed the same way: the invoices its metadata lists (`invoice_ids`: a statement, a
- * review of old balances), else the customer's open invoices. Weighing the whole balance by the
- * oldest invoice's lateness, with no model, put every customer action at the top.
+ * The figures a collector reads beside an action, as SQL over an action row (a, i) and today:
+ * open balance, the due date it counts from, and days past due. A customer action (no invoice)
+ * shows the customer's open balance and oldest open due date. The value at risk is stored on the
+ * action (value-at-risk.ts).
  */
 function figures(today: string) {
-  const soon = addDays(today, PAID_SOON_DAYS);
   const customerTotal = (column: string) =>
     sql`(SELECT ${sql.ref(`t.${column}`)} FROM customer_invoice_totals t WHERE t.company_id = a.company_id AND t.customer_id = a.customer_id)`;
   const balance = sql<number | null>`(CASE WHEN a.invoice_id IS NULL THEN ${customerTotal('balance')} ELSE i.balance END)`;
   const due = sql<string | null>`(CASE WHEN a.invoice_id IS NULL THEN ${customerTotal('oldest_open_due_date')} ELSE i.due_date END)`;
   const daysPastDue = sql<number | null>`(CASE WHEN ${due} IS NULL THEN NULL ELSE max(0, CAST(julianday(${today}) - julianday(${due}) AS INTEGER)) END)`;
-  const atRisk = (inv: 'i' | 'o') => {
-    const ref = (column: string) => sql.ref(`${inv}.${column}`);
-    const unpaidSoon = sql<number>`(1.0 - coalesce((
-      SELECT sum(json_extract(s.value, '$.probability')) FROM insights n, json_each(n.payload_json, '$.alternative_scenarios') s
-       WHERE n.company_id = ${ref('company_id')} AND n.target_type = 'invoice' AND n.target_id = ${ref('id')}
-         AND n.insight_type = 'invoice_pay_date_prediction' AND n.valid_to IS NULL AND json_extract(s.value, '$.date') <= ${soon}), 0))`;
-    const late = sql<number>`max(0, CAST(julianday(${today}) - julianday(${ref('due_date')}) AS INTEGER))`;
-    return sql<number>`(${ref('balance')} * (1.0 + ${late} * 1.0 / ${sql.lit(LATENESS_DAYS)}) * max(0.0, ${unpaidSoon}))`;
-  };
-  const covered = sql<number | null>`(SELECT sum(${atRisk('o')}) FROM invoices o INDEXED BY invoices_customer
-    WHERE o.company_id = a.company_id AND o.customer_id = a.customer_id AND o.closing_reason IS NULL AND o.balance > 0
-      AND (json_type(a.metadata, '$.invoice_ids') IS NOT 'array' OR o.id IN (SELECT value FROM json_each(a.metadata, '$.invoice_ids'))))`;
-  const valueAtRisk = sql<number | null>`(CASE WHEN a.invoice_id IS NULL THEN ${covered} ELSE ${atRisk('i')} END)`;
-  return { balance, due, daysPastDue, valueAtRisk };
+  return { balance, due, daysPastDue };
 }
 
 /** The timestamp history filters and sorts by: execution, or the last change for actions cancelled before execution. */
@@ -170,7 +148,7 @@ function selectActions(query: BaseQuery, today: string) {
     f.balance.as('balance_minor'),
     sql<string | null>`coalesce(i.currency, c.currency)`.as('currency'),
     f.daysPastDue.as('days_past_due'),
-    sql<number | null>`CAST(round(${f.valueAtRisk}) AS INTEGER)`.as('value_at_risk_minor'),
+    'a.value_at_risk as value_at_risk_minor',
   ]);
 }
 
@@ -226,7 +204,7 @@ function sortKey(sort: ActionSort, category: ActionListFilter['category'], today
     case 'created':
       return category === 'history' ? effectiveExecutedAt : sql`a.created_at`;
     case 'value_at_risk':
-      return f.valueAtRisk;
+      return sql`a.value_at_risk`;
     case 'balance':
       return f.balance;
     case 'days_past_due':
@@ -247,11 +225,11 @@ function sortKey(sort: ActionSort, category: ActionListFilter['category'], today
  * first). The id breaks ties, so pages never overlap.
  */
 export async function listActions(db: Db, companyId: string, filter: ActionListFilter, today: string): Promise<ActionPage> {
-  const where = applyFilter(baseQuery(db, companyId), filter);
   const key = sortKey(filter.sort, filter.category, today);
   const direction = filter.descending ? 'desc' : 'asc';
-  const ordered = selectActions(where, today).orderBy(sql`${key} IS NULL`).orderBy(key, direction).orderBy('a.id', direction);
-  const { count, rows } = await readPage(countQuery(db, companyId, filter), ordered, pageWindow(filter.page, filter.pageSize));
+  const orderedIds = matchingQuery(db, companyId, filter, filter.sort).select('a.id').orderBy(sql`${key} IS NULL`).orderBy(key, direction).orderBy('a.id', direction);
+  const rowsOf = (ids: string[]) => selectActions(baseQuery(db, companyId), today).where('a.id', 'in', ids).execute();
+  const { count, rows } = await readPageById(matchingQuery(db, companyId, filter), orderedIds, pageWindow(filter.page, filter.pageSize), rowsOf);
   const ids = rows.map((r) => r.id);
   const logs = await approvalLogs(db, ids);
   const sends = await deliveries(db, companyId, ids);

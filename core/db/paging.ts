@@ -32,3 +32,21 @@ export async function readPage<DB, TB extends keyof DB, O>(
   const rows = await ordered.limit(window.limit).offset(window.offset).execute();
   return { count: Number(n), rows };
 }
+
+/**
+ * readPage for rows whose columns cost more than their order: orders and windows the ids alone
+ * (`orderedIds`, the filter with its order and an `id` column), then reads the window's rows by id
+ * with `rowsOf`, in the ids' order. A sort that cannot use an index otherwise computes every
+ * column of every matching row before it keeps one page.
+ */
+export async function readPageById<R extends { id: string }>(
+  matching: SelectQueryBuilder<any, any, any>,
+  orderedIds: SelectQueryBuilder<any, any, { id: string }>,
+  window: RowWindow,
+  rowsOf: (ids: string[]) => Promise<R[]>,
+): Promise<{ count: number; rows: R[] }> {
+  const { count, rows: page } = await readPage(matching, orderedIds, window);
+  const ids = page.map((r) => r.id);
+  const byId = new Map((ids.length ? await rowsOf(ids) : []).map((r) => [r.id, r]));
+  return { count, rows: ids.flatMap((id) => byId.get(id) ?? []) };
+}

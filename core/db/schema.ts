@@ -214,6 +214,20 @@ export interface CustomerPaidLatenessTable {
 }
 
 /**
+ * One scenario of an invoice's active pay-date prediction (migration 0270, kept by triggers on
+ * insights): a date and its probability; a prediction without a date has one row with `date` null
+ * and its collectible_90d as the probability.
+ */
+export interface PayDateScenariosTable {
+  company_id: string;
+  invoice_id: string;
+  insight_id: string;
+  position: number;
+  date: string | null;
+  probability: number;
+}
+
+/**
  * Invoice totals by the dates that decide when they count in past receivables, kept by triggers
  * (0098); written_off is the credit memo or write-off closing date, '9999-12-31' when not written off.
  */
@@ -473,6 +487,11 @@ export interface ActionsTable {
   evidence: string;
   /** What made the engine propose it; null for actions people or scripts created (0040). */
   trigger_key: string | null;
+  /**
+   * Minor units: the value at risk while it awaits a decision, assessed by each refresh of its
+   * customer and when it is created, kept as it was once decided (0280, core/actions/value-at-risk.ts).
+   */
+  value_at_risk: number | null;
 }
 
 export type ApprovalOperation = 'approve' | 'reject' | 'cancel' | 'send' | 'complete';
@@ -819,6 +838,7 @@ export interface Database {
   customer_invoice_totals: CustomerInvoiceTotalsTable;
   customer_open_totals: CustomerOpenTotalsTable;
   customer_paid_lateness: CustomerPaidLatenessTable;
+  pay_date_scenarios: PayDateScenariosTable;
   invoice_issue_totals: InvoiceIssueTotalsTable;
   payment_issue_totals: PaymentIssueTotalsTable;
   payments: PaymentsTable;

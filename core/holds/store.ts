@@ -46,8 +46,10 @@ export async function chaseFacts(db: Reader, companyId: string, customerIds: str
       .where('company_id', '=', companyId)
       .where('customer_id', 'in', ids)
       .where('closing_reason', 'is', null)
-      .where('balance', '>', 0)
-      .orderBy('due_date')
+      // The unary + keeps SQLite on the customers' invoices: by the balance or due-date indexes it
+      // read every open invoice of the company (2 s at 1M invoices).
+      .where(sql`+balance`, '>', 0)
+      .orderBy(sql`+due_date`)
       .orderBy('invoice_number')
       .execute();
     for (const i of open) out.get(i.customer_id)?.openInvoices.push({ id: i.id, invoice_number: i.invoice_number });

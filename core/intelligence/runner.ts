@@ -28,6 +28,7 @@ import { type ProposedAction, proposeActions } from './proposals';
 import { customerSignal, invoiceSignal, isBroken, portfolioSignal, type Signal, silenceAfterReminders } from './signals';
 import { strategyPlan } from './strategy';
 import { type DesiredInsight, writeInsights, writeProposals } from './writer';
+import { assessValueAtRisk } from '../actions/value-at-risk';
 
 export const REFRESH_COMMAND = 'refresh_intelligence';
 /**
@@ -162,6 +163,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
       const written = await writeInsights(tx, engine.database.sqlite, companyId, { customerIds: chunk }, desired, options.ids);
       const acted = await writeProposals(tx, engine.database.sqlite, companyId, proposals, stale, options.ids);
+      await assessValueAtRisk(tx.db, companyId, tx.today, { customerIds: chunk });
       report.insights_opened += written.opened;
       report.insights_closed += written.closed;
       report.insights_unchanged += written.unchanged;

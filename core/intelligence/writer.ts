@@ -166,6 +166,7 @@ export async function writeProposals(
     updated_at: tx.now,
     evidence: JSON.stringify(p.evidence),
     trigger_key: p.triggerKey,
+    value_at_risk: null,
   }));
   const insertAction = prepared(sqlite, INSERT_ACTION_SQL);
   for (const row of rows) insertAction.run(row);

@@ -13,6 +13,7 @@ import { zonedTimeToUtc } from './calendar';
 import type { LedgerLabels, LedgerResult, SampleCustomer, SampleInvoice } from './ledger';
 import type { Rng } from './random';
 import type { CompanyFrame, SeedContext, TeamMember } from './workspace';
+import { assessValueAtRisk } from '../actions/value-at-risk';
 
 const STORY_KINDS = ['promise', 'dispute', 'silence', 'installments', 'defiant', 'routine'] as const;
 export type StoryKind = (typeof STORY_KINDS)[number];
@@ -535,6 +536,8 @@ async function insertRows(
         .values({ id: ids(), company_id: companyId, action_id: id, operation: p.op, reason: p.reason ?? null, comment: p.comment ?? null, approver_id: p.approver.id, user_id: p.approver.userId, created_at: cal.stamp(p.day, 600) })
         .execute();
     }
+    // Assessed when created, as in the app: a decided action keeps the value it had then.
+    await assessValueAtRisk(trx, companyId, cal.date(a.createdDay), { actionIds: [id] });
     // Executing is an update, as in the app, so the invoice's last-touch trigger sees it.
     if (a.executedDay !== undefined) {
       await trx

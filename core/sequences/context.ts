@@ -2,6 +2,7 @@
  * What a step's templates are rendered with: the customer, their recipient, their open invoices and
  * the invoice the step is about. Loaded in one batch for a page of queue rows.
  */
+import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import type { CommandTx } from '../engine';
 import type { TemplateContext, TemplateInvoice } from './templates';
@@ -55,8 +56,9 @@ export async function loadCustomers(db: Reader, companyId: string, customerIds: 
     .where('company_id', '=', companyId)
     .where('customer_id', 'in', ids)
     .where('closing_reason', 'is', null)
-    .where('balance', '>', 0)
-    .orderBy('due_date')
+    // The unary + keeps SQLite on the customers' invoices (see chaseFacts).
+    .where(sql`+balance`, '>', 0)
+    .orderBy(sql`+due_date`)
     .orderBy('invoice_number')
     .execute();
   for (const inv of invoices) out.get(inv.customer_id)?.openInvoices.push(inv);

@@ -102,7 +102,9 @@ export async function syncDueSchedules(tx: CommandTx, companyId: string): Promis
     .where('e.status', '=', 'active')
     .where('q.timing', '=', 'due_date')
     .where('i.closing_reason', 'is', null)
-    .where('i.balance', '>', 0)
+    // The unary + keeps SQLite on the enrolled customers' invoices: by the balance index it read
+    // every open invoice of the company (3 s at 1M invoices).
+    .where(sql`+i.balance`, '>', 0)
     .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM scheduled_steps x WHERE x.enrollment_id = e.id AND x.invoice_id = i.id)`)
     .orderBy('e.id')
     .orderBy('i.due_date')

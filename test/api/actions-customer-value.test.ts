@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/http/app';
 import { newId } from '../../core/ids';
-import { addCustomer, addTeamMember } from '../support/actions-fixtures';
+import { addCustomer, addTeamMember, assessProposals } from '../support/actions-fixtures';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { addMember, fixture, insertActionRow, insertInvoiceRow } from '../support/rows';
@@ -53,6 +53,7 @@ describe('the value at risk of a customer action', () => {
     await action(harbor, await invoice(harbor, 'H-1', 1_418_300, '2026-04-08'), 'Call Harbor');
     const corner = await addCustomer(engine, company, 'Corner');
     await action(corner, await invoice(corner, 'C-1', 35_600, '2026-11-11'), 'Remind Corner');
+    await assessProposals(engine, company, '2026-11-23');
   });
   afterAll(() => engine.dispose());
 

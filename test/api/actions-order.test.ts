@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/http/app';
 import { newId } from '../../core/ids';
-import { addCustomer, addTeamMember } from '../support/actions-fixtures';
+import { addCustomer, addTeamMember, assessProposals } from '../support/actions-fixtures';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { addMember, fixture, insertActionRow, insertInvoiceRow } from '../support/rows';
@@ -71,6 +71,7 @@ describe('the actions inbox order', () => {
     ]);
     // A prediction no longer current does not count: Cedar has none, so nothing says it will be paid soon.
     predict(cedar.invoice, cedar.customer, [{ date: '2026-11-30', probability: 1 }], '2026-11-10T00:00:00.000Z');
+    await assessProposals(engine, company, '2026-11-23');
   });
   afterAll(() => engine.dispose());
 

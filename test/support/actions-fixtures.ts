@@ -2,6 +2,7 @@
  * Rows the action and insight tests need (customers, invoices, team members, actions in any state),
  * written straight through commands (see rows.ts) so these tests do not depend on the other areas' endpoints.
  */
+import { assessValueAtRisk } from '../../core/actions/value-at-risk';
 import type { TestEngine } from './engine';
 import { type ActionFixture, fixture, insertActionRow, insertCustomerRow, insertInvoiceRow, insertTeamMemberRow } from './rows';
 
@@ -23,6 +24,12 @@ export function addTeamMember(engine: TestEngine, companyId: string, name: strin
 /** An action in any state, with any timestamps: the only way to build history rows with past dates. */
 export function addAction(engine: TestEngine, companyId: string, values: ActionFixture): Promise<string> {
   return fixture(engine, companyId, (tx) => insertActionRow(tx, companyId, values));
+}
+
+/** What a refresh of every customer does once its predictions and proposals are written: assesses each proposal's value at risk on `today`. */
+export async function assessProposals(engine: TestEngine, companyId: string, today: string): Promise<void> {
+  const customers = await engine.db.selectFrom('customers').select('id').where('company_id', '=', companyId).execute();
+  await assessValueAtRisk(engine.db, companyId, today, { customerIds: customers.map((c) => c.id) });
 }
 
 /** One valid payload per insight_type, shaped as the spec describes. */

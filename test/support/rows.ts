@@ -115,6 +115,7 @@ export async function insertActionRow(tx: CommandTx, companyId: string, values: 
     updated_at: tx.now,
     evidence: '[]',
     trigger_key: null,
+    value_at_risk: null,
     ...values,
     id: values.id ?? newId(),
     metadata: JSON.stringify(values.metadata ?? {}),

@@ -11,7 +11,8 @@ import {
   sendAction,
 } from '../../actions/commands';
 import { logActionCall } from '../../actions/log-call';
-import { getAction, LATENESS_DAYS, listActions, PAID_SOON_DAYS } from '../../actions/queries';
+import { getAction, listActions } from '../../actions/queries';
+import { LATENESS_DAYS, PAID_SOON_DAYS } from '../../actions/value-at-risk';
 import { listActionTasks, ownMemberId } from '../../actions/tasks';
 import { LOGGED_KINDS } from '../../communications/rules';
 import { ACTION_CATEGORIES, ACTION_SORTS, ACTION_TYPES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
@@ -82,7 +83,7 @@ const Action = z
     currency: z.string().nullable().openapi({ description: 'Extension: the currency of balance and value_at_risk', example: 'USD' }),
     days_past_due: z.number().int().nullable().openapi({ description: "Extension: days the invoice (for a customer action, the customer's oldest open invoice) is past due; 0 when not yet due" }),
     value_at_risk: z.number().nullable().openapi({
-      description: `Extension: the balance weighted by lateness (x2 at ${LATENESS_DAYS} days past due, x3 at ${2 * LATENESS_DAYS}) and by the model's chance that it is not paid within ${PAID_SOON_DAYS} days; the inbox's default order (sort=value_at_risk)`,
+      description: `Extension: the balance weighted by lateness (x2 at ${LATENESS_DAYS} days past due, x3 at ${2 * LATENESS_DAYS}) and by the model's chance that it is not paid within ${PAID_SOON_DAYS} days, assessed by each intelligence refresh of the customer and when the action is created, kept once decided; the inbox's default order (sort=value_at_risk)`,
       example: 980.25,
     }),
   })
