@@ -101,28 +101,27 @@ export function buildForecast(input: ForecastInput) {
     if (w >= 0) add(inflow, w, 1);
   }
   const trailingAverage = Math.round(input.trailingSixMonthPayments / 26);
+  // Figures in whole minor units; the week-by-week objects are made for the page of customers only
+  // (tens of thousands of customers at a million invoices).
   const all = [...byCustomer.values()]
-    .map((row) => ({
-      customer: row.customer,
-      customer_name: row.customer_name,
-      total_due: fromMinor(Math.round(sum(row.due))),
-      total_predicted: fromMinor(Math.round(sum(row.predicted))),
-      weeks: calendar.map((week, i) => ({ code: week.code, due: fromMinor(Math.round(row.due[i])), predicted: fromMinor(Math.round(row.predicted[i])) })),
-    }))
-    .filter((row) => row.total_due !== 0 || row.total_predicted !== 0)
-    .sort((a, b) => b.total_predicted - a.total_predicted || b.total_due - a.total_due || a.customer_name.localeCompare(b.customer_name));
+    .map((row) => ({ ...row, due: row.due.map(Math.round), predicted: row.predicted.map(Math.round), totalDue: Math.round(sum(row.due)), totalPredicted: Math.round(sum(row.predicted)) }))
+    .filter((row) => row.totalDue !== 0 || row.totalPredicted !== 0)
+    .sort((a, b) => b.totalPredicted - a.totalPredicted || b.totalDue - a.totalDue || a.customer_name.localeCompare(b.customer_name));
   const offset = Math.max(0, input.customerOffset ?? 0);
   const limit = Math.min(MAX_CUSTOMER_LIMIT, Math.max(1, input.customerLimit ?? DEFAULT_CUSTOMER_LIMIT));
-  const customers = all.slice(offset, offset + limit);
+  const customers = all.slice(offset, offset + limit).map((row) => ({
+    customer: row.customer,
+    customer_name: row.customer_name,
+    total_due: fromMinor(row.totalDue),
+    total_predicted: fromMinor(row.totalPredicted),
+    weeks: calendar.map((week, i) => ({ code: week.code, due: fromMinor(row.due[i]), predicted: fromMinor(row.predicted[i]) })),
+  }));
   const weekCustomers = calendar.map((week, i) => {
-    const paying = all.filter((c) => c.weeks[i].predicted > 0);
+    const top = topPaying(all, i, WEEK_CUSTOMERS);
     return {
       code: week.code,
-      customer_count: paying.length,
-      customers: paying
-        .sort((a, b) => b.weeks[i].predicted - a.weeks[i].predicted)
-        .slice(0, WEEK_CUSTOMERS)
-        .map((c) => ({ customer: c.customer, customer_name: c.customer_name, predicted: c.weeks[i].predicted })),
+      customer_count: top.count,
+      customers: top.rows.map((c) => ({ customer: c.customer, customer_name: c.customer_name, predicted: fromMinor(c.predicted[i]) })),
     };
   });
   const range = (sign: 1 | -1) => predicted.map((p, i) => fromMinor(Math.max(0, Math.round(p + sign * Z80 * Math.sqrt(Math.max(0, variance[i]))))));
@@ -153,6 +152,25 @@ export function buildForecast(input: ForecastInput) {
     customers,
     table_inflows_by_customer: inflowTable(calendar, customers, predicted),
   };
+}
+
+/**
+ * The customers paying in week `w` (predicted above zero) and the `n` paying most, in the order of
+ * `rows` among equals.
+ */
+function topPaying<T extends { predicted: number[] }>(rows: T[], w: number, n: number): { count: number; rows: T[] } {
+  const top: T[] = [];
+  let count = 0;
+  for (const row of rows) {
+    if (row.predicted[w] <= 0) continue;
+    count += 1;
+    if (top.length === n && row.predicted[w] <= top[n - 1].predicted[w]) continue;
+    let at = top.length;
+    while (at > 0 && row.predicted[w] > top[at - 1].predicted[w]) at -= 1;
+    top.splice(at, 0, row);
+    if (top.length > n) top.pop();
+  }
+  return { count, rows: top };
 }
 
 /** The share of an undated invoice's collectible amount falling in each week: days of the week in the next 90, over 90. */

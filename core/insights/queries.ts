@@ -11,6 +11,7 @@ import type { InsightTargetType } from '../db/schema';
 import { NotFoundError } from '../errors';
 import { type EvidenceItem, parseEvidence } from './evidence';
 import { likePattern } from '../invoices/filters';
+import { nothingToReportSql } from '../db/migrations/0290_insights_reportable';
 
 export interface InsightView {
   id: string;
@@ -31,10 +32,8 @@ export interface InsightView {
   my_feedback: { rating: 'up' | 'down'; comment: string | null; updated_at: string } | null;
 }
 
-/** 1 for an insight that says there is nothing to report (still listed by default, with its reason). */
-const NOTHING_TO_REPORT = sql<number>`(n.insight_type IN ('customer_signal', 'invoice_signal', 'portfolio_signal') AND json_extract(n.payload_json, '$.signal') IS NULL
-  OR n.insight_type = 'customer_strategy_plan' AND json_extract(n.payload_json, '$.strategy_plan.strategy') = 'monitor'
-  OR n.insight_type = 'customer_conversation_summary' AND coalesce(json_extract(n.payload_json, '$.summary'), '') = '')`;
+/** 1 for an insight that says there is nothing to report (still listed by default, with its reason); indexed (0290). */
+const NOTHING_TO_REPORT = sql<number>`${sql.raw(nothingToReportSql('n'))}`;
 
 export const DEFAULT_INSIGHT_LIMIT = 100;
 /** The spec gives no paging; larger limits are clamped, and the response echoes the limit used. */
