@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { assessValueAtRisk } from '../../core/actions/value-at-risk';
 import { addDays } from '../../core/dates';
 import { INTELLIGENCE_REFRESH, queueDailyRefreshes, watchChanges } from '../../core/intelligence/jobs';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
@@ -88,6 +89,38 @@ describe('intelligence refresh API', () => {
     expect(prediction.n).toBe(0);
     // Nothing changed since: the watcher queues nothing more.
     expect(await watchChanges(w.engine)).toEqual([]);
+    w.engine.clock.set('2026-11-23T12:00:00.000Z');
+  });
+
+  it("each refresh of a customer assesses its proposals' value at risk: after a part payment it is the smaller balance's", async () => {
+    const proposed = () =>
+      w.engine.database.sqlite.prepare(`SELECT id, value_at_risk FROM actions WHERE customer_id = ? AND status = 'proposed' ORDER BY id`).all(customer) as { id: string; value_at_risk: number | null }[];
+    /** What assessing them afresh gives, put back as it was. */
+    const assessedNow = async () => {
+      const stored = proposed();
+      await assessValueAtRisk(w.engine.db, w.company, '2026-11-23', { customerIds: [customer] });
+      const fresh = proposed();
+      for (const row of stored) w.engine.database.sqlite.prepare('UPDATE actions SET value_at_risk = ? WHERE id = ?').run(row.value_at_risk, row.id);
+      return fresh;
+    };
+    const late = await ledger(w.engine, w.company).invoice({ customer, number: 'LATE-1', total: 400, dueDate: '2026-09-01' });
+    await queueDailyRefreshes(w.engine);
+    await runJobs();
+    await watchChanges(w.engine);
+    const before = proposed();
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.every((a) => a.value_at_risk !== null && a.value_at_risk > 0)).toBe(true);
+    expect(before).toEqual(await assessedNow());
+
+    const pay = await call(w.app, 'POST', `${w.base}/payments`, { token: w.tokens.demo, body: { invoice: late, amount: 300, payment_date: '2026-11-23' } });
+    expect(pay.status).toBe(201);
+    expect(await watchChanges(w.engine)).toEqual([w.company]);
+    w.engine.clock.set('2026-11-23T12:00:10.000Z');
+    expect((await runJobs()).map((r) => r.status)).toEqual(['succeeded']);
+    const after = proposed();
+    expect(after.length).toBeGreaterThan(0);
+    expect(after).toEqual(await assessedNow());
+    expect(Math.max(...after.map((a) => a.value_at_risk!))).toBeLessThan(Math.max(...before.map((a) => a.value_at_risk!)));
     w.engine.clock.set('2026-11-23T12:00:00.000Z');
   });
 });
