@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { formatMoney, toMinor } from '../money';
 import type { AgingSummary } from './aging';
 
@@ -74,7 +73,9 @@ export function agingCsv(report: AgingReport, rows: DetailRow[]): string {
 }
 
 export async function agingXlsx(report: AgingReport, rows: DetailRow[]): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  // Loaded on the first export: exceljs is the slowest package to load, and most runs export none.
+  const { Workbook } = (await import('exceljs')).default;
+  const workbook = new Workbook();
   const summary = workbook.addWorksheet('Summary');
   summary.addRow([report.title]);
   summary.addRow([report.company_name]);

@@ -3,7 +3,7 @@
 
 /** Runs the command line `argv` and sets the exit code from its result. */
 function run(argv) {
-  require('tsx/cjs');
+  require('../typescript.cjs');
   require('./main.ts')
     .main(argv)
     .then((code) => {

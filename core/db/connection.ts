@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, SqliteDialect } from 'kysely';
+import { type Driver, Kysely, SqliteDialect } from 'kysely';
 import type { Database } from './schema';
 import { preparedForKysely } from './statements';
 
@@ -37,6 +37,18 @@ function isBusy(err: unknown): boolean {
  * does not wait inside SQLite (that would block the event loop): it fails at once with
  * DatabaseBusyError, and runCommand waits and retries asynchronously, holding no lock meanwhile.
  */
+/** BEGIN IMMEDIATE on the connection, failing at once with DatabaseBusyError while another connection writes. */
+export function beginImmediate(sqlite: BetterSqlite3.Database): void {
+  sqlite.pragma('busy_timeout = 0');
+  try {
+    sqlite.exec('begin immediate');
+  } catch (err) {
+    throw isBusy(err) ? new DatabaseBusyError() : err;
+  } finally {
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   constructor(private readonly sqlite: BetterSqlite3.Database) {
     // Kysely prepares every query it runs: the same few shapes thousands of times over (a pushed
@@ -47,16 +59,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     const driver = super.createDriver();
     const sqlite = this.sqlite;
-    driver.beginTransaction = async (connection: DatabaseConnection) => {
-      sqlite.pragma('busy_timeout = 0');
-      try {
-        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-      } catch (err) {
-        throw isBusy(err) ? new DatabaseBusyError() : err;
-      } finally {
-        sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      }
-    };
+    driver.beginTransaction = async () => beginImmediate(sqlite);
     return driver;
   }
 }

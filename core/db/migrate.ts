@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { Migrator } from 'kysely/migration';
-import type { OpenedDatabase } from './connection';
+import { beginImmediate, type OpenedDatabase } from './connection';
 import { migrations } from './migrations';
 
 export interface MigrationReport {
@@ -26,10 +26,18 @@ export async function migrateToLatest(opened: OpenedDatabase, now: Date = new Da
     backup = backupPathFor(opened.file, now);
     await backupDatabase(opened, backup);
   }
-  const { error, results } = await migrator.migrateToLatest();
-  // Thrown as is: a DatabaseBusyError lets the caller wait for the other writer and try again.
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName), backup };
+  // Every pending migration in one write transaction (kysely runs SQLite's without one): a new file
+  // is made in one commit rather than a sync to disk per statement, and a migration that fails
+  // leaves the schema as it was. A DatabaseBusyError lets the caller wait for the other writer and try again.
+  beginImmediate(opened.sqlite);
+  try {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    opened.sqlite.exec('commit');
+    return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName), backup };
+  } finally {
+    if (opened.sqlite.inTransaction) opened.sqlite.exec('rollback');
+  }
 }
 
 function hasUserTables(opened: OpenedDatabase): boolean {

@@ -4,9 +4,7 @@
  * with the company's text and "Page N of M" on every page.
  */
 import { readFileSync } from 'node:fs';
-import * as fontkit from 'fontkit';
-import PDFDocument from 'pdfkit';
-import SVGtoPDF from 'svg-to-pdfkit';
+import type * as fontkit from 'fontkit';
 import type { DocumentDetailsWithLogo } from './details';
 
 /**
@@ -24,9 +22,12 @@ let fonts: Fonts | null = null;
  * the shared font keeps its glyph layouts warm. Each document still embeds its own subset.
  */
 function fontData(): Fonts {
+  // The PDF packages load with the first document, on a drawing thread: the server's own thread
+  // imports this module only for file names, and needs none of them.
+  const { create } = require('fontkit') as typeof fontkit;
   fonts ??= {
-    regular: fontkit.create(readFileSync(require.resolve(FONT_FILES.regular))) as fontkit.Font,
-    bold: fontkit.create(readFileSync(require.resolve(FONT_FILES.bold))) as fontkit.Font,
+    regular: create(readFileSync(require.resolve(FONT_FILES.regular))) as fontkit.Font,
+    bold: create(readFileSync(require.resolve(FONT_FILES.bold))) as fontkit.Font,
   };
   // fontkit keeps the glyph objects it made, with the characters they were made for; one made
   // without them (while another document's subset was written) would leave its character out of
@@ -89,6 +90,7 @@ export interface Page {
 
 export function startDocument(details: DocumentDetailsWithLogo, title: string): Page {
   const { regular, bold } = fontData();
+  const PDFDocument = require('pdfkit') as typeof import('pdfkit');
   const doc = new PDFDocument({
     size: details.paper === 'Letter' ? 'LETTER' : 'A4',
     margin: MARGIN,
@@ -241,7 +243,7 @@ function drawLogo(page: Page, details: DocumentDetailsWithLogo, y: number): numb
   const box = { width: 150, height: 56 };
   try {
     if (details.logo.type === 'image/svg+xml') {
-      SVGtoPDF(page.doc, details.logoData.toString('utf8'), page.left, y, { ...box, preserveAspectRatio: 'xMinYMin meet' });
+      (require('svg-to-pdfkit') as typeof import('svg-to-pdfkit'))(page.doc, details.logoData.toString('utf8'), page.left, y, { ...box, preserveAspectRatio: 'xMinYMin meet' });
     } else {
       page.doc.image(details.logoData, page.left, y, { fit: [box.width, box.height] });
     }

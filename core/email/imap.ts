@@ -1,5 +1,5 @@
 /** Opening the connection's IMAP mailbox (imapflow), with the same timeouts and TLS stance as SMTP. */
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { EmailConnection } from '../db/schema';
 import type { SecretBox } from '../secrets';
 
@@ -25,6 +25,8 @@ export async function openImap(connection: ImapSettings, secrets: SecretBox): Pr
       throw new UnreadableSecretError(`The IMAP password of connection "${connection.name}" cannot be decrypted with this database's key; enter it again`);
     }
   }
+  // Loaded on the first mailbox opened: most runs open none.
+  const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: connection.imap_host,
     port: connection.imap_port,

@@ -1,4 +1,3 @@
-import { createTransport } from 'nodemailer';
 import type { EmailConnection } from '../db/schema';
 import type { SecretBox } from '../secrets';
 
@@ -24,6 +23,8 @@ export const SMTP_TIMEOUT_SECONDS = 10;
 
 /** A transport to the connection's SMTP server (one message or one check, then closed). */
 export function smtpTransport(connection: EmailConnection, secrets: SecretBox) {
+  // Loaded on the first message or check: most runs send none.
+  const { createTransport } = require('nodemailer') as typeof import('nodemailer');
   return createTransport({
     host: connection.smtp_host,
     port: connection.smtp_port,

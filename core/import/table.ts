@@ -3,7 +3,7 @@
  * CSV cells are text; XLSX cells keep the type the workbook stored (number, date, boolean).
  */
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { ValidationError } from '../errors';
 import { yieldToEventLoop } from '../yielding';
 import { csvRecords } from './csv';
@@ -80,7 +80,9 @@ export async function readCsvTable(text: string, delimiter: string, limits: Read
  * built, and the limits are checked row by row as for CSV, so memory follows the rows kept.
  */
 async function readXlsx(bytes: Uint8Array, sheetName: string | undefined, limits: ReadLimits): Promise<Table> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
+  // Loaded on the first workbook read: exceljs is the slowest package to load, and most runs read none.
+  const { stream } = (await import('exceljs')).default;
+  const reader = new stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     // Styles tell a date cell from a number cell.

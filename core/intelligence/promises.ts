@@ -3,7 +3,6 @@
  * direction), and those found in what the customer said (inbound messages, calls and notes logged
  * by the team): a sentence that speaks of paying and names a date, read relative to when it was said.
  */
-import * as chrono from 'chrono-node';
 import type { Communication } from './facts';
 
 export interface PaymentPromise {
@@ -21,6 +20,14 @@ export interface PaymentPromise {
 
 const PAY_WORDS = /\b(pay|paying|paid|payment|transfer|wire|remit|settle|send (?:the )?(?:money|funds|check|cheque)|cheque|check)\b/i;
 const REFUSAL = /\b(won't|will not|cannot|can't|refuse|not going to)\s+(?:\w+\s+){0,2}(pay|settle)/i;
+
+let chrono: typeof import('chrono-node') | null = null;
+
+/** chrono-node, loaded when the first payment sentence is read: the command line and a server's start need none. */
+function dateParser(): typeof import('chrono-node') {
+  chrono ??= require('chrono-node') as typeof import('chrono-node');
+  return chrono;
+}
 
 export function sentences(text: string): string[] {
   return text
@@ -53,7 +60,7 @@ export function promiseIn(c: Communication): PaymentPromise | null {
   let found: PaymentPromise | null = null;
   for (const sentence of sentences(text)) {
     if (!PAY_WORDS.test(sentence) || REFUSAL.test(sentence)) continue;
-    const parsed = chrono.parse(sentence, said, { forwardDate: true });
+    const parsed = dateParser().parse(sentence, said, { forwardDate: true });
     if (!parsed.length) continue;
     const date = parsed[parsed.length - 1].start.date().toISOString().slice(0, 10);
     if (date < c.occurredAt.slice(0, 10)) continue;

@@ -1,5 +1,5 @@
 /** A raw message read over IMAP, parsed (mailparser) into what the reply rules and the record need. */
-import { type AddressObject, simpleParser } from 'mailparser';
+import type { AddressObject } from 'mailparser';
 import type { AttachmentInfo } from '../communications/timeline';
 import { htmlToPlainText, type IncomingHeaders, keptText, normalizeMessageId, SUBJECT_MAX, threadCandidates } from './rules';
 
@@ -35,6 +35,8 @@ function headerText(value: unknown): string {
 }
 
 export async function parseMessage(uid: number, source: Buffer): Promise<IncomingMessage> {
+  // Loaded with the first message read: most runs read none.
+  const { simpleParser } = await import('mailparser');
   const parsed = await simpleParser(source, { skipTextToHtml: true, skipImageLinks: true });
   const headers: Record<string, string> = {};
   for (const [key, value] of parsed.headers) headers[key.toLowerCase()] = headerText(value);

@@ -4,7 +4,7 @@
 const { workerData } = require('node:worker_threads');
 
 try {
-  require('tsx/cjs');
+  require('../typescript.cjs');
   require('./ledger-thread.ts');
 } catch (err) {
   workerData.port.postMessage({ type: 'failed', error: err && err.stack ? err.stack : String(err) });

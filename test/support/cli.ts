@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 /** The repository root: the folder npm and npx run in. */
 export const PACKAGE_DIR = resolve(__dirname, '../..');
 export const BIN = resolve(PACKAGE_DIR, 'core/cli/bin.cjs');
+/** Required first by a child process that runs the core's TypeScript (as the CLI's own processes do). */
+export const TYPESCRIPT = resolve(PACKAGE_DIR, 'core/typescript.cjs');
 
 export interface ServerProcess {
   url: string;

@@ -11,6 +11,7 @@ import { openEngine } from '../../core/runtime/engine';
 import { newId } from '../../core/ids';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker } from '../../core/jobs/worker';
+import { TYPESCRIPT } from './cli';
 import { fixture, insertBillingContactRow, insertCustomerRow, insertInvoiceRow } from './rows';
 
 type Fixture = Pick<Engine, 'db' | 'clock' | 'secrets'>;
@@ -90,7 +91,7 @@ export async function addSmtpConnection(
  * `now`: a worker that can be killed (SIGKILL) at any instant, like a crash or a power cut.
  */
 export function spawnWorkerPass(file: string, now: string): ChildProcess {
-  const code = `require('tsx/cjs'); require(${JSON.stringify(__filename)}).workerPass(process.env.ARDESK_DB, process.env.ARDESK_NOW).catch((e) => { console.error(e); process.exit(1); });`;
+  const code = `require(${JSON.stringify(TYPESCRIPT)}); require(${JSON.stringify(__filename)}).workerPass(process.env.ARDESK_DB, process.env.ARDESK_NOW).catch((e) => { console.error(e); process.exit(1); });`;
   return spawn(process.execPath, ['-e', code], { env: { ...process.env, ARDESK_DB: file, ARDESK_NOW: now }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 

@@ -6,9 +6,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fixedClock } from '../../core/clock';
 import { createEngine, systemActor } from '../../core/engine';
 import { sendQueueStep } from '../../core/sequences/send';
+import { TYPESCRIPT } from './cli';
 
 export function spawnQueueSend(file: string, now: string, companyId: string, stepId: string): ChildProcess {
-  const code = `require('tsx/cjs'); require(${JSON.stringify(__filename)}).queueSendPass(process.env.ARDESK_DB, process.env.ARDESK_NOW, process.env.ARDESK_COMPANY, process.env.ARDESK_STEP).catch((e) => { console.error(e); process.exit(1); });`;
+  const code = `require(${JSON.stringify(TYPESCRIPT)}); require(${JSON.stringify(__filename)}).queueSendPass(process.env.ARDESK_DB, process.env.ARDESK_NOW, process.env.ARDESK_COMPANY, process.env.ARDESK_STEP).catch((e) => { console.error(e); process.exit(1); });`;
   return spawn(process.execPath, ['-e', code], {
     env: { ...process.env, ARDESK_DB: file, ARDESK_NOW: now, ARDESK_COMPANY: companyId, ARDESK_STEP: stepId },
     stdio: ['ignore', 'pipe', 'pipe'],
