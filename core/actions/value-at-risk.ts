@@ -18,8 +18,8 @@ export const PAID_SOON_DAYS = 30;
 /**
  * The value at risk of the action row `a` on `today`, as SQL. An invoice's value at risk is its
  * balance x (1 + days past due / LATENESS_DAYS) x the model's chance that it is not paid within
- * PAID_SOON_DAYS (1 - the probability its current pay-date prediction puts on dates up to then,
- * read from the prediction's scenario rows; 1 without a prediction). A customer action (no invoice)
+ * PAID_SOON_DAYS (1 - the probability its current pay-date prediction puts on dates up to then; 1
+ * without a prediction). A customer action (no invoice)
  * sums what it covers, each invoice weighed the same way: the invoices its metadata lists
  * (`invoice_ids`: a statement, a review of old balances), else the customer's open invoices.
  * Weighing the whole balance by the oldest invoice's lateness, with no model, put every customer
@@ -30,8 +30,9 @@ function valueAtRiskSql(today: string) {
   const atRisk = (inv: 'i' | 'o') => {
     const ref = (column: string) => sql.ref(`${inv}.${column}`);
     const unpaidSoon = sql<number>`(1.0 - coalesce((
-      SELECT sum(p.probability) FROM pay_date_scenarios p
-       WHERE p.company_id = ${ref('company_id')} AND p.invoice_id = ${ref('id')} AND p.date <= ${soon}), 0))`;
+      SELECT sum(json_extract(s.value, '$.probability')) FROM insights n, json_each(n.payload_json, '$.alternative_scenarios') s
+       WHERE n.company_id = ${ref('company_id')} AND n.target_type = 'invoice' AND n.target_id = ${ref('id')}
+         AND n.insight_type = 'invoice_pay_date_prediction' AND n.valid_to IS NULL AND json_extract(s.value, '$.date') <= ${soon}), 0))`;
     const late = sql<number>`max(0, CAST(julianday(${today}) - julianday(${ref('due_date')}) AS INTEGER))`;
     return sql<number>`(${ref('balance')} * (1.0 + ${late} * 1.0 / ${sql.lit(LATENESS_DAYS)}) * max(0.0, ${unpaidSoon}))`;
   };

@@ -214,20 +214,6 @@ export interface CustomerPaidLatenessTable {
 }
 
 /**
- * One scenario of an invoice's active pay-date prediction (migration 0270, kept by triggers on
- * insights): a date and its probability; a prediction without a date has one row with `date` null
- * and its collectible_90d as the probability.
- */
-export interface PayDateScenariosTable {
-  company_id: string;
-  invoice_id: string;
-  insight_id: string;
-  position: number;
-  date: string | null;
-  probability: number;
-}
-
-/**
  * Invoice totals by the dates that decide when they count in past receivables, kept by triggers
  * (0098); written_off is the credit memo or write-off closing date, '9999-12-31' when not written off.
  */
@@ -525,6 +511,8 @@ export interface InsightsTable {
   created_at: string;
   /** JSON array of evidence items (core/intelligence/evidence.ts) (0040). */
   evidence: string;
+  /** 1 when it has something to report (core/insights/reportable.ts) (0290). */
+  reportable: number;
 }
 
 export interface InsightFeedbackTable {
@@ -838,7 +826,6 @@ export interface Database {
   customer_invoice_totals: CustomerInvoiceTotalsTable;
   customer_open_totals: CustomerOpenTotalsTable;
   customer_paid_lateness: CustomerPaidLatenessTable;
-  pay_date_scenarios: PayDateScenariosTable;
   invoice_issue_totals: InvoiceIssueTotalsTable;
   payment_issue_totals: PaymentIssueTotalsTable;
   payments: PaymentsTable;

@@ -8,6 +8,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { type InsightType, validateInsightPayload } from './payloads';
 import { getInsight, type InsightView } from './queries';
+import { isReportable } from './reportable';
 
 type EngineLike = Pick<Engine, 'db' | 'clock'>;
 
@@ -53,6 +54,7 @@ export async function createInsight(engine: EngineLike, scope: Scope & { userId:
       valid_to: null,
       created_at: tx.now,
       evidence: '[]',
+      reportable: isReportable(input.insight_type, payload) ? 1 : 0,
     };
     await tx.db.insertInto('insights').values(row).execute();
     await tx.record('insight', row.id, 'insert', { ...row, payload_json: payload });

@@ -12,6 +12,7 @@ import type { CommandTx } from '../engine';
 import { newId } from '../ids';
 import { INSIGHT_TYPE_NAMES, type InsightType, validateInsightPayload } from '../insights/payloads';
 import type { EvidenceItem } from '../insights/evidence';
+import { isReportable } from '../insights/reportable';
 import type { ProposedAction } from './proposals';
 
 export interface DesiredInsight {
@@ -46,7 +47,7 @@ function insertSql<T>(table: string, columns: readonly (keyof T & string)[]): st
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
 }
 
-const INSERT_INSIGHT_SQL = insertSql<InsightsTable>('insights', ['id', 'company_id', 'target_type', 'target_id', 'customer_id', 'invoice_id', 'insight_type', 'payload_json', 'evidence', 'valid_from', 'valid_to', 'created_at']);
+const INSERT_INSIGHT_SQL = insertSql<InsightsTable>('insights', ['id', 'company_id', 'target_type', 'target_id', 'customer_id', 'invoice_id', 'insight_type', 'payload_json', 'evidence', 'valid_from', 'valid_to', 'created_at', 'reportable']);
 const INSERT_ACTION_SQL = insertSql<ActionsTable>('actions', [
   'id', 'company_id', 'invoice_id', 'customer_id', 'action_type', 'status', 'description', 'recommendation_label', 'trigger_event_label', 'is_action_required',
   'top_recommendation', 'is_ai_recommended', 'metadata', 'response_deadline', 'channel_id', 'external_id', 'executed_at', 'executed_by', 'deleted_at',
@@ -114,6 +115,7 @@ export async function writeInsights(
       valid_from: tx.now,
       valid_to: null,
       created_at: tx.now,
+      reportable: isReportable(d.insightType, payload) ? 1 : 0,
     });
     objects.push({ payload, evidence: d.evidence });
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InsightTargetType } from '../../core/db/schema';
 import { ValidationError } from '../../core/errors';
 import { INSIGHT_TYPES, type InsightType, validateInsightPayload, wordCount } from '../../core/insights/payloads';
+import { isReportable } from '../../core/insights/reportable';
 import { SAMPLE_PAYLOADS } from '../support/actions-fixtures';
 
 function errorsOf(type: InsightType, payload: unknown, target: InsightTargetType = INSIGHT_TYPES[type].target): Record<string, string[]> {
@@ -79,5 +80,19 @@ describe('insight payload shapes', () => {
 
   it('customer_strategy_plan needs a strategy_plan object', () => {
     expect(errorsOf('customer_strategy_plan', { strategy_plan: 'call them' })).toHaveProperty('payload_json.strategy_plan');
+  });
+});
+
+describe('whether an insight has something to report', () => {
+  it('a signal that found none, a plan to only monitor and a summary of no conversation have nothing; the rest have', () => {
+    expect(isReportable('customer_signal', { signal: null, reason: 'Nothing unusual' })).toBe(false);
+    expect(isReportable('invoice_signal', {})).toBe(false);
+    expect(isReportable('portfolio_signal', { signal: 'dso_rising' })).toBe(true);
+    expect(isReportable('customer_strategy_plan', { strategy_plan: { strategy: 'monitor' } })).toBe(false);
+    expect(isReportable('customer_strategy_plan', { strategy_plan: { strategy: 'escalate' } })).toBe(true);
+    expect(isReportable('customer_conversation_summary', { summary: '' })).toBe(false);
+    expect(isReportable('customer_conversation_summary', {})).toBe(false);
+    expect(isReportable('customer_conversation_summary', { summary: 'They asked for a copy of INV-7.' })).toBe(true);
+    expect(isReportable('invoice_pay_date_prediction', { predicted_date: null })).toBe(true);
   });
 });

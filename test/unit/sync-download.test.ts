@@ -80,16 +80,6 @@ const FROM_SCRATCH: Record<string, [string, string]> = {
     `SELECT i.company_id, i.invoice_date, i.due_date, ${WRITTEN_OFF.replace(/closing_reason|closed_date/g, (c) => `i.${c}`)}, p.payment_date, sum(p.amount)
      FROM invoices i JOIN payments p ON p.invoice_id = i.id WHERE p.status IN ('PAID','PARTIAL') GROUP BY 1, 2, 3, 4, 5 HAVING sum(p.amount) <> 0 ORDER BY 1, 2, 3, 4, 5`,
   ],
-  pay_date_scenarios: [
-    `SELECT company_id, invoice_id, insight_id, position, date, probability FROM pay_date_scenarios ORDER BY 1, 2, 3, 4`,
-    `SELECT n.company_id, n.invoice_id, n.id, s.key, json_extract(s.value, '$.date'), json_extract(s.value, '$.probability')
-     FROM insights n, json_each(n.payload_json, '$.alternative_scenarios') s
-     WHERE n.insight_type = 'invoice_pay_date_prediction' AND n.valid_to IS NULL AND json_extract(n.payload_json, '$.predicted_date') IS NOT NULL
-     UNION ALL
-     SELECT company_id, invoice_id, id, -1, NULL, json_extract(payload_json, '$.collectible_90d') FROM insights
-     WHERE insight_type = 'invoice_pay_date_prediction' AND valid_to IS NULL AND json_extract(payload_json, '$.predicted_date') IS NULL
-     ORDER BY 1, 2, 3, 4`,
-  ],
 };
 
 function expectAggregatesFromScratch(engine: TestEngine): void {

@@ -33,7 +33,6 @@ import * as m0230 from './0230_due_date_timing';
 import * as m0240 from './0240_company_as_of';
 import * as m0250 from './0250_sequence_step_attach';
 import * as m0260 from './0260_last_touch_contact';
-import * as m0270 from './0270_pay_date_scenarios';
 import * as m0280 from './0280_action_value_at_risk';
 import * as m0290 from './0290_insights_reportable';
 
@@ -68,7 +67,6 @@ export const migrations: Record<string, Migration> = {
   '0240_company_as_of': m0240,
   '0250_sequence_step_attach': m0250,
   '0260_last_touch_contact': m0260,
-  '0270_pay_date_scenarios': m0270,
   '0280_action_value_at_risk': m0280,
   '0290_insights_reportable': m0290,
 };
