@@ -13,6 +13,7 @@ import { newId } from '../ids';
 import { addMs, enqueueJob } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
 import { REFRESH_COMMAND, refreshIntelligence, type RefreshReport } from './runner';
+import type { Db } from '../db/connection';
 import { replicatedCompanies } from '../db/replicas';
 
 export const INTELLIGENCE_REFRESH = 'intelligence_refresh';
@@ -20,7 +21,6 @@ export const INTELLIGENCE_REFRESH = 'intelligence_refresh';
 export const DEBOUNCE_MS = 2_000;
 /** More touched customers than this: a full refresh is cheaper than a list. */
 const MAX_LISTED_CUSTOMERS = 5_000;
-/** Commands whose changes are the engine's own bookkeeping, never a reason to recompute. */
 /** Commands whose changes are the engine's own bookkeeping: the change watcher refreshes nobody for them. */
 export const IGNORED_COMMANDS = [REFRESH_COMMAND, 'intelligence_watch', 'intelligence_progress', 'claim_job', 'complete_job', 'fail_job', 'reclaim_job'];
 
@@ -47,10 +47,21 @@ export async function requestFullRefresh(engine: Pick<Engine, 'db' | 'clock'>, c
       .where('status', 'in', ['queued', 'running'])
       .executeTakeFirst();
     if (pending) return { id: pending.id, created: false };
-    const key = reason === 'daily' ? `intelligence:${companyId}:daily:${tx.today}` : `intelligence:${companyId}:full:${newId()}`;
+    const key = reason === 'daily' ? await dailyKey(tx.db, companyId, tx.today) : `intelligence:${companyId}:full:${newId()}`;
     const payload: RefreshPayload = { scope: 'full', reason };
     return enqueueJob(tx, { companyId, kind: INTELLIGENCE_REFRESH, idempotencyKey: key, payload, subjectId: 'full', maxAttempts: 3 });
   });
+}
+
+/**
+ * One daily refresh per company and day, so that a refresh that keeps failing is not retried at
+ * every start. A company with no last full refresh is owed one whatever the day: it never had one,
+ * or a migration forgot it so that the next refresh fills what it added (0280), possibly on a day
+ * whose refresh already ran.
+ */
+async function dailyKey(db: Db, companyId: string, today: string): Promise<string> {
+  const state = await db.selectFrom('intelligence_state').select('last_full_refresh_date').where('company_id', '=', companyId).executeTakeFirst();
+  return state?.last_full_refresh_date ? `intelligence:${companyId}:daily:${today}` : `intelligence:${companyId}:owed:${newId()}`;
 }
 
 /** Companies whose last full refresh is not today get one (start-up catch-up and the daily run). */

@@ -123,4 +123,21 @@ describe('intelligence refresh API', () => {
     expect(Math.max(...after.map((a) => a.value_at_risk!))).toBeLessThan(Math.max(...before.map((a) => a.value_at_risk!)));
     w.engine.clock.set('2026-11-23T12:00:00.000Z');
   });
+
+  it('a migration that forgets the last full refresh (0280) gets one the same day, after that day’s refresh ran; a plain restart does not', async () => {
+    await queueDailyRefreshes(w.engine);
+    await runJobs();
+    expect(await queueDailyRefreshes(w.engine)).toEqual([]);
+    const sqlite = w.engine.database.sqlite;
+    // What 0280 left behind on an upgraded ledger: proposals without a value, the last full refresh forgotten.
+    sqlite.prepare(`UPDATE actions SET value_at_risk = NULL WHERE company_id = ?`).run(w.company);
+    sqlite.prepare(`UPDATE intelligence_state SET last_full_refresh_date = NULL WHERE company_id = ?`).run(w.company);
+    expect(await queueDailyRefreshes(w.engine)).toEqual([w.company]);
+    expect((await runJobs()).filter((r) => r.kind === INTELLIGENCE_REFRESH).map((r) => r.status)).toEqual(['succeeded']);
+    const unvalued = sqlite.prepare(`SELECT count(*) AS n FROM actions WHERE company_id = ? AND status = 'proposed' AND value_at_risk IS NULL`).get(w.company) as { n: number };
+    const proposed = sqlite.prepare(`SELECT count(*) AS n FROM actions WHERE company_id = ? AND status = 'proposed'`).get(w.company) as { n: number };
+    expect(proposed.n).toBeGreaterThan(0);
+    expect(unvalued.n).toBe(0);
+    expect(await queueDailyRefreshes(w.engine)).toEqual([]);
+  });
 });
