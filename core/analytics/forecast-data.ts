@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
 import type { DueInflow, ExpectedInflow, ForecastInput } from './forecast';
@@ -26,11 +27,6 @@ predicted AS (
  */
 export function loadForecastInput(engine: Engine, companyId: string, requestDate: string, weeks: number, page: { offset?: number; limit?: number } = {}): ForecastInput {
   const sqlite = engine.database.sqlite;
-  // Lateness from the aggregate kept by triggers (0097): the same averages as over the paid invoices.
-  const companyLate = sqlite
-    .prepare(`SELECT coalesce(sum(late_days) / nullif(sum(paid_count), 0), 0) AS late FROM customer_paid_lateness WHERE company_id = ?`)
-    .get(companyId) as { late: number };
-  const params = { company: companyId, companyLate: companyLate.late };
   const due = sqlite
     .prepare(
       `SELECT i.customer_id, i.customer_name, i.due_date, sum(i.balance) AS balance
@@ -39,7 +35,42 @@ export function loadForecastInput(engine: Engine, companyId: string, requestDate
        GROUP BY i.customer_id, i.customer_name, i.due_date`,
     )
     .all({ company: companyId }) as DueInflow[];
-  const expected = sqlite
+  const expected = keptInflows(sqlite, companyId) ?? readInflows(sqlite, companyId);
+  const trailing = sqlite
+    .prepare(
+      // payment_day_totals (kept by triggers, 0004): a few hundred rows instead of the half-year's payments.
+      `SELECT coalesce(sum(amount), 0) AS total FROM payment_day_totals
+       WHERE company_id = ? AND status IN ('PAID', 'PARTIAL') AND payment_date > ? AND payment_date <= ?`,
+    )
+    .get(companyId, addDays(requestDate, -182), requestDate) as { total: number };
+  return { requestDate, weeks, due, expected, trailingSixMonthPayments: trailing.total, customerOffset: page.offset, customerLimit: page.limit };
+}
+
+/**
+ * The expected inflows the refresh keeps (core/analytics/forecast-inflows.ts) of the customers with
+ * money open, once a full refresh of this database has written them all; null otherwise (a replica,
+ * a company not refreshed since 0300), for which they are worked out from the predictions.
+ */
+function keptInflows(sqlite: BetterSqlite3.Database, companyId: string): ExpectedInflow[] | null {
+  if (!sqlite.prepare(`SELECT 1 FROM forecast_state WHERE company_id = ?`).get(companyId)) return null;
+  return sqlite
+    .prepare(
+      `SELECT f.customer_id, c.name AS customer_name, nullif(f.week, '') AS date, f.amount, f.sq, f.sq2
+       FROM forecast_inflows f
+       JOIN customer_open_totals o ON o.company_id = f.company_id AND o.customer_id = f.customer_id AND o.open_balance > 0
+       JOIN customers c ON c.id = f.customer_id
+       WHERE f.company_id = ?`,
+    )
+    .all(companyId) as ExpectedInflow[];
+}
+
+/** The expected inflows worked out from the open invoices' current predictions. */
+function readInflows(sqlite: BetterSqlite3.Database, companyId: string): ExpectedInflow[] {
+  // Lateness from the aggregate kept by triggers (0097): the same averages as over the paid invoices.
+  const companyLate = sqlite
+    .prepare(`SELECT coalesce(sum(late_days) / nullif(sum(paid_count), 0), 0) AS late FROM customer_paid_lateness WHERE company_id = ?`)
+    .get(companyId) as { late: number };
+  return sqlite
     .prepare(
       `${OPEN_SQL}
        SELECT customer_id, customer_name, json_extract(s.value, '$.date') AS date,
@@ -55,13 +86,5 @@ export function loadForecastInput(engine: Engine, companyId: string, requestDate
        SELECT customer_id, customer_name, fallback, sum(b), sum(b * b), sum(b * b)
        FROM predicted WHERE payload IS NULL OR (date IS NULL AND collectible IS NULL) GROUP BY 1, 2, 3`,
     )
-    .all(params) as ExpectedInflow[];
-  const trailing = sqlite
-    .prepare(
-      // payment_day_totals (kept by triggers, 0004): a few hundred rows instead of the half-year's payments.
-      `SELECT coalesce(sum(amount), 0) AS total FROM payment_day_totals
-       WHERE company_id = ? AND status IN ('PAID', 'PARTIAL') AND payment_date > ? AND payment_date <= ?`,
-    )
-    .get(companyId, addDays(requestDate, -182), requestDate) as { total: number };
-  return { requestDate, weeks, due, expected, trailingSixMonthPayments: trailing.total, customerOffset: page.offset, customerLimit: page.limit };
+    .all({ company: companyId, companyLate: companyLate.late }) as ExpectedInflow[];
 }

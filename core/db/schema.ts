@@ -649,6 +649,23 @@ export interface IntelligenceStateTable {
   updated_at: string;
 }
 
+/** The forecast's expected inflows per customer and week, kept by the intelligence refresh (0300). */
+export interface ForecastInflowsTable {
+  company_id: string;
+  customer_id: string;
+  /** The Monday of the week, '' for an amount spread over the next 90 days. */
+  week: string;
+  amount: number;
+  sq: number;
+  sq2: number;
+}
+
+/** The companies whose forecast_inflows a full refresh of this database has written (0300). */
+export interface ForecastStateTable {
+  company_id: string;
+  complete_at: string;
+}
+
 export interface ChangesTable {
   seq: Generated<number>;
   company_id: string | null;
@@ -848,6 +865,8 @@ export interface Database {
   saved_views: SavedViewsTable;
   import_mappings: ImportMappingsTable;
   intelligence_state: IntelligenceStateTable;
+  forecast_inflows: ForecastInflowsTable;
+  forecast_state: ForecastStateTable;
   changes: ChangesTable;
   sync_state: SyncStateTable;
   sync_rows: SyncRowsTable;

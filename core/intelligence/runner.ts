@@ -29,6 +29,7 @@ import { customerSignal, invoiceSignal, isBroken, portfolioSignal, type Signal, 
 import { strategyPlan } from './strategy';
 import { type DesiredInsight, writeInsights, writeProposals } from './writer';
 import { assessValueAtRisk } from '../actions/value-at-risk';
+import { forecastInflowsWriter, type PredictedInvoice } from '../analytics/forecast-inflows';
 
 export const REFRESH_COMMAND = 'refresh_intelligence';
 /**
@@ -149,6 +150,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
   const report: RefreshReport = { customers: 0, insights_opened: 0, insights_closed: 0, insights_unchanged: 0, actions_proposed: 0, actions_cancelled: 0 };
   const total = customerIds.length + (options.customerIds ? 0 : 1);
   options.onProgress?.({ done: 0, total });
+  const inflows = forecastInflowsWriter(engine.database.sqlite, companyId);
   for await (const chunk of workChunks(engine, companyId, customerIds)) {
     const facts = loadCustomerFacts(engine, companyId, chunk);
     const desired: DesiredInsight[] = [];
@@ -164,6 +166,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
       const written = await writeInsights(tx, engine.database.sqlite, companyId, { customerIds: chunk }, desired, options.ids);
       const acted = await writeProposals(tx, engine.database.sqlite, companyId, proposals, stale, options.ids);
       await assessValueAtRisk(tx.db, companyId, tx.today, { customerIds: chunk });
+      inflows.replace(chunk, predictedInvoices(facts, desired));
       report.insights_opened += written.opened;
       report.insights_closed += written.closed;
       report.insights_unchanged += written.unchanged;
@@ -200,11 +203,21 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
           oc.column('company_id').doUpdateSet({ last_change_seq: sql<number>`max(last_change_seq, ${changesRead ?? 0})`, last_full_refresh_date: tx.today, updated_at: tx.now }),
         )
         .execute();
+      inflows.complete(customerIds, tx.now);
       await options.inChunk?.(tx, { done: total, total });
     });
     options.onProgress?.({ done: total, total });
   }
   return report;
+}
+
+/** The chunk's open invoices with the pay-date predictions just computed for them. */
+function predictedInvoices(facts: CustomerFacts[], desired: DesiredInsight[]): PredictedInvoice[] {
+  const predictions = new Map<string, Record<string, unknown>>();
+  for (const d of desired) if (d.insightType === 'invoice_pay_date_prediction' && d.invoiceId) predictions.set(d.invoiceId, d.payload);
+  return facts.flatMap((customer) =>
+    customer.openInvoices.map((i) => ({ customerId: customer.id, dueDate: i.dueDate, balance: i.balance, prediction: predictions.get(i.id) ?? null })),
+  );
 }
 
 /**

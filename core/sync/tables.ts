@@ -1,9 +1,9 @@
 /**
  * Which tables sync, read from the live schema so tables added by later migrations follow: every
  * table with a company_id column (and companies itself), except the aggregates that triggers keep
- * from other rows (core/sync/derived.ts), the local audit log, the sync tables and the full-text
- * index tables. Each table's rows are identified by `id` when it has one, else by its primary key
- * columns.
+ * from other rows (core/sync/derived.ts), the local audit log, the tables a database's refresh keeps
+ * for itself, the sync tables and the full-text index tables. Each table's rows are identified by
+ * `id` when it has one, else by its primary key columns.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { DERIVED_TABLES } from './derived';
@@ -18,6 +18,9 @@ export interface SyncedTable {
 
 /** The local audit trail: each database keeps its own (a desktop's is undone with its writes). */
 export const AUDIT_TABLE = 'changes';
+
+/** What a database's own intelligence refresh keeps for its reads (0300): a replica does not refresh. */
+const LOCAL_TABLES: ReadonlySet<string> = new Set(['forecast_inflows', 'forecast_state']);
 
 interface ColumnInfo {
   name: string;
@@ -85,7 +88,7 @@ export function syncSchema(sqlite: BetterSqlite3.Database): SyncSchema {
   const names = tableNames(sqlite);
   const all = new Set(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name));
   const candidates = names
-    .filter((n) => !isShadowOrSystem(n, all) && !DERIVED_TABLES.has(n) && n !== AUDIT_TABLE)
+    .filter((n) => !isShadowOrSystem(n, all) && !DERIVED_TABLES.has(n) && !LOCAL_TABLES.has(n) && n !== AUDIT_TABLE)
     .map((n) => describe(sqlite, n))
     .filter((t): t is SyncedTable => t !== null);
   const feed = inDependencyOrder(sqlite, candidates);

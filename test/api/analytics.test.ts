@@ -189,6 +189,37 @@ describe('AR aging and the cash flow forecast', () => {
     expect(f.week_customers[0].customers.length).toBeLessThanOrEqual(5);
   });
 
+  it('the forecast reads the inflows the full refresh kept per customer and week: the same answer as from the predictions, and a customer paid in full leaves it at once', async () => {
+    const l = ledger(engine, company);
+    for (let i = 0; i < 8; i++) {
+      const inv = await l.invoice({ customer: birch, number: `BH-${i}`, total: 100, invoiceDate: addDays('2026-01-01', i * 20), dueDate: addDays('2026-02-01', i * 20) });
+      await l.payment({ invoice: inv, amount: 100, payment_date: addDays('2026-02-01', i * 20 + 5 + i) });
+    }
+    await refreshIntelligence(engine, company);
+    const sqlite = engine.database.sqlite;
+    const kept = sqlite.prepare(`SELECT customer_id, week FROM forecast_inflows WHERE company_id = ?`).all(company) as { customer_id: string; week: string }[];
+    expect(new Set(kept.map((r) => r.customer_id))).toEqual(new Set([acme, birch]));
+    // Weeks are Mondays (2026-11-23 is one), or '' for an amount spread over the next 90 days.
+    for (const r of kept) expect(r.week === '' || new Date(`${r.week}T00:00:00Z`).getUTCDay() === 1).toBe(true);
+    const fromKept = (await get('/analytics/cashflow-forecast?weeks=26&request_date=2026-11-25')).body;
+    const state = sqlite.prepare(`SELECT * FROM forecast_state WHERE company_id = ?`).get(company);
+    sqlite.prepare(`DELETE FROM forecast_state WHERE company_id = ?`).run(company);
+    const fromPredictions = (await get('/analytics/cashflow-forecast?weeks=26&request_date=2026-11-25')).body;
+    expect(fromKept.model_predicted_total).toBeGreaterThan(0);
+    expect(fromKept.model_predicted_total).toBeCloseTo(fromPredictions.model_predicted_total, 1);
+    fromKept.time_series.model_predicted_cash_inflows.forEach((v: number, i: number) => expect(v).toBeCloseTo(fromPredictions.time_series.model_predicted_cash_inflows[i], 1));
+    expect(fromKept.customers.map((c: { customer: string }) => c.customer)).toEqual(fromPredictions.customers.map((c: { customer: string }) => c.customer));
+    sqlite.prepare(`INSERT INTO forecast_state (company_id, complete_at) VALUES (@company_id, @complete_at)`).run(state);
+
+    // Acme pays everything: gone from the forecast before any refresh.
+    const open = sqlite.prepare(`SELECT id, balance FROM invoices WHERE customer_id = ? AND closing_reason IS NULL AND balance > 0`).all(acme) as { id: string; balance: number }[];
+    for (const inv of open) await l.payment({ invoice: inv.id, amount: inv.balance / 100, payment_date: '2026-11-23' });
+    const after = (await get('/analytics/cashflow-forecast?weeks=26&request_date=2026-11-25')).body;
+    expect(fromKept.customers.map((c: { customer: string }) => c.customer)).toContain(acme);
+    expect(after.customers.map((c: { customer: string }) => c.customer)).not.toContain(acme);
+    expect(after.model_predicted_total).toBeLessThan(fromKept.model_predicted_total);
+  });
+
   it("the concentration insight uses open balances, the Analytics figures: a written-off invoice's leftover balance counts 0", async () => {
     const lone = await addCompany(engine, 'Concentrated');
     await addUser(engine, 'cora', [[lone, 'collector']]);

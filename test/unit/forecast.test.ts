@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clampWeeks, forecastCalendar, nextMonday, weekIndexOf } from '../../core/analytics/calendar';
 import { buildForecast, type DueInflow, type ExpectedInflow } from '../../core/analytics/forecast';
+import { expectedInflows, mondayOf } from '../../core/analytics/forecast-inflows';
 
 describe('forecast calendar', () => {
   it('finds the Monday strictly after a date', () => {
@@ -104,5 +105,32 @@ describe('forecast model', () => {
     expect(f.table_inflows_by_customer.totals).toMatchObject({ W1: 465, total: 465 });
     expect(f.week_customers[0].customer_count).toBe(30);
     expect(f.week_customers[0].customers.map((c) => c.customer)).toEqual(['c29', 'c28', 'c27', 'c26', 'c25']);
+  });
+});
+
+describe('the inflows the refresh keeps per customer and week', () => {
+  it('places each amount in the Monday of its week: scenarios at their probability, undated collectible apart, else the due date pushed by the lateness', () => {
+    expect(['2026-11-23', '2026-11-25', '2026-11-29', '2026-11-30'].map(mondayOf)).toEqual(['2026-11-23', '2026-11-23', '2026-11-23', '2026-11-30']);
+    const rows = expectedInflows(
+      [
+        { customerId: 'a', dueDate: '2026-11-01', balance: 1000, prediction: { predicted_date: '2026-11-26', alternative_scenarios: [{ date: '2026-11-26', probability: 0.6 }, { date: '2026-12-02', probability: 0.4 }] } },
+        { customerId: 'a', dueDate: '2026-11-01', balance: 500, prediction: { predicted_date: '2026-11-24', alternative_scenarios: [{ date: '2026-11-24', probability: 1 }] } },
+        { customerId: 'b', dueDate: '2026-06-01', balance: 200, prediction: { predicted_date: null, alternative_scenarios: [], collectible_90d: 0.5 } },
+        // No prediction: the customer's 7 days (15 over 2, truncated) after the due date, a Monday week later.
+        { customerId: 'c', dueDate: '2026-11-20', balance: 300, prediction: null },
+        // The company's 3 days for a customer who has paid nothing; a zero balance counts nothing.
+        { customerId: 'd', dueDate: '2026-11-27', balance: 400, prediction: null },
+        { customerId: 'd', dueDate: '2026-11-27', balance: 0, prediction: null },
+      ],
+      new Map([['c', { lateDays: 15, paidCount: 2 }]]),
+      { lateDays: 9, paidCount: 3 },
+    );
+    expect(rows).toEqual([
+      { customer_id: 'a', week: '2026-11-23', amount: 1100, sq: 1000 * 1000 * 0.6 + 500 * 500, sq2: 1000 * 1000 * 0.36 + 500 * 500 },
+      { customer_id: 'a', week: '2026-11-30', amount: 400, sq: 1000 * 1000 * 0.4, sq2: 1000 * 1000 * 0.4 * 0.4 },
+      { customer_id: 'b', week: '', amount: 100, sq: 200 * 200 * 0.5, sq2: 200 * 200 * 0.25 },
+      { customer_id: 'c', week: '2026-11-23', amount: 300, sq: 90_000, sq2: 90_000 },
+      { customer_id: 'd', week: '2026-11-30', amount: 400, sq: 160_000, sq2: 160_000 },
+    ]);
   });
 });

@@ -35,6 +35,7 @@ import * as m0250 from './0250_sequence_step_attach';
 import * as m0260 from './0260_last_touch_contact';
 import * as m0280 from './0280_action_value_at_risk';
 import * as m0290 from './0290_insights_reportable';
+import * as m0300 from './0300_forecast_inflows';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '0260_last_touch_contact': m0260,
   '0280_action_value_at_risk': m0280,
   '0290_insights_reportable': m0290,
+  '0300_forecast_inflows': m0300,
 };
