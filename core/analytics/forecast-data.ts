@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
+import { forecastCalendar } from './calendar';
 import type { DueInflow, ExpectedInflow, ForecastInput } from './forecast';
 
 /**
@@ -27,14 +28,16 @@ predicted AS (
  */
 export function loadForecastInput(engine: Engine, companyId: string, requestDate: string, weeks: number, page: { offset?: number; limit?: number } = {}): ForecastInput {
   const sqlite = engine.database.sqlite;
+  const calendar = forecastCalendar(requestDate, weeks);
+  // Only due dates inside the window count in the due-date series.
   const due = sqlite
     .prepare(
       `SELECT i.customer_id, i.customer_name, i.due_date, sum(i.balance) AS balance
        FROM invoices i INDEXED BY invoices_open_forecast
-       WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0
+       WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0 AND i.due_date BETWEEN :from AND :to
        GROUP BY i.customer_id, i.customer_name, i.due_date`,
     )
-    .all({ company: companyId }) as DueInflow[];
+    .all({ company: companyId, from: calendar[0].start_date, to: calendar[calendar.length - 1].end_date }) as DueInflow[];
   const expected = keptInflows(sqlite, companyId) ?? readInflows(sqlite, companyId);
   const trailing = sqlite
     .prepare(
@@ -53,15 +56,19 @@ export function loadForecastInput(engine: Engine, companyId: string, requestDate
  */
 function keptInflows(sqlite: BetterSqlite3.Database, companyId: string): ExpectedInflow[] | null {
   if (!sqlite.prepare(`SELECT 1 FROM forecast_state WHERE company_id = ?`).get(companyId)) return null;
-  return sqlite
-    .prepare(
-      `SELECT f.customer_id, c.name AS customer_name, nullif(f.week, '') AS date, f.amount, f.sq, f.sq2
-       FROM forecast_inflows f
-       JOIN customer_open_totals o ON o.company_id = f.company_id AND o.customer_id = f.customer_id AND o.open_balance > 0
-       JOIN customers c ON c.id = f.customer_id
-       WHERE f.company_id = ?`,
-    )
-    .all(companyId) as ExpectedInflow[];
+  const open = new Map(
+    sqlite
+      .prepare(`SELECT o.customer_id, c.name FROM customer_open_totals o JOIN customers c ON c.id = o.customer_id WHERE o.company_id = ? AND o.open_balance > 0`)
+      .raw()
+      .all(companyId) as Array<[string, string]>,
+  );
+  const rows = sqlite.prepare(`SELECT customer_id, week, amount, sq, sq2 FROM forecast_inflows WHERE company_id = ?`).raw().all(companyId) as Array<[string, string, number, number, number]>;
+  const expected: ExpectedInflow[] = [];
+  for (const [customerId, week, amount, sq, sq2] of rows) {
+    const name = open.get(customerId);
+    if (name !== undefined) expected.push({ customer_id: customerId, customer_name: name, date: week || null, amount, sq, sq2 });
+  }
+  return expected;
 }
 
 /** The expected inflows worked out from the open invoices' current predictions. */
