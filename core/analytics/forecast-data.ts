@@ -62,11 +62,14 @@ function keptInflows(sqlite: BetterSqlite3.Database, companyId: string): Expecte
       .raw()
       .all(companyId) as Array<[string, string]>,
   );
-  const rows = sqlite.prepare(`SELECT customer_id, week, amount, sq, sq2 FROM forecast_inflows WHERE company_id = ?`).raw().all(companyId) as Array<[string, string, number, number, number]>;
+  const rows = sqlite.prepare(`SELECT customer_id, weeks FROM forecast_inflows WHERE company_id = ?`).raw().all(companyId) as Array<[string, string]>;
   const expected: ExpectedInflow[] = [];
-  for (const [customerId, week, amount, sq, sq2] of rows) {
+  for (const [customerId, weeks] of rows) {
     const name = open.get(customerId);
-    if (name !== undefined) expected.push({ customer_id: customerId, customer_name: name, date: week || null, amount, sq, sq2 });
+    if (name === undefined) continue;
+    for (const [week, amount, sq, sq2] of JSON.parse(weeks) as Array<[string, number, number, number]>) {
+      expected.push({ customer_id: customerId, customer_name: name, date: week || null, amount, sq, sq2 });
+    }
   }
   return expected;
 }

@@ -1,5 +1,6 @@
 /**
- * The forecast's expected inflows, kept per customer and week (forecast_inflows, 0300). The
+ * The forecast's expected inflows, kept per customer and week (forecast_inflows, 0300: a row per
+ * customer holding its weeks). The
  * intelligence refresh writes a customer's rows as it writes the customer's pay-date predictions,
  * from the predictions it has in hand; the forecast then reads a few rows per customer instead of
  * looking up and parsing a prediction per open invoice (4-5 s at a million invoices).
@@ -54,8 +55,15 @@ function averageLate(l: Lateness | undefined): number | null {
  * pushed by the customer's average lateness (the company's when the customer has paid nothing).
  * `sq` and `sq2` sum balance² x p and balance² x p², from which the forecast draws each week's range.
  */
-export function expectedInflows(invoices: PredictedInvoice[], lateness: Map<string, Lateness>, companyLate: Lateness): InflowRow[] {
+export function expectedInflows(invoices: PredictedInvoice[], lateness: Map<string, Lateness>, companyLate: () => Lateness): InflowRow[] {
   const rows = new Map<string, InflowRow>();
+  // A chunk's scenarios share a few hundred dates: each date's Monday is worked out once.
+  const mondays = new Map<string, string>();
+  const weekOf = (date: string) => {
+    let monday = mondays.get(date);
+    if (monday === undefined) mondays.set(date, (monday = mondayOf(date)));
+    return monday;
+  };
   const add = (customerId: string, week: string, b: number, p: number) => {
     const key = `${customerId}\u0000${week}`;
     let row = rows.get(key);
@@ -71,12 +79,12 @@ export function expectedInflows(invoices: PredictedInvoice[], lateness: Map<stri
     const date = (payload?.predicted_date as string | null | undefined) ?? null;
     const collectible = (payload?.collectible_90d as number | null | undefined) ?? null;
     if (date !== null) {
-      for (const s of (payload!.alternative_scenarios as Array<{ date: string; probability: number }> | undefined) ?? []) add(invoice.customerId, mondayOf(s.date), b, s.probability);
+      for (const s of (payload!.alternative_scenarios as Array<{ date: string; probability: number }> | undefined) ?? []) add(invoice.customerId, weekOf(s.date), b, s.probability);
     } else if (collectible !== null) {
       add(invoice.customerId, UNDATED, b, collectible);
     } else {
-      const late = averageLate(lateness.get(invoice.customerId)) ?? averageLate(companyLate) ?? 0;
-      add(invoice.customerId, mondayOf(addDays(invoice.dueDate, late)), b, 1);
+      const late = averageLate(lateness.get(invoice.customerId)) ?? averageLate(companyLate()) ?? 0;
+      add(invoice.customerId, weekOf(addDays(invoice.dueDate, late)), b, 1);
     }
   }
   return [...rows.values()];
@@ -89,23 +97,31 @@ export function expectedInflows(invoices: PredictedInvoice[], lateness: Map<stri
  */
 export function forecastInflowsWriter(sqlite: BetterSqlite3.Database, companyId: string) {
   const remove = sqlite.prepare(`DELETE FROM forecast_inflows WHERE company_id = ? AND customer_id IN (SELECT value FROM json_each(?))`);
-  const insert = sqlite.prepare(`INSERT INTO forecast_inflows (company_id, customer_id, week, amount, sq, sq2) VALUES (?, ?, ?, ?, ?, ?)`);
+  const insert = sqlite.prepare(`INSERT INTO forecast_inflows (company_id, customer_id, weeks) VALUES (?, ?, ?)`);
   const lateOf = sqlite.prepare(
     `SELECT customer_id, late_days, paid_count FROM customer_paid_lateness WHERE company_id = ? AND customer_id IN (SELECT value FROM json_each(?))`,
   );
   let companyLate: Lateness | null = null;
+  // Read only when an invoice needs it: a sum over every customer of the company, most of one payment's refresh otherwise.
+  const companyLateness = () =>
+    (companyLate ??= sqlite
+      .prepare(`SELECT coalesce(sum(late_days), 0) AS lateDays, coalesce(sum(paid_count), 0) AS paidCount FROM customer_paid_lateness WHERE company_id = ?`)
+      .get(companyId) as Lateness);
   return {
     replace(customerIds: string[], invoices: PredictedInvoice[]): void {
       const list = JSON.stringify(customerIds);
-      companyLate ??= sqlite
-        .prepare(`SELECT coalesce(sum(late_days), 0) AS lateDays, coalesce(sum(paid_count), 0) AS paidCount FROM customer_paid_lateness WHERE company_id = ?`)
-        .get(companyId) as Lateness;
       const lateness = new Map<string, Lateness>();
       for (const r of lateOf.all(companyId, list) as Array<{ customer_id: string; late_days: number; paid_count: number }>) {
         lateness.set(r.customer_id, { lateDays: r.late_days, paidCount: r.paid_count });
       }
       remove.run(companyId, list);
-      for (const row of expectedInflows(invoices, lateness, companyLate)) insert.run(companyId, row.customer_id, row.week, row.amount, row.sq, row.sq2);
+      const byCustomer = new Map<string, Array<[string, number, number, number]>>();
+      for (const row of expectedInflows(invoices, lateness, companyLateness)) {
+        let weeks = byCustomer.get(row.customer_id);
+        if (!weeks) byCustomer.set(row.customer_id, (weeks = []));
+        weeks.push([row.week, row.amount, row.sq, row.sq2]);
+      }
+      for (const [customerId, weeks] of byCustomer) insert.run(companyId, customerId, JSON.stringify(weeks));
     },
     complete(refreshed: string[], at: string): void {
       sqlite

@@ -653,11 +653,8 @@ export interface IntelligenceStateTable {
 export interface ForecastInflowsTable {
   company_id: string;
   customer_id: string;
-  /** The Monday of the week, '' for an amount spread over the next 90 days. */
-  week: string;
-  amount: number;
-  sq: number;
-  sq2: number;
+  /** JSON [[week, amount, sq, sq2], ...]: week the Monday of the week, '' for an amount spread over the next 90 days. */
+  weeks: string;
 }
 
 /** The companies whose forecast_inflows a full refresh of this database has written (0300). */

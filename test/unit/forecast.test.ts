@@ -123,7 +123,7 @@ describe('the inflows the refresh keeps per customer and week', () => {
         { customerId: 'd', dueDate: '2026-11-27', balance: 0, prediction: null },
       ],
       new Map([['c', { lateDays: 15, paidCount: 2 }]]),
-      { lateDays: 9, paidCount: 3 },
+      () => ({ lateDays: 9, paidCount: 3 }),
     );
     expect(rows).toEqual([
       { customer_id: 'a', week: '2026-11-23', amount: 1100, sq: 1000 * 1000 * 0.6 + 500 * 500, sq2: 1000 * 1000 * 0.36 + 500 * 500 },
