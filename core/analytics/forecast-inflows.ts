@@ -1,9 +1,9 @@
 /**
  * The forecast's expected inflows, kept per customer and week (forecast_inflows, 0300: a row per
- * customer holding its weeks). The
- * intelligence refresh writes a customer's rows as it writes the customer's pay-date predictions,
- * from the predictions it has in hand; the forecast then reads a few rows per customer instead of
- * looking up and parsing a prediction per open invoice (4-5 s at a million invoices).
+ * customer holding its weeks). The intelligence refresh writes a customer's row as it writes the
+ * customer's pay-date predictions, from the predictions it has in hand; the forecast then reads a
+ * row per customer instead of looking up and parsing a prediction per open invoice (4-5 s at a
+ * million invoices).
  *
  * A week is its Monday: the forecast's weeks are Monday weeks after a first week that ends on a
  * Sunday, and money expected before the window counts in its first week, so a Monday places an
@@ -93,7 +93,7 @@ export function expectedInflows(invoices: PredictedInvoice[], lateness: Map<stri
 /**
  * Writes forecast_inflows for a company, in the refresh's transactions: `replace` puts the rows of
  * the customers just refreshed in place of theirs, `complete` (after a full refresh) drops the rows
- * of customers it did not refresh (nothing open) and marks the company's rows complete.
+ * of customers it did not refresh (nothing open) and marks the company's inflows complete.
  */
 export function forecastInflowsWriter(sqlite: BetterSqlite3.Database, companyId: string) {
   const remove = sqlite.prepare(`DELETE FROM forecast_inflows WHERE company_id = ? AND customer_id IN (SELECT value FROM json_each(?))`);
