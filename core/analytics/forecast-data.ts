@@ -55,7 +55,8 @@ export function loadForecastInput(engine: Engine, companyId: string, requestDate
  * a company not refreshed since 0300), for which they are worked out from the predictions.
  */
 function keptInflows(sqlite: BetterSqlite3.Database, companyId: string): ExpectedInflow[] | null {
-  if (!sqlite.prepare(`SELECT 1 FROM forecast_state WHERE company_id = ?`).get(companyId)) return null;
+  // A replicated company (sync_companies) is refreshed elsewhere: what a refresh here once kept is stale.
+  if (!sqlite.prepare(`SELECT 1 FROM forecast_state WHERE company_id = ? AND company_id NOT IN (SELECT company_id FROM sync_companies)`).get(companyId)) return null;
   const open = new Map(
     sqlite
       .prepare(`SELECT o.customer_id, c.name FROM customer_open_totals o JOIN customers c ON c.id = o.customer_id WHERE o.company_id = ? AND o.open_balance > 0`)

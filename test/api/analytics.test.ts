@@ -212,6 +212,14 @@ describe('AR aging and the cash flow forecast', () => {
     fromKept.time_series.model_predicted_cash_inflows.forEach((v: number, i: number) => expect(v).toBeCloseTo(fromPredictions.time_series.model_predicted_cash_inflows[i], 1));
     expect(fromKept.customers.map((c: { customer: string }) => c.customer)).toEqual(fromPredictions.customers.map((c: { customer: string }) => c.customer));
     sqlite.prepare(`INSERT INTO forecast_state (company_id, complete_at) VALUES (@company_id, @complete_at)`).run(state);
+    // Kept rows emptied: read as kept, nothing is predicted; once the company is a replica's (refreshed elsewhere), they are not read.
+    const keptRows = sqlite.prepare(`SELECT customer_id, weeks FROM forecast_inflows WHERE company_id = ?`).all(company) as { customer_id: string; weeks: string }[];
+    sqlite.prepare(`UPDATE forecast_inflows SET weeks = '[]' WHERE company_id = ?`).run(company);
+    expect((await get('/analytics/cashflow-forecast?weeks=26&request_date=2026-11-25')).body.model_predicted_total).toBe(0);
+    sqlite.prepare(`INSERT INTO sync_companies (company_id) VALUES (?)`).run(company);
+    expect((await get('/analytics/cashflow-forecast?weeks=26&request_date=2026-11-25')).body.model_predicted_total).toBeCloseTo(fromPredictions.model_predicted_total, 1);
+    sqlite.prepare(`DELETE FROM sync_companies WHERE company_id = ?`).run(company);
+    for (const r of keptRows) sqlite.prepare(`UPDATE forecast_inflows SET weeks = ? WHERE company_id = ? AND customer_id = ?`).run(r.weeks, company, r.customer_id);
 
     // Acme pays everything: gone from the forecast before any refresh.
     const open = sqlite.prepare(`SELECT id, balance FROM invoices WHERE customer_id = ? AND closing_reason IS NULL AND balance > 0`).all(acme) as { id: string; balance: number }[];
