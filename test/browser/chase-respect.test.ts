@@ -93,7 +93,7 @@ describe('disputes and bulk reminder warnings in Chromium against ardesk serve -
     expect(await status.innerText()).not.toContain('Paused');
     await expect.poll(() => activity.innerText()).toContain('Dispute resolved');
     expect(await activity.innerText()).toContain('Credit memo for the 6 missing pallets issued');
-    expect(await panel.getByTestId('dispute').first().getAttribute('data-status')).toBe('resolved');
+    await expect.poll(() => panel.getByTestId('dispute').first().getAttribute('data-status')).toBe('resolved');
     const enrollment = await apiGet<{ data: Array<{ pause_kind: string | null }> }>(page, api(`/sequence-enrollments?customer_id=${customer}&status=active`));
     expect(enrollment.data.every((e) => e.pause_kind === null)).toBe(true);
   }, 300_000);
