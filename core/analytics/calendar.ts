@@ -23,6 +23,11 @@ export function nextMonday(date: string): string {
   return addDays(date, ahead);
 }
 
+/** The Monday of the week holding `date` (the date itself on a Monday). */
+export function mondayOf(date: string): string {
+  return addDays(nextMonday(date), -7);
+}
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 function shortDate(date: string): string {

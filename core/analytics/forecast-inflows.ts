@@ -12,6 +12,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { addDays } from '../dates';
+import { mondayOf } from './calendar';
 
 /** An open invoice and its current pay-date prediction's payload (null without one). */
 export interface PredictedInvoice {
@@ -36,12 +37,6 @@ export interface Lateness {
 }
 
 const UNDATED = '';
-
-/** The Monday of the week holding `date`. */
-export function mondayOf(date: string): string {
-  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay(); // 0 = Sunday
-  return addDays(date, -((weekday + 6) % 7));
-}
 
 /** Average whole days late, as SQLite's integer division gives it (the forecast's fallback). */
 function averageLate(l: Lateness | undefined): number | null {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clampWeeks, forecastCalendar, nextMonday, weekIndexOf } from '../../core/analytics/calendar';
+import { clampWeeks, forecastCalendar, mondayOf, nextMonday, weekIndexOf } from '../../core/analytics/calendar';
 import { buildForecast, type DueInflow, type ExpectedInflow } from '../../core/analytics/forecast';
-import { expectedInflows, mondayOf } from '../../core/analytics/forecast-inflows';
+import { expectedInflows } from '../../core/analytics/forecast-inflows';
 
 describe('forecast calendar', () => {
   it('finds the Monday strictly after a date', () => {
