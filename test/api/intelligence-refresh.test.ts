@@ -124,6 +124,30 @@ describe('intelligence refresh API', () => {
     w.engine.clock.set('2026-11-23T12:00:00.000Z');
   });
 
+  it('assessing again writes only the values that changed: none on the same day, every proposal a month later', async () => {
+    await ledger(w.engine, w.company).invoice({ customer, number: 'LATE-1', total: 400, dueDate: '2026-09-01' });
+    await queueDailyRefreshes(w.engine);
+    await runJobs();
+    const sqlite = w.engine.database.sqlite;
+    const proposals = (sqlite.prepare(`SELECT count(*) AS n FROM actions WHERE customer_id = ? AND status = 'proposed' AND value_at_risk > 0`).get(customer) as { n: number }).n;
+    expect(proposals).toBeGreaterThan(0);
+    sqlite.exec(`CREATE TEMP TABLE assessed_writes (id TEXT);
+      CREATE TEMP TRIGGER count_assessed_writes AFTER UPDATE OF value_at_risk ON actions BEGIN INSERT INTO assessed_writes VALUES (NEW.id); END`);
+    const writes = async (day: string) => {
+      sqlite.exec('DELETE FROM assessed_writes');
+      await assessValueAtRisk(w.engine.db, w.company, day, { customerIds: [customer] });
+      return (sqlite.prepare('SELECT count(*) AS n FROM assessed_writes').get() as { n: number }).n;
+    };
+    try {
+      expect(await writes('2026-11-23')).toBe(0);
+      // A month on, every overdue balance weighs more.
+      expect(await writes('2026-12-23')).toBe(proposals);
+      expect(await writes('2026-12-23')).toBe(0);
+    } finally {
+      sqlite.exec('DROP TRIGGER count_assessed_writes; DROP TABLE assessed_writes');
+    }
+  });
+
   it('a migration that forgets the last full refresh (0280) gets one the same day, after that day’s refresh ran; a plain restart does not', async () => {
     await queueDailyRefreshes(w.engine);
     await runJobs();
