@@ -5,8 +5,8 @@
  * worker threads draws: each gets plain data (the figures, the company details with its logo) and
  * answers with the file.
  *
- * Threads start on the first document and stop after a while without work; they never keep the
- * process alive. A thread that dies fails the document in hand (the route answers 500, a job
+ * Threads start on the first document and stop after a while without work; an idle thread never
+ * keeps the process alive. A thread that dies fails the document in hand (the route answers 500, a job
  * retries) and the next document starts a fresh one.
  */
 import { existsSync } from 'node:fs';
@@ -47,7 +47,6 @@ function entry(): string {
 
 function startSlot(): Slot {
   const slot: Slot = { worker: new Worker(entry()), busy: 0, idleTimer: null };
-  slot.worker.unref();
   slot.worker.on('message', (message: RenderThreadMessage) => {
     const task = waiting.get(message.id);
     if (!task) return;
@@ -75,6 +74,8 @@ function startSlot(): Slot {
 function done(slot: Slot): void {
   slot.busy--;
   if (slot.busy > 0) return;
+  // An idle thread keeps no process alive (a stopped server exits at once); one drawing does.
+  slot.worker.unref();
   slot.idleTimer = setTimeout(() => void slot.worker.terminate(), IDLE_MS);
   slot.idleTimer.unref();
 }
@@ -95,6 +96,7 @@ export function renderOffThread(request: RenderRequest): Promise<Buffer> {
     slot.idleTimer = null;
   }
   slot.busy++;
+  slot.worker.ref();
   const id = nextId++;
   return new Promise<Buffer>((resolve, reject) => {
     waiting.set(id, { slot, resolve, reject });

@@ -3,11 +3,16 @@
  * serving its event loop while a long statement is drawn, and gets back the same file it would
  * have drawn itself.
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DocumentDetailsWithLogo } from '../../core/documents/details';
 import { renderStatement, type StatementData } from '../../core/documents/draw-statement';
 import { renderOffThread } from '../../core/documents/render';
+import { PACKAGE_DIR, TYPESCRIPT } from '../support/cli';
 import { pdfPages } from '../support/pdf';
+
+const RENDER = join(PACKAGE_DIR, 'core/documents/render.ts');
 
 const details: DocumentDetailsWithLogo = {
   company_name: 'Thread Supply',
@@ -80,6 +85,23 @@ describe('document threads', () => {
       expect(text).not.toContain(`TH-${String(sizes[i] + 1).padStart(5, '0')}`);
     });
   });
+
+  it('keeps no process alive: a script that drew a document ends with its own work, not when the idle thread stops', async () => {
+    const request = JSON.stringify({ kind: 'statement', data: statement(3), details: { ...details, logo: null, logoData: null } });
+    const code = `require(${JSON.stringify(TYPESCRIPT)}); require(${JSON.stringify(RENDER)}).renderOffThread(${request}).then(() => console.log('drawn'));`;
+    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const drawnAt = new Promise<number>((resolve) => child.stdout.on('data', () => out.includes('drawn') && resolve(Date.now())));
+    const exitedAt = new Promise<number>((resolve) => child.once('exit', () => resolve(Date.now())));
+    try {
+      const [drawn, exited] = await Promise.all([drawnAt, exitedAt]);
+      // A thread stops after 30 s without work (IDLE_MS); the process must not wait for that.
+      expect(exited - drawn).toBeLessThan(10_000);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 40_000);
 
   it('fails the document, not the caller, when drawing throws', async () => {
     const broken = { ...statement(3), invoices: null } as unknown as StatementData;
