@@ -247,7 +247,8 @@ describe('connecting a desktop to a team server through the app’s local API', 
     await waitFor('the download to finish', async () => (await status()).transfer?.state === 'done');
     expect(query(deskDb, 'SELECT name FROM companies WHERE id = ?', other)).toEqual([{ name: 'Other Co' }]);
     const res = await maria.call('POST', '/api/v1/sync/disconnect', { keep_local_copy: false });
-    expect(res.status).toBe(200);
+    // A 500 here once, under the whole suite's load: the desktop's log names the error if it comes back.
+    expect(res.status, `${JSON.stringify(res.body)}\n${desktop.output().slice(-4000)}`).toBe(200);
     expect(query(deskDb, 'SELECT id FROM companies WHERE id = ?', other)).toEqual([]);
     expect(query(deskDb, 'SELECT name FROM companies ORDER BY name')).toEqual([{ name: 'Acme' }, { name: 'Maria desk' }]);
     const twice = await maria.call('POST', '/api/v1/sync/disconnect', { keep_local_copy: false });
