@@ -41,7 +41,9 @@ describe('team server transport', () => {
       expect(trusted.code, trusted.stderr).toBe(0);
       expect(query(desktop, "SELECT name FROM companies")).toEqual([{ name: 'Acme' }]);
       const round = await ardesk(['sync', '--db', desktop, '--json'], { NODE_EXTRA_CA_CERTS: cert });
-      expect(JSON.parse(round.stdout)).toEqual({ pushed: 0, applied: 0, rejected: [], pulled: 0, pending: 0 });
+      // A round over TLS with nothing to push. What it pulls depends on the server's own start-up
+      // jobs (its first refresh and aging snapshot), which may still be writing after the download.
+      expect(JSON.parse(round.stdout)).toMatchObject({ pushed: 0, applied: 0, rejected: [], pending: 0 });
     } finally {
       await server.stop();
     }
