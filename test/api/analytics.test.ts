@@ -43,6 +43,14 @@ describe('AR aging and the cash flow forecast', () => {
   afterEach(() => engine.dispose());
 
   const get = (path: string) => call(app, 'GET', `/api/companies/${company}${path}`, { token });
+  /** Eight invoices of 100 due 20 days apart from 2026-02-01, the i-th paid `late` + i days after its due date. */
+  const paidLateHistory = async (customer: string, prefix: string, late: number) => {
+    const l = ledger(engine, company);
+    for (let i = 0; i < 8; i++) {
+      const inv = await l.invoice({ customer, number: `${prefix}-${i}`, total: 100, invoiceDate: addDays('2026-01-01', i * 20), dueDate: addDays('2026-02-01', i * 20) });
+      await l.payment({ invoice: inv, amount: 100, payment_date: addDays('2026-02-01', i * 20 + late + i) });
+    }
+  };
 
   it('sums open balances per bucket for today, leaving out closed invoices and other companies', async () => {
     const res = await get('/ar-aging/summary');
@@ -159,11 +167,7 @@ describe('AR aging and the cash flow forecast', () => {
 
   it("the forecast's total over the window is the sum of the open invoices' expected amounts from their predictions", async () => {
     // A history to learn from: Acme paid eight invoices 3-10 days late.
-    const l = ledger(engine, company);
-    for (let i = 0; i < 8; i++) {
-      const inv = await l.invoice({ customer: acme, number: `H-${i}`, total: 100, invoiceDate: addDays('2026-01-01', i * 20), dueDate: addDays('2026-02-01', i * 20) });
-      await l.payment({ invoice: inv, amount: 100, payment_date: addDays('2026-02-01', i * 20 + 3 + i) });
-    }
+    await paidLateHistory(acme, 'H', 3);
     await refreshIntelligence(engine, company);
     const f = (await get('/analytics/cashflow-forecast?weeks=26')).body;
     const start = f.calendar.weeks[0].start_date;
@@ -191,10 +195,7 @@ describe('AR aging and the cash flow forecast', () => {
 
   it('the forecast reads the inflows the full refresh kept per customer and week: the same answer as from the predictions, and a customer paid in full leaves it at once', async () => {
     const l = ledger(engine, company);
-    for (let i = 0; i < 8; i++) {
-      const inv = await l.invoice({ customer: birch, number: `BH-${i}`, total: 100, invoiceDate: addDays('2026-01-01', i * 20), dueDate: addDays('2026-02-01', i * 20) });
-      await l.payment({ invoice: inv, amount: 100, payment_date: addDays('2026-02-01', i * 20 + 5 + i) });
-    }
+    await paidLateHistory(birch, 'BH', 5);
     await refreshIntelligence(engine, company);
     const sqlite = engine.database.sqlite;
     const kept = sqlite.prepare(`SELECT customer_id, weeks FROM forecast_inflows WHERE company_id = ?`).all(company) as { customer_id: string; weeks: string }[];
