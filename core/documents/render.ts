@@ -6,8 +6,8 @@
  * answers with the file.
  *
  * Threads start on the first document and stop after a while without work; an idle thread never
- * keeps the process alive. A thread that dies fails the document in hand (the route answers 500, a job
- * retries) and the next document starts a fresh one.
+ * keeps the process alive. A thread that dies fails the document in hand (the route answers 500, a
+ * job retries) and the next document starts a fresh one.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
