@@ -110,9 +110,25 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     await page.locator('.ag-header-cell[col-id="balance"]').click();
     await waitForUrl(page, (u) => u.searchParams.get('order') === 'asc');
     await rowsWhere(page, (r) => r.length >= 10 && r.every((row, i) => i === 0 || r[i - 1].balance <= row.balance) && r[0].balance < desc[0].balance, 'balances in ascending order');
+    // The detail panel narrows the grid and gives it back: the sort stays, and no rows are fetched again.
+    const lists: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      if (/\/invoices\?/.test(r.url())) lists.push(r.url());
+    };
+    page.on('request', onRequest);
+    await page.locator('[data-testid="invoice-grid"] .ag-row[row-index="0"] .ag-cell[col-id="due_date"]').click();
+    await page.getByTestId('panel-invoice-number').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
+    await page.waitForTimeout(300);
+    page.off('request', onRequest);
+    expect(await page.locator('.ag-header-cell[col-id="balance"]').getAttribute('aria-sort')).toBe('ascending');
+    expect(lists).toEqual([]);
   });
 
   it('searches a customer by part of its name (debounced)', async () => {
+    await expect.poll(() => page.getByTestId('grid-footer').innerText()).toMatch(/^[\d,]+ invoices?$/);
+    const everyInvoice = await page.getByTestId('grid-footer').innerText();
     const name = (await gridRows(page))[0].customer;
     const part = name.split(/\s+/)[0];
     await page.getByLabel('Search invoices').fill(part.toLowerCase());
@@ -121,6 +137,8 @@ describe('the invoice desk in Chromium against ardesk serve --demo', () => {
     expect(rows.some((r) => r.customer === name)).toBe(true);
     await page.getByLabel('Search invoices').fill('');
     await waitForUrl(page, (u) => !u.searchParams.has('search'));
+    // The grid reloads after the URL changes: the next test starts from every invoice, not the found ones.
+    await expect.poll(() => page.getByTestId('grid-footer').innerText()).toBe(everyInvoice);
   });
 
   it('focuses search with /, moves with the arrow keys and opens a row with Enter; Esc closes the panel', async () => {

@@ -134,7 +134,9 @@ function invoiceColumns(companyId: string, onCustomer: (id: string) => void, sor
     { field: 'invoice_date', colId: 'invoice_date', headerName: 'Invoice date', width: 124, valueFormatter: (p) => formatDate(p.value as string) },
     { field: 'days_outstanding', colId: 'days_outstanding', headerName: 'Days outstanding', headerTooltip: 'Days since the invoice date (to the closing date once closed)', width: 110, type: 'rightAligned', cellClass: 'num' },
   ];
-  return columns.map((c) => (c.sortable ? { ...c, sort: sorted(c.colId!), sortingOrder: ['desc', 'asc'] } : c));
+  // initialSort, not sort: new column definitions (the customer column's width follows the grid's) would
+  // put back the sort the page opened with, clear the one chosen since, and reload every row.
+  return columns.map((c) => (c.sortable ? { ...c, initialSort: sorted(c.colId!), sortingOrder: ['desc', 'asc'] } : c));
 }
 
 /** The balance cell's tooltip: pending money, and for a closed invoice why it owes nothing. */
