@@ -99,7 +99,10 @@ async function readXlsx(bytes: Uint8Array, sheetName: string | undefined, limits
       const name = (sheet as unknown as { name: string }).name;
       seen.push(name);
       const first = (reader as unknown as { model?: { sheets?: Array<{ name: string }> } }).model?.sheets?.[0]?.name;
-      if (found || name !== (sheetName ?? first ?? name)) continue;
+      if (found || name !== (sheetName ?? first ?? name)) {
+        await readToEnd(sheet);
+        continue;
+      }
       found = true;
       for await (const row of sheet) {
         if (row.number > limits.rows) throw overLimit.rows(limits);
@@ -129,6 +132,16 @@ async function readXlsx(bytes: Uint8Array, sheetName: string | undefined, limits
   if (rows.length === 0) throw new ValidationError('The sheet is empty', { file: ['No header row'] });
   const [header, ...data] = rows;
   return { headers: header.cells.map((c) => cellText(c)), headerRow: header.row, rows: data };
+}
+
+/**
+ * Reads a sheet that is not wanted to its end. exceljs keeps a sheet that comes before the shared
+ * strings in a temporary file, opens it when the sheet is handed out and deletes it when the next
+ * one is asked for: a sheet left unread is opened after its file is gone, an error nothing can catch
+ * (it ended the process) or a good workbook refused.
+ */
+async function readToEnd(sheet: AsyncIterable<unknown>): Promise<void> {
+  for await (const _row of sheet);
 }
 
 /** Flattens exceljs values: formulas to their result, rich text and hyperlinks to their text. */
