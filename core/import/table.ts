@@ -80,50 +80,19 @@ export async function readCsvTable(text: string, delimiter: string, limits: Read
  * built, and the limits are checked row by row as for CSV, so memory follows the rows kept.
  */
 async function readXlsx(bytes: Uint8Array, sheetName: string | undefined, limits: ReadLimits): Promise<Table> {
-  // Loaded on the first workbook read: exceljs is the slowest package to load, and most runs read none.
-  const { stream } = (await import('exceljs')).default;
-  const reader = new stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    // Styles tell a date cell from a number cell.
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  });
-  const seen: string[] = [];
-  let found = false;
-  const rows: TableRow[] = [];
-  let cells = 0;
-  try {
-    for await (const sheet of reader) {
-      const name = (sheet as unknown as { name: string }).name;
-      seen.push(name);
-      const first = (reader as unknown as { model?: { sheets?: Array<{ name: string }> } }).model?.sheets?.[0]?.name;
-      if (found || name !== (sheetName ?? first ?? name)) {
-        await readToEnd(sheet);
-        continue;
-      }
-      found = true;
-      for await (const row of sheet) {
-        if (row.number > limits.rows) throw overLimit.rows(limits);
-        const values: Cell[] = [];
-        row.eachCell({ includeEmpty: false }, (cell, col) => {
-          if (col > limits.columns) throw overLimit.columns(limits, row.number);
-          const value = xlsxCell(cell.value);
-          if (typeof value === 'string' && value.length > limits.cellChars) throw overLimit.cellChars(limits, row.number);
-          values[col - 1] = value;
-        });
-        for (let i = 0; i < values.length; i++) values[i] ??= null;
-        cells += values.length;
-        if (cells > limits.cells) throw overLimit.cells(limits);
-        if (values.some((c) => c !== null && c !== '')) rows.push({ row: row.number, cells: values });
-        if (rows.length % READ_SLICE === 0) await yieldToEventLoop();
-      }
+  let read: SheetRead | undefined;
+  for (let attempt = 1; !read; attempt++) {
+    try {
+      read = await readSheet(bytes, sheetName, limits);
+    } catch (err) {
+      if (err instanceof FileTooLargeError) throw err;
+      // Under load exceljs's reader very rarely loses a part of the archive (about one read in
+      // several thousand: "reading 'sheets'" of a workbook it did not read). The bytes are here,
+      // so a workbook is read twice before it is called unreadable.
+      if (attempt === 2) throw new ValidationError('The file is not a readable XLSX workbook', { file: ['Not a readable XLSX workbook'] });
     }
-  } catch (err) {
-    if (err instanceof FileTooLargeError) throw err;
-    throw new ValidationError('The file is not a readable XLSX workbook', { file: ['Not a readable XLSX workbook'] });
   }
+  const { seen, found, rows } = read;
   if (!found) {
     throw new ValidationError(sheetName === undefined ? 'The workbook has no sheets' : `The workbook has no sheet named ${sheetName}`, {
       sheet: [sheetName === undefined ? 'No sheets' : `No such sheet; the sheets are: ${seen.join(', ')}`],
@@ -134,11 +103,59 @@ async function readXlsx(bytes: Uint8Array, sheetName: string | undefined, limits
   return { headers: header.cells.map((c) => cellText(c)), headerRow: header.row, rows: data };
 }
 
+interface SheetRead {
+  /** The workbook's sheet names, in order. */
+  seen: string[];
+  found: boolean;
+  rows: TableRow[];
+}
+
+async function readSheet(bytes: Uint8Array, sheetName: string | undefined, limits: ReadLimits): Promise<SheetRead> {
+  // Loaded on the first workbook read: exceljs is the slowest package to load, and most runs read none.
+  const { stream } = (await import('exceljs')).default;
+  const reader = new stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    // Styles tell a date cell from a number cell.
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
+  const read: SheetRead = { seen: [], found: false, rows: [] };
+  let cells = 0;
+  for await (const sheet of reader) {
+    const name = (sheet as unknown as { name: string }).name;
+    read.seen.push(name);
+    const first = (reader as unknown as { model?: { sheets?: Array<{ name: string }> } }).model?.sheets?.[0]?.name;
+    if (read.found || name !== (sheetName ?? first ?? name)) {
+      await readToEnd(sheet);
+      continue;
+    }
+    read.found = true;
+    for await (const row of sheet) {
+      if (row.number > limits.rows) throw overLimit.rows(limits);
+      const values: Cell[] = [];
+      row.eachCell({ includeEmpty: false }, (cell, col) => {
+        if (col > limits.columns) throw overLimit.columns(limits, row.number);
+        const value = xlsxCell(cell.value);
+        if (typeof value === 'string' && value.length > limits.cellChars) throw overLimit.cellChars(limits, row.number);
+        values[col - 1] = value;
+      });
+      for (let i = 0; i < values.length; i++) values[i] ??= null;
+      cells += values.length;
+      if (cells > limits.cells) throw overLimit.cells(limits);
+      if (values.some((c) => c !== null && c !== '')) read.rows.push({ row: row.number, cells: values });
+      if (read.rows.length % READ_SLICE === 0) await yieldToEventLoop();
+    }
+  }
+  return read;
+}
+
 /**
  * Reads a sheet that is not wanted to its end. exceljs keeps a sheet that comes before the shared
  * strings in a temporary file, opens it when the sheet is handed out and deletes it when the next
- * one is asked for: a sheet left unread is opened after its file is gone, an error nothing can catch
- * (it ended the process) or a good workbook refused.
+ * one is asked for: a sheet left unread was opened after its file was gone, an error nothing could
+ * catch (it ended the process) or a good workbook refused.
  */
 async function readToEnd(sheet: AsyncIterable<unknown>): Promise<void> {
   for await (const _row of sheet);
