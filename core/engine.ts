@@ -46,6 +46,15 @@ export async function whileBusy<T>(wait: WriteWait, attempt: () => Promise<T>): 
   }
 }
 
+/**
+ * Runs `body` in a write transaction, waiting (without blocking) while another connection writes:
+ * the intelligence refresh beside the server, the CLI. Every write transaction starts here, or it
+ * fails at once with DatabaseBusyError whenever another writer is mid-transaction.
+ */
+export function inWriteTransaction<T>(engine: { db: Db; writeWait?: WriteWait }, body: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return whileBusy(engine.writeWait ?? DEFAULT_WRITE_WAIT, () => engine.db.transaction().execute(body));
+}
+
 /** The core engine: one database, one clock. Both entry points (desktop, headless) build one. */
 export interface Engine {
   db: Db;
@@ -169,7 +178,7 @@ export async function runCommand<T>(
   const body = (trx: Transaction<Database>) => fn(commandTx(trx, engine.clock, command, scope, now));
   // A synced operation already holds the write lock in its transaction: nothing to wait for.
   if (engine.db.isTransaction) return inSavepoint(engine.db as Transaction<Database>, body);
-  return whileBusy(engine.writeWait ?? DEFAULT_WRITE_WAIT, () => engine.db.transaction().execute(body));
+  return inWriteTransaction(engine, body);
 }
 
 let savepoints = 0;

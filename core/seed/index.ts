@@ -12,7 +12,7 @@
 import { hashPassword } from '../auth/passwords';
 import { fixedClock, timestamp, today } from '../clock';
 import { addDays } from '../dates';
-import { type Engine, runCommand, systemActor, whileBusy } from '../engine';
+import { type Engine, inWriteTransaction, runCommand, systemActor } from '../engine';
 import { refreshIntelligence } from '../intelligence/runner';
 import { ConflictError, ValidationError } from '../errors';
 import { Calendar } from './calendar';
@@ -211,7 +211,7 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
   const sqlite = engine.database.sqlite;
   // Kysely's transaction holds the one connection, so the raw statements below share it and
   // nothing else can interleave.
-  return whileBusy(engine.writeWait, () => engine.db.transaction().execute(async (trx) => {
+  return inWriteTransaction(engine, async (trx) => {
     const ctx: SeedContext = { trx, cal, ids, secrets: engine.secrets };
     const report: SeedReport = { seed, companies: [], users: [] };
     const loadLedger = (company: CompanyFrame, curated: typeof SUPPLY_CUSTOMERS, invoiceCount: number, customerCount: number, stream: number, firstNumber: number) => {
@@ -344,7 +344,7 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
     );
     for (const company of report.companies) await record(company);
     return report;
-  }));
+  });
 }
 
 function alreadyInitialized(): ConflictError {

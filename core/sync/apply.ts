@@ -9,7 +9,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { ConflictError } from '../errors';
-import type { Engine } from '../engine';
+import { type Engine, inWriteTransaction } from '../engine';
 import type { AuthenticatedUser } from '../auth/users';
 import type { FeedChange, Row } from './feed';
 import { type AppFetch, replayOperation } from './operation';
@@ -142,7 +142,7 @@ async function localUser(trx: Transaction<Database>): Promise<AuthenticatedUser>
 
 export async function applyPull(engine: Engine, localApp: AppFetch, pull: PullToApply, now: string): Promise<ApplyResult> {
   const sqlite = engine.database.sqlite;
-  return engine.db.transaction().execute(async (trx) => {
+  return inWriteTransaction(engine, async (trx) => {
     await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
     sqlite.prepare('UPDATE sync_state SET capture = 0 WHERE id = 1').run();
     restoreServerImage(sqlite);

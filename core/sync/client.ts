@@ -3,7 +3,7 @@
  * company), and one sync round (push the outbox, pull every company, apply and rebase).
  */
 import { timestamp } from '../clock';
-import type { Engine } from '../engine';
+import { type Engine, inWriteTransaction } from '../engine';
 import { newId } from '../ids';
 import { applyPull, faultPoint, forgetCompany, type PulledCompany, type PullToApply, writeChanges, writeUsers } from './apply';
 import { beginBulkDownload } from './bulk';
@@ -346,7 +346,7 @@ export async function disconnect(engine: Engine, keepLocalCopy: boolean): Promis
   if (link) await signOutOfServer(link.serverUrl, link.token).catch(() => undefined);
   const companies = await keptCompanies(engine);
   const sqlite = engine.database.sqlite;
-  await engine.db.transaction().execute(async () => {
+  await inWriteTransaction(engine, async () => {
     sqlite.pragma('defer_foreign_keys = ON');
     sqlite.prepare('UPDATE sync_state SET capture = 0 WHERE id = 1').run();
     for (const c of companies) {
@@ -384,7 +384,7 @@ async function download(engine: Engine, link: SyncLink, company: { id: string; n
   };
   let rows = 0;
   let next: Promise<Feed> | null = pageAfter(null);
-  await engine.db.transaction().execute(async () => {
+  await inWriteTransaction(engine, async () => {
     sqlite.pragma('defer_foreign_keys = ON');
     sqlite.prepare('UPDATE sync_state SET capture = 0 WHERE id = 1').run();
     const bulk = beginBulkDownload(sqlite, company.id, () => forgetCompany(sqlite, company.id));

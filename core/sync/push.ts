@@ -7,7 +7,7 @@
 import { sql, type Transaction } from 'kysely';
 import { timestamp } from '../clock';
 import type { Database } from '../db/schema';
-import { DEFAULT_WRITE_WAIT, type Engine, whileBusy } from '../engine';
+import { type Engine, inWriteTransaction } from '../engine';
 import { ForbiddenError } from '../errors';
 import { yieldToEventLoop } from '../yielding';
 import type { AuthenticatedUser } from '../auth/users';
@@ -93,15 +93,13 @@ export async function applyPush(engine: Engine, fetch: AppFetch, user: Authentic
       if (performance.now() - started > PUSH_WORK_MS) break;
     }
     // Counted only once committed: a failure rolls the whole slice back and answers for none of it.
-    const slice = await whileBusy(engine.writeWait ?? DEFAULT_WRITE_WAIT, () =>
-      engine.db.transaction().execute(async (trx) => {
-        const done: MutationOutcome[] = [];
-        const sliceStarted = performance.now();
-        do done.push(await applyOne(engine, trx, fetch, user, clientId, queue[outcomes.length + done.length]));
-        while (outcomes.length + done.length < queue.length && performance.now() - sliceStarted < PUSH_SLICE_MS);
-        return done;
-      }),
-    );
+    const slice = await inWriteTransaction(engine, async (trx) => {
+      const done: MutationOutcome[] = [];
+      const sliceStarted = performance.now();
+      do done.push(await applyOne(engine, trx, fetch, user, clientId, queue[outcomes.length + done.length]));
+      while (outcomes.length + done.length < queue.length && performance.now() - sliceStarted < PUSH_SLICE_MS);
+      return done;
+    });
     for (const outcome of slice) {
       outcomes.push(outcome);
       if (outcome.status === 'applied') changedCompanies.add(queue[outcomes.length - 1].company_id);

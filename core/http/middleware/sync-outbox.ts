@@ -12,6 +12,7 @@ import { problem } from '../problem';
 import { encodeBody, type Operation, replayOf } from '../../sync/operation';
 import { companySyncRole } from '../../db/replicas';
 import { newTrace, withTrace } from '../../trace';
+import { inWriteTransaction } from '../../engine';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -60,7 +61,7 @@ export function syncedWrites(onQueued: () => void): MiddlewareHandler<AppEnv> {
     const trace = newTrace();
     let queued = false;
     try {
-      await engine.db.transaction().execute(async (trx) => {
+      await inWriteTransaction(engine, async (trx) => {
         c.set('engine', { ...engine, db: trx });
         await withTrace(trace, next);
         if (c.res.status >= 400 || trace.commands.length === 0) throw new NothingQueued();
