@@ -309,15 +309,18 @@ export function InvoiceGrid({ companyId, filters, onFilters, onOpen, onCustomer,
     [onOpen],
   );
 
-  // Tab back into the list lands on the row worked on (the open invoice's first), not AG Grid's last row.
-  const lastCell = useRef<{ rowIndex: number; colId: string } | null>(null);
+  // Tab back into the list lands on the row worked on (the open invoice's first), not AG Grid's last row:
+  // that invoice wherever it is now (a reload can reorder the list), else the same place.
+  const lastCell = useRef<{ rowIndex: number; rowId: string | undefined; colId: string } | null>(null);
   const onCellFocused = useCallback((e: CellFocusedEvent<Invoice>) => {
     if (e.rowIndex === null || e.rowPinned || !e.column) return;
-    lastCell.current = { rowIndex: e.rowIndex, colId: typeof e.column === 'string' ? e.column : e.column.getColId() };
+    const rowId = e.api.getDisplayedRowAtIndex(e.rowIndex)?.id;
+    lastCell.current = { rowIndex: e.rowIndex, rowId, colId: typeof e.column === 'string' ? e.column : e.column.getColId() };
   }, []);
   const focusGridInnerElement = useCallback((p: FocusGridInnerElementParams<Invoice>) => {
     const open = openRef.current ? p.api.getRowNode(openRef.current) : undefined;
-    const rowIndex = open?.rowIndex ?? lastCell.current?.rowIndex;
+    const last = lastCell.current?.rowId ? p.api.getRowNode(lastCell.current.rowId) : undefined;
+    const rowIndex = open?.rowIndex ?? last?.rowIndex ?? lastCell.current?.rowIndex;
     if (rowIndex === null || rowIndex === undefined) return false;
     p.api.ensureIndexVisible(rowIndex);
     p.api.setFocusedCell(rowIndex, lastCell.current?.colId ?? 'due_date');
