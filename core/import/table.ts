@@ -75,6 +75,8 @@ export async function readCsvTable(text: string, delimiter: string, limits: Read
   return { headers: header.fields.map((h) => h.trim()), headerRow: header.row, rows };
 }
 
+const READ_ATTEMPTS = 3;
+
 /**
  * Reads one sheet as a stream of rows (exceljs's WorkbookReader): no workbook object per cell is
  * built, and the limits are checked row by row as for CSV, so memory follows the rows kept.
@@ -86,10 +88,11 @@ async function readXlsx(bytes: Uint8Array, sheetName: string | undefined, limits
       read = await readSheet(bytes, sheetName, limits);
     } catch (err) {
       if (err instanceof FileTooLargeError) throw err;
-      // Under load exceljs's reader very rarely loses a part of the archive (about one read in
-      // several thousand: "reading 'sheets'" of a workbook it did not read). The bytes are here,
-      // so a workbook is read twice before it is called unreadable.
-      if (attempt === 2) throw new ValidationError('The file is not a readable XLSX workbook', { file: ['Not a readable XLSX workbook'] });
+      // Under load exceljs's reader rarely loses a part of the archive ("reading 'sheets'" of a
+      // workbook it did not read: 1 read in 6,000 alone, twice running once in a loaded suite). The
+      // bytes are here, so a workbook is read three times, a moment apart, before it is called unreadable.
+      if (attempt === READ_ATTEMPTS) throw new ValidationError('The file is not a readable XLSX workbook', { file: ['Not a readable XLSX workbook'] });
+      await new Promise((resume) => setTimeout(resume, 20 * attempt));
     }
   }
   const { seen, found, rows } = read;

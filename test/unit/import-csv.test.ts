@@ -158,7 +158,7 @@ describe('read limits, checked while reading', () => {
   it('reads the second sheet of a workbook time after time, the unread first one never failing later', async () => {
     // exceljs deleted a skipped sheet's temporary file while the file was still being opened: about one
     // read in a hundred failed, as an uncaught error or as a good workbook refused. Rarer still, its
-    // reader loses a part of the archive under load, and the second read is what passes then.
+    // reader loses a part of the archive under load, and a later read is what passes then.
     const book = await workbook({ First: [['a'], ['1']], Ledger: [['Invoice'], ['INV-9']] });
     const uncaught: unknown[] = [];
     const onUncaught = (err: unknown) => uncaught.push(err);
@@ -170,7 +170,7 @@ describe('read limits, checked while reading', () => {
       process.off('uncaughtException', onUncaught);
     }
     expect(uncaught).toEqual([]);
-    // Read twice, a sheet exceljs cannot parse is still refused in words.
+    // Read three times, a sheet exceljs cannot parse is still refused in words.
     await expect(readTable(rawWorkbook('<row r="1"><c r="A1"><v>1</v></c></row></sheetData><<<'))).rejects.toThrow('The file is not a readable XLSX workbook');
   });
 
