@@ -8,7 +8,7 @@ import { ValidationError } from '../errors';
 import { yieldToEventLoop } from '../yielding';
 import { csvRecords } from './csv';
 import { FileTooLargeError, IMPORT_LIMITS, overLimit, type ReadLimits } from './limits';
-import { checkWorkbook } from './xlsx-scan';
+import { checkWorkbook, unreadable } from './xlsx-scan';
 
 export type Cell = string | number | boolean | Date | null;
 
@@ -91,7 +91,7 @@ async function readXlsx(bytes: Uint8Array, sheetName: string | undefined, limits
       // Under load exceljs's reader rarely loses a part of the archive ("reading 'sheets'" of a
       // workbook it did not read: 1 read in 6,000 alone, twice running once in a loaded suite). The
       // bytes are here, so a workbook is read three times, a moment apart, before it is called unreadable.
-      if (attempt === READ_ATTEMPTS) throw new ValidationError('The file is not a readable XLSX workbook', { file: ['Not a readable XLSX workbook'] });
+      if (attempt === READ_ATTEMPTS) throw unreadable();
       await new Promise((resume) => setTimeout(resume, 20 * attempt));
     }
   }

@@ -19,7 +19,8 @@ interface ZipEntry {
   offset: number;
 }
 
-const unreadable = () => new ValidationError('The file is not a readable XLSX workbook', { file: ['Not a readable XLSX workbook'] });
+/** The one refusal for a workbook that cannot be read, from the scan or from the row reader. */
+export const unreadable = () => new ValidationError('The file is not a readable XLSX workbook', { file: ['Not a readable XLSX workbook'] });
 
 /** The central directory at the end of the archive lists every part with its declared sizes. */
 export function zipEntries(bytes: Uint8Array): ZipEntry[] {
