@@ -5,6 +5,7 @@
  */
 import { type DateFormat, FIELDS, type Section } from './fields';
 import type { Mapping } from './mapping';
+import { STATUS_WORDS } from './statuses';
 
 export type GuessEntity = 'customers' | 'invoices' | 'payments' | 'ar-rows';
 
@@ -152,7 +153,6 @@ const oneOf =
   (p) =>
     p.values !== null && p.values.length > 0 && p.values.every((v) => words.includes(v.toLowerCase()));
 const BILL_CHANNELS = ['paper', 'electronic'];
-const STATUSES = ['paid', 'partial', 'pending', 'failed', 'reversed', 'refunded'];
 
 interface FieldRule {
   /** Header names (lower case, letters and digits only) that mean this field. */
@@ -201,7 +201,7 @@ const RULES: { [S in Section]: Partial<Record<keyof (typeof FIELDS)[S], FieldRul
     payment_date: { names: ['paymentdate', 'paiddate', 'datepaid', 'paidon', 'settleddate', 'settled', 'settlementdate', 'receiptdate', 'datereceived'], fits: isDate },
     payment_method: { names: ['paymentmethod', 'method', 'paidby', 'tender'], fits: anyFilled },
     payment_type: { names: ['paymenttype'], fits: anyFilled },
-    status: { names: ['status', 'paymentstatus'], fits: oneOf(...STATUSES) },
+    status: { names: ['status', 'paymentstatus'], fits: oneOf(...Object.keys(STATUS_WORDS)) },
     transaction_id: { names: ['transactionid', 'transaction', 'txn', 'txnid', 'checknumber', 'chequenumber'], fits: anyFilled },
     notes: { names: ['paymentnotes', 'notes', 'memo', 'comments'], fits: anyFilled },
   },

@@ -740,6 +740,7 @@ class Planner {
           this.error(row, 'payments', 'status', `a ${existing.status} payment cannot become ${update.status}`);
           continue;
         }
+        if (update.status === 'VOIDED') update.voided_at = this.now;
         if (!acceptsPayments(invoice.closing)) {
           this.error(row, 'payments', null, `invoice ${invoice.number} is closed as ${invoice.closing}: it takes no payments`);
           continue;
@@ -777,7 +778,7 @@ class Planner {
           transaction_id: p.transaction_id ?? null,
           remote_id: p.remote_id ?? null,
           notes: p.notes ?? null,
-          voided_at: null,
+          voided_at: status === 'VOIDED' ? this.now : null,
           ...this.stamp(),
         },
       });
@@ -797,9 +798,12 @@ class Planner {
   }
 }
 
-/** PENDING may settle or fail; PAID and PARTIAL may swap; nothing else moves by import. */
+/**
+ * PENDING may settle or fail; PAID and PARTIAL may swap; any may become VOIDED (refunded or reversed
+ * in the source system); nothing else moves by import.
+ */
 function statusMayChange(from: PaymentStatus, to: PaymentStatus): boolean {
-  if (from === to || from === 'PENDING') return true;
+  if (from === to || from === 'PENDING' || to === 'VOIDED') return true;
   return (from === 'PAID' || from === 'PARTIAL') && (to === 'PAID' || to === 'PARTIAL');
 }
 

@@ -5,10 +5,11 @@
 import type { PaymentStatus } from '../db/schema';
 import { BILL_CHANNELS, type BillChannel } from '../db/schema';
 import { isEmail, MAX_PAYMENT_TERMS_DAYS } from '../customers/rules';
-import { MAX_PAYMENT_MINOR, normalizeCode, RECORDABLE_STATUSES } from '../payments/rules';
+import { MAX_PAYMENT_MINOR, normalizeCode } from '../payments/rules';
 import { isTypeableText } from '../text';
 import { fieldWords } from './fields';
 import { type CompiledMapping, FIELDS, type FieldDef, type Formats, type Getter, type Section } from './mapping';
+import { IMPORT_STATUSES, importedStatus } from './statuses';
 import { type Cell, cellText, type Table } from './table';
 import { parseAmount, parseBoolean, parseDate, type Parsed, parseWholeNumber } from './values';
 
@@ -107,10 +108,8 @@ function convert(cell: Cell, def: FieldDef, formats: Formats): Parsed<Value> {
       return (BILL_CHANNELS as readonly string[]).includes(channel) ? { ok: true, value: channel } : { ok: false, message: `"${text}" is not one of ${BILL_CHANNELS.join(', ')}` };
     }
     case 'status': {
-      const status = text.toUpperCase();
-      return (RECORDABLE_STATUSES as readonly string[]).includes(status)
-        ? { ok: true, value: status }
-        : { ok: false, message: `"${text}" is not one of ${RECORDABLE_STATUSES.join(', ')}` };
+      const status = importedStatus(text);
+      return status ? { ok: true, value: status } : { ok: false, message: `"${text}" is not a payment status: one of ${IMPORT_STATUSES.join(', ')} (refunded and reversed read as VOIDED)` };
     }
     default:
       return { ok: true, value: text };

@@ -16,6 +16,8 @@ import {
   fieldsFor,
   guessChoice,
   guessDateFormat,
+  IMPORT_STATUS_WORDS,
+  IMPORT_STATUSES,
   type Mapping,
   type MappingChoice,
   missingFields,
@@ -79,7 +81,6 @@ function describeImportError(err: unknown): string {
   return describeError(err);
 }
 
-const PAYMENT_STATUSES = ['PAID', 'PARTIAL', 'PENDING', 'FAILED', 'REVERSED', 'REFUNDED'];
 
 /**
  * Importing a ledger without a terminal: a CSV or XLSX file, a preset or a column per field with
@@ -368,9 +369,9 @@ export function ImportWizard({ companyId }: { companyId: string }) {
                                   {map.target === 'status' ? (
                                     <select aria-label={`Status when ${map.column} is ${value}`} value={map.values[value] ?? ''} onChange={(e) => setValueMap(m, { ...map, values: { ...map.values, [value]: e.target.value } })}>
                                       <option value="">Nothing</option>
-                                      {PAYMENT_STATUSES.map((st) => (
+                                      {IMPORT_STATUSES.map((st) => (
                                         <option key={st} value={st}>
-                                          {st.charAt(0) + st.slice(1).toLowerCase()}
+                                          {IMPORT_STATUS_WORDS[st]}
                                         </option>
                                       ))}
                                     </select>

@@ -24,6 +24,18 @@ export const SECTION_LABELS: Record<SectionName, string> = { customers: 'Custome
 
 export const VALUE_TARGET_LABELS: Record<ValueTarget, string> = { label: 'A label on the invoice', status: 'The payment status', payment_method: 'The payment method' };
 
+/** The statuses a value map offers: exactly those the import reads (core/import/statuses.ts). */
+export { IMPORT_STATUSES } from '../../../core/import/statuses';
+
+/** A refund or a reversal imports as VOIDED: the spec has no refund status (core/SPEC-DECISIONS.md, Import). */
+export const IMPORT_STATUS_WORDS: Record<Schemas['Payment']['status'], string> = {
+  PAID: 'Paid',
+  PARTIAL: 'Partial',
+  PENDING: 'Pending',
+  FAILED: 'Failed',
+  VOIDED: 'Voided (refunded or reversed)',
+};
+
 export const DATE_FORMAT_LABELS: Record<MappingChoice['date'], string> = { 'YYYY-MM-DD': '2026-01-31', 'M/D/YYYY': '1/31/2026 (month first)', 'D/M/YYYY': '31/1/2026 (day first)' };
 
 /** The fields a person maps for this entity, section by section. */
