@@ -8,6 +8,7 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_TIMEZONE,
   EMAIL_STEP_TYPE,
+  LAST_TOUCH_QUIET_DAYS,
   MAX_PAGE_SIZE,
   NAME_MAX,
   OFFSET_DAYS_MAX,
@@ -185,7 +186,7 @@ const QueueRow = z
     replied_at: Timestamp.nullable().openapi({ description: 'When the customer last replied by email; null if never' }),
     hold_reason: z.enum(['paused', 'recent_contact', 'emailed_today', 'replied', 'skipped']).nullable().openapi({
       description:
-        'paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last 3 days; emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector',
+        `paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last ${LAST_TOUCH_QUIET_DAYS} days (quiet_days); emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector`,
     }),
     pause_kind: PauseKind.nullable().openapi({ description: "Extension: what pauses a pending step's enrollment" }),
     pause_reason: z.string().nullable().openapi({ description: 'Extension: the pause in words' }),
@@ -207,7 +208,13 @@ const QueueRow = z
   .openapi('ScheduledStep');
 
 const QueueList = z
-  .object({ count: z.number().int(), page: z.number().int(), page_size: z.number().int(), data: z.array(QueueRow) })
+  .object({
+    count: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+    data: z.array(QueueRow),
+    quiet_days: z.number().int().openapi({ description: 'Extension: the days a customer contacted by hand (a call, an email) gets no sequence email (hold_reason recent_contact)' }),
+  })
   .openapi('ScheduledStepList');
 
 const SequenceParams = idParams('sequence_id');
@@ -677,7 +684,7 @@ export function sequenceRoutes() {
       page,
       pageSize,
     });
-    return c.json(result, 200);
+    return c.json({ ...result, quiet_days: LAST_TOUCH_QUIET_DAYS }, 200);
   });
   router.openapi(queueRowRoute, async (c) => c.json(await getQueueRow(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id), 200));
   router.openapi(queuePreviewRoute, async (c) =>

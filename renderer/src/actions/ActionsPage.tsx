@@ -10,14 +10,13 @@ import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { ActionPanel } from './ActionPanel';
 import { RejectForm } from './RejectForm';
-import { type Action, type ActionCategory, CATEGORY_LABELS, progressWords, recommendationOf, TYPE_WORDS } from './labels';
+import { type Action, type ActionCategory, type ActionSort, ACTION_TYPES, CATEGORIES, CATEGORY_LABELS, progressWords, recommendationOf, TYPE_WORDS } from './labels';
 
 const PAGE_SIZE = 25;
-const CATEGORIES: ActionCategory[] = ['needs_action', 'awaiting_customer', 'in_progress', 'history'];
 /** How long bulk approve waits for the emails it queued before it reports how many went out. */
 const SEND_WAIT_MS = 15_000;
 
-type Sort = 'created' | 'value_at_risk' | 'balance' | 'days_past_due' | 'customer' | 'recommendation' | 'why' | 'decide_by';
+type Sort = ActionSort;
 interface Order {
   sort: Sort;
   order: 'asc' | 'desc';
@@ -232,9 +231,11 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
             Type
             <select value={filters.actionType} onChange={(e) => setFilters({ ...filters, actionType: e.target.value })}>
               <option value="">All</option>
-              <option value="email">Email</option>
-              <option value="call">Call</option>
-              <option value="task">Task</option>
+              {ACTION_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {TYPE_WORDS[t]}
+                </option>
+              ))}
             </select>
           </label>
           <ArOwnerFilter companyId={companyId} value={filters.arOwner} onChange={(arOwner) => setFilters({ ...filters, arOwner })} />

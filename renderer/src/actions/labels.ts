@@ -1,16 +1,24 @@
-import type { Schemas } from '../api/client';
+import type { QueryOf, Schemas } from '../api/client';
 import { inWords } from '../insights/describe';
 
-/** Words for the action states and channels, and the drafted content an action carries. Pure. */
+/**
+ * Words for the action states and channels, and the drafted content an action carries. Pure. The
+ * records are keyed by the API's own enums, so a value the server adds or drops fails the typecheck.
+ */
 export type Action = Schemas['Action'];
-export type ActionCategory = 'needs_action' | 'awaiting_customer' | 'in_progress' | 'history';
+type ActionsQuery = QueryOf<'/api/companies/{company_id}/actions'>;
+/** The page's tabs: every category but alternatives, which a recommendation's panel shows. */
+export type ActionCategory = Exclude<NonNullable<ActionsQuery['category']>, 'alternatives'>;
+export type ActionSort = NonNullable<ActionsQuery['sort']>;
 
+/** In the order the page shows them. */
 export const CATEGORY_LABELS: Record<ActionCategory, string> = {
   needs_action: 'Needs action',
   awaiting_customer: 'Awaiting customer',
   in_progress: 'In progress',
   history: 'History',
 };
+export const CATEGORIES = Object.keys(CATEGORY_LABELS) as ActionCategory[];
 
 export const STATUS_WORDS: Record<Action['status'], string> = {
   proposed: 'Proposed',
@@ -21,6 +29,7 @@ export const STATUS_WORDS: Record<Action['status'], string> = {
 };
 
 export const TYPE_WORDS: Record<Action['action_type'], string> = { email: 'Email', call: 'Call', task: 'Task' };
+export const ACTION_TYPES = Object.keys(TYPE_WORDS) as Array<Action['action_type']>;
 
 export const REJECT_REASONS = ['Not needed now', 'Wrong recommendation', 'Customer already paid', 'Customer disputes the invoice', 'Handled another way', 'Other'];
 

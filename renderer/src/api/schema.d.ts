@@ -4251,6 +4251,7 @@ export interface components {
       page: number;
       page_size: number;
       data: components["schemas"]["ScheduledStep"][];
+      quiet_days: number;
     };
     SendActionRequest: {
       final_content?: string;

@@ -35,7 +35,7 @@ export const FOLLOW_UP_CHOICES: Array<{ value: string; label: string }> = [
  * Orders the user can pick (header clicks). '' is the view's own order: My work's (events
  * first, then by balance), by overdue balance when grouped by customer, else by due date.
  */
-export const SORTS = ['due_date', 'balance', 'amount', 'customer_name', 'days_past_due', 'overdue_balance'] as const;
+export const SORTS = ['due_date', 'balance', 'amount', 'customer_name', 'days_past_due', 'overdue_balance'] as const satisfies ReadonlyArray<NonNullable<QueryOf<'/api/companies/{company_id}/invoices'>['sort']>>;
 export type SortKey = (typeof SORTS)[number];
 export type Order = 'asc' | 'desc';
 

@@ -8,6 +8,7 @@ import { fetchFile, putForm } from './download';
 
 type Details = Schemas['DocumentDetails'];
 type Patch = Schemas['DocumentDetailsPatch'];
+const PAPER_WORDS: Record<Details['paper'], string> = { A4: 'A4', Letter: 'US Letter' };
 
 /** Locales offered for documents; a stored one not in the list is offered too. */
 const LOCALES = ['en-US', 'en-GB', 'en-CA', 'en-AU', 'en-IE', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-BR', 'pl-PL', 'sv-SE', 'el-GR', 'ru-RU', 'uk-UA'];
@@ -113,8 +114,11 @@ function DetailsForm({ companyId, details, canWrite, onSaved }: { companyId: str
         <label className="form-row">
           Paper size
           <select value={v.paper} disabled={!canWrite} onChange={(e) => setV((o) => ({ ...o, paper: e.target.value as Details['paper'] }))}>
-            <option value="A4">A4</option>
-            <option value="Letter">US Letter</option>
+            {(Object.keys(PAPER_WORDS) as Array<Details['paper']>).map((p) => (
+              <option key={p} value={p}>
+                {PAPER_WORDS[p]}
+              </option>
+            ))}
           </select>
         </label>
         {canWrite && (

@@ -5,9 +5,9 @@ import { Pager } from '../components/SortHeader';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { StaleLedgerBanner } from '../analytics/StaleLedgerBanner';
-import { describeInsight, feedOrder, INSIGHT_KIND } from './describe';
+import { describeInsight, feedOrder, INSIGHT_KIND, type InsightTarget, INSIGHT_TARGET_WORDS, INSIGHT_TARGETS } from './describe';
 
-type Target = '' | 'customer' | 'invoice' | 'portfolio';
+type Target = '' | InsightTarget;
 const PAGE = 50;
 
 /** The feed of active insights with something to report, most severe and newest first, filtered by type and target. */
@@ -58,9 +58,11 @@ export default function InsightsPage({ companyId }: { companyId: string }) {
             }}
           >
             <option value="">Everything</option>
-            <option value="customer">Customers</option>
-            <option value="invoice">Invoices</option>
-            <option value="portfolio">The portfolio</option>
+            {INSIGHT_TARGETS.map((t) => (
+              <option key={t} value={t}>
+                {INSIGHT_TARGET_WORDS[t]}
+              </option>
+            ))}
           </select>
         </label>
       </header>

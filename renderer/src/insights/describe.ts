@@ -3,7 +3,13 @@
  * evidence. Pure: unit-tested directly. Shapes follow core/insights/payloads.ts (and the inner
  * shapes README lists); anything unexpected is shown as text, never as JSON.
  */
+import type { QueryOf } from '../api/client';
 import { formatDate } from '../desk/format';
+
+export type InsightTarget = NonNullable<QueryOf<'/api/intelligence/insights'>['target_type']>;
+/** The feed's target filter, in the order it offers them. */
+export const INSIGHT_TARGET_WORDS: Record<InsightTarget, string> = { customer: 'Customers', invoice: 'Invoices', portfolio: 'The portfolio' };
+export const INSIGHT_TARGETS = Object.keys(INSIGHT_TARGET_WORDS) as InsightTarget[];
 
 export interface EvidenceItem {
   fact: string;

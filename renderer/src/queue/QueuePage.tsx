@@ -11,17 +11,12 @@ import { toast } from '../state/toasts';
 import { CompleteStepForm, EmailPreview } from './StepWork';
 import type { AttachmentKind } from '../documents/AttachOptions';
 import { ActionTasks } from '../actions/ActionTasks';
+import { STEP_TYPE_WORDS } from '../sequences/words';
 import { StepControls } from './StepControls';
-import { CHANNEL_TITLES, groupByChannel, holdWords, type QueueRow, STEP_STATUS_WORDS } from './words';
+import { CHANNEL_TITLES, CHANNELS, daysWords, groupByChannel, holdWords, QUEUE_CATEGORIES, QUEUE_TABS, type QueueCategory, type QueueRow, STEP_STATUS_WORDS } from './words';
 
-type Tab = 'ready' | 'upcoming' | 'paused' | 'history';
+type Tab = QueueCategory;
 const PAGE_SIZE = 100;
-const EMPTY_WORDS: Record<Tab, string> = {
-  ready: 'Nothing is due today.',
-  upcoming: 'No steps are scheduled.',
-  paused: 'No sequence is paused: nobody is waiting on a reply, a promise or a dispute.',
-  history: 'No steps have run yet.',
-};
 
 interface Filters {
   search: string;
@@ -60,16 +55,14 @@ export default function QueuePage({ companyId }: { companyId: string }) {
   const held = useLoad(
     async (signal) => {
       const upcoming = await api.get('/api/companies/{company_id}/sequences/queue', { path, query: query('upcoming', filters, 1, PAGE_SIZE), signal });
-      return upcoming.data.filter((r) => r.hold_reason === 'recent_contact' || r.hold_reason === 'emailed_today');
+      return { rows: upcoming.data.filter((r) => r.hold_reason === 'recent_contact' || r.hold_reason === 'emailed_today'), quietDays: upcoming.quiet_days };
     },
     [companyId, filters, version],
   );
   const counts = useLoad(
     async (signal) => {
-      const [ready, upcoming, paused, history] = await Promise.all(
-        (['ready', 'upcoming', 'paused', 'history'] as const).map((c) => api.get('/api/companies/{company_id}/sequences/queue', { path, query: query(c, filters, 1, 1), signal })),
-      );
-      return { ready: ready.count, upcoming: upcoming.count, paused: paused.count, history: history.count };
+      const lists = await Promise.all(QUEUE_CATEGORIES.map((c) => api.get('/api/companies/{company_id}/sequences/queue', { path, query: query(c, filters, 1, 1), signal })));
+      return Object.fromEntries(QUEUE_CATEGORIES.map((c, i) => [c, lists[i].count])) as Record<Tab, number>;
     },
     [companyId, filters, version],
   );
@@ -127,12 +120,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
         </header>
         <Tabs
           label="Queue"
-          tabs={[
-            { key: 'ready', label: 'Today', count: counts.data?.ready ?? null },
-            { key: 'upcoming', label: 'Upcoming', count: counts.data?.upcoming ?? null },
-            { key: 'paused', label: 'Paused', count: counts.data?.paused ?? null },
-            { key: 'history', label: 'History', count: counts.data?.history ?? null },
-          ]}
+          tabs={QUEUE_CATEGORIES.map((key) => ({ key, label: QUEUE_TABS[key].label, count: counts.data?.[key] ?? null }))}
           active={tab}
           onChange={setTab}
         />
@@ -145,9 +133,11 @@ export default function QueuePage({ companyId }: { companyId: string }) {
             Channel
             <select value={filters.channel} onChange={(e) => setFilters({ ...filters, channel: e.target.value })}>
               <option value="">All</option>
-              <option value="reminder">Email</option>
-              <option value="call">Call</option>
-              <option value="task">Task</option>
+              {CHANNELS.map((c) => (
+                <option key={c} value={c}>
+                  {STEP_TYPE_WORDS[c]}
+                </option>
+              ))}
             </select>
           </label>
           <ArOwnerFilter companyId={companyId} value={filters.arOwner} onChange={(arOwner) => setFilters({ ...filters, arOwner })} />
@@ -163,7 +153,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
         </div>
         {list.error !== null && <ErrorBox what="the queue" error={list.error} onRetry={list.reload} />}
         {tab === 'ready' && <ActionTasks companyId={companyId} version={version} onChanged={changed} />}
-        {list.data && rows.length === 0 && <p className="muted">{EMPTY_WORDS[tab]}</p>}
+        {list.data && rows.length === 0 && <p className="muted">{QUEUE_TABS[tab].empty}</p>}
         {tab === 'ready' &&
           groupByChannel(rows).map(([channel, group]) => (
             <section key={channel} aria-labelledby={`group-${channel}`} data-testid={`queue-group-${channel}`}>
@@ -205,21 +195,22 @@ export default function QueuePage({ companyId }: { companyId: string }) {
               </table>
             </section>
           ))}
-        {tab === 'ready' && held.data && held.data.length > 0 && (
+        {tab === 'ready' && held.data && held.data.rows.length > 0 && (
           <section aria-labelledby="group-held" data-testid="queue-held">
             <h2 className="group-title" id="group-held">
-              Held ({held.data.length})
+              Held ({held.data.rows.length})
             </h2>
             <p className="muted">
-              These emails are due but held. A customer contacted by hand in the last 3 days hears from a sequence again once 3 days have passed; a customer who already got an email today gets the next one tomorrow. Each row says which.
+              These emails are due but held. A customer contacted by hand in the last {daysWords(held.data.quietDays)} hears from a sequence again once {daysWords(held.data.quietDays)} have passed; a customer who
+              already got an email today gets the next one tomorrow. Each row says which.
             </p>
-            <SimpleRows companyId={companyId} rows={held.data} />
+            <SimpleRows companyId={companyId} rows={held.data.rows} quietDays={held.data.quietDays} />
           </section>
         )}
         {tab === 'paused' && rows.length > 0 && (
           <p className="muted">These customers' sequences wait: a reply nobody has answered, a promise to pay that stands, a dispute, or a pause by a collector. Each goes on by itself once its reason ends.</p>
         )}
-        {tab !== 'ready' && rows.length > 0 && <SimpleRows companyId={companyId} rows={rows} history={tab === 'history'} onResume={tab === 'paused' ? resume : undefined} />}
+        {tab !== 'ready' && rows.length > 0 && <SimpleRows companyId={companyId} rows={rows} quietDays={list.data?.quiet_days} history={tab === 'history'} onResume={tab === 'paused' ? resume : undefined} />}
         {list.data && list.data.count > PAGE_SIZE && <PageFooter page={page} pageSize={PAGE_SIZE} count={list.data.count} onPage={setPage} />}
       </div>
     </div>
@@ -309,7 +300,7 @@ function QueueItem({
   );
 }
 
-function SimpleRows({ companyId, rows, history, onResume }: { companyId: string; rows: QueueRow[]; history?: boolean; onResume?: (row: QueueRow) => void }) {
+function SimpleRows({ companyId, rows, quietDays, history, onResume }: { companyId: string; rows: QueueRow[]; quietDays?: number; history?: boolean; onResume?: (row: QueueRow) => void }) {
   return (
     <table className="item-list" data-testid="queue-rows">
       <thead>
@@ -341,7 +332,7 @@ function SimpleRows({ companyId, rows, history, onResume }: { companyId: string;
             <td>{row.sequence_name}</td>
             <td className="small">{formatTimestamp(history ? (row.sent_at ?? row.updated_at) : row.scheduled_at)}</td>
             <td data-testid="queue-row-status">
-              {holdWords(row) ?? STEP_STATUS_WORDS[row.status]}
+              {holdWords(row, quietDays) ?? STEP_STATUS_WORDS[row.status]}
               {history && row.edited_at && <div className="small muted">Edited before sending</div>}
               {row.error && <div className="small bad">{row.error}</div>}
             </td>

@@ -11,7 +11,7 @@ import { holdWords, STEP_STATUS_WORDS } from '../queue/words';
 import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
-import { dueOffsetWords, type Sequence, STEP_TYPE_WORDS } from './words';
+import { dueOffsetWords, ENROLLMENT_FILTER_WORDS, ENROLLMENT_FILTERS, type EnrollmentFilter, type Sequence, STEP_TYPE_WORDS } from './words';
 
 const PAGE_SIZE = 50;
 /** One empty selection for every render: a new [] per call makes the store subscription loop (React error #185). */
@@ -19,7 +19,7 @@ const NO_SELECTION: SelectedInvoice[] = [];
 
 /** A sequence's enrollments: enroll by search or from the desk's selection, stop with a reason, see each one's steps. */
 export function Enrollments({ companyId, sequence, onChanged }: { companyId: string; sequence: Sequence; onChanged: () => void }) {
-  const [status, setStatus] = useState<'active' | 'completed' | ''>('active');
+  const [status, setStatus] = useState<EnrollmentFilter | ''>('active');
   const [page, setPage] = useState(1);
   const [version, setVersion] = useState(0);
   const [startDate, setStartDate] = useState('');
@@ -132,8 +132,11 @@ export function Enrollments({ companyId, sequence, onChanged }: { companyId: str
               setPage(1);
             }}
           >
-            <option value="active">Active</option>
-            <option value="completed">Ended</option>
+            {ENROLLMENT_FILTERS.map((st) => (
+              <option key={st} value={st}>
+                {ENROLLMENT_FILTER_WORDS[st]}
+              </option>
+            ))}
             <option value="">All</option>
           </select>
         </label>

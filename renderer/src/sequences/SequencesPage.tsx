@@ -7,7 +7,7 @@ import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import '../components/outreach.css';
-import { copyName, lifecycleActions, type Sequence, SEQUENCE_STATUS_WORDS } from './words';
+import { copyName, lifecycleActions, type Sequence, SEQUENCE_STATUS_WORDS, SEQUENCE_STATUSES } from './words';
 
 const PAGE_SIZE = 50;
 
@@ -84,9 +84,11 @@ export default function SequencesPage({ companyId }: { companyId: string }) {
             Status
             <select value={status} onChange={(e) => setStatus(e.target.value)}>
               <option value="">Any</option>
-              <option value="active">Active</option>
-              <option value="draft">Draft</option>
-              <option value="archived">Archived</option>
+              {SEQUENCE_STATUSES.map((st) => (
+                <option key={st} value={st}>
+                  {SEQUENCE_STATUS_WORDS[st]}
+                </option>
+              ))}
             </select>
           </label>
         </div>

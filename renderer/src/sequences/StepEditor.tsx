@@ -6,7 +6,7 @@ import { useLoad } from '../components/useLoad';
 import { AttachedFiles, type AttachmentKind, AttachOptions } from '../documents/AttachOptions';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
-import { insertAt, type Step } from './words';
+import { insertAt, type Step, STEP_TYPE_WORDS, STEP_TYPES } from './words';
 
 type Overview = Schemas['SequenceOverview'];
 type StepBody = Schemas['SequenceStepRequest'];
@@ -100,9 +100,11 @@ export function StepEditor({ companyId, overview, step, onClose, onSaved }: { co
           <label>
             Channel
             <select value={f.step_type} onChange={(e) => set('step_type', e.target.value as Step['step_type'])}>
-              <option value="reminder">Email</option>
-              <option value="call">Call</option>
-              <option value="task">Task</option>
+              {STEP_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {STEP_TYPE_WORDS[t]}
+                </option>
+              ))}
             </select>
           </label>
           <label>

@@ -1,11 +1,19 @@
-import type { Schemas } from '../api/client';
+import type { QueryOf, Schemas } from '../api/client';
 
 /** Words and small rules of the sequence screens. Pure. */
 export type Sequence = Schemas['Sequence'];
 export type Step = Schemas['SequenceStep'];
 
-export const SEQUENCE_STATUS_WORDS: Record<Sequence['status'], string> = { draft: 'Draft', active: 'Active', archived: 'Archived' };
+/** In the order the list's status filter offers them. */
+export const SEQUENCE_STATUS_WORDS: Record<Sequence['status'], string> = { active: 'Active', draft: 'Draft', archived: 'Archived' };
 export const STEP_TYPE_WORDS: Record<Step['step_type'], string> = { reminder: 'Email', call: 'Call', task: 'Task' };
+export const STEP_TYPES = Object.keys(STEP_TYPE_WORDS) as Array<Step['step_type']>;
+export const SEQUENCE_STATUSES = Object.keys(SEQUENCE_STATUS_WORDS) as Array<Sequence['status']>;
+
+export type EnrollmentFilter = NonNullable<QueryOf<'/api/companies/{company_id}/sequence-enrollments'>['status']>;
+/** The enrollments' status filter, in the order it offers them. */
+export const ENROLLMENT_FILTER_WORDS: Record<EnrollmentFilter, string> = { active: 'Active', completed: 'Ended' };
+export const ENROLLMENT_FILTERS = Object.keys(ENROLLMENT_FILTER_WORDS) as EnrollmentFilter[];
 
 /** "3 days before due", "on the due date", "7 days after due" (a due-date step's offset). */
 export function dueOffsetWords(days: number): string {
