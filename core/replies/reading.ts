@@ -1,0 +1,346 @@
+/**
+ * Reading what a customer wrote, as pure rules: is it a promise to pay (explicit commitment words
+ * with a date we can place within PROMISE_HORIZON_DAYS of the message, or an amount), a complaint
+ * about the bill (a proposed dispute), a question that needs an answer, or none of these. Only the
+ * customer's own words are read: quoted history, forwarded mail and signatures are cut first. A
+ * reading carries the sentence it came from, so a person can see why and correct it.
+ */
+import { addDays, isValidDate, monthEnd } from '../dates';
+
+export const READING_KINDS = ['promise', 'dispute', 'needs_answer', 'none'] as const;
+export type ReadingKind = (typeof READING_KINDS)[number];
+
+export interface ReplyReading {
+  kind: ReadingKind;
+  /** A promise's date (YYYY-MM-DD); null for an amount-only promise and for the other kinds. */
+  date: string | null;
+  /** A promise's amount in minor units, when the sentence names one. */
+  amount: number | null;
+  /** The sentence the reading came from; null for 'none'. */
+  sentence: string | null;
+}
+
+/** A promised date further out than this from the message is not a promise we hold the chase for. */
+export const PROMISE_HORIZON_DAYS = 120;
+const SENTENCE_MAX = 500;
+
+const NONE: ReplyReading = { kind: 'none', date: null, amount: null, sentence: null };
+
+// Where the customer's own words end: a quote header, an Outlook header block, a forward, a signature.
+const CUT_LINE = [
+  /^\s*On\b.{0,250}\bwrote:\s*$/i,
+  /^\s*On\s.{0,200}$(?=\n.{0,120}wrote:\s*$)/im,
+  /^\s*-{2,}\s*(Original Message|Forwarded message|Ursprüngliche Nachricht|Message d'origine)\s*-{2,}/i,
+  /^\s*Begin forwarded message:?/i,
+  /^\s*_{8,}\s*$/,
+  /^\s*From:\s.+$/i,
+  /^\s*(Le|Am|El|Il)\s.{5,200}\s(a écrit|schrieb|escribió|ha scritto)\s*:\s*$/i,
+  /^--\s*$/,
+  /^\s*Sent from my\b/i,
+  /^\s*(CONFIDENTIAL|DISCLAIMER|This (e-?mail|message)( and any attachments)? (is|may contain|contains))/i,
+];
+
+/** The customer's own words: lines before the first quote, forward or signature; quoted lines dropped. */
+export function ownWords(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const next = lines[i + 1] ?? '';
+    if (CUT_LINE.some((re) => re.test(line))) break;
+    // "On Tue, Nov 24, 2026 at 9:14 AM Dana <dana@x.com>" with "wrote:" wrapped to the next line.
+    if (/^\s*On\s/i.test(line) && /^\s*(<[^>]*>\s*)?wrote:\s*$/i.test(next)) break;
+    if (/^\s*>/.test(line)) continue;
+    kept.push(line);
+  }
+  return kept.join('\n').trim();
+}
+
+/** Sentences of a text: paragraphs joined (mail is hard-wrapped), split after . ! ? and at blank lines and list items. */
+export function sentencesOf(text: string): string[] {
+  return text
+    .split(/\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)/)
+    .flatMap((para) => para.replace(/\s*\n\s*/g, ' ').split(/(?<=[.!?])\s+(?=["'(]?[A-Z0-9])/))
+    .map((s) => s.trim())
+    .filter((s) => /[a-z]/i.test(s));
+}
+
+const PAY_VERB = String.raw`(?:pay|paying|cut|settle|remit|transfer|wire|send|sending|release|process|mail|issue|clear|make|do|initiate|submit|get)`;
+const PAYMENT_NOUN = String.raw`(?:payment|payments|check|cheque|transfer|wire|ach|eft|remittance|funds|money|balance|invoice|inv[-\s]?\d[\w-]*|it|this|that|the rest|the remainder)`;
+
+/** Words that commit to paying: a promise needs one of these. */
+const COMMITMENT = [
+  // The subject left out: "Will pay Friday", "Paying Monday".
+  new RegExp(String.raw`^(?:(?:hi|hello|ok|okay|thanks|sure|yes)[,!.]?\s+)?(?:will|shall|going to|paying|sending|releasing|wiring|transferring)\b(?:\s+\w+){0,2}?\s*(?:${PAY_VERB}|today|tomorrow|on|by|monday|tuesday|wednesday|thursday|friday|this|next)\b`, 'i'),
+  new RegExp(String.raw`\b(?:we|i)(?:['’](?:re|m)| are| am) (?:going to|paying|sending|transferring|wiring|releasing|processing|mailing)\b`, 'i'),
+  /\byou(?:['’]re| are) in (?:the|our|this|next|friday|thursday)\b/i,
+  new RegExp(String.raw`\b(?:we|i|we['’]ll|i['’]ll|our (?:team|office|accounts payable|ap|finance)|ap|accounting|finance)\b[^.?!]{0,40}?\b(?:will|shall|['’]ll|are going to|am going to|is going to|plan to|intend to|expect to|are able to|can)\s+(?:\w+\s+){0,2}?${PAY_VERB}\b`, 'i'),
+  new RegExp(String.raw`\b(?:we|i)['’]ll\s+(?:\w+\s+){0,2}?${PAY_VERB}\b`, 'i'),
+  new RegExp(String.raw`\b${PAYMENT_NOUN}\b[^?!]{0,60}?\b(?:will|shall|should|is going to|are going to)\s+(?:be\s+)?(?:paid|sent|released|processed|issued|mailed|wired|transferred|remitted|settled|cleared|made|initiated|scheduled|effected|executed|done|do|credited|go(?:ing)? out|going out|arrive|reach you|land|hit your account|be in your account)\b`, 'i'),
+  new RegExp(String.raw`\b${PAYMENT_NOUN}\b[^?!]{0,60}?\b(?:is|are|has been|have been|was)\s+(?:now\s+)?(?:scheduled|approved|queued|set up|booked|planned|lined up)\b`, 'i'),
+  // A transfer "is done tomorrow": the present for the future, placed by its date.
+  new RegExp(String.raw`\b(?:payment|transfer|wire|ach|check|cheque)\b[^?!]{0,20}?\b(?:is|are)\s+(?:done|made|sent|released)\b`, 'i'),
+  /\bscheduled (?:for )?(?:payment|to (?:be )?(?:pay|paid|go out|release|send|sent))\b/i,
+  new RegExp(String.raw`\b${PAYMENT_NOUN}\b[^?!]{0,30}?\b(?:scheduled|planned|set|booked)\s+(?:for|on)\b`, 'i'),
+  /\b(?:goes|go|going) out\b/i,
+  /\bin (?:our|the|next|this)\b[^.?!]{0,25}\b(?:check|cheque|payment|ach|pay|vendor|supplier|payables)\s+(?:run|cycle|batch|release)\b/i,
+  /\byou['’]ll (?:have|receive|get|see)\b/i,
+  /\byou (?:will|should) (?:have|receive|get|see)\b[^.?!]{0,30}\b(?:payment|check|cheque|funds|money|it|transfer|wire)\b/i,
+  // Non-native present tense for the future: "we make the payment on 5 December", "I transfer the money Monday".
+  new RegExp(String.raw`\b(?:we|i)\s+(?:make|do|send|transfer|pay|wire|remit)\s+(?:the\s+)?(?:payment|transfer|money|amount|balance|invoice|it)\b`, 'i'),
+  /\bpayment (?:date|is planned|planned)\b/i,
+];
+
+/** A commitment turned down: "we cannot pay", "won't be able to pay until". */
+const REFUSAL = new RegExp(String.raw`\b(?:can['’]?t|cannot|can not|won['’]?t|will not|wont|unable to|not able to|not going to|refuse to|don['’]?t (?:plan|intend|expect) to|do not (?:plan|intend|expect) to|no way)\s+(?:\w+\s+){0,3}?(?:${PAY_VERB}|paid|be paid|approve|authori[sz]e|process)\b`, 'i');
+
+/** A commitment that waits on something else: "once we receive the credit memo", "if approved", "before I pay". */
+const CONDITION = /\b(?:if|once|unless|provided(?: that)?|pending|subject to|as soon as (?:we|i|you) (?:get|receive|have|hear)|after (?:we|i) (?:get|receive|have|hear)|after (?:you|the)\b[^.?!]{0,30}\b(?:send|fix|correct|credit|issue|confirm)|before (?:we|i) (?:pay|can pay|release|send)|until (?:we|i|you|the)\b)/i;
+
+/** A complaint about the bill: becomes a proposed dispute, never a promise. */
+const COMPLAINT = [
+  /\b(?:charged|billed|invoiced)\s+(?:us\s+|me\s+)?(?:twice|double|two times|2x)\b/i,
+  /\bdouble[-\s]?(?:charged|billed|billing|charge)\b/i,
+  /\bduplicate(?:d)?\s+(?:invoice|charge|billing|bill|payment|entry)\b/i,
+  /\b(?:invoice|charge|bill)\s+(?:is|was|looks)\s+(?:a\s+)?duplicate\b/i,
+  /\bover[-\s]?(?:charged|charge|billed|billing|invoiced)\b/i,
+  /\b(?:wrong|incorrect|inaccurate)\s+(?:amount|price|pricing|rate|total|quantity|qty|invoice|po|address|customer|tax|figure|hours)\b/i,
+  /\b(?:amount|price|pricing|rate|total|quantity|invoice|tax|figure)\s+(?:is|are|was|seems|looks)\s+(?:wrong|incorrect|off|too high|not right|not correct)\b/i,
+  /\b(?:does ?n['’]?t|do ?n['’]?t|does not|do not|did not|didn['’]?t)\s+(?:match|agree with|reflect)\b/i,
+  /\bdiscrepanc(?:y|ies)\b/i,
+  /\b(?:never|not|haven['’]?t|have not|didn['’]?t|did not)\s+(?:yet\s+)?(?:received|receive|got|get|ordered|order|agreed|authori[sz]ed|approved|delivered)\s+(?:the\s+|any\s+|these\s+|this\s+|those\s+|our\s+)?(?:goods|service|services|work|parts|items|order|shipment|delivery|product|products|materials|equipment|repair|visit|this|that|it|them)\b(?!\s+(?:invoice|bill|statement|e-?mail|copy))/i,
+  /\bnever (?:received|got|arrived|delivered|showed up|came|finished|completed)\b(?!\s+(?:this|the|your|an|any|that)\s+(?:invoice|bill|statement|e-?mail|copy))/i,
+  /\b(?:not|wasn['’]?t|was not|never)\s+(?:been\s+)?(?:finished|completed|done|installed|fixed)\b/i,
+  /\bno record of\b/i,
+  /\b(?:is ?n['’]?t|is not|not yet|wasn['’]?t|was not)\s+due\b/i,
+  /\b(?:corrected|revised|amended)\s+invoice\b/i,
+  /\bduplicate of\b/i,
+  /\b(?:invoice|charge|bill|charged|billed)\b[^?!]{0,20}\b(?:2|two) times\b/i,
+  /\b(?:billed|charged|invoiced)\s+(?:us\s+)?for\b[^?!]{0,60}\bbut\b/i,
+  /\b(?:won['’]?t|will not|refuse to|not going to)\s+pay\s+(?:this|that|it|for|the|any)\b/i,
+  /\b(?:do ?n['’]?t|do not|does not|doesn['’]?t) have (?:a |any )?(?:contract|account|agreement|order|po)s? with\b/i,
+  /\b(?:damaged|defective|broken|faulty|crushed|missing items|missing parts|short[-\s]?shipped|not as described|not what we ordered)\b/i,
+  /\bdisput(?:e|ed|ing)\b/i,
+  /\bcredit (?:memo|note)\b/i,
+  /\brefund\b/i,
+  /\b(?:already|previously)\s+(?:been\s+)?(?:paid|settled|sent (?:the )?payment)\b/i,
+  /\b(?:we|i)\s+(?:have\s+|had\s+)?paid\s+(?:this|that|it|the invoice|inv[-\s]?\d[\w-]*)\s+(?:already|in full|on|last)\b/i,
+  /\bcancel(?:l?ed)?\s+(?:the|our|this)\s+(?:order|service|contract|subscription|account)\b/i,
+  /\b(?:not|wasn['’]?t|was not|isn['’]?t|is not)\s+(?:our|my)\s+(?:invoice|order|account|bill)\b/i,
+  /\bcharged (?:for|us for)\b[^.?!]{0,40}\b(?:we|i) (?:did ?n['’]?t|did not|never)\b/i,
+];
+
+/**
+ * The customer says they have paid already: the ledger disagrees with them, so it is a proposed
+ * dispute ("already paid") for someone to check, read after promises so "funds should arrive by
+ * Monday" stays a promise.
+ */
+const PAID_CLAIM = [
+  /\b(?:already|previously)\s+(?:been\s+)?(?:paid|settled|sent|mailed|wired|transferred)\b/i,
+  /\bpa(?:y|id) already\b/i,
+  /^(?:we\s+|i\s+)?(?:have\s+)?(?:paid|sent|mailed|wired|transferred)\s+(?:it\s+|this\s+|the payment\s+|payment\s+|the check\s+|a check\s+)?(?:yesterday|today|last|this morning|on)\b/i,
+  /\b(?:we|i)\s+(?:have\s+|had\s+)?(?:paid|sent|mailed|wired|transferred|settled)\s+(?:the\s+|our\s+|a\s+)?(?:payment|check|cheque|invoice|balance|this|that|it|money|funds)\b/i,
+  /\b(?:payment|check|cheque|transfer|wire|it|this|invoice)\s+(?:was|were|has been|have been)\s+(?:already\s+)?(?:paid|sent|made|mailed|wired|settled|processed)\b/i,
+  /\b(?:check|cheque|payment) (?:is )?in the mail\b/i,
+  /\b(?:receive|received|get|got)\s+(?:our|my)\s+(?:payment|check|cheque|transfer|wire)\b/i,
+];
+
+/** Not a question, but someone must answer: the contact is wrong, or an offer waits on us. */
+const NEEDS_ANSWER = [
+  /\bno longer (?:work|with)\b|\bstop (?:emailing|sending|contacting)\b|\bwrong (?:person|contact|e-?mail address)\b/i,
+  /\b(?:we|i) (?:can|could|would|will)\b[^?!]{0,60}\b(?:if|once|provided) you\b/i,
+  /\bnever (?:received|got) (?:this|the|your|an|any|that) (?:invoice|bill|statement|copy)\b/i,
+];
+
+/** A question about the bill or a request to us: the reply needs an answer. */
+const REQUEST = /\b(?:please|pls|kindly|could you|can you|would you|will you|can someone|could someone)\b[^.?!]{0,60}\b(?:send|resend|re-send|check|confirm|verify|advise|provide|share|explain|clarify|look into|call|forward|update|email|tell|let (?:me|us) know|review|correct|fix|issue)\b/i;
+const WHO = /\bwho (?:is this|are you|you are|is sending)\b|\bwhat is this (?:for|about|invoice)\b|\b(?:do ?n['’]?t|do not|don['’]?t) (?:recogni[sz]e|know what)\b|\bnot sure what this (?:is|invoice)\b/i;
+/** Courtesies that end in a question mark or ask nothing about the bill. */
+const COURTESY = /^(?:(?:hi|hello|dear|hey)\b[^?]{0,40}[,!]?\s*)?(?:how are you|hope (?:you|all)|hope this|how(?:'s| is) (?:it going|your)|thanks?|thank you|have a (?:good|great|nice))|let (?:me|us) know if (?:you )?(?:need|have)|if you (?:have|need) any/i;
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+let chrono: typeof import('chrono-node') | null = null;
+
+/** chrono-node, loaded when the first commitment sentence is read: most processes read none. */
+function dateParser(): typeof import('chrono-node') {
+  chrono ??= require('chrono-node') as typeof import('chrono-node');
+  return chrono;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const ymd = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
+
+/** The next day-of-month `day` on or after `today` ("the 15th"). */
+function nextDayOfMonth(today: string, day: number): string | null {
+  let y = +today.slice(0, 4);
+  let m = +today.slice(5, 7);
+  for (let i = 0; i < 3; i++) {
+    const date = ymd(y, m, day);
+    if (isValidDate(date) && date >= today) return date;
+    m += 1;
+    if (m > 12) {
+      m = 1;
+      y += 1;
+    }
+  }
+  return null;
+}
+
+/** The first date on or after `today` with this month and day, when no year is written. */
+function nextMonthDay(today: string, month: number, day: number, year: number | null): string | null {
+  const y0 = year ?? +today.slice(0, 4);
+  const first = ymd(y0, month, day);
+  if (!isValidDate(first)) return null;
+  return year !== null || first >= today ? first : ymd(y0 + 1, month, day);
+}
+
+const dayOfWeek = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
+
+/**
+ * A week a payment is promised in, as the day the promise is kept by: "this week" and "end of the
+ * week" its Friday, "next week" next week's Friday, "next week Tuesday" / "Tuesday next week" that day.
+ */
+function weekDate(sentence: string, today: string): { date: string; at: number; end: number } | null {
+  const now = dayOfWeek(today);
+  const next = /\b(?:(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+)?next week(?:['’]s)?(?:\s+(?:on\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday))?\b/i.exec(sentence);
+  if (next) {
+    const monday = addDays(today, ((1 - now + 7) % 7) || 7);
+    const name = (next[1] ?? next[2])?.toLowerCase();
+    const want = name ? WEEKDAYS.indexOf(name) : 5;
+    return { date: addDays(monday, (want + 6) % 7), at: next.index, end: next.index + next[0].length };
+  }
+  const end = /\b(?:this week|end of (?:the |this )?week|week['’]?s end|by the weekend|this weekend)\b/i.exec(sentence);
+  return end ? { date: addDays(today, (5 - now + 7) % 7), at: end.index, end: end.index + end[0].length } : null;
+}
+
+/**
+ * The dates a sentence names, as calendar days, read relative to `today`: chrono's readings where
+ * the day is known or implied (a weekday, "next week", "tomorrow"), and the forms chrono misses
+ * ("the 15th", "end of the month", "5.12.", "within 10 days"). A bare month ("the October
+ * service", "in October") names no day and is no date here.
+ */
+export function datesIn(sentence: string, today: string): string[] {
+  const found: string[] = [];
+  const ref = new Date(`${today}T12:00:00Z`);
+  const week = weekDate(sentence, today);
+  if (week) found.push(week.date);
+  for (const r of dateParser().parse(sentence, ref, { forwardDate: true })) {
+    // Weeks are read by weekDate: chrono reads "this week" as today and "next week" as a week from today.
+    if (/\bweek/i.test(r.text) || (week && r.index < week.end && r.index + r.text.length > week.at)) continue;
+    // A schedule ("every other Friday", "on Fridays") is no date.
+    if (/\bevery\s+(?:other\s+|second\s+)?$/i.test(sentence.slice(0, r.index)) || /^\w+days\b/i.test(r.text)) continue;
+    const s = r.start;
+    const dayKnown = s.isCertain('day') || s.isCertain('weekday') || /\b(?:tomorrow|today|tonight|week|weekend|month)\b/i.test(r.text);
+    if (!dayKnown) continue;
+    // A bare "end of month" names the month's last day; chrono names its first of the next.
+    if (/\bend of (?:the |this )?month\b/i.test(r.text)) found.push(monthEnd(today.slice(0, 7)));
+    else found.push(ymd(s.get('year') ?? +today.slice(0, 4), s.get('month') ?? 1, s.get('day') ?? 1));
+  }
+  for (const m of sentence.matchAll(/\b(?:on|by|before|the)\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))/gi)) {
+    const d = nextDayOfMonth(today, +m[1]);
+    if (d) found.push(d);
+  }
+  for (const m of sentence.matchAll(/\b(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})?(?!\d)/g)) {
+    const year = m[3] ? (m[3].length === 2 ? 2000 + +m[3] : +m[3]) : null;
+    const d = nextMonthDay(today, +m[2], +m[1], year);
+    if (d) found.push(d);
+  }
+  for (const m of sentence.matchAll(/\b(\d{1,2})\/(\d{1,2})(?:\/(\d{2,4}))?\b/g)) {
+    // Day first when the first number cannot be a month (15/12); chrono reads the rest month first.
+    if (+m[1] <= 12) continue;
+    const year = m[3] ? (m[3].length === 2 ? 2000 + +m[3] : +m[3]) : null;
+    const d = nextMonthDay(today, +m[2], +m[1], year);
+    if (d) found.push(d);
+  }
+  if (/\b(?:eom|end of (?:the |this )?month|month[-\s]end)\b/i.test(sentence) && !found.length) found.push(monthEnd(today.slice(0, 7)));
+  const mid = /\bmid[-\s]?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.exec(sentence);
+  if (mid) {
+    const d = nextMonthDay(today, MONTHS.indexOf(mid[1].toLowerCase()) + 1, 15, null);
+    if (d) found.push(d);
+  }
+  const month = /\b(?:in|by|before|during|until)\s+(?:the\s+month\s+of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b(?!\s*\d)/i.exec(sentence);
+  if (month && !found.length) {
+    // "We plan to pay in October": the promise stands until the month's last day.
+    const first = nextMonthDay(today.slice(0, 8) + '01', MONTHS.indexOf(month[1].toLowerCase()) + 1, 1, null);
+    if (first) found.push(monthEnd(first.slice(0, 7)));
+  }
+  const endOf = /\bend of (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.exec(sentence);
+  if (endOf) {
+    const month = MONTHS.indexOf(endOf[1].toLowerCase()) + 1;
+    const first = nextMonthDay(today, month, 1, null);
+    if (first) found.push(monthEnd(first.slice(0, 7)));
+  }
+  const within = /\bwithin (?:the next )?(\d{1,3}|a|one|two|three|ten|fourteen|thirty) (day|days|week|weeks)\b/i.exec(sentence);
+  if (within) {
+    const words: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, ten: 10, fourteen: 14, thirty: 30 };
+    const n = words[within[1].toLowerCase()] ?? +within[1];
+    found.push(addDays(today, within[2].toLowerCase().startsWith('week') ? n * 7 : n));
+  }
+  const weekday = /\b(?:this|next|on|by|coming)\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/i.exec(sentence);
+  if (weekday && !found.length) {
+    const want = WEEKDAYS.indexOf(weekday[1].toLowerCase());
+    const now = new Date(`${today}T00:00:00Z`).getUTCDay();
+    found.push(addDays(today, ((want - now + 7) % 7) || 7));
+  }
+  return [...new Set(found)].filter(isValidDate);
+}
+
+/** An amount the sentence names, in minor units: "$4,250.00", "USD 1200", "1.250,50 €", "£300". */
+export function amountIn(sentence: string): number | null {
+  const m =
+    /(?:[$€£]|\b(?:USD|EUR|GBP|CAD|AUD)\s?)\s?(\d{1,3}(?:[,.'\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?!\d)/i.exec(sentence) ??
+    /\b(\d{1,3}(?:[,.'\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s?(?:€|\$|USD|EUR|GBP|CAD|AUD|dollars|euros?)\b/i.exec(sentence);
+  if (!m) return null;
+  const raw = m[1].replace(/\s|'/g, '');
+  // The last separator followed by one or two digits is the decimal mark.
+  const decimal = /[.,](\d{1,2})$/.exec(raw);
+  const whole = (decimal ? raw.slice(0, -decimal[0].length) : raw).replace(/[.,]/g, '');
+  const minor = +whole * 100 + (decimal ? +decimal[1].padEnd(2, '0') : 0);
+  return Number.isSafeInteger(minor) && minor > 0 ? minor : null;
+}
+
+const clip = (s: string) => (s.length > SENTENCE_MAX ? `${s.slice(0, SENTENCE_MAX - 1)}…` : s);
+
+/** A sentence that commits to paying, turned down by nothing and waiting on nothing. */
+export function isCommitment(sentence: string): boolean {
+  if (/\?\s*$/.test(sentence)) return false;
+  if (REFUSAL.test(sentence) || CONDITION.test(sentence)) return false;
+  return COMMITMENT.some((re) => re.test(sentence));
+}
+
+function asksSomething(sentence: string): boolean {
+  if (COURTESY.test(sentence)) return false;
+  return /\?\s*$/.test(sentence) || /\?\s+\S/.test(sentence) || REQUEST.test(sentence) || WHO.test(sentence);
+}
+
+/**
+ * How a reply reads. `subject` counts only when the customer wrote it (not "RE:" of ours); `saidAt`
+ * places relative dates. A complaint anywhere in the customer's words makes a proposed dispute
+ * (whatever else they say); then an explicit, unconditional commitment with a date within the
+ * horizon or an amount makes a promise; then a question or a request makes "needs an answer".
+ */
+export function readReply(subject: string | null, body: string | null, saidAt: string): ReplyReading {
+  const own = ownWords(body ?? '');
+  const subjectOwn = subject && !/^\s*(re|aw|sv|fw|fwd|tr|wg)\s*:/i.test(subject) ? subject : null;
+  const all = [...(subjectOwn ? [subjectOwn] : []), ...sentencesOf(own)];
+  if (all.length === 0) return NONE;
+  const today = saidAt.slice(0, 10);
+  const complaint = all.find((s) => COMPLAINT.some((re) => re.test(s)));
+  if (complaint) return { kind: 'dispute', date: null, amount: null, sentence: clip(complaint) };
+  const stranger = all.find((s) => WHO.test(s));
+  if (stranger) return { kind: 'needs_answer', date: null, amount: null, sentence: clip(stranger) };
+  const horizon = addDays(today, PROMISE_HORIZON_DAYS);
+  for (const sentence of all) {
+    if (!isCommitment(sentence)) continue;
+    const date = datesIn(sentence, today).filter((d) => d >= today && d <= horizon).sort()[0] ?? null;
+    const amount = amountIn(sentence);
+    if (date !== null || amount !== null) return { kind: 'promise', date, amount, sentence: clip(sentence) };
+  }
+  const paid = all.find((s) => PAID_CLAIM.some((re) => re.test(s)));
+  if (paid) return { kind: 'dispute', date: null, amount: null, sentence: clip(paid) };
+  const question = all.find((s) => NEEDS_ANSWER.some((re) => re.test(s)) || asksSomething(s));
+  if (question) return { kind: 'needs_answer', date: null, amount: null, sentence: clip(question) };
+  return NONE;
+}

@@ -1,0 +1,129 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { amountIn, datesIn, ownWords, type ReadingKind, readReply } from '../../core/replies/reading';
+
+interface Case {
+  id: string;
+  file: string;
+  said: string;
+  subject: string;
+  body: string;
+  kind: ReadingKind;
+  date: string | null;
+  /** Minor units; undefined when the corpus does not say. */
+  amount: number | undefined;
+}
+
+const DIR = resolve(import.meta.dirname, '../fixtures/replies');
+
+/** The corpus (test/fixtures/replies/README.md): "=== id", header lines, "---", the body. */
+function corpus(): Case[] {
+  const cases: Case[] = [];
+  for (const file of readdirSync(DIR).filter((f) => f.endsWith('.txt')).sort()) {
+    for (const block of readFileSync(resolve(DIR, file), 'utf8').split(/^=== /m).slice(1)) {
+      const [head, ...rest] = block.split(/^---$/m);
+      const lines = head.split('\n');
+      const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2).trim() ?? '';
+      const [kind, date, amount] = field('expect').split(/\s+/);
+      cases.push({
+        id: lines[0].trim(),
+        file,
+        said: field('said'),
+        subject: field('subject'),
+        body: rest.join('---').replace(/^\n/, '').trimEnd(),
+        kind: kind as ReadingKind,
+        date: kind === 'promise' && date !== '-' ? date : null,
+        amount: amount === undefined ? undefined : Math.round(Number(amount) * 100),
+      });
+    }
+  }
+  return cases;
+}
+
+describe('the reply corpus', () => {
+  const cases = corpus();
+
+  it('holds at least 60 replies, each with a known expected reading', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+    for (const c of cases) {
+      expect(['promise', 'dispute', 'needs_answer', 'none'], c.id).toContain(c.kind);
+      expect(c.said, c.id).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      expect(c.body.length, c.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('reads promises with at least 95% precision, and prints every misreading', () => {
+    let predicted = 0;
+    let correct = 0;
+    let expected = 0;
+    let kindRight = 0;
+    const misread: string[] = [];
+    for (const c of cases) {
+      const r = readReply(c.subject, c.body, c.said);
+      const isPromise = c.kind === 'promise';
+      const rightPromise = r.kind === 'promise' && isPromise && r.date === c.date && (c.amount === undefined || r.amount === c.amount);
+      if (isPromise) expected += 1;
+      if (r.kind === 'promise') predicted += 1;
+      if (rightPromise) correct += 1;
+      if (r.kind === c.kind && (!isPromise || rightPromise)) kindRight += 1;
+      else {
+        const show = (k: string, d: string | null, a: number | null | undefined) => `${k}${k === 'promise' ? ` ${d ?? '-'}${a ? ` ${(a / 100).toFixed(2)}` : ''}` : ''}`;
+        misread.push(`${c.file} ${c.id}: expected ${show(c.kind, c.date, c.amount)}, read ${show(r.kind, r.date, r.amount)} from "${r.sentence ?? ''}"`);
+      }
+    }
+    const precision = predicted ? correct / predicted : 1;
+    const recall = expected ? correct / expected : 1;
+    console.log(
+      [
+        `reply corpus: ${cases.length} replies, ${expected} promises expected, ${predicted} read as promises, ${correct} right`,
+        `promise precision ${(precision * 100).toFixed(1)}%, recall ${(recall * 100).toFixed(1)}%, every kind right in ${kindRight}/${cases.length}`,
+        ...misread.map((m) => `  misread: ${m}`),
+      ].join('\n'),
+    );
+    expect(precision).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('the reply from issue 36 is a proposed dispute, not a promise for October 1 next year', () => {
+    const r = readReply('RE: Invoice INV-10333 is past due', 'I think I was charged twice for the October service, can you check before I pay?', '2026-11-24T10:00:00Z');
+    expect(r).toEqual({ kind: 'dispute', date: null, amount: null, sentence: 'I think I was charged twice for the October service, can you check before I pay?' });
+  });
+});
+
+describe('the rules under the reading', () => {
+  it('keeps only the customer’s own words: no quotes, forwards or signatures', () => {
+    expect(ownWords('We will pay Friday.\n\nOn Tue, Nov 24, 2026 at 9:00 AM AR <ar@x.test> wrote:\n> pay by Dec 1')).toBe('We will pay Friday.');
+    expect(ownWords('> quoted line\nmy answer\n> more')).toBe('my answer');
+    expect(ownWords('Paying Monday.\n--\nJanet | closed Dec 24')).toBe('Paying Monday.');
+    expect(ownWords('See below\n---------- Forwarded message ---------\nFrom: x\nwe will pay on Dec 3')).toBe('See below');
+  });
+
+  it('places dates relative to the day said, and a bare month names no day', () => {
+    const today = '2026-11-24';
+    expect(datesIn('the October service', today)).toEqual([]);
+    expect(datesIn('on the 5th', today)).toEqual(['2026-12-05']);
+    expect(datesIn('on the 30th', today)).toEqual(['2026-11-30']);
+    expect(datesIn('we make the payment on 5.12.', today)).toEqual(['2026-12-05']);
+    expect(datesIn('latest by 15/12/2026', today)).toEqual(['2026-12-15']);
+    expect(datesIn('by EOM', today)).toEqual(['2026-11-30']);
+    expect(datesIn('within 10 days', today)).toEqual(['2026-12-04']);
+    expect(datesIn('on January 8', '2026-12-18')).toEqual(['2027-01-08']);
+  });
+
+  it('reads amounts in US and European notation, in minor units', () => {
+    expect(amountIn('we will pay $1,250.00 on Friday')).toBe(125_000);
+    expect(amountIn('transfer 1.500,00 EUR this week')).toBe(150_000);
+    expect(amountIn('£300 by Monday')).toBe(30_000);
+    expect(amountIn('USD 980')).toBe(98_000);
+    expect(amountIn('invoice 10331 on the 5th')).toBeNull();
+  });
+
+  it('a date further than 120 days out is no promise, and neither is a refusal, a condition or a question', () => {
+    expect(readReply(null, 'We will pay on Oct 1.', '2026-11-24T10:00:00Z').kind).toBe('none');
+    expect(readReply(null, 'We will pay on Dec 1.', '2026-11-24T10:00:00Z')).toMatchObject({ kind: 'promise', date: '2026-12-01' });
+    expect(readReply(null, 'We cannot pay until Dec 15.', '2026-11-24T10:00:00Z').kind).toBe('none');
+    expect(readReply(null, 'We will pay on Dec 4 if you waive the late fee.', '2026-11-24T10:00:00Z').kind).not.toBe('promise');
+    expect(readReply(null, 'Can we pay on Dec 4?', '2026-11-24T10:00:00Z').kind).toBe('needs_answer');
+  });
+});
