@@ -88,7 +88,7 @@ const COMMITMENT = [
   /\byou (?:will|should) (?:have|receive|get|see)\b[^.?!]{0,30}\b(?:payment|check|cheque|funds|money|it|transfer|wire)\b/i,
   // Non-native present tense for the future: "we make the payment on 5 December", "I transfer the money Monday".
   new RegExp(String.raw`\b(?:we|i)\s+(?:make|do|send|transfer|pay|wire|remit)\s+(?:the\s+)?(?:payment|transfer|money|amount|balance|invoice|it)\b`, 'i'),
-  /\bpayment (?:date|is planned|planned)\b/i,
+  /\bpayment (?:is )?planned (?:for|on)\b/i,
 ];
 
 /** A commitment turned down: "we cannot pay", "won't be able to pay until". */

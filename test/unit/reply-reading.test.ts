@@ -41,6 +41,45 @@ function corpus(): Case[] {
   return cases;
 }
 
+/** Written after the reader had been tuned on the other files, and run once as written. */
+const HELD_OUT = 'held-out.txt';
+
+interface Score {
+  replies: number;
+  expected: number;
+  predicted: number;
+  correct: number;
+  kindRight: number;
+  precision: number;
+  recall: number;
+  misread: string[];
+}
+
+/** A promise is read right when the corpus expects one with the same date (and amount, where it names one). */
+function score(cases: Case[]): Score {
+  let predicted = 0;
+  let correct = 0;
+  let expected = 0;
+  let kindRight = 0;
+  const misread: string[] = [];
+  const show = (k: string, d: string | null, a: number | null | undefined) => `${k}${k === 'promise' ? ` ${d ?? '-'}${a ? ` ${(a / 100).toFixed(2)}` : ''}` : ''}`;
+  for (const c of cases) {
+    const r = readReply(c.subject, c.body, c.said);
+    const isPromise = c.kind === 'promise';
+    const rightPromise = r.kind === 'promise' && isPromise && r.date === c.date && (c.amount === undefined || r.amount === c.amount);
+    if (isPromise) expected += 1;
+    if (r.kind === 'promise') predicted += 1;
+    if (rightPromise) correct += 1;
+    if (r.kind === c.kind && (!isPromise || rightPromise)) kindRight += 1;
+    else misread.push(`${c.file} ${c.id}: expected ${show(c.kind, c.date, c.amount)}, read ${show(r.kind, r.date, r.amount)} from "${r.sentence ?? ''}"`);
+  }
+  return { replies: cases.length, expected, predicted, correct, kindRight, precision: predicted ? correct / predicted : 1, recall: expected ? correct / expected : 1, misread };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const report = (s: Score) =>
+  `${s.replies} replies, ${s.expected} promises expected, ${s.predicted} read as promises, ${s.correct} right: promise precision ${pct(s.precision)}, recall ${pct(s.recall)}; every kind right in ${s.kindRight}/${s.replies}`;
+
 describe('the reply corpus', () => {
   const cases = corpus();
 
@@ -55,34 +94,16 @@ describe('the reply corpus', () => {
   });
 
   it('reads promises with at least 95% precision, and prints every misreading', () => {
-    let predicted = 0;
-    let correct = 0;
-    let expected = 0;
-    let kindRight = 0;
-    const misread: string[] = [];
-    for (const c of cases) {
-      const r = readReply(c.subject, c.body, c.said);
-      const isPromise = c.kind === 'promise';
-      const rightPromise = r.kind === 'promise' && isPromise && r.date === c.date && (c.amount === undefined || r.amount === c.amount);
-      if (isPromise) expected += 1;
-      if (r.kind === 'promise') predicted += 1;
-      if (rightPromise) correct += 1;
-      if (r.kind === c.kind && (!isPromise || rightPromise)) kindRight += 1;
-      else {
-        const show = (k: string, d: string | null, a: number | null | undefined) => `${k}${k === 'promise' ? ` ${d ?? '-'}${a ? ` ${(a / 100).toFixed(2)}` : ''}` : ''}`;
-        misread.push(`${c.file} ${c.id}: expected ${show(c.kind, c.date, c.amount)}, read ${show(r.kind, r.date, r.amount)} from "${r.sentence ?? ''}"`);
-      }
-    }
-    const precision = predicted ? correct / predicted : 1;
-    const recall = expected ? correct / expected : 1;
+    const all = score(cases);
+    const heldOut = score(cases.filter((c) => c.file === HELD_OUT));
     console.log(
       [
-        `reply corpus: ${cases.length} replies, ${expected} promises expected, ${predicted} read as promises, ${correct} right`,
-        `promise precision ${(precision * 100).toFixed(1)}%, recall ${(recall * 100).toFixed(1)}%, every kind right in ${kindRight}/${cases.length}`,
-        ...misread.map((m) => `  misread: ${m}`),
+        `reply corpus: ${report(all)}`,
+        `  of which held out (${HELD_OUT}, written after the reader was tuned on the rest): ${report(heldOut)}`,
+        ...all.misread.map((m) => `  misread: ${m}`),
       ].join('\n'),
     );
-    expect(precision).toBeGreaterThanOrEqual(0.95);
+    expect(all.precision).toBeGreaterThanOrEqual(0.95);
   });
 
   it('the reply from issue 36 is a proposed dispute, not a promise for October 1 next year', () => {
