@@ -6,7 +6,7 @@ import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { formatDate, formatMoney, localToday } from './format';
-import { PAYMENT_METHODS, PAYMENT_STATUS_WORDS, type PaymentOperation, paymentMethodWords, paymentOperations, operationEffect, overpayment } from './payments';
+import { OPERATION_LABELS, PAYMENT_METHODS, PAYMENT_STATUS_WORDS, type PaymentOperation, paymentMethodWords, paymentOperations, operationEffect, overpayment } from './payments';
 import type { InvoiceDetail } from './types';
 
 type Payment = Schemas['Payment'];
@@ -136,8 +136,6 @@ export function RecordPayment({ companyId, invoice, onSaved }: { companyId: stri
   );
 }
 
-const OPERATION_LABEL: Record<PaymentOperation, string> = { settle: 'Settle', fail: 'Mark failed', void: 'Void' };
-
 /** The invoice's payments; pending ones first in mind: settle, fail or void each with a reason. */
 export function Payments({ companyId, invoice, version, onSaved }: { companyId: string; invoice: InvoiceDetail; version: number; onSaved: () => void }) {
   const payments = useLoad(
@@ -175,8 +173,8 @@ export function Payments({ companyId, invoice, version, onSaved }: { companyId: 
                 <td className="num">{formatMoney(p.amount, currency)}</td>
                 <td className="row-actions">
                   {paymentOperations(p.status).map((operation) => (
-                    <button key={operation} type="button" className="btn btn-ghost btn-small" aria-label={`${OPERATION_LABEL[operation]} the ${formatMoney(p.amount, currency)} payment of ${formatDate(p.payment_date)}`} onClick={() => setActing({ payment: p, operation })}>
-                      {OPERATION_LABEL[operation]}
+                    <button key={operation} type="button" className="btn btn-ghost btn-small" aria-label={`${OPERATION_LABELS[operation]} the ${formatMoney(p.amount, currency)} payment of ${formatDate(p.payment_date)}`} onClick={() => setActing({ payment: p, operation })}>
+                      {OPERATION_LABELS[operation]}
                     </button>
                   ))}
                 </td>
@@ -236,7 +234,7 @@ function PaymentOperationDialog({
       if (operation === 'void') await api.post('/api/companies/{company_id}/payments/{payment_id}/void', { path, body });
       else if (operation === 'settle') await api.post('/api/companies/{company_id}/payments/{payment_id}/settle', { path, body });
       else await api.post('/api/companies/{company_id}/payments/{payment_id}/fail', { path, body });
-      toast.success(`${OPERATION_LABEL[operation]}: ${formatMoney(payment.amount, invoice.currency)} on ${invoice.invoice_number}`);
+      toast.success(`${OPERATION_LABELS[operation]}: ${formatMoney(payment.amount, invoice.currency)} on ${invoice.invoice_number}`);
       onDone();
     } catch (err) {
       setError(describeError(err));
@@ -246,8 +244,8 @@ function PaymentOperationDialog({
 
   return (
     <ConfirmDialog
-      title={`${OPERATION_LABEL[operation]} this payment?`}
-      confirmLabel={OPERATION_LABEL[operation]}
+      title={`${OPERATION_LABELS[operation]} this payment?`}
+      confirmLabel={OPERATION_LABELS[operation]}
       busy={busy}
       disabled={reason.trim() === ''}
       focusConfirm={false}

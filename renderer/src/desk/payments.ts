@@ -1,6 +1,9 @@
 /** Payment rules and words of the panel and the customer page. Pure: unit-tested directly. */
 import type { Schemas } from '../api/client';
+import { operationChanges, type PaymentOperation } from '../../../core/payments/rules';
 import { formatMoney } from './format';
+
+export type { PaymentOperation };
 
 /** The methods offered when recording a payment (the API takes any text). */
 export const PAYMENT_METHODS = ['ACH', 'WIRE', 'CHECK', 'CREDIT_CARD', 'CASH', 'OTHER'];
@@ -20,13 +23,22 @@ export const PAYMENT_STATUS_WORDS: Record<Schemas['Payment']['status'], string> 
   VOIDED: 'Voided',
 };
 
-export type PaymentOperation = 'settle' | 'fail' | 'void';
+/** In the order the panel shows the buttons. */
+export const OPERATION_LABELS: Record<PaymentOperation, string> = { settle: 'Settle', fail: 'Mark failed', void: 'Void' };
 
-/** What can be done to a payment in a status (as the API allows: core/payments/rules). */
-export function paymentOperations(status: string): PaymentOperation[] {
-  if (status === 'PENDING') return ['settle', 'fail', 'void'];
-  if (status === 'PAID' || status === 'PARTIAL') return ['void'];
-  return [];
+/**
+ * What can be done to a payment in a status: the core's own state machine, without the no-ops and
+ * the refused moves. A failed payment is not offered a void: it counts toward nothing already.
+ */
+export function paymentOperations(status: Schemas['Payment']['status']): PaymentOperation[] {
+  if (status === 'FAILED') return [];
+  return (Object.keys(OPERATION_LABELS) as PaymentOperation[]).filter((operation) => {
+    try {
+      return operationChanges(status, operation);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Amounts in major units, compared in cents so 0.1 + 0.2 never matters. */
