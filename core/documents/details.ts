@@ -8,6 +8,7 @@ import type { CompanyDocumentDetailsTable, LogoType, Paper } from '../db/schema'
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { blankToNull } from '../text';
+import { boundLogo, LogoRefused } from './logo';
 
 export const MAX_LOGO_BYTES = 1024 * 1024;
 export const PAPERS = ['A4', 'Letter'] as const satisfies readonly Paper[];
@@ -157,19 +158,25 @@ export async function updateDocumentDetails(engine: Pick<Engine, 'db' | 'clock'>
   return documentDetails(engine.db, scope.companyId);
 }
 
-/** Stores the logo after checking it is really a PNG, JPEG or SVG of at most 1 MB. */
+/**
+ * Stores the logo after checking it is really a PNG, JPEG or SVG of at most 1 MB, decoded within
+ * bounds (logo.ts) and kept as a PNG of at most 1200 x 400: what is stored, synced and drawn is
+ * never the file as sent.
+ */
 export async function setLogo(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, data: Uint8Array): Promise<DocumentDetails> {
   const problem = logoProblem(data);
   if (problem) throw new ValidationError(problem, undefined, 'invalid_logo');
-  const type = sniffLogo(data) as LogoType;
+  const png = await boundLogo(data, sniffLogo(data) as LogoType).catch((err: unknown) => {
+    throw err instanceof LogoRefused ? new ValidationError(err.message, undefined, 'invalid_logo') : err;
+  });
   await runCommand(engine, 'set_document_logo', scope, async (tx) => {
     await ensureRow(tx, scope.companyId);
     await tx.db
       .updateTable('company_document_details')
-      .set({ logo_base64: Buffer.from(data).toString('base64'), logo_type: type, updated_at: tx.now })
+      .set({ logo_base64: png.toString('base64'), logo_type: 'image/png', updated_at: tx.now })
       .where('company_id', '=', scope.companyId)
       .execute();
-    await tx.record('company_document_details', scope.companyId, 'update', { logo_type: type, logo_bytes: data.length });
+    await tx.record('company_document_details', scope.companyId, 'update', { logo_type: 'image/png', logo_bytes: png.length });
   });
   return documentDetails(engine.db, scope.companyId);
 }

@@ -8,7 +8,7 @@ import { NotFoundError } from '../errors';
 import { documentDetailsWithLogo } from './details';
 import type { InvoiceDocumentData } from './draw-invoice';
 import { safeFilePart } from './pdf';
-import { renderOffThread } from './render';
+import { renderDocument } from './render';
 
 export async function invoiceDocumentData(db: Db, companyId: string, invoiceId: string): Promise<InvoiceDocumentData> {
   const invoice = await db
@@ -57,8 +57,12 @@ export function invoiceFileName(invoiceNumber: string): string {
 }
 
 /** The invoice's PDF with the figures of this moment, drawn on a document thread. */
-export async function invoicePdf(db: Db, companyId: string, invoiceId: string, today: string): Promise<{ pdf: Buffer; fileName: string; data: InvoiceDocumentData }> {
-  const data = await invoiceDocumentData(db, companyId, invoiceId);
-  const details = await documentDetailsWithLogo(db, companyId);
-  return { pdf: await renderOffThread({ kind: 'invoice', data, details, today }), fileName: invoiceFileName(data.invoice_number), data };
+export async function invoicePdf(db: Db, companyId: string, invoiceId: string, today: string): Promise<{ pdf: Buffer; missing: string[]; fileName: string; data: InvoiceDocumentData }> {
+  const { pdf, missing, request } = await renderDocument(async () => ({
+    kind: 'invoice' as const,
+    data: await invoiceDocumentData(db, companyId, invoiceId),
+    details: await documentDetailsWithLogo(db, companyId),
+    today,
+  }));
+  return { pdf, missing, fileName: invoiceFileName(request.data.invoice_number), data: request.data };
 }

@@ -1,42 +1,82 @@
 /**
- * Drawing documents off the server's event loop. Reading a document's figures is quick (SQLite);
- * drawing and compressing it is not (a 5,000-invoice statement, or a job making 1,000 invoice
- * copies, held every request for as long). So the caller reads the data here and a small pool of
- * worker threads draws: each gets plain data (the figures, the company details with its logo) and
- * answers with the file.
+ * Drawing documents off the server's event loop, in bounded memory. Reading a document's figures
+ * is quick (SQLite); drawing and compressing it is not (a 5,000-invoice statement, or a job making
+ * 1,000 invoice copies, held every request for as long). So a small pool of worker threads draws:
+ * each gets plain data (the figures, the company details with a bounded logo) and answers with the
+ * file.
+ *
+ * Bounds: at most POOL_SIZE documents are read and drawn at once, each thread under a heap limit;
+ * further documents wait in a queue of at most MAX_WAITING (beyond it: 429 with Retry-After). A
+ * document is read only once its turn comes, so twelve long statements asked for at once hold the
+ * figures of two, not twelve. A thread that runs out of memory fails that document alone, with
+ * words saying so, and the next document starts a fresh thread.
  *
  * Threads start on the first document and stop after a while without work; an idle thread never
- * keeps the process alive. A thread that dies fails the document in hand (the route answers 500, a
- * job retries) and the next document starts a fresh one.
+ * keeps the process alive.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { DomainError, TooManyRequestsError } from '../errors';
 import type { DocumentDetailsWithLogo } from './details';
 import type { InvoiceDocumentData } from './draw-invoice';
 import type { StatementData } from './draw-statement';
+import { drawableLogo } from './logo';
 
 /** What a thread is asked to draw: the figures as read, nothing it has to look up. */
 export type RenderRequest =
   | { kind: 'invoice'; data: InvoiceDocumentData; details: DocumentDetailsWithLogo; today: string }
   | { kind: 'statement'; data: StatementData; details: DocumentDetailsWithLogo };
 
-export type RenderThreadMessage = { id: number; pdf: Uint8Array } | { id: number; error: string };
+export type RenderThreadMessage = { id: number; pdf: Uint8Array; missing: string[] } | { id: number; error: string };
+
+/** A drawn file, with the characters no bundled font could draw (pdf.ts), for the reader to be told. */
+export interface Rendered {
+  pdf: Buffer;
+  missing: string[];
+}
 
 /** Two threads: a statement asked for on the customer page is not queued behind a job's documents. */
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
+/** Documents waiting for a thread; more than this at once is a client to slow down. */
+export const MAX_WAITING = 64;
 /** A thread idle this long stops (each holds its parsed fonts, some tens of MB). */
 const IDLE_MS = 30_000;
+/**
+ * Each thread's heap: the longest statement allowed (statement.ts MAX_STATEMENT_LINES, ~3,000 pages)
+ * draws in ~130 MB; past this the thread stops and the document fails, never the process.
+ */
+export const THREAD_LIMITS = { maxOldGenerationSizeMb: heapLimitMb(process.env.ARDESK_DOCUMENT_THREAD_MB), maxYoungGenerationSizeMb: 32, stackSizeMb: 4 } as const;
 
-interface Slot {
-  worker: Worker;
-  busy: number;
-  idleTimer: NodeJS.Timeout | null;
+/** The operator's ARDESK_DOCUMENT_THREAD_MB (16 to 4096), else 256. */
+export function heapLimitMb(value: string | undefined): number {
+  const mb = Number(value);
+  return Number.isInteger(mb) && mb >= 16 && mb <= 4096 ? mb : 256;
 }
 
-const slots: Slot[] = [];
-const waiting = new Map<number, { slot: Slot; resolve: (pdf: Buffer) => void; reject: (err: Error) => void }>();
+/** A document that could not be drawn within a thread's memory: the request's 422, a job's error. */
+export class DocumentTooLargeError extends DomainError {
+  constructor() {
+    super(
+      422,
+      'document_too_large',
+      `This document needs more than the ${THREAD_LIMITS.maxOldGenerationSizeMb} MB one document may use and was not made. For a statement, ask for a shorter period or download it as CSV (statement.csv).`,
+    );
+  }
+}
+
+interface Thread {
+  worker: Worker;
+  idleTimer: NodeJS.Timeout | null;
+  stopped: boolean;
+  /** The document in hand, settled by its answer or by the thread's death. */
+  task: { id: number; resolve: (drawn: Rendered) => void; reject: (err: Error) => void } | null;
+}
+
+const idle: Thread[] = [];
+let running = 0;
+const queue: Array<() => void> = [];
 let nextId = 1;
 
 /** The bundled entry (the Electron build puts it beside its main bundle), else the source's. */
@@ -45,61 +85,109 @@ function entry(): string {
   return existsSync(bundled) ? bundled : join(__dirname, 'render-thread.cjs');
 }
 
-function startSlot(): Slot {
-  const slot: Slot = { worker: new Worker(entry()), busy: 0, idleTimer: null };
-  slot.worker.on('message', (message: RenderThreadMessage) => {
-    const task = waiting.get(message.id);
-    if (!task) return;
-    waiting.delete(message.id);
-    done(slot);
+function startThread(): Thread {
+  const thread: Thread = { worker: new Worker(entry(), { resourceLimits: THREAD_LIMITS }), idleTimer: null, stopped: false, task: null };
+  thread.worker.on('message', (message: RenderThreadMessage) => {
+    const task = thread.task;
+    if (!task || task.id !== message.id) return;
+    thread.task = null;
     if ('error' in message) task.reject(new Error(`Drawing the document failed: ${message.error}`));
-    else task.resolve(Buffer.from(message.pdf.buffer, message.pdf.byteOffset, message.pdf.byteLength));
+    else task.resolve({ pdf: Buffer.from(message.pdf.buffer, message.pdf.byteOffset, message.pdf.byteLength), missing: message.missing });
   });
-  const fail = (err: Error) => {
-    const index = slots.indexOf(slot);
-    if (index >= 0) slots.splice(index, 1);
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    for (const [id, task] of waiting) {
-      if (task.slot !== slot) continue;
-      waiting.delete(id);
-      task.reject(err);
-    }
-  };
-  slot.worker.on('error', fail);
-  slot.worker.on('exit', (code) => fail(new Error(`The document thread stopped (exit code ${code})`)));
-  slots.push(slot);
-  return slot;
+  let failure: Error | null = null;
+  thread.worker.on('error', (err: Error & { code?: string }) => {
+    failure = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new DocumentTooLargeError() : err;
+  });
+  thread.worker.on('exit', (code) => {
+    thread.stopped = true;
+    const index = idle.indexOf(thread);
+    if (index >= 0) idle.splice(index, 1);
+    if (thread.idleTimer) clearTimeout(thread.idleTimer);
+    const task = thread.task;
+    thread.task = null;
+    task?.reject(failure ?? new Error(`The document thread stopped (exit code ${code})`));
+  });
+  return thread;
 }
 
-function done(slot: Slot): void {
-  slot.busy--;
-  if (slot.busy > 0) return;
-  // An idle thread keeps no process alive (a stopped server exits at once); one drawing does.
-  slot.worker.unref();
-  slot.idleTimer = setTimeout(() => void slot.worker.terminate(), IDLE_MS);
-  slot.idleTimer.unref();
-}
-
-/** The least busy thread, a new one while the pool is not full and every thread has work. */
-function pick(): Slot {
-  const idle = slots.find((s) => s.busy === 0);
-  if (idle) return idle;
-  if (slots.length < POOL_SIZE) return startSlot();
-  return slots.reduce((a, b) => (b.busy < a.busy ? b : a));
-}
-
-/** Draws the document on a worker thread and resolves with the PDF file. */
-export function renderOffThread(request: RenderRequest): Promise<Buffer> {
-  const slot = pick();
-  if (slot.idleTimer) {
-    clearTimeout(slot.idleTimer);
-    slot.idleTimer = null;
+/** A thread for the caller whose turn it is: an idle one, else a fresh one (the pool has room). */
+function takeThread(): Thread {
+  const thread = idle.pop() ?? startThread();
+  if (thread.idleTimer) {
+    clearTimeout(thread.idleTimer);
+    thread.idleTimer = null;
   }
-  slot.busy++;
-  slot.worker.ref();
+  thread.worker.ref();
+  return thread;
+}
+
+function returnThread(thread: Thread): void {
+  // A thread that died is not returned: the next document starts another.
+  if (thread.stopped) return;
+  // An idle thread keeps no process alive (a stopped server exits at once); one drawing does.
+  thread.worker.unref();
+  thread.idleTimer = setTimeout(() => {
+    // Out of the idle list first, so no document is handed to a thread on its way out.
+    idle.splice(idle.indexOf(thread), 1);
+    void thread.worker.terminate();
+  }, IDLE_MS);
+  thread.idleTimer.unref();
+  idle.push(thread);
+}
+
+async function turn(): Promise<void> {
+  if (running < POOL_SIZE) {
+    running++;
+    return;
+  }
+  if (queue.length >= MAX_WAITING) throw new TooManyRequestsError(`${MAX_WAITING} documents are waiting to be made; try again in a few seconds`, 5);
+  await new Promise<void>((resolve) => queue.push(resolve));
+}
+
+function leave(): void {
+  const next = queue.shift();
+  if (next) next();
+  else running--;
+}
+
+/** Runs `work` in its turn among the documents being made (a long CSV statement waits like a PDF). */
+export async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  await turn();
+  try {
+    return await work();
+  } finally {
+    leave();
+  }
+}
+
+function draw(thread: Thread, request: RenderRequest): Promise<Rendered> {
   const id = nextId++;
-  return new Promise<Buffer>((resolve, reject) => {
-    waiting.set(id, { slot, resolve, reject });
-    slot.worker.postMessage({ id, request });
+  return new Promise<Rendered>((resolve, reject) => {
+    thread.task = { id, resolve, reject };
+    thread.worker.postMessage({ id, request });
   });
+}
+
+/**
+ * Waits for a turn (bounded queue), then reads the document (`read`) and draws it on a thread:
+ * the figures are held only while the document is made. Answers with the file and what was read.
+ */
+export function renderDocument<R extends RenderRequest>(read: () => Promise<R>): Promise<Rendered & { request: R }> {
+  return inTurn(async () => {
+    const request = await read();
+    const logo = request.details.logoData && request.details.logo ? await drawableLogo(request.details.logoData, request.details.logo.type) : null;
+    const details: DocumentDetailsWithLogo = { ...request.details, logoData: logo, logo: logo ? { type: 'image/png', bytes: logo.length } : null };
+    const thread = takeThread();
+    try {
+      return { ...(await draw(thread, { ...request, details })), request };
+    } finally {
+      returnThread(thread);
+    }
+  });
+}
+
+/** Draws a document already read on a thread (its turn in the same queue). */
+export async function renderOffThread(request: RenderRequest): Promise<Rendered> {
+  const { pdf, missing } = await renderDocument(async () => request);
+  return { pdf, missing };
 }

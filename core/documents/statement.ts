@@ -9,14 +9,35 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/connection';
-import { NotFoundError, ValidationError } from '../errors';
+import { DomainError, NotFoundError, ValidationError } from '../errors';
+import { daysPastDue } from '../invoices/status';
+import { fromMinor } from '../money';
 import { documentDetailsWithLogo } from './details';
 import { type ActivityEntry, RECENT_PAYMENT_DAYS, type StatementData, type StatementInvoice, type StatementPayment } from './draw-statement';
 import { safeFilePart } from './pdf';
-import { renderOffThread } from './render';
+import { inTurn, renderDocument } from './render';
 
 /** How many recent payments a statement lists at most. */
 export const RECENT_PAYMENT_LIMIT = 20;
+/**
+ * A PDF statement's cap: open invoices plus activity lines (about 48 a page, so some 3,000 pages).
+ * Past it the statement is refused before it is drawn, pointing to the CSV or a shorter period.
+ */
+export const MAX_STATEMENT_LINES = 150_000;
+/** The CSV statement's cap: no pages to draw, but the lines are still read into memory at once. */
+export const MAX_CSV_STATEMENT_LINES = 500_000;
+
+export class StatementTooLongError extends DomainError {
+  constructor(max: number, format: 'pdf' | 'csv') {
+    super(
+      422,
+      'statement_too_long',
+      format === 'pdf'
+        ? `This statement would list more than ${max.toLocaleString('en-US')} invoices and payments (over 3,000 pages), more than a PDF statement may hold. Download it as CSV (statement.csv), or ask for a shorter activity period (from and to).`
+        : `This statement would list more than ${max.toLocaleString('en-US')} invoices and payments; ask for a shorter activity period (from and to).`,
+    );
+  }
+}
 
 /** The postal lines of a customer's first location, if it has one. */
 async function customerAddress(db: Db, companyId: string, customerId: string): Promise<string[]> {
@@ -45,7 +66,8 @@ export function checkStatementRequest(request: StatementRequest): void {
   if (request.from && request.to && request.from > request.to) throw new ValidationError('The activity period ends before it starts', { to: ['Must be on or after from'] });
 }
 
-export async function statementData(db: Db, companyId: string, customerId: string, request: StatementRequest, today: string): Promise<StatementData> {
+/** The statement's figures; throws StatementTooLongError past `maxLines` lines, read no further than that. */
+export async function statementData(db: Db, companyId: string, customerId: string, request: StatementRequest, today: string, maxLines = MAX_STATEMENT_LINES, format: 'pdf' | 'csv' = 'pdf'): Promise<StatementData> {
   checkStatementRequest(request);
   const customer = await db.selectFrom('customers').select(['id', 'name']).where('company_id', '=', companyId).where('id', '=', customerId).executeTakeFirst();
   if (!customer) throw new NotFoundError('Customer', customerId);
@@ -64,6 +86,7 @@ export async function statementData(db: Db, companyId: string, customerId: strin
           .where('invoice_date', '<=', asOf)
           .orderBy('due_date')
           .orderBy('invoice_number')
+          .limit(maxLines + 1)
           .execute()
       : await sql<StatementInvoice>`
           SELECT invoice_number, invoice_date, due_date, currency, total_amount, total_amount - settled AS open, settled AS paid FROM (
@@ -74,9 +97,11 @@ export async function statementData(db: Db, companyId: string, customerId: strin
             WHERE i.company_id = ${companyId} AND i.customer_id = ${customerId} AND i.invoice_date <= ${asOf}
               AND NOT (coalesce(i.closing_reason, '') IN ('credit_memo','written_off') AND coalesce(i.closed_date, '') <= ${asOf}))
           WHERE total_amount - settled > 0
-          ORDER BY due_date, invoice_number`
+          ORDER BY due_date, invoice_number
+          LIMIT ${maxLines + 1}`
           .execute(db)
           .then((r) => r.rows);
+  if (invoices.length > maxLines) throw new StatementTooLongError(maxLines, format);
   const since = new Date(Date.parse(`${asOf}T00:00:00Z`) - RECENT_PAYMENT_DAYS * 86_400_000).toISOString().slice(0, 10);
   const payments = await paymentsBetween(db, companyId, customerId, since, asOf, RECENT_PAYMENT_LIMIT);
   let activity: StatementData['activity'] = null;
@@ -88,8 +113,10 @@ export async function statementData(db: Db, companyId: string, customerId: strin
       .where('customer_id', '=', customerId)
       .where('invoice_date', '>=', request.from)
       .where('invoice_date', '<=', request.to)
+      .limit(maxLines + 1 - invoices.length)
       .execute();
-    const paid = await paymentsBetween(db, companyId, customerId, request.from, request.to, null);
+    const paid = await paymentsBetween(db, companyId, customerId, request.from, request.to, maxLines + 1 - invoices.length - issued.length);
+    if (invoices.length + issued.length + paid.length > maxLines) throw new StatementTooLongError(maxLines, format);
     const entries: ActivityEntry[] = [
       ...issued.map((i) => ({ date: i.date, kind: 'invoice' as const, reference: i.reference, currency: i.currency, charge: i.charge, payment: 0 })),
       ...paid.map((p) => ({ date: p.payment_date, kind: 'payment' as const, reference: p.invoice_number, currency: p.currency, charge: 0, payment: p.amount })),
@@ -100,8 +127,8 @@ export async function statementData(db: Db, companyId: string, customerId: strin
 }
 
 /** Settled payments of the customer's invoices dated from..to, newest first. */
-function paymentsBetween(db: Db, companyId: string, customerId: string, from: string, to: string, limit: number | null): Promise<StatementPayment[]> {
-  let query = db
+function paymentsBetween(db: Db, companyId: string, customerId: string, from: string, to: string, limit: number): Promise<StatementPayment[]> {
+  return db
     .selectFrom('payments as p')
     .innerJoin('invoices as i', 'i.id', 'p.invoice_id')
     .select(['p.payment_date', 'i.invoice_number', 'p.payment_method', 'i.currency', 'p.amount'])
@@ -112,16 +139,49 @@ function paymentsBetween(db: Db, companyId: string, customerId: string, from: st
     .where('p.payment_date', '>=', from)
     .where('p.payment_date', '<=', to)
     .orderBy('p.payment_date', 'desc')
-    .orderBy('p.id');
-  if (limit !== null) query = query.limit(limit);
-  return query.execute();
+    .orderBy('p.id')
+    .limit(limit)
+    .execute();
 }
 
-/** The statement PDF of one customer, with the figures of this moment, drawn on a document thread. */
-export async function statementPdf(db: Db, companyId: string, customerId: string, request: StatementRequest, today: string): Promise<{ pdf: Buffer; fileName: string; data: StatementData }> {
-  const data = await statementData(db, companyId, customerId, request, today);
-  const details = await documentDetailsWithLogo(db, companyId);
-  return { pdf: await renderOffThread({ kind: 'statement', data, details }), fileName: statementFileName(data.customer.name, data.as_of), data };
+/** The statement PDF of one customer, with the figures of this moment, read and drawn in its turn (render.ts). */
+export async function statementPdf(db: Db, companyId: string, customerId: string, request: StatementRequest, today: string): Promise<{ pdf: Buffer; missing: string[]; fileName: string; data: StatementData }> {
+  const rendered = await renderDocument(async () => ({
+    kind: 'statement' as const,
+    data: await statementData(db, companyId, customerId, request, today),
+    details: await documentDetailsWithLogo(db, companyId),
+  }));
+  const data = rendered.request.data;
+  return { pdf: rendered.pdf, missing: rendered.missing, fileName: statementFileName(data.customer.name, data.as_of), data };
+}
+
+const CSV_HEADER = ['Line', 'Date', 'Reference', 'Due date', 'Days past due', 'Currency', 'Amount', 'Paid', 'Open'];
+
+/** RFC 4180 field; a leading =, +, - or @ is quoted with an apostrophe so spreadsheets do not run it (as the aging export). */
+function csvField(value: string | number): string {
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The statement's lines as one flat table: open invoices, the period's activity, recent payments. Amounts in major units. */
+export function statementCsv(data: StatementData): string {
+  const lines: Array<Array<string | number>> = [CSV_HEADER];
+  for (const i of data.invoices) {
+    const days = daysPastDue(i.due_date, data.as_of);
+    lines.push(['Open invoice', i.invoice_date, i.invoice_number, i.due_date, days > 0 ? days : '', i.currency, fromMinor(i.total_amount), fromMinor(i.paid), fromMinor(i.open)]);
+  }
+  for (const e of data.activity?.entries ?? []) {
+    lines.push(e.kind === 'invoice' ? ['Invoice issued', e.date, e.reference, '', '', e.currency, fromMinor(e.charge), '', ''] : ['Payment received', e.date, e.reference, '', '', e.currency, '', fromMinor(e.payment), '']);
+  }
+  for (const p of data.payments) lines.push(['Recent payment', p.payment_date, p.invoice_number, '', '', p.currency, '', fromMinor(p.amount), '']);
+  return lines.map((line) => line.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+/** The statement as CSV (the alternative to a PDF past its cap), read in its turn among the documents. */
+export async function statementCsvFile(db: Db, companyId: string, customerId: string, request: StatementRequest, today: string): Promise<{ csv: string; fileName: string }> {
+  const data = await inTurn(() => statementData(db, companyId, customerId, request, today, MAX_CSV_STATEMENT_LINES, 'csv'));
+  return { csv: statementCsv(data), fileName: statementFileName(data.customer.name, data.as_of).replace(/\.pdf$/, '.csv') };
 }
 
 export function statementFileName(customerName: string, asOf: string): string {

@@ -4,11 +4,13 @@
  * have drawn itself.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DocumentDetailsWithLogo } from '../../core/documents/details';
 import { renderStatement, type StatementData } from '../../core/documents/draw-statement';
-import { renderOffThread } from '../../core/documents/render';
+import { MAX_WAITING, renderDocument, renderOffThread } from '../../core/documents/render';
+import { TooManyRequestsError } from '../../core/errors';
 import { PACKAGE_DIR, TYPESCRIPT } from '../support/cli';
 import { pdfPages } from '../support/pdf';
 
@@ -24,9 +26,9 @@ const details: DocumentDetailsWithLogo = {
   footer: 'Thread Supply · Harbour Road 1',
   locale: 'en-US',
   paper: 'A4',
-  logo: { type: 'image/svg+xml', bytes: 0 },
+  logo: { type: 'image/png', bytes: 0 },
   updated_at: null,
-  logoData: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" fill="#1d4ed8"/></svg>'),
+  logoData: readFileSync(join(PACKAGE_DIR, 'test/fixtures/logos/logo.png')),
 };
 
 function statement(count: number): StatementData {
@@ -62,9 +64,9 @@ describe('document threads', () => {
     await renderStatement(statement(5), details);
 
     let here: Buffer = Buffer.alloc(0);
-    const stallHere = await longestStall(async () => (here = await renderStatement(data, details)));
+    const stallHere = await longestStall(async () => (here = (await renderStatement(data, details)).pdf));
     let there: Buffer = Buffer.alloc(0);
-    const stallThere = await longestStall(async () => (there = await renderOffThread({ kind: 'statement', data, details })));
+    const stallThere = await longestStall(async () => (there = (await renderOffThread({ kind: 'statement', data, details })).pdf));
 
     // Drawing here is one long synchronous stretch; on a thread the loop keeps turning.
     expect(stallThere).toBeLessThan(stallHere / 3);
@@ -79,7 +81,7 @@ describe('document threads', () => {
   it('draws documents asked for at once, each its own', async () => {
     const sizes = [3, 40, 7, 120];
     const files = await Promise.all(sizes.map((n) => renderOffThread({ kind: 'statement', data: statement(n), details })));
-    files.forEach((pdf, i) => {
+    files.forEach(({ pdf }, i) => {
       const text = pdfPages(pdf).join('\n');
       expect(text).toContain(`TH-${String(sizes[i]).padStart(5, '0')}`);
       expect(text).not.toContain(`TH-${String(sizes[i] + 1).padStart(5, '0')}`);
@@ -107,7 +109,50 @@ describe('document threads', () => {
     const broken = { ...statement(3), invoices: null } as unknown as StatementData;
     await expect(renderOffThread({ kind: 'statement', data: broken, details })).rejects.toThrow(/Drawing the document failed/);
     // The thread still draws the next one.
-    const pdf = await renderOffThread({ kind: 'statement', data: statement(2), details });
+    const { pdf } = await renderOffThread({ kind: 'statement', data: statement(2), details });
     expect(pdfPages(pdf).join('\n')).toContain('TH-00002');
   });
+
+  it('reads and draws at most two documents at once, the rest waiting their turn; past the queue a 429 with Retry-After', async () => {
+    let holding = 0;
+    let most = 0;
+    const ask = (n: number) =>
+      renderDocument(async () => {
+        holding++;
+        most = Math.max(most, holding);
+        return { kind: 'statement' as const, data: statement(n), details };
+      }).finally(() => holding--);
+    // Two drawing, MAX_WAITING waiting: the next one is refused at once, the others are all made.
+    const asked = Array.from({ length: 2 + MAX_WAITING }, (_, i) => ask(1 + (i % 5)));
+    const refused = await ask(1).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(TooManyRequestsError);
+    expect((refused as TooManyRequestsError).retryAfterSeconds).toBeGreaterThan(0);
+    const made = await Promise.all(asked);
+    expect(made.every(({ pdf }) => pdf.subarray(0, 5).toString() === '%PDF-')).toBe(true);
+    // The figures of a waiting document are not read before its turn.
+    expect(most).toBe(2);
+  });
+
+  it('a thread out of memory fails that document alone, with words saying so; the next document is drawn', async () => {
+    // A 24 MB heap (the operator's ARDESK_DOCUMENT_THREAD_MB) cannot hold a 30,000-line statement.
+    const code = `require(${JSON.stringify(TYPESCRIPT)});
+      const { renderOffThread } = require(${JSON.stringify(RENDER)});
+      const details = ${JSON.stringify({ ...details, logo: null, logoData: null })};
+      const statement = (n) => ({ customer: { id: 'c', name: 'Big', address: [] }, as_of: '2026-11-26', payments: [], activity: null,
+        invoices: Array.from({ length: n }, (_, i) => ({ invoice_number: 'TH-' + String(i + 1).padStart(5, '0'), invoice_date: '2026-01-01', due_date: '2026-02-01', currency: 'EUR', total_amount: 100 + i, paid: 0, open: 100 + i })) });
+      renderOffThread({ kind: 'statement', data: statement(30000), details }).then(
+        () => console.log(JSON.stringify({ big: 'drawn' })),
+        (err) => renderOffThread({ kind: 'statement', data: statement(2), details }).then(({ pdf }) =>
+          console.log(JSON.stringify({ big: err.code, status: err.status, message: err.message, small: pdf.subarray(0, 5).toString() }))));`;
+    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ARDESK_DOCUMENT_THREAD_MB: '24' } });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await new Promise((resolve) => child.once('exit', resolve));
+    const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
+    expect(result).toMatchObject({ big: 'document_too_large', status: 422, small: '%PDF-' });
+    expect(result.message).toMatch(/needs more than the 24 MB one document may use.*CSV/);
+  }, 60_000);
 });
