@@ -7,7 +7,9 @@ import type { Db } from '../db/connection';
 import type { EmailOutboxStatus, JobStatus } from '../db/schema';
 import type { Actor, CommandTx } from '../engine';
 import { InvalidStateError } from '../errors';
-import { DEFAULT_MAX_ATTEMPTS, enqueueJob } from '../jobs/queue';
+import { requeueSend } from '../email/outbox';
+import { addMs, enqueueJob, leaseAbandoned } from '../jobs/queue';
+import { WORKER_DEFAULTS } from '../jobs/worker';
 
 export const ACTION_EMAIL = 'action_email';
 
@@ -82,25 +84,9 @@ export async function queueActionEmail(tx: CommandTx, companyId: string, actionI
   const payload: ActionEmailPayload = { action_id: actionId, requested_by: { user_id: actor.userId, name: actor.name } };
   const job = await enqueueJob(tx, { companyId, kind: ACTION_EMAIL, idempotencyKey: actionEmailKey(actionId), payload, subjectId: actionId });
   if (job.created) return;
-  const row = await tx.db.selectFrom('jobs').select(['status', 'attempts']).where('id', '=', job.id).executeTakeFirstOrThrow();
-  if (row.status === 'running') throw new InvalidStateError('The email is being sent right now; wait for the outcome');
+  const row = await tx.db.selectFrom('jobs').select(['status', 'attempts', 'locked_at', 'locked_by']).where('id', '=', job.id).executeTakeFirstOrThrow();
+  // A send whose worker died (its process is gone) is not under way: Retry resolves it now.
+  if (row.status === 'running' && !leaseAbandoned(row, addMs(tx.now, -WORKER_DEFAULTS.leaseMs))) throw new InvalidStateError('The email is being sent right now; wait for the outcome');
   if (row.status === 'succeeded') throw new InvalidStateError('The email was sent already');
-  const changes = {
-    status: 'queued' as const,
-    // Attempts keep counting (they fence the claim); the send gets a fresh set of tries.
-    max_attempts: row.attempts + DEFAULT_MAX_ATTEMPTS,
-    run_after: tx.now,
-    locked_at: null,
-    last_error: null,
-    payload: JSON.stringify(payload),
-    updated_at: tx.now,
-  };
-  await tx.db.updateTable('jobs').set(changes).where('id', '=', job.id).execute();
-  await tx.record('job', job.id, 'update', changes);
-  // A send a crash left 'sending' may have gone out: the person retrying accepts that (same Message-ID).
-  const interrupted = await tx.db.selectFrom('email_outbox').select('id').where('job_id', '=', job.id).where('status', '=', 'sending').executeTakeFirst();
-  if (interrupted) {
-    await tx.db.updateTable('email_outbox').set({ status: 'unknown', updated_at: tx.now }).where('id', '=', interrupted.id).execute();
-    await tx.record('email_outbox', interrupted.id, 'update', { status: 'unknown' });
-  }
+  await requeueSend(tx, { id: job.id, attempts: row.attempts }, payload);
 }

@@ -8,10 +8,9 @@ import { today } from '../clock';
 import type { Db } from '../db/connection';
 import type { EmailConnection, Job } from '../db/schema';
 import { ATTACHMENT_KINDS, type AttachmentKind, communicationAttachments, makeAttachments } from '../documents/attachments';
-import { sendEmail } from '../email/mailer';
 import { newId } from '../ids';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
-import { classifySendError, findOutbox, recordSendIntent, settleOutbox } from '../reminders/outbox';
+import { classifySendError, openJobOutbox, recordSentEmail, sendJobEmail } from '../email/outbox';
 import { defaultConnection } from '../email/connections';
 import { blankToNull } from '../text';
 import type { ActionEmailPayload } from './delivery';
@@ -72,12 +71,7 @@ function capital(s: string): string {
 export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> {
   const { engine } = ctx;
   const payload = JSON.parse(job.payload) as ActionEmailPayload;
-  const outbox = await findOutbox(engine.db, job.id);
-  if (outbox?.status === 'sending') {
-    // The last run committed 'sending' and never settled it: the message may have gone out.
-    await settleOutbox(engine, job, 'unknown', OUTCOME_UNKNOWN);
-    throw new PermanentJobError(OUTCOME_UNKNOWN);
-  }
+  const outbox = await openJobOutbox(engine, job, () => ({ settled: OUTCOME_UNKNOWN, thrown: OUTCOME_UNKNOWN }));
 
   const action = await engine.db
     .selectFrom('actions as a')
@@ -108,18 +102,12 @@ export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> 
   const messageId = outbox?.message_id ?? actionMessageId(action.id, connection.from_email);
   const to = recipients.join(', ');
 
-  await recordSendIntent(engine, job, { invoiceId: action.invoice_id, customerId: action.customer_id, connectionId: connection.id, messageId, to, subject: email.subject });
-  try {
-    await sendEmail(connection, engine.secrets, { to, subject: email.subject, text: email.text, messageId, attachments });
-  } catch (err) {
-    const { words, outcome } = sendFailureWords(err, connection);
-    if (outcome.delivered === 'unknown') {
-      await settleOutbox(engine, job, 'unknown', words);
-      throw new PermanentJobError(words);
-    }
-    await settleOutbox(engine, job, 'not_sent', words);
-    throw outcome.retry ? new Error(words) : new PermanentJobError(words);
-  }
+  const message = { to, subject: email.subject, text: email.text, messageId, attachments };
+  const invoiceIds = action.invoice_id ? [action.invoice_id] : [];
+  await sendJobEmail(engine, job, { companyId: job.company_id, customerId: action.customer_id, invoiceIds, connection, message }, (err) => {
+    const { words } = sendFailureWords(err, connection);
+    return { settled: words, thrown: words };
+  });
 
   const user = payload.requested_by.user_id
     ? await engine.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', payload.requested_by.user_id).executeTakeFirst()
@@ -129,30 +117,8 @@ export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> 
   await ctx.succeed({
     actor,
     write: async (tx) => {
-      const communication = {
-        id: newId(),
-        company_id: job.company_id,
-        customer_id: action.customer_id,
-        invoice_id: action.invoice_id,
-        kind: 'email' as const,
-        direction: 'outbound' as const,
-        subject: email.subject,
-        body: email.text,
-        occurred_at: tx.now,
-        author_user_id: actor.userId,
-        author_name: authorName,
-        email_connection_id: connection.id,
-        message_id: messageId,
-        attachments: communicationAttachments(attachments),
-        created_at: tx.now,
-      };
-      // The insert trigger makes this the invoice's last touch.
-      await tx.db.insertInto('communications').values(communication).execute();
-      const { id: communicationId, ...data } = communication;
-      await tx.record('communication', communicationId, 'insert', data);
-      const sent = { status: 'sent' as const, sent_at: tx.now, last_error: null, communication_id: communicationId, updated_at: tx.now };
-      const row = await tx.db.updateTable('email_outbox').set(sent).where('job_id', '=', job.id).returning('id').executeTakeFirstOrThrow();
-      await tx.record('email_outbox', row.id, 'update', sent);
+      const sent = { companyId: job.company_id, customerId: action.customer_id, invoiceId: action.invoice_id, subject: email.subject, body: email.text, author: actor, connectionId: connection.id, messageId, attachments: communicationAttachments(attachments) };
+      const communicationId = await recordSentEmail(tx, sent, job.id);
 
       const done = { status: 'completed' as const, executed_at: tx.now, executed_by: authorName, channel_id: messageId, updated_at: tx.now };
       const completed = await tx.db.updateTable('actions').set(done).where('id', '=', action.id).where('status', '=', 'processing').executeTakeFirst();

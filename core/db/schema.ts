@@ -589,6 +589,8 @@ export interface JobsTable {
   updated_at: string;
   /** The entity the job acts on (the invoice of a reminder): finds a pending job for it (0005). */
   subject_id: string | null;
+  /** The process holding the lease of a running job (core/jobs/owner.ts), null otherwise (0320). */
+  locked_by: string | null;
 }
 
 export type EmailOutboxStatus = 'sending' | 'sent' | 'not_sent' | 'unknown';

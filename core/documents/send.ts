@@ -11,7 +11,8 @@ import { today as todayOf } from '../clock';
 import type { Db } from '../db/connection';
 import type { Job, StatementItemStatus } from '../db/schema';
 import { longDate } from '../dates';
-import { sendEmail } from '../email/mailer';
+import { chunks } from '../chunks';
+import { handToSmtp, recordSentEmail } from '../email/outbox';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
@@ -55,8 +56,8 @@ export async function requestStatements(engine: Pick<Engine, 'db' | 'clock'>, sc
   const runId = newId();
   await runCommand(engine, 'request_statements', scope, async (tx) => {
     const known = new Set<string>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await tx.db.selectFrom('customers').select('id').where('company_id', '=', scope.companyId).where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const chunk of chunks(ids)) {
+      const rows = await tx.db.selectFrom('customers').select('id').where('company_id', '=', scope.companyId).where('id', 'in', chunk).execute();
       for (const r of rows) known.add(r.id);
     }
     const unknown = ids.filter((id) => !known.has(id));
@@ -64,7 +65,7 @@ export async function requestStatements(engine: Pick<Engine, 'db' | 'clock'>, sc
     const job = await enqueueJob(tx, { companyId: scope.companyId, kind: STATEMENT_SEND, idempotencyKey: `statement-run:${runId}`, payload: { run_id: runId }, subjectId: runId, maxAttempts: 3 });
     await tx.db.insertInto('statement_runs').values({ id: runId, company_id: scope.companyId, as_of: asOf, requested_by: scope.actor.userId, job_id: job.id, created_at: tx.now, updated_at: tx.now }).execute();
     const items = ids.map((customerId, position) => ({ id: newId(), company_id: scope.companyId, run_id: runId, customer_id: customerId, position, status: 'pending' as const, updated_at: tx.now }));
-    for (let i = 0; i < items.length; i += 200) await tx.db.insertInto('statement_run_items').values(items.slice(i, i + 200)).execute();
+    for (const rows of chunks(items, 200)) await tx.db.insertInto('statement_run_items').values(rows).execute();
     await tx.record('statement_run', runId, 'insert', { as_of: asOf, customers: ids.length, job_id: job.id });
   });
   return getStatementRun(engine.db, scope.companyId, runId);
@@ -142,26 +143,17 @@ async function settle(
     await tx.record('statement_run_item', itemId, 'update', { customer_id: customerId, status: outcome.status, sent_to: outcome.sentTo ?? null, reason: outcome.reason ?? null });
     const sent = outcome.sent;
     if (!sent) return;
-    const communication = {
-      id: newId(),
-      company_id: job.company_id,
-      customer_id: customerId,
-      invoice_id: null,
-      kind: 'email' as const,
-      direction: 'outbound' as const,
+    await recordSentEmail(tx, {
+      companyId: job.company_id,
+      customerId,
+      invoiceId: null,
       subject: sent.subject,
       body: sent.text,
-      occurred_at: tx.now,
-      author_user_id: sent.author.userId,
-      author_name: sent.author.name,
-      email_connection_id: sent.connectionId,
-      message_id: outcome.messageId ?? null,
+      author: sent.author,
+      connectionId: sent.connectionId,
+      messageId: outcome.messageId ?? null,
       attachments: JSON.stringify([{ name: sent.fileName, size: outcome.pdfBytes ?? 0 }]),
-      created_at: tx.now,
-    };
-    await tx.db.insertInto('communications').values(communication).execute();
-    const { id, ...data } = communication;
-    await tx.record('communication', id, 'insert', data);
+    });
   });
 }
 
@@ -202,7 +194,8 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
     const email = statementEmail(companyName, item.name, run.as_of, statementTotals(data.invoices, run.as_of));
     const messageId = `<statement-${item.id}@${connection.from_email.split('@')[1] ?? 'ardesk.local'}>`;
     try {
-      await sendEmail(connection, engine.secrets, { to: to.join(', '), subject: email.subject, text: email.text, messageId, attachments: [{ filename: fileName, content: pdf, contentType: 'application/pdf' }] });
+      const message = { to: to.join(', '), subject: email.subject, text: email.text, messageId, attachments: [{ filename: fileName, content: pdf, contentType: 'application/pdf' }] };
+      await handToSmtp(engine, { companyId: job.company_id, customerId: item.customer_id, invoiceIds: [], connection, message });
       await settle(engine, job, item.id, item.customer_id, {
         status: 'sent',
         sentTo: to,

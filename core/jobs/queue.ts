@@ -15,6 +15,7 @@ import type { Job, JobStatus, JobsTable } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
 import { replicatedCompanies } from '../db/replicas';
+import { ownerGone, ownerToken, thisProcess } from './owner';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -56,6 +57,7 @@ export async function enqueueJobs(tx: CommandTx, jobs: NewJob[]): Promise<Array<
     max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     run_after: job.runAfter ?? tx.now,
     locked_at: null,
+    locked_by: null,
     last_error: null,
     result: null,
     created_at: tx.now,
@@ -121,15 +123,27 @@ export function addMs(iso: string, ms: number): string {
   return new Date(Date.parse(iso) + ms).toISOString();
 }
 
-/** Claims the oldest due job of a company this database runs jobs for: queued -> running, attempts + 1, locked now. Null when none is due. */
-export async function claimNextJob(engine: Pick<Engine, 'db' | 'clock'>): Promise<Job | null> {
+/**
+ * The kinds of job a worker takes: these only, or all but these. Customer-facing sends run in a lane
+ * of their own so that they never wait behind a long bulk job (a statement run, a refresh).
+ */
+export type JobLane = { kinds: readonly string[] } | { otherThan: readonly string[] };
+
+/**
+ * Claims the oldest due job (of the lane, if given) of a company this database runs jobs for:
+ * queued -> running, attempts + 1, locked now by this process. Null when none is due.
+ */
+export async function claimNextJob(engine: Pick<Engine, 'db' | 'clock'>, lane?: JobLane): Promise<Job | null> {
   for (;;) {
     const now = timestamp(engine.clock);
-    const candidate = await engine.db
+    let look = engine.db
       .selectFrom('jobs')
       .select(['id', 'company_id'])
       .where('status', '=', 'queued')
-      .where('run_after', '<=', now)
+      .where('run_after', '<=', now);
+    if (lane && 'kinds' in lane) look = look.where('kind', 'in', [...lane.kinds]);
+    if (lane && 'otherThan' in lane && lane.otherThan.length) look = look.where('kind', 'not in', [...lane.otherThan]);
+    const candidate = await look
       // A synced company's jobs (emails, reply reading, insights) run on the team server only; the
       // desktop shows their outcome after pulling (core/sync).
       .where('company_id', 'not in', replicatedCompanies(engine.db))
@@ -141,12 +155,12 @@ export async function claimNextJob(engine: Pick<Engine, 'db' | 'clock'>): Promis
     const claimed = await runCommand(engine, 'claim_job', { actor: systemActor, companyId: candidate.company_id }, async (tx) => {
       const row = await tx.db
         .updateTable('jobs')
-        .set((eb) => ({ status: 'running', locked_at: tx.now, attempts: eb('attempts', '+', 1), updated_at: tx.now }))
+        .set((eb) => ({ status: 'running', locked_at: tx.now, locked_by: ownerToken(thisProcess), attempts: eb('attempts', '+', 1), updated_at: tx.now }))
         .where('id', '=', candidate.id)
         .where('status', '=', 'queued')
         .returningAll()
         .executeTakeFirst();
-      if (row) await tx.record('job', row.id, 'update', { status: 'running', attempts: row.attempts, locked_at: tx.now });
+      if (row) await tx.record('job', row.id, 'update', { status: 'running', attempts: row.attempts, locked_at: tx.now, locked_by: row.locked_by });
       return row ?? null;
     });
     // Another worker took it between the look and the claim: look again.
@@ -156,12 +170,13 @@ export async function claimNextJob(engine: Pick<Engine, 'db' | 'clock'>): Promis
 
 /**
  * Updates a job only while it is still the claim `job` describes (running, same attempts): the
- * fencing check every transition after the claim makes. False when the claim was lost.
+ * fencing check every transition after the claim makes, each of which ends the lease. False when
+ * the claim was lost.
  */
 async function updateClaimed(tx: CommandTx, job: Pick<Job, 'id' | 'attempts'>, set: Updateable<JobsTable>): Promise<boolean> {
   const updated = await tx.db
     .updateTable('jobs')
-    .set({ ...set, updated_at: tx.now })
+    .set({ ...set, locked_by: null, updated_at: tx.now })
     .where('id', '=', job.id)
     .where('status', '=', 'running')
     .where('attempts', '=', job.attempts)
@@ -224,20 +239,30 @@ export async function failJob(
 export const INTERRUPTED = 'interrupted: the worker stopped while running this job';
 
 /**
- * Jobs left 'running' longer than the lease belong to a worker that died (crash, kill, power
- * loss). They go back to the queue at once, to be run again (their handler decides what a second
- * run may do), or to failed when they had used their last attempt.
+ * A running job whose worker died (crash, kill, power loss): its lease's owner is known to be gone
+ * (core/jobs/owner.ts), or it is older than the lease.
+ */
+export function leaseAbandoned(job: Pick<Job, 'status' | 'locked_at' | 'locked_by'>, cutoff: string): boolean {
+  if (job.status !== 'running') return false;
+  return (job.locked_at !== null && job.locked_at < cutoff) || ownerGone(job.locked_by, thisProcess);
+}
+
+/**
+ * Jobs whose lease was abandoned go back to the queue at once, to be run again (their handler
+ * decides what a second run may do), or to failed when they had used their last attempt. A worker
+ * does this before each pass, so a job left by a crash is taken back as the next process starts.
  */
 export async function reclaimStaleJobs(engine: Pick<Engine, 'db' | 'clock'>, leaseMs: number): Promise<string[]> {
   const cutoff = addMs(timestamp(engine.clock), -leaseMs);
-  const stale = await engine.db
+  const running = await engine.db
     .selectFrom('jobs')
-    .select(['id', 'company_id', 'attempts', 'max_attempts'])
+    .select(['id', 'company_id', 'attempts', 'max_attempts', 'status', 'locked_at', 'locked_by'])
     .where('status', '=', 'running')
-    .where('locked_at', '<', cutoff)
+    // A synced company's jobs belong to the team server, which reclaims its own.
+    .where('company_id', 'not in', replicatedCompanies(engine.db))
     .execute();
   const reclaimed: string[] = [];
-  for (const job of stale) {
+  for (const job of running.filter((j) => leaseAbandoned(j, cutoff))) {
     const done = await runCommand(engine, 'reclaim_job', { actor: systemActor, companyId: job.company_id }, async (tx) => {
       const status: JobStatus = job.attempts >= job.max_attempts ? 'failed' : 'queued';
       if (!(await updateClaimed(tx, job, { status, run_after: tx.now, locked_at: null, last_error: INTERRUPTED }))) return false;

@@ -6,7 +6,7 @@
  */
 import type { Job, JobStatus } from '../db/schema';
 import type { Actor, CommandTx, Engine } from '../engine';
-import { claimNextJob, completeJob, failJob, LostClaimError, reclaimStaleJobs, type RetryPolicy } from './queue';
+import { claimNextJob, completeJob, failJob, type JobLane, LostClaimError, reclaimStaleJobs, type RetryPolicy } from './queue';
 
 /** A failure that another try cannot fix: the job fails at once, whatever attempts remain. */
 export class PermanentJobError extends Error {
@@ -29,6 +29,8 @@ export type JobHandler = (job: Job, ctx: JobContext) => Promise<void>;
 
 export interface WorkerOptions {
   handlers: Record<string, JobHandler>;
+  /** The kinds this worker takes (absent: every kind). */
+  lane?: JobLane;
   /** First retry delay; each further failure doubles it. */
   retryBaseMs: number;
   retryMaxMs: number;
@@ -104,7 +106,7 @@ export function createWorker(engine: Engine, options: Partial<WorkerOptions> & P
     const runs: JobRun[] = [];
     await reclaimStaleJobs(engine, settings.leaseMs);
     while (!stopping) {
-      const job = await claimNextJob(engine);
+      const job = await claimNextJob(engine, settings.lane);
       if (!job) break;
       runs.push(await runOne(job));
     }

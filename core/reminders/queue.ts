@@ -10,7 +10,9 @@
 import { type AttachmentKind, attachmentKinds } from '../documents/attachments';
 import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { InvalidStateError, ValidationError } from '../errors';
-import { DEFAULT_MAX_ATTEMPTS, enqueueJobs, subjectsWithPendingJobs } from '../jobs/queue';
+import { chunks } from '../chunks';
+import { enqueueJobs, subjectsWithPendingJobs } from '../jobs/queue';
+import { requeueSend } from '../email/outbox';
 import { loadReminderTargets, reminderBlockers } from './targets';
 import { defaultConnection } from '../email/connections';
 
@@ -64,7 +66,8 @@ export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>
     for (const [i, invoiceId] of fresh.entries()) {
       const job = jobs[i];
       const attempts = failed.get(job.id);
-      if (attempts !== undefined) await rearm(tx, job.id, attempts, payloadOf(invoiceId));
+      // Today's failed reminder goes again (the Message-ID stays the same).
+      if (attempts !== undefined) await requeueSend(tx, { id: job.id, attempts }, payloadOf(invoiceId));
       if (job.created || attempts !== undefined) result.queued.push(invoiceId);
       else result.unchanged.push(invoiceId);
     }
@@ -76,32 +79,9 @@ export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>
 /** Attempts so far of the jobs among `ids` that failed, by id. */
 async function failedJobs(tx: CommandTx, ids: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await tx.db.selectFrom('jobs').select(['id', 'attempts']).where('id', 'in', ids.slice(i, i + 500)).where('status', '=', 'failed').execute();
+  for (const chunk of chunks(ids)) {
+    const rows = await tx.db.selectFrom('jobs').select(['id', 'attempts']).where('id', 'in', chunk).where('status', '=', 'failed').execute();
     for (const row of rows) out.set(row.id, row.attempts);
   }
   return out;
-}
-
-/**
- * Puts today's failed reminder back in the queue. Attempts keep counting (they fence the claim);
- * the job gets a fresh set of tries. An email left 'sending' by a crash becomes 'unknown': the
- * person asking again has accepted that it may go out twice (with the same Message-ID).
- */
-async function rearm(tx: CommandTx, jobId: string, attempts: number, payload: ReminderPayload): Promise<void> {
-  const changes = {
-    status: 'queued' as const,
-    max_attempts: attempts + DEFAULT_MAX_ATTEMPTS,
-    run_after: tx.now,
-    locked_at: null,
-    payload: JSON.stringify(payload),
-    updated_at: tx.now,
-  };
-  await tx.db.updateTable('jobs').set(changes).where('id', '=', jobId).where('status', '=', 'failed').execute();
-  await tx.record('job', jobId, 'update', changes);
-  const interrupted = await tx.db.selectFrom('email_outbox').select('id').where('job_id', '=', jobId).where('status', '=', 'sending').executeTakeFirst();
-  if (interrupted) {
-    await tx.db.updateTable('email_outbox').set({ status: 'unknown', updated_at: tx.now }).where('id', '=', interrupted.id).execute();
-    await tx.record('email_outbox', interrupted.id, 'update', { status: 'unknown' });
-  }
 }

@@ -7,11 +7,8 @@
 import { today } from '../clock';
 import type { Job } from '../db/schema';
 import { communicationAttachments, makeAttachments } from '../documents/attachments';
-import { sendEmail } from '../email/mailer';
-import type { Actor } from '../engine';
-import { newId } from '../ids';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
-import { classifySendError, findOutbox, jobMessageId, recordSendIntent, settleOutbox } from './outbox';
+import { jobMessageId, openJobOutbox, recordSentEmail, sendJobEmail } from '../email/outbox';
 import type { ReminderPayload } from './queue';
 import { loadReminderTargets, reminderEmailFor } from './targets';
 import type { RenderedEmail } from './template';
@@ -22,12 +19,7 @@ export const OUTCOME_UNKNOWN = 'the worker stopped while the mail server had the
 export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<void> {
   const { engine } = ctx;
   const payload = JSON.parse(job.payload) as ReminderPayload;
-  const outbox = await findOutbox(engine.db, job.id);
-  if (outbox?.status === 'sending') {
-    // The last run committed 'sending' and never settled it: the message may have gone out.
-    await settleOutbox(engine, job, 'unknown', OUTCOME_UNKNOWN);
-    throw new PermanentJobError(`Reminder ${outbox.message_id}: ${OUTCOME_UNKNOWN}`);
-  }
+  const outbox = await openJobOutbox(engine, job, (messageId) => ({ settled: OUTCOME_UNKNOWN, thrown: `Reminder ${messageId}: ${OUTCOME_UNKNOWN}` }));
 
   const target = (await loadReminderTargets(engine.db, job.company_id, [payload.invoice_id])).get(payload.invoice_id);
   if (!target) throw new PermanentJobError(`Invoice ${payload.invoice_id} no longer exists; no reminder sent`);
@@ -50,50 +42,19 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
   // The documents with the figures of this moment; one that cannot be made fails this try (retried).
   const attachments = await makeAttachments(engine.db, job.company_id, { invoiceId: target.invoiceId, customerId: target.customerId }, payload.attach ?? [], today(engine.clock));
 
-  await recordSendIntent(engine, job, { invoiceId: target.invoiceId, customerId: target.customerId, connectionId: connection.id, messageId, to, subject: email.subject });
-  try {
-    await sendEmail(connection, engine.secrets, { to, subject: email.subject, text: email.text, html: email.html, messageId, attachments });
-  } catch (err) {
+  const message = { to, subject: email.subject, text: email.text, html: email.html, messageId, attachments };
+  await sendJobEmail(engine, job, { companyId: job.company_id, customerId: target.customerId, invoiceIds: [target.invoiceId], connection, message }, (err, outcome) => {
     const reason = err instanceof Error ? err.message : String(err);
-    const outcome = classifySendError(err);
-    if (outcome.delivered === 'unknown') {
-      await settleOutbox(engine, job, 'unknown', reason);
-      throw new PermanentJobError(`Reminder ${messageId} to ${to}: the connection failed after the message may have been accepted (${reason}); not sent again`);
-    }
-    await settleOutbox(engine, job, 'not_sent', reason);
-    const message = `Sending reminder ${messageId} to ${to} failed: ${reason}`;
-    throw outcome.retry ? new Error(message) : new PermanentJobError(message);
-  }
+    if (outcome.delivered === 'unknown') return { settled: reason, thrown: `Reminder ${messageId} to ${to}: the connection failed after the message may have been accepted (${reason}); not sent again` };
+    return { settled: reason, thrown: `Sending reminder ${messageId} to ${to} failed: ${reason}` };
+  });
 
   const author = await authorOf(ctx, payload, company.name);
   await ctx.succeed({
-    actor: author.actor,
+    actor: author,
     write: async (tx) => {
-      const communicationId = newId();
-      const communication = {
-        id: communicationId,
-        company_id: job.company_id,
-        customer_id: target.customerId,
-        invoice_id: target.invoiceId,
-        kind: 'email' as const,
-        direction: 'outbound' as const,
-        subject: email.subject,
-        body: email.text,
-        occurred_at: tx.now,
-        author_user_id: author.userId,
-        author_name: author.name,
-        email_connection_id: connection.id,
-        message_id: messageId,
-        attachments: communicationAttachments(attachments),
-        created_at: tx.now,
-      };
-      // The insert trigger makes this the invoice's last touch.
-      await tx.db.insertInto('communications').values(communication).execute();
-      const { id: _id, ...data } = communication;
-      await tx.record('communication', communicationId, 'insert', data);
-      const sent = { status: 'sent' as const, sent_at: tx.now, last_error: null, communication_id: communicationId, updated_at: tx.now };
-      const row = await tx.db.updateTable('email_outbox').set(sent).where('job_id', '=', job.id).returning('id').executeTakeFirstOrThrow();
-      await tx.record('email_outbox', row.id, 'update', sent);
+      const sent = { companyId: job.company_id, customerId: target.customerId, invoiceId: target.invoiceId, subject: email.subject, body: email.text, author, connectionId: connection.id, messageId, attachments: communicationAttachments(attachments) };
+      const communicationId = await recordSentEmail(tx, sent, job.id);
       return { message_id: messageId, to, communication_id: communicationId, attachments: attachments.map((a) => a.filename) };
     },
   });
@@ -112,9 +73,8 @@ function editedEmail(rendered: RenderedEmail, payload: ReminderPayload): { subje
 }
 
 /** The person who asked for the reminder (if still a user), else the company, as the email's author. */
-async function authorOf(ctx: JobContext, payload: ReminderPayload, companyName: string): Promise<{ actor: Actor; userId: string | null; name: string }> {
+async function authorOf(ctx: JobContext, payload: ReminderPayload, companyName: string): Promise<{ userId: string | null; name: string }> {
   const userId = payload.requested_by.user_id;
   const user = userId ? await ctx.engine.db.selectFrom('users').select(['id', 'display_name']).where('id', '=', userId).executeTakeFirst() : undefined;
-  const name = payload.requested_by.name || user?.display_name || companyName;
-  return { actor: { userId: user?.id ?? null, name }, userId: user?.id ?? null, name };
+  return { userId: user?.id ?? null, name: payload.requested_by.name || user?.display_name || companyName };
 }

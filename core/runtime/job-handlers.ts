@@ -7,7 +7,16 @@ import { INTELLIGENCE_REFRESH, type RefreshExecutor, refreshInProcess, refreshJo
 import { INVOICE_REMINDER } from '../reminders/queue';
 import { sendInvoiceReminder } from '../reminders/send';
 import { REPLY_SYNC, syncReplies } from '../replies/sync';
+import type { JobLane } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
+
+/**
+ * The emails a person is waiting to see go out (approved actions, reminders) run in a lane of
+ * their own, so a statement run, a refresh or a reading of replies never holds them up.
+ */
+const CUSTOMER_SENDS = [INVOICE_REMINDER, ACTION_EMAIL];
+export const SEND_LANE: JobLane = { kinds: CUSTOMER_SENDS };
+export const BULK_LANE: JobLane = { otherThan: CUSTOMER_SENDS };
 
 /** `refresh`: where the intelligence refresh runs (the server passes its refresh process); this process by default. */
 export function coreJobHandlers(options: { refresh?: RefreshExecutor } = {}): Record<string, JobHandler> {

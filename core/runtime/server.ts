@@ -7,7 +7,7 @@ import { createApp } from '../http/app';
 import type { HttpOptions } from '../http/options';
 import { startIntelligenceScheduler } from '../intelligence/jobs';
 import { startRefreshProcess } from '../intelligence/refresh-process';
-import { coreJobHandlers } from './job-handlers';
+import { BULK_LANE, coreJobHandlers, SEND_LANE } from './job-handlers';
 import { createWorker, WORKER_DEFAULTS } from '../jobs/worker';
 import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from '../replies/sync';
 import { DEFAULT_SYNC_INTERVAL_MS } from '../sync/loop';
@@ -68,8 +68,10 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   // The intelligence refresh runs in a process of its own, off the loop that answers requests.
   const refresher = startRefreshProcess(engine.database.file, engine.clock);
   const refresh = (_: Engine, companyId: string, run: Parameters<typeof refresher.run>[1]) => refresher.run(companyId, run);
-  const worker = createWorker(engine, { handlers: coreJobHandlers({ refresh }), ...(options.jobPollMs ? { pollMs: options.jobPollMs } : {}) });
-  worker.start();
+  const handlers = coreJobHandlers({ refresh });
+  const poll = options.jobPollMs ? { pollMs: options.jobPollMs } : {};
+  const workers = [createWorker(engine, { handlers, lane: SEND_LANE, ...poll }), createWorker(engine, { handlers, lane: BULK_LANE, ...poll })];
+  for (const worker of workers) worker.start();
   const snapshots = startSnapshotScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
   // Replies are read on a schedule: a reading job per connection per interval (and one at start),
   // unless the interval is 0 (read on request only).
@@ -97,7 +99,7 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
       await queueing;
       // The job in hand finishes (and records its outcome) before the database can be closed.
       await intelligence.stop();
-      await worker.stop();
+      await Promise.all(workers.map((worker) => worker.stop()));
       await refresher.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -12,6 +12,7 @@ import type { CallOutcome, PauseKind, ScheduledStepStatus, SequenceTiming, StepT
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
+import { chunks } from '../chunks';
 import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { DAY_WINDOW_MS, type EmailOut, heldForTheDay, sameLocalDay } from './daily-limit';
@@ -60,8 +61,7 @@ export async function promoteDueSteps(engine: Pick<Engine, 'db' | 'clock'>, scop
     const dueIds = [...due.map((r) => r.id), ...(await dueDateRowsToPromote(tx, scope.companyId, quietHold))];
     const held = await holdForTheDay(tx, scope.companyId, dueIds);
     const ids = dueIds.filter((id) => !held.has(id));
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
+    for (const chunk of chunks(ids)) {
       await tx.db.updateTable('scheduled_steps').set({ status: 'ready', updated_at: tx.now }).where('id', 'in', chunk).where('status', '=', 'scheduled').execute();
     }
     for (const id of ids) await tx.record('scheduled_step', id, 'update', { status: 'ready' });
@@ -85,13 +85,27 @@ async function holdForTheDay(tx: CommandTx, companyId: string, promoting: string
       .select(['s.id', 's.customer_id', 'st.step_type', 'q.timezone', 's.merged_into', 's.status'])
       .where('s.company_id', '=', companyId);
   const candidates = await rowsOf().where('s.status', '=', 'ready').where('s.send_started_at', 'is', null).where('st.step_type', '=', EMAIL_STEP_TYPE).execute();
-  for (let i = 0; i < promoting.length; i += 500) candidates.push(...(await rowsOf().where('s.id', 'in', promoting.slice(i, i + 500)).execute()));
-  const since = new Date(Date.parse(tx.now) - DAY_WINDOW_MS).toISOString();
+  for (const chunk of chunks(promoting)) candidates.push(...(await rowsOf().where('s.id', 'in', chunk).execute()));
   const customers = [...new Set(candidates.filter((r) => r.step_type === EMAIL_STEP_TYPE).map((r) => r.customer_id))];
-  const sent: EmailOut[] = [];
-  for (let i = 0; i < customers.length; i += 500) {
-    const chunk = customers.slice(i, i + 500);
-    sent.push(
+  const held = heldForTheDay(candidates, await emailsOfTheDay(tx, companyId, customers), tx.now);
+  const demoted = candidates.filter((r) => r.status === 'ready' && held.has(r.id)).map((r) => r.id);
+  for (const chunk of chunks(demoted)) {
+    await tx.db.updateTable('scheduled_steps').set({ status: 'scheduled', merged_into: null, updated_at: tx.now }).where('id', 'in', chunk).execute();
+  }
+  for (const id of demoted) await tx.record('scheduled_step', id, 'update', { status: 'scheduled', merged_into: null });
+  return held;
+}
+
+/**
+ * "Emailed this customer lately": the emails of these customers that may fall on a sequence's
+ * today (daily-limit.ts counts them per local day): every outbound email recorded, from any
+ * channel, and every step's send claimed and still on the wire (but `exceptStepId`'s own).
+ */
+export async function emailsOfTheDay(tx: CommandTx, companyId: string, customerIds: string[], exceptStepId?: string): Promise<EmailOut[]> {
+  const since = new Date(Date.parse(tx.now) - DAY_WINDOW_MS).toISOString();
+  const out: EmailOut[] = [];
+  for (const chunk of chunks(customerIds)) {
+    out.push(
       ...(await tx.db
         .selectFrom('communications')
         .select(['customer_id', 'occurred_at as at'])
@@ -107,18 +121,13 @@ async function holdForTheDay(tx: CommandTx, companyId: string, promoting: string
         .where('company_id', '=', companyId)
         .where('customer_id', 'in', chunk)
         .where('status', '=', 'ready')
+        .$if(exceptStepId !== undefined, (q) => q.where('id', '!=', exceptStepId as string))
         .where('send_started_at', '>=', since)
         .$narrowType<{ at: string }>()
         .execute()),
     );
   }
-  const held = heldForTheDay(candidates, sent, tx.now);
-  const demoted = candidates.filter((r) => r.status === 'ready' && held.has(r.id)).map((r) => r.id);
-  for (let i = 0; i < demoted.length; i += 500) {
-    await tx.db.updateTable('scheduled_steps').set({ status: 'scheduled', merged_into: null, updated_at: tx.now }).where('id', 'in', demoted.slice(i, i + 500)).execute();
-  }
-  for (const id of demoted) await tx.record('scheduled_step', id, 'update', { status: 'scheduled', merged_into: null });
-  return held;
+  return out;
 }
 
 export interface QueueRowView {

@@ -12,13 +12,12 @@
  */
 import type { EmailConnection, StepType } from '../db/schema';
 import { type AttachmentKind, attachmentKinds, communicationAttachments, type DocumentAttachment } from '../documents/attachments';
-import { sendEmail } from '../email/mailer';
+import { handToSmtp, recordSentEmail } from '../email/outbox';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
-import { newId } from '../ids';
-import { DAY_WINDOW_MS, dailyLimitWords, heldForTheDay } from './daily-limit';
+import { dailyLimitWords, heldForTheDay } from './daily-limit';
 import { companyName, listedOpenInvoices, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
-import { getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
+import { emailsOfTheDay, getQueueRow, promoteDueSteps, type QueueRowView } from './queue';
 import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, replySubject, stepMessageId } from './rules';
 import { localDate } from '../zones';
 import { activeConnection, completeIfFinished } from './store';
@@ -54,27 +53,8 @@ async function assertNotEmailedToday(
   companyId: string,
   row: { id: string; customer_id: string; customer_name: string; step_type: StepType; timezone: string; merged_into: string | null },
 ): Promise<void> {
-  const since = new Date(Date.parse(tx.now) - DAY_WINDOW_MS).toISOString();
-  const emails = await tx.db
-    .selectFrom('communications')
-    .select(['customer_id', 'occurred_at as at'])
-    .where('company_id', '=', companyId)
-    .where('customer_id', '=', row.customer_id)
-    .where('direction', '=', 'outbound')
-    .where('kind', '=', 'email')
-    .where('occurred_at', '>=', since)
-    .execute();
-  const onTheWire = await tx.db
-    .selectFrom('scheduled_steps')
-    .select(['customer_id', 'send_started_at as at'])
-    .where('company_id', '=', companyId)
-    .where('customer_id', '=', row.customer_id)
-    .where('status', '=', 'ready')
-    .where('id', '!=', row.id)
-    .where('send_started_at', '>=', since)
-    .$narrowType<{ at: string }>()
-    .execute();
-  if (heldForTheDay([row], [...emails, ...onTheWire], tx.now).size) throw new ConflictError(dailyLimitWords(row.customer_name), 'emailed_today');
+  const emails = await emailsOfTheDay(tx, companyId, [row.customer_id], row.id);
+  if (heldForTheDay([row], emails, tx.now).size) throw new ConflictError(dailyLimitWords(row.customer_name), 'emailed_today');
 }
 
 /**
@@ -219,15 +199,8 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
 
   let failure: string | null = null;
   try {
-    await sendEmail(prepared.connection, engine.secrets, {
-      to: prepared.to,
-      subject: prepared.subject,
-      text: prepared.text,
-      html: prepared.html,
-      messageId: prepared.messageId,
-      inReplyTo: prepared.inReplyTo,
-      attachments,
-    });
+    const message = { to: prepared.to, subject: prepared.subject, text: prepared.text, html: prepared.html, messageId: prepared.messageId, inReplyTo: prepared.inReplyTo, attachments };
+    await handToSmtp(engine, { companyId: scope.companyId, customerId: prepared.customerId, invoiceIds: prepared.documentInvoiceIds, connection: prepared.connection, message });
   } catch (err) {
     failure = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_MAX) || 'The mail server refused the message';
   }
@@ -244,33 +217,25 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
         await tx.record('scheduled_step', stepId, 'update', { status: 'failed', error: failure });
       }
     } else {
-      const communication = {
-        id: newId(),
-        company_id: scope.companyId,
-        customer_id: current.customer_id,
-        invoice_id: prepared.invoiceId,
-        kind: 'email' as const,
-        direction: 'outbound' as const,
+      const communicationId = await recordSentEmail(tx, {
+        companyId: scope.companyId,
+        customerId: current.customer_id,
+        invoiceId: prepared.invoiceId,
         subject: prepared.subject,
         body: prepared.text,
-        occurred_at: tx.now,
-        author_user_id: tx.actor.userId,
-        author_name: tx.actor.name,
-        email_connection_id: prepared.connection.id,
-        message_id: prepared.messageId,
+        author: tx.actor,
+        connectionId: prepared.connection.id,
+        messageId: prepared.messageId,
         attachments: communicationAttachments(attachments),
-        created_at: tx.now,
-      };
-      await tx.db.insertInto('communications').values(communication).execute();
-      await tx.record('communication', communication.id, 'insert', communication);
+      });
       await tx.db
         .updateTable('scheduled_steps')
-        .set({ status: 'sent', sent_at: tx.now, error: null, communication_id: communication.id, updated_at: tx.now })
+        .set({ status: 'sent', sent_at: tx.now, error: null, communication_id: communicationId, updated_at: tx.now })
         .where('id', '=', prepared.stepId)
         .execute();
-      await tx.record('scheduled_step', prepared.stepId, 'update', { status: 'sent', sent_at: tx.now, communication_id: communication.id });
+      await tx.record('scheduled_step', prepared.stepId, 'update', { status: 'sent', sent_at: tx.now, communication_id: communicationId });
       for (const stepId of members) {
-        const sent = { status: 'sent' as const, sent_at: tx.now, error: null, communication_id: communication.id, email_subject: prepared.subject, message_id: prepared.messageId };
+        const sent = { status: 'sent' as const, sent_at: tx.now, error: null, communication_id: communicationId, email_subject: prepared.subject, message_id: prepared.messageId };
         await tx.db.updateTable('scheduled_steps').set({ ...sent, updated_at: tx.now }).where('id', '=', stepId).execute();
         await tx.record('scheduled_step', stepId, 'update', sent);
       }

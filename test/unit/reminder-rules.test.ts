@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reminderMessage } from '../../core/http/routes/reminders';
 import { reminderStatus } from '../../core/reminders/history';
-import { classifySendError, jobMessageId } from '../../core/reminders/outbox';
+import { classifySendError, jobMessageId } from '../../core/email/outbox';
 import { reminderKey } from '../../core/reminders/queue';
 import { type ReminderTarget, reminderBlockers } from '../../core/reminders/targets';
 
