@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../core/db/schema';
 import { runCommand, systemActor } from '../../core/engine';
 import { newId } from '../../core/ids';
 import { addMs, claimNextJob, completeJob, enqueueJob, enqueueJobs, failJob, INTERRUPTED, LostClaimError, reclaimStaleJobs, retryDelayMs } from '../../core/jobs/queue';
 import { createWorker, type JobHandler, PermanentJobError } from '../../core/jobs/worker';
+import { openEngine } from '../../core/runtime/engine';
 import { addCompany } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 
@@ -190,19 +192,29 @@ describe('the durable job queue and worker', () => {
     expect(await job(id)).toMatchObject({ status: 'succeeded', attempts: 2, last_error: null });
   });
 
-  it('lets two workers on one file share a queue without running a job twice', async () => {
+  it('lets two workers on one file, each with its own connection, share a queue without running a job twice', async () => {
     const ran: string[] = [];
     for (let i = 0; i < 20; i++) await enqueue(`job-${i}`, { i });
     const handler: JobHandler = async (j) => {
       ran.push(j.id);
       await new Promise((resolve) => setTimeout(resolve, 1));
     };
-    const a = createWorker(engine, { handlers: { test: handler } });
-    const b = createWorker(engine, { handlers: { test: handler } });
-    const [ra, rb] = await Promise.all([a.runDueJobs(), b.runDueJobs()]);
-    expect(ra.length + rb.length).toBe(20);
-    expect(new Set(ran).size).toBe(20);
-    expect(ran).toHaveLength(20);
+    const second = await openEngine({ file: join(engine.dir, 'ardesk.sqlite'), clock: engine.clock });
+    try {
+      expect(second.database.sqlite).not.toBe(engine.database.sqlite);
+      const a = createWorker(engine, { handlers: { test: handler } });
+      const b = createWorker(second, { handlers: { test: handler } });
+      const [ra, rb] = await Promise.all([a.runDueJobs(), b.runDueJobs()]);
+      expect(ra.length + rb.length).toBe(20);
+      // Both connections took jobs: the claims really met on the file, not in one connection.
+      expect(ra.length).toBeGreaterThan(0);
+      expect(rb.length).toBeGreaterThan(0);
+      expect(new Set(ran).size).toBe(20);
+      expect(ran).toHaveLength(20);
+      expect((await engine.db.selectFrom('jobs').select(['status', 'attempts']).execute()).every((j) => j.status === 'succeeded' && j.attempts === 1)).toBe(true);
+    } finally {
+      await second.close();
+    }
   });
 
   it('stops after the job in hand: the rest stay queued for the next worker', async () => {
