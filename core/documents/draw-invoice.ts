@@ -5,7 +5,7 @@
 import type { ClosingReason } from '../db/schema';
 import { invoiceStatus, STATUS_LABELS } from '../invoices/status';
 import type { DocumentDetailsWithLogo } from './details';
-import { drawHead, finish, formatsFor, heading, methodWords, paragraph, setRunningTitle, startDocument, table, totals } from './pdf';
+import { type DrawnDocument, drawHead, finish, formatsFor, heading, methodWords, paragraph, setRunningTitle, startDocument, table, textBlock, totals } from './pdf';
 
 export interface InvoiceDocumentData {
   invoice_number: string;
@@ -24,7 +24,7 @@ export interface InvoiceDocumentData {
 }
 
 
-export function renderInvoice(data: InvoiceDocumentData, details: DocumentDetailsWithLogo, today: string): Promise<Buffer> {
+export function renderInvoice(data: InvoiceDocumentData, details: DocumentDetailsWithLogo, today: string): Promise<DrawnDocument> {
   const f = formatsFor(details.locale);
   const money = (minor: number) => f.money(minor, data.currency);
   const title = 'Copy of invoice';
@@ -43,13 +43,9 @@ export function renderInvoice(data: InvoiceDocumentData, details: DocumentDetail
 
   y = heading(page, y, 'Bill to');
   const { doc } = page;
-  doc.font('bold').text(data.customer_name, page.left, y, { width: page.width });
-  y = doc.y;
+  y = textBlock(doc.font('bold'), data.customer_name, page.left, y, page.width);
   doc.font('regular');
-  for (const line of data.location ? [data.location.name, ...data.location.lines] : []) {
-    doc.text(line, page.left, y, { width: page.width });
-    y = doc.y;
-  }
+  for (const line of data.location ? [data.location.name, ...data.location.lines] : []) y = textBlock(doc, line, page.left, y, page.width);
   y += 12;
 
   y = heading(page, y, 'Amounts');

@@ -5,7 +5,7 @@
  */
 import { AGING_BUCKET_LABELS, AGING_BUCKETS, type AgingBucket, agingBucketOfStatus, daysPastDue, openStatus } from '../invoices/status';
 import type { DocumentDetailsWithLogo } from './details';
-import { type Column, drawHead, finish, formatsFor, heading, methodWords, paragraph, type Row, setRunningTitle, startDocument, table, totals } from './pdf';
+import { type Column, type DrawnDocument, drawHead, finish, formatsFor, heading, methodWords, paragraph, type Row, setRunningTitle, startDocument, table, textBlock, totals } from './pdf';
 
 /** How far back "recent payments" reach before the statement date. */
 export const RECENT_PAYMENT_DAYS = 90;
@@ -80,7 +80,7 @@ export function statementTotals(invoices: StatementInvoice[], asOf: string): Cur
 }
 
 
-export function renderStatement(data: StatementData, details: DocumentDetailsWithLogo): Promise<Buffer> {
+export function renderStatement(data: StatementData, details: DocumentDetailsWithLogo): Promise<DrawnDocument> {
   const f = formatsFor(details.locale);
   const title = 'Statement of account';
   const page = startDocument(details, `${title}: ${data.customer.name}`);
@@ -91,13 +91,9 @@ export function renderStatement(data: StatementData, details: DocumentDetailsWit
   setRunningTitle(page, `${details.company_name} · ${title} · ${data.customer.name} · ${f.date(data.as_of)}`);
 
   y = heading(page, y, 'Account');
-  page.doc.font('bold').text(data.customer.name, page.left, y, { width: page.width });
-  y = page.doc.y;
+  y = textBlock(page.doc.font('bold'), data.customer.name, page.left, y, page.width);
   page.doc.font('regular');
-  for (const line of data.customer.address) {
-    page.doc.text(line, page.left, y, { width: page.width });
-    y = page.doc.y;
-  }
+  for (const line of data.customer.address) y = textBlock(page.doc, line, page.left, y, page.width);
   y += 12;
 
   y = heading(page, y, 'Open invoices');

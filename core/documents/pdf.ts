@@ -1,40 +1,12 @@
 /**
- * The page kit both documents are drawn with (pdfkit): the embedded DejaVu Sans font, the company
- * header, single-line table rows that break across pages with their header repeated, and a footer
- * with the company's text and "Page N of M" on every page.
+ * The page kit both documents are drawn with (pdfkit): text in any script (fonts.ts, text-runs.ts),
+ * the company header, single-line table rows that break across pages with their header repeated,
+ * and a footer with the company's text and "Page N of M" on every page.
  */
-import { readFileSync } from 'node:fs';
 import type * as fontkit from 'fontkit';
 import type { DocumentDetailsWithLogo } from './details';
-
-/**
- * DejaVu Sans (dejavu-fonts-ttf, Bitstream Vera licence) covers Latin, Greek and Cyrillic, so a
- * customer's name prints in its own script. Resolved through the package, which the Electron
- * bundle keeps external, so it is found the same way under `ardesk serve` and the desktop.
- */
-const FONT_FILES = { regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf', bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf' } as const;
-type Fonts = { regular: fontkit.Font; bold: fontkit.Font };
-let fonts: Fonts | null = null;
-
-/**
- * The two faces parsed once per process and shared by every document (pdfkit takes a parsed
- * fontkit font as a source): parsing DejaVu costs more than drawing a whole statement page, and
- * the shared font keeps its glyph layouts warm. Each document still embeds its own subset.
- */
-function fontData(): Fonts {
-  // The PDF packages load with the first document, on a drawing thread: the server's own thread
-  // imports this module only for file names, and needs none of them.
-  const { create } = require('fontkit') as typeof fontkit;
-  fonts ??= {
-    regular: create(readFileSync(require.resolve(FONT_FILES.regular))) as fontkit.Font,
-    bold: create(readFileSync(require.resolve(FONT_FILES.bold))) as fontkit.Font,
-  };
-  // fontkit keeps the glyph objects it made, with the characters they were made for; one made
-  // without them (while another document's subset was written) would leave its character out of
-  // the next document's text layer. Each document starts from fresh glyphs.
-  for (const face of [fonts.regular, fonts.bold]) (face as unknown as { _glyphs: Record<number, unknown> })._glyphs = {};
-  return fonts;
-}
+import { type Face, freshGlyphs, primaryFace } from './fonts';
+import { forgetShapedLines, isSimple, type ShapedGlyph, type ShapedLine, shapeLine, type Weight } from './text-runs';
 
 export const MARGIN = 48;
 const FOOTER_SPACE = 36;
@@ -89,7 +61,12 @@ export interface Page {
 }
 
 export function startDocument(details: DocumentDetailsWithLogo, title: string): Page {
-  const { regular, bold } = fontData();
+  // The PDF packages load with the first document, on a drawing thread: the server's own thread
+  // imports this module only for file names, and needs none of them.
+  const regular = primaryFace('regular').font;
+  const bold = primaryFace('bold').font;
+  freshGlyphs();
+  forgetShapedLines();
   const PDFDocument = require('pdfkit') as typeof import('pdfkit');
   const doc = new PDFDocument({
     size: details.paper === 'Letter' ? 'LETTER' : 'A4',
@@ -141,6 +118,35 @@ function current(doc: PDFKit.PDFDocument): { face: EmbeddedFace; size: number } 
   return { face: state._font, size: state._fontSize };
 }
 
+/** The weight of the document's current face (always one of DejaVu's two: fallbacks are picked per run). */
+function weightOf(doc: PDFKit.PDFDocument): Weight {
+  return current(doc).face.font === primaryFace('bold').font ? 'bold' : 'regular';
+}
+
+/** Per document: the characters no bundled face has (drawn as U+FFFD), reported with the file. */
+const missingByDoc = new WeakMap<PDFKit.PDFDocument, Set<string>>();
+
+function noteMissing(doc: PDFKit.PDFDocument, chars: string[]): void {
+  if (!chars.length) return;
+  let set = missingByDoc.get(doc);
+  if (!set) missingByDoc.set(doc, (set = new Set()));
+  for (const char of chars) set.add(char);
+}
+
+/**
+ * A fallback face as embedded in this document: registered on first use and opened the way pdfkit
+ * opens a font (which makes it the current one), then the current face put back.
+ */
+function embedded(doc: PDFKit.PDFDocument, face: Face): EmbeddedFace {
+  const state = doc as unknown as { _font: EmbeddedFace; _registeredFonts: Record<string, unknown> };
+  const before = state._font;
+  if (!state._registeredFonts[face.key]) doc.registerFont(face.key, face.font as unknown as string);
+  doc.font(face.key);
+  const opened = state._font;
+  state._font = before;
+  return opened;
+}
+
 function widthInEms(font: fontkit.Font, text: string): number {
   let widths = advances.get(font);
   if (!widths) advances.set(font, (widths = new Map()));
@@ -158,22 +164,36 @@ function widthInEms(font: fontkit.Font, text: string): number {
 }
 
 /**
- * The width of a line of text at the document's current face and size, from the glyphs' advance
- * widths. Cells are written with exactly these advances (see `cellOps`), so the measure is exact.
+ * The width of a line of text at the document's current face and size. Text DejaVu draws one glyph
+ * per character is measured from cached advance widths; any other text (right-to-left, shaped, or
+ * in a fallback face) from its shaped runs. Cells are drawn with exactly these advances.
  */
 export function measure(doc: PDFKit.PDFDocument, text: string): number {
   const { face, size } = current(doc);
-  return widthInEms(face.font, text) * size;
+  const weight = weightOf(doc);
+  return (isSimple(text, weight) ? widthInEms(face.font, text) : shapeLine(text, weight).width) * size;
 }
 
 /** The text cut with an ellipsis to fit `width` at the current font and size, and its width. */
 function fitted(doc: PDFKit.PDFDocument, text: string, width: number): { text: string; width: number } {
   const whole = measure(doc, text);
   if (whole <= width) return { text, width: whole };
-  let cut = text;
-  let cutWidth = whole;
-  while (cut.length > 1 && (cutWidth = measure(doc, `${cut}…`)) > width) cut = cut.slice(0, -1);
-  return { text: `${cut}…`, width: cutWidth };
+  // Cut by characters, never inside a surrogate pair; the longest cut that fits, by bisection.
+  const chars = Array.from(text);
+  let fits = 0;
+  let fitsWidth = measure(doc, '…');
+  let low = 1;
+  let high = chars.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const w = measure(doc, `${chars.slice(0, mid).join('')}…`);
+    if (w <= width) {
+      fits = mid;
+      fitsWidth = w;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return { text: `${chars.slice(0, fits).join('')}…`, width: fitsWidth };
 }
 
 /** Per document and face: a character's glyph in the document's font subset, as the 4-digit hex a text operator takes. */
@@ -183,9 +203,9 @@ const subsetCodes = new WeakMap<EmbeddedFace, Map<number, string>>();
  * The glyphs of a line, looked up character by character in the font's own character map. pdfkit's
  * `text` shapes every new string with fontkit (and re-measures it, and writes it as several pieces
  * of page content); for a 5,000-row statement that was most of 2 s of drawing. Table cells are
- * invoice numbers, dates, amounts and names in Latin, Greek or Cyrillic, whose precomposed letters
- * need no shaping; kerning is left out, as in `measure`, so a right-aligned amount ends exactly at
- * its edge.
+ * mostly invoice numbers, dates, amounts and names in Latin, Greek or Cyrillic, whose precomposed
+ * letters need no shaping (other text goes through `shapedOps`); kerning is left out, as in
+ * `measure`, so a right-aligned amount ends exactly at its edge.
  */
 function encodeLine(face: EmbeddedFace, text: string): string {
   let codes = subsetCodes.get(face);
@@ -209,6 +229,73 @@ function encodeLine(face: EmbeddedFace, text: string): string {
 
 const num = (n: number) => String(Math.round(n * 100) / 100);
 
+/** Per document and face: a shaped glyph's code, by glyph and the characters it stands for. */
+const shapedCodes = new WeakMap<EmbeddedFace, Map<string, string>>();
+
+/**
+ * A shaped glyph's code in the document's subset. One outline may stand for several characters
+ * (Arabic س and ش share a base under their dots): the subset gets the outline once per character
+ * it stands for, so the text layer says which letter each one was.
+ */
+function shapedCode(face: EmbeddedFace, { glyph, codePoints }: ShapedGlyph): string {
+  let codes = shapedCodes.get(face);
+  if (!codes) shapedCodes.set(face, (codes = new Map()));
+  const key = `${glyph.id}:${codePoints.join(',')}`;
+  let code = codes.get(key);
+  if (code === undefined) {
+    let gid = face.subset.includeGlyph(glyph.id);
+    const mapped = face.unicode[gid];
+    if (mapped && mapped.join(',') !== codePoints.join(',')) {
+      const glyphs = (face.subset as unknown as { glyphs: number[] }).glyphs;
+      gid = glyphs.push(glyph.id) - 1;
+    }
+    face.widths[gid] ??= glyph.advanceWidth * face.scale;
+    face.unicode[gid] ??= codePoints;
+    code = gid.toString(16).padStart(4, '0');
+    codes.set(key, code);
+  }
+  return code;
+}
+
+/**
+ * A shaped line's operators from `x` on the baseline, run by run, each in its own face; the current
+ * face is set again at the end, for the next cell in the same text object. A glyph moved by the
+ * shaper (a mark over its letter, Arabic or Thai) is placed on its own.
+ */
+function shapedOps(doc: PDFKit.PDFDocument, line: ShapedLine, x: number, baseline: number): string {
+  const { face: currentFace, size } = current(doc);
+  const page = doc.page as unknown as { fonts: Record<string, unknown> };
+  let ops = '';
+  for (const run of line.runs) {
+    const face = embedded(doc, run.face);
+    page.fonts[face.id] ??= face.ref();
+    const scale = size / run.face.font.unitsPerEm;
+    ops += `/${face.id} ${num(size)} Tf\n`;
+    let hex = '';
+    let from = x;
+    const flush = () => {
+      if (hex) ops += `1 0 0 1 ${num(from)} ${num(baseline)} Tm <${hex}> Tj\n`;
+      hex = '';
+    };
+    for (const shaped of run.glyphs) {
+      const { glyph, xAdvance, xOffset, yOffset } = shaped;
+      const code = shapedCode(face, shaped);
+      if (xOffset || yOffset || xAdvance !== glyph.advanceWidth) {
+        flush();
+        ops += `1 0 0 1 ${num(x + xOffset * scale)} ${num(baseline + yOffset * scale)} Tm <${code}> Tj\n`;
+        x += xAdvance * scale;
+        from = x;
+      } else {
+        if (!hex) from = x;
+        hex += code;
+        x += xAdvance * scale;
+      }
+    }
+    flush();
+  }
+  return `${ops}/${currentFace.id} ${num(size)} Tf\n`;
+}
+
 /**
  * The text-positioning and showing operators for one cell (current face and size), or '' for
  * nothing to show. Several cells of a row go into one text object (`writeCells`).
@@ -220,7 +307,11 @@ function cellOps(doc: PDFKit.PDFDocument, text: string, x: number, y: number, wi
   const { face, size } = current(doc);
   // The text sits with its top at y (pdfkit's default baseline), in the page's own upward coordinates.
   const baseline = doc.page.height - y - (face.ascender / 1000) * size;
-  return `1 0 0 1 ${num(at)} ${num(baseline)} Tm <${encodeLine(face, shown.text)}> Tj\n`;
+  const weight = weightOf(doc);
+  if (isSimple(shown.text, weight)) return `1 0 0 1 ${num(at)} ${num(baseline)} Tm <${encodeLine(face, shown.text)}> Tj\n`;
+  const line = shapeLine(shown.text, weight);
+  noteMissing(doc, line.missing);
+  return shapedOps(doc, line, at, baseline);
 }
 
 /** Writes cells' operators as one text object in the current face, size and fill colour. */
@@ -236,6 +327,60 @@ function writeCells(doc: PDFKit.PDFDocument, ops: string): void {
 /** One line of text at (x, y), left or right aligned in `width`, never wrapping. */
 export function cell(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, align: 'left' | 'right' = 'left'): void {
   writeCells(doc, cellOps(doc, text, x, y, width, align));
+}
+
+/** Where a line may break: after spaces, and around each CJK character (those scripts put no spaces between words). */
+const BREAKABLE = /\s+|[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]|[\u{20000}-\u{3FFFF}]|[^\s\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF\u{20000}-\u{3FFFF}]+/gu;
+
+/** The text cut into lines that fit `width` at the current face and size: at its line breaks, then between words, else between characters. */
+export function wrap(doc: PDFKit.PDFDocument, text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraphText of text.normalize('NFC').split(/\r?\n/)) {
+    let line = '';
+    let lineWidth = 0;
+    const push = (text: string) => {
+      // A word longer than the line is cut where it must be.
+      let rest = text.trimEnd();
+      while (measure(doc, rest) > width && Array.from(rest).length > 1) {
+        const chars = Array.from(rest);
+        let n = chars.length - 1;
+        while (n > 1 && measure(doc, chars.slice(0, n).join('')) > width) n--;
+        lines.push(chars.slice(0, n).join(''));
+        rest = chars.slice(n).join('');
+      }
+      lines.push(rest);
+    };
+    // Tokens are words or single CJK characters: a line's width is the sum of its tokens'.
+    for (const token of paragraphText.match(BREAKABLE) ?? []) {
+      const tokenWidth = measure(doc, token);
+      if (!line.trim() || /^\s+$/.test(token) || lineWidth + tokenWidth <= width) {
+        line += token;
+        lineWidth += tokenWidth;
+        continue;
+      }
+      push(line);
+      line = token;
+      lineWidth = tokenWidth;
+    }
+    push(line);
+  }
+  return lines;
+}
+
+/**
+ * Wrapped text at (x, y) in the current face, size and colour, each line in visual order (so
+ * right-to-left text reads right); returns the y below the last line. pdfkit's own `text` has no
+ * font fallback and no bidi, so every line of free text goes through here.
+ */
+export function textBlock(doc: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, align: 'left' | 'right' = 'left'): number {
+  const lineHeight = doc.currentLineHeight(true);
+  let ops = '';
+  for (const line of wrap(doc, text, width)) {
+    ops += cellOps(doc, line, x, y, width, align);
+    y += lineHeight;
+  }
+  writeCells(doc, ops);
+  return y;
 }
 
 function drawLogo(page: Page, details: DocumentDetailsWithLogo, y: number): number {
@@ -261,19 +406,14 @@ export function drawHead(page: Page, details: DocumentDetailsWithLogo, title: st
   const logoHeight = drawLogo(page, details, y);
   let leftY = y + (logoHeight ? logoHeight + 8 : 0);
   doc.font('bold').fontSize(12).fillColor(INK);
-  doc.text(details.company_name, left, leftY, { width: width * 0.5 });
-  leftY = doc.y + 2;
+  leftY = textBlock(doc, details.company_name, left, leftY, width * 0.5) + 2;
   doc.font('regular').fontSize(TEXT_SIZE).fillColor(MUTED);
   const lines = [...(details.address ? details.address.split(/\r?\n/) : []), ...(details.tax_id ? [`Tax ID: ${details.tax_id}`] : [])];
-  for (const line of lines) {
-    doc.text(line, left, leftY, { width: width * 0.5 });
-    leftY = doc.y;
-  }
+  for (const line of lines) leftY = textBlock(doc, line, left, leftY, width * 0.5);
   const factsX = left + width * 0.55;
   const factsWidth = right - factsX;
   doc.font('bold').fontSize(16).fillColor(INK);
-  doc.text(title, factsX, y, { width: factsWidth, align: 'right' });
-  y = doc.y + 6;
+  y = textBlock(doc, title, factsX, y, factsWidth, 'right') + 6;
   doc.fontSize(TEXT_SIZE);
   for (const [label, value] of facts) {
     doc.font('regular').fillColor(MUTED);
@@ -291,7 +431,7 @@ export function heading(page: Page, y: number, text: string, keep = 60): number 
   const { doc, left, right } = page;
   if (y + keep > page.bottom) y = newPage(page);
   doc.font('bold').fontSize(11).fillColor(INK);
-  doc.text(text, left, y, { lineBreak: false });
+  cell(doc, text, left, y, right - left);
   y += 16;
   doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
   doc.font('regular').fontSize(TEXT_SIZE);
@@ -302,11 +442,11 @@ export function heading(page: Page, y: number, text: string, keep = 60): number 
 export function paragraph(page: Page, y: number, text: string, color = INK): number {
   const { doc, left, width } = page;
   doc.font('regular').fontSize(TEXT_SIZE).fillColor(color);
-  const height = doc.heightOfString(text, { width });
+  const height = wrap(doc, text, width).length * doc.currentLineHeight(true);
   if (y + height > page.bottom) y = newPage(page);
-  doc.text(text, left, y, { width });
+  y = textBlock(doc, text, left, y, width);
   doc.fillColor(INK);
-  return doc.y + 6;
+  return y + 6;
 }
 
 const runningTitle = new WeakMap<PDFKit.PDFDocument, string>();
@@ -398,8 +538,14 @@ export function totals(page: Page, y: number, lines: Array<{ label: string; valu
   return y + 6;
 }
 
+/** A drawn document: the file, and the characters it could not draw (shown as U+FFFD), for the reader to be told. */
+export interface DrawnDocument {
+  pdf: Buffer;
+  missing: string[];
+}
+
 /** Writes the footer on every page and returns the finished file. */
-export function finish(page: Page, details: DocumentDetailsWithLogo): Promise<Buffer> {
+export function finish(page: Page, details: DocumentDetailsWithLogo): Promise<DrawnDocument> {
   const { doc, left, width } = page;
   const range = doc.bufferedPageRange();
   for (let i = 0; i < range.count; i++) {
@@ -414,10 +560,11 @@ export function finish(page: Page, details: DocumentDetailsWithLogo): Promise<Bu
     doc.page.margins.bottom = margin;
   }
   runningTitle.delete(doc);
+  const missing = [...(missingByDoc.get(doc) ?? [])];
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('end', () => resolve({ pdf: Buffer.concat(chunks), missing }));
     doc.on('error', reject);
     doc.end();
   });
