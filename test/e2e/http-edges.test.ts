@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { Agent } from 'node:http';
-import { connect } from 'node:net';
+import diagnostics from 'node:diagnostics_channel';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../core/runtime/server';
@@ -83,13 +84,28 @@ describe('HTTP edges over a real port', () => {
     const size = 2 * 1024 * 1024;
     const socket = connect(server.port, '127.0.0.1');
     await once(socket, 'connect');
+    // The server's end of this connection (the server runs in this process), to see what it has read.
+    let serverSide: Socket | null = null;
+    const onRequest = (message: unknown) => {
+      const { socket: s } = message as { socket: Socket };
+      if (s.remotePort === socket.localPort) serverSide = s;
+    };
+    diagnostics.subscribe('http.server.request.start', onRequest);
     let answer = '';
     const errors: Error[] = [];
     socket.on('data', (d: Buffer) => (answer += d.toString('utf8')));
     socket.on('error', (e) => errors.push(e));
-    socket.write(`POST /api/v1/auth/login/ HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`);
+    const head = `POST /api/v1/auth/login/ HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`;
+    socket.write(head);
     socket.write(Buffer.alloc(size / 2, 'y'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      // The server has taken the request and read the first half of the body...
+      await expect.poll(() => (serverSide as Socket | null)?.bytesRead ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(head.length + size / 2);
+    } finally {
+      diagnostics.unsubscribe('http.server.request.start', onRequest);
+    }
+    // ...and a request on another connection went there and back, so an early answer would be here by now.
+    expect((await rawRequest(`${server.url}/api/v1/setup/`)).status).toBe(200);
     // Before the fix the 413 came at once and the socket closed under the rest of the body.
     expect(answer).toBe('');
     socket.end(Buffer.alloc(size / 2, 'y'));

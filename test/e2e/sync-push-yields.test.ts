@@ -48,9 +48,13 @@ describe('a push of 1,000 commands on the team server', () => {
       events.push('push answered');
       return r;
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // The read goes out once the replay is under way: the server has recorded a mutation of this push.
+    const replayed = h.server.database.sqlite.prepare('SELECT count(*) AS n FROM sync_mutations WHERE client_id = ?');
+    const done = () => (replayed.get(clientId) as { n: number }).n;
+    await expect.poll(done, { timeout: 10_000, interval: 5 }).toBeGreaterThan(0);
     const read = await send(`${h.url}/api/companies/${h.companyId}/customers`, bob, 'GET');
     events.push('read answered');
+    expect(done()).toBeLessThan(1_000);
     expect(read.status).toBe(200);
     const first = await push;
     const firstMs = performance.now() - started;
