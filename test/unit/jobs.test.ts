@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../core/db/schema';
@@ -5,6 +6,7 @@ import { runCommand, systemActor } from '../../core/engine';
 import { newId } from '../../core/ids';
 import { addMs, claimNextJob, completeJob, enqueueJob, enqueueJobs, failJob, INTERRUPTED, LostClaimError, reclaimStaleJobs, retryDelayMs } from '../../core/jobs/queue';
 import { createWorker, type JobHandler, PermanentJobError } from '../../core/jobs/worker';
+import { type LeaseOwner, ownerGone, ownerToken, parseOwner, thisProcess } from '../../core/jobs/owner';
 import { openEngine } from '../../core/runtime/engine';
 import { addCompany } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
@@ -18,6 +20,30 @@ describe('retryDelayMs', () => {
     expect(retryDelayMs(7, MINUTE, 60 * MINUTE)).toBe(60 * MINUTE);
     expect(retryDelayMs(500, MINUTE, 60 * MINUTE)).toBe(60 * MINUTE);
     expect(retryDelayMs(0, MINUTE, 60 * MINUTE)).toBe(MINUTE);
+  });
+});
+
+describe('ownerGone: whether a lease belongs to a process that no longer runs', () => {
+  const self: LeaseOwner = { host: 'desk-1', pid: 4242, id: 'self-id' };
+  const alive = (pid: number) => pid === 7;
+  const token = (owner: Partial<LeaseOwner>) => ownerToken({ ...self, ...owner });
+
+  it('reads back the token it writes', () => {
+    expect(parseOwner(token({ pid: 7, id: 'a-b' }))).toEqual({ host: 'desk-1', pid: 7, id: 'a-b' });
+    expect(parseOwner(ownerToken(thisProcess))).toEqual(thisProcess);
+  });
+
+  it('is gone: an earlier process that had this pid, or a pid no process of this host has', () => {
+    expect(ownerGone(token({ id: 'earlier-id' }), self, alive)).toBe(true);
+    expect(ownerGone(token({ pid: 8, id: 'x' }), self, alive)).toBe(true);
+  });
+
+  it('is not known to be gone: this process, a live pid, another host, or no owner recorded', () => {
+    expect(ownerGone(token({}), self, alive)).toBe(false);
+    expect(ownerGone(token({ pid: 7, id: 'x' }), self, alive)).toBe(false);
+    expect(ownerGone(token({ host: 'desk-2', pid: 8 }), self, alive)).toBe(false);
+    expect(ownerGone(null, self, alive)).toBe(false);
+    expect(ownerGone('not a token', self, alive)).toBe(false);
   });
 });
 
@@ -171,6 +197,52 @@ describe('the durable job queue and worker', () => {
     expect(runs).toBe(1);
     const changes = await engine.db.selectFrom('changes').select('command').where('entity_id', '=', id).orderBy('seq').execute();
     expect(changes.map((c) => c.command)).toEqual(['test_enqueue', 'claim_job', 'reclaim_job', 'claim_job', 'complete_job']);
+  });
+
+  it('takes back at once a job whose claiming process is gone, and runs it once', async () => {
+    const { id } = await enqueue('dead-owner');
+    const claimed = (await claimNextJob(engine))!;
+    expect(claimed.locked_by).toBe(ownerToken(thisProcess));
+    // A real process that has ended: its pid names no process now.
+    const ended = spawnSync(process.execPath, ['-e', '']);
+    expect(ended.status).toBe(0);
+    await engine.db.updateTable('jobs').set({ locked_by: ownerToken({ ...thisProcess, pid: ended.pid! }) }).where('id', '=', id).execute();
+    const ran: string[] = [];
+    const worker = createWorker(engine, { handlers: { test: async (j) => void ran.push(j.id) } });
+    // No lease to wait out: the clock has not moved.
+    expect((await worker.runDueJobs()).map((r) => [r.id, r.status, r.attempts])).toEqual([[id, 'succeeded', 2]]);
+    expect(ran).toEqual([id]);
+    expect(await job(id)).toMatchObject({ status: 'succeeded', locked_by: null, last_error: null });
+  });
+
+  it('leaves a job claimed by this process (alive) to its lease', async () => {
+    const { id } = await enqueue('live-owner');
+    await claimNextJob(engine);
+    expect(await reclaimStaleJobs(engine, 10 * MINUTE)).toEqual([]);
+    expect(await job(id)).toMatchObject({ status: 'running', locked_by: ownerToken(thisProcess) });
+  });
+
+  it('runs each lane\'s kinds only, so a long bulk job does not hold up a send', async () => {
+    await enqueue('bulk', {}, { kind: 'statement_send' });
+    await enqueue('send', {}, { kind: 'action_email' });
+    let bulkStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (bulkStarted = resolve));
+    let finishBulk: () => void = () => undefined;
+    const handlers: Record<string, JobHandler> = {
+      statement_send: () => {
+        bulkStarted();
+        return new Promise<void>((resolve) => (finishBulk = resolve));
+      },
+      action_email: async () => undefined,
+    };
+    const bulkWorker = createWorker(engine, { handlers, lane: { otherThan: ['action_email'] } });
+    const sendWorker = createWorker(engine, { handlers, lane: { kinds: ['action_email'] } });
+    const bulkPass = bulkWorker.runDueJobs();
+    await started;
+    // The bulk job is still running: the send lane takes its job all the same, and only its own.
+    expect((await sendWorker.runDueJobs()).map((r) => [r.kind, r.status])).toEqual([['action_email', 'succeeded']]);
+    finishBulk();
+    expect((await bulkPass).map((r) => [r.kind, r.status])).toEqual([['statement_send', 'succeeded']]);
   });
 
   it('fails a stale job that had used its last attempt instead of running it again', async () => {
