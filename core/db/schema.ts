@@ -296,6 +296,15 @@ export interface EmailConnectionsTable {
   /** When replies were last read successfully, and the last read's error in words (null after a success). */
   replies_checked_at: Generated<string | null>;
   replies_error: Generated<string | null>;
+  /** 1: refuse a server that does not offer TLS (0310). */
+  require_tls: Generated<Bool>;
+  /** The one certificate (PEM) an owner trusted for the SMTP / IMAP server, and when (0310). */
+  smtp_tls_cert: Generated<string | null>;
+  smtp_tls_trusted_at: Generated<string | null>;
+  imap_tls_cert: Generated<string | null>;
+  imap_tls_trusted_at: Generated<string | null>;
+  /** 1: made before certificates were verified, and no owner has confirmed its certificates yet (0310). */
+  tls_review: Generated<Bool>;
 }
 
 /** Where reading a mailbox got to: its UIDVALIDITY and the last UID read (0020). */

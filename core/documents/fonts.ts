@@ -185,3 +185,23 @@ export function freshGlyphs(): void {
 export function loadedFaceKeys(): string[] {
   return [...loaded.keys()];
 }
+
+/** The characters as code points ("U+9C2F"), ASCII for a header and unambiguous in a log. */
+export function codePointsOf(chars: string[]): string[] {
+  return chars.map((char) => `U+${(char.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/**
+ * What a PDF response says when some characters could not be drawn (they show as U+FFFD):
+ * `X-Ardesk-Missing-Characters` lists them for the app, which names them to the collector, and an
+ * HTTP Warning says it in words for any other client. Nothing when every character printed.
+ */
+export function missingCharacterHeaders(missing: string[]): Record<string, string> {
+  if (!missing.length) return {};
+  const codes = codePointsOf(missing);
+  const count = missing.length === 1 ? '1 character' : `${missing.length} characters`;
+  return {
+    'x-ardesk-missing-characters': codes.join(' '),
+    warning: `299 ardesk "${count} could not be printed and show as a replacement mark: ${codes.join(', ')}"`,
+  };
+}

@@ -5,14 +5,23 @@
  * never enter a change record.
  */
 import type { Db } from '../db/connection';
-import { ANY_MAIL_ENDPOINT, endpointErrors, type MailEndpointRule } from './endpoints';
+import { ANY_MAIL_ENDPOINT, endpointErrors, endpointRefusal, type MailEndpointRule, resolvedRefusal } from './endpoints';
 import type { EmailConnection, Role } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
-import { type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, type FieldErrors, ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { isUuid, newId } from '../ids';
 import { isEmail } from '../customers/rules';
 import { membershipOf } from '../auth/memberships';
 import { blankToNull } from '../text';
+import { IMAP_TIMEOUT_SECONDS } from './imap';
+import { SMTP_TIMEOUT_SECONDS } from './mailer';
+import { probeCertificate } from './probe';
+import { type CertificateInfo, isLoopbackHost, pemInfo } from './tls';
+
+/** A certificate an owner trusted for one of the connection's servers. */
+export interface TrustedCertificateDto extends CertificateInfo {
+  trusted_at: string;
+}
 
 export interface EmailConnectionDto {
   id: string;
@@ -37,6 +46,12 @@ export interface EmailConnectionDto {
   imap_mailbox: string;
   replies_checked_at: string | null;
   replies_error: string | null;
+  /** Refuse a server that does not offer TLS (STARTTLS is used whenever offered anyway). */
+  require_tls: boolean;
+  smtp_trusted_certificate: TrustedCertificateDto | null;
+  imap_trusted_certificate: TrustedCertificateDto | null;
+  /** Made before certificates were checked and not yet tested since (an owner's review is due). */
+  tls_review: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -68,6 +83,8 @@ export interface EmailConnectionInput {
   /** Omit to keep the stored password; null or '' removes it. */
   imap_password?: string | null;
   imap_mailbox?: string;
+  /** Default true, except for a server on this machine (loopback). */
+  require_tls?: boolean;
 }
 
 /** Who is writing: the actor plus their role in the company, for the ownership rule. */
@@ -168,9 +185,17 @@ function toConnectionDto(row: EmailConnection): EmailConnectionDto {
     imap_mailbox: row.imap_mailbox,
     replies_checked_at: row.replies_checked_at,
     replies_error: row.replies_error,
+    require_tls: row.require_tls === 1,
+    smtp_trusted_certificate: trustedDto(row.smtp_tls_cert, row.smtp_tls_trusted_at),
+    imap_trusted_certificate: trustedDto(row.imap_tls_cert, row.imap_tls_trusted_at),
+    tls_review: row.tls_review === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+function trustedDto(pem: string | null, at: string | null): TrustedCertificateDto | null {
+  return pem ? { ...pemInfo(pem), trusted_at: at ?? '' } : null;
 }
 
 export async function listConnections(db: Db, companyId: string): Promise<EmailConnectionDto[]> {
@@ -282,6 +307,12 @@ export async function createConnection(engine: Box, scope: ConnectionScope, inpu
       ...imapSettings(engine, input, { smtp_username: blankToNull(input.smtp_username), from_email: (input.from_email as string).trim() }),
       replies_checked_at: null,
       replies_error: null,
+      require_tls: (input.require_tls ?? !isLoopbackHost((input.smtp_host as string).trim())) ? 1 : 0,
+      smtp_tls_cert: null,
+      smtp_tls_trusted_at: null,
+      imap_tls_cert: null,
+      imap_tls_trusted_at: null,
+      tls_review: 0,
       created_at: tx.now,
       updated_at: tx.now,
     };
@@ -318,12 +349,14 @@ export async function updateConnection(engine: Box, scope: ConnectionScope, conn
     if (input.smtp_username !== undefined) changes.smtp_username = blankToNull(input.smtp_username);
     if (input.smtp_password !== undefined) changes.smtp_password_enc = encryptedPassword(engine, input.smtp_password);
     if (input.allow_shared_sending !== undefined) changes.allow_shared_sending = input.allow_shared_sending ? 1 : 0;
+    if (input.require_tls !== undefined) changes.require_tls = input.require_tls ? 1 : 0;
     if (input.user_id !== undefined) {
       changes.user_id = input.user_id?.toLowerCase() ?? null;
       if (changes.user_id) await checkUser(tx, scope.companyId, changes.user_id);
     }
     if (input.is_active !== undefined) changes.is_active = input.is_active ? 1 : 0;
     Object.assign(changes, imapChanges(engine, current, input));
+    Object.assign(changes, forgottenTrust(current, changes));
     const isActive = (changes.is_active ?? current.is_active) === 1;
     if (input.is_default === true && !isActive) {
       throw new ValidationError('The email connection is invalid', { is_default: ['An inactive connection cannot be the default'] });
@@ -342,4 +375,63 @@ export async function updateConnection(engine: Box, scope: ConnectionScope, conn
 /** The company's default, active sending connection. */
 export async function defaultConnection(db: Db, companyId: string): Promise<EmailConnection | undefined> {
   return db.selectFrom('email_connections').selectAll().where('company_id', '=', companyId).where('is_default', '=', 1).where('is_active', '=', 1).executeTakeFirst();
+}
+
+/** A trusted certificate belongs to one server: another host, port or TLS mode forgets it. */
+export function forgottenTrust(current: Pick<EmailConnection, 'smtp_host' | 'smtp_port' | 'smtp_secure' | 'imap_host' | 'imap_port' | 'imap_secure' | 'smtp_tls_cert' | 'imap_tls_cert'>, changes: Partial<EmailConnection>): Partial<EmailConnection> {
+  const moved = (field: 'smtp_host' | 'smtp_port' | 'smtp_secure' | 'imap_host' | 'imap_port' | 'imap_secure') =>
+    changes[field] !== undefined && String(changes[field]).toLowerCase() !== String(current[field]).toLowerCase();
+  return {
+    ...(current.smtp_tls_cert && (moved('smtp_host') || moved('smtp_port') || moved('smtp_secure')) ? { smtp_tls_cert: null, smtp_tls_trusted_at: null } : {}),
+    ...(current.imap_tls_cert && (moved('imap_host') || moved('imap_port') || moved('imap_secure')) ? { imap_tls_cert: null, imap_tls_trusted_at: null } : {}),
+  };
+}
+
+export type MailServerKind = 'smtp' | 'imap';
+
+/**
+ * An owner trusts exactly the certificate the connection test showed (its SHA-256 fingerprint):
+ * the server is read again, and only when it still presents that certificate is it stored.
+ */
+export async function trustCertificate(engine: Box, scope: ConnectionScope, connectionId: string, server: MailServerKind, sha256: string, rule: MailEndpointRule = ANY_MAIL_ENDPOINT): Promise<EmailConnectionDto> {
+  if (scope.role !== 'owner') throw new ForbiddenError("Only a company owner can trust a mail server's certificate", 'owner_required');
+  const wanted = sha256.trim().toUpperCase();
+  if (!/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(wanted)) throw new ValidationError('The fingerprint is invalid', { sha256: ['Must be a SHA-256 fingerprint: 32 hex pairs separated by colons'] });
+  const current = await findConnection(engine.db, scope.companyId, connectionId);
+  const target =
+    server === 'smtp'
+      ? { protocol: 'SMTP' as const, host: current.smtp_host, port: current.smtp_port, secure: current.smtp_secure === 1, seconds: SMTP_TIMEOUT_SECONDS }
+      : current.imap_host && current.imap_port
+        ? { protocol: 'IMAP' as const, host: current.imap_host, port: current.imap_port, secure: current.imap_secure === 1, seconds: IMAP_TIMEOUT_SECONDS }
+        : null;
+  if (!target) throw new InvalidStateError('This connection has no IMAP server', 'no_imap');
+  const refusal = endpointRefusal(rule, target.host, target.port) ?? (await resolvedRefusal(rule, target.host));
+  if (refusal) throw new InvalidStateError(refusal, 'mail_host_refused');
+  const probe = await probeCertificate(target.protocol, target.host, target.port, target.secure, target.seconds * 1000).catch(() => null);
+  if (!probe) throw new InvalidStateError(`${target.host}:${target.port} could not be reached to read its certificate; test the connection again`, 'server_unreachable');
+  if (!probe.tls) throw new InvalidStateError(`${target.host}:${target.port} offers no secure (TLS) connection, so there is no certificate to trust`, 'no_tls');
+  if (probe.certificate.sha256 !== wanted) {
+    throw new ConflictError(`The server now shows another certificate (SHA-256 ${probe.certificate.sha256}) than the one you chose; test the connection again and compare`, 'certificate_changed');
+  }
+  return runCommand(engine, 'trust_email_certificate', scope, async (tx) => {
+    const fresh = await findConnection(tx.db, scope.companyId, connectionId);
+    const changes: Partial<EmailConnection> =
+      server === 'smtp' ? { smtp_tls_cert: probe.pem, smtp_tls_trusted_at: tx.now, tls_review: 0 } : { imap_tls_cert: probe.pem, imap_tls_trusted_at: tx.now, tls_review: 0 };
+    await tx.db.updateTable('email_connections').set({ ...changes, updated_at: tx.now }).where('id', '=', fresh.id).execute();
+    await tx.record('email_connection', fresh.id, 'update', recordable(changes));
+    return getConnection(tx.db, scope.companyId, fresh.id);
+  });
+}
+
+/** An owner stops trusting the certificate of one server: from then on only a known authority's passes. */
+export async function revokeCertificate(engine: Box, scope: ConnectionScope, connectionId: string, server: MailServerKind): Promise<EmailConnectionDto> {
+  if (scope.role !== 'owner') throw new ForbiddenError("Only a company owner can change which mail server certificates are trusted", 'owner_required');
+  return runCommand(engine, 'revoke_email_certificate', scope, async (tx) => {
+    const current = await findConnection(tx.db, scope.companyId, connectionId);
+    const changes: Partial<EmailConnection> = server === 'smtp' ? { smtp_tls_cert: null, smtp_tls_trusted_at: null } : { imap_tls_cert: null, imap_tls_trusted_at: null };
+    if ((server === 'smtp' ? current.smtp_tls_cert : current.imap_tls_cert) === null) return toConnectionDto(current);
+    await tx.db.updateTable('email_connections').set({ ...changes, updated_at: tx.now }).where('id', '=', current.id).execute();
+    await tx.record('email_connection', current.id, 'update', recordable(changes));
+    return getConnection(tx.db, scope.companyId, current.id);
+  });
 }

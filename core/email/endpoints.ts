@@ -1,9 +1,12 @@
 /**
  * Which mail servers email connections may reach. On a desktop, any: the person tests their own
  * mailbox. On a team server, a connection's "Test" makes the server connect wherever a collector
- * says, so the operator chooses the hosts and ports (default: the usual SMTP and IMAP ports),
- * and the server is not a scanner of its own network.
+ * says, so the operator chooses the hosts and ports (default: the usual SMTP and IMAP ports, and
+ * no private or loopback address unless --mail-hosts lists it), and the server is not a scanner of
+ * its own network.
  */
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 import type { FieldErrors } from '../errors';
 
 export interface MailEndpointRule {
@@ -11,16 +14,53 @@ export interface MailEndpointRule {
   ports: number[] | null;
   /** Host names or addresses allowed (compared without case), or null for any. */
   hosts: string[] | null;
+  /** With hosts null: refuse loopback, private and link-local addresses (a team server). */
+  refusePrivate: boolean;
 }
 
-export const ANY_MAIL_ENDPOINT: MailEndpointRule = { ports: null, hosts: null };
+export const ANY_MAIL_ENDPOINT: MailEndpointRule = { ports: null, hosts: null, refusePrivate: false };
 export const USUAL_MAIL_PORTS = [25, 465, 587, 143, 993];
+/** A team server's rule unless its operator says otherwise (serve.ts mailRuleOf). */
+export const TEAM_MAIL_ENDPOINT: MailEndpointRule = { ports: USUAL_MAIL_PORTS, hosts: null, refusePrivate: true };
+
+const PRIVATE = new BlockList();
+for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) PRIVATE.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) PRIVATE.addSubnet(net, bits, 'ipv6');
+
+/** Loopback, private (RFC 1918, unique local), shared, link-local or unspecified: this server's own networks. */
+export function isPrivateAddress(address: string): boolean {
+  const plain = address.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain)?.[1] ?? plain;
+  const family = isIP(v4);
+  if (family === 0) return v4 === 'localhost' || v4.endsWith('.localhost');
+  return PRIVATE.check(v4, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+function listed(rule: MailEndpointRule, host: string): boolean {
+  return rule.hosts !== null && rule.hosts.some((h) => h.toLowerCase() === host.toLowerCase());
+}
+
+function privateRefusal(host: string, address: string): string {
+  return `This server may not connect to a private or local address (${host === address ? host : `${host}, ${address}`}) unless its operator lists it in --mail-hosts`;
+}
 
 /** Why host:port is not allowed, in words; null when it is. */
 export function endpointRefusal(rule: MailEndpointRule, host: string, port: number): string | null {
-  if (rule.hosts && !rule.hosts.some((h) => h.toLowerCase() === host.toLowerCase())) return `This server may connect only to the mail hosts its operator allows (${rule.hosts.join(', ')})`;
+  if (rule.hosts && !listed(rule, host)) return `This server may connect only to the mail hosts its operator allows (${rule.hosts.join(', ')})`;
   if (rule.ports && !rule.ports.includes(port)) return `This server may connect to mail servers only on ports ${rule.ports.join(', ')}`;
+  if (rule.refusePrivate && !listed(rule, host) && isPrivateAddress(host)) return privateRefusal(host, host);
   return null;
+}
+
+/**
+ * The same rule for the addresses a host name resolves to, before connecting to it: a public name
+ * may point inside. A name that does not resolve is left to the connection's own error.
+ */
+export async function resolvedRefusal(rule: MailEndpointRule, host: string): Promise<string | null> {
+  if (!rule.refusePrivate || listed(rule, host) || isIP(host.replace(/^\[(.*)\]$/, '$1'))) return null;
+  const addresses = await lookup(host, { all: true }).catch(() => []);
+  const inside = addresses.find((a) => isPrivateAddress(a.address));
+  return inside ? privateRefusal(host, inside.address) : null;
 }
 
 /** The fields of a connection (as given) that name a server the rule does not allow. */

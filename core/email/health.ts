@@ -4,6 +4,8 @@
  */
 import type { Db } from '../db/connection';
 import { defaultConnection } from './connections';
+import { smtpConnectionWords } from './diagnose';
+import { isCertificateWords } from './tls';
 
 export interface EmailHealth {
   status: 'ok' | 'failing' | 'missing';
@@ -15,15 +17,14 @@ export interface EmailHealth {
   since: string | null;
 }
 
-/** A mail error (nodemailer's message or code) as a sentence about the server. */
+/**
+ * A recorded send error as a sentence about the server. Errors recorded since sends speak in
+ * their own words (diagnose.ts smtpFailure) are shown as they are; an older row may hold
+ * nodemailer's message, which is read for its code.
+ */
 export function describeSendError(error: string, server: { host: string; port: number }): string {
-  const at = `${server.host}:${server.port}`;
-  if (/ECONNREFUSED/.test(error)) return `The mail server ${at} refused the connection: it is not running or not reachable.`;
-  if (/ETIMEDOUT|timed? ?out|ESOCKET/i.test(error)) return `The mail server ${at} did not answer in time.`;
-  if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/.test(error)) return `The mail server name ${server.host} could not be found.`;
-  if (/EAUTH|\b535\b|Invalid login|authentication/i.test(error)) return `The mail server ${at} refused the username or password.`;
-  if (/certificate|self[- ]signed|TLS|SSL/i.test(error)) return `The secure connection to ${at} failed (certificate or TLS settings).`;
-  return `Sending through ${at} failed: ${error}`;
+  if (/^The mail server /.test(error) || isCertificateWords(error)) return error;
+  return smtpConnectionWords(error, server) ?? `Sending through ${server.host}:${server.port} failed: ${error}`;
 }
 
 export async function emailHealth(db: Db, companyId: string): Promise<EmailHealth> {

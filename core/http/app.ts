@@ -20,7 +20,7 @@ import { protectedRoutes } from './routes/index';
 import { setupRoutes } from './routes/setup';
 import { syncRoutes } from './routes/sync';
 import { syncDesktopRoutes } from './routes/sync-desktop';
-import { ANY_MAIL_ENDPOINT, USUAL_MAIL_PORTS } from '../email/endpoints';
+import { ANY_MAIL_ENDPOINT, TEAM_MAIL_ENDPOINT } from '../email/endpoints';
 import { type AppFetch, replayOf } from '../sync/operation';
 import { syncedWrites } from './middleware/sync-outbox';
 import { createPokeHub } from '../sync/pokes';
@@ -55,7 +55,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     refuseCredentialsInClear: overrides.refuseCredentialsInClear ?? false,
     team: overrides.team ?? false,
     trustProxy: overrides.trustProxy ?? false,
-    mailRule: overrides.mailRule ?? (overrides.team ? { ports: USUAL_MAIL_PORTS, hosts: null } : ANY_MAIL_ENDPOINT),
+    mailRule: overrides.mailRule ?? (overrides.team ? TEAM_MAIL_ENDPOINT : ANY_MAIL_ENDPOINT),
   };
   const app = createRouter();
   const localApp: AppFetch = (request, env) => Promise.resolve(app.request(request, undefined, env));

@@ -96,6 +96,10 @@ describe('email connections API (extension)', () => {
       imap_mailbox: 'INBOX',
       replies_checked_at: null,
       replies_error: null,
+      require_tls: true,
+      smtp_trusted_certificate: null,
+      imap_trusted_certificate: null,
+      tls_review: false,
       created_at: '2026-11-23T12:00:00.000Z',
       updated_at: '2026-11-23T12:00:00.000Z',
     });

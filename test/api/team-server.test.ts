@@ -88,7 +88,7 @@ describe('a team server with users', () => {
     const made = await call(desktop, 'POST', `/api/companies/${company}/email-connections`, { token, body: connection(bannerPort) });
     expect(made.status).toBe(201);
     const onTeam = await call(team, 'POST', `/api/companies/${company}/email-connections/${made.body.id}/test`, { token });
-    expect(onTeam.body.smtp).toEqual({ ok: false, message: `This server may connect to mail servers only on ports ${USUAL_MAIL_PORTS.join(', ')}` });
+    expect(onTeam.body.smtp).toMatchObject({ ok: false, message: `This server may connect to mail servers only on ports ${USUAL_MAIL_PORTS.join(', ')}`, certificate: null });
     const onDesktop = await call(desktop, 'POST', `/api/companies/${company}/email-connections/${made.body.id}/test`, { token });
     expect(onDesktop.body.smtp.ok).toBe(false);
     expect(JSON.stringify(onDesktop.body)).not.toMatch(/SSH|SECRET|OpenSSH/);
@@ -100,8 +100,8 @@ describe('a team server with users', () => {
   });
 
   it('reads --mail-ports and --mail-hosts', () => {
-    expect(mailRuleOf(undefined, undefined)).toEqual({ ports: USUAL_MAIL_PORTS, hosts: null });
-    expect(mailRuleOf('any', 'smtp.acme.example, imap.acme.example')).toEqual({ ports: null, hosts: ['smtp.acme.example', 'imap.acme.example'] });
+    expect(mailRuleOf(undefined, undefined)).toEqual({ ports: USUAL_MAIL_PORTS, hosts: null, refusePrivate: true });
+    expect(mailRuleOf('any', 'smtp.acme.example, imap.acme.example')).toEqual({ ports: null, hosts: ['smtp.acme.example', 'imap.acme.example'], refusePrivate: true });
     expect(mailRuleOf('2525', undefined).ports).toEqual([2525]);
     expect(() => mailRuleOf('22,x', undefined)).toThrow(/x is not a port/);
   });

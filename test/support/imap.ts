@@ -1,6 +1,6 @@
 /**
  * A real IMAP server for tests: Debian's Dovecot, started with its own config on a free loopback
- * port, no TLS, one user with a fixed password (static passdb/userdb), mail kept as Maildir in a
+ * port, no TLS unless a certificate is given (then STARTTLS is offered), one user with a fixed password (static passdb/userdb), mail kept as Maildir in a
  * temp folder owned by the dovecot user. Messages go in with an IMAP APPEND, as a mail server
  * would deliver them.
  */
@@ -43,13 +43,14 @@ function dovecotIds(): { uid: number; gid: number } {
   return { uid, gid };
 }
 
-function config(dir: string, port: number, password: string): string {
+function config(dir: string, port: number, password: string, tls: boolean): string {
+  const ssl = tls ? `ssl = yes\nssl_cert = <${dir}/tls/cert.pem\nssl_key = <${dir}/tls/key.pem` : 'ssl = no';
   return `protocols = imap
 listen = 127.0.0.1
 base_dir = ${dir}/run
 state_dir = ${dir}/state
 log_path = ${dir}/dovecot.log
-ssl = no
+${ssl}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 auth_failure_delay = 0
@@ -99,7 +100,14 @@ async function waitForPort(host: string, port: number, timeoutMs: number, log: s
   }
 }
 
-export async function startImap(options: { user?: string; password?: string } = {}): Promise<ImapServer> {
+export interface ImapOptions {
+  user?: string;
+  password?: string;
+  /** A certificate and key (PEM): the server offers STARTTLS with them. */
+  tls?: { cert: string; key: string };
+}
+
+export async function startImap(options: ImapOptions = {}): Promise<ImapServer> {
   const dovecot = requireDovecot();
   const user = options.user ?? 'ar@acme.test';
   const password = options.password ?? 'imap-secret';
@@ -109,9 +117,14 @@ export async function startImap(options: { user?: string; password?: string } = 
   const { uid, gid } = dovecotIds();
   for (const sub of ['run', 'state', 'mail']) mkdirSync(join(dir, sub));
   chownSync(join(dir, 'mail'), uid, gid);
+  if (options.tls) {
+    mkdirSync(join(dir, 'tls'));
+    writeFileSync(join(dir, 'tls', 'cert.pem'), options.tls.cert);
+    writeFileSync(join(dir, 'tls', 'key.pem'), options.tls.key, { mode: 0o600 });
+  }
   const port = await closedPort();
   const file = join(dir, 'dovecot.conf');
-  writeFileSync(file, config(dir, port, password));
+  writeFileSync(file, config(dir, port, password, Boolean(options.tls)));
   // Dovecot forks into the background; its output goes to a file, since a pipe it inherits would
   // keep spawnSync waiting for as long as the server runs.
   const errFile = join(dir, 'start.err');
@@ -122,7 +135,8 @@ export async function startImap(options: { user?: string; password?: string } = 
   await waitForPort('127.0.0.1', port, 10_000, join(dir, 'dovecot.log'));
 
   async function session<T>(fn: (client: ImapFlow) => Promise<T>): Promise<T> {
-    const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass: password }, logger: false });
+    // The harness's own sessions (APPEND and the like) talk to the server it started itself.
+    const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass: password }, logger: false, ...(options.tls ? { tls: { rejectUnauthorized: false } } : {}) });
     await client.connect();
     try {
       return await fn(client);

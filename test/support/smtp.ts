@@ -17,6 +17,12 @@ export interface SmtpOptions {
   auth?: { user: string; pass: string };
   /** A reply error for RCPT TO (e.g. a 451 or 550), or null to accept. */
   rejectRecipient?: (address: string) => { code: number; message: string } | null;
+  /** A reply error for MAIL FROM, or null to accept. */
+  rejectSender?: (address: string) => { code: number; message: string } | null;
+  /** A certificate and key (PEM): STARTTLS is offered with them (or, with `secure`, TLS from the start). */
+  tls?: { cert: string | Buffer; key: string | Buffer; secure?: boolean };
+  /** Listen on this port (default: a free one), e.g. to stand in for a server that was just closed. */
+  port?: number;
   /** Runs after the whole message arrived and was stored, before the server answers the DATA. */
   beforeReply?: (mail: ReceivedMail) => Promise<void> | void;
 }
@@ -37,13 +43,19 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<SmtpServer> 
   const messages: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({
-    disabledCommands: options.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    disabledCommands: [...(options.tls ? [] : ['STARTTLS']), ...(options.auth ? [] : ['AUTH'])],
+    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert, secure: options.tls.secure ?? false } : {}),
     allowInsecureAuth: true,
     authOptional: !options.auth,
     logger: false,
     onAuth(auth, _session, callback) {
       if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) return callback(null, { user: auth.username });
       return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+    },
+    onMailFrom(address, _session, callback) {
+      const rejection = options.rejectSender?.(address.address);
+      if (rejection) return callback(Object.assign(new Error(rejection.message), { responseCode: rejection.code }));
+      callback();
     },
     onRcptTo(address, _session, callback) {
       const rejection = options.rejectRecipient?.(address.address);
@@ -68,7 +80,7 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<SmtpServer> 
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   // A client that vanishes mid-session (the crash tests kill one) is an error event, not a crash.
   const errors: Error[] = [];

@@ -13,7 +13,10 @@ import { syncState } from '../../sync/state';
 import { setSyncRole } from '../../sync/triggers';
 import { DB_OPTIONS, databaseFile, intOption, parse, UsageError } from '../options';
 
-/** --mail-ports 25,587 or any (default: the usual SMTP and IMAP ports); --mail-hosts a,b (default: any host). */
+/**
+ * --mail-ports 25,587 or any (default: the usual SMTP and IMAP ports); --mail-hosts a,b (default:
+ * any host but private and loopback addresses, which only --mail-hosts can allow).
+ */
 export function mailRuleOf(ports: string | undefined, hosts: string | undefined): MailEndpointRule {
   const list = (text: string) => text.split(',').map((p) => p.trim()).filter(Boolean);
   let allowedPorts: number[] | null = USUAL_MAIL_PORTS;
@@ -28,7 +31,7 @@ export function mailRuleOf(ports: string | undefined, hosts: string | undefined)
   }
   const allowedHosts = hosts === undefined ? null : list(hosts);
   if (allowedHosts && allowedHosts.length === 0) throw new UsageError('--mail-hosts needs at least one host name');
-  return { ports: allowedPorts, hosts: allowedHosts };
+  return { ports: allowedPorts, hosts: allowedHosts, refusePrivate: true };
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { today } from '../../clock';
 import { DETAIL_LIMITS, documentDetails, documentDetailsWithLogo, LOGO_TYPES, PAPERS, removeLogo, setLogo, updateDocumentDetails } from '../../documents/details';
+import { missingCharacterHeaders } from '../../documents/fonts';
 import { invoicePdf } from '../../documents/invoice';
 import { getStatementRun, MAX_STATEMENT_CUSTOMERS, requestStatements } from '../../documents/send';
 import { statementPdf } from '../../documents/statement';
@@ -221,14 +222,14 @@ export function documentRoutes() {
     })
     .openapi(deleteLogoRoute, async (c) => c.json(await removeLogo(c.var.engine, scopeOf(c)), 200))
     .openapi(invoicePdfRoute, async (c) => {
-      const { pdf, fileName } = await invoicePdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').invoice_id, today(c.var.engine.clock));
-      return c.body(new Uint8Array(pdf), 200, pdfHeaders(fileName));
+      const { pdf, missing, fileName } = await invoicePdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').invoice_id, today(c.var.engine.clock));
+      return c.body(new Uint8Array(pdf), 200, { ...pdfHeaders(fileName), ...missingCharacterHeaders(missing) });
     })
     .openapi(statementRoute, async (c) => {
       const query = c.req.valid('query');
       const now = today(c.var.engine.clock);
-      const { pdf, fileName } = await statementPdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, { asOf: query.as_of ?? now, from: query.from, to: query.to }, now);
-      return c.body(new Uint8Array(pdf), 200, pdfHeaders(fileName));
+      const { pdf, missing, fileName } = await statementPdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, { asOf: query.as_of ?? now, from: query.from, to: query.to }, now);
+      return c.body(new Uint8Array(pdf), 200, { ...pdfHeaders(fileName), ...missingCharacterHeaders(missing) });
     })
     .openapi(requestRunRoute, async (c) => {
       const body = c.req.valid('json');

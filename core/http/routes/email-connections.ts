@@ -1,12 +1,24 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { checkConnection } from '../../email/check';
 import { emailHealth } from '../../email/health';
-import { createConnection, getConnection, listConnections, updateConnection } from '../../email/connections';
+import { createConnection, getConnection, listConnections, revokeCertificate, trustCertificate, updateConnection } from '../../email/connections';
 import { requestReplyRead } from '../../replies/sync';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
 
 const TAGS = ['Extensions'];
+
+const Certificate = z
+  .object({
+    sha256: z.string().openapi({ description: 'SHA-256 fingerprint, colon-separated hex', example: 'AB:CD:...' }),
+    subject: z.string().openapi({ example: 'CN=mail.example.com' }),
+    issuer: z.string(),
+    valid_from: Timestamp,
+    valid_to: Timestamp,
+  })
+  .openapi('MailCertificate');
+
+const TrustedCertificate = Certificate.extend({ trusted_at: Timestamp }).openapi('TrustedMailCertificate');
 
 const EmailConnection = z
   .object({
@@ -31,6 +43,10 @@ const EmailConnection = z
     imap_mailbox: z.string().openapi({ description: 'The mailbox read for replies', example: 'INBOX' }),
     replies_checked_at: Timestamp.nullable().openapi({ description: 'When replies were last read successfully' }),
     replies_error: z.string().nullable().openapi({ description: 'Why the last reading of replies failed, in words; null after a success' }),
+    require_tls: z.boolean().openapi({ description: 'Refuse a server that does not offer TLS; STARTTLS is used whenever offered in any case' }),
+    smtp_trusted_certificate: TrustedCertificate.nullable().openapi({ description: "The one certificate an owner trusted for the SMTP server (a self-hosted server's own); null: only a known authority's" }),
+    imap_trusted_certificate: TrustedCertificate.nullable().openapi({ description: 'The same for the IMAP server' }),
+    tls_review: z.boolean().openapi({ description: 'Made before mail servers’ certificates were checked and not tested since: an owner should test it' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -59,6 +75,7 @@ const fields = {
     .optional()
     .openapi({ description: 'Write-only; stored encrypted. Omit to keep the stored one, null or "" to remove it. Required again when the IMAP host, port, security or username change.' }),
   imap_mailbox: Text(200).optional().openapi({ description: 'Default INBOX' }),
+  require_tls: z.boolean().optional().openapi({ description: 'Default true, except for a server on this machine (127.0.0.1, ::1, localhost)' }),
 };
 
 const NewConnection = z
@@ -123,7 +140,16 @@ const patchRoute = createRoute({
   responses: { 200: json(EmailConnection, 'The updated connection'), ...problems(400, 401, 403, 404) },
 });
 
-const CheckOutcome = z.object({ ok: z.boolean(), message: z.string().openapi({ description: 'What happened, in words (refused, timeout, username or password refused, TLS, mailbox missing...)' }) });
+const CheckOutcome = z.object({
+  ok: z.boolean(),
+  message: z.string().openapi({ description: 'What happened, in words (refused, timeout, username or password refused, certificate, mailbox missing...)' }),
+  tls: z.enum(['none', 'verified', 'pinned', 'untrusted']).nullable().openapi({
+    description: "none: no TLS offered; verified: a known authority's certificate for this host; pinned: the certificate an owner trusted; untrusted: refused. null: not reached",
+  }),
+  certificate: Certificate.nullable().openapi({ description: 'The certificate the server presented' }),
+  trusted_certificate: Certificate.nullable().openapi({ description: 'The certificate an owner trusted for this server, if any' }),
+  can_trust: z.boolean().openapi({ description: 'The certificate was refused only for not being known: an owner may trust it (POST .../trusted-certificates)' }),
+});
 
 const ConnectionCheck = z
   .object({
@@ -140,6 +166,36 @@ const testRoute = createRoute({
   security: SECURITY,
   request: { params: ConnectionParams },
   responses: { 200: json(ConnectionCheck, 'The outcome of each check; a failure is a 200 with ok false and the reason'), ...problems(401, 403, 404) },
+});
+
+const ServerKind = z.enum(['smtp', 'imap']).openapi({ description: 'Which of the connection’s servers' });
+
+const TrustBody = z
+  .strictObject({
+    server: ServerKind,
+    sha256: z.string().max(200).openapi({ description: 'The fingerprint the connection test showed; refused (409 certificate_changed) when the server now presents another' }),
+  })
+  .openapi('TrustMailCertificate');
+
+const trustRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/email-connections/{connection_id}/trusted-certificates',
+  tags: TAGS,
+  summary: "Trust exactly this certificate of a self-hosted mail server (company owners only)",
+  description: 'The server is read again; its certificate is stored only when its SHA-256 fingerprint is the one given. From then on only that certificate is accepted for that server.',
+  security: SECURITY,
+  request: { params: idParams('connection_id'), body: jsonBody(TrustBody) },
+  responses: { 200: json(EmailConnection, 'The connection with the trusted certificate'), ...problems(400, 401, 403, 404, 409) },
+});
+
+const revokeRoute = createRoute({
+  method: 'delete',
+  path: '/api/companies/{company_id}/email-connections/{connection_id}/trusted-certificates/{server}',
+  tags: TAGS,
+  summary: "Stop trusting a mail server's own certificate (company owners only)",
+  security: SECURITY,
+  request: { params: idParams('connection_id').extend({ server: ServerKind }) },
+  responses: { 200: json(EmailConnection, 'The connection without it'), ...problems(400, 401, 403, 404) },
 });
 
 const QueuedRead = z
@@ -191,7 +247,15 @@ export function emailConnectionRoutes() {
     .openapi(getRoute, async (c) => c.json(await getConnection(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').connection_id), 200))
     .openapi(createConnectionRoute, async (c) => c.json(await createConnection(c.var.engine, scope(c), c.req.valid('json'), c.var.mailRule), 201))
     .openapi(patchRoute, async (c) => c.json(await updateConnection(c.var.engine, scope(c), c.req.valid('param').connection_id, c.req.valid('json'), c.var.mailRule), 200))
-    .openapi(testRoute, async (c) => c.json(await checkConnection(c.var.engine, scopeOf(c).companyId, c.req.valid('param').connection_id, c.var.mailRule), 200))
+    .openapi(testRoute, async (c) => c.json(await checkConnection(c.var.engine, scopeOf(c), c.req.valid('param').connection_id, c.var.mailRule), 200))
+    .openapi(trustRoute, async (c) => {
+      const { server, sha256 } = c.req.valid('json');
+      return c.json(await trustCertificate(c.var.engine, scope(c), c.req.valid('param').connection_id, server, sha256, c.var.mailRule), 200);
+    })
+    .openapi(revokeRoute, async (c) => {
+      const { connection_id, server } = c.req.valid('param');
+      return c.json(await revokeCertificate(c.var.engine, scope(c), connection_id, server), 200);
+    })
     .openapi(syncRoute, async (c) => {
       const job = await requestReplyRead(c.var.engine, scopeOf(c), c.req.valid('param').connection_id);
       return c.json({ job_id: job.id, created: job.created }, 202);
