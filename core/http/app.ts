@@ -14,6 +14,7 @@ import { createRouter } from './openapi';
 import { forwardedAddress } from './context';
 import { errorToResponse, problem } from './problem';
 import { limitBody } from './middleware/body-limit';
+import { uploadSlots } from './middleware/upload-slots';
 import { rendererRoutes } from './renderer';
 import { publicAuthRoutes } from './routes/auth';
 import { protectedRoutes } from './routes/index';
@@ -75,6 +76,8 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     await next();
     c.header('x-content-type-options', 'nosniff');
   });
+  const uploads = uploadSlots();
+  app.use('/api/companies/:company_id/*', (c, next) => (/\/imports?(\/|$)|\/document-details\/logo$/.test(c.req.path) ? uploads(c, next) : next()));
   app.use(
     '/api/*',
     limitBody((c) => (/\/imports?(\/|$)|^\/api\/v1\/sync\/push$|\/document-details\/logo$/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes)),

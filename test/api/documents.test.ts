@@ -126,13 +126,17 @@ describe('documents API (extension)', () => {
     expect((await send('GET', `${w.base}/document-details`, undefined, w.tokens.rival)).status).toBe(403);
   });
 
-  it('takes a PNG or SVG logo checked by content and refuses other files or one over 1 MB', async () => {
+  it('takes a PNG or SVG logo checked by content, keeps it as a PNG, and refuses other files or one over 1 MB', async () => {
     const png = await uploadLogo(tinyPng(), 'logo.png');
     expect(png.status).toBe(200);
-    expect((await png.json()).logo).toEqual({ type: 'image/png', bytes: tinyPng().length });
+    const kept = (await png.json()).logo;
+    expect(kept.type).toBe('image/png');
     const back = await w.app.request(`${w.base}/document-details/logo`, { headers: { authorization: `Token ${w.tokens.demo}` } });
     expect(back.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await back.arrayBuffer()).equals(tinyPng())).toBe(true);
+    // Re-encoded, not the file as sent: the same 2x2 pixels in a PNG of its own.
+    const backPng = Buffer.from(await back.arrayBuffer());
+    expect(backPng.length).toBe(kept.bytes);
+    expect([backPng.readUInt32BE(16), backPng.readUInt32BE(20)]).toEqual([2, 2]);
 
     const text = await uploadLogo(Buffer.from('just text'), 'logo.png');
     expect(text.status).toBe(400);
@@ -142,10 +146,14 @@ describe('documents API (extension)', () => {
     expect((await big.json()).detail).toBe('The logo is 1.2 MB; use an image of at most 1 MB');
     expect((await send('GET', `${w.base}/document-details`)).body.logo.type).toBe('image/png');
 
+    // An SVG is rasterised: 120 x 40 scaled to fit 1200 x 400.
     const svg = await uploadLogo(Buffer.from(SVG), 'logo.svg');
-    expect((await svg.json()).logo.type).toBe('image/svg+xml');
+    expect((await svg.json()).logo.type).toBe('image/png');
     const svgBack = await w.app.request(`${w.base}/document-details/logo`, { headers: { authorization: `Token ${w.tokens.demo}` } });
+    expect(svgBack.headers.get('content-type')).toBe('image/png');
     expect(svgBack.headers.get('content-security-policy')).toContain('sandbox');
+    const raster = Buffer.from(await svgBack.arrayBuffer());
+    expect([raster.readUInt32BE(16), raster.readUInt32BE(20)]).toEqual([1200, 400]);
     expect((await uploadLogo(tinyPng(), 'logo.png', w.tokens.watcher)).status).toBe(403);
 
     const removed = await send('DELETE', `${w.base}/document-details/logo`);

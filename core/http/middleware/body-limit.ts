@@ -11,7 +11,7 @@ import { payloadTooLarge } from '../problem';
 export const DRAIN_BYTES = 8 * 1024 * 1024;
 
 /** Drops the rest of a body, up to `bound` bytes in all; past it, stops reading. */
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: number, bound: number): Promise<void> {
+export async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: number, bound: number): Promise<void> {
   for (let read = seen; read <= bound; ) {
     const { done, value } = await reader.read();
     if (done) return;

@@ -5,8 +5,10 @@ import { DETAIL_LIMITS, documentDetails, documentDetailsWithLogo, LOGO_TYPES, PA
 import { missingCharacterHeaders } from '../../documents/fonts';
 import { invoicePdf } from '../../documents/invoice';
 import { getStatementRun, MAX_STATEMENT_CUSTOMERS, requestStatements } from '../../documents/send';
-import { statementPdf } from '../../documents/statement';
-import { NotFoundError } from '../../errors';
+import { drawableLogo, LOGO_BOX, MAX_LOGO_INPUT_PIXELS } from '../../documents/logo';
+import { MAX_WAITING } from '../../documents/render';
+import { MAX_CSV_STATEMENT_LINES, MAX_STATEMENT_LINES, statementCsvFile, statementPdf } from '../../documents/statement';
+import { DomainError, NotFoundError } from '../../errors';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
 import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, ProblemSchema, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
@@ -46,7 +48,13 @@ const DocumentDetailsPatch = z
   .openapi('DocumentDetailsPatch', { description: 'Fields left out keep their value; null or blank text clears a field' });
 
 const LogoForm = z
-  .object({ file: z.instanceof(File).openapi({ type: 'string', format: 'binary', description: 'A PNG, JPEG or SVG image of at most 1 MB' }) })
+  .object({
+    file: z.instanceof(File).openapi({
+      type: 'string',
+      format: 'binary',
+      description: `A PNG, JPEG or SVG image of at most 1 MB and ${MAX_LOGO_INPUT_PIXELS / 1_000_000} million pixels; kept as a PNG of at most ${LOGO_BOX.width} x ${LOGO_BOX.height}`,
+    }),
+  })
   .openapi('LogoUpload');
 
 const multipartOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -86,7 +94,7 @@ const getLogoRoute = createRoute({
   security: SECURITY,
   request: { params: CompanyParams },
   responses: {
-    200: { description: 'The image', content: Object.fromEntries(LOGO_TYPES.map((t) => [t, { schema: z.string().openapi({ format: 'binary' }) }])) },
+    200: { description: `The logo as a PNG of at most ${LOGO_BOX.width} x ${LOGO_BOX.height}`, content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } } },
     ...problems(401, 403, 404),
   },
 });
@@ -96,12 +104,13 @@ const putLogoRoute = createRoute({
   path: `${detailsPath}/logo`,
   tags: TAGS,
   summary: 'Set the logo: a PNG, JPEG or SVG image of at most 1 MB, checked by its content (extension)',
+  description: `The file is measured before it is decoded (an image's declared pixels, an SVG's elements once its <use> references are followed) and refused past the bounds with the reason in words (400 invalid_logo). An SVG within them is rasterised. What is kept, synced and printed is a PNG of at most ${LOGO_BOX.width} x ${LOGO_BOX.height} pixels, so GET .../logo answers image/png. At most a few uploads run at once on a server (429 with Retry-After past that).`,
   security: SECURITY,
   middleware: [multipartOnly] as const,
   request: { params: CompanyParams, body: { required: true, content: { 'multipart/form-data': { schema: LogoForm } } } },
   responses: {
     200: json(DocumentDetails, 'The details with the new logo'),
-    ...problems(400, 401, 403, 404, 413),
+    ...problems(400, 401, 403, 404, 413, 429),
     415: { description: 'Not a multipart/form-data request', content: { 'application/problem+json': { schema: ProblemSchema } } },
   },
 });
@@ -117,15 +126,23 @@ const deleteLogoRoute = createRoute({
 });
 
 const pdfContent = { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } };
+const problemOf = (description: string) => ({ description, content: { 'application/problem+json': { schema: ProblemSchema } } });
+/** What every document route may answer besides its file: the bounds of render.ts. */
+const documentBounds = {
+  ...problems(429),
+  422: problemOf(`document_too_large: the document needed more memory than one document may use. statement_too_long (statements): more than ${MAX_STATEMENT_LINES.toLocaleString('en-US')} lines; the words say what to ask for instead`),
+};
+const busy = `Documents are made two at a time; at most ${MAX_WAITING} more wait their turn, past that 429 with Retry-After.`;
 
 const invoicePdfRoute = createRoute({
   method: 'get',
   path: '/api/companies/{company_id}/invoices/{invoice_id}/document.pdf',
   tags: TAGS,
   summary: 'The invoice as a PDF: a copy made from the stored invoice, with the figures of this moment (extension)',
+  description: busy,
   security: SECURITY,
   request: { params: idParams('invoice_id') },
-  responses: { 200: { description: 'The PDF', content: pdfContent }, ...problems(401, 403, 404) },
+  responses: { 200: { description: 'The PDF', content: pdfContent }, ...problems(401, 403, 404), ...documentBounds },
 });
 
 const StatementQuery = z.object({
@@ -139,10 +156,25 @@ const statementRoute = createRoute({
   path: '/api/companies/{company_id}/customers/{customer_id}/statement.pdf',
   tags: TAGS,
   summary: "The customer's statement of account as a PDF (extension)",
-  description: 'Every invoice open at as_of with days past due, aging subtotals, the total due, payments of the last 90 days and the payment instructions. A customer with nothing open gets a statement that says so.',
+  description: `Every invoice open at as_of with days past due, aging subtotals, the total due, payments of the last 90 days and the payment instructions. A customer with nothing open gets a statement that says so. At most ${MAX_STATEMENT_LINES.toLocaleString('en-US')} open invoices and activity lines (about 3,000 pages): past that 422 statement_too_long, pointing to statement.csv or a shorter period. ${busy}`,
   security: SECURITY,
   request: { params: idParams('customer_id'), query: StatementQuery },
-  responses: { 200: { description: 'The PDF', content: pdfContent }, ...problems(400, 401, 403, 404) },
+  responses: { 200: { description: 'The PDF', content: pdfContent }, ...problems(400, 401, 403, 404), ...documentBounds },
+});
+
+const statementCsvRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/customers/{customer_id}/statement.csv',
+  tags: TAGS,
+  summary: "The customer's statement of account as CSV: the same lines as the PDF, one table, for a statement too long to print (extension)",
+  description: `Columns: Line (Open invoice, Invoice issued, Payment received, Recent payment), Date, Reference, Due date, Days past due, Currency, Amount, Paid, Open (major units). Same query as statement.pdf; at most ${MAX_CSV_STATEMENT_LINES.toLocaleString('en-US')} lines (422 statement_too_long past that). ${busy}`,
+  security: SECURITY,
+  request: { params: idParams('customer_id'), query: StatementQuery },
+  responses: {
+    200: { description: 'The CSV file', content: { 'text/csv': { schema: z.string() } } },
+    ...problems(400, 401, 403, 404, 429),
+    422: problemOf('statement_too_long: more lines than a CSV statement may hold; ask for a shorter period'),
+  },
 });
 
 const StatementRunRequest = z
@@ -196,12 +228,12 @@ const getRunRoute = createRoute({
   responses: { 200: json(StatementRun, 'The run'), ...problems(401, 403, 404) },
 });
 
-/** inline: a browser opens it; the name (any script) is given the RFC 6266 way and as plain ASCII. */
-function pdfHeaders(fileName: string): Record<string, string> {
-  const ascii = fileName.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '') || 'document.pdf';
+/** The name (any script) given the RFC 6266 way and as plain ASCII; a PDF inline (a browser opens it), a CSV to save. */
+function fileHeaders(fileName: string, type: 'application/pdf' | 'text/csv; charset=utf-8'): Record<string, string> {
+  const ascii = fileName.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '') || (type === 'application/pdf' ? 'document.pdf' : 'statement.csv');
   return {
-    'content-type': 'application/pdf',
-    'content-disposition': `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+    'content-type': type,
+    'content-disposition': `${type === 'application/pdf' ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
     'cache-control': 'no-store',
   };
 }
@@ -213,8 +245,10 @@ export function documentRoutes() {
     .openapi(getLogoRoute, async (c) => {
       const details = await documentDetailsWithLogo(c.var.engine.db, scopeOf(c).companyId);
       if (!details.logoData || !details.logo) throw new NotFoundError('Logo');
-      // An SVG may hold script: never let it run when opened directly.
-      return c.body(new Uint8Array(details.logoData), 200, { 'content-type': details.logo.type, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" });
+      // The bounded PNG, also for a row kept before logos were bounded: no browser is handed an SVG bomb.
+      const png = await drawableLogo(details.logoData, details.logo.type);
+      if (!png) throw new DomainError(404, 'not_found', 'The stored logo cannot be read within bounds; upload it again');
+      return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'content-security-policy': "default-src 'none'; sandbox" });
     })
     .openapi(putLogoRoute, async (c) => {
       const { file } = c.req.valid('form');
@@ -223,13 +257,19 @@ export function documentRoutes() {
     .openapi(deleteLogoRoute, async (c) => c.json(await removeLogo(c.var.engine, scopeOf(c)), 200))
     .openapi(invoicePdfRoute, async (c) => {
       const { pdf, missing, fileName } = await invoicePdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').invoice_id, today(c.var.engine.clock));
-      return c.body(new Uint8Array(pdf), 200, { ...pdfHeaders(fileName), ...missingCharacterHeaders(missing) });
+      return c.body(new Uint8Array(pdf), 200, { ...fileHeaders(fileName, 'application/pdf'), ...missingCharacterHeaders(missing) });
     })
     .openapi(statementRoute, async (c) => {
       const query = c.req.valid('query');
       const now = today(c.var.engine.clock);
       const { pdf, missing, fileName } = await statementPdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, { asOf: query.as_of ?? now, from: query.from, to: query.to }, now);
-      return c.body(new Uint8Array(pdf), 200, { ...pdfHeaders(fileName), ...missingCharacterHeaders(missing) });
+      return c.body(new Uint8Array(pdf), 200, { ...fileHeaders(fileName, 'application/pdf'), ...missingCharacterHeaders(missing) });
+    })
+    .openapi(statementCsvRoute, async (c) => {
+      const query = c.req.valid('query');
+      const now = today(c.var.engine.clock);
+      const { csv, fileName } = await statementCsvFile(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, { asOf: query.as_of ?? now, from: query.from, to: query.to }, now);
+      return c.body(csv, 200, fileHeaders(fileName, 'text/csv; charset=utf-8'));
     })
     .openapi(requestRunRoute, async (c) => {
       const body = c.req.valid('json');
