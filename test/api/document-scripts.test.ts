@@ -9,6 +9,7 @@ import { renderInvoice } from '../../core/documents/draw-invoice';
 import { loadedFaceKeys, missingCharacterHeaders, woffToSfnt } from '../../core/documents/fonts';
 import { logicalRuns, visualOrder } from '../../core/documents/text-runs';
 import { call, useApiWorkspace } from '../support/api';
+import { missingCharactersNote } from '../../renderer/src/documents/missing';
 import { ledger } from '../support/ledger-fixtures';
 import { keepPdf, pdfText } from '../support/pdf';
 
@@ -73,6 +74,13 @@ describe('text runs (pure)', () => {
       warning: '299 ardesk "2 characters could not be printed and show as a replacement mark: U+20BB7, U+10FFFD"',
     });
     expect(missingCharacterHeaders([])).toEqual({});
+  });
+
+  it("tells the collector in the app which characters a PDF could not print, from the response's header", () => {
+    expect(missingCharactersNote('U+20BB7 U+10FFFD')).toBe('2 characters could not be printed and show as � in the PDF: “𠮷”, “\u{10FFFD}”. Check the names and addresses before sending it.');
+    expect(missingCharactersNote('U+9C2F')).toBe('One character could not be printed and shows as � in the PDF: “鰯”. Check the names and addresses before sending it.');
+    expect(missingCharactersNote(null)).toBeNull();
+    expect(missingCharactersNote('garbage')).toBeNull();
   });
 
   it('unwraps a WOFF font to the TrueType file it holds (a non-WOFF file is left as it is)', () => {

@@ -15,7 +15,9 @@ function PdfButton({ label, path, fallback, describe }: { label: string; path: s
       onClick={async () => {
         setBusy(true);
         try {
-          toast.success(`${await downloadPdf(path, fallback)} saved.`);
+          const { name, missingNote } = await downloadPdf(path, fallback);
+          if (missingNote) toast.info(`${name} saved. ${missingNote}`);
+          else toast.success(`${name} saved.`);
         } catch (err) {
           toast.error(describeError(err));
         } finally {

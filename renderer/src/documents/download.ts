@@ -1,5 +1,6 @@
 import { ApiError, type Problem } from '../api/client';
 import { useSession } from '../state/session';
+import { missingCharactersNote } from './missing';
 
 /** The name the server gave (RFC 6266 filename* first, so names in any script survive), else the fallback. */
 export function pdfFileName(header: string | null, fallback: string): string {
@@ -16,19 +17,19 @@ export function pdfFileName(header: string | null, fallback: string): string {
 }
 
 /** An API file read with the session's token (the typed client reads JSON only). */
-export async function fetchFile(path: string): Promise<{ blob: Blob; name: string | null }> {
+export async function fetchFile(path: string): Promise<{ blob: Blob; name: string | null; missingNote: string | null }> {
   const { baseUrl, token } = useSession.getState();
   const res = await fetch(`${baseUrl}${path}`, { headers: token ? { authorization: `Token ${token}` } : {} });
   if (!res.ok) {
     const problem = (await res.json().catch(() => null)) as Problem | null;
     throw new ApiError(res.status, problem, problem?.detail ?? `The file could not be made (${res.status})`);
   }
-  return { blob: await res.blob(), name: res.headers.get('content-disposition') };
+  return { blob: await res.blob(), name: res.headers.get('content-disposition'), missingNote: missingCharactersNote(res.headers.get('x-ardesk-missing-characters')) };
 }
 
-/** Saves a PDF the API makes; the desktop window asks where, a browser puts it in Downloads. Returns its name. */
-export async function downloadPdf(path: string, fallback: string): Promise<string> {
-  const { blob, name: disposition } = await fetchFile(path);
+/** Saves a PDF the API makes; the desktop window asks where, a browser puts it in Downloads. Returns its name, and what it could not print. */
+export async function downloadPdf(path: string, fallback: string): Promise<{ name: string; missingNote: string | null }> {
+  const { blob, name: disposition, missingNote } = await fetchFile(path);
   const name = pdfFileName(disposition, fallback);
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
@@ -38,7 +39,7 @@ export async function downloadPdf(path: string, fallback: string): Promise<strin
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return name;
+  return { name, missingNote };
 }
 
 /** A multipart PUT (the logo), its refusal read as the typed client reads one. */
