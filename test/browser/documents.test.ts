@@ -63,12 +63,16 @@ describe('Settings › Company and the PDF buttons in Chromium against ardesk se
     await form.getByLabel('Address').fill('12 Harbour Road\nBristol BS1 4RN');
     await form.getByLabel('Payment instructions').fill('Sort code 20-00-00, account 55779911');
     await form.getByLabel('Dates and amounts').selectOption('en-GB');
+    const typedInto = await form.elementHandle();
     await form.getByRole('button', { name: 'Save company details' }).click();
     await expect.poll(() => apiGet<{ legal_name: string; locale: string }>(page, `/api${base}/document-details`)).toMatchObject({ legal_name: 'Northwind Receivables Ltd', locale: 'en-GB' });
 
-    // The saved form is drawn again from the server's answer: upload into that one.
+    // The saved form is drawn again from the server's answer (a new element): upload into that one.
+    await page.waitForFunction((old) => {
+      const now = document.querySelector('[data-testid="document-details-form"]');
+      return now !== null && now !== old;
+    }, typedInto);
     await expect.poll(() => page.getByTestId('document-details-form').getByLabel('Legal name').inputValue()).toBe('Northwind Receivables Ltd');
-    await page.waitForTimeout(300);
     await page.getByLabel(/Add a logo/).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: bluePng() });
     await expect.poll(() => page.locator('.logo-preview').innerText()).toContain('PNG image');
     await page.getByLabel(/Replace the logo/).setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFindings, seriousA11yFindings } from '../support/axe';
 import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
+import { layoutSettled } from '../support/settle';
 
 /** Where the focus is, in the terms the test asks about. */
 function focusInfo(page: Page) {
@@ -17,6 +18,28 @@ function focusInfo(page: Page) {
       tag: el?.tagName ?? null,
     };
   });
+}
+
+/**
+ * Focus went into the panel and stayed there while the desk redrew around it (the grid narrowing,
+ * the panel's sections loading): the grid once took it back about 100 ms later. Every focus move
+ * after the panel got it is counted, so a theft and a return in between cannot pass unseen.
+ */
+async function focusStaysInPanel(page: Page) {
+  await expect.poll(async () => (await focusInfo(page)).inPanel).toBe(true);
+  await page.evaluate(() => {
+    const w = window as unknown as { focusLeftPanel?: number; watchingFocus?: boolean };
+    w.focusLeftPanel = 0;
+    if (w.watchingFocus) return;
+    w.watchingFocus = true;
+    document.addEventListener('focusin', (e) => {
+      if (!(e.target as HTMLElement).closest('[data-testid="invoice-panel"]')) w.focusLeftPanel! += 1;
+    });
+  });
+  await page.getByTestId('panel-activity').waitFor();
+  await layoutSettled(page, '[data-testid="invoice-grid"] .ag-row, [data-testid="invoice-panel"] section');
+  expect(await page.evaluate(() => (window as unknown as { focusLeftPanel: number }).focusLeftPanel)).toBe(0);
+  expect((await focusInfo(page)).inPanel).toBe(true);
 }
 
 async function noSeriousFindings(page: Page, what: string) {
@@ -56,7 +79,7 @@ describe("A collector's day by keyboard only, in Chromium against ardesk serve -
   it('wraps column headers between words only, at 1440 and 1024 wide', async () => {
     for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
       await page.setViewportSize(size);
-      await page.waitForTimeout(300);
+      await layoutSettled(page, '[data-testid="invoice-grid"] .ag-header-cell-text');
       // A word split over two lines has two boxes.
       const split = await page.evaluate(() =>
         [...document.querySelectorAll('[data-testid="invoice-grid"] .ag-header-cell-text')].flatMap((el) => {
@@ -105,9 +128,7 @@ describe("A collector's day by keyboard only, in Chromium against ardesk serve -
     const row = (await focusInfo(page)).rowId!;
     await page.keyboard.press('Enter');
     await page.getByTestId('panel-glance').waitFor();
-    // The grid used to take the focus back about 100 ms later.
-    await page.waitForTimeout(600);
-    expect((await focusInfo(page)).inPanel).toBe(true);
+    await focusStaysInPanel(page);
     await page.keyboard.press('Escape');
     await page.getByTestId('invoice-panel').waitFor({ state: 'detached' });
     await expect.poll(async () => (await focusInfo(page)).rowId).toBe(row);
@@ -115,7 +136,7 @@ describe("A collector's day by keyboard only, in Chromium against ardesk serve -
     await page.keyboard.press('Enter');
     await page.getByTestId('panel-glance').waitFor();
     // Back on the list with the panel open (Shift+Tab from the panel's first control), another row opens and takes the focus.
-    await page.waitForTimeout(300);
+    await focusStaysInPanel(page);
     await page.keyboard.press('Shift+Tab');
     expect((await focusInfo(page)).rowId).toBe(row);
     await page.keyboard.press('ArrowDown');
@@ -123,8 +144,7 @@ describe("A collector's day by keyboard only, in Chromium against ardesk serve -
     expect(next).not.toBe(row);
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/invoices/${next}`));
-    await page.waitForTimeout(600);
-    expect((await focusInfo(page)).inPanel).toBe(true);
+    await focusStaysInPanel(page);
     // The open row is marked, the previous one no longer.
     expect(await page.locator(`[data-testid="invoice-grid"] .ag-row.open-row`).evaluateAll((rows) => rows.map((r) => r.getAttribute('row-id')))).toEqual([next]);
     expect(browser.errors).toEqual([]);

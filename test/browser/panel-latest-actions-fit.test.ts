@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFindings, seriousA11yFindings } from '../support/axe';
 import { apiCall, apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
+import { layoutSettled } from '../support/settle';
 
 /** A write as the signed-in page (same token); returns the status. */
 async function apiPost(page: Page, path: string, body: unknown): Promise<number> {
@@ -88,7 +89,7 @@ describe('the panel leads with the latest customer event; the Actions table fits
       await page.setViewportSize(size);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        await page.waitForTimeout(200);
+        await layoutSettled(page, '.outreach-main, [data-testid="actions-list"] thead th, [data-testid="action-panel"]');
         const fit = await page.evaluate(() => {
           const main = document.querySelector<HTMLElement>('.outreach-main')!;
           const table = document.querySelector<HTMLElement>('[data-testid="actions-list"]')!;

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
+import { layoutSettled } from '../support/settle';
 
 /**
  * The desk as a collector's worklist, in Chromium against `ardesk serve --demo`: My work, follow-ups,
@@ -281,7 +282,7 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
         const [row] = await rowsWhere(page, (r) => r.length > 3, 'rows');
         await cellOf(page, row.index, 'invoice_number').click();
         await page.getByTestId('panel-activity').waitFor();
-        await page.waitForTimeout(300);
+        await layoutSettled(page, '[data-testid="invoice-panel"], [data-testid="invoice-grid"], [data-testid="invoice-grid"] .ag-header-cell');
         const panel = (await page.getByTestId('invoice-panel').boundingBox())!;
         const grid = (await page.getByTestId('invoice-grid').boundingBox())!;
         expect(grid.x + grid.width).toBeLessThanOrEqual(panel.x + 1);
