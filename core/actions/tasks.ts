@@ -7,6 +7,7 @@ import type { ActionType } from '../db/schema';
 import { type EvidenceItem, parseEvidence } from '../insights/evidence';
 import { fromMinor } from '../money';
 import { parseMetadata } from './queries';
+import { chunks } from '../chunks';
 
 export interface TaskContact {
   name: string;
@@ -51,12 +52,12 @@ export async function listActionTasks(db: Db, companyId: string, memberId: strin
     .execute();
   const customerIds = [...new Set(rows.map((r) => r.customer_id))];
   const contacts = new Map<string, TaskContact[]>();
-  for (let i = 0; i < customerIds.length; i += 500) {
+  for (const chunk of chunks(customerIds)) {
     const found = await db
       .selectFrom('customer_contacts')
       .select(['customer_id', 'name', 'phone', 'title', 'is_billing'])
       .where('company_id', '=', companyId)
-      .where('customer_id', 'in', customerIds.slice(i, i + 500))
+      .where('customer_id', 'in', chunk)
       .where('phone', 'is not', null)
       .where('phone', '!=', '')
       .orderBy('is_billing', 'desc')

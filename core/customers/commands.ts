@@ -23,6 +23,7 @@ import {
 } from './rules';
 import { toMinor } from '../money';
 import { blankToNull } from '../text';
+import { chunks } from '../chunks';
 
 export interface CustomerInput extends CustomerFields {
   contacts?: ContactInput[];
@@ -249,8 +250,8 @@ export async function assignArOwner(
     const matched = await query.execute();
     const changing = matched.filter((r) => r.ar_owner_id !== owner).map((r) => r.id);
     if (input.dry_run) return { matched: matched.length, updated: changing.length };
-    for (let i = 0; i < changing.length; i += 500) {
-      await tx.db.updateTable('customers').set({ ar_owner_id: owner, updated_at: tx.now }).where('id', 'in', changing.slice(i, i + 500)).execute();
+    for (const chunk of chunks(changing)) {
+      await tx.db.updateTable('customers').set({ ar_owner_id: owner, updated_at: tx.now }).where('id', 'in', chunk).execute();
     }
     await tx.recordMany(changing.map((id) => ({ entity: 'customer', entityId: id, op: 'update' as const, data: { ar_owner_id: owner } })));
     return { matched: matched.length, updated: changing.length };

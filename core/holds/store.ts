@@ -7,6 +7,7 @@
  * engine's own reading lives above this layer).
  */
 import { sql } from 'kysely';
+import { chunks } from '../chunks';
 import { COMMITMENT_DATE } from '../db/migrations/0099_promise_dates';
 import type { Db } from '../db/connection';
 import type { CommandTx } from '../engine';
@@ -24,14 +25,6 @@ let readPromise: PromiseReader = () => null;
 /** Installed once by the composition root with the engine's reading of promises. */
 export function setPromiseReader(reader: PromiseReader): void {
   readPromise = reader;
-}
-
-const CHUNK = 500;
-
-function chunks<T>(list: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += CHUNK) out.push(list.slice(i, i + CHUNK));
-  return out;
 }
 
 /** The chase facts of each customer named (ids already the company's). */

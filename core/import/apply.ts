@@ -9,6 +9,7 @@ import { applyLabelChanges, type LabelAssignment } from '../invoices/labels';
 import { recomputeInvoiceBalance, SETTLED_STATUSES } from '../payments/balance';
 import { yieldToEventLoop } from '../yielding';
 import type { LabelLink, Plan, RowWrite } from './plan';
+import { chunks } from '../chunks';
 
 /** Fields every table row carries that say nothing about the change itself. */
 function changeData(values: Record<string, unknown>): Record<string, unknown> {
@@ -78,8 +79,7 @@ const CHUNK = 400;
 
 /** The open engine proposals of invoices that received money: withdrawn as a payment withdraws them when recorded by hand. */
 async function withdrawPaidProposals(tx: CommandTx, companyId: string, invoiceIds: string[]): Promise<void> {
-  for (let i = 0; i < invoiceIds.length; i += CHUNK) {
-    const ids = invoiceIds.slice(i, i + CHUNK);
+  for (const ids of chunks(invoiceIds, CHUNK)) {
     // Most imported payments settle invoices nobody proposed anything for: one query finds the few that have some.
     const proposed = await tx.db
       .selectFrom('actions as a')

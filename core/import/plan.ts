@@ -14,6 +14,7 @@ import { yieldToEventLoop } from '../yielding';
 import type { CompiledMapping, Section } from './mapping';
 import { fieldWords } from './fields';
 import type { CustomerFields, InvoiceFields, ParsedRow, PaymentFields, RowError } from './rows';
+import { chunks } from '../chunks';
 
 export type Outcome = 'created' | 'updated' | 'unchanged';
 export interface Counts {
@@ -64,13 +65,12 @@ export interface PlanInput {
 }
 
 const DEFAULT_TERMS_DAYS = 30;
-const CHUNK = 500;
 
 async function inChunks<T>(values: string[], load: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
   const unique = [...new Set(values)];
   const out: T[] = [];
-  for (let i = 0; i < unique.length; i += CHUNK) {
-    out.push(...(await load(unique.slice(i, i + CHUNK))));
+  for (const chunk of chunks(unique)) {
+    out.push(...(await load(chunk)));
     await yieldToEventLoop();
   }
   return out;

@@ -11,6 +11,7 @@ import { toMinor } from '../money';
 import { recomputeInvoiceBalance } from '../payments/balance';
 import { applyLabelChanges, assignmentId, type LabelAssignment } from './labels';
 import { amountProblems, defaultDueDate, dueDateProblems, generatedNumber, invoiceNumberProblems, isPaymentLink, MAX_BULK_IDS, missingIds } from './rules';
+import { chunks } from '../chunks';
 
 export interface CreateInvoiceInput {
   customer: string;
@@ -273,17 +274,17 @@ export async function bulkUpdateInvoices(engine: Engine, scope: Scope, input: Bu
     throwIfAny(errors);
 
     set.updated_at = tx.now;
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      await tx.db.updateTable('invoices').set(set).where('company_id', '=', scope.companyId).where('id', 'in', ids.slice(i, i + CHUNK)).execute();
+    for (const chunk of chunks(ids, CHUNK)) {
+      await tx.db.updateTable('invoices').set(set).where('company_id', '=', scope.companyId).where('id', 'in', chunk).execute();
     }
     for (const id of ids) await tx.record('invoice', id, 'update', set);
     if (add.length || remove.length) {
       const existing = new Set<string>();
-      for (let i = 0; i < ids.length; i += CHUNK) {
+      for (const chunk of chunks(ids, CHUNK)) {
         const rows = await tx.db
           .selectFrom('invoice_labels')
           .select(['invoice_id', 'label_id'])
-          .where('invoice_id', 'in', ids.slice(i, i + CHUNK))
+          .where('invoice_id', 'in', chunk)
           .where('label_id', 'in', [...add, ...remove])
           .execute();
         for (const r of rows) existing.add(assignmentId(r.invoice_id, r.label_id));

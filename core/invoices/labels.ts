@@ -6,6 +6,7 @@
 import { withdrawProposals } from '../supersede/withdraw';
 import type { CommandTx } from '../engine';
 import { refreshHolds } from '../holds/store';
+import { chunks } from '../chunks';
 
 /** [invoiceId, labelId] */
 export type LabelAssignment = [string, string];
@@ -19,8 +20,7 @@ export function assignmentId(invoiceId: string, labelId: string): string {
 
 /** Inserts the `add` assignments and deletes the `remove` ones, recording each, and applies what their labels mean. */
 export async function applyLabelChanges(tx: CommandTx, companyId: string, add: LabelAssignment[], remove: LabelAssignment[]): Promise<void> {
-  for (let i = 0; i < add.length; i += CHUNK) {
-    const chunk = add.slice(i, i + CHUNK);
+  for (const chunk of chunks(add, CHUNK)) {
     await tx.db
       .insertInto('invoice_labels')
       .values(chunk.map(([invoice_id, label_id]) => ({ company_id: companyId, invoice_id, label_id, created_at: tx.now })))
@@ -30,8 +30,8 @@ export async function applyLabelChanges(tx: CommandTx, companyId: string, add: L
   const byLabel = new Map<string, string[]>();
   for (const [invoiceId, labelId] of remove) byLabel.set(labelId, [...(byLabel.get(labelId) ?? []), invoiceId]);
   for (const [labelId, invoiceIds] of byLabel) {
-    for (let i = 0; i < invoiceIds.length; i += CHUNK) {
-      await tx.db.deleteFrom('invoice_labels').where('label_id', '=', labelId).where('invoice_id', 'in', invoiceIds.slice(i, i + CHUNK)).execute();
+    for (const chunk of chunks(invoiceIds, CHUNK)) {
+      await tx.db.deleteFrom('invoice_labels').where('label_id', '=', labelId).where('invoice_id', 'in', chunk).execute();
     }
   }
   for (const [invoiceId, labelId] of remove) await tx.record('invoice_label', assignmentId(invoiceId, labelId), 'delete', { invoice_id: invoiceId, label_id: labelId });
@@ -55,8 +55,7 @@ export async function applyLabelFacts(tx: CommandTx, companyId: string, added: L
   if (!touched.length) return;
   const customers = new Map<string, string>();
   const proposed = new Set<string>();
-  for (let i = 0; i < touched.length; i += CHUNK) {
-    const ids = touched.slice(i, i + CHUNK);
+  for (const ids of chunks(touched, CHUNK)) {
     for (const r of await tx.db.selectFrom('invoices').select(['id', 'customer_id']).where('company_id', '=', companyId).where('id', 'in', ids).where('closing_reason', 'is', null).execute()) customers.set(r.id, r.customer_id);
     // Only invoices with an open engine proposal have anything to withdraw.
     const open = await tx.db

@@ -16,6 +16,7 @@ import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from
 import { newId } from '../ids';
 import { replicatedCompanies } from '../db/replicas';
 import { ownerGone, ownerToken, thisProcess } from './owner';
+import { chunks } from '../chunks';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -64,8 +65,7 @@ export async function enqueueJobs(tx: CommandTx, jobs: NewJob[]): Promise<Array<
     updated_at: tx.now,
   }));
   const inserted = new Set<string>();
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    const chunk = rows.slice(i, i + INSERT_CHUNK);
+  for (const chunk of chunks(rows, INSERT_CHUNK)) {
     const ids = await tx.db
       .insertInto('jobs')
       .values(chunk)
@@ -76,11 +76,11 @@ export async function enqueueJobs(tx: CommandTx, jobs: NewJob[]): Promise<Array<
   }
   const existing = new Map<string, string>();
   const missing = rows.filter((r) => !inserted.has(r.id)).map((r) => r.idempotency_key);
-  for (let i = 0; i < missing.length; i += INSERT_CHUNK) {
+  for (const chunk of chunks(missing, INSERT_CHUNK)) {
     const found = await tx.db
       .selectFrom('jobs')
       .select(['id', 'idempotency_key'])
-      .where('idempotency_key', 'in', missing.slice(i, i + INSERT_CHUNK))
+      .where('idempotency_key', 'in', chunk)
       .execute();
     for (const row of found) existing.set(row.idempotency_key, row.id);
   }

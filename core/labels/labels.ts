@@ -12,6 +12,7 @@ import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from 
 import { newId } from '../ids';
 import { applyLabelFacts, type LabelAssignment } from '../invoices/labels';
 import { refreshHolds } from '../holds/store';
+import { chunks } from '../chunks';
 
 export interface LabelDto {
   id: string;
@@ -48,8 +49,8 @@ async function assignmentsOf(tx: CommandTx, companyId: string, labelId: string):
 async function customersOf(tx: CommandTx, companyId: string, assignments: LabelAssignment[]): Promise<string[]> {
   const ids = new Set<string>();
   const invoices = assignments.map(([invoice]) => invoice);
-  for (let i = 0; i < invoices.length; i += 400) {
-    const rows = await tx.db.selectFrom('invoices').select('customer_id').distinct().where('company_id', '=', companyId).where('id', 'in', invoices.slice(i, i + 400)).where('closing_reason', 'is', null).execute();
+  for (const chunk of chunks(invoices, 400)) {
+    const rows = await tx.db.selectFrom('invoices').select('customer_id').distinct().where('company_id', '=', companyId).where('id', 'in', chunk).where('closing_reason', 'is', null).execute();
     for (const r of rows) ids.add(r.customer_id);
   }
   return [...ids];

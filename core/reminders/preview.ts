@@ -15,6 +15,7 @@ import { INVOICE_REMINDER, reminderKey } from './queue';
 import { loadReminderTargets, type ReminderTarget, reminderBlockers, reminderEmailFor } from './targets';
 import { defaultConnection } from '../email/connections';
 import type { RenderedEmail } from './template';
+import { chunks } from '../chunks';
 
 /** An email to the customer this recent makes another one a double dunning. */
 export const RECENT_EMAIL_DAYS = 7;
@@ -56,8 +57,6 @@ export function recentEmailWarning(latest: { occurred_at: string; subject: strin
 /** The warnings kinds that hold a reminder in a bulk send by default: the customer is waiting for us or is already being chased. */
 export const HOLDING_WARNING_KINDS = ['dispute', 'promise', 'reply_unanswered', 'dunning_step_ready'] as const satisfies readonly ReminderWarningKind[];
 
-const CHUNK = 500;
-
 /**
  * The double-dunning warnings of each invoice named (targets already the company's), in a few
  * queries per 500 customers: what holds a sequence's chase warns a manual reminder too (a dispute
@@ -72,8 +71,7 @@ export async function reminderWarnings(engine: Pick<Engine, 'db' | 'clock'>, com
   const facts = await chaseFacts(engine.db, companyId, customerIds);
   const latest = new Map<string, { occurred_at: string; subject: string | null }>();
   const steps: Array<{ customer_id: string; invoice_id: string | null; label: string; name: string }> = [];
-  for (let i = 0; i < customerIds.length; i += CHUNK) {
-    const ids = customerIds.slice(i, i + CHUNK);
+  for (const ids of chunks(customerIds)) {
     const emails = await engine.db
       .selectFrom('communications as m')
       .select(['m.customer_id', 'm.occurred_at', 'm.subject'])
@@ -98,8 +96,8 @@ export async function reminderWarnings(engine: Pick<Engine, 'db' | 'clock'>, com
     );
   }
   const asked = new Set<string>();
-  for (let i = 0; i < targets.length; i += CHUNK) {
-    const keys = targets.slice(i, i + CHUNK).map((t) => reminderKey(t.invoiceId, today));
+  for (const chunk of chunks(targets)) {
+    const keys = chunk.map((t) => reminderKey(t.invoiceId, today));
     const jobs = await engine.db.selectFrom('jobs').select(['idempotency_key', 'status']).where('kind', '=', INVOICE_REMINDER).where('idempotency_key', 'in', keys).execute();
     for (const j of jobs) if (j.status !== 'failed' && j.idempotency_key) asked.add(j.idempotency_key);
   }

@@ -16,6 +16,7 @@ import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { parseMessage } from './parse';
 import { emptyTally, type ReadTally, recordIncoming } from './record';
 import { replicatedCompanies } from '../db/replicas';
+import { chunks } from '../chunks';
 
 export const REPLY_SYNC = 'email_reply_sync';
 /** A mailbox read for the first time (or after its UIDVALIDITY changed) is read this far back. */
@@ -71,8 +72,7 @@ async function readMailbox(engine: Engine, connection: EmailConnection): Promise
           .execute();
         await tx.record('imap_mailbox_state', `${connection.id}:${mailbox}`, 'update', { uid_validity: uidValidity, last_uid: uid });
       });
-    for (let i = 0; i < uids.length; i += READ_BATCH) {
-      const batch = uids.slice(i, i + READ_BATCH);
+    for (const batch of chunks(uids, READ_BATCH)) {
       const fetched = await client.fetchAll(batch.join(','), { uid: true, source: true }, { uid: true });
       const messages = await Promise.all(fetched.filter((m) => m.source).map((m) => parseMessage(m.uid, m.source as Buffer)));
       messages.sort((a, b) => a.uid - b.uid);

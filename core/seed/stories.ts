@@ -14,6 +14,7 @@ import type { LedgerLabels, LedgerResult, SampleCustomer, SampleInvoice } from '
 import type { Rng } from './random';
 import type { CompanyFrame, SeedContext, TeamMember } from './workspace';
 import { assessValueAtRisk } from '../actions/value-at-risk';
+import { chunks } from '../chunks';
 
 const STORY_KINDS = ['promise', 'dispute', 'silence', 'installments', 'defiant', 'routine'] as const;
 export type StoryKind = (typeof STORY_KINDS)[number];
@@ -489,7 +490,7 @@ async function insertRows(
   const { trx, cal, ids } = ctx;
   // In time order, so the last-touch trigger ends on each invoice's latest touch.
   comms.sort((a, b) => (a.occurred_at < b.occurred_at ? -1 : a.occurred_at > b.occurred_at ? 1 : 0));
-  for (let k = 0; k < comms.length; k += 200) await trx.insertInto('communications').values(comms.slice(k, k + 200)).execute();
+  for (const rows of chunks(comms, 200)) await trx.insertInto('communications').values(rows).execute();
   for (const { invoice, key } of extraLabels) {
     await trx
       .insertInto('invoice_labels')

@@ -9,6 +9,7 @@ import type { CommandTx } from '../engine';
 import { insertScheduledStep } from '../holds/store';
 import { dueRowIds, INVOICE_CLOSED, invoiceOpen, invoiceSchedule, leavingRowIds, mergeAssignments } from './due-dates';
 import { localDate } from '../zones';
+import { chunks } from '../chunks';
 
 interface SequenceRef {
   id: string;
@@ -87,8 +88,7 @@ export async function syncDueSchedules(tx: CommandTx, companyId: string): Promis
     .where((eb) => eb.or([eb('i.closing_reason', 'is not', null), eb('i.balance', '<=', 0)]))
     .execute();
   const leaving = leavingRowIds(pending.map((r) => ({ id: r.id, invoice_open: invoiceOpen(r), claimed: r.send_started_at !== null })));
-  for (let i = 0; i < leaving.length; i += 500) {
-    const chunk = leaving.slice(i, i + 500);
+  for (const chunk of chunks(leaving)) {
     await tx.db.updateTable('scheduled_steps').set({ status: 'cancelled', cancel_reason: INVOICE_CLOSED, merged_into: null, updated_at: tx.now }).where('id', 'in', chunk).execute();
   }
   for (const id of leaving) await tx.record('scheduled_step', id, 'update', { status: 'cancelled', cancel_reason: INVOICE_CLOSED, merged_into: null });
