@@ -46,6 +46,8 @@ const REPLACEMENT = 0xfffd;
 
 /** True when DejaVu draws every character one glyph each, left to right (the page's fast path). */
 export function isSimple(text: string, weight: Weight): boolean {
+  // Printable ASCII (most invoice numbers, dates and amounts): DejaVu has every glyph.
+  if (/^[\x20-\x7E]*$/.test(text)) return true;
   if (COMPLEX.test(text)) return false;
   const primary = primaryFace(weight);
   for (const char of text) {
