@@ -108,10 +108,10 @@ export function smtpStatusClass(response: string | undefined, responseCode: numb
   return typeof responseCode === 'number' ? String(responseCode) : null;
 }
 
-/** "The mail server refused the sender (5.7.1)." for a negative reply to a step of the session. */
-export function smtpRefusalWords(command: string | undefined, statusClass: string | null): string {
+/** "The mail server smtp.example:587 refused the sender (5.7.1)." for a negative reply to a step of the session. */
+export function smtpRefusalWords(command: string | undefined, statusClass: string | null, server: { host: string; port: number }): string {
   const what = STEP_WORDS.find(([re]) => re.test(command ?? ''))?.[1] ?? 'the request';
-  return `The mail server refused ${what}${statusClass ? ` (${statusClass})` : ''}.`;
+  return `The mail server ${server.host}:${server.port} refused ${what}${statusClass ? ` (${statusClass})` : ''}.`;
 }
 
 export function smtpFailure(
@@ -127,7 +127,7 @@ export function smtpFailure(
   const words = problem
     ? certificateWords(problem, server, connection.tls_review === 1)
     : statusClass
-      ? smtpRefusalWords(e.command, statusClass)
+      ? smtpRefusalWords(e.command, statusClass, server)
       : (smtpConnectionWords(`${e.code ?? ''} ${e.originalCode ?? ''} ${e.message ?? ''}`, server) ?? `The mail server ${server.host}:${server.port} did not answer as an SMTP server should.`);
   console.error(`ardesk mail: SMTP ${server.host}:${server.port}${e.command ? ` ${e.command}` : ''}: ${e.message ?? String(error)}`);
   const failure = new MailDeliveryError(words.endsWith('.') ? words : `${words}.`);

@@ -44,12 +44,17 @@ function privateRefusal(host: string, address: string): string {
   return `This server may not connect to a private or local address (${host === address ? host : `${host}, ${address}`}) unless its operator lists it in --mail-hosts`;
 }
 
+/** Why host:port is not allowed, in words, and whether the host or the port is the cause; null when allowed. */
+function refusalOf(rule: MailEndpointRule, host: string, port: number): { cause: 'host' | 'port'; message: string } | null {
+  if (rule.hosts && !listed(rule, host)) return { cause: 'host', message: `This server may connect only to the mail hosts its operator allows (${rule.hosts.join(', ')})` };
+  if (rule.ports && !rule.ports.includes(port)) return { cause: 'port', message: `This server may connect to mail servers only on ports ${rule.ports.join(', ')}` };
+  if (rule.refusePrivate && !listed(rule, host) && isPrivateAddress(host)) return { cause: 'host', message: privateRefusal(host, host) };
+  return null;
+}
+
 /** Why host:port is not allowed, in words; null when it is. */
 export function endpointRefusal(rule: MailEndpointRule, host: string, port: number): string | null {
-  if (rule.hosts && !listed(rule, host)) return `This server may connect only to the mail hosts its operator allows (${rule.hosts.join(', ')})`;
-  if (rule.ports && !rule.ports.includes(port)) return `This server may connect to mail servers only on ports ${rule.ports.join(', ')}`;
-  if (rule.refusePrivate && !listed(rule, host) && isPrivateAddress(host)) return privateRefusal(host, host);
-  return null;
+  return refusalOf(rule, host, port)?.message ?? null;
 }
 
 /**
@@ -69,14 +74,14 @@ export function endpointErrors(rule: MailEndpointRule, input: { smtp_host?: stri
   const smtpHost = input.smtp_host ?? current?.smtp_host;
   const smtpPort = input.smtp_port ?? current?.smtp_port;
   if ((input.smtp_host !== undefined || input.smtp_port !== undefined) && smtpHost && smtpPort !== undefined) {
-    const refusal = endpointRefusal(rule, smtpHost, smtpPort);
-    if (refusal) errors[input.smtp_host !== undefined && rule.hosts ? 'smtp_host' : 'smtp_port'] = [refusal];
+    const refusal = refusalOf(rule, smtpHost, smtpPort);
+    if (refusal) errors[refusal.cause === 'host' && input.smtp_host !== undefined ? 'smtp_host' : 'smtp_port'] = [refusal.message];
   }
   const imapHost = input.imap_host === undefined ? current?.imap_host : input.imap_host;
   const imapPort = input.imap_port === undefined ? current?.imap_port : input.imap_port;
   if ((input.imap_host !== undefined || input.imap_port !== undefined) && imapHost && imapPort) {
-    const refusal = endpointRefusal(rule, imapHost, imapPort);
-    if (refusal) errors[input.imap_host !== undefined && rule.hosts ? 'imap_host' : 'imap_port'] = [refusal];
+    const refusal = refusalOf(rule, imapHost, imapPort);
+    if (refusal) errors[refusal.cause === 'host' && input.imap_host !== undefined ? 'imap_host' : 'imap_port'] = [refusal.message];
   }
   return errors;
 }
