@@ -15,6 +15,7 @@ import { PRESETS } from './mappings/index';
 import { type Counts, emptyCounts, type Plan, planImport } from './plan';
 import { type ParsedRow, readRows, type RowError } from './rows';
 import { type FileFormat, readTable, type Table } from './table';
+import { chunks } from '../chunks';
 
 export interface ImportOptions {
   companyId: string;
@@ -65,8 +66,8 @@ const READ_SLICE = 500;
 async function readRowsInSlices(table: Table, mapping: CompiledMapping, today: string): Promise<ReturnType<typeof readRows>> {
   const rows: ParsedRow[] = [];
   const errors: RowError[] = [];
-  for (let i = 0; i < table.rows.length; i += READ_SLICE) {
-    const part = readRows({ ...table, rows: table.rows.slice(i, i + READ_SLICE) }, mapping, today);
+  for (const slice of chunks(table.rows, READ_SLICE)) {
+    const part = readRows({ ...table, rows: slice }, mapping, today);
     rows.push(...part.rows);
     errors.push(...part.errors);
     await yieldToEventLoop();
