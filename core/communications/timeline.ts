@@ -1,7 +1,7 @@
 /** Reading communications: one customer's or invoice's timeline, newest first. */
 import type { Db } from '../db/connection';
 import { readPage } from '../db/paging';
-import type { CallOutcome, CommunicationKind } from '../db/schema';
+import type { CallOutcome, CommunicationKind, ReadingKind } from '../db/schema';
 import { NotFoundError } from '../errors';
 import { fromMinor } from '../money';
 
@@ -9,6 +9,19 @@ export interface AttachmentInfo {
   name: string;
   /** Bytes. */
   size: number;
+}
+
+/** How a reply from the customer reads (core/replies/reading.ts), and whether a person corrected it. */
+export interface ReadingDto {
+  kind: ReadingKind;
+  promise_date: string | null;
+  /** Major units, in the communication's currency. */
+  promise_amount: number | null;
+  /** The sentence the reading came from, as the customer wrote it. */
+  sentence: string | null;
+  automatic: boolean;
+  corrected_by: string | null;
+  corrected_at: string | null;
 }
 
 export interface CommunicationDto {
@@ -35,6 +48,8 @@ export interface CommunicationDto {
   attachments: AttachmentInfo[];
   email_connection_id: string | null;
   created_at: string;
+  /** An email received: how it reads; null for the rest. */
+  reading: ReadingDto | null;
 }
 
 export interface TimelineFilter {
@@ -80,6 +95,12 @@ function withColumns(q: ReturnType<typeof base>) {
     'm.attachments',
     'm.email_connection_id',
     'm.created_at',
+    'm.reading_kind',
+    'm.reading_date',
+    'm.reading_amount',
+    'm.reading_sentence',
+    'm.reading_by_name',
+    'm.reading_corrected_at',
   ]);
 }
 
@@ -107,6 +128,19 @@ function toDto(r: Row): CommunicationDto {
     attachments: r.attachments ? (JSON.parse(r.attachments) as AttachmentInfo[]) : [],
     email_connection_id: r.email_connection_id,
     created_at: r.created_at,
+    // A reply recorded before readings were kept has none here: the replies area reads it when shown.
+    reading:
+      r.reading_kind === null
+        ? null
+        : {
+            kind: r.reading_kind,
+            promise_date: r.reading_date,
+            promise_amount: r.reading_amount === null ? null : fromMinor(r.reading_amount),
+            sentence: r.reading_sentence,
+            automatic: r.reading_corrected_at === null,
+            corrected_by: r.reading_by_name,
+            corrected_at: r.reading_corrected_at,
+          },
   };
 }
 

@@ -551,6 +551,8 @@ export interface AgingSnapshotsTable {
 
 export type CommunicationKind = 'email' | 'call' | 'note';
 export type CallOutcome = 'reached' | 'left_voicemail' | 'no_answer' | 'wrong_number' | 'promised_to_pay' | 'disputed';
+/** How a customer's reply reads (0350). */
+export type ReadingKind = 'promise' | 'dispute' | 'needs_answer' | 'none';
 
 export interface CommunicationsTable {
   id: string;
@@ -576,6 +578,15 @@ export interface CommunicationsTable {
   from_email: Generated<string | null>;
   /** An email received: JSON list of {name, size} of its attachments, whose content is not kept (0020). */
   attachments: Generated<string | null>;
+  /** An email received, as read (core/replies/reading.ts): its kind, a promise's date and amount (minor units), the sentence (0350). */
+  reading_kind: Generated<ReadingKind | null>;
+  reading_date: Generated<string | null>;
+  reading_amount: Generated<number | null>;
+  reading_sentence: Generated<string | null>;
+  /** Who corrected the reading, and when; null while it is the automatic reading (0350). */
+  reading_by_user_id: Generated<string | null>;
+  reading_by_name: Generated<string | null>;
+  reading_corrected_at: Generated<string | null>;
 }
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';

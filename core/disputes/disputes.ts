@@ -131,54 +131,57 @@ async function ownerOf(tx: CommandTx, companyId: string, ownerId: string | null)
 }
 
 export async function openDispute(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, input: OpenDisputeInput): Promise<DisputeView> {
-  const reason = input.reason.trim();
-  const id = await runCommand(engine, 'open_dispute', scope, async (tx) => {
-    const errors: Record<string, string[]> = {};
-    if (!reason) errors.reason = ['Say what the customer disputes'];
-    const invoice = await tx.db
-      .selectFrom('invoices')
-      .select(['id', 'customer_id', 'invoice_number', 'closing_reason'])
-      .where('company_id', '=', scope.companyId)
-      .where('id', '=', input.invoice_id.toLowerCase())
-      .executeTakeFirst();
-    if (!invoice) errors.invoice_id = ['No invoice with this id in the company'];
-    else if (invoice.closing_reason !== null) errors.invoice_id = [`${invoice.invoice_number} is closed: there is nothing left to dispute`];
-    const owner = await ownerOf(tx, scope.companyId, input.owner_id ?? null);
-    if (owner.error) errors.owner_id = [owner.error];
-    const ownerName = owner.name;
-    if (input.communication_id && invoice) {
-      const reply = await tx.db.selectFrom('communications').select(['customer_id', 'direction', 'kind']).where('company_id', '=', scope.companyId).where('id', '=', input.communication_id.toLowerCase()).executeTakeFirst();
-      if (!reply) errors.communication_id = ['No communication with this id in the company'];
-      else if (reply.kind !== 'email' || reply.direction !== 'inbound') errors.communication_id = ['Must be an email received from the customer'];
-      else if (reply.customer_id !== invoice.customer_id) errors.communication_id = ["Is not from this invoice's customer"];
-    }
-    if (Object.keys(errors).length || !invoice) throw new ValidationError('The dispute is invalid', errors);
-    const open = await tx.db.selectFrom('disputes').select('id').where('company_id', '=', scope.companyId).where('invoice_id', '=', invoice.id).where('status', '=', 'open').executeTakeFirst();
-    if (open) throw new ConflictError(`${invoice.invoice_number} already has an open dispute: resolve it before opening another`, 'dispute_open');
-    const row = {
-      id: newId(),
-      company_id: scope.companyId,
-      customer_id: invoice.customer_id,
-      invoice_id: invoice.id,
-      reason,
-      owner_id: input.owner_id?.toLowerCase() ?? null,
-      status: 'open' as const,
-      communication_id: input.communication_id?.toLowerCase() ?? null,
-      resolution: null,
-      opened_by: tx.actor.name,
-      resolved_by: null,
-      resolved_at: null,
-      created_at: tx.now,
-      updated_at: tx.now,
-    };
-    await tx.db.insertInto('disputes').values(row).execute();
-    await tx.record('dispute', row.id, 'insert', row);
-    await logNote(tx, scope.companyId, row, 'Dispute opened', ownerName ? `${reason}\nOwner: ${ownerName}` : reason);
-    await withdrawProposals(tx, scope.companyId, { kind: 'dispute', customerId: invoice.customer_id, invoiceId: invoice.id, on: tx.now.slice(0, 10) });
-    await refreshHolds(tx, scope.companyId, [invoice.customer_id]);
-    return row.id;
-  });
+  const id = await runCommand(engine, 'open_dispute', scope, (tx) => openDisputeIn(tx, scope, input));
   return getDispute(engine.db, scope.companyId, id);
+}
+
+/** Opens a dispute inside a command already running (a reply's reading corrected to a dispute opens one with it); its id. */
+export async function openDisputeIn(tx: CommandTx, scope: Scope, input: OpenDisputeInput): Promise<string> {
+  const reason = input.reason.trim();
+  const errors: Record<string, string[]> = {};
+  if (!reason) errors.reason = ['Say what the customer disputes'];
+  const invoice = await tx.db
+    .selectFrom('invoices')
+    .select(['id', 'customer_id', 'invoice_number', 'closing_reason'])
+    .where('company_id', '=', scope.companyId)
+    .where('id', '=', input.invoice_id.toLowerCase())
+    .executeTakeFirst();
+  if (!invoice) errors.invoice_id = ['No invoice with this id in the company'];
+  else if (invoice.closing_reason !== null) errors.invoice_id = [`${invoice.invoice_number} is closed: there is nothing left to dispute`];
+  const owner = await ownerOf(tx, scope.companyId, input.owner_id ?? null);
+  if (owner.error) errors.owner_id = [owner.error];
+  const ownerName = owner.name;
+  if (input.communication_id && invoice) {
+    const reply = await tx.db.selectFrom('communications').select(['customer_id', 'direction', 'kind']).where('company_id', '=', scope.companyId).where('id', '=', input.communication_id.toLowerCase()).executeTakeFirst();
+    if (!reply) errors.communication_id = ['No communication with this id in the company'];
+    else if (reply.kind !== 'email' || reply.direction !== 'inbound') errors.communication_id = ['Must be an email received from the customer'];
+    else if (reply.customer_id !== invoice.customer_id) errors.communication_id = ["Is not from this invoice's customer"];
+  }
+  if (Object.keys(errors).length || !invoice) throw new ValidationError('The dispute is invalid', errors);
+  const open = await tx.db.selectFrom('disputes').select('id').where('company_id', '=', scope.companyId).where('invoice_id', '=', invoice.id).where('status', '=', 'open').executeTakeFirst();
+  if (open) throw new ConflictError(`${invoice.invoice_number} already has an open dispute: resolve it before opening another`, 'dispute_open');
+  const row = {
+    id: newId(),
+    company_id: scope.companyId,
+    customer_id: invoice.customer_id,
+    invoice_id: invoice.id,
+    reason,
+    owner_id: input.owner_id?.toLowerCase() ?? null,
+    status: 'open' as const,
+    communication_id: input.communication_id?.toLowerCase() ?? null,
+    resolution: null,
+    opened_by: tx.actor.name,
+    resolved_by: null,
+    resolved_at: null,
+    created_at: tx.now,
+    updated_at: tx.now,
+  };
+  await tx.db.insertInto('disputes').values(row).execute();
+  await tx.record('dispute', row.id, 'insert', row);
+  await logNote(tx, scope.companyId, row, 'Dispute opened', ownerName ? `${reason}\nOwner: ${ownerName}` : reason);
+  await withdrawProposals(tx, scope.companyId, { kind: 'dispute', customerId: invoice.customer_id, invoiceId: invoice.id, on: tx.now.slice(0, 10) });
+  await refreshHolds(tx, scope.companyId, [invoice.customer_id]);
+  return row.id;
 }
 
 /** Resolves an open dispute with a note saying how; the chase of the invoice goes on if nothing else holds it. */

@@ -1,6 +1,7 @@
 /**
  * What holds the chase of a customer's invoices, as pure rules: an open dispute (until resolved), a
- * standing promise to pay (until its date passes unpaid), a real reply nobody has answered yet. The
+ * standing promise to pay (until its date passes unpaid; one read automatically from a reply also
+ * until a Resume), a real reply nobody has answered yet (a later email or call of ours answers it). The
  * facts are gathered by holds-store.ts; sequences, reminders and actions all ask these rules, so a
  * customer is never chased while they are waiting for us.
  */
@@ -23,6 +24,12 @@ export interface PromiseFact {
   date: string | null;
   /** The invoice promised; null for the customer as a whole. */
   invoiceId: string | null;
+  /**
+   * When the customer wrote the reply this promise was read from automatically; null for a promise
+   * a person recorded (a call, an action, a label, a reading they corrected). A Resume after it
+   * sets an automatic promise aside.
+   */
+  readAt?: string | null;
 }
 
 export interface DisputeFact {
@@ -41,6 +48,8 @@ export interface ChaseFacts {
   lastAnswerAt: string | null;
   /** The collector marked the replies up to this instant handled. */
   replyHandledAt: string | null;
+  /** The collector's last Resume: automatic holds read before it no longer stand. */
+  resumedAt?: string | null;
   promises: PromiseFact[];
   disputes: DisputeFact[];
 }
@@ -55,10 +64,12 @@ export interface Hold {
 }
 
 const SHORT = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const SHORT_YEAR = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
-/** "Nov 27": the dates a pause names are close to today. */
-export function shortDate(date: string): string {
-  return SHORT.format(new Date(`${date.slice(0, 10)}T00:00:00Z`));
+/** "Nov 27", or "Oct 1, 2027" when the date is not in today's year (no year when today is not given). */
+export function shortDate(date: string, today?: string): string {
+  const format = today !== undefined && today.slice(0, 4) !== date.slice(0, 4) ? SHORT_YEAR : SHORT;
+  return format.format(new Date(`${date.slice(0, 10)}T00:00:00Z`));
 }
 
 function numberOf(facts: ChaseFacts, invoiceId: string | null): string | null {
@@ -82,7 +93,10 @@ export function disputeHold(facts: ChaseFacts): Hold | null {
  * latest date (the customer asked for that long); a dated promise wins over an undated label.
  */
 export function standingPromise(facts: ChaseFacts, today: string): PromiseFact | null {
-  const standing = facts.promises.filter((p) => isOpen(facts, p.invoiceId) && (p.date === null || p.date >= today));
+  const resumed = facts.resumedAt ?? null;
+  const standing = facts.promises.filter(
+    (p) => isOpen(facts, p.invoiceId) && (p.date === null || p.date >= today) && !(p.readAt && resumed !== null && p.readAt <= resumed),
+  );
   if (standing.length === 0) return null;
   return standing.reduce((best, p) => ((p.date ?? '') > (best.date ?? '') ? p : best));
 }
@@ -91,21 +105,21 @@ export function promiseHold(facts: ChaseFacts, today: string): Hold | null {
   const p = standingPromise(facts, today);
   if (!p) return null;
   const about = p.invoiceId ? ` for ${numberOf(facts, p.invoiceId)}` : '';
-  const reason = p.date ? `Paused: ${facts.customerName} promised payment${about} by ${shortDate(p.date)}` : `Paused: ${numberOf(facts, p.invoiceId) ?? facts.customerName} has a promise to pay`;
+  const reason = p.date ? `Paused: ${facts.customerName} promised payment${about} by ${shortDate(p.date, today)}` : `Paused: ${numberOf(facts, p.invoiceId) ?? facts.customerName} has a promise to pay`;
   return { kind: 'promise', reason, until: p.date, invoiceId: p.invoiceId };
 }
 
 /** The customer's last reply is newer than our last message to them and than the last "handled". */
-export function replyHold(facts: ChaseFacts): Hold | null {
+export function replyHold(facts: ChaseFacts, today?: string): Hold | null {
   const at = facts.lastReplyAt;
   if (at === null) return null;
   if ((facts.lastAnswerAt !== null && facts.lastAnswerAt >= at) || (facts.replyHandledAt !== null && facts.replyHandledAt >= at)) return null;
-  return { kind: 'reply', reason: `Paused: ${facts.customerName} replied on ${shortDate(at)} and nobody has answered yet`, until: null, invoiceId: null };
+  return { kind: 'reply', reason: `Paused: ${facts.customerName} replied on ${shortDate(at, today)} and nobody has answered yet`, until: null, invoiceId: null };
 }
 
 /** Every hold that stands, in HOLD_KINDS order. */
 export function chaseHolds(facts: ChaseFacts, today: string): Hold[] {
-  return [disputeHold(facts), promiseHold(facts, today), replyHold(facts)].filter((h): h is Hold => h !== null);
+  return [disputeHold(facts), promiseHold(facts, today), replyHold(facts, today)].filter((h): h is Hold => h !== null);
 }
 
 /** The hold that pauses a sequence's enrollment: the first standing hold the sequence pauses on. */

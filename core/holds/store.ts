@@ -2,9 +2,10 @@
  * The facts the hold rules (holds.ts) read, gathered for many customers in a few queries, and the
  * refresh that pauses and resumes enrollments by them inside one command. A promise is read from a
  * call, note or reply logged with a promise date, an action's commitment date, a label the company
- * marked as meaning a promise (a dispute label likewise marks a dispute), and
- * the text of the customer's latest reply (through the reader the composition root installs: the
- * engine's own reading lives above this layer).
+ * marked as meaning a promise (a dispute label likewise marks a dispute), a reply's reading a
+ * person corrected to a promise, and the automatic reading of the customer's latest reply (kept
+ * with it; a reply recorded before readings were kept is read through the reader the composition
+ * root installs, as core/replies/reading.ts lives above this layer).
  */
 import { sql } from 'kysely';
 import { chunks } from '../chunks';
@@ -17,8 +18,8 @@ import { localDate, zonedToUtc } from '../zones';
 
 type Reader = Db | CommandTx['db'];
 
-/** Reads a promised payment date out of what a customer wrote, said at `saidAt`; null when none. */
-export type PromiseReader = (text: string, saidAt: string) => string | null;
+/** Reads a promised payment date out of a customer's reply (its subject and body), written at `saidAt`; null when none. */
+export type PromiseReader = (subject: string | null, body: string | null, saidAt: string) => string | null;
 
 let readPromise: PromiseReader = () => null;
 
@@ -32,7 +33,7 @@ export async function chaseFacts(db: Reader, companyId: string, customerIds: str
   const out = new Map<string, ChaseFacts>();
   for (const ids of chunks([...new Set(customerIds)])) {
     const customers = await db.selectFrom('customers').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', ids).execute();
-    for (const c of customers) out.set(c.id, { customerName: c.name, openInvoices: [], lastReplyAt: null, lastAnswerAt: null, replyHandledAt: null, promises: [], disputes: [] });
+    for (const c of customers) out.set(c.id, { customerName: c.name, openInvoices: [], lastReplyAt: null, lastAnswerAt: null, replyHandledAt: null, resumedAt: null, promises: [], disputes: [] });
     const open = await db
       .selectFrom('invoices')
       .select(['id', 'customer_id', 'invoice_number'])
@@ -52,14 +53,16 @@ export async function chaseFacts(db: Reader, companyId: string, customerIds: str
       .select(['customer_id', 'direction', (eb) => eb.fn.max('occurred_at').as('at')])
       .where('company_id', '=', companyId)
       .where('customer_id', 'in', ids)
-      .where((eb) => eb.or([eb.and([eb('direction', '=', 'inbound'), eb('kind', '=', 'email')]), eb.and([eb('direction', '=', 'outbound'), eb('kind', 'in', ['email', 'call'])])]))
-      .groupBy(['customer_id', 'direction'])
+      // A call either way that got through (any outcome but no answer or a wrong number) answers their reply as an email of ours does.
+      .where((eb) => eb.or([eb.and([eb('kind', '=', 'call'), eb.or([eb('outcome', 'is', null), eb('outcome', 'not in', ['no_answer', 'wrong_number'])])]), eb.and([eb('direction', '=', 'inbound'), eb('kind', '=', 'email')]), eb.and([eb('direction', '=', 'outbound'), eb('kind', '=', 'email')])]))
+      .groupBy(['customer_id', 'direction', 'kind'])
+      .select('kind')
       .execute();
     for (const t of touches) {
       const f = out.get(t.customer_id);
       if (!f) continue;
-      if (t.direction === 'inbound') f.lastReplyAt = t.at;
-      else f.lastAnswerAt = t.at;
+      if (t.direction === 'inbound' && t.kind === 'email') f.lastReplyAt = t.at;
+      else if (f.lastAnswerAt === null || t.at > f.lastAnswerAt) f.lastAnswerAt = t.at;
     }
 
     // A collector's Resume marks the customer's replies handled: their reminders stop waiting on them too.
@@ -73,7 +76,10 @@ export async function chaseFacts(db: Reader, companyId: string, customerIds: str
       .execute();
     for (const h of handled) {
       const f = out.get(h.customer_id);
-      if (f) f.replyHandledAt = h.at;
+      if (f) {
+        f.replyHandledAt = h.at;
+        f.resumedAt = h.at;
+      }
     }
 
     const logged = await db
@@ -91,15 +97,28 @@ export async function chaseFacts(db: Reader, companyId: string, customerIds: str
          AND ${sql.raw(COMMITMENT_DATE)} IS NOT NULL`.execute(db);
     for (const a of actions.rows) out.get(a.customer_id)?.promises.push({ date: a.promised, invoiceId: a.invoice_id });
 
-    // The latest reply of each customer, read for a promise in its words.
-    const replies = await sql<{ customer_id: string; invoice_id: string | null; subject: string | null; body: string | null; occurred_at: string }>`
-      SELECT m.customer_id, m.invoice_id, m.subject, m.body, m.occurred_at FROM communications m
+    // A reply's reading a person corrected to a promise stands like a logged promise.
+    const corrected = await db
+      .selectFrom('communications')
+      .select(['customer_id', 'invoice_id', 'reading_date'])
+      .where('company_id', '=', companyId)
+      .where('customer_id', 'in', ids)
+      .where('reading_corrected_at', 'is not', null)
+      .where('reading_kind', '=', 'promise')
+      .where('reading_date', 'is not', null)
+      .execute();
+    for (const p of corrected) out.get(p.customer_id)?.promises.push({ date: p.reading_date, invoiceId: p.invoice_id, readAt: null });
+
+    // The latest reply of each customer, as read automatically (kept with it, else read now: replies recorded before 0350).
+    const replies = await sql<{ customer_id: string; invoice_id: string | null; subject: string | null; body: string | null; occurred_at: string; reading_kind: string | null; reading_date: string | null; reading_corrected_at: string | null }>`
+      SELECT m.customer_id, m.invoice_id, m.subject, m.body, m.occurred_at, m.reading_kind, m.reading_date, m.reading_corrected_at FROM communications m
        WHERE m.company_id = ${companyId} AND m.customer_id IN (${sql.join(ids)}) AND m.direction = 'inbound' AND m.kind = 'email'
          AND m.occurred_at = (SELECT max(x.occurred_at) FROM communications x
                                WHERE x.company_id = m.company_id AND x.customer_id = m.customer_id AND x.direction = 'inbound' AND x.kind = 'email')`.execute(db);
     for (const r of replies.rows) {
-      const date = readPromise([r.subject, r.body].filter(Boolean).join('\n'), r.occurred_at);
-      if (date) out.get(r.customer_id)?.promises.push({ date, invoiceId: r.invoice_id });
+      if (r.reading_corrected_at !== null) continue;
+      const date = r.reading_kind === null ? readPromise(r.subject, r.body, r.occurred_at) : r.reading_kind === 'promise' ? r.reading_date : null;
+      if (date) out.get(r.customer_id)?.promises.push({ date, invoiceId: r.invoice_id, readAt: r.occurred_at });
     }
 
     const labelled = await sql<{ customer_id: string; invoice_id: string; kind: 'dispute' | 'promise' }>`
@@ -142,7 +161,7 @@ export function enrollmentHold(
   // A reply written before the customer was enrolled was read by whoever enrolled them. Each
   // enrollment keeps its own mark: a Resume on one does not resume the customer's other sequences.
   const handled = [e.reply_handled_at, e.created_at].filter((x): x is string => x !== null).sort().at(-1) ?? null;
-  return pauseFor({ ...facts, replyHandledAt: handled }, settingsOf(e), today);
+  return pauseFor({ ...facts, replyHandledAt: handled, resumedAt: e.reply_handled_at }, settingsOf(e), today);
 }
 
 export interface RefreshResult {

@@ -84,7 +84,8 @@ export function conversationState(communications: Communication[], promise: Paym
   const silenceDays = lastTheirs ? daysBetween(lastTheirs.occurredAt.slice(0, 10), today) : null;
   const outboundSince = communications.filter((c) => c.direction === 'outbound' && (!lastTheirs || c.occurredAt > lastTheirs.occurredAt)).length;
   const tone = toneOf(communications, outboundSince >= 2);
-  const disputeRaised = disputed || communications.some((c) => fromCustomer(c) && DISPUTE_WORDS.test(text(c)));
+  // A reply's kept reading says whether it raises a dispute (a person may have corrected it); other words are read for dispute terms.
+  const disputeRaised = disputed || communications.some((c) => fromCustomer(c) && (c.reading ? c.reading.kind === 'dispute' : DISPUTE_WORDS.test(text(c))));
   if (!last) return { tone, activeCourt: 'AR', action: null, silenceDays, disputeRaised };
   if (disputeRaised) return { tone, activeCourt: 'Operations', action: 'Resolve the disputed items with operations and confirm the corrected amount', silenceDays, disputeRaised };
   if (promise && promise.date >= today) return { tone, activeCourt: 'Customer', action: `Check for the payment promised for ${longDate(promise.date)}`, silenceDays, disputeRaised };

@@ -4,7 +4,9 @@
  * one per invoice.
  */
 import { daysBetween } from '../dates';
+import type { ReadingKind } from '../db/schema';
 import type { Engine } from '../engine';
+import type { ReplyReading } from '../replies/reading';
 import type { CensoredAge } from './conditional';
 import { PayDateModel } from './pay-date';
 
@@ -206,6 +208,8 @@ export interface Communication {
   /** A promise to pay logged with a call: its date, and amount in minor units. */
   promiseDate: string | null;
   promiseAmount: number | null;
+  /** A reply's reading kept with it (0350); null for the rest and for replies recorded before. */
+  reading: ReplyReading | null;
 }
 
 export interface ActionFact {
@@ -288,7 +292,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
   }[];
   const comms = sqlite
     .prepare(
-      `SELECT id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, author_name, promise_date, promise_amount FROM (
+      `SELECT id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, author_name, promise_date, promise_amount, reading_kind, reading_date, reading_amount, reading_sentence FROM (
          SELECT c.*, row_number() OVER (PARTITION BY c.customer_id ORDER BY c.occurred_at DESC, c.id DESC) AS rn
          FROM communications c WHERE c.company_id = ? AND c.customer_id IN (${m}))
        WHERE rn <= ${COMMUNICATIONS_PER_CUSTOMER} ORDER BY customer_id, occurred_at, id`,
@@ -305,6 +309,10 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     author_name: string | null;
     promise_date: string | null;
     promise_amount: number | null;
+    reading_kind: ReadingKind | null;
+    reading_date: string | null;
+    reading_amount: number | null;
+    reading_sentence: string | null;
   }[];
   const actions = sqlite
     .prepare(
@@ -375,6 +383,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
       authorName: r.author_name,
       promiseDate: r.promise_date,
       promiseAmount: r.promise_amount,
+      reading: r.reading_kind === null ? null : { kind: r.reading_kind, date: r.reading_date, amount: r.reading_amount, sentence: r.reading_sentence },
     });
   }
   for (const r of actions) {

@@ -1,8 +1,10 @@
 /**
  * Promises to pay: the ones logged with a call (its promise date and amount, whatever the call's
  * direction), and those found in what the customer said (inbound messages, calls and notes logged
- * by the team): a sentence that speaks of paying and names a date, read relative to when it was said.
+ * by the team) as core/replies/reading.ts reads them: explicit commitment words with a date within
+ * its horizon. A reply's reading kept with it (automatic, or as a person corrected it) wins.
  */
+import { readReply, type ReplyReading } from '../replies/reading';
 import type { Communication } from './facts';
 
 export interface PaymentPromise {
@@ -18,16 +20,7 @@ export interface PaymentPromise {
   amount: number | null;
 }
 
-const PAY_WORDS = /\b(pay|paying|paid|payment|transfer|wire|remit|settle|send (?:the )?(?:money|funds|check|cheque)|cheque|check)\b/i;
 const REFUSAL = /\b(won't|will not|cannot|can't|refuse|not going to)\s+(?:\w+\s+){0,2}(pay|settle)/i;
-
-let chrono: typeof import('chrono-node') | null = null;
-
-/** chrono-node, loaded when the first payment sentence is read: the command line and a server's start need none. */
-function dateParser(): typeof import('chrono-node') {
-  chrono ??= require('chrono-node') as typeof import('chrono-node');
-  return chrono;
-}
 
 export function sentences(text: string): string[] {
   return text
@@ -36,10 +29,15 @@ export function sentences(text: string): string[] {
     .filter(Boolean);
 }
 
+/** How a communication reads: its kept reading, else read now (notes, calls, replies recorded before 0350). */
+export function readingOf(c: Communication): ReplyReading {
+  if (c.reading !== null) return c.reading;
+  return readReply(c.subject, c.body, c.occurredAt);
+}
+
 /**
  * The promise a communication makes, if any: the one logged with it (the collector recorded it, so
- * it wins over anything read in the text), else its latest dated payment sentence, on or after the
- * day it was said.
+ * it wins over anything read in the text), else the dated promise its reading finds.
  */
 export function promiseIn(c: Communication): PaymentPromise | null {
   if (c.promiseDate !== null) {
@@ -55,18 +53,9 @@ export function promiseIn(c: Communication): PaymentPromise | null {
     };
   }
   if (c.direction === 'outbound') return null;
-  const text = [c.subject, c.body].filter(Boolean).join('\n');
-  const said = new Date(c.occurredAt);
-  let found: PaymentPromise | null = null;
-  for (const sentence of sentences(text)) {
-    if (!PAY_WORDS.test(sentence) || REFUSAL.test(sentence)) continue;
-    const parsed = dateParser().parse(sentence, said, { forwardDate: true });
-    if (!parsed.length) continue;
-    const date = parsed[parsed.length - 1].start.date().toISOString().slice(0, 10);
-    if (date < c.occurredAt.slice(0, 10)) continue;
-    found = { date, communicationId: c.id, invoiceId: c.invoiceId, madeAt: c.occurredAt, sentence, logged: false, amount: null };
-  }
-  return found;
+  const reading = readingOf(c);
+  if (reading.kind !== 'promise' || reading.date === null) return null;
+  return { date: reading.date, communicationId: c.id, invoiceId: c.invoiceId, madeAt: c.occurredAt, sentence: reading.sentence ?? '', logged: false, amount: reading.amount };
 }
 
 /** The latest promise among communications (oldest first), for one invoice or for the customer as a whole. */

@@ -6,9 +6,10 @@
  * reading carries the sentence it came from, so a person can see why and correct it.
  */
 import { addDays, isValidDate, monthEnd } from '../dates';
+import type { ReadingKind } from '../db/schema';
 
-export const READING_KINDS = ['promise', 'dispute', 'needs_answer', 'none'] as const;
-export type ReadingKind = (typeof READING_KINDS)[number];
+export type { ReadingKind };
+export const READING_KINDS = ['promise', 'dispute', 'needs_answer', 'none'] as const satisfies readonly ReadingKind[];
 
 export interface ReplyReading {
   kind: ReadingKind;

@@ -1,7 +1,8 @@
 /**
  * What a received message does, inside the transaction that also advances the mailbox state: a
- * reply becomes an inbound communication of its customer (and invoice) and pauses the customer's
- * sequences until someone answers (sequences/holds.ts); a bounce marks the address as failing;
+ * reply becomes an inbound communication of its customer (and invoice), read for a promise, a
+ * complaint or a question (reading.ts, kept with it), and pauses the customer's sequences until
+ * someone answers (holds/store.ts); a bounce marks the address as failing;
  * automatic answers and mail that is not about any customer are counted and left alone.
  */
 import { sql } from 'kysely';
@@ -12,6 +13,7 @@ import type { CommandTx } from '../engine';
 import { newId } from '../ids';
 import { refreshHolds } from '../holds/store';
 import type { IncomingMessage } from './parse';
+import { readReply } from './reading';
 import { bounceReason, bounceRecipients, classifyMessage, invoiceNumberMentioned, pickThread, replyTime } from './rules';
 
 export interface ReadTally {
@@ -130,6 +132,7 @@ export async function recordIncoming(tx: CommandTx, connection: EmailConnection,
   }
   const occurredAt = replyTime(message.date, tx.now);
   const communicationId = newId();
+  const reading = readReply(message.subject || null, message.text, occurredAt);
   await insertCommunication(tx, {
     id: communicationId,
     company_id: connection.company_id,
@@ -147,6 +150,10 @@ export async function recordIncoming(tx: CommandTx, connection: EmailConnection,
     from_email: message.fromAddress,
     attachments: message.attachments.length ? JSON.stringify(message.attachments) : null,
     created_at: tx.now,
+    reading_kind: reading.kind,
+    reading_date: reading.date,
+    reading_amount: reading.amount,
+    reading_sentence: reading.sentence,
   });
   tally.replies += 1;
   await withdrawProposals(tx, connection.company_id, { kind: 'reply', customerId: match.customerId, communicationId, on: occurredAt.slice(0, 10) });

@@ -1,10 +1,13 @@
 import { createEngine, type Engine, type EngineOptions } from '../engine';
-import { promiseIn } from '../intelligence/promises';
 import { setPromiseReader } from '../holds/store';
+import { readReply } from '../replies/reading';
 import { ensureSyncTriggers } from '../sync/triggers';
 
-/** The chase holds read a promise in a customer's reply the way the engine reads it (sequences sit below intelligence). */
-setPromiseReader((text, saidAt) => promiseIn({ id: '', invoiceId: null, kind: 'email', direction: 'inbound', subject: null, body: text, occurredAt: saidAt, authorName: null, promiseDate: null, promiseAmount: null })?.date ?? null);
+/** The chase holds read a promise in a reply recorded before readings were kept the way replies are read (holds sit below replies). */
+setPromiseReader((subject, body, saidAt) => {
+  const reading = readReply(subject, body, saidAt);
+  return reading.kind === 'promise' ? reading.date : null;
+});
 
 /**
  * The engine as every ardesk process opens it: the core engine, with sync's triggers replaced

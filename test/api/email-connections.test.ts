@@ -194,21 +194,35 @@ describe('email connections API (extension)', () => {
     expect(res.body).toMatchObject({ smtp_secure: true, user_id: null, has_password: false });
   });
 
-  it("lets only the owner of a personal connection or a company owner change it", async () => {
-    const mine = (await send('POST', `${w.base}/email-connections`, smtp({ name: 'Collector box' }), w.tokens.collector)).body;
-    expect(mine.user_id).toBe(w.userIds.collector);
+  it('lets only a company owner make or change a connection, a personal one included (issue 36)', async () => {
     const ownersBox = (await send('POST', `${w.base}/email-connections`, smtp({ name: "Owner's box" }))).body;
     const shared = (await send('POST', `${w.base}/email-connections`, smtp({ name: 'Shared', user_id: null }))).body;
+    const collectors = (await send('POST', `${w.base}/email-connections`, smtp({ name: 'Collector box', user_id: w.userIds.collector }))).body;
+    expect(collectors.user_id).toBe(w.userIds.collector);
 
-    const refused = await send('PATCH', `${w.base}/email-connections/${ownersBox.id}`, { name: 'Hijacked' }, w.tokens.collector);
-    expect(refused.status).toBe(403);
-    expect(refused.body.code).toBe('not_connection_owner');
-    expect((await send('PATCH', `${w.base}/email-connections/${shared.id}`, { name: 'Shared AR' }, w.tokens.collector)).status).toBe(200);
-    expect((await send('PATCH', `${w.base}/email-connections/${mine.id}`, { name: 'Mine' }, w.tokens.collector)).status).toBe(200);
-    expect((await send('PATCH', `${w.base}/email-connections/${mine.id}`, { allow_shared_sending: true })).status).toBe(200);
-    expect((await send('PATCH', `${w.base}/email-connections/${mine.id}`, { name: 'X' }, w.tokens.watcher)).status).toBe(403);
+    // A collector is refused before the body is read: a valid or an invalid one, on any connection, their own included.
+    for (const [method, path, body] of [
+      ['POST', `${w.base}/email-connections`, smtp({ name: 'Sneaky' })],
+      ['POST', `${w.base}/email-connections`, { smtp_host: 'two words' }],
+      ['PATCH', `${w.base}/email-connections/${shared.id}`, { smtp_host: 'mail.attacker.test' }],
+      ['PATCH', `${w.base}/email-connections/${ownersBox.id}`, { name: 'Hijacked' }],
+      ['PATCH', `${w.base}/email-connections/${collectors.id}`, { name: 'Mine' }],
+    ] as const) {
+      const refused = await send(method, path, body, w.tokens.collector);
+      expect(refused.status, `${method} ${path}`).toBe(403);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(refused.body).toMatchObject({ code: 'owner_only', detail: 'Only an owner of this company can change its email connections' });
+    }
+    const after = (await send('GET', `${w.base}/email-connections`, undefined, w.tokens.collector)).body;
+    expect(after.count).toBe(3);
+    expect(after.data.map((c: { name: string; smtp_host: string }) => [c.name, c.smtp_host]).sort()).toEqual(
+      [ownersBox, shared, collectors].map((c: { name: string; smtp_host: string }) => [c.name, c.smtp_host]).sort(),
+    );
+
+    expect((await send('PATCH', `${w.base}/email-connections/${shared.id}`, { name: 'Shared AR' })).status).toBe(200);
+    expect((await send('PATCH', `${w.base}/email-connections/${collectors.id}`, { allow_shared_sending: true })).status).toBe(200);
+    expect((await send('PATCH', `${w.base}/email-connections/${collectors.id}`, { name: 'X' }, w.tokens.watcher)).status).toBe(403);
     expect((await send('POST', `${w.base}/email-connections`, smtp(), w.tokens.watcher)).status).toBe(403);
-    expect((await send('GET', `${w.base}/email-connections`, undefined, w.tokens.watcher)).body.count).toBe(3);
   });
 
   it('answers 400 for bad bodies and 404 for unknown or foreign connections', async () => {

@@ -137,9 +137,11 @@ describe("customers' replies over IMAP", () => {
     expect(reply.body).toContain('Rest next week.');
     expect(reply.body).not.toMatch(/<|alert/);
 
-    // The engine reads "We paid half today" as payment promised today: a promise is named before the reply.
+    // "We paid half today. Rest next week." commits to nothing in so many words: no promise is
+    // recorded, and the reply holds the chase until someone answers it.
+    expect(reply.reading).toMatchObject({ kind: 'none', promise_date: null, automatic: true });
     const enrollment = (await w.api('GET', w.path(`/sequence-enrollments/${acme.enrollment}`))).body;
-    expect(enrollment).toMatchObject({ status: 'active', stop_reason: null, pause_kind: 'promise', pause_reason: 'Paused: Acme Corp promised payment for ACM-77 by Nov 23' });
+    expect(enrollment).toMatchObject({ status: 'active', stop_reason: null, pause_kind: 'reply', pause_reason: 'Paused: Acme Corp replied on Nov 23 and nobody has answered yet' });
     expect(enrollment.scheduled_steps.map((s: { step_label: string; status: string; hold_reason: string | null; replied_at: string | null }) => [s.step_label, s.status, s.hold_reason, s.replied_at])).toEqual([
       ['First reminder', 'sent', null, '2026-11-23T13:30:00.000Z'],
       ['Second reminder', 'scheduled', 'paused', '2026-11-23T13:30:00.000Z'],

@@ -14,6 +14,7 @@ const comm = (id: string, fields: Partial<Communication> & Pick<Communication, '
   authorName: 'Ana',
   promiseDate: null,
   promiseAmount: null,
+  reading: null,
   ...fields,
 });
 

@@ -24,6 +24,7 @@ const comm = (fields: Partial<Communication> & Pick<Communication, 'occurredAt'>
   authorName: null,
   promiseDate: null,
   promiseAmount: null,
+  reading: null,
   ...fields,
 });
 

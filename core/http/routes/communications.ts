@@ -2,9 +2,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { logCommunication } from '../../communications/log';
 import { CALL_OUTCOMES, LOGGED_KINDS } from '../../communications/rules';
 import { listCommunications, TIMELINE_DEFAULT_LIMIT, TIMELINE_MAX_LIMIT } from '../../communications/timeline';
+import { toMinor } from '../../money';
+import { READING_KINDS } from '../../replies/reading';
+import { correctReading, withReading } from '../../replies/readings';
 import { parseEnumList } from '../../sequences/rules';
 import { scopeOf } from '../context';
-import { CompanyParams, createRouter, DateString, json, jsonBody, MoneyValue, problems, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
+import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, problems, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { offsetPaging } from './payments';
 
 const TAGS = ['Extensions'];
@@ -12,6 +15,22 @@ const KINDS = ['email', 'call', 'note'] as const;
 const DIRECTIONS = ['outbound', 'inbound', 'internal'] as const;
 
 export const CallOutcome = z.enum(CALL_OUTCOMES).openapi('CallOutcome');
+
+const ReadingKind = z.enum(READING_KINDS).openapi('ReplyReadingKind', {
+  description: 'promise (explicit commitment words with a date within 120 days, or an amount), dispute (a complaint about the bill or a claim of having paid: a proposed dispute), needs_answer (a question or request), none',
+});
+
+const ReplyReading = z
+  .object({
+    kind: ReadingKind,
+    promise_date: DateString.nullable(),
+    promise_amount: z.number().nullable().openapi({ description: 'Major units, in currency' }),
+    sentence: z.string().nullable().openapi({ description: 'The sentence of the reply the reading came from' }),
+    automatic: z.boolean().openapi({ description: 'false once a person corrected it' }),
+    corrected_by: z.string().nullable(),
+    corrected_at: Timestamp.nullable(),
+  })
+  .openapi('ReplyReading');
 
 export const Communication = z
   .object({
@@ -35,8 +54,17 @@ export const Communication = z
     attachments: z.array(z.object({ name: z.string(), size: z.number().int() })).openapi({ description: 'Attachment names and sizes in bytes (their content is not kept): of an email received, or the documents ardesk attached to one it sent (a reminder\'s invoice PDF, a statement)' }),
     email_connection_id: Uuid.nullable(),
     created_at: Timestamp,
+    reading: ReplyReading.nullable().openapi({ description: 'An email received: how ardesk read it (a promise, a proposed dispute, a question), or how a person corrected it; null for the rest' }),
   })
   .openapi('Communication');
+
+const ReadingCorrection = z
+  .strictObject({
+    kind: ReadingKind,
+    promise_date: DateString.nullable().optional().openapi({ description: 'A promise only: the day promised, not before the reply' }),
+    promise_amount: MoneyValue.nullable().optional().openapi({ description: 'A promise only: the amount promised' }),
+  })
+  .openapi('ReplyReadingCorrection');
 
 const CommunicationList = z
   .object({ count: z.number().int(), limit: z.number().int(), offset: z.number().int(), data: z.array(Communication) })
@@ -88,21 +116,37 @@ const createCommunicationRoute = createRoute({
   responses: { 201: json(Communication, 'The logged communication'), ...problems(400, 401, 403, 404) },
 });
 
+const correctReadingRoute = createRoute({
+  method: 'post',
+  path: `${path}/{communication_id}/reading`,
+  tags: TAGS,
+  summary: "Correct how a customer's reply was read",
+  description:
+    'Not a promise (kind none or needs_answer), a dispute (opens the dispute on the reply\'s invoice unless one is open), or a promise with its date or amount. The chase holds follow at once; the reply keeps who corrected it and when.',
+  security: SECURITY,
+  request: { params: idParams('communication_id'), body: jsonBody(ReadingCorrection) },
+  responses: { 200: json(Communication, 'The reply with its corrected reading'), ...problems(400, 401, 403, 404) },
+});
+
 export function communicationRoutes() {
   return createRouter()
     .openapi(listRoute, async (c) => {
       const q = c.req.valid('query');
-      return c.json(
-        await listCommunications(c.var.engine.db, scopeOf(c).companyId, {
-          customerId: q.customer_id ?? null,
-          invoiceId: q.invoice_id ?? null,
-          kinds: q.kind !== undefined ? parseEnumList(q.kind, KINDS, 'kind') : null,
-          direction: q.direction ?? null,
-          limit: q.limit ?? TIMELINE_DEFAULT_LIMIT,
-          offset: q.offset ?? 0,
-        }),
-        200,
-      );
+      const page = await listCommunications(c.var.engine.db, scopeOf(c).companyId, {
+        customerId: q.customer_id ?? null,
+        invoiceId: q.invoice_id ?? null,
+        kinds: q.kind !== undefined ? parseEnumList(q.kind, KINDS, 'kind') : null,
+        direction: q.direction ?? null,
+        limit: q.limit ?? TIMELINE_DEFAULT_LIMIT,
+        offset: q.offset ?? 0,
+      });
+      return c.json({ ...page, data: page.data.map(withReading) }, 200);
+    })
+    .openapi(correctReadingRoute, async (c) => {
+      const { communication_id } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const amount = body.promise_amount ?? null;
+      return c.json(await correctReading(c.var.engine, scopeOf(c), communication_id, { kind: body.kind, promise_date: body.promise_date ?? null, promise_amount: amount === null ? null : toMinor(amount) }), 200);
     })
     .openapi(createCommunicationRoute, async (c) => c.json(await logCommunication(c.var.engine, scopeOf(c), c.req.valid('json')), 201));
 }

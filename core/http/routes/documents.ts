@@ -11,6 +11,7 @@ import { MAX_CSV_STATEMENT_LINES, MAX_STATEMENT_LINES, statementCsvFile, stateme
 import { DomainError, NotFoundError } from '../../errors';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
+import { ownerOnly } from '../middleware/owner';
 import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, problems, ProblemSchema, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { problem } from '../problem';
 
@@ -82,6 +83,7 @@ const patchDetailsRoute = createRoute({
   tags: TAGS,
   summary: 'Change the company details printed on documents (extension)',
   security: SECURITY,
+  middleware: [ownerOnly('the details its documents print')] as const,
   request: { params: CompanyParams, body: jsonBody(DocumentDetailsPatch) },
   responses: { 200: json(DocumentDetails, 'The saved details'), ...problems(400, 401, 403, 404) },
 });
@@ -106,7 +108,7 @@ const putLogoRoute = createRoute({
   summary: 'Set the logo: a PNG, JPEG or SVG image of at most 1 MB, checked by its content (extension)',
   description: `The file is measured before it is decoded (an image's declared pixels, an SVG's elements once its <use> references are followed) and refused past the bounds with the reason in words (400 invalid_logo). An SVG within them is rasterised. What is kept, synced and printed is a PNG of at most ${LOGO_BOX.width} x ${LOGO_BOX.height} pixels, so GET .../logo answers image/png. At most a few uploads run at once on a server (429 with Retry-After past that).`,
   security: SECURITY,
-  middleware: [multipartOnly] as const,
+  middleware: [ownerOnly('the details its documents print'), multipartOnly] as const,
   request: { params: CompanyParams, body: { required: true, content: { 'multipart/form-data': { schema: LogoForm } } } },
   responses: {
     200: json(DocumentDetails, 'The details with the new logo'),
@@ -121,6 +123,7 @@ const deleteLogoRoute = createRoute({
   tags: TAGS,
   summary: 'Remove the logo (extension)',
   security: SECURITY,
+  middleware: [ownerOnly('the details its documents print')] as const,
   request: { params: CompanyParams },
   responses: { 200: json(DocumentDetails, 'The details without a logo'), ...problems(401, 403, 404) },
 });

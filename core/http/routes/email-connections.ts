@@ -5,6 +5,7 @@ import { createConnection, getConnection, listConnections, revokeCertificate, tr
 import { requestReplyRead } from '../../replies/sync';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Text, Timestamp, Uuid } from '../openapi';
+import { ownerOnly } from '../middleware/owner';
 
 const TAGS = ['Extensions'];
 
@@ -124,8 +125,9 @@ const createConnectionRoute = createRoute({
   method: 'post',
   path: '/api/companies/{company_id}/email-connections',
   tags: TAGS,
-  summary: 'Add an SMTP email connection',
+  summary: 'Add an SMTP email connection (company owners only)',
   security: SECURITY,
+  middleware: [ownerOnly('its email connections')] as const,
   request: { params: CompanyParams, body: jsonBody(NewConnection) },
   responses: { 201: json(EmailConnection, 'The created connection'), ...problems(400, 401, 403, 404) },
 });
@@ -134,8 +136,9 @@ const patchRoute = createRoute({
   method: 'patch',
   path: '/api/companies/{company_id}/email-connections/{connection_id}',
   tags: TAGS,
-  summary: "Update an email connection (a personal one: its owner or a company owner only)",
+  summary: 'Update an email connection (company owners only)',
   security: SECURITY,
+  middleware: [ownerOnly('its email connections')] as const,
   request: { params: ConnectionParams, body: jsonBody(ConnectionPatch) },
   responses: { 200: json(EmailConnection, 'The updated connection'), ...problems(400, 401, 403, 404) },
 });

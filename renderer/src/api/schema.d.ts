@@ -445,6 +445,23 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/communications/{communication_id}/reading": {
+    post: {
+      /** Correct how a customer's reply was read */
+      path: {
+        company_id: string;
+        communication_id: string;
+      };
+      body: components["schemas"]["ReplyReadingCorrection"];
+      responses: {
+        200: components["schemas"]["Communication"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/customers": {
     get: {
       /** List customers with their balances */
@@ -547,6 +564,29 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/customers/{customer_id}/statement.csv": {
+    get: {
+      /** The customer's statement of account as CSV: the same lines as the PDF, one table, for a statement too long to print (extension) */
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+      query?: {
+        as_of?: string;
+        from?: string;
+        to?: string;
+      };
+      responses: {
+        200: string;
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        422: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/customers/{customer_id}/statement.pdf": {
     get: {
       /** The customer's statement of account as a PDF (extension) */
@@ -565,6 +605,8 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        422: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
       };
     };
   };
@@ -705,6 +747,7 @@ export interface paths {
         404: components["schemas"]["Problem"];
         413: components["schemas"]["Problem"];
         415: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
       };
     };
     delete: {
@@ -734,7 +777,7 @@ export interface paths {
       };
     };
     post: {
-      /** Add an SMTP email connection */
+      /** Add an SMTP email connection (company owners only) */
       path: {
         company_id: string;
       };
@@ -763,7 +806,7 @@ export interface paths {
       };
     };
     patch: {
-      /** Update an email connection (a personal one: its owner or a company owner only) */
+      /** Update an email connection (company owners only) */
       path: {
         company_id: string;
         connection_id: string;
@@ -803,6 +846,41 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["EmailConnectionCheck"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/email-connections/{connection_id}/trusted-certificates": {
+    post: {
+      /** Trust exactly this certificate of a self-hosted mail server (company owners only) */
+      path: {
+        company_id: string;
+        connection_id: string;
+      };
+      body: components["schemas"]["TrustMailCertificate"];
+      responses: {
+        200: components["schemas"]["EmailConnection"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/email-connections/{connection_id}/trusted-certificates/{server}": {
+    delete: {
+      /** Stop trusting a mail server's own certificate (company owners only) */
+      path: {
+        company_id: string;
+        connection_id: string;
+        server: "smtp" | "imap";
+      };
+      responses: {
+        200: components["schemas"]["EmailConnection"];
+        400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -1173,6 +1251,8 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        422: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
       };
     };
   };
@@ -2787,6 +2867,7 @@ export interface components {
       }[];
       email_connection_id: string | null;
       created_at: string;
+      reading: components["schemas"]["ReplyReading"];
     };
     CommunicationList: {
       count: number;
@@ -3071,6 +3152,10 @@ export interface components {
       imap_mailbox: string;
       replies_checked_at: string | null;
       replies_error: string | null;
+      require_tls: boolean;
+      smtp_trusted_certificate: components["schemas"]["TrustedMailCertificate"];
+      imap_trusted_certificate: components["schemas"]["TrustedMailCertificate"] & unknown;
+      tls_review: boolean;
       created_at: string;
       updated_at: string;
     };
@@ -3078,10 +3163,26 @@ export interface components {
       smtp: {
         ok: boolean;
         message: string;
+        tls: "none" | "verified" | "pinned" | "untrusted" | null;
+        certificate: components["schemas"]["MailCertificate"] & ({
+          [key: string]: unknown;
+        } | null);
+        trusted_certificate: components["schemas"]["MailCertificate"] & ({
+          [key: string]: unknown;
+        } | null);
+        can_trust: boolean;
       };
       imap: {
         ok: boolean;
         message: string;
+        tls: "none" | "verified" | "pinned" | "untrusted" | null;
+        certificate: components["schemas"]["MailCertificate"] & ({
+          [key: string]: unknown;
+        } | null);
+        trusted_certificate: components["schemas"]["MailCertificate"] & ({
+          [key: string]: unknown;
+        } | null);
+        can_trust: boolean;
       } | null;
     };
     EmailConnectionList: {
@@ -3107,6 +3208,7 @@ export interface components {
       imap_username?: string | null;
       imap_password?: string | null;
       imap_mailbox?: string;
+      require_tls?: boolean;
     };
     EmailHealth: {
       status: "ok" | "failing" | "missing";
@@ -3998,6 +4100,13 @@ export interface components {
     LogoUpload: {
       file: string;
     };
+    MailCertificate: {
+      sha256: string;
+      subject: string;
+      issuer: string;
+      valid_from: string;
+      valid_to: string;
+    };
     MyInsightFeedback: {
       rating: "up" | "down";
       comment: string | null;
@@ -4059,6 +4168,7 @@ export interface components {
       imap_username?: string | null;
       imap_password?: string | null;
       imap_mailbox?: string;
+      require_tls?: boolean;
     };
     NewLabel: {
       name: string;
@@ -4176,6 +4286,21 @@ export interface components {
       kind: "dispute" | "promise" | "reply_unanswered" | "recent_email" | "dunning_step_ready" | "reminder_today";
       message: string;
     };
+    ReplyReading: {
+      kind: components["schemas"]["ReplyReadingKind"];
+      promise_date: string | null;
+      promise_amount: number | null;
+      sentence: string | null;
+      automatic: boolean;
+      corrected_by: string | null;
+      corrected_at: string | null;
+    } | null;
+    ReplyReadingCorrection: {
+      kind: components["schemas"]["ReplyReadingKind"];
+      promise_date?: string | null;
+      promise_amount?: number | null;
+    };
+    ReplyReadingKind: "promise" | "dispute" | "needs_answer" | "none";
     ResolveDispute: {
       resolution: string;
     };
@@ -4609,6 +4734,13 @@ export interface components {
       body_html_template?: string;
       attach?: ("invoice_pdf" | "statement")[];
     };
+    TrustMailCertificate: {
+      server: "smtp" | "imap";
+      sha256: string;
+    };
+    TrustedMailCertificate: components["schemas"]["MailCertificate"] & ({
+      trusted_at: string;
+    } | null);
     UpdateSequenceRequest: {
       name?: string;
       timezone?: string;
