@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Schemas } from '../api/client';
 import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
-import { api } from '../state/session';
+import { api, useSession } from '../state/session';
 import { FormError, useSave } from '../components/useSave';
 import { ConnectionRow } from './ConnectionRow';
 
@@ -29,6 +29,12 @@ function imapFields(
   };
 }
 
+/** A server on this machine (a local relay), which may be used without TLS. */
+function isLoopback(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^127\./.test(h);
+}
+
 /** The SMTP and IMAP settings of a connection; the password fields are empty and only sent when typed (it is never returned). */
 function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: Connection; submitLabel: string; onSubmit: (body: ConnectionInput) => Promise<boolean>; onCancel?: () => void }) {
   const [v, setV] = useState({
@@ -40,6 +46,8 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
     smtp_secure: initial?.smtp_secure ?? false,
     smtp_username: initial?.smtp_username ?? '',
     smtp_password: '',
+    // A new connection to a server on this machine need not use TLS; any other requires it.
+    require_tls: initial?.require_tls ?? null,
     allow_shared_sending: initial?.allow_shared_sending ?? true,
     is_default: initial?.is_default ?? false,
     imap_host: initial?.imap_host ?? '',
@@ -71,6 +79,7 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
           smtp_port: Number(v.smtp_port),
           smtp_secure: v.smtp_secure,
           smtp_username: v.smtp_username.trim() || null,
+          ...(v.require_tls === null ? {} : { require_tls: v.require_tls }),
           allow_shared_sending: v.allow_shared_sending,
           is_default: v.is_default,
           ...(v.smtp_password ? { smtp_password: v.smtp_password } : {}),
@@ -100,6 +109,10 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
       </label>
       <label className="check">
         <input type="checkbox" checked={v.smtp_secure} onChange={(e) => set('smtp_secure', e.target.checked)} /> SMTP: TLS from the start (port 465)
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={v.require_tls ?? !isLoopback(v.smtp_host)} onChange={(e) => set('require_tls', e.target.checked)} /> Require a secure (TLS) connection: refuse a server that
+        stops offering it
       </label>
       <fieldset className="form-fieldset">
         <legend>Reading replies (IMAP)</legend>
@@ -147,6 +160,8 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
 
 /** The mailboxes reminders and sequences send from and replies are read from: created, edited, made the default, tested, read now. */
 export function EmailConnections({ companyId, canWrite }: { companyId: string; canWrite: boolean }) {
+  // Trusting a mail server's certificate is a company owner's decision.
+  const isOwner = useSession((s) => s.companies.find((c) => c.id === companyId)?.role) === 'owner';
   const [version, setVersion] = useState(0);
   const [editing, setEditing] = useState<string | null>(null);
   const connections = useLoad((signal) => api.get('/api/companies/{company_id}/email-connections', { path: { company_id: companyId }, signal }), [companyId, version]);
@@ -198,6 +213,7 @@ export function EmailConnections({ companyId, canWrite }: { companyId: string; c
                   companyId={companyId}
                   c={c}
                   canWrite={canWrite}
+                  isOwner={isOwner}
                   busy={save.busy}
                   onEdit={() => setEditing(c.id)}
                   onMakeDefault={async () => (await patch(c, { is_default: true }, `${c.name} is now the default.`)) && reload()}
