@@ -445,6 +445,23 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/communications/{communication_id}/reading": {
+    post: {
+      /** Correct how a customer's reply was read */
+      path: {
+        company_id: string;
+        communication_id: string;
+      };
+      body: components["schemas"]["ReplyReadingCorrection"];
+      responses: {
+        200: components["schemas"]["Communication"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/customers": {
     get: {
       /** List customers with their balances */
@@ -588,6 +605,8 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        422: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
       };
     };
   };
@@ -608,8 +627,6 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
-        422: components["schemas"]["Problem"];
-        429: components["schemas"]["Problem"];
       };
     };
     post: {
@@ -760,7 +777,7 @@ export interface paths {
       };
     };
     post: {
-      /** Add an SMTP email connection */
+      /** Add an SMTP email connection (company owners only) */
       path: {
         company_id: string;
       };
@@ -789,7 +806,7 @@ export interface paths {
       };
     };
     patch: {
-      /** Update an email connection (a personal one: its owner or a company owner only) */
+      /** Update an email connection (company owners only) */
       path: {
         company_id: string;
         connection_id: string;
@@ -1234,6 +1251,8 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        422: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
       };
     };
   };
@@ -1249,8 +1268,6 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
-        422: components["schemas"]["Problem"];
-        429: components["schemas"]["Problem"];
       };
     };
   };
@@ -2850,6 +2867,7 @@ export interface components {
       }[];
       email_connection_id: string | null;
       created_at: string;
+      reading: components["schemas"]["ReplyReading"];
     };
     CommunicationList: {
       count: number;
@@ -4268,6 +4286,21 @@ export interface components {
       kind: "dispute" | "promise" | "reply_unanswered" | "recent_email" | "dunning_step_ready" | "reminder_today";
       message: string;
     };
+    ReplyReading: {
+      kind: components["schemas"]["ReplyReadingKind"];
+      promise_date: string | null;
+      promise_amount: number | null;
+      sentence: string | null;
+      automatic: boolean;
+      corrected_by: string | null;
+      corrected_at: string | null;
+    } | null;
+    ReplyReadingCorrection: {
+      kind: components["schemas"]["ReplyReadingKind"];
+      promise_date?: string | null;
+      promise_amount?: number | null;
+    };
+    ReplyReadingKind: "promise" | "dispute" | "needs_answer" | "none";
     ResolveDispute: {
       resolution: string;
     };
