@@ -4,11 +4,13 @@
  * ready rows. Everything runs inside the caller's command (promote_due_steps, enrolment), so a
  * crash leaves either all of it or none.
  */
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Database } from '../db/schema';
 import type { CommandTx } from '../engine';
 import { insertScheduledStep } from '../holds/store';
 import { dueRowIds, INVOICE_CLOSED, invoiceOpen, invoiceSchedule, leavingRowIds, mergeAssignments } from './due-dates';
 import { localDate } from '../zones';
+import { EMAIL_STEP_TYPE } from './rules';
 import { chunks } from '../chunks';
 
 interface SequenceRef {
@@ -105,7 +107,7 @@ export async function syncDueSchedules(tx: CommandTx, companyId: string): Promis
     // The unary + keeps SQLite on the enrolled customers' invoices: by the balance index it read
     // every open invoice of the company (3 s at 1M invoices).
     .where(sql`+i.balance`, '>', 0)
-    .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM scheduled_steps x WHERE x.enrollment_id = e.id AND x.invoice_id = i.id)`)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('scheduled_steps as x').select('x.id').whereRef('x.enrollment_id', '=', 'e.id').whereRef('x.invoice_id', '=', 'i.id'))))
     .orderBy('e.id')
     .orderBy('i.due_date')
     .execute();
@@ -123,18 +125,46 @@ export async function syncDueSchedules(tx: CommandTx, companyId: string): Promis
   return { left: leaving.length, joined };
 }
 
+type StepRows = ExpressionBuilder<Database & { s: Database['scheduled_steps']; st: Database['sequence_steps'] }, 's' | 'st'>;
+
+/**
+ * Last-touch awareness, on the scheduled step `s` of step `st`: an email step waits while its
+ * customer had, since `quietSince`, a manual outbound email or call (one no sequence step sent) or
+ * an executed email or call action.
+ */
+export function quietHold(eb: StepRows, quietSince: string) {
+  const touched = eb
+    .selectFrom('communications as m')
+    .select('m.id')
+    .whereRef('m.company_id', '=', 's.company_id')
+    .whereRef('m.customer_id', '=', 's.customer_id')
+    .where('m.direction', '=', 'outbound')
+    .where('m.kind', 'in', ['email', 'call'])
+    .where('m.occurred_at', '>', quietSince)
+    .where((m) => m.not(m.exists(m.selectFrom('scheduled_steps as x').select('x.id').whereRef('x.communication_id', '=', 'm.id'))));
+  const acted = eb
+    .selectFrom('actions as a')
+    .select('a.id')
+    .whereRef('a.company_id', '=', 's.company_id')
+    .whereRef('a.customer_id', '=', 's.customer_id')
+    .where('a.status', '=', 'completed')
+    .where('a.action_type', 'in', ['email', 'call'])
+    .where('a.deleted_at', 'is', null)
+    .where('a.executed_at', '>', quietSince);
+  return eb.and([eb('st.step_type', '=', EMAIL_STEP_TYPE), eb.or([eb.exists(touched), eb.exists(acted)])]);
+}
+
 /**
  * The scheduled rows of due-date enrollments (not paused) that become ready now: a customer's day
- * moves together (dueRowIds). `quietHold` is the last-touch condition on `s`, shared with the
- * enrollment-start promotion.
+ * moves together (dueRowIds). The last-touch hold (quietHold) is the enrollment-start promotion's.
  */
-export async function dueDateRowsToPromote(tx: CommandTx, companyId: string, quietHold: ReturnType<typeof sql<boolean>>): Promise<string[]> {
+export async function dueDateRowsToPromote(tx: CommandTx, companyId: string, quietSince: string): Promise<string[]> {
   const rows = await tx.db
     .selectFrom('scheduled_steps as s')
     .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
     .innerJoin('sequence_enrollments as e', 'e.id', 's.enrollment_id')
     .innerJoin('sequences as q', 'q.id', 's.sequence_id')
-    .select(['s.id', 's.enrollment_id', 's.scheduled_date', 's.scheduled_at', 'st.step_type', quietHold.as('held')])
+    .select((eb) => ['s.id', 's.enrollment_id', 's.scheduled_date', 's.scheduled_at', 'st.step_type', quietHold(eb, quietSince).as('held')])
     .where('s.company_id', '=', companyId)
     .where('s.status', '=', 'scheduled')
     .where('q.timing', '=', 'due_date')

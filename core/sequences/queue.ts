@@ -16,7 +16,7 @@ import { chunks } from '../chunks';
 import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { DAY_WINDOW_MS, type EmailOut, heldForTheDay, sameLocalDay } from './daily-limit';
-import { dueDateRowsToPromote, mergeReadyRows, syncDueSchedules } from './due-store';
+import { dueDateRowsToPromote, mergeReadyRows, quietHold, syncDueSchedules } from './due-store';
 import { refreshHolds } from '../holds/store';
 import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
 import { localDate } from '../zones';
@@ -37,14 +37,6 @@ export async function promoteDueSteps(engine: Pick<Engine, 'db' | 'clock'>, scop
     await refreshHolds(tx, scope.companyId, null);
     await syncDueSchedules(tx, scope.companyId);
     const quietSince = new Date(Date.parse(tx.now) - LAST_TOUCH_QUIET_DAYS * DAY_MS).toISOString();
-    const quietHold = sql<boolean>`(st.step_type = ${EMAIL_STEP_TYPE} AND (
-          EXISTS (SELECT 1 FROM communications m
-                  WHERE m.company_id = s.company_id AND m.customer_id = s.customer_id
-                    AND m.direction = 'outbound' AND m.kind IN ('email', 'call') AND m.occurred_at > ${quietSince}
-                    AND NOT EXISTS (SELECT 1 FROM scheduled_steps x WHERE x.communication_id = m.id))
-          OR EXISTS (SELECT 1 FROM actions a
-                     WHERE a.company_id = s.company_id AND a.customer_id = s.customer_id AND a.status = 'completed'
-                       AND a.action_type IN ('email', 'call') AND a.deleted_at IS NULL AND a.executed_at > ${quietSince})))`;
     const due = await tx.db
       .selectFrom('scheduled_steps as s')
       .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
@@ -56,9 +48,9 @@ export async function promoteDueSteps(engine: Pick<Engine, 'db' | 'clock'>, scop
       .where('s.scheduled_at', '<=', tx.now)
       .where('e.paused_kind', 'is', null)
       .where('q.timing', '=', 'enrollment_start')
-      .where(sql<boolean>`NOT ${quietHold}`)
+      .where((eb) => eb.not(quietHold(eb, quietSince)))
       .execute();
-    const dueIds = [...due.map((r) => r.id), ...(await dueDateRowsToPromote(tx, scope.companyId, quietHold))];
+    const dueIds = [...due.map((r) => r.id), ...(await dueDateRowsToPromote(tx, scope.companyId, quietSince))];
     const held = await holdForTheDay(tx, scope.companyId, dueIds);
     const ids = dueIds.filter((id) => !held.has(id));
     for (const chunk of chunks(ids)) {
