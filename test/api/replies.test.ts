@@ -307,17 +307,17 @@ describe("customers' replies over IMAP", () => {
     const nowhere = await closedPort();
     const broken = await connection({ smtp_port: nowhere, imap_port: nowhere });
     const check = await w.api('POST', w.path(`/email-connections/${broken}/test`));
-    expect(check.body.smtp).toEqual({ ok: false, message: `Nothing answers at 127.0.0.1:${nowhere}: the connection was refused (check the SMTP host and port)` });
-    expect(check.body.imap).toEqual({ ok: false, message: `Nothing answers at 127.0.0.1:${nowhere}: the connection was refused (check the IMAP host and port)` });
+    expect(check.body.smtp).toMatchObject({ ok: false, tls: null, message: `Nothing answers at 127.0.0.1:${nowhere}: the connection was refused (check the SMTP host and port)` });
+    expect(check.body.imap).toMatchObject({ ok: false, tls: null, message: `Nothing answers at 127.0.0.1:${nowhere}: the connection was refused (check the IMAP host and port)` });
 
     const tls = await connection({ name: 'TLS', imap_secure: true });
     expect((await w.api('POST', w.path(`/email-connections/${tls}/test`))).body.imap.message).toMatch(/^The secure \(TLS\) connection to 127\.0\.0\.1:\d+ failed/);
     const noBox = await connection({ name: 'No box', imap_mailbox: 'Missing' });
-    expect((await w.api('POST', w.path(`/email-connections/${noBox}/test`))).body.imap).toEqual({ ok: false, message: "The mailbox does not exist on the IMAP server" });
+    expect((await w.api('POST', w.path(`/email-connections/${noBox}/test`))).body.imap).toMatchObject({ ok: false, message: "The mailbox does not exist on the IMAP server" });
 
     const smtpOnly = await connection({ name: 'SMTP only', imap_host: null });
     const plain = await w.api('POST', w.path(`/email-connections/${smtpOnly}/test`));
-    expect(plain.body).toEqual({ smtp: { ok: true, message: `Connected to 127.0.0.1:${smtp.port}` }, imap: null });
+    expect(plain.body).toEqual({ smtp: { ok: true, message: `Connected to 127.0.0.1:${smtp.port}`, tls: 'none', certificate: null, trusted_certificate: null, can_trust: false }, imap: null });
     const noImap = await w.api('POST', w.path(`/email-connections/${smtpOnly}/sync-replies`));
     expect(noImap.status).toBe(400);
     expect(noImap.body.code).toBe('no_imap');
