@@ -6,6 +6,7 @@ import { withdrawProposals } from '../supersede/withdraw';
 import type { CallOutcome } from '../db/schema';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { ValidationError } from '../errors';
+import { refreshHolds } from '../holds/store';
 import { newId } from '../ids';
 import { toMinor } from '../money';
 import { blankToNull } from '../text';
@@ -71,6 +72,8 @@ export async function logCommunication(engine: Pick<Engine, 'db' | 'clock'>, sco
     const about = { customerId: input.customer_id, invoiceId: input.invoice_id ?? null };
     if (fields.outcome === 'promised_to_pay' && fields.promise_date) await withdrawProposals(tx, scope.companyId, { kind: 'promise', ...about, date: fields.promise_date });
     if (fields.outcome === 'disputed') await withdrawProposals(tx, scope.companyId, { kind: 'dispute', ...about, on: fields.occurred_at.slice(0, 10) });
+    // A call that got through answers the customer's reply, and a promise logged with it holds the chase: the pauses follow now.
+    if (input.kind === 'call') await refreshHolds(tx, scope.companyId, [input.customer_id]);
     return id;
   });
   return getCommunication(engine.db, scope.companyId, id);

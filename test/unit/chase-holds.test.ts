@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ChaseFacts, chaseHolds, pauseFor, promiseMissed, standingPromise } from '../../core/holds/holds';
+import { type ChaseFacts, chaseHolds, pauseFor, promiseMissed, shortDate, standingPromise } from '../../core/holds/holds';
 
 const facts = (over: Partial<ChaseFacts> = {}): ChaseFacts => ({
   customerName: 'Tri-County',
@@ -50,5 +50,23 @@ describe('what holds the chase (core/sequences/holds)', () => {
     expect(promiseMissed(before, null, facts({ openInvoices: [{ id: 'b', invoice_number: 'INV-10231' }] }), '2026-11-28')).toBe(false);
     expect(promiseMissed(before, { kind: 'promise', reason: '', until: '2026-12-05', invoiceId: 'a' }, facts(), '2026-11-28')).toBe(false);
     expect(promiseMissed({ kind: 'reply', until: null, invoiceId: null }, null, facts(), '2026-11-28')).toBe(false);
+  });
+});
+
+describe('automatic holds and dates in reasons (issue 36)', () => {
+  it('a Resume sets aside a promise read automatically from a reply, not one a person recorded', () => {
+    const read = { date: '2026-12-04', invoiceId: 'a', readAt: '2026-11-24T10:00:00.000Z' };
+    expect(pauseFor(facts({ promises: [read] }), ALL, '2026-11-25')?.kind).toBe('promise');
+    expect(pauseFor(facts({ promises: [read], resumedAt: '2026-11-24T11:00:00.000Z' }), ALL, '2026-11-25')).toBeNull();
+    // A reply written after the Resume is read afresh.
+    expect(pauseFor(facts({ promises: [{ ...read, readAt: '2026-11-24T12:00:00.000Z' }], resumedAt: '2026-11-24T11:00:00.000Z' }), ALL, '2026-11-25')?.kind).toBe('promise');
+    expect(pauseFor(facts({ promises: [{ date: '2026-12-04', invoiceId: 'a', readAt: null }], resumedAt: '2026-11-24T11:00:00.000Z' }), ALL, '2026-11-25')?.kind).toBe('promise');
+  });
+
+  it('dates in reasons carry the year when it is not the current one', () => {
+    expect(shortDate('2026-11-27', '2026-11-25')).toBe('Nov 27');
+    expect(shortDate('2027-01-08', '2026-12-20')).toBe('Jan 8, 2027');
+    expect(pauseFor(facts({ promises: [{ date: '2027-01-08', invoiceId: 'a' }] }), ALL, '2026-12-20')?.reason).toBe('Paused: Tri-County promised payment for INV-10248 by Jan 8, 2027');
+    expect(pauseFor(facts({ lastReplyAt: '2026-12-30T10:00:00.000Z' }), ALL, '2027-01-02')?.reason).toBe('Paused: Tri-County replied on Dec 30, 2026 and nobody has answered yet');
   });
 });

@@ -6,8 +6,9 @@ import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
 import { OpenDisputeDialog } from '../desk/PanelDisputes';
 import { PAYMENT_STATUS_WORDS, paymentMethodWords } from '../desk/payments';
 import { companyPath, useRoute } from '../state/route';
-import { api } from '../state/session';
+import { api, useSession } from '../state/session';
 import { describeCommunication } from './communication-words';
+import { ReplyReading } from './ReplyReading';
 
 const PAGE = 20;
 
@@ -91,6 +92,7 @@ export function CustomerCommunications({ companyId, customerId, version, onChang
   const [offset, setOffset] = useState(0);
   const [disputing, setDisputing] = useState<{ communication: string; invoice: string; number: string } | null>(null);
   const [show, setShow] = useState<Show>('all');
+  const canWrite = useSession((s) => s.companies.find((c) => c.id === companyId)?.role) !== 'viewer';
   const timeline = useLoad(
     (signal) =>
       api.get('/api/companies/{company_id}/communications', {
@@ -148,6 +150,7 @@ export function CustomerCommunications({ companyId, customerId, version, onChang
                       {words.lines.map((line) => ` · ${line}`).join('')}
                     </div>
                     {c.body && <div className="small clamp">{c.body}</div>}
+                    {c.reading && <ReplyReading companyId={companyId} communicationId={c.id} reading={c.reading} currency={c.currency} canWrite={canWrite} onChanged={onChanged} />}
                     {words.isReply && c.invoice && c.invoice_number && (
                       <button
                         type="button"

@@ -175,6 +175,11 @@ export function CompanyDocuments({ companyId, canWrite }: { companyId: string; c
     <section className="card" aria-labelledby="company-documents-title">
       <h2 id="company-documents-title">Company details on documents</h2>
       <p className="muted small">Printed on invoice PDFs and statements of account, and on the statements sent to customers.</p>
+      {!canWrite && (
+        <p className="muted small" data-testid="documents-owner-only">
+          Only an owner of this company can change these details and the logo.
+        </p>
+      )}
       {details.error !== null && <ErrorBox what="the company details" error={details.error} onRetry={details.reload} />}
       {details.data && <DetailsForm key={details.data.updated_at ?? 'new'} companyId={companyId} details={details.data} canWrite={canWrite} onSaved={() => setVersion((n) => n + 1)} />}
     </section>

@@ -172,6 +172,11 @@ export function EmailConnections({ companyId, canWrite }: { companyId: string; c
   return (
     <section className="card" aria-labelledby="email-title">
       <h2 id="email-title">Email connections</h2>
+      {!canWrite && (
+        <p className="muted small" data-testid="email-owner-only">
+          Only an owner of this company can add or change email connections.
+        </p>
+      )}
       {connections.error !== null && <ErrorBox what="the email connections" error={connections.error} onRetry={connections.reload} />}
       {connections.data && connections.data.data.length === 0 && <p className="muted">No email connection yet: reminders cannot be sent until one exists.</p>}
       {connections.data && connections.data.data.length > 0 && (

@@ -32,6 +32,8 @@ export default function SettingsPage({ companyId, tab }: { companyId: string; ta
   const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
   const current: Tab = TABS.some((t) => t.id === tab) ? (tab as Tab) : 'email';
   const canWrite = role !== 'viewer';
+  // Where mail goes and what documents print are an owner's to change (issue 36).
+  const isOwner = role === 'owner';
   return (
     <div className="page">
       <header className="page-header">
@@ -57,9 +59,9 @@ export default function SettingsPage({ companyId, tab }: { companyId: string; ta
           </ul>
         </nav>
         <div className="stack">
-          {current === 'email' && <EmailConnections companyId={companyId} canWrite={canWrite} />}
+          {current === 'email' && <EmailConnections companyId={companyId} canWrite={isOwner} />}
           {current === 'company' && <WorkingDate companyId={companyId} canWrite={canWrite} />}
-          {current === 'company' && <CompanyDocuments companyId={companyId} canWrite={canWrite} />}
+          {current === 'company' && <CompanyDocuments companyId={companyId} canWrite={isOwner} />}
           {current === 'team' && <TeamMembers companyId={companyId} />}
           {current === 'labels' && <Labels companyId={companyId} />}
           {current === 'users' && <CompanyUsers companyId={companyId} isOwner={role === 'owner'} />}
