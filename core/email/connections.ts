@@ -394,7 +394,7 @@ export type MailServerKind = 'smtp' | 'imap';
  * the server is read again, and only when it still presents that certificate is it stored.
  */
 export async function trustCertificate(engine: Box, scope: ConnectionScope, connectionId: string, server: MailServerKind, sha256: string, rule: MailEndpointRule = ANY_MAIL_ENDPOINT): Promise<EmailConnectionDto> {
-  if (scope.role !== 'owner') throw new ForbiddenError("Only a company owner can trust a mail server's certificate", 'owner_required');
+  if (scope.role !== 'owner') throw new ForbiddenError("Only a company owner can trust a mail server's certificate", 'owner_only');
   const wanted = sha256.trim().toUpperCase();
   if (!/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(wanted)) throw new ValidationError('The fingerprint is invalid', { sha256: ['Must be a SHA-256 fingerprint: 32 hex pairs separated by colons'] });
   const current = await findConnection(engine.db, scope.companyId, connectionId);
@@ -425,7 +425,7 @@ export async function trustCertificate(engine: Box, scope: ConnectionScope, conn
 
 /** An owner stops trusting the certificate of one server: from then on only a known authority's passes. */
 export async function revokeCertificate(engine: Box, scope: ConnectionScope, connectionId: string, server: MailServerKind): Promise<EmailConnectionDto> {
-  if (scope.role !== 'owner') throw new ForbiddenError("Only a company owner can change which mail server certificates are trusted", 'owner_required');
+  if (scope.role !== 'owner') throw new ForbiddenError("Only a company owner can change which mail server certificates are trusted", 'owner_only');
   return runCommand(engine, 'revoke_email_certificate', scope, async (tx) => {
     const current = await findConnection(tx.db, scope.companyId, connectionId);
     const changes: Partial<EmailConnection> = server === 'smtp' ? { smtp_tls_cert: null, smtp_tls_trusted_at: null } : { imap_tls_cert: null, imap_tls_trusted_at: null };

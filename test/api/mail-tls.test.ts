@@ -84,7 +84,9 @@ describe('verified TLS to mail servers', () => {
     expect(await sendThrough(id)).toBeInstanceOf(MailDeliveryError);
 
     // Trusting changes what the connection accepts: owners only, and only the certificate seen.
-    expect((await api('POST', `/email-connections/${id}/trusted-certificates`, { server: 'smtp', sha256: seen.certificate.sha256 }, collector)).status).toBe(403);
+    const forbidden = await api('POST', `/email-connections/${id}/trusted-certificates`, { server: 'smtp', sha256: seen.certificate.sha256 }, collector);
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.code).toBe('owner_only');
     const wrong = await api('POST', `/email-connections/${id}/trusted-certificates`, { server: 'smtp', sha256: seen.certificate.sha256.replace(/^../, '00') });
     expect(wrong.status).toBe(409);
     expect(wrong.body.code).toBe('certificate_changed');

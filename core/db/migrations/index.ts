@@ -36,9 +36,9 @@ import * as m0260 from './0260_last_touch_contact';
 import * as m0280 from './0280_action_value_at_risk';
 import * as m0290 from './0290_insights_reportable';
 import * as m0300 from './0300_forecast_inflows';
-import * as m0350 from './0350_reply_readings';
 import * as m0310 from './0310_mail_tls_trust';
 import * as m0320 from './0320_job_lease_owner';
+import * as m0350 from './0350_reply_readings';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -74,7 +74,7 @@ export const migrations: Record<string, Migration> = {
   '0280_action_value_at_risk': m0280,
   '0290_insights_reportable': m0290,
   '0300_forecast_inflows': m0300,
-  '0350_reply_readings': m0350,
   '0310_mail_tls_trust': m0310,
   '0320_job_lease_owner': m0320,
+  '0350_reply_readings': m0350,
 };
