@@ -1,4 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '../../core/ids';
+import { ownerToken, thisProcess } from '../../core/jobs/owner';
+import { claimNextJob } from '../../core/jobs/queue';
 import { createApp } from '../../core/http/app';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createWorker, type Worker } from '../../core/jobs/worker';
@@ -131,6 +135,30 @@ describe('an approved action gets done', () => {
     expect((await api('GET', `/${id}`)).body).toMatchObject({ status: 'completed', delivery: { status: 'sent' } });
     const outbox = await engine.db.selectFrom('email_outbox').selectAll().where('company_id', '=', company).execute();
     expect(outbox.map((o) => [o.status, o.send_attempts])).toEqual([['sent', 2]]);
+  });
+
+  it('refuses Retry while a live worker sends, and accepts it for a send whose process is gone', async () => {
+    const id = await emailAction();
+    await api('POST', `/${id}/approve`, {});
+    // This process claims the send and records its intent, as a worker does right before SMTP.
+    const job = (await claimNextJob(engine))!;
+    await engine.db
+      .insertInto('email_outbox')
+      .values({ id: newId(), company_id: company, job_id: job.id, invoice_id: invoice, customer_id: customer, email_connection_id: null, message_id: '<action.x@acme.example>', to_email: 'payables@cobalt.example', subject: 'S', status: 'sending', send_attempts: 1, last_error: null, communication_id: null, started_at: NOW, sent_at: null, created_at: NOW, updated_at: NOW })
+      .execute();
+    const busy = await api('POST', `/${id}/retry`);
+    expect(busy.status).toBe(400);
+    expect(busy.body.detail).toBe('The email is being sent right now; wait for the outcome');
+
+    // The claiming process ends (a real process, whose pid now names none).
+    const ended = spawnSync(process.execPath, ['-e', '']);
+    await engine.db.updateTable('jobs').set({ locked_by: ownerToken({ ...thisProcess, pid: ended.pid! }) }).where('id', '=', job.id).execute();
+    const retried = await api('POST', `/${id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(retried.body.delivery).toMatchObject({ status: 'queued', may_have_been_sent: true });
+    expect(await engine.db.selectFrom('jobs').select(['status', 'locked_by']).where('id', '=', job.id).executeTakeFirst()).toEqual({ status: 'queued', locked_by: null });
+    expect((await worker.runDueJobs()).map((r) => r.status)).toEqual(['succeeded']);
+    expect(smtp.messages).toHaveLength(1);
   });
 
   it('says which is missing when there is no address or no connection, and never sends', async () => {
