@@ -5,7 +5,7 @@
  */
 import type { Db } from '../db/connection';
 import { invoicePdf } from './invoice';
-import { statementPdf } from './statement';
+import { statementFile } from './statement';
 
 export const ATTACHMENT_KINDS = ['invoice_pdf', 'statement'] as const;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
@@ -42,7 +42,7 @@ export async function makeAttachments(db: Db, companyId: string, subject: { invo
       const { pdf, fileName } = await invoicePdf(db, companyId, subject.invoiceId, today);
       out.push({ kind, filename: fileName, content: pdf, contentType: 'application/pdf' });
     } else {
-      const { pdf, fileName } = await statementPdf(db, companyId, subject.customerId, { asOf: today }, today);
+      const { pdf, fileName } = await statementFile(db, companyId, subject.customerId, { asOf: today }, today);
       out.push({ kind, filename: fileName, content: pdf, contentType: 'application/pdf' });
     }
   }

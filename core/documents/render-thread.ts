@@ -1,21 +1,53 @@
 /**
  * Inside a document thread (render.ts): draws each document it is sent, one at a time, and posts
- * the file back (its memory handed over, not copied). The fonts are parsed once per thread.
+ * the file back (its memory handed over, not copied). The fonts are parsed once per thread. A long
+ * statement is read here too (statement-read), on a read-only connection of the thread's own, in
+ * one read transaction: its rows never pass through the server's event loop.
  */
 import { parentPort } from 'node:worker_threads';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Db } from '../db/connection';
+import { DomainError } from '../errors';
 import { renderInvoice } from './draw-invoice';
-import type { DrawnDocument } from './pdf';
-import type { RenderRequest, RenderThreadMessage } from './render';
 import { renderStatement } from './draw-statement';
+import type { DrawnDocument } from './pdf';
+import type { ReadSummary, RenderRequest, RenderThreadMessage } from './render';
+import { statementData } from './statement-data';
 
 const port = parentPort;
 if (!port) throw new Error('render-thread runs as a worker thread');
 
-function draw(request: RenderRequest): Promise<DrawnDocument> {
+/** The thread's read-only connection to a database file, opened on its first statement. */
+const readers = new Map<string, { sqlite: BetterSqlite3.Database; db: Db }>();
+
+function reader(file: string): { sqlite: BetterSqlite3.Database; db: Db } {
+  let found = readers.get(file);
+  if (!found) {
+    const sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+    sqlite.pragma('busy_timeout = 5000');
+    found = { sqlite, db: new Kysely({ dialect: new SqliteDialect({ database: sqlite }) }) };
+    readers.set(file, found);
+  }
+  return found;
+}
+
+async function draw(request: RenderRequest): Promise<DrawnDocument & { read?: ReadSummary }> {
   // The logo arrives as a plain byte array (a bounded PNG, render.ts); the drawing reads it as a Buffer.
   const logo = request.details.logoData;
   const details = { ...request.details, logoData: logo ? Buffer.from(logo.buffer, logo.byteOffset, logo.byteLength) : null };
-  return request.kind === 'invoice' ? renderInvoice(request.data, details, request.today) : renderStatement(request.data, details);
+  if (request.kind === 'invoice') return renderInvoice(request.data, details, request.today);
+  if (request.kind === 'statement') return renderStatement(request.data, details);
+  const { sqlite, db } = reader(request.file);
+  // One snapshot for the statement's several queries: a payment saved meanwhile is in all or none.
+  sqlite.exec('BEGIN');
+  let data;
+  try {
+    data = await statementData(db, request.companyId, request.customerId, request.request, request.today);
+  } finally {
+    sqlite.exec('COMMIT');
+  }
+  return { ...(await renderStatement(data, details)), read: { customer_name: data.customer.name, as_of: data.as_of } };
 }
 
 /** One document at a time: the shared fonts' glyph caches are reset per document (pdf.ts). */
@@ -25,11 +57,16 @@ port.on('message', ({ id, request }: { id: number; request: RenderRequest }) => 
   queue = queue
     .then(() => draw(request))
     .then(
-      ({ pdf, missing }) => {
+      ({ pdf, missing, read }) => {
         // A small Buffer may sit in Node's shared pool: hand over a copy of its own.
         const own = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? pdf : Uint8Array.prototype.slice.call(pdf);
-        port.postMessage({ id, pdf: own, missing } satisfies RenderThreadMessage, [own.buffer as ArrayBuffer]);
+        port.postMessage({ id, pdf: own, missing, read } satisfies RenderThreadMessage, [own.buffer as ArrayBuffer]);
       },
-      (err: unknown) => port.postMessage({ id, error: err instanceof Error ? err.message : String(err) } satisfies RenderThreadMessage),
+      (err: unknown) =>
+        port.postMessage({
+          id,
+          error: err instanceof Error ? err.message : String(err),
+          problem: err instanceof DomainError ? { status: err.status, code: err.code, message: err.message, errors: err.errors } : undefined,
+        } satisfies RenderThreadMessage),
     );
 });

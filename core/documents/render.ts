@@ -18,23 +18,41 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { DomainError, TooManyRequestsError } from '../errors';
+import { DomainError, type FieldErrors, TooManyRequestsError } from '../errors';
 import type { DocumentDetailsWithLogo } from './details';
 import type { InvoiceDocumentData } from './draw-invoice';
 import type { StatementData } from './draw-statement';
+import type { StatementRequest } from './statement-data';
 import { drawableLogo } from './logo';
 
 /** What a thread is asked to draw: the figures as read, nothing it has to look up. */
 export type RenderRequest =
   | { kind: 'invoice'; data: InvoiceDocumentData; details: DocumentDetailsWithLogo; today: string }
-  | { kind: 'statement'; data: StatementData; details: DocumentDetailsWithLogo };
+  | { kind: 'statement'; data: StatementData; details: DocumentDetailsWithLogo }
+  /** A statement the thread reads itself, from the database file on a read-only connection of its own. */
+  | { kind: 'statement-read'; file: string; companyId: string; customerId: string; request: StatementRequest; today: string; details: DocumentDetailsWithLogo };
 
-export type RenderThreadMessage = { id: number; pdf: Uint8Array; missing: string[] } | { id: number; error: string };
+/** What a thread read, for naming the file (statement-read). */
+export interface ReadSummary {
+  customer_name: string;
+  as_of: string;
+}
+
+/** A refusal of the core (not found, too long) made on the thread, rebuilt as the same DomainError here. */
+export interface ThreadProblem {
+  status: number;
+  code: string;
+  message: string;
+  errors?: FieldErrors;
+}
+
+export type RenderThreadMessage = { id: number; pdf: Uint8Array; missing: string[]; read?: ReadSummary } | { id: number; error: string; problem?: ThreadProblem };
 
 /** A drawn file, with the characters no bundled font could draw (pdf.ts), for the reader to be told. */
 export interface Rendered {
   pdf: Buffer;
   missing: string[];
+  read?: ReadSummary;
 }
 
 /** Two threads: a statement asked for on the customer page is not queued behind a job's documents. */
@@ -91,8 +109,10 @@ function startThread(): Thread {
     const task = thread.task;
     if (!task || task.id !== message.id) return;
     thread.task = null;
-    if ('error' in message) task.reject(new Error(`Drawing the document failed: ${message.error}`));
-    else task.resolve({ pdf: Buffer.from(message.pdf.buffer, message.pdf.byteOffset, message.pdf.byteLength), missing: message.missing });
+    if ('error' in message) {
+      const p = message.problem;
+      task.reject(p ? new DomainError(p.status, p.code, p.message, p.errors) : new Error(`Drawing the document failed: ${message.error}`));
+    } else task.resolve({ pdf: Buffer.from(message.pdf.buffer, message.pdf.byteOffset, message.pdf.byteLength), missing: message.missing, read: message.read });
   });
   let failure: Error | null = null;
   thread.worker.on('error', (err: Error & { code?: string }) => {
@@ -188,6 +208,6 @@ export function renderDocument<R extends RenderRequest>(read: () => Promise<R>):
 
 /** Draws a document already read on a thread (its turn in the same queue). */
 export async function renderOffThread(request: RenderRequest): Promise<Rendered> {
-  const { pdf, missing } = await renderDocument(async () => request);
-  return { pdf, missing };
+  const { pdf, missing, read } = await renderDocument(async () => request);
+  return { pdf, missing, read };
 }

@@ -102,18 +102,16 @@ describe('logos within bounds', () => {
       ['pixel-bomb.png', 'image/png'],
     ] as const) {
       await engine.db.updateTable('company_document_details').set({ logo_base64: fixture(file).toString('base64'), logo_type: type }).where('company_id', '=', companyId).execute();
-      const started = performance.now();
       const [invoicePdf, statementPdf] = await Promise.all([fetch(`${base}/invoices/${invoice}/document.pdf`, { headers: auth() }), fetch(`${base}/customers/${customer}/statement.pdf`, { headers: auth() })]);
       expect([invoicePdf.status, statementPdf.status]).toEqual([200, 200]);
       expect(pdfText(Buffer.from(await invoicePdf.arrayBuffer()))).toContain('LB-1');
       expect(pdfText(Buffer.from(await statementPdf.arrayBuffer()))).toContain('Logo Bomb Victim Ltd');
-      // Before: 23 s and 4.4 GB (SVG), 5 s and 2.5 GB (PNG), per PDF.
-      expect(performance.now() - started).toBeLessThan(5_000);
       const logo = await fetch(`${base}/document-details/logo`, { headers: auth() });
       expect(logo.status).toBe(404);
       expect((await logo.json()).detail).toBe('The stored logo cannot be read within bounds; upload it again');
     }
-    // The server runs in this process: its RSS, with the test runner's own, stays far below 600 MB.
+    // The server runs in this process: its RSS, with the test runner's own, stays below 600 MB
+    // (before: 4.4 GB with the SVG, 2.5 GB with the PNG; the times are in npm run bench:documents).
     expect(process.memoryUsage().rss).toBeLessThan(600 * 1024 * 1024);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
   });

@@ -137,22 +137,23 @@ describe('document threads', () => {
   });
 
   it('a thread out of memory fails that document alone, with words saying so; the next document is drawn', async () => {
-    // A 24 MB heap (the operator's ARDESK_DOCUMENT_THREAD_MB) cannot hold a 30,000-line statement.
+    // A 32 MB heap (the operator's ARDESK_DOCUMENT_THREAD_MB) cannot hold a 60,000-line statement.
     const code = `require(${JSON.stringify(TYPESCRIPT)});
       const { renderOffThread } = require(${JSON.stringify(RENDER)});
       const details = ${JSON.stringify({ ...details, logo: null, logoData: null })};
       const statement = (n) => ({ customer: { id: 'c', name: 'Big', address: [] }, as_of: '2026-11-26', payments: [], activity: null,
         invoices: Array.from({ length: n }, (_, i) => ({ invoice_number: 'TH-' + String(i + 1).padStart(5, '0'), invoice_date: '2026-01-01', due_date: '2026-02-01', currency: 'EUR', total_amount: 100 + i, paid: 0, open: 100 + i })) });
-      renderOffThread({ kind: 'statement', data: statement(30000), details }).then(
+      renderOffThread({ kind: 'statement', data: statement(60000), details }).then(
         () => console.log(JSON.stringify({ big: 'drawn' })),
-        (err) => renderOffThread({ kind: 'statement', data: statement(2), details }).then(({ pdf }) =>
-          console.log(JSON.stringify({ big: err.code, status: err.status, message: err.message, small: pdf.subarray(0, 5).toString() }))));`;
-    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ARDESK_DOCUMENT_THREAD_MB: '24' } });
+        (err) => renderOffThread({ kind: 'statement', data: statement(2), details }).then(
+          ({ pdf }) => console.log(JSON.stringify({ big: err.code, status: err.status, message: err.message, small: pdf.subarray(0, 5).toString() })),
+          (next) => console.log(JSON.stringify({ big: err.code, small: String(next) }))));`;
+    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ARDESK_DOCUMENT_THREAD_MB: '32' } });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     await new Promise((resolve) => child.once('exit', resolve));
     const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}');
     expect(result).toMatchObject({ big: 'document_too_large', status: 422, small: '%PDF-' });
-    expect(result.message).toMatch(/needs more than the 24 MB one document may use.*CSV/);
+    expect(result.message).toMatch(/needs more than the 32 MB one document may use.*CSV/);
   }, 60_000);
 });

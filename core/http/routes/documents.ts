@@ -7,7 +7,7 @@ import { invoicePdf } from '../../documents/invoice';
 import { getStatementRun, MAX_STATEMENT_CUSTOMERS, requestStatements } from '../../documents/send';
 import { drawableLogo, LOGO_BOX, MAX_LOGO_INPUT_PIXELS } from '../../documents/logo';
 import { MAX_WAITING } from '../../documents/render';
-import { MAX_CSV_STATEMENT_LINES, MAX_STATEMENT_LINES, statementCsvFile, statementPdf } from '../../documents/statement';
+import { MAX_CSV_STATEMENT_LINES, MAX_STATEMENT_LINES, statementCsvFile, statementFile } from '../../documents/statement';
 import { DomainError, NotFoundError } from '../../errors';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
@@ -265,7 +265,7 @@ export function documentRoutes() {
     .openapi(statementRoute, async (c) => {
       const query = c.req.valid('query');
       const now = today(c.var.engine.clock);
-      const { pdf, missing, fileName } = await statementPdf(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, { asOf: query.as_of ?? now, from: query.from, to: query.to }, now);
+      const { pdf, missing, fileName } = await statementFile(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').customer_id, { asOf: query.as_of ?? now, from: query.from, to: query.to }, now);
       return c.body(new Uint8Array(pdf), 200, { ...fileHeaders(fileName, 'application/pdf'), ...missingCharacterHeaders(missing) });
     })
     .openapi(statementCsvRoute, async (c) => {
