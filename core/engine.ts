@@ -16,6 +16,13 @@ import { currentTrace } from './trace';
 export interface WriteWait {
   timeoutMs: number;
   onWait?: () => void;
+  /**
+   * Called when a write first finds the lock taken; what it returns is called once that write got
+   * the lock or gave up. The server tells its refresh process to hold off meanwhile (core/runtime/server.ts).
+   */
+  onBlocked?: () => () => void;
+  /** The longest pause between two tries (default 100 ms). */
+  maxPauseMs?: number;
 }
 
 export const DEFAULT_WRITE_WAIT: WriteWait = { timeoutMs: 30_000 };
@@ -30,19 +37,25 @@ export class DatabaseBusyTimeout extends DomainError {
 export async function whileBusy<T>(wait: WriteWait, attempt: () => Promise<T>): Promise<T> {
   const started = Date.now();
   let told = false;
-  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!(err instanceof DatabaseBusyError)) throw err;
-      const waited = Date.now() - started;
-      if (waited >= wait.timeoutMs) throw new DatabaseBusyTimeout(waited);
-      if (!told && waited >= 1000) {
-        told = true;
-        wait.onWait?.();
+  let unblocked: (() => void) | undefined;
+  try {
+    for (let pause = 5; ; pause = Math.min(pause * 2, wait.maxPauseMs ?? 100)) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (!(err instanceof DatabaseBusyError)) throw err;
+        unblocked ??= wait.onBlocked?.();
+        const waited = Date.now() - started;
+        if (waited >= wait.timeoutMs) throw new DatabaseBusyTimeout(waited);
+        if (!told && waited >= 1000) {
+          told = true;
+          wait.onWait?.();
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
-      await new Promise((resolve) => setTimeout(resolve, pause));
     }
+  } finally {
+    unblocked?.();
   }
 }
 

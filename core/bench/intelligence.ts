@@ -11,7 +11,14 @@
  * - a second full refresh (nothing changed) and the refresh of one customer after one payment
  *   (median), through a refresh process of the bench's own (round trip included).
  *
+ * - then one big customer (issue 37): 100,000 open invoices of one customer imported with `ardesk
+ *   import`, the server started; while its start-up refresh runs, another company's owner renames
+ *   one of its customers ten times a second (PATCH): the refresh's time, and each write's wait and
+ *   answer. `--write-seconds S` keeps the writes going at least S seconds after the refresh
+ *   started (the issue's 90 s), else until 5 s past its end.
+ *
  *   npm run bench:intelligence -- [--invoices N --customers M] [--samples K] [--db FILE] [--keep]
+ *   npm run bench:intelligence -- --one-customer [--invoices N] [--write-seconds S] [--keep]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,10 +35,13 @@ import { fromMinor } from '../money';
 import { recordPayment } from '../payments/commands';
 import { startRuntime } from '../runtime/server';
 import { keepAliveAgent, timedRequest } from './http';
+import { makeOneCustomerLedger } from './one-customer';
 
 /** The issue's targets at 1M invoices / 50k customers (and the request waits at 100,000 / 48 too). */
 const TARGETS = { fullSeconds: 120, refreshRssMb: 600, serverRssMb: 400, incrementalMs: 200, requestP99Ms: 100, requestMaxMs: 200 };
 const BIN = resolve(__dirname, '../cli/bin.cjs');
+/** The one big customer's open invoices (issue 37). */
+const ONE_CUSTOMER_OPEN = 100_000;
 const SHAPES = [
   { invoices: 1_000_000, customers: 50_000 },
   { invoices: 100_000, customers: 48 },
@@ -163,10 +173,110 @@ async function benchShape(file: string, samples: number): Promise<void> {
   }
 }
 
+/** The one-big-customer case's targets (issue 37). */
+const ONE_CUSTOMER_TARGETS = { refreshSeconds: 30, writeP99Ms: 100, writeMaxMs: 1_000 };
+/** The other company's writes during it: one every 100 ms. */
+const WRITE_EVERY_MS = 100;
+/** Writes go on this long past the refresh's end (without --write-seconds). */
+const WRITE_MARGIN_MS = 5_000;
+
+/**
+ * The server started on a ledger of one customer with `open` open invoices; another company's
+ * writes meanwhile. Returns the refresh's time and every write's wait and status.
+ */
+async function oneCustomerRefreshUnderWrites(file: string, ledger: ReturnType<typeof makeOneCustomerLedger>, writeSeconds: number | null) {
+  const engine = await openEngine({ file, checkpointInBackground: true });
+  const runtime = await startRuntime(engine, { port: 0, host: '127.0.0.1', jobPollMs: 200, replyReadIntervalMs: 0 });
+  try {
+    const sqlite = engine.database.sqlite;
+    const companyOf = (name: string) => sqlite.prepare('SELECT id FROM companies WHERE name = ?').pluck().get(name) as string;
+    const big = companyOf(ledger.big.company);
+    const other = companyOf(ledger.other.company);
+    const customer = sqlite.prepare('SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1').pluck().get(other) as string;
+    const job = sqlite.prepare(`SELECT status, last_error FROM jobs WHERE company_id = ? AND kind = 'intelligence_refresh' AND subject_id = 'full' ORDER BY created_at DESC LIMIT 1`);
+    const status = () => (job.get(big) as { status: string; last_error: string | null } | undefined) ?? { status: 'none', last_error: null };
+    const agent = keepAliveAgent();
+    const login = await timedRequest(agent, `${runtime.url}/api/v1/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: ledger.other.username, password: ledger.other.password }),
+    });
+    const headers = { authorization: `Token ${(JSON.parse(login.body.toString()) as { token: string }).token}`, 'content-type': 'application/json' };
+    while (status().status !== 'running') {
+      if (status().status === 'succeeded') throw new Error('the start-up refresh finished before it was seen running');
+      await sleep(10);
+    }
+    const started = performance.now();
+    let refreshMs: number | null = null;
+    const writes: Array<{ ms: number; status: number; during: boolean }> = [];
+    for (let sent = 0; ; sent++) {
+      const s = status();
+      if (refreshMs === null && (s.status === 'succeeded' || s.status === 'failed')) {
+        if (s.status === 'failed') throw new Error(`the refresh failed: ${s.last_error}`);
+        refreshMs = performance.now() - started;
+      }
+      const elapsed = performance.now() - started;
+      if (refreshMs !== null && elapsed >= Math.max(refreshMs + WRITE_MARGIN_MS, (writeSeconds ?? 0) * 1000)) break;
+      await sleep(started + sent * WRITE_EVERY_MS - performance.now());
+      const r = await timedRequest(agent, `${runtime.url}/api/companies/${other}/customers/${customer}`, { method: 'PATCH', headers, body: JSON.stringify({ name: `Other customer ${sent}` }) });
+      writes.push({ ms: r.ms, status: r.status, during: refreshMs === null });
+    }
+    agent.destroy();
+    const refreshPid = runtime.refreshProcessId();
+    const report = JSON.parse(sqlite.prepare(`SELECT result FROM jobs WHERE company_id = ? AND subject_id = 'full' AND status = 'succeeded'`).pluck().get(big) as string).report;
+    return { refreshSeconds: (refreshMs ?? 0) / 1000, seconds: (performance.now() - started) / 1000, writes, report, refreshRss: refreshPid ? peakRssMb(refreshPid) : 0, refreshCpuSeconds: refreshPid ? cpuSeconds(refreshPid) : 0 };
+  } finally {
+    await runtime.stop();
+    await engine.close();
+  }
+}
+
+async function benchOneCustomer(open: number, writeSeconds: number | null, keep: boolean): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'ardesk-bench-one-'));
+  const file = join(dir, 'bench.sqlite');
+  try {
+    console.log(`\none customer with ${open.toLocaleString('en-US')} open invoices (and 1,000 paid), imported with ardesk import ...`);
+    let t = performance.now();
+    const ledger = makeOneCustomerLedger(file, open, 1_000, new Date().toISOString().slice(0, 10));
+    console.log(`  made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    t = performance.now();
+    const run = await oneCustomerRefreshUnderWrites(file, ledger, writeSeconds);
+    const all = run.writes.map((w) => w.ms);
+    const during = run.writes.filter((w) => w.during).map((w) => w.ms);
+    const failed = run.writes.filter((w) => w.status < 200 || w.status >= 300);
+    const over = all.filter((ms) => ms > ONE_CUSTOMER_TARGETS.writeMaxMs).length;
+    const line = (label: string, values: number[]) =>
+      `  ${label} (${values.length}): p50 ${percentile(values, 0.5).toFixed(0)} ms, p99 ${percentile(values, 0.99).toFixed(0)} ms, max ${Math.max(0, ...values).toFixed(0)} ms`;
+    console.log(`full refresh (server start-up, refresh process): ${run.refreshSeconds.toFixed(1)} s, refresh process CPU ${run.refreshCpuSeconds.toFixed(1)} s, peak RSS ${run.refreshRss.toFixed(0)} MB`, JSON.stringify(run.report));
+    console.log(`another company's writes (PATCH a customer, one every ${WRITE_EVERY_MS} ms, ${run.seconds.toFixed(0)} s from the refresh's start):`);
+    console.log(line('during the refresh', during));
+    console.log(line('all', all));
+    console.log(`  not 2xx: ${failed.length}${failed.length ? ` (${[...new Set(failed.map((w) => w.status))].join(', ')})` : ''}; over ${ONE_CUSTOMER_TARGETS.writeMaxMs} ms: ${over}`);
+    const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+    console.log(`targets: refresh <= ${ONE_CUSTOMER_TARGETS.refreshSeconds} s: ${verdict(run.refreshSeconds <= ONE_CUSTOMER_TARGETS.refreshSeconds)}; writes all 2xx within ${ONE_CUSTOMER_TARGETS.writeMaxMs} ms: ${verdict(!failed.length && !over)}; write p99 <= ${ONE_CUSTOMER_TARGETS.writeP99Ms} ms: ${verdict(percentile(all, 0.99) <= ONE_CUSTOMER_TARGETS.writeP99Ms)}`);
+  } finally {
+    if (keep) console.log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { invoices: { type: 'string' }, customers: { type: 'string' }, samples: { type: 'string' }, db: { type: 'string' }, keep: { type: 'boolean' } },
+    options: {
+      invoices: { type: 'string' },
+      customers: { type: 'string' },
+      samples: { type: 'string' },
+      db: { type: 'string' },
+      keep: { type: 'boolean' },
+      'one-customer': { type: 'boolean' },
+      'write-seconds': { type: 'string' },
+    },
   });
+  const writeSeconds = values['write-seconds'] ? Number(values['write-seconds']) : null;
+  if (values['one-customer']) {
+    await benchOneCustomer(Number(values.invoices ?? ONE_CUSTOMER_OPEN), writeSeconds, values.keep ?? false);
+    return 0;
+  }
   const samples = Number(values.samples ?? 11);
   if (values.db) {
     console.log(`on ${values.db}`);
@@ -187,6 +297,7 @@ async function main(): Promise<number> {
       else rmSync(dir, { recursive: true, force: true });
     }
   }
+  if (!values.invoices && !values.customers) await benchOneCustomer(ONE_CUSTOMER_OPEN, writeSeconds, values.keep ?? false);
   return 0;
 }
 

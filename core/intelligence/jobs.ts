@@ -10,8 +10,8 @@
 import { today as todayOf } from '../clock';
 import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
-import { addMs, enqueueJob } from '../jobs/queue';
-import type { JobHandler } from '../jobs/worker';
+import { addMs, enqueueJob, INTERRUPTED } from '../jobs/queue';
+import { type JobHandler, PermanentJobError } from '../jobs/worker';
 import { REFRESH_COMMAND, refreshIntelligence, type RefreshReport } from './runner';
 import type { Db } from '../db/connection';
 import { replicatedCompanies } from '../db/replicas';
@@ -181,7 +181,15 @@ export async function watchChanges(engine: Pick<Engine, 'db' | 'clock' | 'databa
 export interface RefreshJobRef {
   id: string;
   attempts: number;
+  /** Its tries in a row that ended with their process (kept in its result until one ends otherwise). */
+  interruptions?: number;
 }
+
+/** A refresh whose process ended under it this many times in a row is not tried again. */
+export const MAX_INTERRUPTIONS = 2;
+
+export const INTERRUPTED_TWICE =
+  'Not tried again: this refresh was cut short twice in a row because the process running it ended (a crash, or it was killed). A new refresh can be started from Insights.';
 
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 500;
@@ -198,9 +206,10 @@ export function jobProgressWriter(job: RefreshJobRef): (tx: CommandTx, progress:
     const now = Date.now();
     if (now - lastWrite < PROGRESS_EVERY_MS && progress.done < progress.total) return;
     lastWrite = now;
-    const result = JSON.stringify({ progress });
+    const kept = job.interruptions ? { progress, interruptions: job.interruptions } : { progress };
+    const result = JSON.stringify(kept);
     const updated = await tx.db.updateTable('jobs').set({ result, updated_at: tx.now }).where('id', '=', job.id).where('status', '=', 'running').where('attempts', '=', job.attempts).executeTakeFirst();
-    if (Number(updated.numUpdatedRows)) await tx.record('job', job.id, 'update', { result: { progress } });
+    if (Number(updated.numUpdatedRows)) await tx.record('job', job.id, 'update', { result: kept });
   };
 }
 
@@ -210,13 +219,37 @@ export type RefreshExecutor = (engine: Engine, companyId: string, options: { cus
 export const refreshInProcess: RefreshExecutor = (engine, companyId, { customerIds, job }) =>
   refreshIntelligence(engine, companyId, { customerIds, inChunk: jobProgressWriter(job) });
 
-/** The job handler of intelligence_refresh, running each refresh with `execute`. */
+/**
+ * Tries in a row cut short by the end of their process, this one included when the last try's was
+ * (the worker's reclaim says so): pure, from the job's last error and kept result.
+ */
+export function interruptionsInARow(job: { last_error: string | null; result: string | null }): number {
+  if (job.last_error !== INTERRUPTED) return 0;
+  const kept = job.result ? (JSON.parse(job.result) as { interruptions?: number }) : {};
+  return (kept.interruptions ?? 0) + 1;
+}
+
+/**
+ * The job handler of intelligence_refresh, running each refresh with `execute`. A refresh whose
+ * process was killed twice in a row under it is not tried a third time (a refresh that kills its
+ * process, or a server killed at each start, would loop): it fails with a sentence saying so.
+ */
 export function refreshJobHandlerWith(execute: RefreshExecutor): JobHandler {
   return async (job, ctx) => {
     const payload = JSON.parse(job.payload) as RefreshPayload;
+    const interruptions = interruptionsInARow(job);
+    if (interruptions >= MAX_INTERRUPTIONS) throw new PermanentJobError(INTERRUPTED_TWICE);
+    if (interruptions) {
+      // Counted before the refresh starts: the count must be there when the process ends before any progress is written.
+      await runCommand(ctx.engine, 'intelligence_progress', { actor: systemActor, companyId: job.company_id }, async (tx) => {
+        const result = JSON.stringify({ interruptions });
+        const updated = await tx.db.updateTable('jobs').set({ result, updated_at: tx.now }).where('id', '=', job.id).where('status', '=', 'running').where('attempts', '=', job.attempts).executeTakeFirst();
+        if (Number(updated.numUpdatedRows)) await tx.record('job', job.id, 'update', { result: { interruptions } });
+      });
+    }
     const report = await execute(ctx.engine, job.company_id, {
       customerIds: payload.scope === 'customers' ? payload.customer_ids : undefined,
-      job: { id: job.id, attempts: job.attempts },
+      job: { id: job.id, attempts: job.attempts, interruptions },
     });
     await ctx.succeed({ write: async () => ({ progress: { done: report.customers, total: report.customers }, report }) });
   };

@@ -269,7 +269,8 @@ function triggers(input: ProposalInput): Trigger[] {
       });
     }
   }
-  out.push(...(small.length > 1 && new Set(small.map((t) => t.invoice!.currency)).size === 1 ? [statementTrigger(customer, small, companyName)] : small));
+  if (small.length > 1 && new Set(small.map((t) => t.invoice!.currency)).size === 1) out.push(statementTrigger(customer, small, companyName));
+  else for (const t of small) out.push(t);
   if (old.length) out.push(oldBalancesTrigger(customer, old));
   const signal = input.customerSignal;
   // A customer whose every open invoice is old has the review already: the signal says the same.

@@ -2,15 +2,19 @@
  * The refresh process (forked by refresh-process.ts): its own SQLite connection on the server's
  * database file, running refreshIntelligence for each request from its parent, one at a time. Its
  * pay-date models stay cached between requests, so an incremental refresh after a payment refits
- * only that customer. It stops when told (after the request in hand), or at once when its parent
- * is gone.
+ * only that customer. Told to stop, it stops the request in hand at its next transaction's end;
+ * it exits within a second of its parent's death, even in the middle of a long read.
  */
 import { setPriority } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import type { Clock } from '../clock';
 import { openDatabase } from '../db/connection';
 import { jobProgressWriter } from './jobs';
 import { refreshIntelligence } from './runner';
-import type { RefreshChildMessage, RefreshParentMessage } from './refresh-process';
+import { type RefreshChildMessage, type RefreshParentMessage, STOPPED_MESSAGE } from './refresh-process';
+
+/** How often the watchdog thread looks whether the parent is alive. */
+const PARENT_CHECK_MS = 200;
 
 /** A nice value of 10: "below normal" on Windows. */
 const REFRESH_NICENESS = 10;
@@ -33,13 +37,34 @@ setPriority(REFRESH_NICENESS);
 const send = (message: RefreshChildMessage) => process.send?.(message);
 
 let queue: Promise<void> = Promise.resolve();
+/** Told to stop: the refresh in hand stops at its next transaction's end. */
+let stopping = false;
+/** The parent has a write waiting for the lock. */
+let held = false;
+
+/** The longest a refresh holds off for the server's writes at one time: a server writing without pause still lets it on. */
+const MAX_HOLD_MS = 500;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Between two of a large customer's transactions: a timer's wait (a turn of the event loop would
+ * not read the parent's messages first), then none more while the parent has a write waiting, so
+ * that write takes the lock now rather than after the next transaction.
+ */
+async function between(): Promise<void> {
+  await sleep(1);
+  for (const until = Date.now() + MAX_HOLD_MS; held && !stopping && Date.now() < until; ) await sleep(2);
+  if (stopping) throw new Error(STOPPED_MESSAGE);
+}
 
 function run(message: Extract<RefreshParentMessage, { type: 'run' }>): Promise<void> {
+  if (stopping) return Promise.resolve(void send({ type: 'failed', id: message.id, error: STOPPED_MESSAGE }));
   // The parent's clock (fixed in tests), carried as its offset from this machine's time.
   const clock: Clock = { now: () => new Date(Date.now() + message.clockOffsetMs) };
   const engine = { db: database.db, database, clock };
   return refreshIntelligence(engine, message.companyId, {
     customerIds: message.customerIds,
+    between,
     ...(message.job ? { inChunk: jobProgressWriter(message.job) } : {}),
   }).then(
     (report) => void send({ type: 'done', id: message.id, report }),
@@ -55,9 +80,23 @@ async function stop(): Promise<void> {
 
 process.on('message', (message: RefreshParentMessage) => {
   if (message.type === 'run') queue = queue.then(() => run(message));
-  else if (message.type === 'stop') void stop();
+  else if (message.type === 'hold') held = message.on;
+  else if (message.type === 'stop') {
+    stopping = true;
+    void stop();
+  }
 });
 // Ctrl-C reaches the whole process group: the parent decides when this process stops.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
 // The parent is gone (even killed outright): an open chunk's transaction rolls back with the connection.
 process.once('disconnect', () => process.exit(0));
+// The disconnect is seen only between two pieces of work, and reading or modelling one large
+// customer runs for seconds: a thread of this process watches for the parent's death (this
+// process re-parented) and ends the process at once. SIGKILL: its own signal handlers ignore the
+// others, and an open transaction rolls back with the connection.
+const watchdog = new Worker(
+  `const { workerData } = require('node:worker_threads');
+   setInterval(() => { if (process.ppid !== workerData.parent) process.kill(workerData.self, 'SIGKILL'); }, ${PARENT_CHECK_MS});`,
+  { eval: true, workerData: { parent: process.ppid, self: process.pid } },
+);
+watchdog.unref();

@@ -12,6 +12,11 @@
  * The child starts on the first refresh and stays for the server's life (its cached models make an
  * incremental refresh after a payment a few milliseconds); if it dies, the refresh in hand fails
  * (the job retries) and the next one starts a new child.
+ *
+ * It never outlives the server (issue 37): closing it stops the refresh in hand at its next
+ * transaction's end, and kills the child after STOP_GRACE_MS; the child exits within a second of
+ * this process's death however it died (refresh-child.ts). While a write of the server's waits
+ * for the lock, the child is told to hold off between two of its transactions (holdOff).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -22,7 +27,8 @@ import type { RefreshReport } from './runner';
 
 export type RefreshParentMessage =
   | { type: 'run'; id: number; companyId: string; customerIds?: string[]; job?: RefreshJobRef; clockOffsetMs: number }
-  | { type: 'stop' };
+  | { type: 'stop' }
+  | { type: 'hold'; on: boolean };
 
 export type RefreshChildMessage = { type: 'done'; id: number; report: RefreshReport } | { type: 'failed'; id: number; error: string };
 
@@ -37,9 +43,20 @@ export interface RefreshProcess {
   run(companyId: string, options?: RefreshRun): Promise<RefreshReport>;
   /** The child's process id, while it runs. */
   pid(): number | null;
-  /** Stops the child after the refresh in hand. */
+  /**
+   * A write of this process found the lock taken: the child pauses between its transactions until
+   * the function returned is called (the write went through or gave up).
+   */
+  holdOff(): () => void;
+  /** Stops the child: the refresh in hand stops at its next transaction's end (and fails), or the child is killed. */
   close(): Promise<void>;
 }
+
+/** How long a closing child has to stop by itself before it is killed. */
+export const STOP_GRACE_MS = 2_000;
+
+/** Why a refresh in hand failed when the server stopped. */
+export const STOPPED_MESSAGE = 'interrupted: the server stopped during the refresh';
 
 /** The bundled entry (the Electron build puts it beside its main bundle), else the source's. */
 function entry(): string {
@@ -49,8 +66,14 @@ function entry(): string {
 
 export function startRefreshProcess(file: string, clock: Clock): RefreshProcess {
   let child: ChildProcess | null = null;
+  let closed = false;
+  let holding = 0;
   let nextId = 1;
   const pending = new Map<number, { resolve: (report: RefreshReport) => void; reject: (err: Error) => void }>();
+
+  const tell = (message: RefreshParentMessage) => {
+    if (child?.connected) child.send(message, () => undefined);
+  };
 
   function spawnChild(): ChildProcess {
     // ELECTRON_RUN_AS_NODE: in the desktop app process.execPath is Electron, run here as plain Node.
@@ -66,7 +89,7 @@ export function startRefreshProcess(file: string, clock: Clock): RefreshProcess 
       if (child === started) child = null;
       for (const [id, waiting] of pending) {
         pending.delete(id);
-        waiting.reject(new Error(`the intelligence refresh process stopped (${signal ?? `exit code ${code}`})`));
+        waiting.reject(new Error(closed ? STOPPED_MESSAGE : `the intelligence refresh process stopped (${signal ?? `exit code ${code}`})`));
       }
     });
     started.on('error', (err) => console.error(`ardesk: intelligence refresh process: ${err.message}`));
@@ -75,7 +98,9 @@ export function startRefreshProcess(file: string, clock: Clock): RefreshProcess 
 
   return {
     run(companyId, options = {}) {
+      if (closed) return Promise.reject(new Error(STOPPED_MESSAGE));
       child ??= spawnChild();
+      if (holding) tell({ type: 'hold', on: true });
       const id = nextId++;
       const message: RefreshParentMessage = { type: 'run', id, companyId, customerIds: options.customerIds, job: options.job, clockOffsetMs: clock.now().getTime() - Date.now() };
       const sent = child;
@@ -87,12 +112,26 @@ export function startRefreshProcess(file: string, clock: Clock): RefreshProcess 
       });
     },
     pid: () => child?.pid ?? null,
+    holdOff() {
+      if (holding++ === 0) tell({ type: 'hold', on: true });
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        if (--holding === 0) tell({ type: 'hold', on: false });
+      };
+    },
     async close() {
+      closed = true;
       const running = child;
-      if (!running || running.exitCode !== null) return;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-      running.send({ type: 'stop' } satisfies RefreshParentMessage);
+      tell({ type: 'stop' });
+      // A child in a long stretch of reads or models answers only after it: it is killed, and the
+      // write transaction it may hold rolls back with its connection.
+      const kill = setTimeout(() => running.kill('SIGKILL'), STOP_GRACE_MS);
       await exited;
+      clearTimeout(kill);
     },
   };
 }

@@ -27,8 +27,8 @@ import { latestPromise, type PaymentPromise } from './promises';
 import { type ProposedAction, proposeActions } from './proposals';
 import { customerSignal, invoiceSignal, isBroken, portfolioSignal, type Signal, silenceAfterReminders } from './signals';
 import { strategyPlan } from './strategy';
-import { type DesiredInsight, writeInsights, writeProposals } from './writer';
-import { assessValueAtRisk } from '../actions/value-at-risk';
+import { activeInsights, applyInsightSteps, type DesiredInsight, planInsights, writeInsights, writeProposals } from './writer';
+import { assessValueAtRisk, changedValuesAtRisk, storeValuesAtRisk } from '../actions/value-at-risk';
 import { forecastInflowsWriter, type PredictedInvoice } from '../analytics/forecast-inflows';
 
 export const REFRESH_COMMAND = 'refresh_intelligence';
@@ -68,6 +68,39 @@ export function chunkByWork<T>(items: T[], weightOf: (item: T) => number, budget
   return chunks;
 }
 
+/** How long one of a large customer's transactions may hold the write lock (writeInSlices). */
+export const SLICE_MS = 40;
+/** Items written between two looks at the clock within a slice. */
+const SLICE_STEP = 25;
+
+/**
+ * Writes `items` in transactions of about SLICE_MS each, calling `between` after each one (the
+ * server's refresh process waits there while the server has a write waiting: refresh-child.ts).
+ * An item is written exactly once: a transaction that is tried again (the lock was busy) starts
+ * again from where the last commit ended.
+ */
+export async function writeInSlices<T>(
+  engine: EngineLike,
+  companyId: string,
+  items: T[],
+  write: (tx: CommandTx, slice: T[]) => Promise<void>,
+  between: () => Promise<void>,
+): Promise<void> {
+  for (let done = 0; done < items.length; ) {
+    done = await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
+      const started = performance.now();
+      let next = done;
+      do {
+        const slice = items.slice(next, next + SLICE_STEP);
+        await write(tx, slice);
+        next += slice.length;
+      } while (next < items.length && performance.now() - started < SLICE_MS);
+      return next;
+    });
+    await between();
+  }
+}
+
 /** Open invoices per customer (the customer index covers it), for customers with any. */
 function openInvoiceCounts(engine: EngineLike, companyId: string, customerIds: string[]): Map<string, number> {
   const rows = engine.database.sqlite
@@ -94,6 +127,11 @@ export interface RefreshOptions {
   onProgress?: (progress: { done: number; total: number }) => void;
   /** Runs inside each chunk's transaction with the progress it commits (a job's progress: jobs.ts). */
   inChunk?: (tx: CommandTx, progress: { done: number; total: number }) => Promise<void>;
+  /**
+   * Awaited between two transactions of a large customer's refresh (default: one turn of the
+   * event loop); the server's refresh process waits there while a write of the server's waits.
+   */
+  between?: () => Promise<void>;
   /** Ids for the rows written (the demo seed passes its own, so the same seed gives the same ids). */
   ids?: () => string;
 }
@@ -158,28 +196,56 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     const stale: Array<{ id: string; reason: string }> = [];
     for (const customer of facts) {
       const computed = computeCustomer(customer, model, survival, company.name, today, todayOf(engine.clock));
-      desired.push(...computed.insights);
-      proposals.push(...computed.proposals.map((p) => ({ ...p, customerId: customer.id })));
-      stale.push(...computed.stale);
+      // Loops, not push(...): one customer's hundreds of thousands of insights overflow the stack as arguments.
+      for (const insight of computed.insights) desired.push(insight);
+      for (const p of computed.proposals) proposals.push({ ...p, customerId: customer.id });
+      for (const s of computed.stale) stale.push(s);
     }
-    await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
-      const written = await writeInsights(tx, engine.database.sqlite, companyId, { customerIds: chunk }, desired, options.ids);
-      const acted = await writeProposals(tx, engine.database.sqlite, companyId, proposals, stale, options.ids);
-      await assessValueAtRisk(tx.db, companyId, tx.today, { customerIds: chunk });
-      inflows.replace(chunk, predictedInvoices(facts, desired));
+    // Planned before any transaction (reads need no lock). A chunk of many small customers is
+    // written in one transaction, as chunks are bounded by work; one customer with tens of
+    // thousands of open invoices is written in slices (writeInSlices), so no write of the server
+    // waits for its whole refresh (issue 37).
+    const { steps, unchanged } = planInsights(companyId, activeInsights(engine.database.sqlite, companyId, { customerIds: chunk }), desired);
+    report.insights_unchanged += unchanged;
+    const count = (written: { opened: number; closed: number }) => {
       report.insights_opened += written.opened;
       report.insights_closed += written.closed;
-      report.insights_unchanged += written.unchanged;
+    };
+    const countActions = (acted: { proposed: number; cancelled: number }) => {
       report.actions_proposed += acted.proposed;
       report.actions_cancelled += acted.cancelled;
-      await options.inChunk?.(tx, { done: report.customers + chunk.length, total });
-    });
+    };
+    const progress = { done: report.customers + chunk.length, total };
+    const between = options.between ?? yieldToEventLoop;
+    if (steps.length + proposals.length + stale.length <= CHUNK_ROWS) {
+      await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
+        count(await applyInsightSteps(tx, engine.database.sqlite, steps, options.ids));
+        countActions(await writeProposals(tx, engine.database.sqlite, companyId, proposals, stale, options.ids));
+        await assessValueAtRisk(tx.db, companyId, tx.today, { customerIds: chunk });
+        inflows.replace(chunk, predictedInvoices(facts, desired));
+        await options.inChunk?.(tx, progress);
+      });
+    } else {
+      await writeInSlices(engine, companyId, steps, async (tx, slice) => count(await applyInsightSteps(tx, engine.database.sqlite, slice, options.ids)), between);
+      // From the last proposal to the first: each slice is written in reverse (writeProposals), so
+      // the proposals are made in the same order as in one transaction.
+      await writeInSlices(engine, companyId, [...proposals].reverse(), async (tx, slice) => countActions(await writeProposals(tx, engine.database.sqlite, companyId, [...slice].reverse(), [], options.ids)), between);
+      await writeInSlices(engine, companyId, stale, async (tx, slice) => countActions(await writeProposals(tx, engine.database.sqlite, companyId, [], slice, options.ids)), between);
+      // Weighing every open invoice of such a customer is a second of reads: done outside the write
+      // lock, and only the values that changed are written.
+      const values = await changedValuesAtRisk(engine.db, companyId, todayOf(engine.clock), { customerIds: chunk });
+      await writeInSlices(engine, companyId, values, (tx, slice) => storeValuesAtRisk(tx.db, slice), between);
+      await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
+        inflows.replace(chunk, predictedInvoices(facts, desired));
+        await options.inChunk?.(tx, progress);
+      });
+    }
     report.customers += chunk.length;
     options.onProgress?.({ done: report.customers, total });
     // Lets other work run, and the finalizers of the chunk's collected statements: better-sqlite3
     // frees a statement's native memory only on a later turn of the event loop, so a refresh that
     // never left the microtask queue held every statement it prepared (RSS grew with each chunk).
-    await yieldToEventLoop();
+    await (options.between ?? yieldToEventLoop)();
   }
   if (!options.customerIds) {
     const figures = portfolioFigures(engine, companyId, company.currency, today);

@@ -36,7 +36,7 @@ export interface WriteReport {
 /** The engine owns every insight type: all are recomputed. */
 const ENGINE_TYPES = new Set<string>(INSIGHT_TYPE_NAMES);
 
-type Existing = { id: string; target_type: string; target_id: string; insight_type: string; payload_json: string; evidence: string };
+export type Existing = { id: string; target_type: string; target_id: string; insight_type: string; payload_json: string; evidence: string };
 
 /** A customer's active insights, by the index of a customer's active insights. */
 const ACTIVE_OF_CUSTOMER_SQL = `SELECT id, target_type, target_id, insight_type, payload_json, evidence FROM insights INDEXED BY insights_customer_recent
@@ -47,7 +47,8 @@ function insertSql<T>(table: string, columns: readonly (keyof T & string)[]): st
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
 }
 
-const INSERT_INSIGHT_SQL = insertSql<InsightsTable>('insights', ['id', 'company_id', 'target_type', 'target_id', 'customer_id', 'invoice_id', 'insight_type', 'payload_json', 'evidence', 'valid_from', 'valid_to', 'created_at', 'reportable']);
+/** An insight with an active row already (another refresh's, written meanwhile) is not opened again. */
+const INSERT_INSIGHT_SQL = `${insertSql<InsightsTable>('insights', ['id', 'company_id', 'target_type', 'target_id', 'customer_id', 'invoice_id', 'insight_type', 'payload_json', 'evidence', 'valid_from', 'valid_to', 'created_at', 'reportable'])} ON CONFLICT DO NOTHING`;
 const INSERT_ACTION_SQL = insertSql<ActionsTable>('actions', [
   'id', 'company_id', 'invoice_id', 'customer_id', 'action_type', 'status', 'description', 'recommendation_label', 'trigger_event_label', 'is_action_required',
   'top_recommendation', 'is_ai_recommended', 'metadata', 'response_deadline', 'channel_id', 'external_id', 'executed_at', 'executed_by', 'deleted_at',
@@ -55,40 +56,41 @@ const INSERT_ACTION_SQL = insertSql<ActionsTable>('actions', [
 ]);
 const INSERT_APPROVAL_SQL = insertSql<ActionApprovalsTable>('action_approvals', ['id', 'company_id', 'action_id', 'operation', 'reason', 'comment', 'approver_id', 'user_id', 'created_at']);
 
+const ACTIVE_OF_PORTFOLIO_SQL = `SELECT id, target_type, target_id, insight_type, payload_json, evidence FROM insights
+  WHERE company_id = ? AND target_type = 'portfolio' AND valid_to IS NULL`;
+
 const key = (targetType: string, targetId: string, insightType: string) => `${targetType}|${targetId}|${insightType}`;
 
-/**
- * Brings the active engine insights of `scope` (these customers and their invoices, or the
- * portfolio) to `desired`.
- */
-export async function writeInsights(
-  tx: CommandTx,
-  sqlite: BetterSqlite3.Database,
-  companyId: string,
-  scope: { customerIds: string[] } | { portfolio: true },
-  desired: DesiredInsight[],
-  ids: () => string = newId,
-): Promise<Omit<WriteReport, 'proposed' | 'cancelled'>> {
-  let existing: Existing[] = [];
+/** The active engine insights of `scope`: these customers' (their invoices' included), or the portfolio's. */
+export function activeInsights(sqlite: BetterSqlite3.Database, companyId: string, scope: { customerIds: string[] } | { portfolio: true }): Existing[] {
+  const existing: Existing[] = [];
   if ('portfolio' in scope) {
-    existing = await tx.db
-      .selectFrom('insights')
-      .select(['id', 'target_type', 'target_id', 'insight_type', 'payload_json', 'evidence'])
-      .where('company_id', '=', companyId)
-      .where('target_type', '=', 'portfolio')
-      .where('valid_to', 'is', null)
-      .execute();
+    for (const row of prepared(sqlite, ACTIVE_OF_PORTFOLIO_SQL).all(companyId) as Existing[]) existing.push(row);
   } else {
     const ofCustomer = prepared(sqlite, ACTIVE_OF_CUSTOMER_SQL);
-    for (const customerId of [...scope.customerIds].sort()) existing.push(...(ofCustomer.all(companyId, customerId) as Existing[]));
+    // A loop, not push(...): one customer's hundreds of thousands of rows overflow the stack as arguments.
+    for (const customerId of [...scope.customerIds].sort()) for (const row of ofCustomer.all(companyId, customerId) as Existing[]) existing.push(row);
   }
-  existing = existing.filter((e) => ENGINE_TYPES.has(e.insight_type));
+  return existing.filter((e) => ENGINE_TYPES.has(e.insight_type));
+}
+
+/** An insight to open, all but its id and timestamps (given when it is written). */
+type NewInsight = Omit<InsightsTable, 'id' | 'valid_from' | 'created_at'> & { payloadObject: Record<string, unknown>; evidenceObject: EvidenceItem[] };
+
+/** One change to the active insights: close a row, open one, or both (a new version of one insight). */
+export interface InsightStep {
+  close: string | null;
+  open: NewInsight | null;
+}
+
+/**
+ * What brings `existing` (active insights) to `desired`: an insight whose payload and evidence are
+ * unchanged is left alone; a changed one is a close and an open in one step, so that the steps can
+ * be written in several transactions without an insight ever missing or doubled between them. Pure.
+ */
+export function planInsights(companyId: string, existing: Existing[], desired: DesiredInsight[]): { steps: InsightStep[]; unchanged: number } {
   const current = new Map(existing.map((e) => [key(e.target_type, e.target_id, e.insight_type), e]));
-  const toClose: string[] = [];
-  const rows: InsightsTable[] = [];
-  // Each new row's payload and evidence as objects, for its change record: they stringify to the
-  // very text the row holds, without parsing it back.
-  const objects: { payload: Record<string, unknown>; evidence: EvidenceItem[] }[] = [];
+  const steps: InsightStep[] = [];
   let unchanged = 0;
   for (const d of desired) {
     const payload = validateInsightPayload(d.insightType, d.targetType, d.payload);
@@ -101,36 +103,70 @@ export async function writeInsights(
       unchanged += 1;
       continue;
     }
-    if (before) toClose.push(before.id);
-    rows.push({
-      id: ids(),
-      company_id: companyId,
-      target_type: d.targetType,
-      target_id: d.targetId,
-      customer_id: d.customerId,
-      invoice_id: d.invoiceId,
-      insight_type: d.insightType,
-      payload_json: payloadJson,
-      evidence: evidenceJson,
-      valid_from: tx.now,
-      valid_to: null,
-      created_at: tx.now,
-      reportable: isReportable(d.insightType, payload) ? 1 : 0,
+    steps.push({
+      close: before?.id ?? null,
+      open: {
+        company_id: companyId,
+        target_type: d.targetType,
+        target_id: d.targetId,
+        customer_id: d.customerId,
+        invoice_id: d.invoiceId,
+        insight_type: d.insightType,
+        payload_json: payloadJson,
+        evidence: evidenceJson,
+        valid_to: null,
+        reportable: isReportable(d.insightType, payload) ? 1 : 0,
+        // The row's payload and evidence as objects, for its change record: they stringify to the
+        // very text the row holds, without parsing it back.
+        payloadObject: payload,
+        evidenceObject: d.evidence,
+      },
     });
-    objects.push({ payload, evidence: d.evidence });
   }
-  for (const gone of current.values()) toClose.push(gone.id);
+  for (const gone of current.values()) steps.push({ close: gone.id, open: null });
+  return { steps, unchanged };
+}
+
+/**
+ * Writes `steps` in the caller's transaction. A close applies only to a row still active, and an
+ * open is skipped when its insight has an active row already: steps planned outside the
+ * transaction (a large customer's, in several) leave alone what another refresh wrote meanwhile.
+ */
+export async function applyInsightSteps(tx: CommandTx, sqlite: BetterSqlite3.Database, steps: InsightStep[], ids: () => string = newId): Promise<{ opened: number; closed: number }> {
   // One statement each, prepared once per connection: multi-row statements of every length a chunk
   // ends with were each compiled and cached (hundreds of KB of SQLite memory apiece).
-  const close = prepared(sqlite, 'UPDATE insights SET valid_to = ? WHERE id = ?');
-  for (const id of toClose) close.run(tx.now, id);
+  const close = prepared(sqlite, 'UPDATE insights SET valid_to = ? WHERE id = ? AND valid_to IS NULL');
   const insert = prepared(sqlite, INSERT_INSIGHT_SQL);
-  for (const row of rows) insert.run(row);
+  const closed: string[] = [];
+  const opened: Array<InsightsTable & Pick<NewInsight, 'payloadObject' | 'evidenceObject'>> = [];
+  for (const step of steps) {
+    if (step.close && close.run(tx.now, step.close).changes) closed.push(step.close);
+    if (!step.open) continue;
+    const { payloadObject, evidenceObject, ...fields } = step.open;
+    const row: InsightsTable = { ...fields, id: ids(), valid_from: tx.now, created_at: tx.now };
+    if (insert.run(row).changes) opened.push({ ...row, payloadObject, evidenceObject });
+  }
   await tx.recordMany([
-    ...toClose.map((id) => ({ entity: 'insight', entityId: id, op: 'update' as const, data: { valid_to: tx.now } })),
-    ...rows.map((r) => ({ entity: 'insight', entityId: r.id, op: 'insert' as const, data: { ...r, payload_json: JSON.parse(r.payload_json), evidence: JSON.parse(r.evidence) } })),
+    ...closed.map((id) => ({ entity: 'insight', entityId: id, op: 'update' as const, data: { valid_to: tx.now } })),
+    ...opened.map(({ payloadObject, evidenceObject, ...r }) => ({ entity: 'insight', entityId: r.id, op: 'insert' as const, data: { ...r, payload_json: payloadObject, evidence: evidenceObject } })),
   ]);
-  return { opened: rows.length, closed: toClose.length, unchanged };
+  return { opened: opened.length, closed: closed.length };
+}
+
+/**
+ * Brings the active engine insights of `scope` (these customers and their invoices, or the
+ * portfolio) to `desired`, in the caller's transaction.
+ */
+export async function writeInsights(
+  tx: CommandTx,
+  sqlite: BetterSqlite3.Database,
+  companyId: string,
+  scope: { customerIds: string[] } | { portfolio: true },
+  desired: DesiredInsight[],
+  ids: () => string = newId,
+): Promise<Omit<WriteReport, 'proposed' | 'cancelled'>> {
+  const { steps, unchanged } = planInsights(companyId, activeInsights(sqlite, companyId, scope), desired);
+  return { ...(await applyInsightSteps(tx, sqlite, steps, ids)), unchanged };
 }
 
 /** Inserts the proposals of one customer chunk and cancels engine proposals whose trigger is no longer live. */

@@ -67,6 +67,10 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   // The intelligence refresh runs in a process of its own, off the loop that answers requests.
   const refresher = startRefreshProcess(engine.database.file, engine.clock);
+  // A write of the server that finds the refresh holding the lock looks again every few ms, and the
+  // refresh holds off between its transactions until that write is through (issue 37).
+  const writeWait = engine.writeWait;
+  engine.writeWait = { ...writeWait, maxPauseMs: SERVER_WRITE_PAUSE_MS, onBlocked: () => refresher.holdOff() };
   const refresh = (_: Engine, companyId: string, run: Parameters<typeof refresher.run>[1]) => refresher.run(companyId, run);
   const handlers = coreJobHandlers({ refresh });
   const poll = options.jobPollMs ? { pollMs: options.jobPollMs } : {};
@@ -97,10 +101,13 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
       await snapshots.stop();
       clearInterval(replyTimer);
       await queueing;
-      // The job in hand finishes (and records its outcome) before the database can be closed.
+      // The job in hand finishes (and records its outcome) before the database can be closed; a
+      // refresh in hand is stopped first (it may have minutes to go), and its job fails to be retried.
       await intelligence.stop();
+      const refreshClosed = refresher.close();
       await Promise.all(workers.map((worker) => worker.stop()));
-      await refresher.close();
+      await refreshClosed;
+      engine.writeWait = writeWait;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
@@ -108,6 +115,9 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
     },
   };
 }
+
+/** The longest pause between a server write's tries for the lock while another process writes. */
+const SERVER_WRITE_PAUSE_MS = 5;
 
 /** Loopback by address range: localhost, 127.0.0.0/8, ::1 and their IPv4-mapped forms (::ffff:127.x.y.z). */
 export function isLoopback(host: string): boolean {
