@@ -7,7 +7,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import { checkServerIdentity, getCACertificates, type PeerCertificate } from 'node:tls';
+import { checkServerIdentity, createSecureContext, getCACertificates, type PeerCertificate, type SecureContext } from 'node:tls';
 
 export type MailProtocol = 'SMTP' | 'IMAP';
 
@@ -35,6 +35,29 @@ let trustedCas: string[] | null = null;
 export function systemCas(): string[] {
   trustedCas ??= [...new Set([...getCACertificates('default'), ...getCACertificates('system')])];
   return trustedCas;
+}
+
+/**
+ * Building a context from a few hundred CAs takes tens of milliseconds: one is kept for the
+ * known CAs and one per pinned certificate (a handful per database), not one per message.
+ */
+const contexts = new Map<string, SecureContext>();
+const MAX_CONTEXTS = 64;
+
+function secureContextFor(pinnedPem: string | null): SecureContext {
+  const key = pinnedPem ?? '';
+  let context = contexts.get(key);
+  if (!context) {
+    if (contexts.size >= MAX_CONTEXTS) contexts.delete(contexts.keys().next().value as string);
+    context = createSecureContext({
+      minVersion: 'TLSv1.2',
+      ca: pinnedPem ? [...systemCas(), pinnedPem] : systemCas(),
+      // The pinned certificate is a trust anchor even when it is not self-signed.
+      allowPartialTrustChain: pinnedPem !== null,
+    });
+    contexts.set(key, context);
+  }
+  return context;
 }
 
 export function isLoopbackHost(host: string): boolean {
@@ -73,10 +96,7 @@ export function tlsOptions(host: string, pinnedPem: string | null, watch: TlsWat
   const pinned = pinnedPem ? new X509Certificate(pinnedPem).fingerprint256 : null;
   return {
     rejectUnauthorized: true,
-    minVersion: 'TLSv1.2' as const,
-    ca: pinnedPem ? [...systemCas(), pinnedPem] : systemCas(),
-    // The pinned certificate is a trust anchor even when it is not self-signed.
-    allowPartialTrustChain: pinnedPem !== null,
+    secureContext: secureContextFor(pinnedPem),
     checkServerIdentity: (name: string, cert: PeerCertificate): Error | undefined => {
       watch.presented = certificateInfo(cert);
       if (pinned) {
