@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openEngine } from '../../core/runtime/engine';
 import { addAction, addTeamMember } from '../support/actions-fixtures';
 import { addCompany, addUser } from '../support/api';
-import { type ServerProcess, startServe } from '../support/cli';
+import { startServe } from '../support/cli';
 import { listen } from '../support/http';
 import { type TestEngine, testEngine } from '../support/engine';
 import { addBillingCustomer, addReminderInvoice, addSmtpConnection } from '../support/reminders-fixtures';
@@ -18,19 +18,20 @@ import { type SmtpServer, startSmtp } from '../support/smtp';
 const NOW = '2026-11-23T12:00:00.000Z';
 
 interface Workspace {
-  setup: TestEngine;
-  file: string;
+  company: string;
+  action: string;
+  customers: string[];
 }
 
 /** A company with an email action waiting for approval, customers with billing contacts, a connection to `smtp`. */
-async function workspace(smtp: SmtpServer, statementCustomers: number): Promise<Workspace & { customers: string[] }> {
+async function workspace(smtp: SmtpServer, statementCustomers: number): Promise<Workspace & { setup: TestEngine; file: string }> {
   const setup = await testEngine(NOW);
   const made = await fill(setup, smtp, statementCustomers);
   await setup.close();
   return { setup, file: join(setup.dir, 'ardesk.sqlite'), ...made };
 }
 
-async function fill(setup: TestEngine, smtp: SmtpServer, statementCustomers: number): Promise<{ company: string; action: string; customers: string[] }> {
+async function fill(setup: TestEngine, smtp: SmtpServer, statementCustomers: number): Promise<Workspace> {
   const company = await addCompany(setup, 'Acme Supply');
   const userId = await addUser(setup, 'ana', []);
   await addMember(setup, company, userId, 'collector');
