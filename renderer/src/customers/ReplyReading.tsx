@@ -45,7 +45,7 @@ export function ReplyReading({ companyId, communicationId, reading, currency, ca
         </blockquote>
       )}
       {canWrite && (
-        <div className="row-buttons">
+        <div className="reading-actions">
           {reading.kind === 'promise' && (
             <button type="button" className="btn btn-small" disabled={save.busy} onClick={() => correct({ kind: 'none' }, 'Marked as not a promise.')}>
               Not a promise
