@@ -89,17 +89,16 @@ async function checkSmtp(connection: EmailConnection, secrets: SecretBox): Promi
 async function checkImap(connection: EmailConnection & { imap_host: string; imap_port: number }, secrets: SecretBox): Promise<CheckOutcome> {
   const server = { protocol: 'IMAP' as const, host: connection.imap_host, port: connection.imap_port };
   const probe = await readCertificate('IMAP', server.host, server.port, connection.imap_secure === 1, IMAP_TIMEOUT_SECONDS);
-  const watch = newWatch();
   let client: Awaited<ReturnType<typeof openImap>> | null = null;
   try {
-    client = await openImap(connection, secrets, watch);
+    client = await openImap(connection, secrets);
     const status = await client.status(connection.imap_mailbox, { messages: true });
     if (!status) return outcome(false, `Signed in to ${server.host}:${server.port}, but the mailbox "${connection.imap_mailbox}" does not exist there`, probe, connection.imap_tls_cert, null);
     return outcome(true, `Signed in to ${server.host}:${server.port}; mailbox ${connection.imap_mailbox} holds ${status.messages ?? 0} messages`, probe, connection.imap_tls_cert, null);
   } catch (err) {
     if (err instanceof UnreadableSecretError) return outcome(false, err.message, probe, connection.imap_tls_cert, null);
-    const problem = err instanceof MailTlsError ? err.problem : certificateProblem(err, watch, connection.imap_tls_cert !== null);
-    return outcome(false, describeMailError(err, server, IMAP_TIMEOUT_SECONDS, { watch, pinned: connection.imap_tls_cert !== null, review: connection.tls_review === 1 }), probe, connection.imap_tls_cert, problem);
+    const problem = err instanceof MailTlsError ? err.problem : null;
+    return outcome(false, describeMailError(err, server, IMAP_TIMEOUT_SECONDS), probe, connection.imap_tls_cert, problem);
   } finally {
     await client?.logout().catch(() => undefined);
   }

@@ -5,20 +5,12 @@
  * text would let the test button read other services through the server.
  */
 import type { EmailConnection } from '../db/schema';
-import { type CertificateProblem, certificateProblem, certificateWords, newWatch, type TlsWatch } from './tls';
+import { type CertificateProblem, certificateProblem, certificateWords, type TlsWatch } from './tls';
 
 export interface MailServer {
   protocol: 'SMTP' | 'IMAP';
   host: string;
   port: number;
-}
-
-/** How the connection trusts its server's certificate, for the words of a TLS failure. */
-export interface TlsContext {
-  watch: TlsWatch;
-  pinned: boolean;
-  /** Made before certificates were verified and not yet confirmed by an owner. */
-  review: boolean;
 }
 
 interface MailError {
@@ -33,13 +25,12 @@ interface MailError {
 
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ETIMEOUT', 'CONNECT_TIMEOUT', 'EGREETING']);
 
-export function describeMailError(error: unknown, server: MailServer, timeoutSeconds: number, tls: TlsContext = { watch: newWatch(), pinned: false, review: false }): string {
+export function describeMailError(error: unknown, server: MailServer, timeoutSeconds: number): string {
   const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as MailError;
   const text = `${e.message ?? ''} ${e.responseText ?? ''} ${e.response ?? ''}`;
   const where = `${server.host}:${server.port}`;
+  // A certificate or TLS refusal was put in words where the connection's trust was known.
   if (error instanceof MailTlsError) return error.message;
-  const problem = certificateProblem(error, tls.watch, tls.pinned);
-  if (problem) return certificateWords(problem, server, tls.review);
   if (e.authenticationFailed || e.code === 'EAUTH' || e.serverResponseCode === 'AUTHENTICATIONFAILED') {
     return `The ${server.protocol} server refused the username or password`;
   }

@@ -3,7 +3,7 @@ import type { ImapFlow } from 'imapflow';
 import type { EmailConnection } from '../db/schema';
 import type { SecretBox } from '../secrets';
 import { MailTlsError } from './diagnose';
-import { certificateProblem, certificateWords, newWatch, type TlsWatch, tlsOptions } from './tls';
+import { certificateProblem, certificateWords, newWatch, tlsOptions } from './tls';
 
 export const IMAP_TIMEOUT_SECONDS = 15;
 
@@ -21,7 +21,7 @@ export class UnreadableSecretError extends Error {}
  * a server that stopped offering the TLS the connection requires, is a MailTlsError in words;
  * anything else is the client's own error (see diagnose.ts).
  */
-export async function openImap(connection: ImapSettings, secrets: SecretBox, watch: TlsWatch = newWatch()): Promise<ImapFlow> {
+export async function openImap(connection: ImapSettings, secrets: SecretBox): Promise<ImapFlow> {
   if (!hasImap(connection)) throw new Error(`Connection "${connection.name}" has no IMAP server`);
   let pass = '';
   if (connection.imap_password_enc) {
@@ -34,6 +34,7 @@ export async function openImap(connection: ImapSettings, secrets: SecretBox, wat
   // Loaded on the first mailbox opened: most runs open none.
   const { ImapFlow } = await import('imapflow');
   const secure = connection.imap_secure === 1;
+  const watch = newWatch();
   const client = new ImapFlow({
     host: connection.imap_host,
     port: connection.imap_port,
