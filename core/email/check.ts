@@ -50,7 +50,8 @@ function outcome(ok: boolean, message: string, probe: ProbeResult | null, pinned
   const certificate = probe?.tls ? probe.certificate : null;
   const trusted = pinnedPem ? pemInfo(pinnedPem) : null;
   let tls: TlsStatus | null = null;
-  if (problem && problem !== 'tls_missing') tls = 'untrusted';
+  if (problem === 'tls_missing') tls = 'none';
+  else if (problem) tls = 'untrusted';
   else if (ok && probe && !probe.tls) tls = 'none';
   else if (ok) tls = trusted && certificate?.sha256 === trusted.sha256 ? 'pinned' : 'verified';
   // An expired certificate is not trusted by pinning: its administrator must renew it.
