@@ -24,6 +24,9 @@ export interface ReplyReading {
 /** A promised date further out than this from the message is not a promise we hold the chase for. */
 export const PROMISE_HORIZON_DAYS = 120;
 const SENTENCE_MAX = 500;
+/** What is read of a reply: its opening words, where people say what they mean (a reply is up to 20,000 characters of anyone's text). */
+const READ_MAX_CHARS = 8_000;
+const READ_MAX_SENTENCES = 200;
 
 const NONE: ReplyReading = { kind: 'none', date: null, amount: null, sentence: null };
 
@@ -323,9 +326,9 @@ function asksSomething(sentence: string): boolean {
  * horizon or an amount makes a promise; then a question or a request makes "needs an answer".
  */
 export function readReply(subject: string | null, body: string | null, saidAt: string): ReplyReading {
-  const own = ownWords(body ?? '');
+  const own = ownWords(body ?? '').slice(0, READ_MAX_CHARS);
   const subjectOwn = subject && !/^\s*(re|aw|sv|fw|fwd|tr|wg)\s*:/i.test(subject) ? subject : null;
-  const all = [...(subjectOwn ? [subjectOwn] : []), ...sentencesOf(own)];
+  const all = [...(subjectOwn ? [subjectOwn] : []), ...sentencesOf(own)].slice(0, READ_MAX_SENTENCES).map((s) => s.slice(0, SENTENCE_MAX * 2));
   if (all.length === 0) return NONE;
   const today = saidAt.slice(0, 10);
   const complaint = all.find((s) => COMPLAINT.some((re) => re.test(s)));

@@ -148,3 +148,16 @@ describe('the rules under the reading', () => {
     expect(readReply(null, 'Can we pay on Dec 4?', '2026-11-24T10:00:00Z').kind).toBe('needs_answer');
   });
 });
+
+describe('reading within bounds', () => {
+  it('reads only the opening of a very long reply: a promise far down is not found, and the text is not read whole', () => {
+    const filler = 'The weather has been lovely here and the team says hello. '.repeat(400);
+    expect(readReply(null, `${filler}\n\nWe will pay on Dec 4.`, '2026-11-24T10:00:00Z').kind).toBe('none');
+    expect(readReply(null, `We will pay on Dec 4.\n\n${filler}`, '2026-11-24T10:00:00Z')).toMatchObject({ kind: 'promise', date: '2026-12-04' });
+    // One endless sentence is read in part, and its sentence kept short.
+    const endless = `We will pay on Dec 4 ${'and more '.repeat(3_000)}`;
+    const r = readReply(null, endless, '2026-11-24T10:00:00Z');
+    expect(r).toMatchObject({ kind: 'promise', date: '2026-12-04' });
+    expect(r.sentence!.length).toBeLessThanOrEqual(500);
+  });
+});
