@@ -4,9 +4,14 @@
  * (test/e2e/mail-tls-ca.test.ts runs a server that does), so a CA-signed certificate is refused
  * here; a self-signed one is refused until an owner trusts exactly it, and again once it changes.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../core/db/connection';
+import { migrations } from '../../core/db/migrations';
+import { openEngine } from '../../core/runtime/engine';
 import { MailDeliveryError } from '../../core/email/diagnose';
 import { sendEmail } from '../../core/email/mailer';
 import { createApp } from '../../core/http/app';
@@ -172,5 +177,33 @@ describe('verified TLS to mail servers', () => {
       expect(test.imap).toMatchObject({ ok: false, tls: 'untrusted', can_trust: true, certificate: { subject: 'CN=127.0.0.1', issuer: 'CN=ardesk test CA' } });
       expect(test.imap.message).toBe(`The IMAP server 127.0.0.1:${imap.port} shows a certificate no known authority signed. If it is your own server, an owner can test the connection in Settings › Email and trust that certificate.`);
     });
+  });
+});
+
+describe('migration 0310', () => {
+  it('marks the connections made before certificates were checked for review, a relay on this machine excepted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ardesk-0310-'));
+    try {
+      const file = join(dir, 'old.sqlite');
+      const old = openDatabase(file);
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0310'));
+      expect((await new Migrator({ db: old.db, provider: { getMigrations: async () => before } }).migrateToLatest()).error).toBeUndefined();
+      old.sqlite.prepare("INSERT INTO companies (id, name, currency, created_at, updated_at) VALUES ('c1', 'Kept Co', 'USD', 'x', 'x')").run();
+      const add = old.sqlite.prepare(
+        "INSERT INTO email_connections (id, company_id, name, from_email, smtp_host, smtp_port, smtp_secure, is_default, is_active, allow_shared_sending, created_at, updated_at) VALUES (?, 'c1', ?, 'ar@kept.example', ?, 587, 0, 0, 1, 1, 'x', 'x')",
+      );
+      for (const [id, host] of [['e1', 'smtp.kept.example'], ['e2', '127.0.0.1'], ['e3', 'LOCALHOST']]) add.run(id, host, host);
+      await old.close();
+
+      const engine = await openEngine({ file });
+      expect(engine.database.sqlite.prepare('SELECT id, tls_review, require_tls, smtp_tls_cert FROM email_connections ORDER BY id').all()).toEqual([
+        { id: 'e1', tls_review: 1, require_tls: 0, smtp_tls_cert: null },
+        { id: 'e2', tls_review: 0, require_tls: 0, smtp_tls_cert: null },
+        { id: 'e3', tls_review: 0, require_tls: 0, smtp_tls_cert: null },
+      ]);
+      await engine.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
