@@ -176,6 +176,15 @@ describe('verified TLS to mail servers', () => {
       expect(test.smtp).toMatchObject({ ok: true, tls: 'none' });
       expect(test.imap).toMatchObject({ ok: false, tls: 'untrusted', can_trust: true, certificate: { subject: 'CN=127.0.0.1', issuer: 'CN=ardesk test CA' } });
       expect(test.imap.message).toBe(`The IMAP server 127.0.0.1:${imap.port} shows a certificate no known authority signed. If it is your own server, an owner can test the connection in Settings › Email and trust that certificate.`);
+
+      // Trusted by its fingerprint, the certificate is accepted though no known CA signed it (not self-signed: a partial chain).
+      const trusted = await api('POST', `/email-connections/${id}/trusted-certificates`, { server: 'imap', sha256: test.imap.certificate.sha256 });
+      expect(trusted.body).toMatchObject({ imap_trusted_certificate: { subject: 'CN=127.0.0.1', issuer: 'CN=ardesk test CA' }, smtp_trusted_certificate: null });
+      const again = (await api('POST', `/email-connections/${id}/test`)).body;
+      expect(again.imap).toMatchObject({ ok: true, tls: 'pinned', message: `Signed in to 127.0.0.1:${imap.port}; mailbox INBOX holds 0 messages` });
+      // Another IMAP server forgets the trusted certificate: it belongs to the server it came from.
+      const moved = await api('PATCH', `/email-connections/${id}`, { imap_port: server.port, imap_password: imap.password });
+      expect(moved.body.imap_trusted_certificate).toBeNull();
     });
   });
 });
