@@ -7,7 +7,8 @@
  *   queries) and kept in memory; a refresh of a few customers refits only their part.
  * - Customers are processed in chunks bounded by work (their open invoices, hence the rows the
  *   chunk writes), not by a number of customers: five set-based queries per chunk, the models in
- *   memory, and one transaction (the named command refresh_intelligence) per chunk.
+ *   memory, and one transaction (the named command refresh_intelligence) per chunk; a chunk of one
+ *   customer with more rows than that is written in transactions of about SLICE_MS each.
  * - The server runs it in its own process (refresh-process.ts), so no chunk holds a request; the
  *   CLI and the seed run it in theirs. It yields between pages of the fit and between chunks.
  */
