@@ -3,10 +3,12 @@
  * outbox, so a send survives a crash and is never repeated on its own), and what the collector
  * reads about it. The job itself is in send.ts.
  */
+import { isHeldWords } from '../contact/rule';
+import { checkContact } from '../contact/store';
 import type { Db } from '../db/connection';
 import type { EmailOutboxStatus, JobStatus } from '../db/schema';
 import type { Actor, CommandTx } from '../engine';
-import { InvalidStateError } from '../errors';
+import { ConflictError, InvalidStateError } from '../errors';
 import { requeueSend } from '../email/outbox';
 import { addMs, enqueueJob, leaseAbandoned } from '../jobs/queue';
 import { WORKER_DEFAULTS } from '../jobs/worker';
@@ -24,7 +26,8 @@ export function actionEmailKey(actionId: string): string {
   return `${ACTION_EMAIL}:${actionId}`;
 }
 
-export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'failed';
+/** 'held': the contact rule held the email at the moment of sending (the error says why); Retry sends it once the hold is lifted. */
+export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'held';
 
 /** Extension on an email action: where its send stands, in words a collector can act on. */
 export interface ActionDelivery {
@@ -50,7 +53,7 @@ export function deliveryOf(
 ): ActionDelivery {
   const base = { recipient: outbox?.to_email ?? null, sent_at: outbox?.sent_at ?? null, may_have_been_sent: outbox?.status === 'unknown' };
   if (job.status === 'succeeded') return { ...base, status: 'sent', error: null, next_attempt_at: null };
-  if (job.status === 'failed') return { ...base, status: 'failed', error: job.last_error, next_attempt_at: null };
+  if (job.status === 'failed') return { ...base, status: isHeldWords(job.last_error) ? 'held' : 'failed', error: job.last_error, next_attempt_at: null };
   if (job.status === 'running' || outbox?.status === 'sending') return { ...base, status: 'sending', error: null, next_attempt_at: null };
   if (job.last_error) return { ...base, status: 'failed', error: job.last_error, next_attempt_at: job.run_after };
   return { ...base, status: 'queued', error: null, next_attempt_at: null };
@@ -81,6 +84,10 @@ export async function deliveries(db: Db, companyId: string, actionIds: string[])
  * queue to run now (Retry). A send that is under way or done is left alone.
  */
 export async function queueActionEmail(tx: CommandTx, companyId: string, actionId: string, actor: Actor): Promise<void> {
+  // The contact rule at the approval: a held customer or invoice is not approved for sending, and the approver reads why.
+  const action = await tx.db.selectFrom('actions').select(['customer_id', 'invoice_id']).where('company_id', '=', companyId).where('id', '=', actionId).executeTakeFirstOrThrow();
+  const answer = await checkContact(tx.db, companyId, action.customer_id, { channel: 'action', invoiceIds: action.invoice_id ? [action.invoice_id] : [] }, tx.now);
+  if (!answer.allowed) throw new ConflictError(`Not sent. ${answer.reason}`, 'contact_held');
   const payload: ActionEmailPayload = { action_id: actionId, requested_by: { user_id: actor.userId, name: actor.name } };
   const job = await enqueueJob(tx, { companyId, kind: ACTION_EMAIL, idempotencyKey: actionEmailKey(actionId), payload, subjectId: actionId });
   if (job.created) return;

@@ -7,11 +7,13 @@
  * An item is settled in its own transaction right after its message, so a run stopped halfway
  * resumes with the customers still pending and never mails a settled one twice.
  */
-import { today as todayOf } from '../clock';
+import { timestamp, today as todayOf } from '../clock';
 import type { Db } from '../db/connection';
 import type { Job, StatementItemStatus } from '../db/schema';
 import { longDate } from '../dates';
 import { chunks } from '../chunks';
+import { ContactHeldError } from '../contact/rule';
+import { checkContact } from '../contact/store';
 import { handToSmtp, recordSentEmail } from '../email/outbox';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
@@ -190,12 +192,18 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
       await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason });
       continue;
     }
+    // The contact rule before the statement is drawn; asked again at the door, right before SMTP.
+    const answer = await checkContact(engine.db, job.company_id, item.customer_id, { channel: 'statement', invoiceIds: [], decidedAt: run.created_at }, timestamp(engine.clock));
+    if (!answer.allowed) {
+      await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason: answer.reason ?? 'Held.' });
+      continue;
+    }
     const { pdf, fileName, data } = await statementPdf(engine.db, job.company_id, item.customer_id, { asOf: run.as_of }, todayOf(engine.clock));
     const email = statementEmail(companyName, item.name, run.as_of, statementTotals(data.invoices, run.as_of));
     const messageId = `<statement-${item.id}@${connection.from_email.split('@')[1] ?? 'ardesk.local'}>`;
     try {
       const message = { to: to.join(', '), subject: email.subject, text: email.text, messageId, attachments: [{ filename: fileName, content: pdf, contentType: 'application/pdf' }] };
-      await handToSmtp(engine, { companyId: job.company_id, customerId: item.customer_id, invoiceIds: [], connection, message });
+      await handToSmtp(engine, { companyId: job.company_id, customerId: item.customer_id, invoiceIds: [], connection, message, contact: { channel: 'statement', decidedAt: run.created_at } });
       await settle(engine, job, item.id, item.customer_id, {
         status: 'sent',
         sentTo: to,
@@ -204,7 +212,9 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
         sent: { subject: email.subject, text: email.text, connectionId: connection.id, fileName, author },
       });
     } catch (err) {
-      await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason: `The mail server refused it: ${err instanceof Error ? err.message : String(err)}` });
+      // Held by the contact rule at the moment of sending: its reason is the item's.
+      const reason = err instanceof ContactHeldError ? err.message : `The mail server refused it: ${err instanceof Error ? err.message : String(err)}`;
+      await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason });
     }
   }
   const summary = await getStatementRun(engine.db, job.company_id, runId);

@@ -14,6 +14,8 @@
  *   the reply, or the process died while the row said 'sending'): 'unknown', and it is NOT sent
  *   again automatically. A person who asks again sends it with the same Message-ID.
  */
+import { ContactHeldError, type ContactRequest } from '../contact/rule';
+import { recheckContact } from '../contact/store';
 import type { Db } from '../db/connection';
 import type { EmailConnection, EmailOutboxStatus, Job } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
@@ -30,14 +32,17 @@ export interface CustomerEmail {
   invoiceIds: string[];
   connection: EmailConnection;
   message: OutgoingEmail;
+  /** What the contact rule is asked at the door (its invoice ids are `invoiceIds`). */
+  contact: Omit<ContactRequest, 'invoiceIds'>;
 }
 
 /**
- * The one door every customer-facing email passes right before SMTP: a rule that must hold at the
- * moment of sending (a contact rule, a hold recorded meanwhile) is checked here, after the
- * attachments are drawn and nothing else remains to be done but the SMTP call.
+ * The one door every customer-facing email passes right before SMTP: the contact rule is asked
+ * again here (core/contact), after the attachments are drawn and nothing else remains to be done
+ * but the SMTP call, so a hold recorded meanwhile stops it. Throws ContactHeldError when held.
  */
-export async function handToSmtp(engine: Pick<Engine, 'secrets'>, email: CustomerEmail): Promise<void> {
+export async function handToSmtp(engine: Pick<Engine, 'db' | 'clock' | 'secrets'>, email: CustomerEmail): Promise<void> {
+  await recheckContact(engine, { companyId: email.companyId, customerId: email.customerId, request: { ...email.contact, invoiceIds: email.invoiceIds } });
   await sendEmail(email.connection, engine.secrets, email.message);
 }
 
@@ -146,6 +151,11 @@ export async function sendJobEmail(engine: Pick<Engine, 'db' | 'clock' | 'secret
   try {
     await handToSmtp(engine, email);
   } catch (err) {
+    // Held by the contact rule: nothing left the machine, and it does not go again by itself.
+    if (err instanceof ContactHeldError) {
+      await settleOutbox(engine, job, 'not_sent', err.message);
+      throw err;
+    }
     const outcome = classifySendError(err);
     const words = failed(err, outcome);
     await settleOutbox(engine, job, outcome.delivered === 'unknown' ? 'unknown' : 'not_sent', words.settled);

@@ -13,6 +13,7 @@ import { InvalidStateError, ValidationError } from '../errors';
 import { chunks } from '../chunks';
 import { enqueueJobs, subjectsWithPendingJobs } from '../jobs/queue';
 import { requeueSend } from '../email/outbox';
+import { checkContacts } from '../contact/store';
 import { loadReminderTargets, reminderBlockers } from './targets';
 import { defaultConnection } from '../email/connections';
 
@@ -41,6 +42,8 @@ export interface QueuedReminders {
   queued: string[];
   /** Invoices whose reminder was already queued, running or sent today: nothing new queued. */
   unchanged: string[];
+  /** Invoices the contact rule holds (a dispute, a promise, a reply, a pause, today's email): not queued, with why. */
+  held: Array<{ invoice_id: string; reason: string }>;
 }
 
 export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>, scope: { companyId: string; actor: Actor }, invoiceIds: string[], attach: readonly AttachmentKind[] = [], edit: ReminderEdit = {}): Promise<QueuedReminders> {
@@ -54,10 +57,23 @@ export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>
       throw new InvalidStateError('No reminder was queued: the company has no default active email connection to send from', 'no_email_connection');
     }
     const pending = await subjectsWithPendingJobs(tx.db, scope.companyId, INVOICE_REMINDER, ids);
+    const result: QueuedReminders = { queued: [], unchanged: [], held: [] };
+    // The contact rule, in the transaction that queues: a held invoice gets no reminder. Today's
+    // reminder already sent changes nothing; one asked again after a failure keeps its first decision's time.
+    const todays = await todaysJobs(tx, scope.companyId, ids);
+    const asked = ids.filter((id) => !pending.has(id) && todays.get(id)?.status !== 'succeeded').flatMap((id) => {
+      const target = targets.get(id);
+      const decidedAt = todays.get(id)?.created_at ?? tx.now;
+      return target ? [{ customerId: target.customerId, request: { channel: 'reminder' as const, invoiceIds: [id], decidedAt } }] : [];
+    });
+    const answers = await checkContacts(tx.db, scope.companyId, asked, tx.now);
+    for (const [i, a] of asked.entries()) {
+      if (!answers[i].allowed) result.held.push({ invoice_id: a.request.invoiceIds[0], reason: answers[i].reason ?? 'Held.' });
+    }
+    const heldIds = new Set(result.held.map((h) => h.invoice_id));
     const documents = attachmentKinds(attach);
     const payloadOf = (invoiceId: string): ReminderPayload => ({ invoice_id: invoiceId, requested_by: { user_id: scope.actor.userId, name: scope.actor.name }, ...(documents.length ? { attach: documents } : {}), ...edit });
-    const result: QueuedReminders = { queued: [], unchanged: [] };
-    const fresh = ids.filter((id) => !pending.has(id));
+    const fresh = ids.filter((id) => !pending.has(id) && !heldIds.has(id));
     const jobs = await enqueueJobs(
       tx,
       fresh.map((invoiceId) => ({ companyId: scope.companyId, kind: INVOICE_REMINDER, idempotencyKey: reminderKey(invoiceId, tx.today), payload: payloadOf(invoiceId), subjectId: invoiceId })),
@@ -74,6 +90,17 @@ export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>
     result.unchanged.push(...ids.filter((id) => pending.has(id)));
     return result;
   });
+}
+
+/** Today's reminder job of each invoice among `invoiceIds` that has one, by invoice id. */
+async function todaysJobs(tx: CommandTx, companyId: string, invoiceIds: string[]): Promise<Map<string, { status: string; created_at: string }>> {
+  const out = new Map<string, { status: string; created_at: string }>();
+  for (const chunk of chunks(invoiceIds)) {
+    const keys = chunk.map((id) => reminderKey(id, tx.today));
+    const rows = await tx.db.selectFrom('jobs').select(['subject_id', 'status', 'created_at']).where('company_id', '=', companyId).where('kind', '=', INVOICE_REMINDER).where('idempotency_key', 'in', keys).execute();
+    for (const r of rows) if (r.subject_id) out.set(r.subject_id, r);
+  }
+  return out;
 }
 
 /** Attempts so far of the jobs among `ids` that failed, by id. */

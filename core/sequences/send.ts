@@ -12,7 +12,10 @@
  */
 import type { EmailConnection, StepType } from '../db/schema';
 import { type AttachmentKind, attachmentKinds, communicationAttachments, type DocumentAttachment } from '../documents/attachments';
+import { ContactHeldError, type ContactRequest, reasonWords } from '../contact/rule';
+import { checkContact } from '../contact/store';
 import { handToSmtp, recordSentEmail } from '../email/outbox';
+import { settingsOf } from '../holds/store';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { dailyLimitWords, heldForTheDay } from './daily-limit';
@@ -22,7 +25,7 @@ import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, re
 import { localDate } from '../zones';
 import { activeConnection, completeIfFinished } from './store';
 import { attachedInvoiceIds, stepAttachments, storedAttach } from './attachments';
-import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, templateValues } from './templates';
+import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, saysPastDue, templateValues } from './templates';
 
 const ERROR_MAX = 1000;
 
@@ -42,6 +45,21 @@ interface Prepared {
   /** The invoices whose copies go with it, and the day in the sequence's zone (the statement's as-of). */
   documentInvoiceIds: string[];
   today: string;
+  /** Every invoice the email speaks of, and what the contact rule is asked again right before SMTP. */
+  mentionedInvoiceIds: string[];
+  contact: Omit<ContactRequest, 'invoiceIds'>;
+}
+
+/** A step the contact rule held at its claim: nothing was sent, the step stays ready with the reason. */
+interface Held {
+  held: string;
+}
+
+/** The step stays ready and says why it was held (the queue shows `error`); a later send that goes clears it. */
+async function markHeld(tx: CommandTx, stepId: string, words: string, extra: { send_started_at?: null; merged_into?: null } = {}): Promise<void> {
+  const set = { ...extra, error: words.slice(0, ERROR_MAX) };
+  await tx.db.updateTable('scheduled_steps').set({ ...set, updated_at: tx.now }).where('id', '=', stepId).execute();
+  await tx.record('scheduled_step', stepId, 'update', set);
 }
 
 /**
@@ -64,7 +82,7 @@ async function assertNotEmailedToday(
  */
 export async function sendQueueStep(engine: Engine, scope: Scope, id: string, input: { sender_connection_id?: string | null; attach?: AttachmentKind[] }): Promise<QueueRowView> {
   await promoteDueSteps(engine, scope);
-  const prepared = await runCommand(engine, 'claim_scheduled_step', scope, async (tx): Promise<Prepared | null> => {
+  const prepared = await runCommand(engine, 'claim_scheduled_step', scope, async (tx): Promise<Prepared | Held | null> => {
     const row = await tx.db
       .selectFrom('scheduled_steps as s')
       .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
@@ -94,6 +112,9 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
         'q.timing',
         'q.sender_connection_id as sequence_sender',
         'q.send_followups_in_thread',
+        'q.pause_on_reply',
+        'q.pause_on_promise',
+        'q.pause_on_dispute',
       ])
       .where('s.company_id', '=', scope.companyId)
       .where('s.id', '=', id.toLowerCase())
@@ -124,10 +145,36 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     if (stepInvoice && row.timing === 'due_date' && !customer.openInvoices.some((i) => i.id === stepInvoice.id)) {
       throw new InvalidStateError(`Invoice ${stepInvoice.invoice_number} is closed: its step is not sent`, 'invoice_closed');
     }
+
+    // The contact rule, in the claim's transaction: the invoices held are left out; none left, the step is held.
+    const edited = row.edited_subject !== null && row.edited_body !== null ? { subject: row.edited_subject, body: row.edited_body } : null;
+    const contact = {
+      channel: 'sequence' as const,
+      pastDue: saysPastDue(...(edited ? [edited.subject, edited.body] : [row.subject_template, row.body_plain_template, row.body_html_template])),
+      holds: settingsOf(row),
+      timeZone: row.timezone,
+    };
+    const asked = row.timing === 'due_date' ? [row.invoice_id, ...members.map((m) => m.invoice_id)].filter((x): x is string => x !== null) : customer.openInvoices.map((i) => i.id);
+    const answer = await checkContact(tx.db, scope.companyId, row.customer_id, { ...contact, invoiceIds: asked }, tx.now);
+    const left = new Set(answer.invoiceIds);
+    // A due-date step is its own invoice's: held, the whole email waits (its members go with it).
+    const ownHeld = row.timing === 'due_date' && row.invoice_id !== null && !left.has(row.invoice_id);
+    if (!answer.allowed || ownHeld) {
+      const words = reasonWords(answer.held, false);
+      await markHeld(tx, row.id, words);
+      return { held: words };
+    }
+    for (const m of members.filter((x) => x.invoice_id !== null && !left.has(x.invoice_id))) {
+      const reasons = answer.held.filter((h) => h.invoiceId === m.invoice_id);
+      await markHeld(tx, m.id, reasonWords(reasons, false), { merged_into: null });
+    }
+    customer.openInvoices = customer.openInvoices.filter((i) => !asked.includes(i.id) || left.has(i.id));
+    const sentMembers = members.filter((m) => m.invoice_id === null || left.has(m.invoice_id));
+
     const invoice = primaryInvoice(customer, stepInvoice);
     const today = localDate(new Date(tx.now), row.timezone);
     const ctx = templateContext(customer, invoice, await companyName(tx.db, scope.companyId), connection.from_name ?? tx.actor.name, today);
-    const listed = row.timing === 'due_date' ? listedOpenInvoices(customer, [row.invoice_id, ...members.map((m) => m.invoice_id)]) : undefined;
+    const listed = row.timing === 'due_date' ? listedOpenInvoices(customer, [row.invoice_id, ...sentMembers.map((m) => m.invoice_id)]) : undefined;
     if (listed) ctx.listedInvoices = listed;
     const values = templateValues(ctx);
     // The collector's edit is sent as written (plain text); else the templates, rendered now.
@@ -136,7 +183,6 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
       const refused = emptyPlaceholderReason(empty);
       if (refused) throw new InvalidStateError(refused, 'empty_placeholder');
     }
-    const edited = row.edited_subject !== null && row.edited_body !== null ? { subject: row.edited_subject, body: row.edited_body } : null;
     let subject = (edited ? edited.subject : renderTemplate(row.subject_template, values)).trim();
     const html = edited ? '' : renderTemplate(row.body_html_template, values, 'html');
     const text = edited ? edited.body : renderTemplate(row.body_plain_template, values) || htmlToText(html);
@@ -161,10 +207,10 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     const messageId = row.message_id ?? stepMessageId(row.id, connection.from_email);
     await tx.db
       .updateTable('scheduled_steps')
-      .set({ send_started_at: tx.now, message_id: messageId, sender_connection_id: connection.id, email_subject: subject, updated_at: tx.now })
+      .set({ send_started_at: tx.now, message_id: messageId, sender_connection_id: connection.id, email_subject: subject, error: null, updated_at: tx.now })
       .where('id', '=', row.id)
       .execute();
-    await tx.record('scheduled_step', row.id, 'update', { send_started_at: tx.now, message_id: messageId, sender_connection_id: connection.id, email_subject: subject });
+    await tx.record('scheduled_step', row.id, 'update', { send_started_at: tx.now, message_id: messageId, sender_connection_id: connection.id, email_subject: subject, error: null });
     return {
       stepId: row.id,
       claimedAt: tx.now,
@@ -181,9 +227,12 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
       attach: input.attach !== undefined ? attachmentKinds(input.attach) : storedAttach(row.attach),
       documentInvoiceIds: attachedInvoiceIds(listed, invoice),
       today,
+      mentionedInvoiceIds: listed ? listed.map((i) => i.id) : customer.openInvoices.map((i) => i.id),
+      contact,
     };
   });
   if (!prepared) return getQueueRow(engine, scope.companyId, id);
+  if ('held' in prepared) throw new ConflictError(prepared.held, 'contact_held');
 
   let attachments: DocumentAttachment[];
   try {
@@ -200,8 +249,16 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
   let failure: string | null = null;
   try {
     const message = { to: prepared.to, subject: prepared.subject, text: prepared.text, html: prepared.html, messageId: prepared.messageId, inReplyTo: prepared.inReplyTo, attachments };
-    await handToSmtp(engine, { companyId: scope.companyId, customerId: prepared.customerId, invoiceIds: prepared.documentInvoiceIds, connection: prepared.connection, message });
+    await handToSmtp(engine, { companyId: scope.companyId, customerId: prepared.customerId, invoiceIds: prepared.mentionedInvoiceIds, connection: prepared.connection, message, contact: prepared.contact });
   } catch (err) {
+    if (err instanceof ContactHeldError) {
+      // Held at the door: nothing left the machine; the step is ready again and says why.
+      await runCommand(engine, 'hold_scheduled_step', scope, async (tx) => {
+        const current = await tx.db.selectFrom('scheduled_steps').select(['status', 'send_started_at']).where('id', '=', prepared.stepId).executeTakeFirstOrThrow();
+        if (current.status === 'ready' && current.send_started_at === prepared.claimedAt) await markHeld(tx, prepared.stepId, err.message, { send_started_at: null });
+      });
+      throw new ConflictError(err.message, 'contact_held');
+    }
     failure = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_MAX) || 'The mail server refused the message';
   }
 

@@ -133,6 +133,17 @@ export interface TemplateContext {
   today: string;
 }
 
+/** Words that only fit an invoice already past due: "{{days_past_due}}", "past due", "overdue". */
+const PAST_DUE_WORDS = /\{\{\s*days_past_due\s*\}\}|\bpast[\s-]+due\b|\boverdue\b/i;
+
+/**
+ * Whether a step's words call its invoices past due: then an invoice not yet past due is left out of
+ * it (the contact rule's not_due), so "0 days past due" or "is past due ... due on December 26" never goes out.
+ */
+export function saysPastDue(...texts: Array<string | null | undefined>): boolean {
+  return texts.some((t) => t != null && PAST_DUE_WORDS.test(t));
+}
+
 export function daysPastDue(dueDate: string, today: string): number {
   return Math.max(0, daysBetween(dueDate, today));
 }

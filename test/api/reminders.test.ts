@@ -79,7 +79,7 @@ describe('invoice reminders over real SMTP', () => {
   it('queues one job per invoice, then emails each billing contact once and records the touch', async () => {
     const res = await send(invoices);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'queued', invoice_ids: invoices, message: '2 reminders queued.', warnings: [] });
+    expect(res.body).toEqual({ status: 'queued', invoice_ids: invoices, message: '2 reminders queued.', warnings: [], held: [] });
     const queued = await jobs();
     expect(queued.map((j) => [j.kind, j.status, j.subject_id, j.idempotency_key])).toEqual(invoices.map((id) => ['invoice_reminder', 'queued', id, `invoice_reminder:${id}:2026-11-23`]));
     // Nothing leaves before the worker runs: the request only records the work.
@@ -468,7 +468,7 @@ describe('invoice reminders over real SMTP', () => {
       const ids = [invoices[0].toUpperCase(), invoices[0], invoices[1]];
       const res = await send(ids);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ status: 'queued', invoice_ids: ids, message: '2 reminders queued.', warnings: [] });
+      expect(res.body).toEqual({ status: 'queued', invoice_ids: ids, message: '2 reminders queued.', warnings: [], held: [] });
       expect(await jobs()).toHaveLength(2);
     });
   });

@@ -41,7 +41,7 @@ const ApprovalLogEntry = z
 
 const ActionDelivery = z
   .object({
-    status: z.enum(['queued', 'sending', 'sent', 'failed']),
+    status: z.enum(['queued', 'sending', 'sent', 'failed', 'held']).openapi({ description: "'held': the contact rule held the email when it was to go out (error says why); Retry sends it once the hold is lifted" }),
     error: z.string().nullable().openapi({ description: 'Why the last try failed, in words' }),
     next_attempt_at: Timestamp.nullable().openapi({ description: 'A failed try that runs again by itself then; null when only Retry sends it' }),
     may_have_been_sent: z.boolean().openapi({ description: 'The mail server may have the message: a retry could deliver it twice' }),

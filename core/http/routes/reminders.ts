@@ -73,6 +73,9 @@ const SendRemindersResponse = z
     invoice_ids: z.array(Uuid),
     message: z.string(),
     warnings: z.array(InvoiceWarnings).openapi({ description: 'Extension: the invoices asked for that had double-dunning warnings (a dispute, a standing promise, an unanswered reply, a ready dunning step, a recent email), as they stood when asked' }),
+    held: z
+      .array(z.object({ invoice_id: Uuid, reason: z.string() }))
+      .openapi({ description: 'Extension: the invoices the contact rule held (an open dispute, a standing promise, an unanswered reply, a pause by a person, the one-email-a-day cap): no reminder queued, with why' }),
   })
   .openapi('SendRemindersResponse');
 
@@ -196,14 +199,15 @@ export function reminderRoutes() {
     const warnings = warned
       .map(({ blockers: _b, held: _h, ...w }) => ({ ...w, warnings: w.warnings.filter((x) => x.kind !== 'reminder_today') }))
       .filter((w) => w.warnings.length > 0);
-    return c.json({ status: 'queued' as const, invoice_ids, message: reminderMessage(result.queued.length, result.unchanged.length), warnings }, 200);
+    return c.json({ status: 'queued' as const, invoice_ids, message: reminderMessage(result.queued.length, result.unchanged.length, result.held.length), warnings, held: result.held }, 200);
   });
   return router;
 }
 
-export function reminderMessage(queued: number, unchanged: number): string {
+export function reminderMessage(queued: number, unchanged: number, held = 0): string {
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  const head = `${plural(queued, 'reminder', 'reminders')} queued`;
-  if (unchanged === 0) return `${head}.`;
-  return `${head}; ${plural(unchanged, 'invoice already has', 'invoices already have')} a reminder queued or sent today.`;
+  const parts = [`${plural(queued, 'reminder', 'reminders')} queued`];
+  if (unchanged) parts.push(`${plural(unchanged, 'invoice already has', 'invoices already have')} a reminder queued or sent today`);
+  if (held) parts.push(`${plural(held, 'invoice is', 'invoices are')} on hold and got none`);
+  return `${parts.join('; ')}.`;
 }

@@ -47,6 +47,11 @@ function Progress({ companyId, action, onChanged }: { companyId: string; action:
           </span>
         </div>
       )}
+      {d?.status === 'held' && (
+        <div className="error-box" role="alert" data-testid="delivery-held">
+          <span>Not sent: the customer is on hold. {d.error} Retry sends it once the hold is lifted.</span>
+        </div>
+      )}
     </section>
   );
 }

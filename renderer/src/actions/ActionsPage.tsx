@@ -150,7 +150,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
   async function reportSends(ids: string[]) {
     const until = Date.now() + SEND_WAIT_MS;
     let latest: Action[] = [];
-    const settled = (a: Action) => a.status !== 'processing' || a.delivery?.status === 'failed';
+    const settled = (a: Action) => a.status !== 'processing' || a.delivery?.status === 'failed' || a.delivery?.status === 'held';
     do {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       try {
@@ -160,7 +160,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
       }
     } while (Date.now() < until && !latest.every(settled));
     const sent = latest.filter((a) => a.delivery?.status === 'sent').length;
-    const failed = latest.filter((a) => a.status === 'processing' && a.delivery?.status === 'failed');
+    const failed = latest.filter((a) => a.status === 'processing' && (a.delivery?.status === 'failed' || a.delivery?.status === 'held'));
     const pending = latest.length - sent - failed.length;
     const parts = [`${sent} sent`];
     if (failed.length) parts.push(`${failed.length} failed: ${failed.map((a) => a.delivery?.error ?? a.customer_name).join(' ')}`);
@@ -344,7 +344,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                   </td>
                   <td className="small optional-wide">{a.trigger_event_label ?? <span className="muted">—</span>}</td>
                   <td className="small optional">{category === 'history' ? when(a) : a.response_deadline ? formatDate(a.response_deadline.slice(0, 10)) : <span className="muted">—</span>}</td>
-                  <td className={a.delivery?.status === 'failed' && a.status === 'processing' ? 'status-failed optional' : 'optional'}>{progressWords(a)}</td>
+                  <td className={(a.delivery?.status === 'failed' || a.delivery?.status === 'held') && a.status === 'processing' ? 'status-failed optional' : 'optional'}>{progressWords(a)}</td>
                 </tr>
               ))}
             </tbody>

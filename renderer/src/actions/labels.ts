@@ -41,7 +41,7 @@ export function assigneeName(action: Pick<Action, 'metadata'>): string | null {
 
 /** An approved email whose send failed or never started: Retry (with an edit) is the way on. */
 export function needsRetry(action: Action): boolean {
-  return !action.is_deleted && action.status === 'processing' && action.action_type === 'email' && (action.delivery === null || action.delivery.status === 'failed');
+  return !action.is_deleted && action.status === 'processing' && action.action_type === 'email' && (action.delivery === null || action.delivery.status === 'failed' || action.delivery.status === 'held');
 }
 
 /** The status in words, an approved action's progress included ('Sending failed', 'To do by Dana Demo'). */
@@ -60,6 +60,8 @@ export function progressWords(action: Action): string {
         return 'Sent';
       case 'failed':
         return 'Sending failed';
+      case 'held':
+        return 'Held, not sent';
     }
   }
   const who = assigneeName(action);

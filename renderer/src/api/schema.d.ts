@@ -2558,7 +2558,7 @@ export interface components {
       data: components["schemas"]["AttachmentPreview"][];
     };
     ActionDelivery: {
-      status: "queued" | "sending" | "sent" | "failed";
+      status: "queued" | "sending" | "sent" | "failed" | "held";
       error: string | null;
       next_attempt_at: string | null;
       may_have_been_sent: boolean;
@@ -2611,6 +2611,7 @@ export interface components {
       outcome: components["schemas"]["CallOutcome"] & unknown;
       promise_date: string | null;
       promise_amount: number | null;
+      reading: components["schemas"]["ReplyReading"];
     };
     ActivityList: {
       count: number;
@@ -4395,6 +4396,10 @@ export interface components {
       invoice_ids: string[];
       message: string;
       warnings: components["schemas"]["InvoiceReminderWarnings"][];
+      held: {
+        invoice_id: string;
+        reason: string;
+      }[];
     };
     SendScheduledStepRequest: {
       sender_connection_id?: string;

@@ -1,0 +1,151 @@
+/**
+ * The one contact rule: may we write to this customer about these invoices, on this channel, now?
+ * Every channel that sends to a customer asks it (sequence steps, reminders, approved actions,
+ * statements), when it claims the send and again right before SMTP. Pure: store.ts gathers the facts.
+ *
+ * Invoice-level holds drop the invoice from the email (an open dispute on it, a standing promise on
+ * it, the invoice closed, or not yet due for past-due words); customer-level holds stop the email
+ * (an unanswered reply, a pause by a person, the one-email-a-day cap counted on what went out).
+ */
+import { addDays } from '../dates';
+import { type ChaseFacts, type HoldSettings, ALL_HOLDS, replyHold, shortDate, standingPromise } from '../holds/holds';
+import { PermanentJobError } from '../jobs/worker';
+import { localDate } from '../zones';
+
+export type ContactChannel = 'sequence' | 'reminder' | 'action' | 'statement';
+
+export const CONTACT_HOLD_KINDS = ['dispute', 'promise', 'closed', 'not_due', 'reply', 'paused', 'daily_cap'] as const;
+export type ContactHoldKind = (typeof CONTACT_HOLD_KINDS)[number];
+
+export interface ContactInvoice {
+  id: string;
+  invoiceNumber: string;
+  dueDate: string;
+  /** Closed, paid or credited: nothing left to ask for. */
+  closed: boolean;
+}
+
+export interface ContactFacts {
+  chase: ChaseFacts;
+  /** The invoices asked about (the company's; unknown ids are absent). */
+  invoices: ContactInvoice[];
+  /** A person's pause of the customer's chase, in words naming who and when ("Paused by Ann on Nov 20"). */
+  pause: string | null;
+  /** When each outbound email to the customer went out, recently (the daily cap counts those of today). */
+  emailsSent: string[];
+}
+
+export interface ContactRequest {
+  channel: ContactChannel;
+  /** The invoices the email is about; none for the account as a whole (a statement). */
+  invoiceIds: string[];
+  /** The words say "past due": an invoice not yet past due is dropped. */
+  pastDue?: boolean;
+  /** Which of the chase holds count (a sequence's own settings); all by default. */
+  holds?: HoldSettings;
+  /** The day the cap counts in (a sequence's zone); UTC by default. */
+  timeZone?: string;
+  /** Days a promise still holds after its date (the company's grace). */
+  graceDays?: number;
+  /**
+   * When a person decided the send (a reminder request, an approval, a statement run): the daily cap
+   * counts the emails that went out before it, so the emails of one decision (a bulk request) do not
+   * hold each other. Absent: every email of the day counts.
+   */
+  decidedAt?: string;
+}
+
+export interface ContactHold {
+  kind: ContactHoldKind;
+  /** The invoice held; null for a hold on the customer. */
+  invoiceId: string | null;
+  reason: string;
+}
+
+export interface ContactAnswer {
+  allowed: boolean;
+  /** The invoices the email may still be about (the asked ones less the held). */
+  invoiceIds: string[];
+  held: ContactHold[];
+  /** Every hold in words, one sentence; null when allowed and nothing was dropped. */
+  reason: string | null;
+}
+
+/** The holds on one invoice, in order: dispute, promise, closed, not yet due. */
+export function invoiceHolds(facts: ContactFacts, invoice: ContactInvoice, request: ContactRequest, today: string): ContactHold[] {
+  const settings = request.holds ?? ALL_HOLDS;
+  const out: ContactHold[] = [];
+  const n = invoice.invoiceNumber;
+  if (invoice.closed) return [{ kind: 'closed', invoiceId: invoice.id, reason: `${n} is closed: nothing is owed on it` }];
+  const dispute = facts.chase.disputes.find((d) => d.invoiceId === invoice.id);
+  if (dispute && settings.dispute) out.push({ kind: 'dispute', invoiceId: invoice.id, reason: `${n} is disputed${dispute.reason ? ` (${dispute.reason})` : ''}` });
+  if (settings.promise) {
+    // A promise stands until its date plus the grace days: seen from `today - grace`, it is not yet past.
+    const since = addDays(today, -(request.graceDays ?? 0));
+    const p = standingPromise({ ...facts.chase, promises: facts.chase.promises.filter((x) => x.invoiceId === invoice.id) }, since);
+    if (p) out.push({ kind: 'promise', invoiceId: invoice.id, reason: p.date ? `${facts.chase.customerName} promised to pay ${n} by ${shortDate(p.date, today)}` : `${n} has a promise to pay` });
+  }
+  if (request.pastDue && invoice.dueDate >= today) out.push({ kind: 'not_due', invoiceId: invoice.id, reason: `${n} is not past due (due ${shortDate(invoice.dueDate, today)})` });
+  return out;
+}
+
+/** The holds on the customer as a whole: a promise for the whole account, a reply, a person's pause, today's email. */
+export function customerHolds(facts: ContactFacts, request: ContactRequest, now: string): ContactHold[] {
+  const settings = request.holds ?? ALL_HOLDS;
+  const zone = request.timeZone ?? 'UTC';
+  const today = localDate(new Date(now), zone);
+  const name = facts.chase.customerName;
+  const out: ContactHold[] = [];
+  if (facts.pause) out.push({ kind: 'paused', invoiceId: null, reason: facts.pause });
+  if (settings.promise) {
+    const since = addDays(today, -(request.graceDays ?? 0));
+    const p = standingPromise({ ...facts.chase, promises: facts.chase.promises.filter((x) => x.invoiceId === null) }, since);
+    if (p) out.push({ kind: 'promise', invoiceId: null, reason: p.date ? `${name} promised payment by ${shortDate(p.date, today)}` : `${name} has a promise to pay` });
+  }
+  const reply = settings.reply ? replyHold(facts.chase, today) : null;
+  if (reply) out.push({ kind: 'reply', invoiceId: null, reason: reply.reason.replace(/^Paused: /, '') });
+  const before = request.decidedAt;
+  if (facts.emailsSent.some((at) => (before === undefined || at < before) && localDate(new Date(at), zone) === today)) out.push({ kind: 'daily_cap', invoiceId: null, reason: `${name} already got an email from us today (one a day)` });
+  return out;
+}
+
+/** The rule's answer for one customer. A whole-account email (no invoices) is held by customer-level holds only. */
+export function decideContact(facts: ContactFacts, request: ContactRequest, now: string): ContactAnswer {
+  const today = localDate(new Date(now), request.timeZone ?? 'UTC');
+  const customer = customerHolds(facts, request, now);
+  // A customer-wide promise stands for every invoice; asked about none, it holds the statement too.
+  const byId = new Map(facts.invoices.map((i) => [i.id, i]));
+  const asked = [...new Set(request.invoiceIds)];
+  const invoiceHeld = asked.flatMap((id) => {
+    const invoice = byId.get(id);
+    return invoice ? invoiceHolds(facts, invoice, request, today) : [{ kind: 'closed' as const, invoiceId: id, reason: 'The invoice no longer exists' }];
+  });
+  const heldIds = new Set(invoiceHeld.map((h) => h.invoiceId));
+  const remaining = asked.filter((id) => !heldIds.has(id));
+  const held = [...customer, ...invoiceHeld];
+  const allowed = customer.length === 0 && (asked.length === 0 || remaining.length > 0);
+  return { allowed, invoiceIds: allowed ? remaining : [], held, reason: held.length ? reasonWords(held, allowed) : null };
+}
+
+const HELD = 'Held: ';
+
+/** "Held: INV-1 is disputed; Dover replied on Nov 23 and nobody has answered yet." or, with some left, "Left out: ...". */
+export function reasonWords(held: ContactHold[], allowed: boolean): string {
+  return `${allowed ? 'Left out: ' : HELD}${held.map((h) => h.reason).join('; ')}.`;
+}
+
+/** A failure stored in the rule's words: the send was held, not refused by the mail server. */
+export function isHeldWords(words: string | null): boolean {
+  return words?.startsWith(HELD) ?? false;
+}
+
+/**
+ * A send the rule held at the moment of sending: nothing went out. Permanent for a job: it does not
+ * try again by itself; a person sends it again once the hold is lifted.
+ */
+export class ContactHeldError extends PermanentJobError {
+  constructor(readonly answer: ContactAnswer) {
+    super(answer.reason ?? 'Held.');
+    this.name = 'ContactHeldError';
+  }
+}
