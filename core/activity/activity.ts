@@ -8,6 +8,8 @@ import type { Db } from '../db/connection';
 import type { CallOutcome } from '../db/schema';
 import { NotFoundError } from '../errors';
 import { fromMinor } from '../money';
+import type { ReadingDto } from '../communications/timeline';
+import { readingOfRow } from '../replies/readings';
 
 export interface ActivityEntry {
   kind: 'communication' | 'action';
@@ -28,6 +30,8 @@ export interface ActivityEntry {
   /** A promise to pay logged with a call: its date and amount (major units); null otherwise. */
   promise_date: string | null;
   promise_amount: number | null;
+  /** A reply from the customer: how it reads (core/replies/reading.ts); null otherwise. */
+  reading: ReadingDto | null;
 }
 
 export const MAX_ACTIVITY = 200;
@@ -50,6 +54,7 @@ export async function invoiceActivity(db: Db, companyId: string, invoiceId: stri
     db
       .selectFrom('communications')
       .select(['id', 'kind', 'direction', 'subject', 'body', 'occurred_at', 'author_name', 'outcome', 'promise_date', 'promise_amount'])
+      .select(['reading_kind', 'reading_date', 'reading_amount', 'reading_sentence', 'reading_by_name', 'reading_corrected_at'])
       .where('invoice_id', '=', invoiceId)
       .where('company_id', '=', companyId)
       .orderBy('occurred_at', 'desc')
@@ -81,6 +86,7 @@ export async function invoiceActivity(db: Db, companyId: string, invoiceId: stri
     outcome: c.outcome,
     promise_date: c.promise_date,
     promise_amount: c.promise_amount === null ? null : fromMinor(c.promise_amount),
+    reading: readingOfRow(c),
   }));
   const fromActions: ActivityEntry[] = actions.map((a) => ({
     kind: 'action',
@@ -95,6 +101,7 @@ export async function invoiceActivity(db: Db, companyId: string, invoiceId: stri
     outcome: null,
     promise_date: null,
     promise_amount: null,
+    reading: null,
   }));
   return mergeNewestFirst(fromCommunications, fromActions, limit);
 }

@@ -17,20 +17,43 @@ function isReply(c: { kind: string; direction: string }): boolean {
   return c.kind === 'email' && c.direction === 'inbound';
 }
 
-/** The automatic reading of a reply recorded before readings were kept, read now. */
+/** The automatic reading of a reply, read now, as the app shows it. */
+function readNow(c: { subject: string | null; body: string | null; occurred_at: string }): ReadingDto {
+  const r = readReply(c.subject, c.body, c.occurred_at);
+  return { kind: r.kind, promise_date: r.date, promise_amount: r.amount === null ? null : fromMinor(r.amount), sentence: r.sentence, automatic: true, corrected_by: null, corrected_at: null };
+}
+
+/** A communication with its reading: a reply recorded before readings were kept is read now. */
 export function withReading(c: CommunicationDto): CommunicationDto {
   if (c.reading !== null || !isReply(c)) return c;
-  const r = readReply(c.subject, c.body, c.occurred_at);
-  const reading: ReadingDto = {
-    kind: r.kind,
-    promise_date: r.date,
-    promise_amount: r.amount === null ? null : fromMinor(r.amount),
-    sentence: r.sentence,
-    automatic: true,
-    corrected_by: null,
-    corrected_at: null,
+  return { ...c, reading: readNow(c) };
+}
+
+/** A communication row's reading as the app shows it (kept, else read now); null for anything but a reply. */
+export function readingOfRow(c: {
+  kind: string;
+  direction: string;
+  subject: string | null;
+  body: string | null;
+  occurred_at: string;
+  reading_kind: ReadingKind | null;
+  reading_date: string | null;
+  reading_amount: number | null;
+  reading_sentence: string | null;
+  reading_by_name: string | null;
+  reading_corrected_at: string | null;
+}): ReadingDto | null {
+  if (!isReply(c)) return null;
+  if (c.reading_kind === null) return readNow(c);
+  return {
+    kind: c.reading_kind,
+    promise_date: c.reading_date,
+    promise_amount: c.reading_amount === null ? null : fromMinor(c.reading_amount),
+    sentence: c.reading_sentence,
+    automatic: c.reading_corrected_at === null,
+    corrected_by: c.reading_by_name,
+    corrected_at: c.reading_corrected_at,
   };
-  return { ...c, reading };
 }
 
 export interface ReadingCorrection {

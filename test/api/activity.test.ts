@@ -94,7 +94,7 @@ describe('invoice activity (extension)', () => {
   });
 
   it('merges newest first with ties broken by id and a limit', () => {
-    const e = (id: string, at: string): ActivityEntry => ({ kind: 'action', id, at, type: 'call', direction: null, status: null, title: id, detail: null, by: null, outcome: null, promise_date: null, promise_amount: null });
+    const e = (id: string, at: string): ActivityEntry => ({ kind: 'action', id, at, type: 'call', direction: null, status: null, title: id, detail: null, by: null, outcome: null, promise_date: null, promise_amount: null, reading: null });
     expect(mergeNewestFirst([e('a', '2026-01-02'), e('c', '2026-01-01')], [e('b', '2026-01-02')], 2).map((x) => x.id)).toEqual(['b', 'a']);
   });
 });

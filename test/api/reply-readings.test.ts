@@ -100,6 +100,10 @@ describe('reading customers’ replies', () => {
     const reply = await customerWrites('2026-11-24T10:00:00Z', said);
     expect(reply.body).toContain(said);
     expect(reply.reading).toEqual({ kind: 'dispute', promise_date: null, promise_amount: null, sentence: said, automatic: true, corrected_by: null, corrected_at: null });
+    // The invoice's activity (the desk's panel) carries the same reading.
+    const activity = (await w.api('GET', w.path(`/invoices/${chase.invoice}/activity`))).body.data;
+    expect(activity.find((e: { id: string }) => e.id === reply.id).reading).toEqual(reply.reading);
+    expect(activity.filter((e: { reading: unknown }) => e.reading !== null)).toHaveLength(1);
     // Held for the unanswered reply, not for a promise of October 1 next year; the dispute is only proposed.
     expect(await enrollment()).toMatchObject({ pause_kind: 'reply', pause_reason: 'Paused: Granite State Roofing replied on Nov 24 and nobody has answered yet' });
     expect((await w.api('GET', w.path(`/disputes?invoice_id=${chase.invoice}`))).body).toMatchObject({ data: [] });

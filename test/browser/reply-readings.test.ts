@@ -19,6 +19,7 @@ interface Company {
 interface Reply {
   id: string;
   customer: string;
+  invoice: string | null;
   customer_name: string;
   reading: { kind: string; sentence: string | null; automatic: boolean } | null;
 }
@@ -124,5 +125,13 @@ describe('reply readings and owner-only settings in the app', () => {
       automatic: false,
     });
     await expect.poll(() => page.getByTestId('reply-reading').filter({ hasText: reply.reading!.sentence! }).first().innerText()).toContain('Promise to pay by');
+
+    // The invoice's panel on the desk shows the same reading, as corrected.
+    expect(reply.invoice).not.toBeNull();
+    await page.goto(`${server.url}/companies/${acme.id}/invoices/${reply.invoice}`);
+    const inPanel = page.getByTestId('panel-activity').getByTestId('reply-reading').filter({ hasText: reply.reading!.sentence! });
+    await expect.poll(() => inPanel.count()).toBe(1);
+    expect(await inPanel.innerText()).toContain('Corrected by');
+    expect(await inPanel.getByRole('button', { name: 'It is a dispute' }).isVisible()).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { invoiceActivity } from '../../activity/activity';
 import { scopeOf } from '../context';
 import { createRouter, DateString, idParams, json, problems, SECURITY, Timestamp, Uuid } from '../openapi';
-import { CallOutcome } from './communications';
+import { CallOutcome, ReplyReading } from './communications';
 
 const ActivityEntry = z
   .object({
@@ -18,6 +18,7 @@ const ActivityEntry = z
     outcome: CallOutcome.nullable().openapi({ description: "A call's outcome" }),
     promise_date: DateString.nullable().openapi({ description: 'A promise to pay logged with a call' }),
     promise_amount: z.number().nullable().openapi({ description: "The promised amount, in the invoice's currency" }),
+    reading: ReplyReading.nullable(),
   })
   .openapi('ActivityEntry');
 

@@ -20,7 +20,7 @@ const ReadingKind = z.enum(READING_KINDS).openapi('ReplyReadingKind', {
   description: 'promise (explicit commitment words with a date within 120 days, or an amount), dispute (a complaint about the bill or a claim of having paid: a proposed dispute), needs_answer (a question or request), none',
 });
 
-const ReplyReading = z
+export const ReplyReading = z
   .object({
     kind: ReadingKind,
     promise_date: DateString.nullable(),
@@ -30,7 +30,7 @@ const ReplyReading = z
     corrected_by: z.string().nullable(),
     corrected_at: Timestamp.nullable(),
   })
-  .openapi('ReplyReading');
+  .openapi('ReplyReading', { description: 'How ardesk read an email received (a promise, a proposed dispute, a question), or how a person corrected it' });
 
 export const Communication = z
   .object({
@@ -54,7 +54,7 @@ export const Communication = z
     attachments: z.array(z.object({ name: z.string(), size: z.number().int() })).openapi({ description: 'Attachment names and sizes in bytes (their content is not kept): of an email received, or the documents ardesk attached to one it sent (a reminder\'s invoice PDF, a statement)' }),
     email_connection_id: Uuid.nullable(),
     created_at: Timestamp,
-    reading: ReplyReading.nullable().openapi({ description: 'An email received: how ardesk read it (a promise, a proposed dispute, a question), or how a person corrected it; null for the rest' }),
+    reading: ReplyReading.nullable(),
   })
   .openapi('Communication');
 

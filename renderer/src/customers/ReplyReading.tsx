@@ -4,7 +4,7 @@ import { FormError, useSave } from '../components/useSave';
 import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
 import { api } from '../state/session';
 
-type Reading = NonNullable<Schemas['Communication']['reading']>;
+type Reading = NonNullable<Schemas['ReplyReading']>;
 type Correction = Schemas['ReplyReadingCorrection'];
 
 /** What ardesk made of a reply, in words. */

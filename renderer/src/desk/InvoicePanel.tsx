@@ -5,10 +5,11 @@ import { signalLine } from '../insights/describe';
 import { LogContactButton } from '../components/LogContact';
 import { InvoicePdfButton } from '../documents/DocumentButtons';
 import { communicationKind } from '../customers/communication-words';
+import { ReplyReading } from '../customers/ReplyReading';
 import { InsightCard } from '../components/InsightCard';
 import { type Loaded, useLoad } from '../components/useLoad';
 import { useConnection } from '../state/connection';
-import { api } from '../state/session';
+import { api, useSession } from '../state/session';
 import { usePageTitle } from '../state/title';
 import { toast } from '../state/toasts';
 import { BucketText, CustomerLink, LabelChip, StatusBadge } from './cells';
@@ -201,7 +202,7 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
             {customer.error !== null && <ErrorBox what="the customer's location and billing contact" error={customer.error} onRetry={customer.reload} />}
             <DunningPlan invoice={invoice} />
             <Signals companyId={companyId} invoice={invoice} version={version} />
-            <Activity activity={activity} />
+            <Activity companyId={companyId} currency={invoice.currency} activity={activity} onChanged={changed} />
           </>
         )}
       </div>
@@ -422,7 +423,8 @@ export function newestFirst<T extends { at: string }>(entries: readonly T[]): T[
   return [...entries].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
 }
 
-function Activity({ activity }: { activity: Loaded<Schemas['ActivityList']> }) {
+function Activity({ companyId, currency, activity, onChanged }: { companyId: string; currency: string; activity: Loaded<Schemas['ActivityList']>; onChanged: () => void }) {
+  const canWrite = useSession((s) => s.companies.find((c) => c.id === companyId)?.role) !== 'viewer';
   return (
     <Section title="Activity" testId="panel-activity">
       {activity.error !== null && <ErrorBox what="the activity history" error={activity.error} onRetry={activity.reload} />}
@@ -441,6 +443,7 @@ function Activity({ activity }: { activity: Loaded<Schemas['ActivityList']> }) {
                     {entry.by ? ` · ${entry.by}` : ''}
                   </div>
                   {entry.detail && <div className="small clamp">{entry.detail}</div>}
+                  {entry.reading && <ReplyReading companyId={companyId} communicationId={entry.id} reading={entry.reading} currency={currency} canWrite={canWrite} onChanged={onChanged} />}
                 </div>
               </li>
             );
