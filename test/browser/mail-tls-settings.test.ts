@@ -69,4 +69,26 @@ describe("Settings › Email: trusting a self-hosted mail server's certificate",
     const stored = await apiCall(page, 'GET', `/api/companies/${companyId}/email-connections/${made.body.id}`);
     expect(stored.body.smtp_trusted_certificate).toBeNull();
   }, 120_000);
+
+  it('tells a collector that a company owner can trust the certificate, without offering it', async () => {
+    // The demo user is a collector of the other demo company, whose owner is "outsider".
+    const login = await fetch(`${server.url}/api/v1/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'outsider', password: 'outsider' }) });
+    const owner = (await login.json()) as { token: string; companies: Array<{ id: string }> };
+    const other = owner.companies[0].id;
+    expect(other).not.toBe(companyId);
+    const made = await fetch(`${server.url}/api/companies/${other}/email-connections`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Token ${owner.token}` },
+      body: JSON.stringify({ name: 'Kitchen relay', from_email: 'ar@catering.example', smtp_host: '127.0.0.1', smtp_port: smtp.port, is_default: false }),
+    });
+    expect(made.status).toBe(201);
+
+    await page.getByRole('combobox', { name: 'Company', exact: true }).selectOption(other);
+    const table = page.getByTestId('email-connections');
+    await table.getByRole('button', { name: 'Test connection Kitchen relay' }).click();
+    const outcomes = table.getByTestId('connection-outcomes');
+    await expect.poll(() => outcomes.innerText(), { timeout: 30_000 }).toContain('A company owner can trust this certificate here.');
+    expect(await outcomes.innerText()).toContain('Certificate: CN=mail.self-hosted.test');
+    expect(await outcomes.getByRole('button', { name: 'Trust this certificate' }).count()).toBe(0);
+  }, 60_000);
 });
