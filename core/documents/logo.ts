@@ -8,9 +8,10 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { isBoundedPng, LOGO_BOX } from './logo-size';
 
-/** The stored raster's bound: wider than any logo is printed (at most 180 x 60 pt), at 300 dpi and more. */
-export const LOGO_BOX = { width: 1200, height: 400 } as const;
+export { isBoundedPng, LOGO_BOX, pngSize } from './logo-size';
+
 /** The largest PNG or JPEG decoded (about 100 MB of RGBA pixels at most, while it is shrunk). */
 export const MAX_LOGO_INPUT_PIXELS = 25_000_000;
 /** An SVG's element tree, counted before anything draws it. */
@@ -96,20 +97,6 @@ export function svgProblem(text: string): string | null {
   if (total === Number.POSITIVE_INFINITY) return 'The SVG logo refers to itself in a loop or too deeply; save it as a PNG';
   if (total > SVG_LIMITS.instances) return tooMany;
   return null;
-}
-
-/** A PNG's width and height from its IHDR chunk, without decoding anything; null if it is not one. */
-export function pngSize(data: Uint8Array): { width: number; height: number } | null {
-  if (data.length < 24 || data[0] !== 0x89 || data[1] !== 0x50 || data[2] !== 0x4e || data[3] !== 0x47) return null;
-  if (Buffer.from(data.subarray(12, 16)).toString('latin1') !== 'IHDR') return null;
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
-}
-
-/** Whether a PNG already fits the stored bound, so it can be drawn as it is. */
-export function isBoundedPng(data: Uint8Array): boolean {
-  const size = pngSize(data);
-  return size !== null && size.width > 0 && size.height > 0 && size.width <= LOGO_BOX.width && size.height <= LOGO_BOX.height;
 }
 
 function fitted(image: ReturnType<typeof sharp>): Promise<Buffer> {

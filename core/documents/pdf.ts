@@ -6,6 +6,7 @@
 import type * as fontkit from 'fontkit';
 import type { DocumentDetailsWithLogo } from './details';
 import { type Face, freshGlyphs, primaryFace } from './fonts';
+import { isBoundedPng } from './logo-size';
 import { forgetShapedLines, isSimple, type ShapedGlyph, type ShapedLine, shapeLine, type Weight } from './text-runs';
 
 export const MARGIN = 48;
@@ -386,12 +387,11 @@ export function textBlock(doc: PDFKit.PDFDocument, text: string, x: number, y: n
 function drawLogo(page: Page, details: DocumentDetailsWithLogo, y: number): number {
   if (!details.logoData || !details.logo) return 0;
   const box = { width: 150, height: 56 };
+  // Only a bounded PNG is drawn (render.ts bounds every logo first, logo.ts): never an SVG or a
+  // file as uploaded, which could stand for billions of shapes or pixels.
+  if (details.logo.type !== 'image/png' || !isBoundedPng(details.logoData)) return 0;
   try {
-    if (details.logo.type === 'image/svg+xml') {
-      (require('svg-to-pdfkit') as typeof import('svg-to-pdfkit'))(page.doc, details.logoData.toString('utf8'), page.left, y, { ...box, preserveAspectRatio: 'xMinYMin meet' });
-    } else {
-      page.doc.image(details.logoData, page.left, y, { fit: [box.width, box.height] });
-    }
+    page.doc.image(details.logoData, page.left, y, { fit: [box.width, box.height] });
     return box.height;
   } catch {
     // A logo that passed the size and type checks but does not decode is left out, not fatal.

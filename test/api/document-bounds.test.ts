@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svgProblem } from '../../core/documents/logo';
+import { isBoundedPng, pngSize, svgProblem } from '../../core/documents/logo';
 import { MAX_STATEMENT_LINES, StatementTooLongError, statementData } from '../../core/documents/statement';
 import { runCommand, systemActor } from '../../core/engine';
 import { UPLOAD_SLOTS } from '../../core/http/middleware/upload-slots';
@@ -71,6 +71,13 @@ describe('logos within bounds', () => {
     expect(svgProblem('<svg xmlns="http://www.w3.org/2000/svg"><defs><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/></svg>')).toMatch(/in a loop/);
     expect(svgProblem('<!DOCTYPE svg [<!ENTITY a "aaaa">]><svg>&a;</svg>')).toMatch(/entities/);
     expect(svgProblem('<svg xmlns="http://www.w3.org/2000/svg"><defs><rect id="r" width="1" height="1"/></defs><use href="#r"/><use href="#r" x="2"/></svg>')).toBeNull();
+  });
+
+  it('reads the size of a PNG from its header alone: the 12000 x 12000 bomb is not drawn as it is, a 600 x 200 logo is', () => {
+    expect(pngSize(fixture('pixel-bomb.png'))).toEqual({ width: 12000, height: 12000 });
+    expect(isBoundedPng(fixture('pixel-bomb.png'))).toBe(false);
+    expect(isBoundedPng(fixture('logo.png'))).toBe(true);
+    expect(pngSize(fixture('wide.jpg'))).toBeNull();
   });
 
   it('refuses the SVG and PNG bombs at upload with words, keeping the logo there was; stores a JPEG as a PNG of at most 1200 x 400', async () => {
