@@ -184,6 +184,20 @@ async function updateClaimed(tx: CommandTx, job: Pick<Job, 'id' | 'attempts'>, s
   return Number(updated.numUpdatedRows) > 0;
 }
 
+/**
+ * Renews the lease of a job this worker has in hand (locked now), so a long job (a statement run
+ * of thousands of customers, a refresh) is never taken for abandoned while it runs. False when
+ * the claim was lost.
+ */
+export async function renewLease(engine: Pick<Engine, 'db' | 'clock'>, job: Pick<Job, 'id' | 'attempts' | 'company_id'>): Promise<boolean> {
+  return runCommand(engine, 'renew_job_lease', { actor: systemActor, companyId: job.company_id }, async (tx) => {
+    const renewed = await tx.db.updateTable('jobs').set({ locked_at: tx.now }).where('id', '=', job.id).where('status', '=', 'running').where('attempts', '=', job.attempts).executeTakeFirst();
+    if (Number(renewed.numUpdatedRows) === 0) return false;
+    await tx.record('job', job.id, 'update', { locked_at: tx.now });
+    return true;
+  });
+}
+
 /** Raised when a job's claim was taken over (its lease expired) before the worker finished it. */
 export class LostClaimError extends Error {
   constructor(jobId: string) {

@@ -6,7 +6,7 @@
  */
 import type { Job, JobStatus } from '../db/schema';
 import type { Actor, CommandTx, Engine } from '../engine';
-import { claimNextJob, completeJob, failJob, type JobLane, LostClaimError, reclaimStaleJobs, type RetryPolicy } from './queue';
+import { claimNextJob, completeJob, failJob, type JobLane, LostClaimError, reclaimStaleJobs, renewLease, type RetryPolicy } from './queue';
 
 /** A failure that another try cannot fix: the job fails at once, whatever attempts remain. */
 export class PermanentJobError extends Error {
@@ -34,7 +34,10 @@ export interface WorkerOptions {
   /** First retry delay; each further failure doubles it. */
   retryBaseMs: number;
   retryMaxMs: number;
-  /** A job running longer than this is taken to belong to a dead worker and is reclaimed. */
+  /**
+   * A running job whose lease was not renewed for this long is taken to belong to a dead worker
+   * and is reclaimed; the worker renews the lease of the job in hand every quarter of it.
+   */
   leaseMs: number;
   /** How often the timer loop looks for due jobs. */
   pollMs: number;
@@ -88,6 +91,8 @@ export function createWorker(engine: Engine, options: Partial<WorkerOptions> & P
       },
     };
     const run = { id: job.id, kind: job.kind, companyId: job.company_id, attempts: job.attempts };
+    const heartbeat = setInterval(() => void renewLease(engine, job).catch(settings.onError), settings.leaseMs / 4);
+    heartbeat.unref();
     try {
       if (!handler) throw new PermanentJobError(`no handler for job kind "${job.kind}"`);
       await handler(job, ctx);
@@ -99,6 +104,8 @@ export function createWorker(engine: Engine, options: Partial<WorkerOptions> & P
       if (err instanceof LostClaimError) return { ...run, status: 'running', error: message };
       const status = await failJob(engine, job, message, err instanceof PermanentJobError, policy);
       return { ...run, status: status ?? 'running', error: message };
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 

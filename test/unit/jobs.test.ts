@@ -215,6 +215,21 @@ describe('the durable job queue and worker', () => {
     expect(await job(id)).toMatchObject({ status: 'succeeded', locked_by: null, last_error: null });
   });
 
+  it('renews the lease of the job in hand, so a job running longer than the lease is not taken over', async () => {
+    const { id } = await enqueue('long');
+    const later = addMs(NOW, 1_000);
+    let reclaimedMeanwhile: string[] | null = null;
+    const handler: JobHandler = async () => {
+      // A second past the 400 ms lease: only the renewal keeps the job this worker's.
+      engine.clock.set(later);
+      await expect.poll(async () => (await job(id)).locked_at).toBe(later);
+      reclaimedMeanwhile = await reclaimStaleJobs(engine, 400);
+    };
+    const worker = createWorker(engine, { handlers: { test: handler }, leaseMs: 400 });
+    expect((await worker.runDueJobs()).map((r) => [r.status, r.attempts])).toEqual([['succeeded', 1]]);
+    expect(reclaimedMeanwhile).toEqual([]);
+  });
+
   it('leaves a job claimed by this process (alive) to its lease', async () => {
     const { id } = await enqueue('live-owner');
     await claimNextJob(engine);
