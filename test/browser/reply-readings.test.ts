@@ -133,5 +133,16 @@ describe('reply readings and owner-only settings in the app', () => {
     await expect.poll(() => inPanel.count()).toBe(1);
     expect(await inPanel.innerText()).toContain('Corrected by');
     expect(await inPanel.getByRole('button', { name: 'It is a dispute' }).isVisible()).toBe(true);
+    // The panel's sections above load one by one: scroll until the reading stays in view.
+    await expect
+      .poll(async () => {
+        await inPanel.scrollIntoViewIfNeeded();
+        return inPanel.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return r.top >= 0 && r.bottom <= window.innerHeight;
+        });
+      })
+      .toBe(true);
+    await lookAndCheck(page, 'panel-reply-reading');
   });
 });
