@@ -5,7 +5,7 @@
  * never enter a change record.
  */
 import type { Db } from '../db/connection';
-import { ANY_MAIL_ENDPOINT, endpointErrors, endpointRefusal, type MailEndpointRule, resolvedRefusal } from './endpoints';
+import { ANY_MAIL_ENDPOINT, endpointErrors, endpointRefusal, isLoopbackHost, type MailEndpointRule, resolvedRefusal } from './endpoints';
 import type { EmailConnection, Role } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand } from '../engine';
 import { ConflictError, type FieldErrors, ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
@@ -16,7 +16,7 @@ import { blankToNull } from '../text';
 import { IMAP_TIMEOUT_SECONDS } from './imap';
 import { SMTP_TIMEOUT_SECONDS } from './mailer';
 import { probeCertificate } from './probe';
-import { type CertificateInfo, isLoopbackHost, pemInfo } from './tls';
+import { type CertificateInfo, pemInfo } from './tls';
 
 /** A certificate an owner trusted for one of the connection's servers. */
 export interface TrustedCertificateDto extends CertificateInfo {

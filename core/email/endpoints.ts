@@ -23,17 +23,36 @@ export const USUAL_MAIL_PORTS = [25, 465, 587, 143, 993];
 /** A team server's rule unless its operator says otherwise (serve.ts mailRuleOf). */
 export const TEAM_MAIL_ENDPOINT: MailEndpointRule = { ports: USUAL_MAIL_PORTS, hosts: null, refusePrivate: true };
 
-const PRIVATE = new BlockList();
-for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) PRIVATE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) PRIVATE.addSubnet(net, bits, 'ipv6');
+function blockList(v4: ReadonlyArray<readonly [string, number]>, v6: ReadonlyArray<readonly [string, number]>): BlockList {
+  const list = new BlockList();
+  for (const [net, bits] of v4) list.addSubnet(net, bits, 'ipv4');
+  for (const [net, bits] of v6) list.addSubnet(net, bits, 'ipv6');
+  return list;
+}
 
-/** Loopback, private (RFC 1918, unique local), shared, link-local or unspecified: this server's own networks. */
-export function isPrivateAddress(address: string): boolean {
-  const plain = address.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+const LOOPBACK = blockList([['127.0.0.0', 8]], [['::1', 128]]);
+const PRIVATE = blockList(
+  [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]],
+  [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10]],
+);
+
+/** Whether a host (a name or an address, IPv6 possibly bracketed or IPv4-mapped) is in `list`; "localhost" names count as loopback. */
+function hostIn(list: BlockList, host: string): boolean {
+  const plain = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain)?.[1] ?? plain;
   const family = isIP(v4);
   if (family === 0) return v4 === 'localhost' || v4.endsWith('.localhost');
-  return PRIVATE.check(v4, family === 4 ? 'ipv4' : 'ipv6');
+  return list.check(v4, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** A relay on this machine: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopbackHost(host: string): boolean {
+  return hostIn(LOOPBACK, host);
+}
+
+/** Loopback, private (RFC 1918, unique local), shared, link-local or unspecified: this server's own networks. */
+export function isPrivateAddress(address: string): boolean {
+  return hostIn(PRIVATE, address);
 }
 
 function listed(rule: MailEndpointRule, host: string): boolean {

@@ -6,7 +6,6 @@
  * does not offer TLS and the connection does not require it.
  */
 import { X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
 import { checkServerIdentity, createSecureContext, getCACertificates, type PeerCertificate, type SecureContext } from 'node:tls';
 
 export type MailProtocol = 'SMTP' | 'IMAP';
@@ -58,12 +57,6 @@ function secureContextFor(pinnedPem: string | null): SecureContext {
     contexts.set(key, context);
   }
   return context;
-}
-
-export function isLoopbackHost(host: string): boolean {
-  const plain = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (plain === 'localhost' || plain === '::1' || plain === '0:0:0:0:0:0:0:1') return true;
-  return isIP(plain) === 4 && plain.startsWith('127.');
 }
 
 /** A certificate's fields as shown, from a PEM or a peer certificate. */

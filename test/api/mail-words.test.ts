@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mailRuleOf } from '../../core/cli/commands/serve';
 import { smtpRefusalWords, smtpStatusClass } from '../../core/email/diagnose';
-import { isPrivateAddress, resolvedRefusal, TEAM_MAIL_ENDPOINT } from '../../core/email/endpoints';
+import { isLoopbackHost, isPrivateAddress, resolvedRefusal, TEAM_MAIL_ENDPOINT } from '../../core/email/endpoints';
 import { createApp } from '../../core/http/app';
 import { createWorker } from '../../core/jobs/worker';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
@@ -120,11 +120,13 @@ describe('a team server and private mail hosts', () => {
     expect(tested.body.smtp).toMatchObject({ ok: false, message: 'This server may not connect to a private or local address (127.0.0.1) unless its operator lists it in --mail-hosts', certificate: null });
   });
 
-  it('checks what a host name resolves to, and knows the private ranges', async () => {
+  it('checks what a host name resolves to, and knows the private and loopback ranges', async () => {
     expect(await resolvedRefusal(TEAM_MAIL_ENDPOINT, 'localhost')).toMatch(/^This server may not connect to a private or local address \(localhost, (127\.0\.0\.1|::1)\)/);
     expect(await resolvedRefusal(mailRuleOf(undefined, 'localhost'), 'localhost')).toBeNull();
     expect(await resolvedRefusal({ ports: null, hosts: null, refusePrivate: false }, 'localhost')).toBeNull();
     for (const address of ['127.0.0.1', '10.1.2.3', '100.64.0.1', '::ffff:192.168.0.1', '[::1]', 'fe80::1', '0.0.0.0']) expect(isPrivateAddress(address), address).toBe(true);
     for (const address of ['8.8.8.8', '172.32.0.1', '2001:4860:4860::8888', 'smtp.acme.example']) expect(isPrivateAddress(address), address).toBe(false);
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1', 'LocalHost']) expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['10.0.0.5', '::', 'smtp.acme.example', 'localhost.acme.example']) expect(isLoopbackHost(host), host).toBe(false);
   });
 });
