@@ -1,8 +1,9 @@
 /**
  * A reply's reading as the app shows it, and a person's correction of it: not a promise, a
  * dispute (which opens the dispute on the reply's invoice in the same command), a question that
- * needs an answer, or a promise with another date or amount. The correction is kept with the reply
- * (who, when) and the chase's holds follow it at once.
+ * needs an answer, or a promise with another date or amount (which withdraws the proposals it makes
+ * wrong, as a promise logged with a call does). The correction is kept with the reply (who, when)
+ * and the chase's holds follow it at once.
  */
 import { getCommunication, type CommunicationDto, type ReadingDto } from '../communications/timeline';
 import { isValidDate, MAX_DATE } from '../dates';
@@ -11,6 +12,7 @@ import { type Engine, runCommand, type Scope } from '../engine';
 import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { refreshHolds } from '../holds/store';
 import { fromMinor, MAX_AMOUNT } from '../money';
+import { withdrawProposals } from '../supersede/withdraw';
 import { type ReadingKind, readReply } from './reading';
 
 function isReply(c: { kind: string; direction: string }): boolean {
@@ -117,6 +119,8 @@ export async function correctReading(engine: Engine, scope: Scope, communication
     };
     await tx.db.updateTable('communications').set(set).where('id', '=', c.id).execute();
     await tx.record('communication', c.id, 'update', set);
+    // A promise a person confirms makes the proposals that chase its invoice wrong, as one logged with a call does.
+    if (set.reading_kind === 'promise' && set.reading_date) await withdrawProposals(tx, scope.companyId, { kind: 'promise', customerId: c.customer_id, invoiceId: c.invoice_id, date: set.reading_date });
     if (input.kind === 'dispute' && c.invoice_id) {
       const invoice = await tx.db.selectFrom('invoices').select('closing_reason').where('id', '=', c.invoice_id).executeTakeFirstOrThrow();
       const open = await tx.db.selectFrom('disputes').select('id').where('company_id', '=', scope.companyId).where('invoice_id', '=', c.invoice_id).where('status', '=', 'open').executeTakeFirst();

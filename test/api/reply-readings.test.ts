@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWorker } from '../../core/jobs/worker';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
+import { addAction } from '../support/actions-fixtures';
 import { type ImapServer, startImap } from '../support/imap';
 import { activeSequence, addCustomer, addInvoice, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
@@ -128,12 +129,16 @@ describe('reading customers’ replies', () => {
     expect(resumed.status).toBe(200);
     expect(resumed.body).toMatchObject({ pause_kind: null, pause_reason: null });
 
-    // The collector corrects the date: a person's promise holds, and names its year.
+    // The collector corrects the date: a person's promise holds, and names its year; the engine's
+    // proposal to chase the invoice is withdrawn as for a promise logged with a call.
+    const proposal = await addAction(w.engine, w.company, { customer_id: chase.customer, invoice_id: chase.invoice, action_type: 'call', description: 'Call about INV-10333' });
     const corrected = await correct(reply.id, { kind: 'promise', promise_date: '2027-01-08' }, w.tokens.bob);
     expect(corrected.status).toBe(200);
     expect(corrected.body.reading).toMatchObject({ kind: 'promise', promise_date: '2027-01-08', promise_amount: null, sentence: 'Hi, we will pay $3,600.00 on Dec 4.', automatic: false, corrected_by: 'bob' });
     expect(corrected.body.reading.corrected_at).toBe(w.engine.clock.now().toISOString());
     expect(await enrollment()).toMatchObject({ pause_kind: 'promise', pause_reason: 'Paused: Granite State Roofing promised payment for INV-10333 by Jan 8, 2027' });
+    expect(await w.engine.db.selectFrom('actions').select('status').where('id', '=', proposal).executeTakeFirstOrThrow()).toEqual({ status: 'cancelled' });
+    expect(await w.engine.db.selectFrom('action_approvals').select('reason').where('action_id', '=', proposal).executeTakeFirstOrThrow()).toEqual({ reason: 'superseded: promise to pay on record for January 8, 2027' });
 
     // Not a promise after all: nothing holds the chase but the reply the resume already handled.
     const none = await correct(reply.id, { kind: 'none' }, w.tokens.bob);
