@@ -205,7 +205,7 @@ async function operate(engine: EngineLike, scope: Scope, actionId: string, opera
     // One decision per trigger: the option chosen cancels the others.
     if (operation === 'approve' || operation === 'send' || operation === 'complete') await withdrawSiblings(tx, scope.companyId, action);
     // Approving an email sends it: the send is queued in the approval's own transaction.
-    if (operation === 'approve' && action.action_type === 'email') await queueActionEmail(tx, scope.companyId, actionId, scope.actor);
+    if (operation === 'approve' && action.action_type === 'email') await queueActionEmail(tx, scope.companyId, actionId, scope.actor, metadata);
     return getAction(tx.db, scope.companyId, actionId, tx.now.slice(0, 10));
   });
 }
@@ -245,12 +245,13 @@ export async function retryAction(engine: EngineLike, scope: Scope, actionId: st
     const edits: Record<string, string> = {};
     if (input.final_content !== undefined) edits.final_content = input.final_content;
     if (input.final_subject !== undefined) edits.final_subject = input.final_subject;
+    const metadata = { ...parseMetadata(action.metadata), ...edits };
     if (Object.keys(edits).length) {
-      const changes = { metadata: JSON.stringify({ ...parseMetadata(action.metadata), ...edits }), updated_at: tx.now };
+      const changes = { metadata: JSON.stringify(metadata), updated_at: tx.now };
       await tx.db.updateTable('actions').set(changes).where('id', '=', actionId).execute();
-      await tx.record('action', actionId, 'update', { ...changes, metadata: JSON.parse(changes.metadata) });
+      await tx.record('action', actionId, 'update', { ...changes, metadata });
     }
-    await queueActionEmail(tx, scope.companyId, actionId, scope.actor);
+    await queueActionEmail(tx, scope.companyId, actionId, scope.actor, metadata);
     return getAction(tx.db, scope.companyId, actionId, tx.now.slice(0, 10));
   });
 }

@@ -12,6 +12,7 @@ import { ConflictError, InvalidStateError } from '../errors';
 import { requeueSend } from '../email/outbox';
 import { addMs, enqueueJob, leaseAbandoned } from '../jobs/queue';
 import { WORKER_DEFAULTS } from '../jobs/worker';
+import { saysPastDue } from '../sequences/templates';
 
 export const ACTION_EMAIL = 'action_email';
 
@@ -19,6 +20,15 @@ export interface ActionEmailPayload {
   action_id: string;
   /** Who approved: the author of the communication the send records. */
   requested_by: { user_id: string | null; name: string | null };
+}
+
+/** What the action's email says: the approved text, else the draft. */
+export function actionEmailContent(metadata: Record<string, unknown>, fallback: { description: string; invoiceNumber: string | null }): { subject: string; text: string } {
+  const text = (k: string) => (typeof metadata[k] === 'string' && (metadata[k] as string).trim() ? (metadata[k] as string) : null);
+  return {
+    subject: text('final_subject') ?? text('draft_subject') ?? (fallback.invoiceNumber ? `Invoice ${fallback.invoiceNumber}` : fallback.description),
+    text: text('final_content') ?? text('draft_body') ?? fallback.description,
+  };
 }
 
 /** One key per action, ever: approving twice (two desks, a double click) queues one send. */
@@ -83,10 +93,18 @@ export async function deliveries(db: Db, companyId: string, actionIds: string[])
  * Queues the action's send in the caller's transaction, or puts its earlier send back in the
  * queue to run now (Retry). A send that is under way or done is left alone.
  */
-export async function queueActionEmail(tx: CommandTx, companyId: string, actionId: string, actor: Actor): Promise<void> {
+export async function queueActionEmail(tx: CommandTx, companyId: string, actionId: string, actor: Actor, metadata: Record<string, unknown>): Promise<void> {
   // The contact rule at the approval: a held customer or invoice is not approved for sending, and the approver reads why.
-  const action = await tx.db.selectFrom('actions').select(['customer_id', 'invoice_id']).where('company_id', '=', companyId).where('id', '=', actionId).executeTakeFirstOrThrow();
-  const answer = await checkContact(tx.db, companyId, action.customer_id, { channel: 'action', invoiceIds: action.invoice_id ? [action.invoice_id] : [] }, tx.now);
+  const action = await tx.db
+    .selectFrom('actions as a')
+    .leftJoin('invoices as i', 'i.id', 'a.invoice_id')
+    .select(['a.customer_id', 'a.invoice_id', 'a.description', 'i.invoice_number'])
+    .where('a.company_id', '=', companyId)
+    .where('a.id', '=', actionId)
+    .executeTakeFirstOrThrow();
+  const email = actionEmailContent(metadata, { description: action.description, invoiceNumber: action.invoice_number });
+  const request = { channel: 'action' as const, invoiceIds: action.invoice_id ? [action.invoice_id] : [], pastDue: saysPastDue(email.subject, email.text) };
+  const answer = await checkContact(tx.db, companyId, action.customer_id, request, tx.now);
   if (!answer.allowed) throw new ConflictError(`Not sent. ${answer.reason}`, 'contact_held');
   const payload: ActionEmailPayload = { action_id: actionId, requested_by: { user_id: actor.userId, name: actor.name } };
   const job = await enqueueJob(tx, { companyId, kind: ACTION_EMAIL, idempotencyKey: actionEmailKey(actionId), payload, subjectId: actionId });

@@ -13,8 +13,9 @@ import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { classifySendError, openJobOutbox, recordSentEmail, sendJobEmail } from '../email/outbox';
 import { defaultConnection } from '../email/connections';
 import { blankToNull } from '../text';
-import type { ActionEmailPayload } from './delivery';
+import { actionEmailContent, type ActionEmailPayload } from './delivery';
 import { parseMetadata } from './queries';
+import { saysPastDue } from '../sequences/templates';
 
 export const OUTCOME_UNKNOWN = 'The worker stopped while the mail server had the message. It may have been delivered, so it was not sent again; Retry sends it once more.';
 
@@ -22,15 +23,6 @@ export const OUTCOME_UNKNOWN = 'The worker stopped while the mail server had the
 export function actionMessageId(actionId: string, fromEmail: string): string {
   const domain = /@([A-Za-z0-9.-]+)$/.exec(fromEmail.trim())?.[1] ?? 'ardesk.invalid';
   return `<action.${actionId}@${domain}>`;
-}
-
-/** What the action's email says: the approved text, else the draft. */
-export function actionEmailContent(metadata: Record<string, unknown>, fallback: { description: string; invoiceNumber: string | null }): { subject: string; text: string } {
-  const text = (k: string) => (typeof metadata[k] === 'string' && (metadata[k] as string).trim() ? (metadata[k] as string) : null);
-  return {
-    subject: text('final_subject') ?? text('draft_subject') ?? (fallback.invoiceNumber ? `Invoice ${fallback.invoiceNumber}` : fallback.description),
-    text: text('final_content') ?? text('draft_body') ?? fallback.description,
-  };
 }
 
 /**
@@ -104,7 +96,7 @@ export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> 
 
   const message = { to, subject: email.subject, text: email.text, messageId, attachments };
   const invoiceIds = action.invoice_id ? [action.invoice_id] : [];
-  await sendJobEmail(engine, job, { companyId: job.company_id, customerId: action.customer_id, invoiceIds, connection, message, contact: { channel: 'action', decidedAt: job.created_at } }, (err) => {
+  await sendJobEmail(engine, job, { companyId: job.company_id, customerId: action.customer_id, invoiceIds, connection, message, contact: { channel: 'action', decidedAt: job.created_at, pastDue: saysPastDue(email.subject, email.text) } }, (err) => {
     const { words } = sendFailureWords(err, connection);
     return { settled: words, thrown: words };
   });

@@ -41,7 +41,10 @@ export interface ContactRequest {
   invoiceIds: string[];
   /** The words say "past due": an invoice not yet past due is dropped. */
   pastDue?: boolean;
-  /** Which of the chase holds count (a sequence's own settings); all by default. */
+  /**
+   * Which customer-wide chase holds count (a sequence's own settings: a reply, a promise for the
+   * whole account); all by default. A disputed or promised invoice is left out whatever they say.
+   */
   holds?: HoldSettings;
   /** The day the cap counts in (a sequence's zone); UTC by default. */
   timeZone?: string;
@@ -73,18 +76,14 @@ export interface ContactAnswer {
 
 /** The holds on one invoice, in order: dispute, promise, closed, not yet due. */
 export function invoiceHolds(facts: ContactFacts, invoice: ContactInvoice, request: ContactRequest, today: string): ContactHold[] {
-  const settings = request.holds ?? ALL_HOLDS;
   const out: ContactHold[] = [];
   const n = invoice.invoiceNumber;
   if (invoice.closed) return [{ kind: 'closed', invoiceId: invoice.id, reason: `${n} is closed: nothing is owed on it` }];
   const dispute = facts.chase.disputes.find((d) => d.invoiceId === invoice.id);
-  if (dispute && settings.dispute) out.push({ kind: 'dispute', invoiceId: invoice.id, reason: `${n} is disputed${dispute.reason ? ` (${dispute.reason})` : ''}` });
-  if (settings.promise) {
-    // A promise stands until its date plus the grace days: seen from `today - grace`, it is not yet past.
-    const since = addDays(today, -(request.graceDays ?? 0));
-    const p = standingPromise({ ...facts.chase, promises: facts.chase.promises.filter((x) => x.invoiceId === invoice.id) }, since);
-    if (p) out.push({ kind: 'promise', invoiceId: invoice.id, reason: p.date ? `${facts.chase.customerName} promised to pay ${n} by ${shortDate(p.date, today)}` : `${n} has a promise to pay` });
-  }
+  if (dispute) out.push({ kind: 'dispute', invoiceId: invoice.id, reason: `${n} is disputed${dispute.reason ? ` (${dispute.reason})` : ''}` });
+  // A promise stands until its date plus the grace days: seen from `today - grace`, it is not yet past.
+  const p = standingPromise({ ...facts.chase, promises: facts.chase.promises.filter((x) => x.invoiceId === invoice.id) }, addDays(today, -(request.graceDays ?? 0)));
+  if (p) out.push({ kind: 'promise', invoiceId: invoice.id, reason: p.date ? `${facts.chase.customerName} promised to pay ${n} by ${shortDate(p.date, today)}` : `${n} has a promise to pay` });
   if (request.pastDue && invoice.dueDate >= today) out.push({ kind: 'not_due', invoiceId: invoice.id, reason: `${n} is not past due (due ${shortDate(invoice.dueDate, today)})` });
   return out;
 }

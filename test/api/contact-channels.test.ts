@@ -1,0 +1,180 @@
+/**
+ * The one contact rule, asked by every channel that writes to a customer, over a real SMTP server:
+ * a held customer or invoice gets no message and the reason is shown where the collector looks (the
+ * send's 409, the reminders' held list, the action's delivery, the statement item); not held, exactly
+ * one message. The table below is the whole matrix (channel x hold).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWorker } from '../../core/jobs/worker';
+import { coreJobHandlers } from '../../core/runtime/job-handlers';
+import { addAction } from '../support/actions-fixtures';
+import { addSmtpConnection } from '../support/reminders-fixtures';
+import { fixture, insertCommunicationRow } from '../support/rows';
+import { activeSequence, addCustomer, addInvoice, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
+import { type SmtpServer, startSmtp } from '../support/smtp';
+
+const CHANNELS = ['sequence', 'reminder', 'action', 'statement'] as const;
+type Channel = (typeof CHANNELS)[number];
+type Hold = 'none' | 'dispute' | 'promise' | 'reply' | 'paused' | 'daily_cap' | 'not_due';
+
+/**
+ * held: the words the reason must carry; null: exactly one message goes. A statement is about the
+ * whole account: a dispute or promise on one invoice does not hold it. A reminder and an action's
+ * draft below speak of the due date as it is ("is due on December 26"), only the sequence step
+ * and the action's draft say "past due".
+ */
+const TABLE: Record<Hold, Record<Channel, RegExp | null>> = {
+  none: { sequence: null, reminder: null, action: null, statement: null },
+  dispute: { sequence: /disputed/, reminder: /disputed/, action: /disputed/, statement: null },
+  promise: { sequence: /promised/, reminder: /promised/, action: /promised/, statement: null },
+  reply: { sequence: /replied on Nov 23/, reminder: /replied on Nov 23/, action: /replied on Nov 23/, statement: /replied on Nov 23/ },
+  paused: { sequence: /Paused by/, reminder: /Paused by/, action: /Paused by/, statement: /Paused by/ },
+  daily_cap: { sequence: /already got an email from us today/, reminder: /already got an email from us today/, action: /already got an email from us today/, statement: /already got an email from us today/ },
+  not_due: { sequence: /not past due \(due Dec 26\)/, reminder: null, action: /not past due \(due Dec 26\)/, statement: null },
+};
+
+const NOW = '2026-11-23T12:00:00.000Z';
+const PAST_DUE_STEP = { label: 'First notice', offset_time: '00:00', subject_template: 'Invoice {{invoice_number}} is past due', body_plain_template: 'Hello {{contact_name}},\n\n{{invoice_list}}\n\nThe oldest is {{days_past_due}} days past due.' };
+
+describe('the contact rule on every channel, over SMTP', () => {
+  let w: SequenceWorld;
+  let smtp: SmtpServer;
+  beforeAll(async () => {
+    w = await sequenceWorld();
+    smtp = await startSmtp();
+  });
+  afterAll(async () => {
+    await smtp?.close();
+    await w?.dispose();
+  });
+  beforeEach(() => w.fresh(NOW));
+
+  let seen = 0;
+  const runJobs = () => createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
+  /** The messages that reached SMTP since the last call. */
+  function newMessages() {
+    const out = smtp.messages.slice(seen);
+    seen = smtp.messages.length;
+    return out;
+  }
+
+  /** A customer owing INV-1 (and INV-2 when asked), enrolled in a past-due sequence whose first step is ready. */
+  async function world(dueDate: string, second = false, settings: Record<string, unknown> = {}) {
+    const sender = await addSmtpConnection(w.engine, w.company, smtp);
+    const customer = await addCustomer(w.engine, w.company, { name: 'Granite State Roofing', email: 'ap@granite.test' });
+    const invoice = await addInvoice(w.engine, w.company, customer, { number: 'INV-1', total: 360_000, dueDate });
+    const other = second ? await addInvoice(w.engine, w.company, customer, { number: 'INV-2', total: 4_100_000, dueDate: '2026-10-10' }) : null;
+    const seq = await activeSequence(w, 'Past-due follow-up', [PAST_DUE_STEP], { sender_connection_id: sender });
+    if (Object.keys(settings).length) expect((await w.api('PATCH', w.path(`/sequences/${seq.id}`), settings)).status).toBe(200);
+    const enrolled = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: customer, start_date: '2026-11-23' });
+    expect(enrolled.status).toBe(201);
+    const step = (await w.api('GET', w.path(`/sequences/queue?customer_id=${customer}`))).body.data[0];
+    newMessages();
+    return { customer, invoice, other, enrollment: enrolled.body.enrollment.id as string, step: step.id as string };
+  }
+
+  async function hold(kind: Hold, g: Awaited<ReturnType<typeof world>>) {
+    if (kind === 'dispute') expect((await w.api('POST', w.path('/disputes'), { invoice_id: g.invoice, reason: 'Wrong quantity' })).status).toBe(201);
+    if (kind === 'promise') expect((await w.api('POST', w.path('/communications'), { customer_id: g.customer, invoice_id: g.invoice, kind: 'call', outcome: 'promised_to_pay', promise_date: '2026-12-01' })).status).toBe(201);
+    if (kind === 'reply') await fixture(w.engine, w.company, (tx) => insertCommunicationRow(tx, w.company, { customer_id: g.customer, kind: 'email', direction: 'inbound', subject: 'Re: invoice', body: 'Can you check the quantity?', occurred_at: '2026-11-23T09:00:00.000Z' }));
+    if (kind === 'paused') expect((await w.api('POST', w.path(`/sequence-enrollments/${g.enrollment}/pause`))).status).toBe(200);
+    if (kind === 'daily_cap') await fixture(w.engine, w.company, (tx) => insertCommunicationRow(tx, w.company, { customer_id: g.customer, kind: 'email', subject: 'Quick note', body: 'By hand', occurred_at: '2026-11-23T08:00:00.000Z' }));
+  }
+
+  /** Sends on the channel; returns the reason shown when held, else null. */
+  async function send(channel: Channel, g: Awaited<ReturnType<typeof world>>): Promise<string | null> {
+    if (channel === 'sequence') {
+      const res = await w.api('POST', w.path(`/sequences/queue/${g.step}/send`));
+      if (res.status === 200) return null;
+      expect(res.status).toBe(409);
+      return res.body.detail as string;
+    }
+    if (channel === 'reminder') {
+      const res = await w.api('POST', w.path('/invoices/bulk/send-reminders'), { invoice_ids: [g.invoice] });
+      expect(res.status).toBe(200);
+      await runJobs();
+      return res.body.held[0]?.reason ?? null;
+    }
+    if (channel === 'action') {
+      const id = await addAction(w.engine, w.company, { customer_id: g.customer, invoice_id: g.invoice, action_type: 'email', is_action_required: 1, description: 'Send a reminder for INV-1', metadata: { draft_subject: 'Invoice INV-1 is past due', draft_body: 'Hello,\n\nINV-1 is past due.\n\nAcme Supply' } });
+      const res = await w.api('POST', w.path(`/actions/${id}/approve`));
+      if (res.status === 409) return res.body.detail as string;
+      expect(res.status).toBe(200);
+      await runJobs();
+      const after = (await w.api('GET', w.path(`/actions/${id}`))).body;
+      return after.delivery.status === 'held' ? after.delivery.error : null;
+    }
+    const run = await w.api('POST', w.path('/statement-runs'), { customer_ids: [g.customer] });
+    expect(run.status).toBe(202);
+    await runJobs();
+    const item = (await w.api('GET', w.path(`/statement-runs/${run.body.id}`))).body.items[0];
+    return item.status === 'sent' ? null : item.reason;
+  }
+
+  for (const [kind, row] of Object.entries(TABLE) as Array<[Hold, Record<Channel, RegExp | null>]>) {
+    for (const channel of CHANNELS) {
+      const expected = row[channel];
+      it(`${channel} x ${kind}: ${expected ? 'held, no message, the reason shown' : 'exactly one message'}`, async () => {
+        const g = await world(kind === 'not_due' ? '2026-12-26' : '2026-10-01');
+        await hold(kind, g);
+        const reason = await send(channel, g);
+        const messages = newMessages();
+        if (expected) {
+          expect(reason).toMatch(expected);
+          expect(messages).toEqual([]);
+        } else {
+          expect(reason).toBeNull();
+          expect(messages.map((m) => m.to)).toEqual([['ap@granite.test']]);
+          expect(messages[0].text).not.toMatch(/\b0 days past due/);
+        }
+      });
+    }
+  }
+
+  it('an email about two invoices leaves the disputed one out and goes', async () => {
+    // The sequence does not pause on disputes: its step still goes, about the invoice not disputed.
+    const g = await world('2026-10-01', true, { pause_on_dispute: false });
+    await hold('dispute', g);
+    const res = await w.api('POST', w.path(`/sequences/queue/${g.step}/send`));
+    expect(res.body).toMatchObject({ status: 'sent' });
+    const [message, ...more] = newMessages();
+    expect(more).toEqual([]);
+    expect(message.text).toContain('INV-2, due October 10, 2026');
+    expect(message.text).not.toContain('INV-1');
+  });
+
+  it('an action approved before a dispute is held at the door, the approver reads why, and Retry sends it once the dispute is resolved', async () => {
+    const g = await world('2026-10-01');
+    const id = await addAction(w.engine, w.company, { customer_id: g.customer, invoice_id: g.invoice, action_type: 'email', is_action_required: 1, description: 'Send a reminder for INV-1', metadata: { draft_subject: 'About INV-1', draft_body: 'Hello,\n\nAbout INV-1.\n\nAcme Supply' } });
+    expect((await w.api('POST', w.path(`/actions/${id}/approve`))).status).toBe(200);
+    const dispute = await w.api('POST', w.path('/disputes'), { invoice_id: g.invoice, reason: 'Wrong quantity' });
+    await runJobs();
+    expect(newMessages()).toEqual([]);
+    const held = (await w.api('GET', w.path(`/actions/${id}`))).body;
+    expect(held).toMatchObject({ status: 'processing', delivery: { status: 'held', error: 'Held: INV-1 is disputed (Wrong quantity).' } });
+    // Still disputed: Retry is refused with the reason; nothing goes.
+    const refused = await w.api('POST', w.path(`/actions/${id}/retry`), {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/INV-1 is disputed/);
+    expect((await w.api('POST', w.path(`/disputes/${dispute.body.id}/resolve`), { resolution: 'Credited the difference' })).status).toBe(200);
+    expect((await w.api('POST', w.path(`/actions/${id}/retry`), {})).status).toBe(200);
+    await runJobs();
+    expect(newMessages().map((m) => m.subject)).toEqual(['About INV-1']);
+    expect((await w.api('GET', w.path(`/actions/${id}`))).body).toMatchObject({ status: 'completed', delivery: { status: 'sent' } });
+  });
+
+  it('a held step keeps its reason on the Queue row, and goes once the hold is lifted', async () => {
+    const g = await world('2026-10-01');
+    await hold('reply', g);
+    const refused = await w.api('POST', w.path(`/sequences/queue/${g.step}/send`));
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('contact_held');
+    const row = (await w.api('GET', w.path(`/sequences/queue/${g.step}`))).body;
+    expect(row).toMatchObject({ status: 'ready', error: 'Held: Granite State Roofing replied on Nov 23 and nobody has answered yet.' });
+    // Resume marks the reply handled: the step goes, once.
+    expect((await w.api('POST', w.path(`/sequence-enrollments/${g.enrollment}/resume`))).status).toBe(200);
+    const sent = await w.api('POST', w.path(`/sequences/queue/${g.step}/send`));
+    expect(sent.body).toMatchObject({ status: 'sent', error: null });
+    expect(newMessages()).toHaveLength(1);
+  });
+});
