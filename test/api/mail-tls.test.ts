@@ -11,7 +11,6 @@ import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../core/db/connection';
 import { migrations } from '../../core/db/migrations';
-import { openEngine } from '../../core/runtime/engine';
 import { MailDeliveryError } from '../../core/email/diagnose';
 import { sendEmail } from '../../core/email/mailer';
 import { createApp } from '../../core/http/app';
@@ -202,15 +201,14 @@ describe('migration 0310', () => {
         "INSERT INTO email_connections (id, company_id, name, from_email, smtp_host, smtp_port, smtp_secure, is_default, is_active, allow_shared_sending, created_at, updated_at) VALUES (?, 'c1', ?, 'ar@kept.example', ?, 587, 0, 0, 1, 1, 'x', 'x')",
       );
       for (const [id, host] of [['e1', 'smtp.kept.example'], ['e2', '127.0.0.1'], ['e3', 'LOCALHOST']]) add.run(id, host, host);
-      await old.close();
-
-      const engine = await openEngine({ file });
-      expect(engine.database.sqlite.prepare('SELECT id, tls_review, require_tls, smtp_tls_cert FROM email_connections ORDER BY id').all()).toEqual([
+      const upTo0310 = { ...before, '0310_mail_tls_trust': migrations['0310_mail_tls_trust'] };
+      expect((await new Migrator({ db: old.db, provider: { getMigrations: async () => upTo0310 } }).migrateToLatest()).error).toBeUndefined();
+      expect(old.sqlite.prepare('SELECT id, tls_review, require_tls, smtp_tls_cert FROM email_connections ORDER BY id').all()).toEqual([
         { id: 'e1', tls_review: 1, require_tls: 0, smtp_tls_cert: null },
         { id: 'e2', tls_review: 0, require_tls: 0, smtp_tls_cert: null },
         { id: 'e3', tls_review: 0, require_tls: 0, smtp_tls_cert: null },
       ]);
-      await engine.close();
+      await old.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
