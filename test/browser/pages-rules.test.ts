@@ -162,6 +162,7 @@ describe('the customer timeline in words (renderer/src/customers/communication-w
     attachments: [],
     email_connection_id: null,
     created_at: '2026-11-20T10:00:00.000Z',
+    reading: null,
   };
 
   it('marks an email received as a reply, with its sender and attachments', () => {
