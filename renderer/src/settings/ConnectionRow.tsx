@@ -16,7 +16,7 @@ const POLL_LIMIT = 120;
 
 const SERVER_WORDS: Record<Server, string> = { smtp: 'sending (SMTP)', imap: 'replies (IMAP)' };
 
-/** "AB:CD:…:EF" in groups a person can compare aloud, without breaking the layout. */
+/** The full fingerprint, to compare with the server's own; it may wrap anywhere in a narrow cell. */
 function Fingerprint({ sha256 }: { sha256: string }) {
   return <code className="break-anywhere">{sha256}</code>;
 }
@@ -29,9 +29,11 @@ function TrustedCertificate({ c, server, isOwner, onRevoke }: { c: Connection; s
     <div className="small" data-testid={`trusted-${server}`}>
       Trusted certificate: {cert.subject}, SHA-256 <Fingerprint sha256={cert.sha256} />
       {isOwner && (
-        <button type="button" className="btn btn-small" aria-label={`Stop trusting the ${SERVER_WORDS[server]} certificate of ${c.name}`} onClick={() => onRevoke(server)}>
-          Stop trusting
-        </button>
+        <div>
+          <button type="button" className="btn btn-small" aria-label={`Stop trusting the ${SERVER_WORDS[server]} certificate of ${c.name}`} onClick={() => onRevoke(server)}>
+            Stop trusting
+          </button>
+        </div>
       )}
     </div>
   );
