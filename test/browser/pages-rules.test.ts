@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeInsight, evidenceLine, feedOrder, inWords, onePerKind, signalLine } from '../../renderer/src/insights/describe';
 import type { Schemas } from '../../renderer/src/api/client';
 import { describeCommunication } from '../../renderer/src/customers/communication-words';
+import { readingWords } from '../../renderer/src/customers/reading-words';
 import { buildMapping, fieldsFor, missingFields, requirement } from '../../renderer/src/settings/import-mapping';
 import { describeReplyRead, replyReadProgress } from '../../renderer/src/settings/reply-read';
 import { SAMPLE_PAYLOADS } from '../support/actions-fixtures';
@@ -201,5 +202,17 @@ describe('a reminder in words (renderer/src/desk/reminder-words)', () => {
     expect(reminderWhen({ ...base, status: 'queued', attempts: 2, next_attempt_at: '2026-11-20T10:00:00.000Z' })).toMatch(/^Try 3 of 5 at /);
     expect(reminderWhen({ ...base, status: 'queued' })).toMatch(/^Queued /);
     expect(reminderWhen({ ...base, status: 'sent', attempts: 1, sent_at: '2026-11-20T09:01:00.000Z' })).toMatch(/^Sent /);
+  });
+});
+
+describe('a reply’s reading in words (renderer/src/customers/reading-words)', () => {
+  const reading = { kind: 'none' as const, promise_date: null, promise_amount: null, sentence: null, automatic: true, corrected_by: null, corrected_at: null };
+  it('says what ardesk read, a dispute being only possible until a person says so', () => {
+    expect(readingWords({ ...reading, kind: 'promise', promise_date: '2027-01-08' }, 'USD')).toBe('Promise to pay by Jan 8, 2027');
+    expect(readingWords({ ...reading, kind: 'promise', promise_amount: 980 }, 'USD')).toBe('Promise to pay $980.00, no date given');
+    expect(readingWords({ ...reading, kind: 'dispute' }, 'USD')).toBe('A possible dispute');
+    expect(readingWords({ ...reading, kind: 'dispute', automatic: false }, 'USD')).toBe('A dispute');
+    expect(readingWords({ ...reading, kind: 'needs_answer' }, 'USD')).toBe('A question that needs an answer');
+    expect(readingWords(reading, 'USD')).toBe('Nothing to act on');
   });
 });

@@ -1,22 +1,12 @@
 import { useState } from 'react';
 import type { Schemas } from '../api/client';
 import { FormError, useSave } from '../components/useSave';
-import { formatDate, formatMoney, formatTimestamp } from '../desk/format';
+import { formatDate, formatTimestamp } from '../desk/format';
 import { api } from '../state/session';
+import { readingWords } from './reading-words';
 
 type Reading = NonNullable<Schemas['ReplyReading']>;
 type Correction = Schemas['ReplyReadingCorrection'];
-
-/** What ardesk made of a reply, in words. */
-export function readingWords(r: Reading, currency: string): string {
-  if (r.kind === 'promise') {
-    const amount = r.promise_amount !== null ? ` ${formatMoney(r.promise_amount, currency)}` : '';
-    return r.promise_date ? `Promise to pay${amount} by ${formatDate(r.promise_date)}` : `Promise to pay${amount}, no date given`;
-  }
-  if (r.kind === 'dispute') return 'A possible dispute';
-  if (r.kind === 'needs_answer') return 'A question that needs an answer';
-  return 'Nothing to act on';
-}
 
 /**
  * How a reply from the customer was read, the sentence it was read from, and one click to correct
