@@ -20,18 +20,16 @@ export interface CertificateInfo {
   valid_to: string;
 }
 
-/** What happened to the certificate during one connection, filled by the TLS check. */
+/** What the TLS check saw during one connection: the mail clients pass on only its message. */
 export interface TlsWatch {
-  /** The certificate the server presented, when its chain verified (or matched the pin). */
-  presented: CertificateInfo | null;
-  /** The presented certificate is not the pinned one. */
+  /** The server presented a certificate other than the pinned one. */
   pinMismatch: boolean;
 }
 
 let trustedCas: string[] | null = null;
 
 /** Node's bundled CAs plus NODE_EXTRA_CA_CERTS ('default') and the system's store, read once. */
-export function systemCas(): string[] {
+function systemCas(): string[] {
   trustedCas ??= [...new Set([...getCACertificates('default'), ...getCACertificates('system')])];
   return trustedCas;
 }
@@ -91,7 +89,6 @@ export function tlsOptions(host: string, pinnedPem: string | null, watch: TlsWat
     rejectUnauthorized: true,
     secureContext: secureContextFor(pinnedPem),
     checkServerIdentity: (name: string, cert: PeerCertificate): Error | undefined => {
-      watch.presented = certificateInfo(cert);
       if (pinned) {
         if (cert.fingerprint256 === pinned) return undefined;
         watch.pinMismatch = true;
@@ -103,7 +100,7 @@ export function tlsOptions(host: string, pinnedPem: string | null, watch: TlsWat
 }
 
 export function newWatch(): TlsWatch {
-  return { presented: null, pinMismatch: false };
+  return { pinMismatch: false };
 }
 
 /** What a certificate failure looked like, read from the TLS error the mail client passes on. */
