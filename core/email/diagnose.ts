@@ -81,7 +81,6 @@ export class MailDeliveryError extends Error {
   command?: string;
   /** The SMTP status only ("550 5.7.1"), never the server's text. */
   response?: string;
-  certificate: CertificateProblem = null;
 }
 
 const STEP_WORDS: Array<[RegExp, string]> = [
@@ -122,7 +121,6 @@ export function smtpFailure(
       : (smtpConnectionWords(`${e.code ?? ''} ${e.originalCode ?? ''} ${e.message ?? ''}`, server) ?? `The mail server ${server.host}:${server.port} did not answer as an SMTP server should.`);
   console.error(`ardesk mail: SMTP ${server.host}:${server.port}${e.command ? ` ${e.command}` : ''}: ${e.message ?? String(error)}`);
   const failure = new MailDeliveryError(words.endsWith('.') ? words : `${words}.`);
-  failure.certificate = problem;
   // A certificate or a missing TLS stops the session before anything is sent: like any TLS failure.
   failure.code = problem ? 'ETLS' : e.code;
   if (e.originalCode) failure.originalCode = e.originalCode;
