@@ -155,6 +155,10 @@ async function settle(
       connectionId: sent.connectionId,
       messageId: outcome.messageId ?? null,
       attachments: JSON.stringify([{ name: sent.fileName, size: outcome.pdfBytes ?? 0 }]),
+      // The statement lists every open invoice of the customer: each was touched.
+      aboutInvoiceIds: (
+        await tx.db.selectFrom('invoices').select('id').where('company_id', '=', job.company_id).where('customer_id', '=', customerId).where('closing_reason', 'is', null).where('balance', '>', 0).execute()
+      ).map((i) => i.id),
     });
   });
 }

@@ -16,6 +16,7 @@
  */
 import { ContactHeldError, type ContactRequest } from '../contact/rule';
 import { recheckContact } from '../contact/store';
+import { chunks } from '../chunks';
 import type { Db } from '../db/connection';
 import type { EmailConnection, EmailOutboxStatus, Job } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
@@ -58,6 +59,11 @@ export interface SentRecord {
   messageId: string | null;
   /** JSON list of {name, size} of the files sent with it, or null. */
   attachments: string | null;
+  /**
+   * Every invoice the email spoke of (a list of invoices, a statement's open invoices): each gets it
+   * as its last touch, as `invoiceId` does through the communication's insert trigger.
+   */
+  aboutInvoiceIds?: string[];
 }
 
 /**
@@ -85,6 +91,15 @@ export async function recordSentEmail(tx: CommandTx, sent: SentRecord, jobId?: s
   };
   await tx.db.insertInto('communications').values({ id: communicationId, ...data }).execute();
   await tx.record('communication', communicationId, 'insert', data);
+  for (const ids of chunks((sent.aboutInvoiceIds ?? []).filter((id) => id !== sent.invoiceId))) {
+    await tx.db
+      .updateTable('invoices')
+      .set({ last_touch_at: tx.now, last_touched_by: sent.author.name })
+      .where('company_id', '=', sent.companyId)
+      .where('id', 'in', ids)
+      .where((eb) => eb.or([eb('last_touch_at', 'is', null), eb('last_touch_at', '<=', tx.now)]))
+      .execute();
+  }
   if (jobId !== undefined) {
     const settled = { status: 'sent' as const, sent_at: tx.now, last_error: null, communication_id: communicationId, updated_at: tx.now };
     const row = await tx.db.updateTable('email_outbox').set(settled).where('job_id', '=', jobId).returning('id').executeTakeFirstOrThrow();

@@ -20,6 +20,8 @@ export interface DunningStep {
   channel: 'email' | 'call' | 'task';
   status: ScheduledStepStatus;
   sent_at: string | null;
+  /** Why a pending step does not go (its enrollment paused, the contact rule held it, this invoice disputed); null when nothing holds it. */
+  held_reason: string | null;
 }
 
 export interface InvoiceDetail extends InvoiceItem {
@@ -53,13 +55,18 @@ function dunningPlan(sqlite: Sqlite, companyId: string, customerId: string, invo
   if (!active) return null;
   const rows = prepared(
     sqlite,
-    `SELECT s.id, s.step_id, st.position, st.label, st.step_type, s.scheduled_date, s.status, s.sent_at
+    `SELECT s.id, s.step_id, st.position, st.label, st.step_type, s.scheduled_date, s.status, s.sent_at,
+       CASE WHEN s.status IN ('ready', 'scheduled') THEN COALESCE(
+         e.paused_reason,
+         CASE WHEN s.error LIKE 'Held: %' THEN s.error END,
+         (SELECT 'Held: ' || i.invoice_number || ' is disputed.' FROM disputes d JOIN invoices i ON i.id = d.invoice_id
+           WHERE d.company_id = s.company_id AND d.invoice_id = ? AND d.status = 'open' LIMIT 1)) END AS held_reason
      FROM scheduled_steps s
      JOIN sequence_enrollments e ON e.id = s.enrollment_id
      JOIN sequence_steps st ON st.id = s.step_id
      WHERE s.company_id = ? AND e.customer_id = ? AND e.status = 'active' AND (s.invoice_id IS NULL OR s.invoice_id = ?)
      ORDER BY s.scheduled_at, st.position, s.id`,
-  ).all(companyId, customerId, invoiceId) as Array<{
+  ).all(invoiceId, companyId, customerId, invoiceId) as Array<{
     id: string;
     step_id: string;
     position: number;
@@ -68,6 +75,7 @@ function dunningPlan(sqlite: Sqlite, companyId: string, customerId: string, invo
     scheduled_date: string;
     status: ScheduledStepStatus;
     sent_at: string | null;
+    held_reason: string | null;
   }>;
   return rows.map((r) => ({
     step: r.position,
@@ -78,6 +86,7 @@ function dunningPlan(sqlite: Sqlite, companyId: string, customerId: string, invo
     channel: CHANNEL[r.step_type],
     status: r.status,
     sent_at: r.sent_at,
+    held_reason: r.held_reason,
   }));
 }
 

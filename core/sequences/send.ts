@@ -284,6 +284,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
         connectionId: prepared.connection.id,
         messageId: prepared.messageId,
         attachments: communicationAttachments(attachments),
+        aboutInvoiceIds: prepared.mentionedInvoiceIds,
       });
       await tx.db
         .updateTable('scheduled_steps')

@@ -99,8 +99,8 @@ describe('invoice detail and summary', () => {
     expect(typeof res.body.customer_location).toBe('string');
     expect(res.body.signals).toEqual([{ insight_id: expect.any(String), insight_type: 'invoice_signal', signal: { kind: 'promise_broken', severity: 'high' }, detected_at: '2026-11-22T08:00:00.000Z' }]);
     expect(res.body.dunning_plan).toEqual([
-      { step: 1, step_id: expect.any(String), scheduled_step_id: expect.any(String), label: 'Friendly reminder', scheduled_date: '2026-11-16', channel: 'email', status: 'sent', sent_at: '2026-11-16T09:00:05.000Z' },
-      { step: 2, step_id: expect.any(String), scheduled_step_id: expect.any(String), label: 'Call', scheduled_date: '2026-11-23', channel: 'call', status: 'ready', sent_at: null },
+      { step: 1, step_id: expect.any(String), scheduled_step_id: expect.any(String), label: 'Friendly reminder', scheduled_date: '2026-11-16', channel: 'email', status: 'sent', sent_at: '2026-11-16T09:00:05.000Z', held_reason: null },
+      { step: 2, step_id: expect.any(String), scheduled_step_id: expect.any(String), label: 'Call', scheduled_date: '2026-11-23', channel: 'call', status: 'ready', sent_at: null, held_reason: null },
     ]);
   });
 

@@ -138,6 +138,7 @@ const DunningStep = z
     channel: z.enum(['email', 'call', 'task']),
     status: z.enum(['scheduled', 'ready', 'sent', 'completed', 'cancelled', 'failed']),
     sent_at: Timestamp.nullable(),
+    held_reason: z.string().nullable().openapi({ description: 'Extension: why a scheduled or ready step does not go (its enrollment paused, the contact rule held it, this invoice disputed), in words; null when nothing holds it' }),
   })
   .openapi('DunningStep');
 

@@ -3121,6 +3121,7 @@ export interface components {
       channel: "email" | "call" | "task";
       status: "scheduled" | "ready" | "sent" | "completed" | "cancelled" | "failed";
       sent_at: string | null;
+      held_reason: string | null;
     };
     EditDispute: {
       reason?: string;

@@ -47,6 +47,7 @@ interface PlanStep {
   label?: string | null;
   scheduled_date?: string | null;
   status?: string | null;
+  held_reason?: string | null;
 }
 
 /** The next step of the invoice's dunning plan (schedule order) in words, or null when none is planned. */
@@ -54,5 +55,7 @@ export function nextStepWords(plan: readonly PlanStep[]): string | null {
   const next = plan.find((s) => s.status === 'ready' || s.status === 'scheduled');
   if (!next) return null;
   const label = next.label || 'Reminder';
+  // A held step never reads "ready": the hold's words say why it waits.
+  if (next.held_reason) return `${label}, on hold (${next.held_reason.replace(/^(Paused|Held): /, '').replace(/\.$/, '')})`;
   return next.status === 'ready' ? `${label}, ready to go` : `${label} on ${formatDate(next.scheduled_date)}`;
 }
