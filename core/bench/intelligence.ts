@@ -18,10 +18,10 @@
  *   started (the issue's 90 s), else until 5 s past its end.
  *
  *   npm run bench:intelligence -- [--invoices N --customers M] [--samples K] [--db FILE] [--keep]
- *   npm run bench:intelligence -- --one-customer [--invoices N] [--write-seconds S] [--keep]
+ *   npm run bench:intelligence -- --one-customer [--invoices N | --db UNREFRESHED.sqlite] [--write-seconds S] [--keep]
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -35,7 +35,7 @@ import { fromMinor } from '../money';
 import { recordPayment } from '../payments/commands';
 import { startRuntime } from '../runtime/server';
 import { keepAliveAgent, timedRequest } from './http';
-import { makeOneCustomerLedger } from './one-customer';
+import { makeOneCustomerLedger, ONE_CUSTOMER_LEDGER } from './one-customer';
 
 /** The issue's targets at 1M invoices / 50k customers (and the request waits at 100,000 / 48 too). */
 const TARGETS = { fullSeconds: 120, refreshRssMb: 600, serverRssMb: 400, incrementalMs: 200, requestP99Ms: 100, requestMaxMs: 200 };
@@ -231,15 +231,26 @@ async function oneCustomerRefreshUnderWrites(file: string, ledger: ReturnType<ty
   }
 }
 
-async function benchOneCustomer(open: number, writeSeconds: number | null, keep: boolean): Promise<void> {
+/**
+ * `from`: a ledger made before (by --keep, then `--db DIR/bench.sqlite`), copied so that every run
+ * starts from the same unrefreshed state.
+ */
+async function benchOneCustomer(open: number, writeSeconds: number | null, keep: boolean, from?: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ardesk-bench-one-'));
   const file = join(dir, 'bench.sqlite');
   try {
-    console.log(`\none customer with ${open.toLocaleString('en-US')} open invoices (and 1,000 paid), imported with ardesk import ...`);
-    let t = performance.now();
-    const ledger = makeOneCustomerLedger(file, open, 1_000, new Date().toISOString().slice(0, 10));
-    console.log(`  made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    t = performance.now();
+    let ledger = ONE_CUSTOMER_LEDGER;
+    if (from) {
+      for (const suffix of ['', '-wal', '.key']) if (existsSync(from + suffix)) copyFileSync(from + suffix, file + suffix);
+      console.log(`\none customer: a copy of ${from}`);
+    } else {
+      console.log(`\none customer with ${open.toLocaleString('en-US')} open invoices (and 1,000 paid), imported with ardesk import ...`);
+      const t = performance.now();
+      ledger = makeOneCustomerLedger(file, open, 1_000, new Date().toISOString().slice(0, 10));
+      console.log(`  made in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      if (keep) copyFileSync(file, join(dir, 'unrefreshed.sqlite'));
+      if (keep) copyFileSync(`${file}.key`, join(dir, 'unrefreshed.sqlite.key'));
+    }
     const run = await oneCustomerRefreshUnderWrites(file, ledger, writeSeconds);
     const all = run.writes.map((w) => w.ms);
     const during = run.writes.filter((w) => w.during).map((w) => w.ms);
@@ -274,7 +285,7 @@ async function main(): Promise<number> {
   });
   const writeSeconds = values['write-seconds'] ? Number(values['write-seconds']) : null;
   if (values['one-customer']) {
-    await benchOneCustomer(Number(values.invoices ?? ONE_CUSTOMER_OPEN), writeSeconds, values.keep ?? false);
+    await benchOneCustomer(Number(values.invoices ?? ONE_CUSTOMER_OPEN), writeSeconds, values.keep ?? false, values.db);
     return 0;
   }
   const samples = Number(values.samples ?? 11);

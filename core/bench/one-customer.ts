@@ -65,6 +65,12 @@ export interface OneCustomerLedger {
   other: { company: string; username: string; password: string };
 }
 
+/** The companies and sign-ins of every ledger makeOneCustomerLedger makes. */
+export const ONE_CUSTOMER_LEDGER: OneCustomerLedger = {
+  big: { company: 'Big Customer Ltd', username: 'big-owner', password: 'big-owner-password' },
+  other: { company: 'Other Company', username: 'other-owner', password: 'other-owner-password' },
+};
+
 /**
  * Makes the database `file` as a collector would with the real CLI: two companies with an owner
  * each (`ardesk user add --create-company`), then `ardesk import --preset ibm-ar` of the big
@@ -72,10 +78,7 @@ export interface OneCustomerLedger {
  * ROWS_PER_FILE rows, and of a few invoices of three customers into the other.
  */
 export function makeOneCustomerLedger(file: string, open: number, settled: number, today: string): OneCustomerLedger {
-  const ledger: OneCustomerLedger = {
-    big: { company: 'Big Customer Ltd', username: 'big-owner', password: 'big-owner-password' },
-    other: { company: 'Other Company', username: 'other-owner', password: 'other-owner-password' },
-  };
+  const ledger = ONE_CUSTOMER_LEDGER;
   for (const who of [ledger.big, ledger.other]) ardesk(['user', 'add', '--db', file, '--username', who.username, '--password', who.password, '--company', who.company, '--create-company']);
   const dir = mkdtempSync(join(tmpdir(), 'ardesk-one-customer-'));
   try {

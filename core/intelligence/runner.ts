@@ -192,7 +192,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
   const inflows = forecastInflowsWriter(engine.database.sqlite, companyId);
   for await (const chunk of workChunks(engine, companyId, customerIds)) {
     const facts = loadCustomerFacts(engine, companyId, chunk);
-    const desired: DesiredInsight[] = [];
+    let desired: DesiredInsight[] = [];
     const proposals: Array<ProposedAction & { customerId: string }> = [];
     const stale: Array<{ id: string; reason: string }> = [];
     for (const customer of facts) {
@@ -206,7 +206,10 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     // written in one transaction, as chunks are bounded by work; one customer with tens of
     // thousands of open invoices is written in slices (writeInSlices), so no write of the server
     // waits for its whole refresh (issue 37).
+    const predicted = predictedInvoices(facts, desired);
     const { steps, unchanged } = planInsights(companyId, activeInsights(engine.database.sqlite, companyId, { customerIds: chunk }), desired);
+    // The steps hold what is written: the desired objects can go (one customer's are hundreds of MB).
+    desired = [];
     report.insights_unchanged += unchanged;
     const count = (written: { opened: number; closed: number }) => {
       report.insights_opened += written.opened;
@@ -223,7 +226,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
         count(await applyInsightSteps(tx, engine.database.sqlite, steps, options.ids));
         countActions(await writeProposals(tx, engine.database.sqlite, companyId, proposals, stale, options.ids));
         await assessValueAtRisk(tx.db, companyId, tx.today, { customerIds: chunk });
-        inflows.replace(chunk, predictedInvoices(facts, desired));
+        inflows.replace(chunk, predicted);
         await options.inChunk?.(tx, progress);
       });
     } else {
@@ -237,7 +240,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
       const values = await changedValuesAtRisk(engine.db, companyId, todayOf(engine.clock), { customerIds: chunk });
       await writeInSlices(engine, companyId, values, (tx, slice) => storeValuesAtRisk(tx.db, slice), between);
       await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
-        inflows.replace(chunk, predictedInvoices(facts, desired));
+        inflows.replace(chunk, predicted);
         await options.inChunk?.(tx, progress);
       });
     }
@@ -278,10 +281,18 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
   return report;
 }
 
-/** The chunk's open invoices with the pay-date predictions just computed for them. */
+/**
+ * The chunk's open invoices with the pay-date predictions just computed for them, as much of each
+ * as the forecast reads (core/analytics/forecast-inflows.ts): kept while the chunk is written, and
+ * a whole prediction per invoice of a customer with 100,000 was most of the refresh's memory.
+ */
 function predictedInvoices(facts: CustomerFacts[], desired: DesiredInsight[]): PredictedInvoice[] {
   const predictions = new Map<string, Record<string, unknown>>();
-  for (const d of desired) if (d.insightType === 'invoice_pay_date_prediction' && d.invoiceId) predictions.set(d.invoiceId, d.payload);
+  for (const d of desired) {
+    if (d.insightType !== 'invoice_pay_date_prediction' || !d.invoiceId) continue;
+    const { predicted_date, collectible_90d, alternative_scenarios } = d.payload;
+    predictions.set(d.invoiceId, { predicted_date, collectible_90d, alternative_scenarios });
+  }
   return facts.flatMap((customer) =>
     customer.openInvoices.map((i) => ({ customerId: customer.id, dueDate: i.dueDate, balance: i.balance, prediction: predictions.get(i.id) ?? null })),
   );
