@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/http/app';
 import { LAST_TOUCH_QUIET_DAYS } from '../../core/sequences/rules';
 import { ACTION_TYPES, CATEGORIES } from '../../renderer/src/actions/labels';
+import { CALL_OUTCOMES } from '../../renderer/src/components/callOutcomes';
 import { buildDocument } from '../../renderer/src/api/generate';
 import { SORTS } from '../../renderer/src/desk/filters';
 import { PAYMENT_STATUS_WORDS } from '../../renderer/src/desk/payments';
@@ -48,6 +49,10 @@ describe("the app's options are the server's enums", () => {
     same(STEP_TYPES, field('SequenceStep', 'step_type'));
     same(SEQUENCE_STATUSES, field('Sequence', 'status'));
     same(ENROLLMENT_FILTERS, query('/api/companies/{company_id}/sequence-enrollments', 'status'));
+  });
+
+  it("a logged call's outcomes", () => {
+    same(CALL_OUTCOMES, field('NewCommunication', 'outcome'));
   });
 
   it("the insights feed's target filter and the desk's sort keys", () => {

@@ -31,16 +31,3 @@ export async function layoutSettled(page: Page, selector: string, frames = 5, ti
     { selector, frames, timeoutMs },
   );
 }
-
-/** Resolves after the page has drawn `frames` more frames: work a render scheduled for its next frame has run. */
-export async function nextFrames(page: Page, frames = 2): Promise<void> {
-  await page.evaluate(
-    (frames) =>
-      new Promise<void>((resolve) => {
-        let left = frames;
-        const tick = () => (--left <= 0 ? resolve() : requestAnimationFrame(tick));
-        requestAnimationFrame(tick);
-      }),
-    frames,
-  );
-}
