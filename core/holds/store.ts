@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { chunks } from '../chunks';
 import { COMMITMENT_DATE } from '../db/migrations/0099_promise_dates';
 import type { Db } from '../db/connection';
+import type { LabelMeaning } from '../db/schema';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
 import { type ChaseFacts, type Hold, type HoldSettings, pauseFor, promiseMissed } from './holds';
@@ -91,11 +92,18 @@ export async function chaseFacts(db: Reader, companyId: string, customerIds: str
       .execute();
     for (const p of logged) out.get(p.customer_id)?.promises.push({ date: p.promise_date, invoiceId: p.invoice_id });
 
-    const actions = await sql<{ customer_id: string; invoice_id: string | null; promised: string }>`
-      SELECT customer_id, invoice_id, ${sql.raw(COMMITMENT_DATE)} AS promised FROM actions
-       WHERE company_id = ${companyId} AND customer_id IN (${sql.join(ids)}) AND deleted_at IS NULL AND status <> 'cancelled'
-         AND ${sql.raw(COMMITMENT_DATE)} IS NOT NULL`.execute(db);
-    for (const a of actions.rows) out.get(a.customer_id)?.promises.push({ date: a.promised, invoiceId: a.invoice_id });
+    const commitment = sql<string | null>`${sql.raw(COMMITMENT_DATE)}`;
+    const actions = await db
+      .selectFrom('actions')
+      .select(['customer_id', 'invoice_id', commitment.as('promised')])
+      .where('company_id', '=', companyId)
+      .where('customer_id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .where('status', '!=', 'cancelled')
+      .where(commitment, 'is not', null)
+      .$narrowType<{ promised: string }>()
+      .execute();
+    for (const a of actions) out.get(a.customer_id)?.promises.push({ date: a.promised, invoiceId: a.invoice_id });
 
     // A reply's reading a person corrected to a promise stands like a logged promise.
     const corrected = await db
@@ -110,23 +118,42 @@ export async function chaseFacts(db: Reader, companyId: string, customerIds: str
     for (const p of corrected) out.get(p.customer_id)?.promises.push({ date: p.reading_date, invoiceId: p.invoice_id, readAt: null });
 
     // The latest reply of each customer, as read automatically (kept with it, else read now: replies recorded before 0350).
-    const replies = await sql<{ customer_id: string; invoice_id: string | null; subject: string | null; body: string | null; occurred_at: string; reading_kind: string | null; reading_date: string | null; reading_corrected_at: string | null }>`
-      SELECT m.customer_id, m.invoice_id, m.subject, m.body, m.occurred_at, m.reading_kind, m.reading_date, m.reading_corrected_at FROM communications m
-       WHERE m.company_id = ${companyId} AND m.customer_id IN (${sql.join(ids)}) AND m.direction = 'inbound' AND m.kind = 'email'
-         AND m.occurred_at = (SELECT max(x.occurred_at) FROM communications x
-                               WHERE x.company_id = m.company_id AND x.customer_id = m.customer_id AND x.direction = 'inbound' AND x.kind = 'email')`.execute(db);
-    for (const r of replies.rows) {
+    const replies = await db
+      .selectFrom('communications as m')
+      .select(['m.customer_id', 'm.invoice_id', 'm.subject', 'm.body', 'm.occurred_at', 'm.reading_kind', 'm.reading_date', 'm.reading_corrected_at'])
+      .where('m.company_id', '=', companyId)
+      .where('m.customer_id', 'in', ids)
+      .where('m.direction', '=', 'inbound')
+      .where('m.kind', '=', 'email')
+      .where('m.occurred_at', '=', (eb) =>
+        eb
+          .selectFrom('communications as x')
+          .select((x) => x.fn.max('x.occurred_at').as('latest'))
+          .whereRef('x.company_id', '=', 'm.company_id')
+          .whereRef('x.customer_id', '=', 'm.customer_id')
+          .where('x.direction', '=', 'inbound')
+          .where('x.kind', '=', 'email'),
+      )
+      .execute();
+    for (const r of replies) {
       if (r.reading_corrected_at !== null) continue;
       const date = r.reading_kind === null ? readPromise(r.subject, r.body, r.occurred_at) : r.reading_kind === 'promise' ? r.reading_date : null;
       if (date) out.get(r.customer_id)?.promises.push({ date, invoiceId: r.invoice_id, readAt: r.occurred_at });
     }
 
-    const labelled = await sql<{ customer_id: string; invoice_id: string; kind: 'dispute' | 'promise' }>`
-      SELECT i.customer_id, i.id AS invoice_id, l.meaning AS kind
-        FROM invoice_labels il JOIN labels l ON l.id = il.label_id JOIN invoices i ON i.id = il.invoice_id
-       WHERE il.company_id = ${companyId} AND l.company_id = ${companyId} AND i.customer_id IN (${sql.join(ids)}) AND i.closing_reason IS NULL
-         AND l.meaning IS NOT NULL`.execute(db);
-    for (const l of labelled.rows) {
+    const labelled = await db
+      .selectFrom('invoice_labels as il')
+      .innerJoin('labels as l', 'l.id', 'il.label_id')
+      .innerJoin('invoices as i', 'i.id', 'il.invoice_id')
+      .select(['i.customer_id', 'i.id as invoice_id', 'l.meaning as kind'])
+      .where('il.company_id', '=', companyId)
+      .where('l.company_id', '=', companyId)
+      .where('i.customer_id', 'in', ids)
+      .where('i.closing_reason', 'is', null)
+      .where('l.meaning', 'is not', null)
+      .$narrowType<{ kind: LabelMeaning }>()
+      .execute();
+    for (const l of labelled) {
       const f = out.get(l.customer_id);
       if (!f) continue;
       if (l.kind === 'dispute') f.disputes.push({ invoiceId: l.invoice_id, reason: null });
