@@ -3,7 +3,11 @@
  * them (same context, same sender name, today in the sequence's zone), without sending or writing.
  * The builder previews unsaved templates; the queue previews a ready step before it is sent.
  */
+import { timestamp } from '../clock';
+import type { ContactRequest } from '../contact/rule';
+import { checkContact } from '../contact/store';
 import type { Db } from '../db/connection';
+import { settingsOf } from '../holds/store';
 import { type AttachmentKind, type AttachmentSummary, summarize } from '../documents/attachments';
 import type { Engine } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
@@ -12,7 +16,7 @@ import { replySubject } from './rules';
 import { localDate } from '../zones';
 import { sequenceRow } from './store';
 import { attachedInvoiceIds, stepAttachments, storedAttach } from './attachments';
-import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, templateValues, unknownPlaceholders } from './templates';
+import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, saysPastDue, templateValues, unknownPlaceholders } from './templates';
 
 export interface EmailPreview {
   subject: string;
@@ -31,6 +35,11 @@ export interface EmailPreview {
   refused_reason: string | null;
   /** The step's documents as they would be made now (name and size); sending makes them again. */
   attachments: AttachmentSummary[];
+  /**
+   * The contact rule's answer, as the send would get it now: "Held: ..." (nothing would go), "Left
+   * out: ..." (the invoices named are not in the email above), or null when nothing is held.
+   */
+  hold_reason: string | null;
 }
 
 export interface PreviewTemplates {
@@ -64,6 +73,10 @@ export async function renderEmailPreview(
     listedInvoiceIds?: Array<string | null>;
     /** The documents the email attaches. */
     attach?: readonly AttachmentKind[];
+    /** The sequence's pause settings: the contact rule is asked as the send asks it. */
+    holds: { pause_on_reply: number; pause_on_promise: number; pause_on_dispute: number };
+    /** The collector's own text, sent instead of the templates (its words decide past-due wording). */
+    edited?: { subject: string; body: string } | null;
   },
 ): Promise<EmailPreview> {
   const db = engine.db;
@@ -71,11 +84,18 @@ export async function renderEmailPreview(
   if (!customer) throw new ValidationError('The request is invalid', { customer_id: ['No customer with this id in the company'] });
   const stepInvoice = input.invoiceId ? (await loadInvoices(db, companyId, [input.invoiceId.toLowerCase()])).get(input.invoiceId.toLowerCase()) : null;
   if (input.invoiceId && !stepInvoice) throw new ValidationError('The request is invalid', { invoice_id: ['No invoice with this id in the company'] });
+  // The contact rule, as the send asks it: the invoices it holds are left out of the email.
+  const words = input.edited ? [input.edited.subject, input.edited.body] : [input.subject_template, input.body_plain_template, input.body_html_template];
+  const contact = { channel: 'sequence', pastDue: saysPastDue(...words), holds: settingsOf(input.holds), timeZone: input.timezone } satisfies Omit<ContactRequest, 'invoiceIds'>;
+  const asked = input.listedInvoiceIds ? input.listedInvoiceIds.filter((x): x is string => x !== null) : customer.openInvoices.map((i) => i.id);
+  const answer = await checkContact(db, companyId, customer.id, { ...contact, invoiceIds: asked }, timestamp(engine.clock));
+  const left = new Set(answer.invoiceIds);
+  if (answer.allowed) customer.openInvoices = customer.openInvoices.filter((i) => !asked.includes(i.id) || left.has(i.id));
   const invoice = primaryInvoice(customer, stepInvoice);
   const sender = await senderOf(db, companyId, input.senderId);
   const today = localDate(engine.clock.now(), input.timezone);
   const ctx = templateContext(customer, invoice, await companyName(db, companyId), sender?.from_name ?? input.actorName, today);
-  const listed = input.listedInvoiceIds ? listedOpenInvoices(customer, input.listedInvoiceIds) : undefined;
+  const listed = input.listedInvoiceIds ? listedOpenInvoices(customer, answer.allowed ? input.listedInvoiceIds.filter((id) => id === null || left.has(id)) : input.listedInvoiceIds) : undefined;
   if (listed) ctx.listedInvoices = listed;
   const attachments = input.attach?.length ? summarize(await stepAttachments(db, companyId, customer.id, attachedInvoiceIds(listed, invoice), input.attach, today)) : [];
   const values = templateValues(ctx);
@@ -97,6 +117,7 @@ export async function renderEmailPreview(
     empty_placeholders: empty,
     refused_reason: emptyPlaceholderReason(empty),
     attachments,
+    hold_reason: answer.reason,
   };
 }
 
@@ -124,11 +145,15 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
       'q.timing',
       'q.sender_connection_id',
       'q.send_followups_in_thread',
+      'q.pause_on_reply',
+      'q.pause_on_promise',
+      'q.pause_on_dispute',
     ])
     .where('s.company_id', '=', companyId)
     .where('s.id', '=', id.toLowerCase())
     .executeTakeFirst();
   if (!row) throw new NotFoundError('Scheduled step', id);
+  const edited = row.edited_subject !== null && row.edited_body !== null ? { subject: row.edited_subject, body: row.edited_body } : null;
   const preview = await renderEmailPreview(engine, companyId, {
     subject_template: row.subject_template,
     body_plain_template: row.body_plain_template,
@@ -140,11 +165,13 @@ export async function previewScheduledStep(engine: Pick<Engine, 'db' | 'clock'>,
     actorName,
     listedInvoiceIds: row.timing === 'due_date' ? await coveredInvoiceIds(engine.db, row.id, row.invoice_id) : undefined,
     attach: attach ?? storedAttach(row.attach),
+    holds: row,
+    edited,
   });
   // The collector's edit goes out as written, as the sender sends it.
-  if (row.edited_subject !== null && row.edited_body !== null) {
-    preview.subject = row.edited_subject;
-    preview.body = row.edited_body;
+  if (edited) {
+    preview.subject = edited.subject;
+    preview.body = edited.body;
     preview.unknown_placeholders = [];
     preview.empty_placeholders = [];
     preview.refused_reason = null;
@@ -184,5 +211,6 @@ export async function previewSequenceTemplates(
     timezone: sequence.timezone,
     actorName,
     attach: input.attach,
+    holds: sequence,
   });
 }

@@ -56,6 +56,31 @@ describe('words that match the facts', () => {
     expect(await attention(g.first)).not.toContain('Dunning step ready: Friendly reminder');
   });
 
+  it('a past-due step for a customer whose only invoice is not yet due: the preview says it is held and why, the send sends nothing', async () => {
+    const sender = await addSmtpConnection(w.engine, w.company, smtp);
+    const customer = await addCustomer(w.engine, w.company, { name: 'Lakeside Veterinary', email: 'ap@lakeside.test' });
+    await addInvoice(w.engine, w.company, customer, { number: 'INV-10360', total: 90_000, dueDate: '2026-12-26' });
+    const seq = await activeSequence(w, 'Standard past-due follow-up', [{ label: 'Second notice', offset_time: '00:00', subject_template: 'Invoice {{invoice_number}} is past due', body_plain_template: '{{invoice_number}} is {{days_past_due}} days past due.' }], { sender_connection_id: sender });
+    await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: customer, start_date: '2026-11-23' });
+    const step = (await w.api('GET', w.path(`/sequences/queue?customer_id=${customer}`))).body.data[0].id as string;
+    const preview = (await w.api('GET', w.path(`/sequences/queue/${step}/preview`))).body;
+    expect(preview.hold_reason).toBe('Held: INV-10360 is not past due (due Dec 26).');
+    const before = smtp.messages.length;
+    const sent = await w.api('POST', w.path(`/sequences/queue/${step}/send`));
+    expect(sent.status).toBe(409);
+    expect(smtp.messages).toHaveLength(before);
+  });
+
+  it('the preview of an email about two invoices, one disputed, says which is left out and lists only the other', async () => {
+    const g = await enrolled();
+    await w.api('PATCH', w.path(`/sequences/${(await w.api('GET', w.path(`/sequences/queue/${g.step}`))).body.sequence}`), { pause_on_dispute: false });
+    await w.api('POST', w.path('/disputes'), { invoice_id: g.first, reason: 'Charged twice' });
+    const preview = (await w.api('GET', w.path(`/sequences/queue/${g.step}/preview`))).body;
+    expect(preview.hold_reason).toBe('Left out: INV-10333 is disputed (Charged twice).');
+    expect(preview.body).toContain('INV-10334');
+    expect(preview.body).not.toContain('INV-10333');
+  });
+
   it('a statement and an email listing two invoices are the last touch of every invoice they spoke of', async () => {
     const g = await enrolled();
     const sent = await w.api('POST', w.path(`/sequences/queue/${g.step}/send`));

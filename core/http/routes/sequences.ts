@@ -363,6 +363,7 @@ const EmailPreview = z
     unknown_placeholders: z.array(z.string()).openapi({ description: 'Placeholders the renderer does not know: left as written' }),
     empty_placeholders: z.array(z.string()).openapi({ description: 'Known placeholders outside any {{#name}} section with no value here: the email is not sent' }),
     refused_reason: z.string().nullable().openapi({ description: 'Why this email would not be sent, in words; null when it can go' }),
+    hold_reason: z.string().nullable().openapi({ description: "Extension: the contact rule's answer as a send would get it now: 'Held: ...' (nothing would go: a dispute, a promise, a reply, a pause, today's email, an invoice not past due for past-due words) or 'Left out: ...' (those invoices are not in the email); null when nothing is held" }),
     attachments: z.array(AttachmentPreview).openapi({ description: "Extension: the documents the email attaches (the step's attach), made now to show their names and sizes; sending makes them again with the figures of that moment" }),
   })
   .openapi('EmailPreview');

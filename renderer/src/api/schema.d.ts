@@ -3237,6 +3237,7 @@ export interface components {
       unknown_placeholders: string[];
       empty_placeholders: string[];
       refused_reason: string | null;
+      hold_reason: string | null;
       attachments: components["schemas"]["AttachmentPreview"][];
     };
     EnrollCustomerRequest: {

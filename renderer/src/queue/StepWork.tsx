@@ -68,13 +68,18 @@ export function EmailPreview({ companyId, row, sending, onSend, onChanged }: { c
           <AttachOptions chosen={chosen} onChange={setAttach} note="For this email only; the step keeps its own choice. Made when the email is sent, with the figures of that moment." />
           {preview.loading ? <p className="muted small">Preparing the attachments…</p> : <AttachedFiles files={p.attachments} />}
           {p.unknown_placeholders.length > 0 && <p className="notice-warn">Unknown placeholders stay as written: {p.unknown_placeholders.map((n) => `{{${n}}}`).join(', ')}</p>}
+          {p.hold_reason && (
+            <p className="notice-warn" data-testid="hold-reason">
+              {p.hold_reason.startsWith('Held:') ? `Not sent: ${p.hold_reason.slice('Held: '.length)} Nothing goes until the hold is lifted.` : p.hold_reason}
+            </p>
+          )}
           {p.refused_reason && (
             <p className="notice-warn" data-testid="refused-reason">
               Not sent as it is: {p.refused_reason} You can also edit this email.
             </p>
           )}
           <div className="form-actions">
-            <button type="button" className="btn btn-primary" disabled={sending || !p.sender || !p.to || p.refused_reason !== null} onClick={() => onSend(attach ?? undefined)}>
+            <button type="button" className="btn btn-primary" disabled={sending || !p.sender || !p.to || p.refused_reason !== null || (p.hold_reason?.startsWith('Held:') ?? false)} onClick={() => onSend(attach ?? undefined)}>
               Send this email
             </button>
             <button type="button" className="btn" disabled={sending} onClick={() => setEditing(true)}>
