@@ -112,4 +112,30 @@ describe('the IBM file through the import wizard without its preset', () => {
     expect(await disputed()).toBe(before + 561);
     expect(browser.errors).toEqual([]);
   }, 240_000);
+
+  it('imports a refunded payment: the status value map offers exactly the server\'s statuses, and "Refunded" maps to Voided', async () => {
+    const companyId = /\/companies\/([0-9a-f-]{36})\//.exec(page.url())![1];
+    const file = ['Customer,Invoice,Date,Amount,Paid,Paid on,Payment status', 'Refund Test Co,RF-1,2026-10-01,100.00,100.00,2026-10-20,Paid', 'Refund Test Co,RF-2,2026-10-02,250.00,250.00,2026-10-21,Refunded'].join('\n');
+    await page.goto(`${new URL(page.url()).origin}/companies/${companyId}/settings/import`);
+    await page.getByLabel('CSV or XLSX file').setInputFiles({ name: 'refund.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    await page.getByRole('button', { name: 'Read the file' }).click();
+    await expect.poll(() => page.getByTestId('import-preview').locator('tbody tr').count(), { timeout: 20_000 }).toBe(2);
+    await page.getByRole('button', { name: 'Add a value map' }).click();
+    const map = page.getByTestId('value-map').last();
+    await map.getByLabel('Column').selectOption('Payment status');
+    await map.getByLabel('Gives').selectOption('status');
+    const refunded = page.getByLabel('Status when Payment status is Refunded');
+    expect(await refunded.locator('option').allInnerTexts()).toEqual(['Nothing', 'Paid', 'Partial', 'Pending', 'Failed', 'Voided (refunded or reversed)']);
+    await refunded.selectOption({ label: 'Voided (refunded or reversed)' });
+    await page.getByLabel('Status when Payment status is Paid').selectOption({ label: 'Paid' });
+    await page.getByRole('button', { name: 'Check every row' }).click();
+    await expect.poll(() => page.getByTestId('import-check-summary').innerText(), { timeout: 20_000 }).toContain('All 2 rows can be imported');
+    await page.getByRole('button', { name: 'Import 2 rows' }).click();
+    await expect.poll(() => page.getByTestId('import-done').innerText(), { timeout: 20_000 }).toContain('Imported 2 rows');
+    const voided = await apiGet<{ data: Array<{ invoice_number: string; amount: number }> }>(page, `/api/companies/${companyId}/payments?status=VOIDED&limit=1000`);
+    expect(voided.data.filter((p) => p.invoice_number.startsWith('RF-')).map((p) => [p.invoice_number, p.amount])).toEqual([['RF-2', 250]]);
+    const open = await apiGet<{ items: Array<{ invoice_number: string; balance: number }> }>(page, `/api/companies/${companyId}/invoices?search=RF-&limit=10`);
+    expect(open.items.map((i) => [i.invoice_number, i.balance]).sort()).toEqual([['RF-1', 0], ['RF-2', 250]]);
+    expect(browser.errors).toEqual([]);
+  }, 60_000);
 });
