@@ -75,7 +75,7 @@ export function activeInsights(sqlite: BetterSqlite3.Database, companyId: string
 }
 
 /** An insight to open, all but its id and timestamps (given when it is written). */
-type NewInsight = Omit<InsightsTable, 'id' | 'valid_from' | 'created_at'> & { payloadObject: Record<string, unknown>; evidenceObject: EvidenceItem[] };
+type NewInsight = Omit<InsightsTable, 'id' | 'valid_from' | 'created_at'>;
 
 /** One change to the active insights: close a row, open one, or both (a new version of one insight). */
 export interface InsightStep {
@@ -116,10 +116,6 @@ export function planInsights(companyId: string, existing: Existing[], desired: D
         evidence: evidenceJson,
         valid_to: null,
         reportable: isReportable(d.insightType, payload) ? 1 : 0,
-        // The row's payload and evidence as objects, for its change record: they stringify to the
-        // very text the row holds, without parsing it back.
-        payloadObject: payload,
-        evidenceObject: d.evidence,
       },
     });
   }
@@ -138,17 +134,19 @@ export async function applyInsightSteps(tx: CommandTx, sqlite: BetterSqlite3.Dat
   const close = prepared(sqlite, 'UPDATE insights SET valid_to = ? WHERE id = ? AND valid_to IS NULL');
   const insert = prepared(sqlite, INSERT_INSIGHT_SQL);
   const closed: string[] = [];
-  const opened: Array<InsightsTable & Pick<NewInsight, 'payloadObject' | 'evidenceObject'>> = [];
+  const opened: InsightsTable[] = [];
   for (const step of steps) {
     if (step.close && close.run(tx.now, step.close).changes) closed.push(step.close);
     if (!step.open) continue;
-    const { payloadObject, evidenceObject, ...fields } = step.open;
-    const row: InsightsTable = { ...fields, id: ids(), valid_from: tx.now, created_at: tx.now };
-    if (insert.run(row).changes) opened.push({ ...row, payloadObject, evidenceObject });
+    const row: InsightsTable = { ...step.open, id: ids(), valid_from: tx.now, created_at: tx.now };
+    if (insert.run(row).changes) opened.push(row);
   }
+  // The change record holds payload and evidence as JSON values: parsed back here, a slice at a
+  // time, rather than kept as objects beside their text (a large customer's steps were hundreds of
+  // MB of objects).
   await tx.recordMany([
     ...closed.map((id) => ({ entity: 'insight', entityId: id, op: 'update' as const, data: { valid_to: tx.now } })),
-    ...opened.map(({ payloadObject, evidenceObject, ...r }) => ({ entity: 'insight', entityId: r.id, op: 'insert' as const, data: { ...r, payload_json: payloadObject, evidence: evidenceObject } })),
+    ...opened.map((r) => ({ entity: 'insight', entityId: r.id, op: 'insert' as const, data: { ...r, payload_json: JSON.parse(r.payload_json), evidence: JSON.parse(r.evidence) } })),
   ]);
   return { opened: opened.length, closed: closed.length };
 }
