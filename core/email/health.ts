@@ -36,6 +36,8 @@ export async function emailHealth(db: Db, companyId: string): Promise<EmailHealt
     .where('company_id', '=', companyId)
     .where('email_connection_id', '=', connection.id)
     .where('status', 'in', ['sent', 'not_sent'])
+    // An email the contact rule held never reached the server: it says nothing of its health.
+    .where((eb) => eb.or([eb('last_error', 'is', null), eb('last_error', 'not like', 'Held: %')]))
     .orderBy('updated_at', 'desc')
     .limit(1)
     .executeTakeFirst();

@@ -11,6 +11,7 @@ import type { Engine } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { chaseHolds } from '../holds/holds';
 import { chaseFacts } from '../holds/store';
+import { checkContacts } from '../contact/store';
 import { INVOICE_REMINDER, reminderKey } from './queue';
 import { loadReminderTargets, type ReminderTarget, reminderBlockers, reminderEmailFor } from './targets';
 import { defaultConnection } from '../email/connections';
@@ -20,7 +21,7 @@ import { chunks } from '../chunks';
 /** An email to the customer this recent makes another one a double dunning. */
 export const RECENT_EMAIL_DAYS = 7;
 
-export const REMINDER_WARNING_KINDS = ['dispute', 'promise', 'reply_unanswered', 'recent_email', 'dunning_step_ready', 'reminder_today'] as const;
+export const REMINDER_WARNING_KINDS = ['dispute', 'promise', 'reply_unanswered', 'contact_held', 'recent_email', 'dunning_step_ready', 'reminder_today'] as const;
 export type ReminderWarningKind = (typeof REMINDER_WARNING_KINDS)[number];
 
 export interface ReminderWarning {
@@ -55,7 +56,7 @@ export function recentEmailWarning(latest: { occurred_at: string; subject: strin
 }
 
 /** The warnings kinds that hold a reminder in a bulk send by default: the customer is waiting for us or is already being chased. */
-export const HOLDING_WARNING_KINDS = ['dispute', 'promise', 'reply_unanswered', 'dunning_step_ready'] as const satisfies readonly ReminderWarningKind[];
+export const HOLDING_WARNING_KINDS = ['dispute', 'promise', 'reply_unanswered', 'contact_held', 'dunning_step_ready'] as const satisfies readonly ReminderWarningKind[];
 
 /**
  * The double-dunning warnings of each invoice named (targets already the company's), in a few
@@ -69,6 +70,8 @@ export async function reminderWarnings(engine: Pick<Engine, 'db' | 'clock'>, com
   const out = new Map<string, ReminderWarning[]>(targets.map((t) => [t.invoiceId, []]));
   const customerIds = [...new Set(targets.map((t) => t.customerId))];
   const facts = await chaseFacts(engine.db, companyId, customerIds);
+  // The contact rule's other holds (a person's pause, today's email): the request would hold the reminder for them.
+  const answers = await checkContacts(engine.db, companyId, targets.map((t) => ({ customerId: t.customerId, request: { channel: 'reminder' as const, invoiceIds: [t.invoiceId] } })), now);
   const latest = new Map<string, { occurred_at: string; subject: string | null }>();
   const steps: Array<{ customer_id: string; invoice_id: string | null; label: string; name: string }> = [];
   for (const ids of chunks(customerIds)) {
@@ -101,7 +104,7 @@ export async function reminderWarnings(engine: Pick<Engine, 'db' | 'clock'>, com
     const jobs = await engine.db.selectFrom('jobs').select(['idempotency_key', 'status']).where('kind', '=', INVOICE_REMINDER).where('idempotency_key', 'in', keys).execute();
     for (const j of jobs) if (j.status !== 'failed' && j.idempotency_key) asked.add(j.idempotency_key);
   }
-  for (const t of targets) {
+  for (const [i, t] of targets.entries()) {
     const warnings = out.get(t.invoiceId)!;
     const f = facts.get(t.customerId);
     if (f) {
@@ -110,6 +113,8 @@ export async function reminderWarnings(engine: Pick<Engine, 'db' | 'clock'>, com
         warnings.push({ kind: hold.kind === 'reply' ? 'reply_unanswered' : hold.kind, message: `${hold.reason.replace(/^Paused: /, '')}.` });
       }
     }
+    const other = answers[i].held.filter((h) => h.kind === 'paused' || h.kind === 'daily_cap');
+    if (other.length) warnings.push({ kind: 'contact_held', message: `On hold: ${other.map((h) => h.reason).join('; ')}. No reminder goes today.` });
     const recent = recentEmailWarning(latest.get(t.customerId), t.customerName, today);
     if (recent) warnings.push(recent);
     for (const step of steps.filter((x) => x.customer_id === t.customerId && (x.invoice_id === null || x.invoice_id === t.invoiceId))) {

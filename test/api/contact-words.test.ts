@@ -81,6 +81,17 @@ describe('words that match the facts', () => {
     expect(preview.body).not.toContain('INV-10333');
   });
 
+  it("the bulk reminder dialog's preview holds a customer a person paused, saying who, and the request queues nothing for it", async () => {
+    const g = await enrolled();
+    const enrollment = (await w.api('GET', w.path(`/sequences/queue/${g.step}`))).body.enrollment;
+    expect((await w.api('POST', w.path(`/sequence-enrollments/${enrollment}/pause`))).status).toBe(200);
+    const preview = (await w.api('POST', w.path('/invoices/bulk/reminder-preview'), { invoice_ids: [g.first] })).body;
+    expect(preview.held_count).toBe(1);
+    expect(preview.data[0].warnings).toContainEqual({ kind: 'contact_held', message: 'On hold: Paused by alice on Nov 23. No reminder goes today.' });
+    const sent = (await w.api('POST', w.path('/invoices/bulk/send-reminders'), { invoice_ids: [g.first] })).body;
+    expect(sent).toMatchObject({ message: '0 reminders queued; 1 invoice is on hold and got none.', held: [{ invoice_id: g.first, reason: 'Held: Paused by alice on Nov 23.' }] });
+  });
+
   it('a statement and an email listing two invoices are the last touch of every invoice they spoke of', async () => {
     const g = await enrolled();
     const sent = await w.api('POST', w.path(`/sequences/queue/${g.step}/send`));

@@ -110,6 +110,11 @@ describe('reminder preview and email health', () => {
   });
 
   it('reports a connection that refuses in words, until a send succeeds again', async () => {
+    // The holds of the test before are lifted (the dispute label taken off, the reply answered by a
+    // call), or the contact rule would hold the reminder and it would never reach a server.
+    const s = engine.database.sqlite;
+    s.prepare(`DELETE FROM invoice_labels WHERE invoice_id = ?`).run(invoice);
+    s.prepare(`INSERT INTO communications (id, company_id, customer_id, kind, direction, occurred_at, created_at) VALUES (?, ?, ?, 'call', 'outbound', ?, ?)`).run(newId(), company, customer, '2026-11-22T11:00:00.000Z', NOW);
     const port = await closedPort();
     await engine.db.updateTable('email_connections').set({ smtp_port: port }).where('company_id', '=', company).execute();
     const worker = createWorker(engine, { handlers: coreJobHandlers(), retryBaseMs: 60_000 });

@@ -92,7 +92,9 @@ describe('a reply holds the reminders as well as the sequence', () => {
     expect(paused.map((r: Record<string, unknown>) => [r.step_label, r.hold_reason, r.pause_kind, r.pause_reason])).toEqual([['Second reminder', 'paused', 'reply', words]]);
     for (const category of ['ready', 'upcoming']) expect((await w.api('GET', w.path(`/sequences/queue?category=${category}&customer_id=${dover.customer}`))).body.count).toBe(0);
 
-    // The reminders: the invoice's preview warns, and a bulk reminder leaves it out by default; Globex's out-of-office holds nothing.
+    // The reminders, the next morning (the sequence emailed both customers today: one email a day):
+    // the invoice's preview warns, and a bulk reminder leaves it out by default; Globex's out-of-office holds nothing.
+    w.engine.clock.set('2026-11-24T09:00:00.000Z');
     expect(await reminderWarnings(dover.invoice)).toEqual([{ kind: 'reply_unanswered', message: 'Dover Mills replied on Nov 23 and nobody has answered yet.' }]);
     expect(await reminderWarnings(globex.invoice)).toEqual([]);
     const bulk = await w.api('POST', w.path('/invoices/bulk/reminder-preview'), { invoice_ids: [dover.invoice, globex.invoice] });

@@ -4286,7 +4286,7 @@ export interface components {
       attachments: components["schemas"]["AttachmentPreview"][];
     };
     ReminderWarning: {
-      kind: "dispute" | "promise" | "reply_unanswered" | "recent_email" | "dunning_step_ready" | "reminder_today";
+      kind: "dispute" | "promise" | "reply_unanswered" | "contact_held" | "recent_email" | "dunning_step_ready" | "reminder_today";
       message: string;
     };
     ReplyReading: {
