@@ -19,7 +19,7 @@ import { type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { enqueueJob } from '../jobs/queue';
-import { type JobContext, PermanentJobError } from '../jobs/worker';
+import { type JobContext, PermanentJobError, StoppedJobError } from '../jobs/worker';
 import { formatMoney } from '../money';
 import { defaultConnection } from '../email/connections';
 import { statementTotals } from './draw-statement';
@@ -186,6 +186,8 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
     .orderBy('s.position')
     .execute();
   for (const item of pending) {
+    // Each customer is settled on its own: a stopping server hands the rest back for its next start.
+    if (ctx.signal.aborted) throw new StoppedJobError();
     if (!connection) {
       await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason: 'The company has no default email connection (Settings › Email connections)' });
       continue;

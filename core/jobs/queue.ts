@@ -250,6 +250,19 @@ export async function failJob(
   });
 }
 
+/**
+ * Puts a job its worker stopped at a safe point back in the queue, to run now: the stop does not
+ * use one of its tries. False when the claim was lost.
+ */
+export async function releaseJob(engine: Pick<Engine, 'db' | 'clock'>, job: Job): Promise<boolean> {
+  return runCommand(engine, 'release_job', { actor: systemActor, companyId: job.company_id }, async (tx) => {
+    const changes = { status: 'queued' as const, run_after: tx.now, locked_at: null, max_attempts: job.max_attempts + 1 };
+    if (!(await updateClaimed(tx, job, changes))) return false;
+    await tx.record('job', job.id, 'update', changes);
+    return true;
+  });
+}
+
 export const INTERRUPTED = 'interrupted: the worker stopped while running this job';
 
 /**

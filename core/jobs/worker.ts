@@ -6,7 +6,7 @@
  */
 import type { Job, JobStatus } from '../db/schema';
 import type { Actor, CommandTx, Engine } from '../engine';
-import { claimNextJob, completeJob, failJob, type JobLane, LostClaimError, reclaimStaleJobs, renewLease, type RetryPolicy } from './queue';
+import { claimNextJob, completeJob, failJob, type JobLane, LostClaimError, reclaimStaleJobs, releaseJob, renewLease, type RetryPolicy } from './queue';
 
 /** A failure that another try cannot fix: the job fails at once, whatever attempts remain. */
 export class PermanentJobError extends Error {
@@ -16,8 +16,21 @@ export class PermanentJobError extends Error {
   }
 }
 
+/**
+ * Thrown by a handler that stopped at a safe point because its worker is stopping (`signal`): the
+ * job goes back to the queue without using a try, and resumes at the next start.
+ */
+export class StoppedJobError extends Error {
+  constructor(message = 'the worker stopped; the job resumes at the next start') {
+    super(message);
+    this.name = 'StoppedJobError';
+  }
+}
+
 export interface JobContext {
   engine: Engine;
+  /** Aborted when the worker is asked to stop: a long job stops at its next safe point (StoppedJobError). */
+  signal: AbortSignal;
   /**
    * Commits the job's effects (`write`) and its success in one transaction. A handler that never
    * calls it succeeds with no result when it returns.
@@ -77,6 +90,7 @@ export function createWorker(engine: Engine, options: Partial<WorkerOptions> & P
   const settings: WorkerOptions = { ...WORKER_DEFAULTS, ...options };
   const policy: RetryPolicy = { baseMs: settings.retryBaseMs, maxMs: settings.retryMaxMs };
   let stopping = false;
+  const stop = new AbortController();
   let timer: NodeJS.Timeout | null = null;
   let pass: Promise<JobRun[]> | null = null;
 
@@ -85,6 +99,7 @@ export function createWorker(engine: Engine, options: Partial<WorkerOptions> & P
     let succeeded = false;
     const ctx: JobContext = {
       engine,
+      signal: stop.signal,
       async succeed(opts = {}) {
         await completeJob(engine, job, opts);
         succeeded = true;
@@ -102,6 +117,7 @@ export function createWorker(engine: Engine, options: Partial<WorkerOptions> & P
       const message = err instanceof Error ? err.message : String(err);
       // The job now belongs to another worker, which records its outcome.
       if (err instanceof LostClaimError) return { ...run, status: 'running', error: message };
+      if (err instanceof StoppedJobError) return { ...run, status: (await releaseJob(engine, job)) ? 'queued' : 'running', error: null };
       const status = await failJob(engine, job, message, err instanceof PermanentJobError, policy);
       return { ...run, status: status ?? 'running', error: message };
     } finally {
@@ -149,6 +165,7 @@ export function createWorker(engine: Engine, options: Partial<WorkerOptions> & P
     },
     async stop() {
       stopping = true;
+      stop.abort();
       if (timer) clearTimeout(timer);
       timer = null;
       if (pass) await pass.catch(() => undefined);

@@ -5,7 +5,7 @@ import type { Job } from '../../core/db/schema';
 import { runCommand, systemActor } from '../../core/engine';
 import { newId } from '../../core/ids';
 import { addMs, claimNextJob, completeJob, enqueueJob, enqueueJobs, failJob, INTERRUPTED, LostClaimError, reclaimStaleJobs, retryDelayMs } from '../../core/jobs/queue';
-import { createWorker, type JobHandler, PermanentJobError } from '../../core/jobs/worker';
+import { createWorker, type JobHandler, PermanentJobError, StoppedJobError } from '../../core/jobs/worker';
 import { type LeaseOwner, ownerGone, ownerToken, parseOwner, thisProcess } from '../../core/jobs/owner';
 import { openEngine } from '../../core/runtime/engine';
 import { addCompany } from '../support/api';
@@ -324,5 +324,29 @@ describe('the durable job queue and worker', () => {
     const next = createWorker(engine, { handlers: { test: handler } });
     expect((await next.runDueJobs()).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
     expect(started).toEqual([0, 1, 2]);
+  });
+
+  it('hands a long job back when its worker stops: it resumes at the next start without using a try', async () => {
+    const { id } = await enqueue('long-run');
+    const done: number[] = [];
+    let reached: () => void = () => undefined;
+    const halfway = new Promise<void>((resolve) => (reached = resolve));
+    const handler: JobHandler = async (_job, ctx) => {
+      for (let item = done.length; item < 6; item++) {
+        if (ctx.signal.aborted) throw new StoppedJobError();
+        done.push(item);
+        if (item === 2) reached();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const first = createWorker(engine, { handlers: { test: handler }, pollMs: 5 });
+    first.start();
+    await halfway;
+    await first.stop();
+    expect(done.length).toBeLessThan(6);
+    expect(await job(id)).toMatchObject({ status: 'queued', attempts: 1, max_attempts: 6, locked_by: null });
+    const next = createWorker(engine, { handlers: { test: handler } });
+    expect((await next.runDueJobs()).map((r) => [r.status, r.attempts])).toEqual([['succeeded', 2]]);
+    expect(done).toEqual([0, 1, 2, 3, 4, 5]);
   });
 });
