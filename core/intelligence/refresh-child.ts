@@ -9,12 +9,19 @@ import { setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Clock } from '../clock';
 import { openDatabase } from '../db/connection';
+import { DEFAULT_WRITE_WAIT, type WriteWait } from '../engine';
 import { jobProgressWriter } from './jobs';
 import { refreshIntelligence } from './runner';
 import { type RefreshChildMessage, type RefreshParentMessage, STOPPED_MESSAGE } from './refresh-process';
 
 /** How often the watchdog thread looks whether the parent is alive. */
 const PARENT_CHECK_MS = 200;
+
+/**
+ * The refresh's own transactions wait as the server's do, looking again every 5 ms: the server's
+ * writes are short, and the default's pauses of up to 100 ms left the refresh idle long after them.
+ */
+const REFRESH_WRITE_WAIT: WriteWait = { ...DEFAULT_WRITE_WAIT, maxPauseMs: 5 };
 
 /** A nice value of 10: "below normal" on Windows. */
 const REFRESH_NICENESS = 10;
@@ -61,7 +68,7 @@ function run(message: Extract<RefreshParentMessage, { type: 'run' }>): Promise<v
   if (stopping) return Promise.resolve(void send({ type: 'failed', id: message.id, error: STOPPED_MESSAGE }));
   // The parent's clock (fixed in tests), carried as its offset from this machine's time.
   const clock: Clock = { now: () => new Date(Date.now() + message.clockOffsetMs) };
-  const engine = { db: database.db, database, clock };
+  const engine = { db: database.db, database, clock, writeWait: REFRESH_WRITE_WAIT };
   return refreshIntelligence(engine, message.companyId, {
     customerIds: message.customerIds,
     between,
