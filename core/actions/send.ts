@@ -16,6 +16,7 @@ import { blankToNull } from '../text';
 import { actionEmailContent, type ActionEmailPayload } from './delivery';
 import { parseMetadata } from './queries';
 import { saysPastDue } from '../sequences/templates';
+import { checkContact } from '../contact/store';
 
 export const OUTCOME_UNKNOWN = 'The worker stopped while the mail server had the message. It may have been delivered, so it was not sent again; Retry sends it once more.';
 
@@ -58,6 +59,24 @@ export function sendFailureWords(err: unknown, connection: Pick<EmailConnection,
 
 function capital(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * The contact rule's answer for an email action not yet sent, in words ("Held: INV-1 is disputed."),
+ * as its approval would get it now; null when it would go, or for a call, a task or a decided action.
+ */
+export async function actionContactHold(db: Db, companyId: string, actionId: string, now: string): Promise<string | null> {
+  const action = await db
+    .selectFrom('actions as a')
+    .leftJoin('invoices as i', 'i.id', 'a.invoice_id')
+    .select(['a.customer_id', 'a.invoice_id', 'a.metadata', 'a.description', 'a.action_type', 'a.status', 'i.invoice_number'])
+    .where('a.company_id', '=', companyId)
+    .where('a.id', '=', actionId)
+    .executeTakeFirst();
+  if (!action || action.action_type !== 'email' || !['proposed', 'scheduled', 'processing'].includes(action.status)) return null;
+  const email = actionEmailContent(parseMetadata(action.metadata), { description: action.description, invoiceNumber: action.invoice_number });
+  const answer = await checkContact(db, companyId, action.customer_id, { channel: 'action', invoiceIds: action.invoice_id ? [action.invoice_id] : [], pastDue: saysPastDue(email.subject, email.text) }, now);
+  return answer.allowed ? null : answer.reason;
 }
 
 export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> {

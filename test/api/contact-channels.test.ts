@@ -146,12 +146,15 @@ describe('the contact rule on every channel, over SMTP', () => {
   it('an action approved before a dispute is held at the door, the approver reads why, and Retry sends it once the dispute is resolved', async () => {
     const g = await world('2026-10-01');
     const id = await addAction(w.engine, w.company, { customer_id: g.customer, invoice_id: g.invoice, action_type: 'email', is_action_required: 1, description: 'Send a reminder for INV-1', metadata: { draft_subject: 'About INV-1', draft_body: 'Hello,\n\nAbout INV-1.\n\nAcme Supply' } });
+    expect((await w.api('GET', w.path(`/actions/${id}`))).body.contact_hold).toBeNull();
     expect((await w.api('POST', w.path(`/actions/${id}/approve`))).status).toBe(200);
     const dispute = await w.api('POST', w.path('/disputes'), { invoice_id: g.invoice, reason: 'Wrong quantity' });
     await runJobs();
     expect(newMessages()).toEqual([]);
     const held = (await w.api('GET', w.path(`/actions/${id}`))).body;
     expect(held).toMatchObject({ status: 'processing', delivery: { status: 'held', error: 'Held: INV-1 is disputed (Wrong quantity).' } });
+    // The panel reads the rule's answer before anyone asks again.
+    expect(held.contact_hold).toBe('Held: INV-1 is disputed (Wrong quantity).');
     // Still disputed: Retry is refused with the reason; nothing goes.
     const refused = await w.api('POST', w.path(`/actions/${id}/retry`), {});
     expect(refused.status).toBe(409);

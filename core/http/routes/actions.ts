@@ -17,7 +17,8 @@ import { listActionTasks, ownMemberId } from '../../actions/tasks';
 import { LOGGED_KINDS } from '../../communications/rules';
 import { ACTION_CATEGORIES, ACTION_SORTS, ACTION_TYPES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
 import { UNASSIGNED } from '../../sequences/rules';
-import { today } from '../../clock';
+import { timestamp, today } from '../../clock';
+import { actionContactHold } from '../../actions/send';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, EvidenceItem, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { CallOutcome } from './communications';
@@ -88,6 +89,13 @@ const Action = z
     }),
   })
   .openapi('Action');
+
+const OneAction = Action.extend({
+  contact_hold: z
+    .string()
+    .nullable()
+    .openapi({ description: "Extension: for an email action not yet sent, the contact rule's answer as approving it would get it now ('Held: INV-1 is disputed.'); null when it would go" }),
+}).openapi('OneAction');
 
 const ActionList = z
   .object({ count: z.number().int(), page: z.number().int(), page_size: z.number().int(), data: z.array(Action) })
@@ -217,7 +225,7 @@ const getRoute = createRoute({
   summary: 'One action, whatever its status, soft-deleted ones included',
   security: SECURITY,
   request: { params: ActionParams },
-  responses: { 200: json(Action, 'The action'), ...problems(401, 403, 404) },
+  responses: { 200: json(OneAction, 'The action'), ...problems(401, 403, 404) },
 });
 
 const createActionRoute = createRoute({
@@ -332,7 +340,13 @@ export function actionRoutes() {
     return c.json(await createAction(c.var.engine, scopeOf(c), c.req.valid('json')), 201);
   });
 
-  router.openapi(getRoute, async (c) => c.json(await getAction(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').action_id, today(c.var.engine.clock)), 200));
+  router.openapi(getRoute, async (c) => {
+    const { engine } = c.var;
+    const companyId = scopeOf(c).companyId;
+    const id = c.req.valid('param').action_id;
+    const action = await getAction(engine.db, companyId, id, today(engine.clock));
+    return c.json({ ...action, contact_hold: await actionContactHold(engine.db, companyId, action.id, timestamp(engine.clock)) }, 200);
+  });
 
   router.openapi(deleteRoute, async (c) => {
     await deleteAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id);

@@ -70,7 +70,7 @@ export interface paths {
         action_id: string;
       };
       responses: {
-        200: components["schemas"]["Action"];
+        200: components["schemas"]["OneAction"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -4204,6 +4204,9 @@ export interface components {
       email?: string | null;
       is_active?: boolean;
       user_id?: string | null;
+    };
+    OneAction: components["schemas"]["Action"] & {
+      contact_hold: string | null;
     };
     Payment: {
       id: string;
