@@ -145,12 +145,16 @@ export function quietHold(eb: StepRows, quietSince: string) {
   const acted = eb
     .selectFrom('actions as a')
     .select('a.id')
-    .whereRef('a.company_id', '=', 's.company_id')
-    .whereRef('a.customer_id', '=', 's.customer_id')
-    .where('a.status', '=', 'completed')
-    .where('a.action_type', 'in', ['email', 'call'])
-    .where('a.deleted_at', 'is', null)
-    .where('a.executed_at', '>', quietSince);
+    .where((a) =>
+      a.and([
+        a('a.company_id', '=', a.ref('s.company_id')),
+        a('a.customer_id', '=', a.ref('s.customer_id')),
+        a('a.status', '=', 'completed'),
+        a('a.action_type', 'in', ['email', 'call']),
+        a('a.deleted_at', 'is', null),
+        a('a.executed_at', '>', quietSince),
+      ]),
+    );
   return eb.and([eb('st.step_type', '=', EMAIL_STEP_TYPE), eb.or([eb.exists(touched), eb.exists(acted)])]);
 }
 
