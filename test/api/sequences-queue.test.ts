@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addAction } from '../support/actions-fixtures';
 import { addCustomer, addInvoice, addManualEmail, addTeamMember, activeSequence, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
 
 const MISSING = '0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a';
@@ -76,10 +77,13 @@ describe('the outreach queue', () => {
     const quiet = await addCustomer(w.engine, w.company, { name: 'Quiet' });
     await addManualEmail(w.engine, w.company, touched, '2026-11-22T16:00:00.000Z');
     await addManualEmail(w.engine, w.company, quiet, '2026-11-19T11:00:00.000Z');
-    await w.api('POST', w.path(`/sequences/${seq.id}/enrollments/bulk`), { customer_ids: [touched, quiet], start_date: '2026-11-23' });
+    // An approved call action carried out yesterday touches the customer as much.
+    const called = await addCustomer(w.engine, w.company, { name: 'Called' });
+    await addAction(w.engine, w.company, { customer_id: called, action_type: 'call', status: 'completed', executed_at: '2026-11-22T10:00:00.000Z' });
+    await w.api('POST', w.path(`/sequences/${seq.id}/enrollments/bulk`), { customer_ids: [touched, quiet, called], start_date: '2026-11-23' });
 
-    expect(labels((await queue()).body).sort()).toEqual(['Quiet:Call', 'Quiet:Email', 'Touched:Call']);
-    expect(labels((await queue('?category=upcoming')).body)).toEqual(['Touched:Email']);
+    expect(labels((await queue()).body).sort()).toEqual(['Called:Call', 'Quiet:Call', 'Quiet:Email', 'Touched:Call']);
+    expect(labels((await queue('?category=upcoming')).body).sort()).toEqual(['Called:Email', 'Touched:Email']);
     // Three days after the manual email the hold ends.
     w.engine.clock.set('2026-11-25T16:00:01.000Z');
     expect(labels((await queue()).body)).toContain('Touched:Email');
