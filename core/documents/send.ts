@@ -13,7 +13,7 @@ import type { Job, StatementItemStatus } from '../db/schema';
 import { longDate } from '../dates';
 import { chunks } from '../chunks';
 import { ContactHeldError } from '../contact/rule';
-import { checkContact } from '../contact/store';
+import { checkContact, checkContacts } from '../contact/store';
 import { handToSmtp, recordSentEmail } from '../email/outbox';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
@@ -71,6 +71,28 @@ export async function requestStatements(engine: Pick<Engine, 'db' | 'clock'>, sc
     await tx.record('statement_run', runId, 'insert', { as_of: asOf, customers: ids.length, job_id: job.id });
   });
   return getStatementRun(engine.db, scope.companyId, runId);
+}
+
+export interface StatementPreview {
+  total: number;
+  /** How many statements would go now. */
+  will_send: number;
+  /** The customers the contact rule holds now, with why: their statement would not go. */
+  held: Array<{ customer_id: string; customer_name: string; reason: string }>;
+}
+
+/** What a statement run would do now, before anyone asks for it: who is held and why, how many go. */
+export async function previewStatements(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, customerIds: string[]): Promise<StatementPreview> {
+  const ids = [...new Set(customerIds.map((id) => id.toLowerCase()))];
+  const names = new Map<string, string>();
+  for (const chunk of chunks(ids)) {
+    for (const r of await engine.db.selectFrom('customers').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', chunk).execute()) names.set(r.id, r.name);
+  }
+  const unknown = ids.filter((id) => !names.has(id));
+  if (unknown.length) throw new ValidationError(`Unknown customers: ${unknown.slice(0, 10).join(', ')}`, { customer_ids: ['Unknown customers'] });
+  const answers = await checkContacts(engine.db, companyId, ids.map((customerId) => ({ customerId, request: { channel: 'statement' as const, invoiceIds: [] } })), timestamp(engine.clock));
+  const held = ids.flatMap((id, i) => (answers[i].allowed ? [] : [{ customer_id: id, customer_name: names.get(id) ?? '', reason: answers[i].reason ?? 'Held.' }]));
+  return { total: ids.length, will_send: ids.length - held.length, held };
 }
 
 export async function getStatementRun(db: Db, companyId: string, runId: string): Promise<StatementRun> {

@@ -8,6 +8,7 @@ import { createWorker } from '../../core/jobs/worker';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { nextStepWords } from '../../renderer/src/desk/glance-words';
 import { addSmtpConnection } from '../support/reminders-fixtures';
+import { fixture, insertCommunicationRow } from '../support/rows';
 import { activeSequence, addCustomer, addInvoice, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
 
@@ -90,6 +91,18 @@ describe('words that match the facts', () => {
     expect(preview.data[0].warnings).toContainEqual({ kind: 'contact_held', message: 'On hold: Paused by alice on Nov 23. No reminder goes today.' });
     const sent = (await w.api('POST', w.path('/invoices/bulk/send-reminders'), { invoice_ids: [g.first] })).body;
     expect(sent).toMatchObject({ message: '0 reminders queued; 1 invoice is on hold and got none.', held: [{ invoice_id: g.first, reason: 'Held: Paused by alice on Nov 23.' }] });
+  });
+
+  it('the statement dialog says before sending who is held and why, and how many will go', async () => {
+    const g = await enrolled();
+    const other = await addCustomer(w.engine, w.company, { name: 'Lakeside Veterinary', email: 'ap@lakeside.test' });
+    await fixture(w.engine, w.company, (tx) => insertCommunicationRow(tx, w.company, { customer_id: g.customer, kind: 'email', direction: 'inbound', subject: 'Re: invoice', body: 'Which invoice is this?', occurred_at: '2026-11-23T09:00:00.000Z' }));
+    const preview = await w.api('POST', w.path('/statement-runs/preview'), { customer_ids: [g.customer, other] });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toEqual({ total: 2, will_send: 1, held: [{ customer_id: g.customer, customer_name: 'Granite State Roofing', reason: 'Held: Granite State Roofing replied on Nov 23 and nobody has answered yet.' }] });
+    // Another company's customer is refused, naming nothing of it.
+    const foreign = await addCustomer(w.engine, w.other, { name: 'Borealis Buyer' });
+    expect((await w.api('POST', w.path('/statement-runs/preview'), { customer_ids: [foreign] })).status).toBe(400);
   });
 
   it('a statement and an email listing two invoices are the last touch of every invoice they spoke of', async () => {

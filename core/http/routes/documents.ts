@@ -4,7 +4,7 @@ import { today } from '../../clock';
 import { DETAIL_LIMITS, documentDetails, documentDetailsWithLogo, LOGO_TYPES, PAPERS, removeLogo, setLogo, updateDocumentDetails } from '../../documents/details';
 import { missingCharacterHeaders } from '../../documents/fonts';
 import { invoicePdf } from '../../documents/invoice';
-import { getStatementRun, MAX_STATEMENT_CUSTOMERS, requestStatements } from '../../documents/send';
+import { getStatementRun, MAX_STATEMENT_CUSTOMERS, previewStatements, requestStatements } from '../../documents/send';
 import { drawableLogo, LOGO_BOX, MAX_LOGO_INPUT_PIXELS } from '../../documents/logo';
 import { MAX_WAITING } from '../../documents/render';
 import { MAX_CSV_STATEMENT_LINES, MAX_STATEMENT_LINES, statementCsvFile, statementFile } from '../../documents/statement';
@@ -221,6 +221,26 @@ const requestRunRoute = createRoute({
   responses: { 202: json(StatementRun, 'Queued: read the run for progress and what was sent'), ...problems(400, 401, 403, 404) },
 });
 
+const StatementPreview = z
+  .object({
+    total: z.number().int(),
+    will_send: z.number().int().openapi({ description: 'How many statements would go now' }),
+    held: z
+      .array(z.object({ customer_id: Uuid, customer_name: z.string(), reason: z.string() }))
+      .openapi({ description: 'The customers the contact rule holds now (an unanswered reply, a pause by a person, a promise for the whole account, an email already sent today), with why' }),
+  })
+  .openapi('StatementPreview');
+
+const previewRunRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/statement-runs/preview',
+  tags: TAGS,
+  summary: 'What a statement run would do now: who is held and why, how many would go; sends nothing (extension)',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(StatementRunRequest) },
+  responses: { 200: json(StatementPreview, 'The preview'), ...problems(400, 401, 403, 404) },
+});
+
 const getRunRoute = createRoute({
   method: 'get',
   path: '/api/companies/{company_id}/statement-runs/{run_id}',
@@ -278,5 +298,6 @@ export function documentRoutes() {
       const body = c.req.valid('json');
       return c.json(await requestStatements(c.var.engine, scopeOf(c), body.customer_ids, body.as_of ?? today(c.var.engine.clock)), 202);
     })
+    .openapi(previewRunRoute, async (c) => c.json(await previewStatements(c.var.engine, scopeOf(c).companyId, c.req.valid('json').customer_ids), 200))
     .openapi(getRunRoute, async (c) => c.json(await getStatementRun(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').run_id), 200));
 }

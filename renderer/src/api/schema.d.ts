@@ -2107,6 +2107,22 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/statement-runs/preview": {
+    post: {
+      /** What a statement run would do now: who is held and why, how many would go; sends nothing (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["StatementRunRequest"];
+      responses: {
+        200: components["schemas"]["StatementPreview"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/statement-runs/{run_id}": {
     get: {
       /** A statement run: progress, and per customer whether its statement was sent, to whom, or why not (extension) */
@@ -4531,6 +4547,15 @@ export interface components {
     };
     SnoozeStepRequest: {
       date: string;
+    };
+    StatementPreview: {
+      total: number;
+      will_send: number;
+      held: {
+        customer_id: string;
+        customer_name: string;
+        reason: string;
+      }[];
     };
     StatementRun: {
       id: string;
