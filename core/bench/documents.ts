@@ -13,6 +13,8 @@
  *    requests' p99 (target 100 ms) and the process's peak RSS (target 1 GB).
  *
  *   npm run bench:documents -- [--invoices 5000] [--pdfs 1000] [--big 120000] [--concurrent 12] [--only big,logos] [--keep]
+ *
+ * BENCH_MEMORY_DETAIL=1 prints the process's memory (RSS, heap, external) at each new peak.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +42,11 @@ const TARGETS = { statementMs: 2000, p99Ms: 100, bigRssMb: 1024, logoRssMb: 600 
 /** The process's resident memory, sampled every 50 ms while `work` runs: the peak, in MB. */
 async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
   let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const timer = setInterval(() => {
+    const m = process.memoryUsage();
+    if (m.rss > peak && process.env.BENCH_MEMORY_DETAIL) console.error(`rss ${Math.round(m.rss / 1048576)} heap ${Math.round(m.heapUsed / 1048576)} external ${Math.round(m.external / 1048576)} arrayBuffers ${Math.round(m.arrayBuffers / 1048576)}`);
+    peak = Math.max(peak, m.rss);
+  }, 50);
   try {
     const result = await work();
     return { result, peakMb: Math.max(peak, process.memoryUsage().rss) / 1024 / 1024 };
@@ -239,15 +245,18 @@ async function main(): Promise<number> {
           }
         }),
       );
+      const loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.enable();
       const { result, peakMb } = await peakRss(async () => {
         const [times, latencies] = await Promise.all([all, readWhile(`${base}/customers/${customerId}`, headers, all)]);
         return { times, latencies };
       });
+      loop.disable();
       const p99 = percentile(result.latencies, 0.99);
       console.log(
         `${concurrent} statements of ${bigCount} open invoices (${bigPages} pages) at once: statuses ${[...new Set(statuses)].join(',')}, all done in ${((performance.now() - started) / 1000).toFixed(1)} s (first ${(Math.min(...result.times) / 1000).toFixed(1)} s, last ${(Math.max(...result.times) / 1000).toFixed(1)} s); ` +
           `${result.latencies.length} other requests meanwhile: p50 ${percentile(result.latencies, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (target <= ${TARGETS.p99Ms} ms), max ${Math.max(...result.latencies).toFixed(1)} ms; ` +
-          `peak RSS ${Math.round(peakMb)} MB (target <= ${TARGETS.bigRssMb} MB)`,
+          `peak RSS ${Math.round(peakMb)} MB (target <= ${TARGETS.bigRssMb} MB); event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`,
       );
       ok &&= p99 <= TARGETS.p99Ms && peakMb <= TARGETS.bigRssMb && statuses.every((s) => s === 200);
     }

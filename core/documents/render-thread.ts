@@ -4,7 +4,8 @@
  * statement is read here too (statement-read), on a read-only connection of the thread's own, in
  * one read transaction: its rows never pass through the server's event loop.
  */
-import { parentPort } from 'node:worker_threads';
+import { setPriority } from 'node:os';
+import { type MessagePort, parentPort } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Db } from '../db/connection';
@@ -12,11 +13,19 @@ import { DomainError } from '../errors';
 import { renderInvoice } from './draw-invoice';
 import { renderStatement } from './draw-statement';
 import type { DrawnDocument } from './pdf';
-import type { ReadSummary, RenderRequest, RenderThreadMessage } from './render';
+import { HEAVY_LINES, type ReadSummary, type RenderRequest, type RenderThreadInput, type RenderThreadMessage } from './render';
 import { statementData } from './statement-data';
 
-const port = parentPort;
-if (!port) throw new Error('render-thread runs as a worker thread');
+if (!parentPort) throw new Error('render-thread runs as a worker thread');
+const port: MessagePort = parentPort;
+
+// On Linux a priority set for "this process" from a thread applies to that thread alone: drawing
+// yields the cores to the server's event loop, so its requests are answered first on a busy machine.
+try {
+  setPriority(10);
+} catch {
+  // Not permitted or not supported here: the thread draws at normal priority.
+}
 
 /** The thread's read-only connection to a database file, opened on its first statement. */
 const readers = new Map<string, { sqlite: BetterSqlite3.Database; db: Db }>();
@@ -32,7 +41,10 @@ function reader(file: string): { sqlite: BetterSqlite3.Database; db: Db } {
   return found;
 }
 
-async function draw(request: RenderRequest): Promise<DrawnDocument & { read?: ReadSummary }> {
+/** Long statements waiting for the server's go-ahead to draw (render.ts, the heavy turn). */
+const waitingToDraw = new Map<number, () => void>();
+
+async function draw(id: number, request: RenderRequest): Promise<DrawnDocument & { read?: ReadSummary }> {
   // The logo arrives as a plain byte array (a bounded PNG, render.ts); the drawing reads it as a Buffer.
   const logo = request.details.logoData;
   const details = { ...request.details, logoData: logo ? Buffer.from(logo.buffer, logo.byteOffset, logo.byteLength) : null };
@@ -47,15 +59,26 @@ async function draw(request: RenderRequest): Promise<DrawnDocument & { read?: Re
   } finally {
     sqlite.exec('COMMIT');
   }
+  if (data.invoices.length + (data.activity?.entries.length ?? 0) > HEAVY_LINES) {
+    port.postMessage({ id, heavy: true } satisfies RenderThreadMessage);
+    await new Promise<void>((go) => waitingToDraw.set(id, go));
+  }
   return { ...(await renderStatement(data, details)), read: { customer_name: data.customer.name, as_of: data.as_of } };
 }
 
 /** One document at a time: the shared fonts' glyph caches are reset per document (pdf.ts). */
 let queue: Promise<void> = Promise.resolve();
 
-port.on('message', ({ id, request }: { id: number; request: RenderRequest }) => {
+port.on('message', (input: RenderThreadInput) => {
+  const { id } = input;
+  if ('go' in input) {
+    waitingToDraw.get(id)?.();
+    waitingToDraw.delete(id);
+    return;
+  }
+  const { request } = input;
   queue = queue
-    .then(() => draw(request))
+    .then(() => draw(id, request))
     .then(
       ({ pdf, missing, read }) => {
         // A small Buffer may sit in Node's shared pool: hand over a copy of its own.

@@ -46,7 +46,17 @@ export interface ThreadProblem {
   errors?: FieldErrors;
 }
 
-export type RenderThreadMessage = { id: number; pdf: Uint8Array; missing: string[]; read?: ReadSummary } | { id: number; error: string; problem?: ThreadProblem };
+export type RenderThreadMessage =
+  | { id: number; pdf: Uint8Array; missing: string[]; read?: ReadSummary }
+  | { id: number; error: string; problem?: ThreadProblem }
+  /** A statement read on the thread is long: it waits for the heavy turn before drawing. */
+  | { id: number; heavy: true };
+
+/** What a thread is sent: a document, or the go-ahead for a long one that asked for the heavy turn. */
+export type RenderThreadInput = { id: number; request: RenderRequest } | { id: number; go: true };
+
+/** A statement with more lines than this (some 100 pages) draws only when no other such statement is drawing. */
+export const HEAVY_LINES = 5_000;
 
 /** A drawn file, with the characters no bundled font could draw (pdf.ts), for the reader to be told. */
 export interface Rendered {
@@ -62,15 +72,16 @@ export const MAX_WAITING = 64;
 /** A thread idle this long stops (each holds its parsed fonts, some tens of MB). */
 const IDLE_MS = 30_000;
 /**
- * Each thread's heap: the longest statement allowed (statement.ts MAX_STATEMENT_LINES, ~3,000 pages)
- * draws in ~130 MB; past this the thread stops and the document fails, never the process.
+ * Each thread's heap: the longest statement allowed (statement-data.ts MAX_STATEMENT_LINES, ~3,000
+ * pages) draws within 160 MB; past this the thread stops and the document fails, never the process.
+ * A lower limit also makes V8 collect sooner, which keeps two long statements at once near 1 GB.
  */
-export const THREAD_LIMITS = { maxOldGenerationSizeMb: heapLimitMb(process.env.ARDESK_DOCUMENT_THREAD_MB), maxYoungGenerationSizeMb: 32, stackSizeMb: 4 } as const;
+export const THREAD_LIMITS = { maxOldGenerationSizeMb: heapLimitMb(process.env.ARDESK_DOCUMENT_THREAD_MB), maxYoungGenerationSizeMb: 16, stackSizeMb: 4 } as const;
 
-/** The operator's ARDESK_DOCUMENT_THREAD_MB (16 to 4096), else 256. */
+/** The operator's ARDESK_DOCUMENT_THREAD_MB (16 to 4096), else 192. */
 export function heapLimitMb(value: string | undefined): number {
   const mb = Number(value);
-  return Number.isInteger(mb) && mb >= 16 && mb <= 4096 ? mb : 256;
+  return Number.isInteger(mb) && mb >= 16 && mb <= 4096 ? mb : 192;
 }
 
 /** A document that could not be drawn within a thread's memory: the request's 422, a job's error. */
@@ -89,7 +100,7 @@ interface Thread {
   idleTimer: NodeJS.Timeout | null;
   stopped: boolean;
   /** The document in hand, settled by its answer or by the thread's death. */
-  task: { id: number; resolve: (drawn: Rendered) => void; reject: (err: Error) => void } | null;
+  task: { id: number; heavy: boolean; resolve: (drawn: Rendered) => void; reject: (err: Error) => void } | null;
 }
 
 const idle: Thread[] = [];
@@ -108,7 +119,13 @@ function startThread(): Thread {
   thread.worker.on('message', (message: RenderThreadMessage) => {
     const task = thread.task;
     if (!task || task.id !== message.id) return;
+    if ('heavy' in message) {
+      task.heavy = true;
+      void heavyTurn(task).then(() => (thread.task === task ? thread.worker.postMessage({ id: task.id, go: true } satisfies RenderThreadInput) : leaveHeavy(task)));
+      return;
+    }
     thread.task = null;
+    if (task.heavy) leaveHeavy(task);
     if ('error' in message) {
       const p = message.problem;
       task.reject(p ? new DomainError(p.status, p.code, p.message, p.errors) : new Error(`Drawing the document failed: ${message.error}`));
@@ -125,6 +142,7 @@ function startThread(): Thread {
     if (thread.idleTimer) clearTimeout(thread.idleTimer);
     const task = thread.task;
     thread.task = null;
+    if (task?.heavy) leaveHeavy(task);
     task?.reject(failure ?? new Error(`The document thread stopped (exit code ${code})`));
   });
   return thread;
@@ -170,6 +188,33 @@ function leave(): void {
   else running--;
 }
 
+/**
+ * The heavy turn: two 2,500-page statements drawing at once took some 400 MB each; one at a time
+ * (the other document thread draws everything else meanwhile) keeps the process near half that.
+ */
+let heavyHolder: object | null = null;
+const heavyQueue: Array<{ owner: object; go: () => void }> = [];
+
+function heavyTurn(owner: object): Promise<void> {
+  if (heavyHolder === null) {
+    heavyHolder = owner;
+    return Promise.resolve();
+  }
+  return new Promise((go) => heavyQueue.push({ owner, go }));
+}
+
+/** Gives the heavy turn back (or leaves its queue) for a task that is done. */
+function leaveHeavy(owner: object): void {
+  if (heavyHolder !== owner) {
+    const index = heavyQueue.findIndex((w) => w.owner === owner);
+    if (index >= 0) heavyQueue.splice(index, 1);
+    return;
+  }
+  const next = heavyQueue.shift();
+  heavyHolder = next ? next.owner : null;
+  next?.go();
+}
+
 /** Runs `work` in its turn among the documents being made (a long CSV statement waits like a PDF). */
 export async function inTurn<T>(work: () => Promise<T>): Promise<T> {
   await turn();
@@ -183,8 +228,8 @@ export async function inTurn<T>(work: () => Promise<T>): Promise<T> {
 function draw(thread: Thread, request: RenderRequest): Promise<Rendered> {
   const id = nextId++;
   return new Promise<Rendered>((resolve, reject) => {
-    thread.task = { id, resolve, reject };
-    thread.worker.postMessage({ id, request });
+    thread.task = { id, heavy: false, resolve, reject };
+    thread.worker.postMessage({ id, request } satisfies RenderThreadInput);
   });
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBoundedPng, pngSize, svgProblem } from '../../core/documents/logo';
+import { HEAVY_LINES } from '../../core/documents/render';
 import { MAX_STATEMENT_LINES, StatementTooLongError, statementData } from '../../core/documents/statement';
 import { runCommand, systemActor } from '../../core/engine';
 import { UPLOAD_SLOTS } from '../../core/http/middleware/upload-slots';
@@ -55,11 +56,11 @@ async function storedLogo(): Promise<{ logo_type: string | null; logo_base64: st
 }
 
 /** `count` open invoices of one customer, written in one statement (the API would take minutes). */
-async function bulkInvoices(customerId: string, count: number): Promise<void> {
+async function bulkInvoices(customerId: string, count: number, prefix = 'BIG'): Promise<void> {
   await runCommand(engine, 'test_bulk_invoices', { actor: systemActor, companyId }, (tx) =>
     sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
         INSERT INTO invoices (id, company_id, customer_id, customer_name, invoice_number, invoice_date, due_date, currency, total_amount, paid_amount, balance, transaction_type, created_at, updated_at)
-        SELECT printf('00000000-0000-4000-8000-%012d', i), ${companyId}, ${customerId}, 'Big Account', printf('BIG-%06d', i), '2026-09-01', '2026-10-01', 'USD', 10000 + i, 0, 10000 + i, 'invoice', ${tx.now}, ${tx.now} FROM n`.execute(tx.db),
+        SELECT printf('00000000-0000-4000-8000-%012d', i + ${prefix === 'BIG' ? 0 : 500_000}), ${companyId}, ${customerId}, 'Big Account', ${prefix} || printf('-%06d', i), '2026-09-01', '2026-10-01', 'USD', 10000 + i, 0, 10000 + i, 'invoice', ${tx.now}, ${tx.now} FROM n`.execute(tx.db),
   );
 }
 
@@ -137,6 +138,26 @@ describe('statements within bounds', () => {
     }
     expect(MAX_STATEMENT_LINES).toBe(150_000);
   });
+
+  it(`draws long statements (over ${HEAVY_LINES} lines) one at a time, read on the thread, while other documents are made`, async () => {
+    const l = ledger(engine, companyId);
+    const long = await l.customer({ name: 'Long Statement Ltd' });
+    await bulkInvoices(long, HEAVY_LINES + 1, 'LONG');
+    const short = await l.customer({ name: 'Short Statement Ltd' });
+    await l.invoice({ customer: short, number: 'SH-1', total: 10 });
+    const ask = async (customer: string) => {
+      const res = await fetch(`${base}/customers/${customer}/statement.pdf`, { headers: auth() });
+      return { status: res.status, disposition: res.headers.get('content-disposition'), text: pdfText(Buffer.from(await res.arrayBuffer())) };
+    };
+    const [first, second, small] = await Promise.all([ask(long), ask(long), ask(short)]);
+    for (const big of [first, second]) {
+      expect(big.status).toBe(200);
+      expect(big.disposition).toContain('Statement-Long-Statement-Ltd-2026-11-23.pdf');
+      expect(big.text).toContain(`LONG-${String(HEAVY_LINES + 1).padStart(6, '0')}`);
+    }
+    expect(small.status).toBe(200);
+    expect(small.text).toContain('SH-1');
+  }, 60_000);
 
   it('gives the statement as CSV: the same lines, one table, amounts in major units', async () => {
     const l = ledger(engine, companyId);
