@@ -121,7 +121,7 @@ const importRoute = createRoute({
   responses: {
     200: json(ImportResult, 'What the import wrote, or for a dry run what it would write, and every row error'),
     400: { description: 'The file, the mapping, or (on a real run) some rows are invalid', content: { 'application/problem+json': { schema: ImportRejected } } },
-    ...problems(401, 403, 404, 413),
+    ...problems(401, 403, 404, 413, 429),
     415: { description: 'Not a multipart/form-data request', content: { 'application/problem+json': { schema: ProblemSchema } } },
   },
 });
@@ -137,7 +137,7 @@ const previewRoute = createRoute({
   request: { params: CompanyParams, body: { required: true, content: { 'multipart/form-data': { schema: PreviewForm } } } },
   responses: {
     200: json(Preview, 'The header and the first rows'),
-    ...problems(400, 401, 403, 404, 413),
+    ...problems(400, 401, 403, 404, 413, 429),
     415: { description: 'Not a multipart/form-data request', content: { 'application/problem+json': { schema: ProblemSchema } } },
   },
 });
