@@ -963,6 +963,7 @@ export interface paths {
         404: components["schemas"]["Problem"];
         413: components["schemas"]["Problem"];
         415: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
       };
     };
   };
@@ -995,6 +996,7 @@ export interface paths {
         404: components["schemas"]["Problem"];
         413: components["schemas"]["Problem"];
         415: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
       };
     };
   };
