@@ -178,7 +178,8 @@ export async function writeProposals(
 ): Promise<{ proposed: number; cancelled: number }> {
   // Ids ascend in the order they are made and the action lists show the newest first (created_at,
   // then id): made last, a trigger's recommendation is listed above its alternatives.
-  const rows: ActionsTable[] = [...proposals].reverse().map((p) => ({
+  const made = [...proposals].reverse();
+  const rows: ActionsTable[] = made.map((p) => ({
     id: ids(),
     company_id: companyId,
     invoice_id: p.invoiceId,
@@ -226,7 +227,9 @@ export async function writeProposals(
   const insertApproval = prepared(sqlite, INSERT_APPROVAL_SQL);
   for (const approval of approvals) insertApproval.run(approval);
   await tx.recordMany([
-    ...rows.map((r) => ({ entity: 'action', entityId: r.id, op: 'insert' as const, data: { ...r, metadata: JSON.parse(r.metadata), evidence: JSON.parse(r.evidence) } })),
+    // The proposals' own objects, not their text parsed back: a statement of one customer's
+    // 100,000 invoices lists them all in its metadata and evidence (megabytes).
+    ...rows.map((r, i) => ({ entity: 'action', entityId: r.id, op: 'insert' as const, data: { ...r, metadata: made[i].metadata, evidence: made[i].evidence } })),
     ...approvals.map((a) => ({ entity: 'action', entityId: a.action_id, op: 'update' as const, data: { status: 'cancelled', updated_at: tx.now } })),
     ...approvals.map((a) => ({ entity: 'action_approval', entityId: a.id, op: 'insert' as const, data: { ...a } })),
   ]);
