@@ -312,6 +312,11 @@ export function ActionPanel({
                   ))}
                 </ul>
               )}
+              {action.contact_hold && (allowed.includes('approve') || needsRetry(action)) && (
+                <p className="notice-warn" data-testid="contact-hold">
+                  Nothing goes to {action.customer_name} now: {action.contact_hold.replace(/^Held: /, '')} Approving or sending is refused until the hold is lifted.
+                </p>
+              )}
               {allowed.includes('approve') || allowed.includes('send') || needsRetry(action) ? (
                 <label className="wide-field">
                   {needsRetry(action) ? 'Message (edit before sending again)' : action.action_type === 'email' ? 'Message (edit before approving or sending)' : 'Content (edit before approving)'}
@@ -335,11 +340,6 @@ export function ActionPanel({
                 </label>
               )}
             </section>
-            {action.contact_hold && (allowed.includes('approve') || needsRetry(action)) && (
-              <p className="notice-warn" data-testid="contact-hold">
-                Nothing goes to {action.customer_name} now: {action.contact_hold.replace(/^Held: /, '')} Approving or sending is refused until the hold is lifted.
-              </p>
-            )}
             {error && (
               <div className="error-box" role="alert" data-testid="action-error">
                 <span>{error}</span>

@@ -1,0 +1,79 @@
+/**
+ * The contact rule said before sending, in Chromium against ardesk serve --demo: the approve panel of
+ * an email to a customer a person paused says nothing goes and why, and approving is refused with
+ * the reason (no message reaches SMTP); the statement dialog says who is held and why and how many will
+ * go before anything is sent. Screenshots light and dark at 1024x700 and 1440x900, axe clean.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lookAndCheck } from '../support/axe';
+import { apiCall, apiGet, type Browser, ensureRendererBuilt, openBrowser, sendThrough, signIn } from '../support/browser';
+import { type DemoServer, startDemoServer } from '../support/server';
+import { type SmtpServer, startSmtp } from '../support/smtp';
+
+describe('holds said before sending', () => {
+  let server: DemoServer;
+  let smtp: SmtpServer;
+  let browser: Browser;
+  let page: Page;
+  let companyId: string;
+
+  beforeAll(async () => {
+    await ensureRendererBuilt();
+    server = await startDemoServer();
+    smtp = await startSmtp({ auth: { user: 'ar-test', pass: 'test-secret' } });
+    browser = await openBrowser();
+    page = browser.page;
+    companyId = await signIn(page, server.url);
+    await sendThrough(page, companyId, smtp.port);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+  }, 120_000);
+
+  it("the approve panel of an email to a customer a person paused says nothing goes and why; Approve is refused with the reason", async () => {
+    const enrollments = await apiGet<{ data: Array<{ id: string; customer: string; pause_kind: string | null }> }>(page, `/api/companies/${companyId}/sequence-enrollments?status=active&page_size=100`);
+    const emails = await apiGet<{ data: Array<{ id: string; customer: string; customer_name: string }> }>(page, `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&action_type=email&page_size=100`);
+    const action = emails.data.find((a) => enrollments.data.some((e) => e.customer === a.customer && e.pause_kind === null));
+    expect(action).toBeDefined();
+    const enrollment = enrollments.data.find((e) => e.customer === action!.customer)!;
+    expect((await apiCall(page, 'POST', `/api/companies/${companyId}/sequence-enrollments/${enrollment.id}/pause`, {})).status).toBe(200);
+
+    await page.goto(`${server.url}/companies/${companyId}/actions/${action!.id}`);
+    const note = page.getByTestId('contact-hold');
+    await note.waitFor();
+    expect(await note.innerText()).toMatch(new RegExp(`^Nothing goes to ${action!.customer_name} now: Paused by \\S`));
+    await note.scrollIntoViewIfNeeded();
+    await lookAndCheck(page, 'contact-hold-approve-panel');
+
+    const before = smtp.messages.length;
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect.poll(() => page.getByTestId('action-error').innerText()).toMatch(/Held: Paused by /);
+    expect((await apiGet<{ status: string }>(page, `/api/companies/${companyId}/actions/${action!.id}`)).status).toBe('proposed');
+    expect(smtp.messages).toHaveLength(before);
+  });
+
+  it('the statement dialog says who is held and why, and how many will go, before anything is sent', async () => {
+    // A person pauses one customer's sequence: that customer is held on every channel.
+    const enrollments = await apiGet<{ data: Array<{ id: string; customer: string; customer_name: string; pause_kind: string | null }> }>(page, `/api/companies/${companyId}/sequence-enrollments?status=active&page_size=50`);
+    const enrollment = enrollments.data.find((e) => e.pause_kind === null);
+    expect(enrollment).toBeDefined();
+    expect((await apiCall(page, 'POST', `/api/companies/${companyId}/sequence-enrollments/${enrollment!.id}/pause`, {})).status).toBe(200);
+
+    await page.goto(`${server.url}/companies/${companyId}/customers/${enrollment!.customer}`);
+    const before = smtp.messages.length;
+    await page.getByRole('button', { name: 'Send statement', exact: true }).click();
+    const preview = page.getByTestId('statement-preview');
+    await preview.waitFor();
+    expect(await preview.innerText()).toMatch(new RegExp(`0 of 1 statement will go; 1 on hold:\\s+${enrollment!.customer_name}: Paused by \\S`));
+    // Nothing to send: no Send button, only Cancel.
+    expect(await preview.getByRole('button', { name: /^Send/ }).count()).toBe(0);
+    await lookAndCheck(page, 'contact-hold-statement-dialog');
+    await preview.getByRole('button', { name: 'Cancel' }).click();
+    await preview.waitFor({ state: 'detached' });
+    expect(smtp.messages).toHaveLength(before);
+  });
+});
