@@ -71,6 +71,14 @@ export function chunkByWork<T>(items: T[], weightOf: (item: T) => number, budget
 
 /** How long one of a large customer's transactions may hold the write lock (writeInSlices). */
 export const SLICE_MS = 40;
+/**
+ * Between two of a large customer's transactions outside the server's refresh process (the CLI):
+ * long enough for another process's waiting write, which looks for the lock every few ms, to take
+ * it (a turn of the event loop let the next transaction take it back at once).
+ */
+const LOCK_GAP_MS = 10;
+const lockGap = () => new Promise<void>((resolve) => setTimeout(resolve, LOCK_GAP_MS));
+
 /** Items written between two looks at the clock within a slice. */
 const SLICE_STEP = 25;
 
@@ -129,8 +137,9 @@ export interface RefreshOptions {
   /** Runs inside each chunk's transaction with the progress it commits (a job's progress: jobs.ts). */
   inChunk?: (tx: CommandTx, progress: { done: number; total: number }) => Promise<void>;
   /**
-   * Awaited between two transactions of a large customer's refresh (default: one turn of the
-   * event loop); the server's refresh process waits there while a write of the server's waits.
+   * Awaited between two chunks (default: one turn of the event loop) and between two transactions
+   * of a large customer's (default: LOCK_GAP_MS); the server's refresh process waits there while a
+   * write of the server's waits.
    */
   between?: () => Promise<void>;
   /** Ids for the rows written (the demo seed passes its own, so the same seed gives the same ids). */
@@ -220,7 +229,6 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
       report.actions_cancelled += acted.cancelled;
     };
     const progress = { done: report.customers + chunk.length, total };
-    const between = options.between ?? yieldToEventLoop;
     if (steps.length + proposals.length + stale.length <= CHUNK_ROWS) {
       await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
         count(await applyInsightSteps(tx, engine.database.sqlite, steps, options.ids));
@@ -230,6 +238,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
         await options.inChunk?.(tx, progress);
       });
     } else {
+      const between = options.between ?? lockGap;
       await writeInSlices(engine, companyId, steps, async (tx, slice) => count(await applyInsightSteps(tx, engine.database.sqlite, slice, options.ids)), between);
       // From the last proposal to the first: each slice is written in reverse (writeProposals), so
       // the proposals are made in the same order as in one transaction.
