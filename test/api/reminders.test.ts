@@ -140,8 +140,8 @@ describe('invoice reminders over real SMTP', () => {
 
     const sameDay = await send([invoices[0]]);
     expect(sameDay.body).toMatchObject({ status: 'queued', invoice_ids: [invoices[0]], message: '0 reminders queued; 1 invoice already has a reminder queued or sent today.' });
-    // The customer was emailed a moment ago: the response says so.
-    expect(sameDay.body.warnings.flatMap((w: { warnings: Array<{ kind: string }> }) => w.warnings.map((x) => x.kind))).toEqual(['recent_email']);
+    // The customer was emailed a moment ago: the response says so, and that no other email goes to them today.
+    expect(sameDay.body.warnings.flatMap((w: { warnings: Array<{ kind: string }> }) => w.warnings.map((x) => x.kind))).toEqual(['contact_held', 'recent_email']);
     await worker.runDueJobs();
     expect(smtp.messages).toHaveLength(2);
 
