@@ -70,7 +70,7 @@ export function chunkByWork<T>(items: T[], weightOf: (item: T) => number, budget
 }
 
 /** How long one of a large customer's transactions may hold the write lock (writeInSlices). */
-export const SLICE_MS = 40;
+export const SLICE_MS = 20;
 /**
  * Between two of a large customer's transactions outside the server's refresh process (the CLI):
  * long enough for another process's waiting write, which looks for the lock every few ms, to take
@@ -80,7 +80,7 @@ const LOCK_GAP_MS = 10;
 const lockGap = () => new Promise<void>((resolve) => setTimeout(resolve, LOCK_GAP_MS));
 
 /** Items written between two looks at the clock within a slice. */
-const SLICE_STEP = 25;
+const SLICE_STEP = 10;
 
 /**
  * Writes `items` in transactions of about SLICE_MS each, calling `between` after each one (the
