@@ -56,6 +56,8 @@ export interface ContactRequest {
    * hold each other. Absent: every email of the day counts.
    */
   decidedAt?: string;
+  /** Holds of these kinds a person chose to send through, with a reason kept in the change log. */
+  overridden?: ContactHoldKind[];
 }
 
 export interface ContactHold {
@@ -119,10 +121,11 @@ export function decideContact(facts: ContactFacts, request: ContactRequest, now:
     const invoice = byId.get(id);
     return invoice ? invoiceHolds(facts, invoice, request, today) : [{ kind: 'closed' as const, invoiceId: id, reason: 'The invoice no longer exists' }];
   });
-  const heldIds = new Set(invoiceHeld.map((h) => h.invoiceId));
+  const standing = (h: ContactHold) => !request.overridden?.includes(h.kind);
+  const heldIds = new Set(invoiceHeld.filter(standing).map((h) => h.invoiceId));
   const remaining = asked.filter((id) => !heldIds.has(id));
-  const held = [...customer, ...invoiceHeld];
-  const allowed = customer.length === 0 && (asked.length === 0 || remaining.length > 0);
+  const held = [...customer, ...invoiceHeld].filter(standing);
+  const allowed = !customer.some(standing) && (asked.length === 0 || remaining.length > 0);
   return { allowed, invoiceIds: allowed ? remaining : [], held, reason: held.length ? reasonWords(held, allowed) : null };
 }
 

@@ -15,6 +15,7 @@ import { type AttachmentKind, attachmentKinds, communicationAttachments, type Do
 import { ContactHeldError, type ContactRequest, reasonWords } from '../contact/rule';
 import { checkContact } from '../contact/store';
 import { handToSmtp, recordSentEmail } from '../email/outbox';
+import { newId } from '../ids';
 import { settingsOf } from '../holds/store';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
@@ -80,7 +81,7 @@ async function assertNotEmailedToday(
  * be the caller's own connection, the sequence's configured sender, or shared (allow_shared_sending).
  * `attach` chooses this email's documents instead of the step's.
  */
-export async function sendQueueStep(engine: Engine, scope: Scope, id: string, input: { sender_connection_id?: string | null; attach?: AttachmentKind[] }): Promise<QueueRowView> {
+export async function sendQueueStep(engine: Engine, scope: Scope, id: string, input: { sender_connection_id?: string | null; attach?: AttachmentKind[]; override_reason?: string }): Promise<QueueRowView> {
   await promoteDueSteps(engine, scope);
   const prepared = await runCommand(engine, 'claim_scheduled_step', scope, async (tx): Promise<Prepared | Held | null> => {
     const row = await tx.db
@@ -148,14 +149,20 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
 
     // The contact rule, in the claim's transaction: the invoices held are left out; none left, the step is held.
     const edited = row.edited_subject !== null && row.edited_body !== null ? { subject: row.edited_subject, body: row.edited_body } : null;
-    const contact = {
-      channel: 'sequence' as const,
+    const contact: Omit<ContactRequest, 'invoiceIds'> = {
+      channel: 'sequence',
       pastDue: saysPastDue(...(edited ? [edited.subject, edited.body] : [row.subject_template, row.body_plain_template, row.body_html_template])),
       holds: settingsOf(row),
       timeZone: row.timezone,
     };
     const asked = row.timing === 'due_date' ? [row.invoice_id, ...members.map((m) => m.invoice_id)].filter((x): x is string => x !== null) : customer.openInvoices.map((i) => i.id);
-    const answer = await checkContact(tx.db, scope.companyId, row.customer_id, { ...contact, invoiceIds: asked }, tx.now);
+    let answer = await checkContact(tx.db, scope.companyId, row.customer_id, { ...contact, invoiceIds: asked }, tx.now);
+    // Send anyway: the person saw these holds and gave a reason; the change log keeps both. A hold of another kind recorded later still stops it at the door.
+    if (input.override_reason && answer.held.length > 0) {
+      contact.overridden = [...new Set(answer.held.map((h) => h.kind))];
+      await tx.record('contact_override', newId(), 'insert', { scheduled_step_id: row.id, customer_id: row.customer_id, held: answer.held, reason: input.override_reason, by: tx.actor.name });
+      answer = await checkContact(tx.db, scope.companyId, row.customer_id, { ...contact, invoiceIds: asked }, tx.now);
+    }
     const left = new Set(answer.invoiceIds);
     // A due-date step is its own invoice's: held, the whole email waits (its members go with it).
     const ownHeld = row.timing === 'due_date' && row.invoice_id !== null && !left.has(row.invoice_id);

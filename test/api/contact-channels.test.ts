@@ -166,6 +166,19 @@ describe('the contact rule on every channel, over SMTP', () => {
     expect((await w.api('GET', w.path(`/actions/${id}`))).body).toMatchObject({ status: 'completed', delivery: { status: 'sent' } });
   });
 
+  it('a person sends a held step anyway with a reason, kept in the change log; a blank reason is refused', async () => {
+    const g = await world('2026-12-26');
+    expect((await w.api('POST', w.path(`/sequences/queue/${g.step}/send`))).status).toBe(409);
+    expect((await w.api('POST', w.path(`/sequences/queue/${g.step}/send`), { override_reason: '  ' })).status).toBe(400);
+    const sent = await w.api('POST', w.path(`/sequences/queue/${g.step}/send`), { override_reason: 'The customer asked for this notice today' });
+    expect(sent.body).toMatchObject({ status: 'sent' });
+    expect(newMessages()).toHaveLength(1);
+    const logged = await w.engine.db.selectFrom('changes').select(['data', 'user_id']).where('entity', '=', 'contact_override').where('company_id', '=', w.company).execute();
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0].data)).toMatchObject({ scheduled_step_id: g.step, reason: 'The customer asked for this notice today', held: [{ kind: 'not_due', reason: 'INV-1 is not past due (due Dec 26)' }] });
+    expect(logged[0].user_id).toBe(w.users.alice);
+  });
+
   it('a held step keeps its reason on the Queue row, and goes once the hold is lifted', async () => {
     const g = await world('2026-10-01');
     await hold('reply', g);

@@ -101,6 +101,14 @@ describe('decideContact', () => {
     expect(decideContact(f, ask(['a'], { decidedAt: '2026-11-23T08:00:00.000Z' }), NOW).allowed).toBe(true);
   });
 
+  it('lets a person send through the holds they saw, and no others', () => {
+    const f = facts({ disputes: [{ invoiceId: 'a', reason: null }] }, { emailsSent: ['2026-11-23T09:00:00.000Z'] });
+    expect(decideContact(f, ask(['a'], { overridden: ['dispute', 'daily_cap'] }), NOW)).toEqual({ allowed: true, invoiceIds: ['a'], held: [], reason: null });
+    // A reply that came in after they decided still holds it.
+    const later = { ...f, chase: { ...f.chase, lastReplyAt: '2026-11-23T14:00:00.000Z' } };
+    expect(decideContact(later, ask(['a'], { overridden: ['dispute', 'daily_cap'] }), NOW)).toMatchObject({ allowed: false, held: [{ kind: 'reply' }] });
+  });
+
   it('names every hold at once, customer-level first', () => {
     const f = facts({ disputes: [{ invoiceId: 'a', reason: null }] }, { pause: 'Paused by Ann on Nov 20' });
     const answer = decideContact(f, ask(['a', 'b']), NOW);

@@ -335,6 +335,10 @@ const SendBody = z
   .strictObject({
     sender_connection_id: UuidValue.optional().openapi({ description: "Default: the sequence's sender" }),
     attach: Attach.optional().openapi({ description: "Extension: the documents for this email, instead of the step's attach ([] for none)" }),
+    override_reason: Text(500)
+      .refine((s) => s.trim().length > 0, 'Say why it goes anyway')
+      .optional()
+      .openapi({ description: "Extension: send anyway, through the holds of the contact rule the preview showed (hold_reason), for this reason; kept in the change log. An enrollment's pause is lifted with Resume instead" }),
   })
   .openapi('SendScheduledStepRequest');
 const CompleteBody = z

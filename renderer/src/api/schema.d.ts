@@ -4427,6 +4427,7 @@ export interface components {
     SendScheduledStepRequest: {
       sender_connection_id?: string;
       attach?: ("invoice_pdf" | "statement")[];
+      override_reason?: string;
     };
     Sequence: {
       id: string;

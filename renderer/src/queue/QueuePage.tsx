@@ -70,15 +70,15 @@ export default function QueuePage({ companyId }: { companyId: string }) {
   const rows = list.data?.data ?? [];
   const emails = rows.filter((r) => r.step_type === 'reminder' && r.status === 'ready');
 
-  /** `attach`: one email's own choice of documents (the step's when absent). */
-  async function send(ids: string[], attach?: AttachmentKind[]) {
+  /** `attach`: one email's own choice of documents (the step's when absent); `overrideReason`: send through its holds, for this reason. */
+  async function send(ids: string[], attach?: AttachmentKind[], overrideReason?: string) {
     setSending(true);
     let sent = 0;
     const failures: string[] = [];
     for (const id of ids) {
       const row = rows.find((r) => r.id === id);
       try {
-        const result = await api.post('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/send', { path: { company_id: companyId, scheduled_step_id: id }, body: attach ? { attach } : {} });
+        const result = await api.post('/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/send', { path: { company_id: companyId, scheduled_step_id: id }, body: { ...(attach ? { attach } : {}), ...(overrideReason ? { override_reason: overrideReason } : {}) } });
         if (result.status === 'failed') failures.push(`${row?.customer_name ?? id}: ${result.error ?? 'the mail server refused it'}`);
         else sent++;
       } catch (err) {
@@ -187,7 +187,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
                       sending={sending}
                       onToggle={() => toggle(row.id)}
                       onOpen={() => setOpen(open === row.id ? null : row.id)}
-                      onSend={(attach) => void send([row.id], attach)}
+                      onSend={(attach, overrideReason) => void send([row.id], attach, overrideReason)}
                       onDone={changed}
                     />
                   ))}
@@ -235,7 +235,7 @@ function QueueItem({
   sending: boolean;
   onToggle: () => void;
   onOpen: () => void;
-  onSend: (attach?: AttachmentKind[]) => void;
+  onSend: (attach?: AttachmentKind[], overrideReason?: string) => void;
   onDone: () => void;
 }) {
   const email = row.step_type === 'reminder';

@@ -13,7 +13,20 @@ import type { QueueRow } from './words';
  * The email a ready step will send, rendered for its customer, with the sender and recipient; the
  * collector may rewrite it, and choose its documents for this send (the step's choice until then).
  */
-export function EmailPreview({ companyId, row, sending, onSend, onChanged }: { companyId: string; row: QueueRow; sending: boolean; onSend: (attach?: AttachmentKind[]) => void; onChanged: () => void }) {
+export function EmailPreview({
+  companyId,
+  row,
+  sending,
+  onSend,
+  onChanged,
+}: {
+  companyId: string;
+  row: QueueRow;
+  sending: boolean;
+  onSend: (attach?: AttachmentKind[], overrideReason?: string) => void;
+  onChanged: () => void;
+}) {
+  const [overrideReason, setOverrideReason] = useState('');
   const [editing, setEditing] = useState(false);
   const [attach, setAttach] = useState<AttachmentKind[] | null>(null);
   const preview = useLoad(
@@ -70,8 +83,19 @@ export function EmailPreview({ companyId, row, sending, onSend, onChanged }: { c
           {p.unknown_placeholders.length > 0 && <p className="notice-warn">Unknown placeholders stay as written: {p.unknown_placeholders.map((n) => `{{${n}}}`).join(', ')}</p>}
           {p.hold_reason && (
             <p className="notice-warn" data-testid="hold-reason">
-              {p.hold_reason.startsWith('Held:') ? `Not sent: ${p.hold_reason.slice('Held: '.length)} Nothing goes until the hold is lifted.` : p.hold_reason}
+              {p.hold_reason.startsWith('Held:') ? `Not sent: ${p.hold_reason.slice('Held: '.length)} Nothing goes until the hold is lifted, or you send it anyway with a reason.` : p.hold_reason}
             </p>
+          )}
+          {p.hold_reason?.startsWith('Held:') && (
+            <div className="form-actions">
+              <label className="wide-field">
+                Why it goes anyway (kept in the change log)
+                <input value={overrideReason} maxLength={500} onChange={(e) => setOverrideReason(e.target.value)} />
+              </label>
+              <button type="button" className="btn" disabled={sending || !p.sender || !p.to || p.refused_reason !== null || !overrideReason.trim()} onClick={() => onSend(attach ?? undefined, overrideReason.trim())}>
+                Send anyway
+              </button>
+            </div>
           )}
           {p.refused_reason && (
             <p className="notice-warn" data-testid="refused-reason">
