@@ -31,8 +31,11 @@ export interface ContactFacts {
   invoices: ContactInvoice[];
   /** A person's pause of the customer's chase, in words naming who and when ("Paused by Ann on Nov 20"). */
   pause: string | null;
-  /** When each outbound email to the customer went out, recently (the daily cap counts those of today). */
-  emailsSent: string[];
+  /**
+   * The outbound emails to the customer, recently (the daily cap counts those of today): when each
+   * went out, and when the send that made it was decided (a job's request), null when not known.
+   */
+  emailsSent: Array<{ at: string; decidedAt: string | null }>;
 }
 
 export interface ContactRequest {
@@ -51,9 +54,9 @@ export interface ContactRequest {
   /** Days a promise still holds after its date (the company's grace). */
   graceDays?: number;
   /**
-   * When a person decided the send (a reminder request, an approval, a statement run): the daily cap
-   * counts the emails that went out before it, so the emails of one decision (a bulk request) do not
-   * hold each other. Absent: every email of the day counts.
+   * When a person decided the send (a reminder request, an approval): the emails of that same
+   * decision (the other reminders of one bulk request) do not count against the daily cap, every
+   * other email of the day does.
    */
   decidedAt?: string;
   /** Holds of these kinds a person chose to send through, with a reason kept in the change log. */
@@ -105,8 +108,8 @@ export function customerHolds(facts: ContactFacts, request: ContactRequest, now:
   }
   const reply = settings.reply ? replyHold(facts.chase, today) : null;
   if (reply) out.push({ kind: 'reply', invoiceId: null, reason: reply.reason.replace(/^Paused: /, '') });
-  const before = request.decidedAt;
-  if (facts.emailsSent.some((at) => (before === undefined || at < before) && localDate(new Date(at), zone) === today)) out.push({ kind: 'daily_cap', invoiceId: null, reason: `${name} already got an email from us today (one a day)` });
+  const decided = request.decidedAt;
+  if (facts.emailsSent.some((e) => !(decided !== undefined && e.decidedAt === decided) && localDate(new Date(e.at), zone) === today)) out.push({ kind: 'daily_cap', invoiceId: null, reason: `${name} already got an email from us today (one a day)` });
   return out;
 }
 

@@ -35,17 +35,19 @@ export async function contactFacts(db: Reader, companyId: string, customerIds: s
   const since = new Date(Date.parse(now) - DAY_WINDOW_MS).toISOString();
   for (const ids of chunks([...out.keys()])) {
     // One query for the two customer-level facts the chase facts lack: a person's pause and the emails that went out.
-    const rows = await sql<{ customer_id: string; kind: 'pause' | 'email'; value: string }>`
-      SELECT customer_id, 'pause' AS kind, paused_reason AS value FROM sequence_enrollments
+    // An email a job sent knows when that job was asked for (its request): its siblings of one request are told apart by it.
+    const rows = await sql<{ customer_id: string; kind: 'pause' | 'email'; value: string; decided_at: string | null }>`
+      SELECT customer_id, 'pause' AS kind, paused_reason AS value, NULL AS decided_at FROM sequence_enrollments
        WHERE company_id = ${companyId} AND customer_id IN (${sql.join(ids)}) AND status = 'active' AND paused_kind = 'manual' AND paused_reason IS NOT NULL
       UNION ALL
-      SELECT customer_id, 'email', occurred_at FROM communications
-       WHERE company_id = ${companyId} AND customer_id IN (${sql.join(ids)}) AND kind = 'email' AND direction = 'outbound' AND occurred_at >= ${since}`.execute(db);
+      SELECT c.customer_id, 'email', c.occurred_at, j.created_at FROM communications c
+        LEFT JOIN email_outbox o ON o.message_id = c.message_id AND o.communication_id = c.id LEFT JOIN jobs j ON j.id = o.job_id
+       WHERE c.company_id = ${companyId} AND c.customer_id IN (${sql.join(ids)}) AND c.kind = 'email' AND c.direction = 'outbound' AND c.occurred_at >= ${since}`.execute(db);
     for (const r of rows.rows) {
       const f = out.get(r.customer_id);
       if (!f) continue;
       if (r.kind === 'pause') f.pause ??= r.value;
-      else f.emailsSent.push(r.value);
+      else f.emailsSent.push({ at: r.value, decidedAt: r.decided_at });
     }
   }
   return out;

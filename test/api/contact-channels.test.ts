@@ -179,6 +179,17 @@ describe('the contact rule on every channel, over SMTP', () => {
     expect(logged[0].user_id).toBe(w.users.alice);
   });
 
+  it('a reminder asked for before a sequence step emailed the customer that day is held at the door: one email a day', async () => {
+    const g = await world('2026-10-01');
+    const asked = await w.api('POST', w.path('/invoices/bulk/send-reminders'), { invoice_ids: [g.invoice] });
+    expect(asked.body.held).toEqual([]);
+    expect((await w.api('POST', w.path(`/sequences/queue/${g.step}/send`))).body.status).toBe('sent');
+    await runJobs();
+    expect(newMessages().map((m) => m.subject)).toEqual(['Invoice INV-1 is past due']);
+    const job = await w.engine.db.selectFrom('jobs').select(['status', 'last_error']).where('company_id', '=', w.company).where('kind', '=', 'invoice_reminder').executeTakeFirstOrThrow();
+    expect(job).toEqual({ status: 'failed', last_error: 'Held: Granite State Roofing already got an email from us today (one a day).' });
+  });
+
   it('a held step keeps its reason on the Queue row, and goes once the hold is lifted', async () => {
     const g = await world('2026-10-01');
     await hold('reply', g);

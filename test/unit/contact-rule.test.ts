@@ -91,18 +91,19 @@ describe('decideContact', () => {
   });
 
   it('holds a second email of the day, counted on what went out, in the day of the zone asked', () => {
-    const f = facts({}, { emailsSent: ['2026-11-23T09:00:00.000Z'] });
+    const f = facts({}, { emailsSent: [{ at: '2026-11-23T09:00:00.000Z', decidedAt: '2026-11-23T08:00:00.000Z' }] });
     expect(decideContact(f, ask(['a']), NOW)).toMatchObject({ allowed: false, reason: 'Held: Granite State Roofing already got an email from us today (one a day).' });
     // Yesterday's email, in UTC, is not today's.
-    expect(decideContact(facts({}, { emailsSent: ['2026-11-22T23:00:00.000Z'] }), ask(['a']), NOW).allowed).toBe(true);
+    expect(decideContact(facts({}, { emailsSent: [{ at: '2026-11-22T23:00:00.000Z', decidedAt: null }] }), ask(['a']), NOW).allowed).toBe(true);
     // In Honolulu (UTC-10) the 09:00Z email went out on Nov 22, and it is Nov 23 there now.
     expect(decideContact(f, ask(['a'], { timeZone: 'Pacific/Honolulu' }), NOW).allowed).toBe(true);
-    // The emails of one decision (a bulk request) do not hold each other.
+    // The emails of one decision (a bulk request) do not hold each other; those of any other decision do.
     expect(decideContact(f, ask(['a'], { decidedAt: '2026-11-23T08:00:00.000Z' }), NOW).allowed).toBe(true);
+    expect(decideContact(f, ask(['a'], { decidedAt: '2026-11-23T07:00:00.000Z' }), NOW).allowed).toBe(false);
   });
 
   it('lets a person send through the holds they saw, and no others', () => {
-    const f = facts({ disputes: [{ invoiceId: 'a', reason: null }] }, { emailsSent: ['2026-11-23T09:00:00.000Z'] });
+    const f = facts({ disputes: [{ invoiceId: 'a', reason: null }] }, { emailsSent: [{ at: '2026-11-23T09:00:00.000Z', decidedAt: null }] });
     expect(decideContact(f, ask(['a'], { overridden: ['dispute', 'daily_cap'] }), NOW)).toEqual({ allowed: true, invoiceIds: ['a'], held: [], reason: null });
     // A reply that came in after they decided still holds it.
     const later = { ...f, chase: { ...f.chase, lastReplyAt: '2026-11-23T14:00:00.000Z' } };
