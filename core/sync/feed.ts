@@ -71,7 +71,7 @@ export function decodeCursor(text: string): Cursor {
 
 /** What a member may see of a row: secrets stay on the server, saved views are their owner's. */
 function visible(table: string, row: Row, userId: string): Row | null {
-  if (table === 'email_connections') return { ...row, smtp_password_enc: null };
+  if (table === 'email_connections') return { ...row, smtp_password_enc: null, imap_password_enc: null };
   if (table === 'saved_views' && row.user_id !== userId) return null;
   return row;
 }

@@ -5,11 +5,14 @@
  * HTTP, and email connections to servers the operator did not allow. The email test never repeats
  * what the remote end said.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailRuleOf } from '../../core/cli/commands/serve';
 import { USUAL_MAIL_PORTS } from '../../core/email/endpoints';
 import { createApp } from '../../core/http/app';
+import type { Feed } from '../../core/sync/feed';
+import { setSyncRole } from '../../core/sync/triggers';
 import { addCompany, addUser, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 
@@ -97,6 +100,24 @@ describe('a team server with users', () => {
     expect((await call(opened, 'PATCH', `/api/companies/${company}/email-connections/${made.body.id}`, { token, body: { smtp_host: 'elsewhere.example' } })).body.errors.smtp_host).toEqual([
       'This server may connect only to the mail hosts its operator allows (127.0.0.1)',
     ]);
+  });
+
+  it("sends members' desktops an email connection without either stored password", async () => {
+    setSyncRole(engine.database.sqlite, 'server');
+    const team = createApp(engine, { team: true });
+    const made = await call(team, 'POST', `/api/companies/${company}/email-connections`, {
+      token,
+      body: { name: 'AR', from_email: 'ar@acme.example', smtp_host: 'smtp.acme.example', smtp_port: 587, smtp_username: 'ar', smtp_password: 'smtp-secret', imap_host: 'imap.acme.example', imap_username: 'ar', imap_password: 'imap-secret' },
+    });
+    expect(made.status).toBe(201);
+    const stored = await engine.db.selectFrom('email_connections').select(['smtp_password_enc', 'imap_password_enc']).where('id', '=', made.body.id).executeTakeFirstOrThrow();
+    expect(stored.smtp_password_enc).not.toBeNull();
+    expect(stored.imap_password_enc).not.toBeNull();
+    const pulled = await call(team, 'POST', '/api/v1/sync/pull', { token, body: { client_id: randomUUID(), companies: [{ company_id: company, cursor: null }], pending_from: 0 } });
+    expect(pulled.status, JSON.stringify(pulled.body)).toBe(200);
+    const rows = (pulled.body as Feed).companies.flatMap((c) => c.changes);
+    const connection = rows.find((ch) => ch.table === 'email_connections' && ch.row?.id === made.body.id);
+    expect(connection?.row).toMatchObject({ smtp_password_enc: null, imap_password_enc: null, imap_username: 'ar' });
   });
 
   it('reads --mail-ports and --mail-hosts', () => {
