@@ -12,6 +12,7 @@ import { newId } from '../ids';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { classifySendError, openJobOutbox, recordSentEmail, sendJobEmail } from '../email/outbox';
 import { defaultConnection } from '../email/connections';
+import { MailDeliveryError, MailTlsError } from '../email/diagnose';
 import { blankToNull } from '../text';
 import { actionEmailContent, type ActionEmailPayload } from './delivery';
 import { parseMetadata } from './queries';
@@ -47,12 +48,15 @@ export async function actionRecipients(db: Db, companyId: string, customerId: st
 /** A failed send in words, and whether another try could deliver it. */
 export function sendFailureWords(err: unknown, connection: Pick<EmailConnection, 'name' | 'smtp_host' | 'smtp_port'>): { words: string; outcome: ReturnType<typeof classifySendError> } {
   const outcome = classifySendError(err);
-  const e = (err ?? {}) as { code?: string; response?: string; responseCode?: number };
+  const e = (err ?? {}) as { code?: string; responseCode?: number };
   const server = `the mail server of "${connection.name}" (${connection.smtp_host}:${connection.smtp_port})`;
   let words: string;
   if (outcome.delivered === 'unknown') words = `The connection to ${server} broke after the message was handed over. It may have been delivered, so it was not sent again; Retry sends it once more.`;
+  // The mailer's own sentence for a refusal (with its SMTP status), a certificate or TLS: already in our words.
+  else if (err instanceof MailTlsError || (err instanceof MailDeliveryError && (err.code === 'ETLS' || typeof err.responseCode === 'number'))) words = err.message;
   else if (e.code === 'EAUTH' || e.code === 'ENOAUTH') words = `${capital(server)} did not accept the connection's user name and password.`;
-  else if (typeof e.responseCode === 'number') words = `${capital(server)} refused the message${e.response ? `: ${e.response}` : ''}.`;
+  // A refusal from elsewhere: the server's own text is never repeated (it can be anyone's words).
+  else if (typeof e.responseCode === 'number') words = `${capital(server)} refused the message (${e.responseCode}).`;
   else words = `${capital(server)} could not be reached.`;
   return { words, outcome };
 }

@@ -12,7 +12,6 @@ import type { Db } from '../db/connection';
 import type { Job, StatementItemStatus } from '../db/schema';
 import { longDate } from '../dates';
 import { chunks } from '../chunks';
-import { ContactHeldError } from '../contact/rule';
 import { checkContact, checkContacts } from '../contact/store';
 import { handToSmtp, recordSentEmail } from '../email/outbox';
 import { type Engine, runCommand, type Scope } from '../engine';
@@ -240,8 +239,8 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
         sent: { subject: email.subject, text: email.text, connectionId: connection.id, fileName, author },
       });
     } catch (err) {
-      // Held by the contact rule at the moment of sending: its reason is the item's.
-      const reason = err instanceof ContactHeldError ? err.message : `The mail server refused it: ${err instanceof Error ? err.message : String(err)}`;
+      // Held by the contact rule, or the mailer's own sentence (our words plus the SMTP status).
+      const reason = err instanceof Error ? err.message : String(err);
       await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason });
     }
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deliveryOf } from '../../core/actions/delivery';
 import { sendFailureWords } from '../../core/actions/send';
+import { MailDeliveryError } from '../../core/email/diagnose';
 import { baseTrigger, isSuperseded, supersedeReason } from '../../core/supersede/withdraw';
 
 const on = (invoiceId: string | null, triggerKey: string | null = null) => ({ invoiceId, actionType: 'email' as const, triggerKey });
@@ -52,7 +53,11 @@ describe('an approved email’s delivery in words', () => {
     const conn = { name: 'AR mailbox', smtp_host: 'smtp.acme.test', smtp_port: 587 };
     expect(sendFailureWords({ code: 'ESOCKET', originalCode: 'ECONNREFUSED' }, conn).words).toBe('The mail server of "AR mailbox" (smtp.acme.test:587) could not be reached.');
     expect(sendFailureWords({ code: 'EAUTH', responseCode: 535 }, conn).words).toBe('The mail server of "AR mailbox" (smtp.acme.test:587) did not accept the connection\'s user name and password.');
-    expect(sendFailureWords({ code: 'EENVELOPE', responseCode: 550, response: '550 No such user' }, conn).words).toBe('The mail server of "AR mailbox" (smtp.acme.test:587) refused the message: 550 No such user.');
+    expect(sendFailureWords({ code: 'EENVELOPE', responseCode: 550, response: '550 No such user' }, conn).words).toBe('The mail server of "AR mailbox" (smtp.acme.test:587) refused the message (550).');
+    const refused = Object.assign(new MailDeliveryError('The mail server smtp.acme.test:587 refused the sender (5.7.1).'), { code: 'EENVELOPE', responseCode: 550 });
+    expect(sendFailureWords(refused, conn).words).toBe('The mail server smtp.acme.test:587 refused the sender (5.7.1).');
+    const untrusted = Object.assign(new MailDeliveryError('The certificate of smtp.acme.test:587 changed since it was trusted.'), { code: 'ETLS' });
+    expect(sendFailureWords(untrusted, conn).words).toBe('The certificate of smtp.acme.test:587 changed since it was trusted.');
     const lost = sendFailureWords({ code: 'ECONNECTION' }, conn);
     expect(lost.outcome).toEqual({ delivered: 'unknown' });
     expect(lost.words).toMatch(/may have been delivered, so it was not sent again/);
