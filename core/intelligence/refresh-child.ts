@@ -6,16 +6,13 @@
  * it exits within a second of its parent's death, even in the middle of a long read.
  */
 import { setPriority } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { Clock } from '../clock';
 import { openDatabase } from '../db/connection';
 import { DEFAULT_WRITE_WAIT, type WriteWait } from '../engine';
 import { jobProgressWriter } from './jobs';
+import { watchParent } from './watch-parent';
 import { refreshIntelligence } from './runner';
 import { type RefreshChildMessage, type RefreshParentMessage, STOPPED_MESSAGE } from './refresh-process';
-
-/** How often the watchdog thread looks whether the parent is alive. */
-const PARENT_CHECK_MS = 200;
 
 /**
  * The refresh's own transactions wait as the server's do, looking again every 5 ms: the server's
@@ -97,13 +94,5 @@ process.on('message', (message: RefreshParentMessage) => {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
 // The parent is gone (even killed outright): an open chunk's transaction rolls back with the connection.
 process.once('disconnect', () => process.exit(0));
-// The disconnect is seen only between two pieces of work, and reading or modelling one large
-// customer runs for seconds: a thread of this process watches for the parent's death (this
-// process re-parented) and ends the process at once. SIGKILL: its own signal handlers ignore the
-// others, and an open transaction rolls back with the connection.
-const watchdog = new Worker(
-  `const { workerData } = require('node:worker_threads');
-   setInterval(() => { if (process.ppid !== workerData.parent) process.kill(workerData.self, 'SIGKILL'); }, ${PARENT_CHECK_MS});`,
-  { eval: true, workerData: { parent: process.ppid, self: process.pid } },
-);
-watchdog.unref();
+if (!process.connected) process.exit(0);
+watchParent(Number(process.argv[3]));

@@ -77,7 +77,8 @@ export function startRefreshProcess(file: string, clock: Clock): RefreshProcess 
 
   function spawnChild(): ChildProcess {
     // ELECTRON_RUN_AS_NODE: in the desktop app process.execPath is Electron, run here as plain Node.
-    const started = fork(entry(), [file], { execArgv: [], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    // Its parent's pid: the child watches it from its first moment (refresh-child.ts).
+    const started = fork(entry(), [file, String(process.pid)], { execArgv: [], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
     started.on('message', (message: RefreshChildMessage) => {
       const waiting = pending.get(message.id);
       if (!waiting) return;
