@@ -44,6 +44,12 @@ function reader(file: string): { sqlite: BetterSqlite3.Database; db: Db } {
 /** Long statements waiting for the server's go-ahead to draw (render.ts, the heavy turn). */
 const waitingToDraw = new Map<number, () => void>();
 
+/** Asks the server for the heavy turn and waits for it. */
+function heavyTurn(id: number): Promise<void> {
+  port.postMessage({ id, heavy: true } satisfies RenderThreadMessage);
+  return new Promise<void>((go) => waitingToDraw.set(id, go));
+}
+
 async function draw(id: number, request: RenderRequest): Promise<DrawnDocument & { read?: ReadSummary }> {
   // The logo arrives as a plain byte array (a bounded PNG, render.ts); the drawing reads it as a Buffer.
   const logo = request.details.logoData;
@@ -51,6 +57,11 @@ async function draw(id: number, request: RenderRequest): Promise<DrawnDocument &
   if (request.kind === 'invoice') return renderInvoice(request.data, details, request.today);
   if (request.kind === 'statement') return renderStatement(request.data, details);
   const { sqlite, db } = reader(request.file);
+  // A customer with many invoices waits for the heavy turn before its rows are read, so a statement
+  // waiting its turn holds nothing; the count (every invoice issued by the date) is an upper bound.
+  const issued = sqlite.prepare('SELECT count(*) FROM invoices WHERE company_id = ? AND customer_id = ? AND invoice_date <= ?').pluck().get(request.companyId, request.customerId, request.request.asOf) as number;
+  const heavy = issued > HEAVY_LINES;
+  if (heavy) await heavyTurn(id);
   // One snapshot for the statement's several queries: a payment saved meanwhile is in all or none.
   sqlite.exec('BEGIN');
   let data;
@@ -59,10 +70,7 @@ async function draw(id: number, request: RenderRequest): Promise<DrawnDocument &
   } finally {
     sqlite.exec('COMMIT');
   }
-  if (data.invoices.length + (data.activity?.entries.length ?? 0) > HEAVY_LINES) {
-    port.postMessage({ id, heavy: true } satisfies RenderThreadMessage);
-    await new Promise<void>((go) => waitingToDraw.set(id, go));
-  }
+  if (!heavy && data.invoices.length + (data.activity?.entries.length ?? 0) > HEAVY_LINES) await heavyTurn(id);
   return { ...(await renderStatement(data, details)), read: { customer_name: data.customer.name, as_of: data.as_of } };
 }
 

@@ -73,15 +73,15 @@ export const MAX_WAITING = 64;
 const IDLE_MS = 30_000;
 /**
  * Each thread's heap: the longest statement allowed (statement-data.ts MAX_STATEMENT_LINES, ~3,000
- * pages) draws within 160 MB; past this the thread stops and the document fails, never the process.
+ * pages) draws within 160 MB, the default; past it the thread stops and the document fails, never the process.
  * A lower limit also makes V8 collect sooner, which keeps two long statements at once near 1 GB.
  */
 export const THREAD_LIMITS = { maxOldGenerationSizeMb: heapLimitMb(process.env.ARDESK_DOCUMENT_THREAD_MB), maxYoungGenerationSizeMb: 16, stackSizeMb: 4 } as const;
 
-/** The operator's ARDESK_DOCUMENT_THREAD_MB (16 to 4096), else 192. */
+/** The operator's ARDESK_DOCUMENT_THREAD_MB (16 to 4096), else 160. */
 export function heapLimitMb(value: string | undefined): number {
   const mb = Number(value);
-  return Number.isInteger(mb) && mb >= 16 && mb <= 4096 ? mb : 192;
+  return Number.isInteger(mb) && mb >= 16 && mb <= 4096 ? mb : 160;
 }
 
 /** A document that could not be drawn within a thread's memory: the request's 422, a job's error. */
@@ -99,6 +99,8 @@ interface Thread {
   worker: Worker;
   idleTimer: NodeJS.Timeout | null;
   stopped: boolean;
+  /** It drew a long statement: its heap grew to hold it, so it stops rather than keep that memory. */
+  retire: boolean;
   /** The document in hand, settled by its answer or by the thread's death. */
   task: { id: number; heavy: boolean; resolve: (drawn: Rendered) => void; reject: (err: Error) => void } | null;
 }
@@ -115,12 +117,13 @@ function entry(): string {
 }
 
 function startThread(): Thread {
-  const thread: Thread = { worker: new Worker(entry(), { resourceLimits: THREAD_LIMITS }), idleTimer: null, stopped: false, task: null };
+  const thread: Thread = { worker: new Worker(entry(), { resourceLimits: THREAD_LIMITS }), idleTimer: null, stopped: false, retire: false, task: null };
   thread.worker.on('message', (message: RenderThreadMessage) => {
     const task = thread.task;
     if (!task || task.id !== message.id) return;
     if ('heavy' in message) {
       task.heavy = true;
+      thread.retire = true;
       void heavyTurn(task).then(() => (thread.task === task ? thread.worker.postMessage({ id: task.id, go: true } satisfies RenderThreadInput) : leaveHeavy(task)));
       return;
     }
@@ -162,6 +165,10 @@ function takeThread(): Thread {
 function returnThread(thread: Thread): void {
   // A thread that died is not returned: the next document starts another.
   if (thread.stopped) return;
+  if (thread.retire) {
+    void thread.worker.terminate();
+    return;
+  }
   // An idle thread keeps no process alive (a stopped server exits at once); one drawing does.
   thread.worker.unref();
   thread.idleTimer = setTimeout(() => {
