@@ -118,9 +118,9 @@ describe('logos within bounds', () => {
       expect(logo.status).toBe(404);
       expect((await logo.json()).detail).toBe('The stored logo cannot be read within bounds; upload it again');
     }
-    // The server runs in this process: its RSS, with the test runner's own, stays below 600 MB
-    // (before: 4.4 GB with the SVG, 2.5 GB with the PNG; the times are in npm run bench:documents).
-    expect(process.memoryUsage().rss).toBeLessThan(600 * 1024 * 1024);
+    // The server runs in this process, whose worker also holds every earlier file's modules: what
+    // drawing both bombs added is measured (before: 4.4 GB with the SVG, 2.5 GB with the PNG; the
+    // server's own peak is in npm run bench:documents).
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
   });
 });
