@@ -8,10 +8,11 @@ import { simpleParser } from 'mailparser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookAndCheck } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, sendThrough, signIn } from '../support/browser';
+import { apiGet } from '../support/browser';
 import { keepPdf, pdfText } from '../support/pdf';
-import { type DemoServer, startDemoServer } from '../support/server';
-import { type SmtpServer, startSmtp } from '../support/smtp';
+import type { DemoServer } from '../support/server';
+import { type SendingDesk, openSendingDesk } from '../support/sending-desk';
+import type { SmtpServer } from '../support/smtp';
 
 /** The PDFs of the messages that reached the SMTP server so far, by file name. */
 async function receivedPdfs(smtp: SmtpServer): Promise<Map<string, Buffer>> {
@@ -23,29 +24,20 @@ async function receivedPdfs(smtp: SmtpServer): Promise<Map<string, Buffer>> {
 }
 
 describe('attaching documents to emails in Chromium against ardesk serve --demo', () => {
+  let desk: SendingDesk | undefined;
   let server: DemoServer;
   let smtp: SmtpServer;
-  let browser: Browser;
   let page: Page;
   let companyId: string;
   /** The customer the action test emailed: a step for them now would wait (recent contact). */
   let emailedCustomer = '';
 
   beforeAll(async () => {
-    await ensureRendererBuilt();
-    server = await startDemoServer(['--reply-minutes', '0']);
-    smtp = await startSmtp({ auth: { user: 'ar-test', pass: 'test-secret' } });
-    browser = await openBrowser();
-    page = browser.page;
-    companyId = await signIn(page, server.url);
-    await sendThrough(page, companyId, smtp.port);
+    desk = await openSendingDesk(['--reply-minutes', '0']);
+    ({ server, smtp, page, companyId } = desk);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  }, 120_000);
+  afterAll(() => desk?.close(), 120_000);
 
   it('Actions: ticks "Attach the invoice PDF" by keyboard before approving; the email arrives with that invoice', async () => {
     type Listed = { data: Array<{ id: string; customer: string; invoice: string | null; invoice_number: string | null; metadata: Record<string, unknown> }> };

@@ -7,32 +7,24 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookAndCheck } from '../support/axe';
-import { apiCall, apiGet, type Browser, ensureRendererBuilt, openBrowser, sendThrough, signIn } from '../support/browser';
-import { type DemoServer, startDemoServer } from '../support/server';
-import { type SmtpServer, startSmtp } from '../support/smtp';
+import { apiCall, apiGet } from '../support/browser';
+import type { DemoServer } from '../support/server';
+import { type SendingDesk, openSendingDesk } from '../support/sending-desk';
+import type { SmtpServer } from '../support/smtp';
 
 describe('holds said before sending', () => {
+  let desk: SendingDesk | undefined;
   let server: DemoServer;
   let smtp: SmtpServer;
-  let browser: Browser;
   let page: Page;
   let companyId: string;
 
   beforeAll(async () => {
-    await ensureRendererBuilt();
-    server = await startDemoServer();
-    smtp = await startSmtp({ auth: { user: 'ar-test', pass: 'test-secret' } });
-    browser = await openBrowser();
-    page = browser.page;
-    companyId = await signIn(page, server.url);
-    await sendThrough(page, companyId, smtp.port);
+    desk = await openSendingDesk();
+    ({ server, smtp, page, companyId } = desk);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  }, 120_000);
+  afterAll(() => desk?.close(), 120_000);
 
   it("the approve panel of an email to a customer a person paused says nothing goes and why; Approve is refused with the reason", async () => {
     const enrollments = await apiGet<{ data: Array<{ id: string; customer: string; pause_kind: string | null }> }>(page, `/api/companies/${companyId}/sequence-enrollments?status=active&page_size=100`);

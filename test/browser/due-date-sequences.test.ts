@@ -2,32 +2,24 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
 import { lookAndCheck } from '../support/axe';
-import { apiCall, apiGet, type Browser, ensureRendererBuilt, openBrowser, sendThrough, signIn } from '../support/browser';
-import { type DemoServer, startDemoServer } from '../support/server';
-import { type SmtpServer, startSmtp } from '../support/smtp';
+import { apiCall, apiGet } from '../support/browser';
+import type { DemoServer } from '../support/server';
+import { type SendingDesk, openSendingDesk } from '../support/sending-desk';
+import type { SmtpServer } from '../support/smtp';
 
 describe('a sequence timed from due dates, in Chromium against ardesk serve --demo', () => {
+  let desk: SendingDesk | undefined;
   let server: DemoServer;
   let smtp: SmtpServer;
-  let browser: Browser;
   let page: Page;
   let companyId: string;
 
   beforeAll(async () => {
-    await ensureRendererBuilt();
-    server = await startDemoServer(['--reply-minutes', '0']);
-    smtp = await startSmtp({ auth: { user: 'ar-test', pass: 'test-secret' } });
-    browser = await openBrowser();
-    page = browser.page;
-    companyId = await signIn(page, server.url);
-    await sendThrough(page, companyId, smtp.port);
+    desk = await openSendingDesk(['--reply-minutes', '0']);
+    ({ server, smtp, page, companyId } = desk);
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-  }, 120_000);
+  afterAll(() => desk?.close(), 120_000);
 
   it('builds "3 days before due" in the builder, then sends one email for two invoices not yet due that fall due the same day', async () => {
     const base = `/api/companies/${companyId}`;
