@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_OPERATIONS, ACTION_STATUSES, nextStatus } from '../../core/actions/rules';
 import { nextSequenceStatus, SEQUENCE_ACTIONS, SEQUENCE_STATUSES } from '../../core/sequences/rules';
-import { type Action, allowedOperations, deadlineInstant, draftOf, recommendationOf } from '../../renderer/src/actions/labels';
+import { type Action, allowedOperations, deadlineInstant, decideBy, draftOf, recommendationOf } from '../../renderer/src/actions/labels';
 import { promiseAmountValue } from '../../renderer/src/components/callOutcomes';
 import { copyName, dueOffsetWords, insertAt, lifecycleActions, plural, stepWhen } from '../../renderer/src/sequences/words';
 import { holdWords } from '../../renderer/src/queue/words';
@@ -12,6 +12,15 @@ describe('the outreach screens’ rules', () => {
   it("words what an action recommends: its label, else its description, with the engine's dates as dates", () => {
     expect(recommendationOf({ recommendation_label: null, description: 'Wait: Globex promised to pay INV-7 by 2026-12-04.' })).toBe('Wait: Globex promised to pay INV-7 by Dec 4, 2026.');
     expect(recommendationOf({ recommendation_label: 'Send an email', description: 'Send a reminder for INV-7' })).toBe('Send an email');
+  });
+
+  it('marks an open decision whose "Decide by" has passed as overdue, and only an open one', () => {
+    const now = new Date('2026-11-28T12:00:00.000Z');
+    expect(decideBy(action({ response_deadline: '2026-11-20T17:00:00.000Z' }), now)).toEqual({ date: '2026-11-20', overdue: true });
+    expect(decideBy(action({ status: 'scheduled', response_deadline: '2026-11-28T11:59:00.000Z' }), now)).toEqual({ date: '2026-11-28', overdue: true });
+    expect(decideBy(action({ response_deadline: '2026-11-30T17:00:00.000Z' }), now)).toEqual({ date: '2026-11-30', overdue: false });
+    expect(decideBy(action({ status: 'completed', response_deadline: '2026-11-20T17:00:00.000Z' }), now)).toEqual({ date: '2026-11-20', overdue: false });
+    expect(decideBy(action({ response_deadline: null }), now)).toBeNull();
   });
 
   it('offers exactly the action operations the core state machine allows from each status', () => {

@@ -42,9 +42,13 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await rows.first().waitFor();
     // The inbox opens on the highest value at risk first.
     await expect.poll(() => page.getByRole('columnheader', { name: 'Open balance' }).getAttribute('aria-sort')).toBe('none');
-    const inbox = await apiGet<{ data: Array<{ value_at_risk: number | null }> }>(page, `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&sort=value_at_risk&page_size=25`);
+    const inbox = await apiGet<{ data: Array<{ value_at_risk: number | null; response_deadline: string | null }> }>(page, `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&sort=value_at_risk&page_size=25`);
     const risks = inbox.data.map((a) => a.value_at_risk ?? 0);
     expect(risks).toEqual([...risks].sort((a, b) => b - a));
+    // A decision whose "Decide by" has passed says so; one still ahead shows its date alone.
+    const overdue = inbox.data.filter((a) => a.response_deadline !== null && Date.parse(a.response_deadline) < Date.now()).length;
+    expect(overdue, 'the demo has decisions past their "Decide by"').toBeGreaterThan(0);
+    await expect.poll(() => rows.getByTestId('overdue').count()).toBe(overdue);
     // The email flow starts from the first email about one invoice.
     await page.getByLabel('Type').selectOption('email');
     const needsCount = (await apiGet<{ count: number }>(page, `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&action_type=email&page_size=1`)).count;

@@ -10,7 +10,7 @@ import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { ActionPanel } from './ActionPanel';
 import { RejectForm } from './RejectForm';
-import { type Action, type ActionCategory, type ActionSort, ACTION_TYPES, CATEGORIES, CATEGORY_LABELS, progressWords, recommendationOf, TYPE_WORDS } from './labels';
+import { type Action, type ActionCategory, type ActionSort, ACTION_TYPES, CATEGORIES, CATEGORY_LABELS, decideBy, progressWords, recommendationOf, TYPE_WORDS } from './labels';
 
 const PAGE_SIZE = 25;
 /** How long bulk approve waits for the emails it queued before it reports how many went out. */
@@ -343,7 +343,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                     <span className="muted small"> · {TYPE_WORDS[a.action_type]}</span>
                   </td>
                   <td className="small optional-wide">{a.trigger_event_label ?? <span className="muted">—</span>}</td>
-                  <td className="small optional">{category === 'history' ? when(a) : a.response_deadline ? formatDate(a.response_deadline.slice(0, 10)) : <span className="muted">—</span>}</td>
+                  <td className="small optional">{category === 'history' ? when(a) : <DecideBy action={a} />}</td>
                   <td className={(a.delivery?.status === 'failed' || a.delivery?.status === 'held') && a.status === 'processing' ? 'status-failed optional' : 'optional'}>{progressWords(a)}</td>
                 </tr>
               ))}
@@ -365,5 +365,24 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
         />
       )}
     </div>
+  );
+}
+
+/** The list's "Decide by" cell: the date, marked overdue once it has passed for an open decision. */
+function DecideBy({ action }: { action: Action }) {
+  const by = decideBy(action, new Date());
+  if (!by) return <span className="muted">—</span>;
+  return (
+    <>
+      {formatDate(by.date)}
+      {by.overdue ? (
+        <>
+          <br />
+          <span className="status-failed" data-testid="overdue">
+            Overdue
+          </span>
+        </>
+      ) : null}
+    </>
   );
 }

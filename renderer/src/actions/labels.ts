@@ -112,3 +112,14 @@ export function deadlineInstant(local: string): string | undefined {
   const date = new Date(local);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
+
+/**
+ * An open decision's "Decide by", and whether that moment has passed: a proposal stays while its
+ * reason holds, so its deadline can be days behind, and the list marks it rather than showing a
+ * past date as if it were still ahead.
+ */
+export function decideBy(action: Pick<Action, 'response_deadline' | 'status'>, now: Date): { date: string; overdue: boolean } | null {
+  if (!action.response_deadline) return null;
+  const open = action.status === 'proposed' || action.status === 'scheduled';
+  return { date: action.response_deadline.slice(0, 10), overdue: open && Date.parse(action.response_deadline) < now.getTime() };
+}
