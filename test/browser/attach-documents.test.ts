@@ -8,7 +8,7 @@ import { simpleParser } from 'mailparser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookAndCheck } from '../support/axe';
-import { apiGet } from '../support/browser';
+import { apiCall, apiGet } from '../support/browser';
 import { keepPdf, pdfText } from '../support/pdf';
 import type { DemoServer } from '../support/server';
 import { type SendingDesk, openSendingDesk } from '../support/sending-desk';
@@ -76,13 +76,22 @@ describe('attaching documents to emails in Chromium against ardesk serve --demo'
   it('Sequences: an email step with "Attach the invoice PDF" shows the file in its previews; the Queue adds a statement to one send', async () => {
     // A customer the engine would email (an address, a connection) that nothing holds and nobody contacted this week, so the step is ready at once.
     const proposals = await apiGet<{ data: Array<{ customer: string; customer_name: string }> }>(page, `/api/companies/${companyId}/actions?category=needs_action&action_type=email&page_size=100`);
+    // Nor one a running sequence may email meanwhile (the one-email-a-day cap would then hold this send).
+    const enrolled = await apiGet<{ data: Array<{ customer: string }> }>(page, `/api/companies/${companyId}/sequence-enrollments?status=active&page_size=100`);
+    const busy = new Set(enrolled.data.map((e) => e.customer));
     let target: { id: string; name: string } | null = null;
     for (const p of proposals.data) {
-      if (p.customer === emailedCustomer) continue;
+      if (p.customer === emailedCustomer || busy.has(p.customer)) continue;
       const chase = await apiGet<{ holds: unknown[] }>(page, `/api/companies/${companyId}/customers/${p.customer}/chase`);
       const touches = await apiGet<{ data: Array<{ direction: string; occurred_at: string }> }>(page, `/api/companies/${companyId}/communications?customer_id=${p.customer}&limit=100`);
       const recent = touches.data.some((t) => t.direction === 'outbound' && Date.parse(t.occurred_at) > Date.now() - 5 * 86_400_000);
-      if (chase.holds.length === 0 && !recent) {
+      // The contact rule lets every open invoice of theirs go (no dispute or promise on one of them).
+      const open = await apiGet<{ items: Array<{ id: string }> }>(page, `/api/companies/${companyId}/invoices?customer_id=${p.customer}&status=overdue&limit=100`);
+      const asked = open.items.length
+        ? await apiCall<{ data: Array<{ held: boolean; blockers: string[]; warnings: unknown[] }> }>(page, 'POST', `/api/companies/${companyId}/invoices/bulk/reminder-preview`, { invoice_ids: open.items.map((i) => i.id) })
+        : null;
+      const free = asked !== null && asked.body.data.every((d) => !d.held && d.blockers.length === 0 && d.warnings.length === 0);
+      if (chase.holds.length === 0 && !recent && free) {
         target = { id: p.customer, name: p.customer_name };
         break;
       }
@@ -146,7 +155,9 @@ describe('attaching documents to emails in Chromium against ardesk serve --demo'
     await page.keyboard.press('Space');
     await expect.poll(() => emailPreview.getByTestId('attached-files').innerText(), { timeout: 10_000 }).toMatch(/, Statement-\S+\.pdf \(\d+ KB\)$/);
     await lookAndCheck(page, 'attach-queue-preview');
-    await emailPreview.getByRole('button', { name: 'Send this email' }).click();
+    const send = emailPreview.getByRole('button', { name: 'Send this email' });
+    if (await send.isDisabled()) throw new Error(`the Queue held the send: ${await emailPreview.innerText()}`);
+    await send.click();
     await expect.poll(() => smtp.messages.filter((m) => m.subject === `Invoice ${preview.invoice_number}: a copy`).length, { timeout: 20_000 }).toBe(1);
     const message = await simpleParser(smtp.messages.find((m) => m.subject === `Invoice ${preview.invoice_number}: a copy`)!.raw);
     expect(message.attachments.map((a) => a.filename)).toEqual([file, expect.stringMatching(/^Statement-.+\.pdf$/)]);
