@@ -156,10 +156,9 @@ export function needsImapPasswordAgain(current: Pick<EmailConnection, (typeof IM
   );
 }
 
-/** A personal connection is changed by its owner or a company owner; a shared one by any writer. */
-export function mayChange(connectionUserId: string | null, actorUserId: string | null, role: Role): boolean {
-  if (role === 'viewer') return false;
-  return connectionUserId === null || connectionUserId === actorUserId || role === 'owner';
+/** Where the company's mail goes is an owner's to change (SPEC-DECISIONS): every write here asks this. */
+function requireOwner(scope: ConnectionScope, what: string): void {
+  if (scope.role !== 'owner') throw new ForbiddenError(`Only a company owner can ${what}`, 'owner_only');
 }
 
 function toConnectionDto(row: EmailConnection): EmailConnectionDto {
@@ -279,6 +278,7 @@ function imapChanges(engine: Box, current: EmailConnection, input: EmailConnecti
 }
 
 export async function createConnection(engine: Box, scope: ConnectionScope, input: EmailConnectionInput, rule: MailEndpointRule = ANY_MAIL_ENDPOINT): Promise<EmailConnectionDto> {
+  requireOwner(scope, 'add an email connection');
   const errors = { ...validateConnection(input, true), ...endpointErrors(rule, input) };
   if (Object.keys(errors).length) throw new ValidationError('The email connection is invalid', errors);
   return runCommand(engine, 'create_email_connection', scope, async (tx) => {
@@ -324,13 +324,11 @@ export async function createConnection(engine: Box, scope: ConnectionScope, inpu
 }
 
 export async function updateConnection(engine: Box, scope: ConnectionScope, connectionId: string, input: EmailConnectionInput, rule: MailEndpointRule = ANY_MAIL_ENDPOINT): Promise<EmailConnectionDto> {
+  requireOwner(scope, 'change its email connections');
   const errors = validateConnection(input, false);
   if (Object.keys(errors).length) throw new ValidationError('The email connection is invalid', errors);
   return runCommand(engine, 'update_email_connection', scope, async (tx) => {
     const current = await findConnection(tx.db, scope.companyId, connectionId);
-    if (!mayChange(current.user_id, scope.actor.userId, scope.role)) {
-      throw new ForbiddenError("Only the connection's owner or a company owner can change it", 'not_connection_owner');
-    }
     const refused = endpointErrors(rule, input, current);
     if (Object.keys(refused).length) throw new ValidationError('The email connection is invalid', refused);
     if (needsPasswordAgain(current, input)) {
@@ -394,7 +392,7 @@ export type MailServerKind = 'smtp' | 'imap';
  * the server is read again, and only when it still presents that certificate is it stored.
  */
 export async function trustCertificate(engine: Box, scope: ConnectionScope, connectionId: string, server: MailServerKind, sha256: string, rule: MailEndpointRule = ANY_MAIL_ENDPOINT): Promise<EmailConnectionDto> {
-  if (scope.role !== 'owner') throw new ForbiddenError("Only a company owner can trust a mail server's certificate", 'owner_only');
+  requireOwner(scope, "trust a mail server's certificate");
   const wanted = sha256.trim().toUpperCase();
   if (!/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(wanted)) throw new ValidationError('The fingerprint is invalid', { sha256: ['Must be a SHA-256 fingerprint: 32 hex pairs separated by colons'] });
   const current = await findConnection(engine.db, scope.companyId, connectionId);
@@ -425,7 +423,7 @@ export async function trustCertificate(engine: Box, scope: ConnectionScope, conn
 
 /** An owner stops trusting the certificate of one server: from then on only a known authority's passes. */
 export async function revokeCertificate(engine: Box, scope: ConnectionScope, connectionId: string, server: MailServerKind): Promise<EmailConnectionDto> {
-  if (scope.role !== 'owner') throw new ForbiddenError("Only a company owner can change which mail server certificates are trusted", 'owner_only');
+  requireOwner(scope, 'change which mail server certificates are trusted');
   return runCommand(engine, 'revoke_email_certificate', scope, async (tx) => {
     const current = await findConnection(tx.db, scope.companyId, connectionId);
     const changes: Partial<EmailConnection> = server === 'smtp' ? { smtp_tls_cert: null, smtp_tls_trusted_at: null } : { imap_tls_cert: null, imap_tls_trusted_at: null };

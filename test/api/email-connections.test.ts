@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../core/db/schema';
-import { mayChange, needsPasswordAgain, validateConnection } from '../../core/email/connections';
+import { createConnection, updateConnection, needsPasswordAgain, validateConnection } from '../../core/email/connections';
+import { systemActor } from '../../core/engine';
+import { ForbiddenError } from '../../core/errors';
 import { sendEmail } from '../../core/email/mailer';
 import { call, useApiWorkspace } from '../support/api';
 import { startSmtp } from '../support/smtp';
@@ -29,13 +31,6 @@ describe('email connection rules (pure)', () => {
     expect(needsPasswordAgain({ ...current, smtp_password_enc: null }, { smtp_host: 'evil.example' })).toBe(false);
   });
 
-  it("lets a personal connection be changed by its owner or a company owner, a shared one by any writer", () => {
-    expect(mayChange('u1', 'u1', 'collector')).toBe(true);
-    expect(mayChange('u1', 'u2', 'collector')).toBe(false);
-    expect(mayChange('u1', 'u2', 'owner')).toBe(true);
-    expect(mayChange(null, 'u2', 'collector')).toBe(true);
-    expect(mayChange(null, 'u2', 'viewer')).toBe(false);
-  });
 });
 
 describe('email connections API (extension)', () => {
@@ -70,6 +65,22 @@ describe('email connections API (extension)', () => {
   async function storedRow(id: string) {
     return w.engine.db.selectFrom('email_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   }
+
+  it('lets only a company owner add or change a connection in the core too, whatever calls it (a collector its own one included)', async () => {
+    const as = (role: Role) => ({ actor: systemActor, companyId: w.company, role });
+    const input = { name: 'AR', from_email: 'ar@acme.example', smtp_host: 'smtp.acme.example', smtp_port: 587 };
+    for (const role of ['collector', 'viewer'] as const) {
+      await expect(createConnection(w.engine, as(role), input)).rejects.toMatchObject({ code: 'owner_only' });
+    }
+    const made = await createConnection(w.engine, as('owner'), input);
+    for (const role of ['collector', 'viewer'] as const) {
+      const refused = updateConnection(w.engine, as(role), made.id, { name: 'Renamed' });
+      await expect(refused).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(refused).rejects.toMatchObject({ code: 'owner_only' });
+    }
+    expect((await storedRow(made.id)).name).toBe('AR');
+    expect((await updateConnection(w.engine, as('owner'), made.id, { name: 'Renamed' })).name).toBe('Renamed');
+  });
 
   it('creates a connection owned by its creator, stores the password sealed, and never returns it', async () => {
     const res = await send('POST', `${w.base}/email-connections`, smtp());
