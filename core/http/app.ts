@@ -31,7 +31,8 @@ import { DEFAULT_SYNC_INTERVAL_MS } from '../sync/loop';
 /** Every route that takes a password (or is sync), refused over plain HTTP on a network address. */
 const CREDENTIAL_ROUTES = /^\/api\/v1\/(auth\/login|auth\/tokens|setup|sync)(\/|$)|^\/api\/companies\/[^/]+\/(members|email-connections)(\/|$)/;
 
-const PUBLIC_API = [/^\/api\/v1\/auth\/login\/?$/, /^\/api\/v1\/setup(\/.*)?$/, /^\/api\/openapi\.json$/, /^\/api\/docs(\/.*)?$/];
+/** Paths served without a token; the document declares `security: []` on exactly these. */
+export const PUBLIC_API = [/^\/api\/v1\/auth\/login\/?$/, /^\/api\/v1\/setup(\/.*)?$/, /^\/api\/openapi\.json$/, /^\/api\/docs(\/.*)?$/];
 
 export const OPENAPI_INFO = {
   openapi: '3.1.0',
@@ -39,8 +40,9 @@ export const OPENAPI_INFO = {
     title: 'ardesk AR collection API',
     version: '1.0.0',
     description:
-      'The accounts-receivable collection service as specified, served by ardesk on 127.0.0.1. Authenticate with `Authorization: Token <key>` from POST /api/v1/auth/login/. Operations tagged "Extensions" go beyond the specification.',
+      'The accounts-receivable collection service as specified, served by ardesk on 127.0.0.1. Authenticate with `Authorization: Token <key>` from POST /api/v1/auth/login/. Operations marked `x-extension` go beyond the specification.',
   },
+  servers: [{ url: '/', description: 'The ardesk server that serves this document: a desktop on http://127.0.0.1:<port>, or a team server' }],
 };
 
 export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}): OpenAPIHono<AppEnv> {

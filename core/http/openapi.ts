@@ -5,6 +5,7 @@ import { isUuid } from '../ids';
 import { isTypeableText } from '../text';
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from '../money';
 import type { AppEnv } from './env';
+import { areaFor, operationIdFor } from './operation-ids';
 import { problem, validationProblem } from './problem';
 import { evidenceItemSchema } from '../insights/evidence';
 
@@ -24,6 +25,19 @@ export const refuseUnexpectedBody: MiddlewareHandler<AppEnv> = async (c, next) =
  * Every router shares one validation hook, so a bad request always gets the same problem+json,
  * and every operation without a declared body refuses one (refuseUnexpectedBody).
  */
+/**
+ * An operation's name and area for the document: derived unless the route sets them. Operations
+ * beyond the specification are tagged by area like the rest and marked `x-extension`.
+ */
+function describeOperation(route: { method: string; path: string; operationId?: string; tags?: string[] }) {
+  const extension = route.tags?.includes('Extensions') ?? false;
+  return {
+    operationId: route.operationId ?? operationIdFor(route.method, route.path),
+    tags: extension ? [areaFor(route.path)] : route.tags,
+    ...(extension ? { 'x-extension': true } : {}),
+  };
+}
+
 export function createRouter(): OpenAPIHono<AppEnv> {
   const router = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
@@ -31,12 +45,14 @@ export function createRouter(): OpenAPIHono<AppEnv> {
     },
   });
   const register = router.openapi.bind(router);
-  router.openapi = ((route, handler, hook) =>
-    register(
-      route.request?.body ? route : { ...route, middleware: [refuseUnexpectedBody, ...(route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware])] },
+  router.openapi = ((route, handler, hook) => {
+    const named = { ...route, ...describeOperation(route) };
+    return register(
+      route.request?.body ? named : { ...named, middleware: [refuseUnexpectedBody, ...(route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware])] },
       handler,
       hook,
-    )) as typeof router.openapi;
+    );
+  }) as typeof router.openapi;
   return router;
 }
 

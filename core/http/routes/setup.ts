@@ -14,9 +14,10 @@ const SetupStatus = z.object({ initialized: z.boolean() }).openapi('SetupStatus'
 const statusRoute = createRoute({
   method: 'get',
   path: '/api/v1/setup/',
+  security: [],
   tags: ['Extensions'],
   summary: 'Whether this workspace has any user yet (first launch)',
-  responses: { 200: json(SetupStatus, 'Setup state') },
+  responses: { 200: json(SetupStatus, 'Setup state'), ...problems(400) },
 });
 
 const AccountBody = z
@@ -31,6 +32,7 @@ const AccountBody = z
 const accountRoute = createRoute({
   method: 'post',
   path: '/api/v1/setup/account/',
+  security: [],
   tags: ['Extensions'],
   summary: 'Create the first user and company of an empty workspace, and sign in',
   request: { body: jsonBody(AccountBody) },
@@ -47,6 +49,7 @@ const SignedIn = z
 const demoRoute = createRoute({
   method: 'post',
   path: '/api/v1/setup/demo/',
+  security: [],
   tags: ['Extensions'],
   summary: 'Fill an empty workspace with the demo data (users demo and outsider, two companies), and sign in as demo',
   responses: {
@@ -60,6 +63,7 @@ const ConnectBody = z.strictObject(Credentials).openapi('FirstLaunchConnect');
 const connectRoute = createRoute({
   method: 'post',
   path: '/api/v1/setup/connect/',
+  security: [],
   tags: ['Extensions'],
   summary: "Make an empty workspace a desktop of a team server: download the user's companies from it, then sign in here as that user",
   description: 'Answers once the download has finished. Refusals in words as for /api/v1/sync/connect; 502 team_server_download_failed when the download stopped.',
