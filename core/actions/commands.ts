@@ -11,7 +11,7 @@ import { queueActionEmail } from './delivery';
 import { withdrawSiblings } from '../supersede/withdraw';
 import { type ActionView, getAction, parseMetadata } from './queries';
 import { assessValueAtRisk } from './value-at-risk';
-import { isExecution, nextStatus, parseResponseDeadline } from './rules';
+import { defaultDeadline, isExecution, nextStatus, parseResponseDeadline } from './rules';
 
 type EngineLike = Pick<Engine, 'db' | 'clock'>;
 
@@ -32,8 +32,10 @@ export interface NewActionInput {
 
 /** Creates an action for a customer, optionally on one of the customer's invoices. */
 export async function createAction(engine: EngineLike, scope: Scope, input: NewActionInput): Promise<ActionView> {
-  const deadline = input.response_deadline ? parseResponseDeadline(input.response_deadline) : null;
+  const given = input.response_deadline ? parseResponseDeadline(input.response_deadline) : null;
   return runCommand(engine, 'create_action', scope, async (tx) => {
+    // A decision without a deadline gets one ahead, never a past or empty "Decide by".
+    const deadline = given ?? defaultDeadline(tx.now);
     const { customerId, invoiceId } = await resolveTarget(tx, scope.companyId, input.customer, input.invoice ?? null);
     const id = newId();
     const row: ActionsTable = {

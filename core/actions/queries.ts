@@ -177,7 +177,13 @@ function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
       break;
   }
   if (f.statuses) q = q.where('a.status', 'in', f.statuses);
-  if (f.invoiceId) q = q.where('a.invoice_id', '=', f.invoiceId);
+  if (f.invoiceId) {
+    const id = f.invoiceId;
+    // An invoice's decisions include the one on its customer that lists it (a statement, a review of old balances): it is not repeated per invoice.
+    const listed = sql<boolean>`(a.customer_id = (SELECT x.customer_id FROM invoices x WHERE x.id = ${id}) AND a.invoice_id IS NULL AND json_valid(a.metadata) AND json_type(a.metadata, '$.invoice_ids') = 'array' AND EXISTS (SELECT 1 FROM json_each(a.metadata, '$.invoice_ids') j WHERE j.value = ${id}))`;
+    // An invoice's alternatives are its own decision's options only.
+    q = f.category === 'alternatives' ? q.where('a.invoice_id', '=', id) : q.where((eb) => eb.or([eb('a.invoice_id', '=', id), listed]));
+  }
   if (f.customerId) q = q.where('a.customer_id', '=', f.customerId);
   if (f.actionTypes) q = q.where('a.action_type', 'in', f.actionTypes);
   const owners = f.arOwners;

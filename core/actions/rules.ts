@@ -40,6 +40,16 @@ export function isExecution(operation: ApprovalOperation): boolean {
   return operation === 'send' || operation === 'complete';
 }
 
+/** Days a new decision gives the collector before its "Decide by", when none is given (the engine's proposals too). */
+export const DECIDE_WITHIN_DAYS = 2;
+
+/** The default "Decide by": 17:00 UTC `DECIDE_WITHIN_DAYS` after `from` (a date), always ahead of the moment it is made. */
+export function defaultDeadline(from: string): string {
+  const day = new Date(`${from.slice(0, 10)}T17:00:00.000Z`);
+  day.setUTCDate(day.getUTCDate() + DECIDE_WITHIN_DAYS);
+  return day.toISOString();
+}
+
 const ZONED_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/i;
 
 /**

@@ -21,6 +21,7 @@ import type { Db } from '../db/connection';
 import type { EmailConnection, EmailOutboxStatus, Job } from '../db/schema';
 import { type Actor, type CommandTx, type Engine, runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
+import { withdrawProposals } from '../supersede/withdraw';
 import { DEFAULT_MAX_ATTEMPTS } from '../jobs/queue';
 import { PermanentJobError } from '../jobs/worker';
 import { type OutgoingEmail, sendEmail } from './mailer';
@@ -91,6 +92,9 @@ export async function recordSentEmail(tx: CommandTx, sent: SentRecord, jobId?: s
   };
   await tx.db.insertInto('communications').values({ id: communicationId, ...data }).execute();
   await tx.record('communication', communicationId, 'insert', data);
+  // What went out answers the engine's open proposals to chase these invoices again (or to answer their reply).
+  const about = [...new Set([...(sent.invoiceId ? [sent.invoiceId] : []), ...(sent.aboutInvoiceIds ?? [])])];
+  await withdrawProposals(tx, sent.companyId, { kind: 'contact', customerId: sent.customerId, invoiceIds: about, on: tx.now.slice(0, 10) });
   for (const ids of chunks((sent.aboutInvoiceIds ?? []).filter((id) => id !== sent.invoiceId))) {
     await tx.db
       .updateTable('invoices')

@@ -221,6 +221,8 @@ export interface ActionFact {
   executedAt: string | null;
   rejected: boolean;
   deleted: boolean;
+  /** The invoices a decision on the customer as a whole lists (its metadata's invoice_ids): it decides for them too. */
+  listedInvoiceIds?: string[];
 }
 
 /** Communications per customer the summaries read: the latest ones tell the current story. */
@@ -317,6 +319,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
   const actions = sqlite
     .prepare(
       `SELECT a.id, a.customer_id, a.invoice_id, a.action_type, a.status, a.trigger_key, a.executed_at, a.deleted_at,
+        CASE WHEN a.invoice_id IS NULL THEN json_extract(a.metadata, '$.invoice_ids') END AS listed,
         EXISTS (SELECT 1 FROM action_approvals p WHERE p.action_id = a.id AND p.operation = 'reject') AS rejected
        FROM actions a WHERE a.company_id = ? AND a.customer_id IN (${m})`,
     )
@@ -329,6 +332,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     trigger_key: string | null;
     executed_at: string | null;
     deleted_at: string | null;
+    listed: string | null;
     rejected: number;
   }[];
   const contacts = sqlite
@@ -396,9 +400,21 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
       executedAt: r.executed_at,
       rejected: r.rejected === 1,
       deleted: r.deleted_at !== null,
+      listedInvoiceIds: listedIds(r.listed),
     });
   }
   return customerIds.map((id) => byId.get(id)).filter((c): c is CustomerFacts => c !== undefined);
+}
+
+/** A customer-level action's invoice_ids (JSON written by the engine, the seed or an API caller): the strings of an array, else none. */
+export function listedIds(json: string | null): string[] {
+  if (json === null) return [];
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 export function marks(n: number): string {

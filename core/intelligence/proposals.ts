@@ -9,20 +9,21 @@
  * Invoices more than a year old are not chased one by one: their customer gets one "review old
  * balances" recommendation, write off or send a statement (thresholds.ts).
  */
+import { DECIDE_WITHIN_DAYS } from '../actions/rules';
 import { addDays, daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
 import type { ActionType } from '../db/schema';
 import type { AttachmentKind } from '../documents/attachments';
 import { type EvidenceItem, fact } from '../insights/evidence';
-import type { Communication, CustomerFacts, OpenInvoice, Reach } from './facts';
+import type { ActionFact, Communication, CustomerFacts, OpenInvoice, Reach } from './facts';
 import type { PaymentPromise } from './promises';
 import { agingStep, isBroken, type Signal } from './signals';
 import { NO_TOUCH_DAYS, OLD_INVOICE_DAYS, SMALL_BALANCE, WRITE_OFF_MAX } from './thresholds';
 
 export const REJECTIONS_TO_DEMOTE = 2;
 export const REJECTIONS_TO_DROP = 4;
-/** Days a proposal gives the collector before its response deadline. */
-export const RESPONSE_DAYS = 2;
+/** Days a proposal gives the collector before its response deadline (as any new decision). */
+export const RESPONSE_DAYS = DECIDE_WITHIN_DAYS;
 
 export interface ProposedAction {
   triggerKey: string;
@@ -75,10 +76,19 @@ export function proposeActions(input: ProposalInput): { proposals: ProposedActio
   for (const a of customer.actions) if (a.rejected && a.triggerKey) rejections.set(a.actionType, (rejections.get(a.actionType) ?? 0) + 1);
   const out: ProposedAction[] = [];
   const liveKeys = new Set<string>();
-  for (const trigger of triggers(input).map((t) => feasible(t, customer))) {
+  const live = (list: Trigger[]) => {
+    for (const trigger of list) {
+      liveKeys.add(trigger.key);
+      for (const o of trigger.options) liveKeys.add(`${trigger.key}:alt:${o.actionType}`);
+    }
+    return list;
+  };
+  // Every trigger stays live (its open proposals keep their reason); only invoices no open decision covers get new ones.
+  const all = live(triggers(input, new Set()).map((t) => feasible(t, customer)));
+  const decided = decidedInvoices(customer.actions, liveKeys);
+  const fresh = decided.size ? live(triggers(input, decided).map((t) => feasible(t, customer))) : all;
+  for (const trigger of fresh) {
     const keyed = (o: Option, i: number) => (i === 0 ? trigger.key : `${trigger.key}:alt:${o.actionType}`);
-    liveKeys.add(trigger.key);
-    for (const o of trigger.options) liveKeys.add(`${trigger.key}:alt:${o.actionType}`);
     if (answered.has(trigger.key)) continue;
     const usable = trigger.options.filter((o) => (rejections.get(o.actionType) ?? 0) < REJECTIONS_TO_DROP);
     // Demoted kinds go behind the others.
@@ -103,6 +113,23 @@ export function proposeActions(input: ProposalInput): { proposals: ProposedActio
     });
   }
   return { proposals: out, liveKeys };
+}
+
+/**
+ * The invoices an open decision already covers, whoever made it (the engine, a person through the
+ * API, the demo): its own invoice, or the invoices a decision on the whole customer lists. One
+ * decision per invoice: the engine proposes nothing more for them. An engine proposal whose trigger
+ * is gone does not count: it is withdrawn in this same refresh and the new trigger takes its place.
+ */
+export function decidedInvoices(actions: ActionFact[], liveKeys: Set<string>): Set<string> {
+  const out = new Set<string>();
+  for (const a of actions) {
+    if (a.deleted || (a.status !== 'proposed' && a.status !== 'scheduled')) continue;
+    if (a.triggerKey !== null && !liveKeys.has(a.triggerKey)) continue;
+    if (a.invoiceId) out.add(a.invoiceId);
+    else for (const id of a.listedInvoiceIds ?? []) out.add(id);
+  }
+  return out;
 }
 
 /** What stops the collector from reaching the customer by `actionType`, in words; null when nothing does. */
@@ -142,7 +169,8 @@ export function feasible(trigger: Trigger, customer: Pick<CustomerFacts, 'name' 
   };
 }
 
-function triggers(input: ProposalInput): Trigger[] {
+/** The triggers of a customer's facts; `decided` invoices (an open decision covers them) get none of their own and join no list. */
+function triggers(input: ProposalInput, decided: Set<string>): Trigger[] {
   const { customer, today, companyName } = input;
   const out: Trigger[] = [];
   const small: Trigger[] = [];
@@ -152,9 +180,9 @@ function triggers(input: ProposalInput): Trigger[] {
     out.push(replyTrigger(customer, lastInbound));
   }
   const oldBefore = addDays(today, -OLD_INVOICE_DAYS);
-  const old = customer.openInvoices.filter((i) => i.invoiceDate < oldBefore && i.balance > 0);
+  const old = customer.openInvoices.filter((i) => i.invoiceDate < oldBefore && i.balance > 0 && !decided.has(i.id));
   for (const invoice of customer.openInvoices) {
-    if (invoice.invoiceDate < oldBefore) continue;
+    if (invoice.invoiceDate < oldBefore || decided.has(invoice.id)) continue;
     const promise = input.promises.get(invoice.id) ?? null;
     const ref = { type: 'invoice' as const, id: invoice.id };
     const amount = formatMoney(invoice.balance, invoice.currency);

@@ -13,6 +13,7 @@ import { zonedTimeToUtc } from './calendar';
 import type { LedgerLabels, LedgerResult, SampleCustomer, SampleInvoice } from './ledger';
 import type { Rng } from './random';
 import type { CompanyFrame, SeedContext, TeamMember } from './workspace';
+import { defaultDeadline } from '../actions/rules';
 import { assessValueAtRisk } from '../actions/value-at-risk';
 import { chunks } from '../chunks';
 
@@ -293,9 +294,11 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
           type: 'call',
           status: 'proposed',
           description: `Call ${contact} about ${num}`,
-          recommendation: 'Call the customer',
+          // The firm reminder's other option, one decision for the invoice (as the engine offers them).
+          recommendation: 'Alternative: Call the customer',
           trigger: `${dpd} days past due, no response`,
           required: true,
+          top: 'alternative',
           ai: true,
           metadata: { talking_points: ['Ask for a payment date', 'Check whether anything blocks payment'] },
           createdDay: -1,
@@ -474,6 +477,11 @@ export async function writeStories(ctx: SeedContext, o: StoryOptions): Promise<S
   };
 }
 
+/** A decision still to be made: proposed or scheduled. */
+function open(status: ActionsTable['status']): boolean {
+  return status === 'proposed' || status === 'scheduled';
+}
+
 function nextFriday(cal: { date(day: number): string }, from: number): number {
   for (let d = from + 1; d <= from + 7; d++) if (new Date(`${cal.date(d)}T12:00:00Z`).getUTCDay() === 5) return d;
   return from + 7;
@@ -519,7 +527,8 @@ async function insertRows(
         top_recommendation: a.top ?? null,
         is_ai_recommended: a.ai ? 1 : 0,
         metadata: JSON.stringify(a.metadata),
-        response_deadline: a.deadline ?? null,
+        // An open decision without its own deadline is due as a new one is: ahead of the demo's today.
+        response_deadline: a.deadline ?? (open(a.status) && a.deletedDay === undefined ? defaultDeadline(cal.date(0)) : null),
         channel_id: a.channelId ?? null,
         external_id: a.externalId ?? null,
         executed_at: null,

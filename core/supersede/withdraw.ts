@@ -20,12 +20,16 @@ export type Fact =
   | { kind: 'reply'; customerId: string; communicationId: string; on: string }
   | { kind: 'payment'; customerId: string; invoiceId: string; paidInFull: boolean; on: string }
   /** A label the company marked as meaning a dispute or a promise to pay, put on an invoice. */
-  | { kind: 'label'; customerId: string; invoiceId: string; label: string; on: string };
+  | { kind: 'label'; customerId: string; invoiceId: string; label: string; on: string }
+  /** An email of ours went out (a sequence step, a reminder, a statement, an approved action, a reply): about these invoices. */
+  | { kind: 'contact'; customerId: string; invoiceIds: string[]; on: string };
 
 export interface OpenProposal {
   invoiceId: string | null;
   actionType: ActionType;
   triggerKey: string | null;
+  /** The invoices a proposal on the customer as a whole lists (a statement, old balances). */
+  listedInvoiceIds?: string[];
 }
 
 /** The reason a withdrawn proposal carries: "superseded: promise to pay on record for Dec 4, 2026". */
@@ -41,6 +45,8 @@ export function supersedeReason(fact: Fact): string {
       return fact.paidInFull ? `superseded: paid in full on ${longDate(fact.on)}` : `superseded: payment received on ${longDate(fact.on)}`;
     case 'label':
       return `superseded: labelled "${fact.label}" on ${longDate(fact.on)}`;
+    case 'contact':
+      return `superseded: we emailed the customer about it on ${longDate(fact.on)}`;
   }
 }
 
@@ -60,24 +66,48 @@ export function isSuperseded(fact: Fact, proposal: OpenProposal): boolean {
       return proposal.invoiceId === fact.invoiceId;
     case 'reply':
       return !(proposal.triggerKey ?? '').startsWith(`reply_received:${fact.communicationId}`);
+    case 'contact':
+      return contactAnswers(fact.invoiceIds, proposal);
   }
+}
+
+/**
+ * An email of ours answers the proposals to write to or call the customer about those invoices
+ * (their own, or listed by a proposal on the whole customer) and a proposal to answer their reply:
+ * one conversation at a time. A task (resolve a dispute, find a contact, wait) still stands.
+ */
+export function contactAnswers(invoiceIds: string[], proposal: OpenProposal): boolean {
+  if ((proposal.triggerKey ?? '').startsWith('reply_received:')) return true;
+  if (proposal.actionType === 'task') return false;
+  const about = new Set(invoiceIds);
+  return proposal.invoiceId !== null ? about.has(proposal.invoiceId) : (proposal.listedInvoiceIds ?? []).some((id) => about.has(id));
 }
 
 /** Withdraws the customer's open proposals the fact makes wrong, in the caller's transaction; returns how many. */
 export async function withdrawProposals(tx: CommandTx, companyId: string, fact: Fact): Promise<number> {
   const open = await tx.db
     .selectFrom('actions')
-    .select(['id', 'invoice_id', 'action_type', 'trigger_key'])
+    .select(['id', 'invoice_id', 'action_type', 'trigger_key', 'metadata'])
     .where('company_id', '=', companyId)
     .where('customer_id', '=', fact.customerId)
     .where('status', 'in', ['proposed', 'scheduled'])
     .where('is_ai_recommended', '=', 1)
     .where('deleted_at', 'is', null)
     .execute();
-  const wrong = open.filter((a) => isSuperseded(fact, { invoiceId: a.invoice_id, actionType: a.action_type, triggerKey: a.trigger_key }));
+  const wrong = open.filter((a) => isSuperseded(fact, { invoiceId: a.invoice_id, actionType: a.action_type, triggerKey: a.trigger_key, listedInvoiceIds: a.invoice_id === null ? listedOf(a.metadata) : [] }));
   if (!wrong.length) return 0;
   await cancelWithReason(tx, companyId, wrong.map((a) => a.id), supersedeReason(fact));
   return wrong.length;
+}
+
+/** The invoice_ids a proposal's metadata lists (JSON text); none when it lists none. */
+function listedOf(metadata: string): string[] {
+  try {
+    const ids: unknown = (JSON.parse(metadata) as { invoice_ids?: unknown } | null)?.invoice_ids;
+    return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The reason the other options of a trigger carry once one of them was chosen. */

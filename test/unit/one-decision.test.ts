@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { type ActionFact, type CustomerFacts, listedIds, type OpenInvoice } from '../../core/intelligence/facts';
+import { decidedInvoices, proposeActions } from '../../core/intelligence/proposals';
+import { SMALL_BALANCE } from '../../core/intelligence/thresholds';
+import { contactAnswers, isSuperseded } from '../../core/supersede/withdraw';
+
+// One decision per invoice (issue 36, part 4): what the engine proposes beside decisions already open.
+const TODAY = '2026-11-23';
+
+const invoice = (id: string, fields: Partial<OpenInvoice> = {}): OpenInvoice => ({
+  id,
+  customerId: 'cust-1',
+  number: id.toUpperCase(),
+  invoiceDate: '2026-10-01',
+  dueDate: '2026-10-31',
+  currency: 'USD',
+  totalAmount: 100_000,
+  balance: 100_000,
+  billChannel: null,
+  disputed: false,
+  disputedAt: null,
+  promiseLabel: null,
+  lastPaymentDate: null,
+  lastTouchAt: null,
+  ...fields,
+});
+
+const customer = (openInvoices: OpenInvoice[], actions: ActionFact[] = []): CustomerFacts => ({
+  id: 'cust-1',
+  name: 'Harbor Foods',
+  currency: 'USD',
+  paymentTermsDays: 30,
+  openInvoices,
+  communications: [],
+  actions,
+  reach: { phone: true, email: true, emailConnection: true },
+});
+
+const action = (fields: Partial<ActionFact>): ActionFact => ({ id: 'a', invoiceId: null, actionType: 'task', status: 'proposed', triggerKey: null, executedAt: null, rejected: false, deleted: false, ...fields });
+const propose = (c: CustomerFacts) => proposeActions({ customer: c, promises: new Map(), customerSignal: null, companyName: 'Acme', today: TODAY });
+const invoicesOf = (c: CustomerFacts) => [...new Set(propose(c).proposals.map((p) => p.invoiceId))];
+
+describe('one decision per invoice', () => {
+  it('proposes nothing for an invoice a person’s or the demo’s open decision covers, and still proposes for the others', () => {
+    const two = [invoice('inv-1'), invoice('inv-2')];
+    expect(invoicesOf(customer(two))).toEqual(['inv-1', 'inv-2']);
+    // Made through the API or by the seed: no trigger key.
+    expect(invoicesOf(customer(two, [action({ invoiceId: 'inv-1', actionType: 'call' })]))).toEqual(['inv-2']);
+    // A scheduled one is open too; a decided, cancelled or deleted one is not.
+    expect(invoicesOf(customer(two, [action({ invoiceId: 'inv-1', status: 'scheduled' })]))).toEqual(['inv-2']);
+    for (const closed of [{ status: 'completed' }, { status: 'cancelled' }, { deleted: true }]) {
+      expect(invoicesOf(customer(two, [action({ invoiceId: 'inv-1', ...closed })]))).toEqual(['inv-1', 'inv-2']);
+    }
+  });
+
+  it('a decision on the customer that lists invoices decides for them: no invoice-level proposal repeats it', () => {
+    const three = [invoice('inv-1'), invoice('inv-2'), invoice('inv-3')];
+    const listing = action({ id: 'statement', listedInvoiceIds: ['inv-1', 'inv-3'] });
+    expect(invoicesOf(customer(three, [listing]))).toEqual(['inv-2']);
+  });
+
+  it('the engine’s own statement of small invoices leaves out an invoice already decided, and is proposed again for no invoice', () => {
+    const small = [invoice('s-1', { balance: SMALL_BALANCE - 1 }), invoice('s-2', { balance: SMALL_BALANCE - 1, dueDate: '2026-10-20' }), invoice('s-3', { balance: SMALL_BALANCE - 1 })];
+    const first = propose(customer(small)).proposals;
+    const statement = first.find((p) => p.triggerKey.startsWith('statement:'))!;
+    expect(statement.metadata.invoice_ids).toEqual(['s-2', 's-1', 's-3']);
+    // A person's call on s-1 first: the statement lists the other two only.
+    const withCall = propose(customer(small, [action({ invoiceId: 's-1', actionType: 'call' })])).proposals;
+    expect(withCall.find((p) => p.triggerKey.startsWith('statement:'))!.metadata.invoice_ids).toEqual(['s-2', 's-3']);
+    // The statement open: the next refresh proposes nothing, and keeps it (its trigger is still live).
+    const open = first.map((p, i) => action({ id: `p${i}`, triggerKey: p.triggerKey, actionType: p.actionType, listedInvoiceIds: p.metadata.invoice_ids as string[] }));
+    const again = propose(customer(small, open));
+    expect(again.proposals).toEqual([]);
+    expect(again.liveKeys.has(statement.triggerKey)).toBe(true);
+  });
+
+  it('an engine proposal whose trigger is gone does not block the one that replaces it in the same refresh', () => {
+    // Proposed at 1-30 days late; now 31-60: the old key is stale (withdrawn), the new trigger is proposed at once.
+    const c = customer([invoice('inv-1', { dueDate: '2026-10-10' })], [action({ invoiceId: 'inv-1', actionType: 'email', triggerKey: 'past_due_no_touch:inv-1:1_30' })]);
+    const { proposals, liveKeys } = propose(c);
+    expect(liveKeys.has('past_due_no_touch:inv-1:1_30')).toBe(false);
+    expect(proposals.map((p) => p.triggerKey)).toContain('past_due_no_touch:inv-1:31_60');
+    expect(decidedInvoices(c.actions, liveKeys).size).toBe(0);
+  });
+
+  it('reads the listed invoices of a customer-level action defensively (metadata may come from any API caller)', () => {
+    expect(listedIds('["a","b"]')).toEqual(['a', 'b']);
+    expect(listedIds('[1,"b",null]')).toEqual(['b']);
+    expect(listedIds('"a"')).toEqual([]);
+    expect(listedIds('not json')).toEqual([]);
+    expect(listedIds(null)).toEqual([]);
+  });
+});
+
+describe('an email of ours withdraws the proposals it answers', () => {
+  const fact = { kind: 'contact' as const, customerId: 'cust-1', invoiceIds: ['inv-1'], on: TODAY };
+
+  it('proposals to email or call about that invoice, or a statement listing it, and the answer to a reply', () => {
+    expect(isSuperseded(fact, { invoiceId: 'inv-1', actionType: 'email', triggerKey: 'past_due_no_touch:inv-1:1_30' })).toBe(true);
+    expect(isSuperseded(fact, { invoiceId: 'inv-1', actionType: 'call', triggerKey: null })).toBe(true);
+    expect(isSuperseded(fact, { invoiceId: null, actionType: 'email', triggerKey: 'statement:cust-1:x', listedInvoiceIds: ['inv-9', 'inv-1'] })).toBe(true);
+    expect(isSuperseded(fact, { invoiceId: null, actionType: 'email', triggerKey: 'reply_received:c1' })).toBe(true);
+  });
+
+  it('not another invoice’s, not a task (a dispute to resolve, a contact to find, a promise to wait on)', () => {
+    expect(contactAnswers(['inv-1'], { invoiceId: 'inv-2', actionType: 'email', triggerKey: null })).toBe(false);
+    expect(contactAnswers(['inv-1'], { invoiceId: null, actionType: 'call', triggerKey: 'signal:cust-1:x' })).toBe(false);
+    expect(contactAnswers(['inv-1'], { invoiceId: 'inv-1', actionType: 'task', triggerKey: 'dispute:inv-1' })).toBe(false);
+    expect(contactAnswers([], { invoiceId: null, actionType: 'email', triggerKey: 'statement:cust-1:x', listedInvoiceIds: ['inv-1'] })).toBe(false);
+  });
+});
