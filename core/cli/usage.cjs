@@ -7,9 +7,12 @@ const USAGE = {
   connect: 'ardesk connect --db FILE --server URL --username U --password P [--company C ...] [--resync]',
   sync: 'ardesk sync --db FILE [--json] [--server URL]   (--server: move this desktop to the team server\'s new address)',
   seed: 'ardesk seed --db FILE [--demo] [--invoices N] [--customers N (default: about one per 20 invoices)] [--seed S]',
-  user: 'ardesk user add --username U --password P [--name "Full Name"] [--company NAME_OR_ID [--create-company]] [--role owner|collector|viewer] [--db FILE | --data-dir DIR]',
-  member: 'ardesk member add --username U --company NAME_OR_ID [--role owner|collector|viewer] [--db FILE | --data-dir DIR]',
+  user: 'ardesk user add --username U --password P [--name "Full Name"] [--company NAME_OR_ID [--create-company]] [--role owner|manager|collector|viewer] [--db FILE | --data-dir DIR]',
+  member: 'ardesk member add --username U --company NAME_OR_ID [--role owner|manager|collector|viewer] [--db FILE | --data-dir DIR]',
   company: 'ardesk company list [--json] [--db FILE | --data-dir DIR]',
+  companyCreate:
+    'ardesk company create --name N --owner USERNAME [--currency USD] [--time-zone America/New_York] [--country US] [--legal-name N] [--address A] [--tax-id T] [--json] [--db FILE | --data-dir DIR]',
+  memberInvite: 'ardesk member invite --company NAME_OR_ID --username U [--name "Full Name"] [--email E] [--role owner|manager|collector|viewer] [--json] [--db FILE | --data-dir DIR]   (prints a one-time setup code)',
   import:
     'ardesk import --company NAME_OR_ID --file F.csv|F.xlsx (--mapping FILE.json | --preset ibm-ar) [--entity customers|invoices|payments|ar-rows] [--dry-run] [--sheet NAME] [--format csv|xlsx] [--json] [--db FILE | --data-dir DIR]',
   backtest: 'ardesk backtest --company NAME_OR_ID [--json] [--db FILE | --data-dir DIR]',

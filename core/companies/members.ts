@@ -1,10 +1,12 @@
 /**
- * The users of a company and their roles, managed by its owners: a new user with a password, or
- * an existing user by username; a role changed; a membership removed. A company never loses its
- * last owner.
+ * The users of a company and their roles, managed by its owners: a new user with a password or
+ * with a one-time setup code, or an existing user by username; a role changed; a membership
+ * removed. A company never loses its last owner. Owners and managers see the list.
  */
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { hashPassword } from '../auth/passwords';
+import { issueSetupCode } from '../auth/setup-codes';
 import { insertUser, validateNewUser } from '../auth/users';
 import type { Db } from '../db/connection';
 import type { Role } from '../db/schema';
@@ -21,7 +23,17 @@ export interface Member {
   member_since: string;
 }
 
-export type NewMember = { username: string; role: Role } & ({ password: string; name?: string; email?: string | null } | { password?: undefined; email?: string | null });
+export type NewMember = { username: string; role: Role } & (
+  | { password: string; name?: string; email?: string | null }
+  | { invite: true; name?: string; email?: string | null }
+  | { password?: undefined; invite?: undefined; email?: string | null }
+);
+
+/** A new member; an invited one carries the setup code they sign in with, shown this once. */
+export type AddedMember = Member & { setup_code?: string; setup_code_expires_at?: string };
+
+/** What a higher layer does in the same command when a user joins or changes role (the team joins them). */
+export type MemberHook = (tx: CommandTx, userId: string, role: Role) => Promise<void>;
 
 interface Scope {
   companyId: string;
@@ -43,7 +55,8 @@ function memberQuery(db: Db, companyId: string) {
 }
 
 export async function listMembers(db: Db, scope: Scope): Promise<Member[]> {
-  requireOwner(scope);
+  // A manager runs the team: they see who signs in, an owner changes it.
+  if (scope.role !== 'manager') requireOwner(scope);
   return memberQuery(db, scope.companyId)
     .orderBy((eb) => eb.fn('lower', ['u.display_name']))
     .orderBy('u.id')
@@ -70,18 +83,25 @@ async function keepAnOwner(tx: CommandTx, companyId: string, member: Member): Pr
 }
 
 /**
- * With a password: creates the user and makes them a member. Without: makes the existing user of
- * that username and email a member (no such pair: 400 unknown_user, the same for any username).
+ * With a password: creates the user and makes them a member. Invited: creates the user with a
+ * one-time setup code (their password is a random one nobody knows until they set theirs). Neither:
+ * makes the existing user of that username and email a member (no such pair: 400 unknown_user, the
+ * same for any username).
  */
-export async function addMember(engine: Engine, scope: Scope, input: NewMember): Promise<Member> {
+export async function addMember(engine: Engine, scope: Scope, input: NewMember, joined?: MemberHook): Promise<AddedMember> {
   requireOwner(scope);
-  const creating = input.password !== undefined;
-  if (creating) validateNewUser({ username: input.username, password: input.password, displayName: input.name });
-  const hash = creating ? await hashPassword(input.password) : null;
+  const invited = 'invite' in input && input.invite === true;
+  const password = invited ? randomBytes(24).toString('base64url') : 'password' in input ? input.password : undefined;
+  const creating = password !== undefined;
+  const name = 'name' in input ? input.name : undefined;
+  if (creating) validateNewUser({ username: input.username, password, displayName: name });
+  const hash = creating ? await hashPassword(password) : null;
   return runCommand(engine, 'add_member', scope, async (tx) => {
     let userId: string;
+    let code: { setup_code: string; setup_code_expires_at: string } | null = null;
     if (creating) {
-      userId = await insertUser(tx, { username: input.username, password: input.password, displayName: input.name, email: input.email ?? null }, hash!);
+      userId = await insertUser(tx, { username: input.username, password, displayName: name, email: input.email ?? null }, hash!);
+      if (invited) code = await issueSetupCode(tx, userId);
     } else {
       // Both the username and the email must match: an owner adds only someone they know, and the
       // answer is the same whether or not the username exists (no directory of other tenants).
@@ -94,12 +114,13 @@ export async function addMember(engine: Engine, scope: Scope, input: NewMember):
       if (already) throw new ConflictError(`${input.username} is already a member of this company (${already.role})`, 'already_member');
     }
     await insertMembership(tx, scope.companyId, userId, input.role);
+    await joined?.(tx, userId, input.role);
     const { membership_id: _id, ...member } = await memberIn(tx, scope.companyId, userId);
-    return member;
+    return code ? { ...member, ...code } : member;
   });
 }
 
-export async function changeMemberRole(engine: Engine, scope: Scope, userId: string, role: Role): Promise<Member> {
+export async function changeMemberRole(engine: Engine, scope: Scope, userId: string, role: Role, changed?: MemberHook): Promise<Member> {
   requireOwner(scope);
   return runCommand(engine, 'change_member_role', scope, async (tx) => {
     const { membership_id: membershipId, ...member } = await memberIn(tx, scope.companyId, userId);
@@ -107,6 +128,7 @@ export async function changeMemberRole(engine: Engine, scope: Scope, userId: str
     if (role !== 'owner') await keepAnOwner(tx, scope.companyId, member);
     await tx.db.updateTable('memberships').set({ role }).where('id', '=', membershipId).execute();
     await tx.record('membership', membershipId, 'update', { role });
+    await changed?.(tx, userId, role);
     return { ...member, role };
   });
 }

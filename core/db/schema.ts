@@ -17,6 +17,9 @@ export interface CompaniesTable {
   currency: string;
   /** The date analytics and intelligence count from instead of today (a stale ledger), or null (0240). */
   as_of_date: Generated<string | null>;
+  /** IANA time zone and ISO 3166 country of a company made in the app, or null (0390). */
+  time_zone: Generated<string | null>;
+  country: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -27,11 +30,14 @@ export interface UsersTable {
   display_name: string;
   email: string | null;
   password_hash: string;
+  /** sha256 of a one-time setup code an invited user signs in with once, and its end (0390). */
+  setup_code_hash: Generated<string | null>;
+  setup_code_expires_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
 
-export type Role = 'owner' | 'collector' | 'viewer';
+export type Role = 'owner' | 'manager' | 'collector' | 'viewer';
 
 export interface MembershipsTable {
   id: string;

@@ -3,7 +3,7 @@
  * linked to a user of this company (user_id) or be a name only, e.g. a salesperson without a login.
  */
 import type { Db } from '../db/connection';
-import type { TeamMemberRole } from '../db/schema';
+import type { Role, TeamMemberRole } from '../db/schema';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { isUuid, newId } from '../ids';
@@ -46,12 +46,24 @@ export function validateTeamMember(input: TeamMemberInput, creating: boolean): F
   return errors;
 }
 
-export async function listTeamMembers(db: Db, companyId: string, filters: { role?: TeamMemberRole; isActive?: boolean } = {}): Promise<TeamMemberDto[]> {
-  let query = db.selectFrom('team_members').selectAll().where('company_id', '=', companyId);
-  if (filters.role) query = query.where('role', '=', filters.role);
-  if (filters.isActive !== undefined) query = query.where('is_active', '=', filters.isActive ? 1 : 0);
-  const rows = await query.orderBy('name').orderBy('id').execute();
-  return rows.map(toDto);
+/** A team member as the team list shows it: with the user they sign in as and that user's role in the company. */
+export interface ListedTeamMember extends TeamMemberDto {
+  username: string | null;
+  access: Role | null;
+}
+
+export async function listTeamMembers(db: Db, companyId: string, filters: { role?: TeamMemberRole; isActive?: boolean } = {}): Promise<ListedTeamMember[]> {
+  let query = db
+    .selectFrom('team_members as t')
+    .leftJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('memberships as m', (join) => join.onRef('m.user_id', '=', 't.user_id').onRef('m.company_id', '=', 't.company_id'))
+    .selectAll('t')
+    .select(['u.username', 'm.role as access'])
+    .where('t.company_id', '=', companyId);
+  if (filters.role) query = query.where('t.role', '=', filters.role);
+  if (filters.isActive !== undefined) query = query.where('t.is_active', '=', filters.isActive ? 1 : 0);
+  const rows = await query.orderBy('t.name').orderBy('t.id').execute();
+  return rows.map((row) => ({ ...toDto(row), username: row.username, access: row.access }));
 }
 
 function toDto(row: { id: string; name: string; email: string | null; role: TeamMemberRole; is_active: number; user_id: string | null; created_at: string; updated_at: string }): TeamMemberDto {

@@ -48,7 +48,7 @@ describe('the ardesk command', () => {
     expect(taken.stderr).toContain('taken');
     const role = await ardesk(['user', 'add', '--db', db, '--username', 'li', '--password', 'pw12', '--role', 'boss']);
     expect(role.code).toBe(2);
-    expect(role.stderr).toContain('--role must be one of owner, collector, viewer');
+    expect(role.stderr).toContain('--role must be one of owner, manager, collector, viewer');
   });
 
   it('reports the schema as current and writes a usable backup', async () => {

@@ -4,11 +4,13 @@ import { openEngine } from '../../runtime/engine';
 import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 import { USAGE } from '../usage.cjs';
+import { companyCreate, memberInvite } from './onboarding';
 import { roleOption } from './user';
 
 /** `ardesk member add`: an existing user becomes a member of another company. */
 export async function memberCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === 'invite') return memberInvite(rest);
   if (sub !== 'add') throw new UsageError(USAGE.member);
   const { values } = parse(rest, { ...DB_OPTIONS, username: { type: 'string' }, company: { type: 'string' }, role: { type: 'string' } });
   if (!values.username || !values.company) throw new UsageError(USAGE.member);
@@ -31,6 +33,7 @@ export async function memberCommand(args: string[]): Promise<number> {
 /** `ardesk company list`: every company with its id, members and invoices. */
 export async function companyCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === 'create') return companyCreate(rest);
   if (sub !== 'list') throw new UsageError(USAGE.company);
   const { values } = parse(rest, { ...DB_OPTIONS, json: { type: 'boolean' } });
   const engine = await openEngine({ file: databaseFile(values) });

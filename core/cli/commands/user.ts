@@ -9,7 +9,7 @@ import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 import { USAGE } from '../usage.cjs';
 
-export const ROLES: Role[] = ['owner', 'collector', 'viewer'];
+export const ROLES: Role[] = ['owner', 'manager', 'collector', 'viewer'];
 
 export function roleOption(value: string | undefined): Role {
   const role = (value ?? 'collector') as Role;

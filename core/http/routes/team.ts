@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createTeamMember, getTeamMember, listTeamMembers, TEAM_ROLES, updateTeamMember } from '../../team/team';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, problems, QueryBool, SECURITY, Text, Timestamp, Uuid } from '../openapi';
+import { CompanyRole } from './auth';
 
 const TAGS = ['Extensions'];
 
@@ -18,7 +19,12 @@ const TeamMember = z
   })
   .openapi('TeamMember');
 
-const TeamMemberList = z.object({ count: z.number().int(), data: z.array(TeamMember) }).openapi('TeamMemberList');
+const ListedTeamMember = TeamMember.extend({
+  username: z.string().nullable().openapi({ description: 'The username the linked user signs in with; null: the member does not sign in' }),
+  access: CompanyRole.nullable().openapi({ description: "The linked user's role in this company" }),
+}).openapi('ListedTeamMember');
+
+const TeamMemberList = z.object({ count: z.number().int(), data: z.array(ListedTeamMember) }).openapi('TeamMemberList');
 
 const fields = {
   email: Text(254).nullable().optional(),
