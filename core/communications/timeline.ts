@@ -47,6 +47,8 @@ export interface CommunicationDto {
   /** An email received: its attachments (their content is not kept). */
   attachments: AttachmentInfo[];
   email_connection_id: string | null;
+  /** An email: the thread it belongs to (its first message's Message-ID); null for calls and notes. */
+  thread_id: string | null;
   created_at: string;
   /** An email received: how it reads; null for the rest. */
   reading: ReadingDto | null;
@@ -94,6 +96,8 @@ function withColumns(q: ReturnType<typeof base>) {
     'm.from_email',
     'm.attachments',
     'm.email_connection_id',
+    'm.thread_id',
+    'm.message_id',
     'm.created_at',
     'm.reading_kind',
     'm.reading_date',
@@ -127,6 +131,7 @@ function toDto(r: Row): CommunicationDto {
     from_email: r.from_email,
     attachments: r.attachments ? (JSON.parse(r.attachments) as AttachmentInfo[]) : [],
     email_connection_id: r.email_connection_id,
+    thread_id: r.kind === 'email' ? (r.thread_id ?? r.message_id ?? r.id) : null,
     created_at: r.created_at,
     // A reply recorded before readings were kept has none here: the replies area reads it when shown.
     reading:
@@ -159,4 +164,39 @@ export async function listCommunications(db: Db, companyId: string, f: TimelineF
   if (f.direction) q = q.where('m.direction', '=', f.direction);
   const { count, rows } = await readPage(q, withColumns(q).orderBy('m.occurred_at', 'desc').orderBy('m.id', 'desc'), f);
   return { count, limit: f.limit, offset: f.offset, data: rows.map(toDto) };
+}
+
+export interface EmailThread {
+  thread_id: string;
+  subject: string | null;
+  /** Its messages, oldest first: our sends and the customer's replies. */
+  messages: CommunicationDto[];
+  last_at: string;
+}
+
+/** The emails read for threads: the newest this many, ample for a customer's conversations on screen. */
+export const THREAD_EMAILS_MAX = 500;
+
+/**
+ * The email threads of a customer, or those touching an invoice (every message of a thread one of
+ * whose messages is about it), the most recently active first.
+ */
+export async function listEmailThreads(db: Db, companyId: string, f: { customerId: string | null; invoiceId: string | null }): Promise<EmailThread[]> {
+  let q = base(db, companyId).where('m.kind', '=', 'email');
+  if (f.customerId) q = q.where('m.customer_id', '=', f.customerId);
+  if (f.invoiceId) {
+    const invoice = await db.selectFrom('invoices').select('customer_id').where('company_id', '=', companyId).where('id', '=', f.invoiceId).executeTakeFirst();
+    if (!invoice) throw new NotFoundError('Invoice', f.invoiceId);
+    q = q.where('m.customer_id', '=', invoice.customer_id);
+  }
+  const rows = await withColumns(q).orderBy('m.occurred_at', 'desc').orderBy('m.id', 'desc').limit(THREAD_EMAILS_MAX).execute();
+  const threads = new Map<string, CommunicationDto[]>();
+  for (const dto of rows.map(toDto).reverse()) {
+    const key = dto.thread_id ?? dto.id;
+    threads.set(key, [...(threads.get(key) ?? []), dto]);
+  }
+  const out = [...threads.entries()]
+    .filter(([, messages]) => !f.invoiceId || messages.some((m) => m.invoice === f.invoiceId))
+    .map(([thread_id, messages]) => ({ thread_id, subject: messages[0].subject, messages, last_at: messages[messages.length - 1].occurred_at }));
+  return out.sort((a, b) => (a.last_at < b.last_at ? 1 : a.last_at > b.last_at ? -1 : 0));
 }

@@ -12,7 +12,7 @@ import { type ChaseFacts, type HoldSettings, ALL_HOLDS, replyHold, shortDate, st
 import { PermanentJobError } from '../jobs/worker';
 import { localDate } from '../zones';
 
-export type ContactChannel = 'sequence' | 'reminder' | 'action' | 'statement';
+export type ContactChannel = 'sequence' | 'reminder' | 'action' | 'statement' | 'reply';
 
 export const CONTACT_HOLD_KINDS = ['dispute', 'promise', 'closed', 'not_due', 'reply', 'paused', 'daily_cap'] as const;
 export type ContactHoldKind = (typeof CONTACT_HOLD_KINDS)[number];

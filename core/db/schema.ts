@@ -593,6 +593,10 @@ export interface CommunicationsTable {
   reading_by_user_id: Generated<string | null>;
   reading_by_name: Generated<string | null>;
   reading_corrected_at: Generated<string | null>;
+  /** An email: its References chain, Message-IDs oldest first, space separated (0415). */
+  email_references: Generated<string | null>;
+  /** An email: the Message-ID of its thread's first message; null: its own (0415). */
+  thread_id: Generated<string | null>;
 }
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';

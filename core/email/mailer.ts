@@ -11,6 +11,8 @@ export interface OutgoingEmail {
   /** Stable Message-ID: a retried send carries the same id, so receivers can drop duplicates. */
   messageId: string;
   inReplyTo?: string;
+  /** The thread's Message-IDs, oldest first (an answer's); else In-Reply-To alone. */
+  references?: string[];
   /** Files sent with the message (a statement or invoice PDF), made at send time. */
   attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
@@ -66,7 +68,7 @@ export async function sendEmail(connection: EmailConnection, secrets: SecretBox,
       html: email.html,
       messageId: email.messageId,
       inReplyTo: email.inReplyTo,
-      references: email.inReplyTo,
+      references: email.references ?? email.inReplyTo,
       attachments: email.attachments,
     });
     return { messageId: info.messageId, accepted: (info.accepted ?? []).map(String) };

@@ -65,6 +65,9 @@ export interface SentRecord {
    * as its last touch, as `invoiceId` does through the communication's insert trigger.
    */
   aboutInvoiceIds?: string[];
+  /** An answer in a thread: its References chain (stored space separated) and the thread's first Message-ID. */
+  references?: string | null;
+  threadId?: string | null;
 }
 
 /**
@@ -88,6 +91,8 @@ export async function recordSentEmail(tx: CommandTx, sent: SentRecord, jobId?: s
     email_connection_id: sent.connectionId,
     message_id: sent.messageId,
     attachments: sent.attachments,
+    email_references: sent.references ?? null,
+    thread_id: sent.threadId ?? null,
     created_at: tx.now,
   };
   await tx.db.insertInto('communications').values({ id: communicationId, ...data }).execute();

@@ -1,5 +1,6 @@
 /** A raw message read over IMAP, parsed (mailparser) into what the reply rules and the record need. */
 import type { AddressObject } from 'mailparser';
+import { referenceChain } from '../communications/threads';
 import type { AttachmentInfo } from '../communications/timeline';
 import { htmlToPlainText, type IncomingHeaders, keptText, normalizeMessageId, SUBJECT_MAX, threadCandidates } from './rules';
 
@@ -8,6 +9,8 @@ export interface IncomingMessage extends IncomingHeaders {
   messageId: string | null;
   /** Our Message-IDs it may answer, most specific first. */
   threadIds: string[];
+  /** Its References chain, oldest first (else its In-Reply-To): where it stands in a thread. */
+  references: string[];
   fromName: string | null;
   date: Date | undefined;
   /** Plain text (an HTML-only message reduced to text). */
@@ -49,6 +52,7 @@ export async function parseMessage(uid: number, source: Buffer): Promise<Incomin
     subject: keptText(parsed.subject ?? '', SUBJECT_MAX) ?? '',
     messageId: parsed.messageId ? normalizeMessageId(parsed.messageId) : null,
     threadIds: threadCandidates(parsed.inReplyTo, parsed.references),
+    references: referenceChain(parsed.inReplyTo, parsed.references),
     date: parsed.date,
     text: keptText(parsed.text || (parsed.html ? htmlToPlainText(parsed.html) : null)),
     attachments: parsed.attachments.map((a) => ({ name: keptText(a.filename ?? '', 255) ?? 'unnamed', size: a.size ?? a.content?.length ?? 0 })),

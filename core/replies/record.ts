@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import { withdrawProposals } from '../supersede/withdraw';
 import { insertCommunication } from '../communications/store';
+import { storeReferences, threadOf } from '../communications/threads';
 import type { EmailConnection } from '../db/schema';
 import type { CommandTx } from '../engine';
 import { newId } from '../ids';
@@ -53,6 +54,19 @@ async function threadMatch(tx: CommandTx, companyId: string, ids: string[]): Pro
   const ours = new Map<string, Match>();
   for (const r of rows.rows) if (!ours.has(r.message_id)) ours.set(r.message_id, { customerId: r.customer_id, invoiceId: r.invoice_id });
   return pickThread(ids, ours);
+}
+
+/** The thread of the message it answers (most specific first), when that message is on record. */
+async function knownThread(tx: CommandTx, companyId: string, ids: string[]): Promise<string | null> {
+  if (ids.length === 0) return null;
+  const rows = await tx.db
+    .selectFrom('communications')
+    .select(['message_id', (eb) => eb.fn.coalesce('thread_id', 'message_id').as('thread')])
+    .where('company_id', '=', companyId)
+    .where('message_id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.flatMap((r) => (r.message_id && r.thread ? [[r.message_id, r.thread] as const] : [])));
+  return pickThread(ids, byId);
 }
 
 /** The one customer whose contact has this address; an address shared by two customers matches none. */
@@ -132,6 +146,7 @@ export async function recordIncoming(tx: CommandTx, connection: EmailConnection,
   }
   const occurredAt = replyTime(message.date, tx.now);
   const communicationId = newId();
+  const answered = await knownThread(tx, connection.company_id, message.threadIds);
   const reading = readReply(message.subject || null, message.text, occurredAt);
   await insertCommunication(tx, {
     id: communicationId,
@@ -148,6 +163,8 @@ export async function recordIncoming(tx: CommandTx, connection: EmailConnection,
     email_connection_id: connection.id,
     message_id: messageId,
     from_email: message.fromAddress,
+    email_references: storeReferences(message.references),
+    thread_id: threadOf({ messageId, references: message.references }, answered),
     attachments: message.attachments.length ? JSON.stringify(message.attachments) : null,
     created_at: tx.now,
     reading_kind: reading.kind,
