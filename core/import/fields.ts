@@ -3,7 +3,7 @@
 export const DATE_FORMATS = ['YYYY-MM-DD', 'M/D/YYYY', 'D/M/YYYY'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
-export type FieldKind = 'text' | 'date' | 'amount' | 'boolean' | 'days' | 'currency' | 'email' | 'url' | 'code' | 'status' | 'bill_channel';
+export type FieldKind = 'text' | 'date' | 'amount' | 'boolean' | 'days' | 'currency' | 'email' | 'url' | 'code' | 'status' | 'bill_channel' | 'invoice_status' | 'document_type';
 
 export interface FieldDef {
   /** The field in words, for the wizard and for row errors. */
@@ -44,6 +44,14 @@ export const FIELDS = {
     payment_link: { label: 'Payment link', kind: 'url', max: 2000 },
     /** paper or electronic: how the bill was sent (an extension, see core/SPEC-DECISIONS.md). */
     bill_channel: { label: 'Bill sent on paper or electronically', kind: 'bill_channel' },
+    /** What the source system says of the invoice: open, paid, partial, void, draft (core/import/statuses.ts). */
+    status: { label: 'Invoice status', kind: 'invoice_status' },
+    /** Invoice or credit note; payments and journal lines in an aging report are not invoices. */
+    document_type: { label: 'Document type', kind: 'document_type' },
+    /** What is still owed by the source system's books; the difference to the total was paid. */
+    open_amount: { label: 'Amount still open', kind: 'amount' },
+    /** When the invoice was paid in full, where the file says so without a payment of its own. */
+    paid_date: { label: 'Date paid', kind: 'date' },
   },
   payments: {
     remote_id: { label: 'Payment ID', kind: 'text', max: 200 },

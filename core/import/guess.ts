@@ -5,7 +5,7 @@
  */
 import { type DateFormat, FIELDS, type Section } from './fields';
 import type { Mapping } from './mapping';
-import { STATUS_WORDS } from './statuses';
+import { DOCUMENT_TYPE_WORDS, INVOICE_STATUS_WORDS, STATUS_WORDS } from './statuses';
 
 export type GuessEntity = 'customers' | 'invoices' | 'payments' | 'ar-rows';
 
@@ -192,6 +192,10 @@ const RULES: { [S in Section]: Partial<Record<keyof (typeof FIELDS)[S], FieldRul
     currency: { names: ['currency', 'currencycode', 'curr', 'ccy'], fits: (p) => p.values !== null && p.values.every((v) => /^[A-Za-z]{3}$/.test(v)) },
     payment_link: { names: ['paymentlink', 'paylink', 'payurl', 'link'], fits: anyFilled },
     bill_channel: { names: ['billchannel', 'paperlessbill', 'billtype', 'delivery', 'deliverymethod', 'sentby'], fits: oneOf(...BILL_CHANNELS), byContent: oneOf(...BILL_CHANNELS) },
+    // Open/paid words: the invoice's own status. A column of payment statuses only (PAID, PARTIAL) stays the payment's.
+    status: { names: ['invoicestatus', 'status', 'stat', 'state'], fits: (p) => oneOf(...Object.keys(INVOICE_STATUS_WORDS))(p) && !oneOf(...Object.keys(STATUS_WORDS))(p) },
+    document_type: { names: ['documenttype', 'doctype', 'transactiontype', 'type'], fits: oneOf(...Object.keys(DOCUMENT_TYPE_WORDS)) },
+    open_amount: { names: ['openbalance', 'amountremaining', 'balancedue', 'amountoutstanding', 'outstanding', 'openamount', 'remaining', 'balance'], fits: isAmount },
   },
   payments: {
     remote_id: { names: ['paymentid', 'receiptid', 'receiptnumber'], fits: isId },

@@ -11,17 +11,21 @@ import { yieldToEventLoop } from '../yielding';
 import { NotFoundError, ValidationError } from '../errors';
 import { applyPlan } from './apply';
 import { type CompiledMapping, compileMapping, type Entity, ENTITIES, formatsOf, type Mapping, validateMapping } from './mapping';
-import { PRESETS } from './mappings/index';
+import { PRESET_LABELS, PRESETS } from './mappings/index';
+import { withFileDates } from './dates-of-file';
+import { detectFilePreset } from './detect';
+import { shapeTable } from './layout';
 import { type Counts, emptyCounts, type Plan, planImport } from './plan';
-import { type ParsedRow, readRows, type RowError } from './rows';
-import { type FileFormat, readTable, type Table } from './table';
+import { type ParsedRow, readRows, type RowError, type SkipReason } from './rows';
+import { detectFormat, type FileFormat, readTable, type Table } from './table';
 import { chunks } from '../chunks';
 
 export interface ImportOptions {
   companyId: string;
   actor: Actor;
   bytes: Uint8Array;
-  mapping: Mapping;
+  /** Absent: the preset whose columns the file has (else a 400). */
+  mapping?: Mapping;
   /** Overrides the mapping's entity. */
   entity?: Entity;
   /** Detected from the content when absent. */
@@ -33,19 +37,24 @@ export interface ImportOptions {
 export interface ImportReport {
   dry_run: boolean;
   entity: Entity;
-  /** Data rows read (the header not counted). */
+  /** The preset the file was recognised as, when no mapping was given. */
+  preset: string | null;
+  /** Data rows read (the header, titles, headings and totals not counted). */
   rows: number;
   /** What was written; for a dry run, what would be written for the rows without errors. */
   counts: { customers: Counts; invoices: Counts; payments: Counts };
   labels_created: string[];
+  /** What the import decided that the file does not say in so many words: rows skipped, the date format read, paid invoices without a date. */
+  notes: string[];
   errors: RowError[];
 }
 
-/** A preset by name, or a mapping object (from a JSON file or request field); exactly one. */
-export function resolveMapping(source: { preset?: string; mapping?: unknown }): Mapping {
-  if ((source.preset === undefined) === (source.mapping === undefined)) {
-    throw new ValidationError('Give a mapping or a preset', { mapping: ['Give exactly one of mapping and preset'] });
+/** A preset by name, or a mapping object (from a JSON file or request field); neither: undefined, the file's preset is detected. */
+export function resolveMapping(source: { preset?: string; mapping?: unknown }): Mapping | undefined {
+  if (source.preset !== undefined && source.mapping !== undefined) {
+    throw new ValidationError('Give a mapping or a preset', { mapping: ['Give one of mapping and preset, not both'] });
   }
+  if (source.preset === undefined && source.mapping === undefined) return undefined;
   if (source.preset !== undefined) {
     const preset = PRESETS[source.preset];
     if (!preset) throw new ValidationError(`No preset named ${source.preset}`, { preset: [`Must be one of ${Object.keys(PRESETS).join(', ')}`] });
@@ -59,8 +68,22 @@ export function parseEntity(value: string): Entity {
   return value as Entity;
 }
 
+function skippedNotes(skips: Map<SkipReason, number>): string[] {
+  return [...skips].map(([reason, n]) => `${plural(n, 'row')} skipped: ${SKIPPED_WORDS[reason]}`);
+}
+
 /** Rows read per turn of the event loop. */
 const READ_SLICE = 500;
+
+const SKIPPED_WORDS: Record<SkipReason, string> = {
+  void: 'voided invoices',
+  draft: 'draft invoices',
+  not_invoice: 'no invoice or credit note (payments, journal lines, drafts in Odoo)',
+};
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
 
 /** readRows over slices of the table, letting other work run between them. */
 async function readRowsInSlices(table: Table, mapping: CompiledMapping, today: string): Promise<ReturnType<typeof readRows>> {
@@ -91,13 +114,37 @@ export async function importOnOwnConnection(engine: Pick<Engine, 'database' | 'c
 }
 
 export async function importFile(engine: Pick<Engine, 'db' | 'clock'> & Partial<Pick<Engine, 'writeWait'>>, options: ImportOptions): Promise<ImportReport> {
-  const entity = options.entity ?? options.mapping.entity;
-  if (!entity) throw new ValidationError('Say what the file holds', { entity: [`Give entity (${ENTITIES.join(', ')}) in the request or the mapping`] });
   const company = await engine.db.selectFrom('companies').select(['id', 'currency']).where('id', '=', options.companyId).executeTakeFirst();
   if (!company) throw new NotFoundError('Company', options.companyId);
-  const formats = formatsOf(options.mapping);
-  const table = await readTable(options.bytes, { format: options.format, sheet: options.sheet, delimiter: formats.delimiter, encoding: formats.encoding });
-  const mapping = compileMapping(options.mapping, entity, table);
+  let preset: string | null = null;
+  let given = options.mapping;
+  if (!given) {
+    preset = await detectFilePreset(options.bytes, { format: options.format ?? detectFormat(options.bytes), sheet: options.sheet });
+    if (!preset) {
+      throw new ValidationError('No preset knows this file', { mapping: [`Its columns are none of the built-in exports (${Object.values(PRESET_LABELS).join('; ')}): give a mapping or a preset`] });
+    }
+    given = PRESETS[preset];
+  }
+  const entity = options.entity ?? given.entity;
+  if (!entity) throw new ValidationError('Say what the file holds', { entity: [`Give entity (${ENTITIES.join(', ')}) in the request or the mapping`] });
+  const formats = formatsOf(given);
+  const raw = await readTable(options.bytes, { format: options.format, sheet: options.sheet, delimiter: formats.delimiter, encoding: formats.encoding });
+  const shaped = shapeTable(raw, given.layout);
+  const table = shaped.table;
+  const { mapping: resolved, dates } = withFileDates(given, table);
+  const mapping = compileMapping(resolved, entity, table);
+  const notes: string[] = [];
+  if (preset) notes.push(`Recognised as ${PRESET_LABELS[preset]} (preset ${preset})`);
+  if (shaped.skipped) notes.push(`${plural(shaped.skipped, 'row')} of titles, headings and totals skipped`);
+  if (dates) {
+    notes.push(
+      dates.ambiguous
+        ? 'Dates read month first (M/D/YYYY): no day above 12 tells which comes first; give formats.date if they are day first'
+        : dates.format === 'YYYY-MM-DD'
+          ? 'Dates read as YYYY-MM-DD'
+          : `Dates read ${dates.format === 'D/M/YYYY' ? 'day first (D/M/YYYY)' : 'month first (M/D/YYYY)'}, as the file's dates show`,
+    );
+  }
 
   const report = (plan: Plan, rowErrors: RowError[], written: boolean): ImportReport => {
     const errors = [...rowErrors, ...plan.errors].sort((a, b) => a.row - b.row);
@@ -105,14 +152,19 @@ export async function importFile(engine: Pick<Engine, 'db' | 'clock'> & Partial<
     return {
       dry_run: options.dryRun,
       entity,
+      preset,
       rows: table.rows.length,
       counts: counted ? plan.counts : { customers: emptyCounts(), invoices: emptyCounts(), payments: emptyCounts() },
       labels_created: counted ? plan.labelsCreated : [],
+      notes: [...notes, ...skippedNotes(parsedSkips), ...plan.notes],
       errors,
     };
   };
+  const parsedSkips = new Map<SkipReason, number>();
   const plan = async (db: Parameters<typeof planImport>[0], today: string, now: string) => {
     const parsed = await readRowsInSlices(table, mapping, today);
+    parsedSkips.clear();
+    for (const r of parsed.rows) if (r.skipped) parsedSkips.set(r.skipped, (parsedSkips.get(r.skipped) ?? 0) + 1);
     return { parsed, plan: await planImport(db, { companyId: company.id, currency: company.currency, today, mapping, rows: parsed.rows }, now) };
   };
 

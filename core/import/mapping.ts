@@ -2,7 +2,9 @@
  * The column mapping: for each entity, which column of the file (or which constant or template)
  * fills each of our fields, and how the file writes dates, decimals and yes/no values.
  */
-import { z } from 'zod';
+// zod as @hono/zod-openapi extends it: the HTTP layer names this schema in the OpenAPI document,
+// and the preview may load this module before any route does.
+import { z } from '@hono/zod-openapi';
 import { type FieldErrors, ValidationError } from '../errors';
 import type { LabelMeaning } from '../db/schema';
 import { LABEL_MEANINGS, MAX_LABEL_NAME } from '../labels/labels';
@@ -48,12 +50,23 @@ export const MappingSchema = z
     entity: z.enum(ENTITIES).optional(),
     formats: z
       .object({
-        date: z.enum(DATE_FORMATS).optional(),
+        /** auto: day first or month first as the file's dates show (core/import/dates-of-file.ts). */
+        date: z.enum([...DATE_FORMATS, 'auto']).optional(),
         decimal: z.enum(['.', ',']).optional(),
         true: z.array(z.string().trim().min(1)).min(1).optional(),
         false: z.array(z.string().trim().min(1)).min(1).optional(),
         delimiter: z.enum([',', ';', '\t', '|']).optional(),
         encoding: z.enum(['utf-8', 'windows-1252']).optional(),
+      })
+      .strict()
+      .optional(),
+    layout: z
+      .object({
+        header_with: z.array(z.string().trim().min(1).max(200)).min(1).max(20).optional(),
+        data_when: z.string().trim().min(1).max(200).optional(),
+        heading_as: z.string().trim().min(1).max(200).optional(),
+        sum_lines: z.boolean().optional(),
+        negative_is_credit: z.boolean().optional(),
       })
       .strict()
       .optional(),
@@ -87,7 +100,8 @@ export function validateMapping(input: unknown): Mapping {
 export function formatsOf(mapping: Mapping): Formats {
   const f = mapping.formats ?? {};
   return {
-    date: f.date ?? 'YYYY-MM-DD',
+    // An "auto" format still unresolved (no date column read) falls back as the guess does.
+    date: f.date === 'auto' ? 'M/D/YYYY' : (f.date ?? 'YYYY-MM-DD'),
     decimal: f.decimal ?? '.',
     booleans: { true: f.true ?? DEFAULT_BOOLEAN_WORDS.true, false: f.false ?? DEFAULT_BOOLEAN_WORDS.false },
     delimiter: f.delimiter ?? ',',
@@ -119,6 +133,10 @@ export interface CompiledMapping {
   payments?: Partial<Record<FieldName<'payments'>, Getter>>;
   labels: CompiledLabelRule[];
   columnCount: number;
+  /** Rows of one invoice are its lines: their totals add up. */
+  sumLines: boolean;
+  /** A negative total is a credit note (else a row error). */
+  negativeIsCredit: boolean;
 }
 
 /** Which sections an entity reads, which fields each requires, and which it refuses. */
@@ -220,7 +238,7 @@ function compileSpec(spec: FieldSpec, headers: string[], path: string, errors: F
  */
 export function compileMapping(mapping: Mapping, entity: Entity, table: Pick<Table, 'headers'>): CompiledMapping {
   const errors: FieldErrors = {};
-  const compiled: CompiledMapping = { entity, formats: formatsOf(mapping), labels: [], columnCount: table.headers.length };
+  const compiled: CompiledMapping = { entity, formats: formatsOf(mapping), labels: [], columnCount: table.headers.length, sumLines: mapping.layout?.sum_lines ?? false, negativeIsCredit: mapping.layout?.negative_is_credit ?? false };
   for (const rule of RULES[entity]) {
     const section = mapping[rule.section];
     if (!section) {

@@ -54,6 +54,8 @@ export interface Plan {
   writes: RowWrite[];
   links: LabelLink[];
   touched: TouchedInvoice[];
+  /** What the import decided that the file did not say in so many words, for the dry run to show. */
+  notes: string[];
 }
 
 export interface PlanInput {
@@ -124,9 +126,10 @@ interface InvoiceGroup {
 const INVOICE_FIELDS = ['invoice_number', 'remote_id', 'invoice_date', 'due_date', 'total_amount', 'currency', 'payment_link', 'bill_channel'] as const;
 
 /** The first value of `next` that disagrees with the invoice merged so far, for the row error. */
-function invoiceConflict(merged: InvoiceFields, next: InvoiceFields): { field: string; value: string; first: string } | null {
+function invoiceConflict(merged: InvoiceFields, next: InvoiceFields, sumLines: boolean): { field: string; value: string; first: string } | null {
   const show = (field: string, v: unknown) => (field === 'total_amount' ? (Number(v) / 100).toFixed(2) : `"${String(v)}"`);
   for (const field of INVOICE_FIELDS) {
+    if (sumLines && field === 'total_amount') continue;
     const a = merged[field];
     const b = next[field];
     if (a !== undefined && b !== undefined && a !== b) return { field, value: show(field, b), first: show(field, a) };
@@ -145,6 +148,8 @@ class Planner {
   private readonly rowCustomer = new Map<number, CustomerTarget>();
   private readonly rowInvoice = new Map<number, InvoiceTarget>();
   private readonly failedRows = new Set<number>();
+  /** Invoices closed by a payment dated the import date, for lack of a date in the file. */
+  private settledOnImportDate = 0;
   /** Stored money state of invoices that payments may touch, for the recompute's change record. */
   private readonly touchable = new Map<string, TouchedInvoice['before']>();
   /**
@@ -165,6 +170,7 @@ class Planner {
       writes: [],
       links: [],
       touched: [],
+      notes: [],
     };
   }
 
@@ -202,6 +208,15 @@ class Planner {
     if (mapping.entity === 'payments') await this.resolveInvoiceRefs(rows.filter((r) => r.payment));
     if (mapping.payments) await this.planPayments(rows.filter((r) => r.payment && !this.failedRows.has(r.row)));
     for (const [id, f] of this.fresh) if (!this.touchedIds.has(id)) Object.assign(f.insert, invoiceTotals(f.total, null, null, f.settled));
+    if (this.settledOnImportDate) {
+      const n = this.settledOnImportDate;
+      this.plan.notes.push(
+        `${n === 1 ? '1 payment' : `${n} payments`} the file shows without a date (an invoice marked paid, or an open amount below the total): dated ${this.input.today}, the import date`,
+      );
+    }
+    const credits = this.plan.writes.filter((w) => w.table === 'invoices' && w.insert?.transaction_type === 'credit_note').length;
+    if (credits === 1) this.plan.notes.push('1 credit note imported as a credit (a negative open amount) to its customer');
+    else if (credits > 1) this.plan.notes.push(`${credits} credit notes imported as credits (negative open amounts) to their customers`);
     this.plan.errors.sort((a, b) => a.row - b.row);
     return this.plan;
   }
@@ -451,13 +466,14 @@ class Planner {
         continue;
       }
       const first = group.rows[0].row;
-      const conflict = invoiceConflict(group.inv, inv);
+      const conflict = invoiceConflict(group.inv, inv, this.input.mapping.sumLines);
       if (conflict) {
         this.error(r.row, 'invoices', conflict.field, `${conflict.value} differs from ${conflict.first} given for the same invoice on row ${first}`);
       } else if (group.customer.id !== customer.id) {
         this.error(r.row, 'invoices', null, `the invoice is for customer "${group.customer.name}" on row ${first} but for "${customer.name}" here`);
       } else {
         for (const [k, v] of Object.entries(inv)) if (k !== 'labels' && v !== undefined) (group.inv as unknown as Record<string, unknown>)[k] ??= v;
+        if (this.input.mapping.sumLines) group.inv.total_amount += inv.total_amount;
         group.rows.push(r);
       }
     }
@@ -526,7 +542,50 @@ class Planner {
         claimed.set(existing.id, group.rows[0].row);
       }
       this.planInvoice(group, existing, labelIds, linked);
+      this.planSettlement(group);
     }
+  }
+
+  /**
+   * An invoice the file calls paid (or whose open amount is below its total) with no payment row
+   * of its own gets the missing payment: on the file's paid date, else the import's date, which the
+   * dry run says. Against what is stored already, so a re-import adds nothing.
+   */
+  private planSettlement({ rows, inv }: InvoiceGroup) {
+    const invoice = this.rowInvoice.get(rows[0].row);
+    if (!invoice || rows.some((r) => r.payment)) return;
+    const wanted = inv.open_amount !== undefined ? inv.total_amount - inv.open_amount : inv.status === 'paid' ? inv.total_amount : undefined;
+    if (wanted === undefined || wanted <= invoice.paid || !acceptsPayments(invoice.closing)) return;
+    const { today, companyId } = this.input;
+    const dated = inv.paid_date !== undefined && inv.paid_date <= today;
+    const amount = wanted - invoice.paid;
+    const payment_date = dated ? inv.paid_date! : today;
+    if (!dated) this.settledOnImportDate++;
+    const id = newId();
+    this.write({
+      table: 'payments',
+      entity: 'payment',
+      id,
+      insert: {
+        id,
+        company_id: companyId,
+        invoice_id: invoice.id,
+        amount,
+        payment_date,
+        payment_method: 'OTHER',
+        payment_type: 'PAYMENT',
+        status: settledStatus(amount, invoice.total - invoice.paid),
+        transaction_id: null,
+        remote_id: null,
+        notes: dated ? 'Paid as the imported file says' : 'Paid as the imported file says; it gives no payment date, so the import date stands for it',
+        voided_at: null,
+        ...this.stamp(),
+      },
+    });
+    this.fresh.get(invoice.id)?.settled.push({ amount, payment_date });
+    this.rowInvoice.set(rows[0].row, { ...invoice, paid: wanted });
+    this.touchPayment(invoice);
+    this.count('payments', 'created');
   }
 
   private planInvoice({ rows, inv, customer }: InvoiceGroup, existing: Invoice | undefined, labelIds: Map<string, string>, linked: Set<string>) {
@@ -577,7 +636,7 @@ class Planner {
         bill_channel: inv.bill_channel ?? null,
         next_follow_up_date: null,
         remote_id: inv.remote_id ?? null,
-        transaction_type: 'invoice',
+        transaction_type: inv.credit ? 'credit_note' : 'invoice',
         parent_invoice_id: null,
         progress_percentage: null,
         last_touch_at: null,

@@ -9,7 +9,7 @@ import { MAX_PAYMENT_MINOR, normalizeCode } from '../payments/rules';
 import { isTypeableText } from '../text';
 import { fieldWords } from './fields';
 import { type CompiledMapping, FIELDS, type FieldDef, type Formats, type Getter, type Section } from './mapping';
-import { IMPORT_STATUSES, importedStatus } from './statuses';
+import { DOCUMENT_TYPES, documentTypeOf, IMPORT_STATUSES, importedStatus, INVOICE_STATUSES, type InvoiceStatus, invoiceStatusOf } from './statuses';
 import { type Cell, cellText, type Table } from './table';
 import { parseAmount, parseBoolean, parseDate, type Parsed, parseWholeNumber } from './values';
 
@@ -50,6 +50,14 @@ export interface InvoiceFields {
   currency?: string;
   payment_link?: string;
   bill_channel?: BillChannel;
+  /** The source system's status, in our words. */
+  status?: InvoiceStatus;
+  /** A credit note: its total and open amount are negative, a credit to the customer. */
+  credit?: boolean;
+  /** What the source system still has open (negative for a credit note). */
+  open_amount?: number;
+  /** When the source system says the invoice was paid in full. */
+  paid_date?: string;
   /** Each mapped label and whether this row says the invoice has it. */
   labels: Array<{ label: string; on: boolean }>;
 }
@@ -67,8 +75,12 @@ export interface PaymentFields {
   notes?: string;
 }
 
+/** Why a row of the file is not imported: a voided or draft invoice, or no invoice at all (a payment line of an aging report). */
+export type SkipReason = 'void' | 'draft' | 'not_invoice';
+
 export interface ParsedRow {
   row: number;
+  skipped?: SkipReason;
   customer?: CustomerFields;
   invoice?: InvoiceFields;
   payment?: PaymentFields;
@@ -110,6 +122,14 @@ function convert(cell: Cell, def: FieldDef, formats: Formats): Parsed<Value> {
     case 'status': {
       const status = importedStatus(text);
       return status ? { ok: true, value: status } : { ok: false, message: `"${text}" is not a payment status: one of ${IMPORT_STATUSES.join(', ')} (refunded and reversed read as VOIDED)` };
+    }
+    case 'invoice_status': {
+      const status = invoiceStatusOf(text);
+      return status ? { ok: true, value: status } : { ok: false, message: `"${text}" is not an invoice status: map it to one of ${INVOICE_STATUSES.join(', ')}` };
+    }
+    case 'document_type': {
+      const type = documentTypeOf(text);
+      return type ? { ok: true, value: type } : { ok: false, message: `"${text}" is not a document type: map it to one of ${DOCUMENT_TYPES.join(', ')}` };
     }
     default:
       return { ok: true, value: text };
@@ -200,13 +220,32 @@ function readCustomer(r: SectionReader): CustomerFields {
   return customer;
 }
 
+/** Why the row is not imported, read before anything else of it: a skipped row may lack an invoice's fields. */
+function skipReason(r: SectionReader): SkipReason | undefined {
+  const type = r.get('document_type');
+  if (type === 'skip') return 'not_invoice';
+  const status = r.get('status');
+  if (status === 'void' || status === 'draft') return status;
+  return undefined;
+}
+
 function readInvoice(r: SectionReader, mapping: CompiledMapping, cells: Cell[], row: number, errors: RowError[]): InvoiceFields | undefined {
   const invoice_number = r.require('invoice_number') as string | undefined;
   const invoice_date = r.require('invoice_date') as string | undefined;
-  const total_amount = r.require('total_amount') as number | undefined;
-  const rest = pick<InvoiceFields>(r, ['remote_id', 'customer_remote_id', 'customer_name', 'due_date', 'currency', 'payment_link', 'bill_channel']);
-  if (total_amount !== undefined && total_amount < 0) r.fail('total_amount', 'must not be negative');
-  if (total_amount !== undefined && total_amount > MAX_AMOUNT_MINOR) r.fail('total_amount', 'is larger than any invoice this ledger accepts');
+  let total_amount = r.require('total_amount') as number | undefined;
+  const rest = pick<InvoiceFields>(r, ['remote_id', 'customer_remote_id', 'customer_name', 'due_date', 'currency', 'payment_link', 'bill_channel', 'status', 'open_amount', 'paid_date']);
+  // A credit note is said so by its type or status, or by a negative total where the layout says that is how the file writes one.
+  const negative = total_amount !== undefined && total_amount < 0;
+  const credit = r.get('document_type') === 'credit_note' || rest.status === 'credit' || (negative && mapping.negativeIsCredit);
+  if (negative && !credit) r.fail('total_amount', 'must not be negative');
+  if (credit) {
+    if (total_amount !== undefined) total_amount = -Math.abs(total_amount);
+    if (rest.open_amount !== undefined) rest.open_amount = -Math.abs(rest.open_amount);
+    rest.credit = true;
+  } else if (rest.open_amount !== undefined && total_amount !== undefined && (rest.open_amount < 0 || rest.open_amount > total_amount)) {
+    r.fail('open_amount', `${(rest.open_amount / 100).toFixed(2)} is not between 0 and the total ${(total_amount / 100).toFixed(2)}`);
+  }
+  if (total_amount !== undefined && Math.abs(total_amount) > MAX_AMOUNT_MINOR) r.fail('total_amount', 'is larger than any invoice this ledger accepts');
   if (invoice_date && rest.due_date && rest.due_date < invoice_date) r.fail('due_date', `${rest.due_date} is before the invoice date ${invoice_date}`);
   if (mapping.entity === 'invoices' && rest.customer_remote_id === undefined && rest.customer_name === undefined) {
     r.fail(r.has('customer_remote_id') ? 'customer_remote_id' : 'customer_name', 'is required to find the customer');
@@ -262,6 +301,12 @@ export function readRows(table: Table, mapping: CompiledMapping, today: string):
     const extra = cells.slice(mapping.columnCount).filter((c) => cellText(c) !== '').length;
     if (extra) errors.push({ row, column: null, message: `has ${extra} filled cell(s) beyond the ${mapping.columnCount} columns of the header` });
     const parsed: ParsedRow = { row };
+    // Read apart from the row's errors: a cell that names no status is reported once, with the invoice.
+    const skipped = mapping.invoices ? skipReason(reader(mapping, 'invoices', cells, row, [])) : undefined;
+    if (skipped) {
+      if (errors.length === before) rows.push({ row, skipped });
+      continue;
+    }
     if (mapping.customers) parsed.customer = readCustomer(reader(mapping, 'customers', cells, row, errors));
     if (mapping.invoices) parsed.invoice = readInvoice(reader(mapping, 'invoices', cells, row, errors), mapping, cells, row, errors);
     if (mapping.payments) parsed.payment = readPayment(reader(mapping, 'payments', cells, row, errors), mapping, today);

@@ -52,7 +52,7 @@ export function parseDate(cell: Cell, format: DateFormat): Parsed<string> {
 /**
  * Money as integer minor units, read from the text exactly (no float on the way). Accepts a
  * leading currency symbol, thousands separators in groups of three (the other of . and , or a
- * space), and negatives written -12.50 or (12.50).
+ * space), and negatives written -12.50, (12.50) or 12.50-.
  */
 export function parseAmount(cell: Cell, decimal: DecimalSeparator): Parsed<number> {
   if (typeof cell === 'number') {
@@ -71,6 +71,11 @@ export function parseAmount(cell: Cell, decimal: DecimalSeparator): Parsed<numbe
   if (body.startsWith('-')) {
     negative = !negative;
     body = body.slice(1);
+  }
+  // SAP writes a credit with the minus after the number (1.190,00-).
+  if (body.endsWith('-') && body.length > 1) {
+    negative = !negative;
+    body = body.slice(0, -1);
   }
   body = body.replace(/^[$€£¥]/, '');
   const thousands = decimal === '.' ? ',' : '.';

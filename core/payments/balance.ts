@@ -29,7 +29,8 @@ export function invoiceTotals(
   }
   const lastPayment = settled.reduce<string | null>((max, p) => (max === null || p.payment_date > max ? p.payment_date : max), null);
   if (paid > 0 && balance === 0) return { paid_amount: paid, balance, closing_reason: 'paid', closed_date: lastPayment };
-  if (balance < 0) return { paid_amount: paid, balance, closing_reason: 'overpaid', closed_date: lastPayment };
+  // A credit note (a negative total) with nothing paid on it stays open: it is the customer's credit.
+  if (balance < 0 && paid > 0) return { paid_amount: paid, balance, closing_reason: 'overpaid', closed_date: lastPayment };
   return { paid_amount: paid, balance, closing_reason: null, closed_date: null };
 }
 

@@ -55,9 +55,11 @@ describe('POST /api/companies/{company_id}/imports', () => {
     expect(res.body).toEqual({
       dry_run: true,
       entity: 'ar-rows',
+      preset: null,
       rows: 3,
       counts: { customers: { created: 2, updated: 0, unchanged: 0 }, invoices: { created: 2, updated: 0, unchanged: 0 }, payments: { created: 1, updated: 0, unchanged: 0 } },
       labels_created: ['Disputed'],
+      notes: [],
       errors: [{ row: 4, column: 'Date', message: 'Invoice date: "2/30/2026" is not a date in the format M/D/YYYY' }],
     });
     expect(rowCount(engine, 'invoices')).toBe(0);
@@ -229,8 +231,9 @@ describe('GET /api/companies/{company_id}/imports/presets', () => {
     const token = await loginAs(app, 'watcher');
     const res = await call(app, 'GET', `/api/companies/${company}/imports/presets`, { token });
     expect(res.status).toBe(200);
-    expect(res.body.count).toBe(1);
+    expect(res.body.count).toBe(11);
     expect(res.body.data[0]).toMatchObject({ name: 'ibm-ar', entity: 'ar-rows', mapping: { customers: { remote_id: 'customerID' } } });
+    expect(res.body.data.map((p: { name: string }) => p.name)).toContain('qbo-ar-aging-detail');
   });
 
   it('documents both operations under Extensions', async () => {

@@ -44,10 +44,10 @@ describe('validateMapping', () => {
     expect(errors['mapping.invoices.total_amount'][0]).toMatch(/column name/);
   });
 
-  it('resolves a preset by name or a mapping object, exactly one of them', () => {
+  it('resolves a preset by name or a mapping object, at most one of them (neither: the file is recognised)', () => {
     expect(resolveMapping({ preset: 'ibm-ar' })).toBe(PRESETS['ibm-ar']);
     expect(fieldErrors(() => resolveMapping({ preset: 'sap' })).preset[0]).toMatch(/ibm-ar/);
-    expect(fieldErrors(() => resolveMapping({})).mapping).toBeDefined();
+    expect(resolveMapping({})).toBeUndefined();
     expect(fieldErrors(() => resolveMapping({ preset: 'ibm-ar', mapping: {} })).mapping).toBeDefined();
   });
 });

@@ -32,9 +32,11 @@ describe('importing combined AR rows', () => {
     expect(report).toEqual({
       dry_run: false,
       entity: 'ar-rows',
+      preset: null,
       rows: 3,
       counts: { customers: { created: 2, updated: 0, unchanged: 0 }, invoices: { created: 3, updated: 0, unchanged: 0 }, payments: { created: 2, updated: 0, unchanged: 0 } },
       labels_created: ['Disputed'],
+      notes: [],
       errors: [],
     });
     expect(invoice('000101')).toMatchObject({ customer_name: 'Globex, Inc.', total_amount: 10000, paid_amount: 10000, balance: 0, closing_reason: 'paid', closed_date: '2026-01-20' });

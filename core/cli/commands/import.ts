@@ -36,6 +36,7 @@ function summary(file: string, report: ImportReport): string {
     lines.push(`${`${entity}:`.padEnd(11)}${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`);
   }
   if (report.labels_created.length) lines.push(`labels created: ${report.labels_created.join(', ')}`);
+  for (const note of report.notes) lines.push(`note: ${note}`);
   if (report.errors.length) {
     lines.push(`${report.errors.length} row error${report.errors.length === 1 ? '' : 's'}:`);
     for (const e of report.errors) lines.push(`  row ${e.row}${e.column ? `, column ${e.column}` : ''}: ${e.message}`);
@@ -58,7 +59,7 @@ export async function importCommand(args: string[]): Promise<number> {
     json: { type: 'boolean' },
   });
   if (!values.company || !values.file) throw new UsageError(USAGE.import);
-  if ((values.mapping === undefined) === (values.preset === undefined)) throw new UsageError('Give --mapping FILE or --preset NAME (one of them)');
+  if (values.mapping !== undefined && values.preset !== undefined) throw new UsageError('Give --mapping FILE or --preset NAME, not both (neither: the preset is recognised from the file)');
   if (values.format !== undefined && values.format !== 'csv' && values.format !== 'xlsx') throw new UsageError('--format must be csv or xlsx');
   const mapping = resolveMapping(values.preset !== undefined ? { preset: values.preset } : { mapping: readJsonFile(values.mapping!) });
   const entity = values.entity === undefined ? undefined : parseEntity(values.entity);

@@ -5,7 +5,7 @@ import { DATE_FORMATS } from '../../import/fields';
 import { MAX_VALUES, PROFILE_ROWS } from '../../import/guess';
 import { ENTITIES, MappingSchema } from '../../import/mapping';
 import { type ImportReport, importOnOwnConnection, resolveMapping } from '../../import/import';
-import { PRESETS } from '../../import/mappings/index';
+import { PRESET_LABELS, PRESETS } from '../../import/mappings/index';
 import { PREVIEW_ROWS, previewFile } from '../../import/preview';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
@@ -25,8 +25,8 @@ const ImportForm = z
     preset: z
       .enum(Object.keys(PRESETS) as [string, ...string[]])
       .optional()
-      .openapi({ description: 'A built-in mapping (ibm-ar: the IBM accounts-receivable sample); give this or mapping' }),
-    mapping: Text(100_000).optional().openapi({ description: 'The ImportMapping as JSON text; give this or preset' }),
+      .openapi({ description: 'A built-in mapping (GET .../imports/presets lists them); give this, or mapping, or neither to have the preset recognised from the file\'s columns' }),
+    mapping: Text(100_000).optional().openapi({ description: 'The ImportMapping as JSON text; give this, or preset, or neither' }),
     entity: z.enum(ENTITIES).optional().openapi({ description: "What each row is; overrides the mapping's entity" }),
     dry_run: QueryBool.optional().openapi({ description: 'true: check every row and report what would change, writing nothing' }),
     sheet: Text(100).min(1).optional().openapi({ description: 'XLSX: the sheet to read (default the first)' }),
@@ -43,9 +43,11 @@ const ImportResult = z
   .object({
     dry_run: z.boolean(),
     entity: z.enum(ENTITIES),
-    rows: z.number().int().openapi({ description: 'Data rows read' }),
+    preset: z.string().nullable().openapi({ description: 'The preset the file was recognised as, when neither mapping nor preset was given' }),
+    rows: z.number().int().openapi({ description: 'Data rows read (titles, headings and totals of a report not counted)' }),
     counts: z.object({ customers: Counts, invoices: Counts, payments: Counts }),
     labels_created: z.array(z.string()),
+    notes: z.array(z.string()).openapi({ description: 'What the import decided that the file does not say in so many words: the preset recognised, rows skipped, the date format read, paid invoices without a payment date' }),
     errors: z.array(RowError).openapi({ description: 'Every row error; on a real run any error means nothing was written' }),
   })
   .openapi('ImportResult');
@@ -57,7 +59,7 @@ const ImportRejected = ProblemSchema.extend({
 }).openapi('ImportRejected');
 
 const PresetList = z
-  .object({ count: z.number().int(), data: z.array(z.object({ name: z.string(), entity: z.enum(ENTITIES).optional(), mapping: Mapping })) })
+  .object({ count: z.number().int(), data: z.array(z.object({ name: z.string(), label: z.string(), entity: z.enum(ENTITIES).optional(), mapping: Mapping })) })
   .openapi('ImportPresetList');
 
 const PreviewForm = z
@@ -91,6 +93,8 @@ const ColumnProfileSchema = z
 const Preview = z
   .object({
     format: z.enum(['csv', 'xlsx']),
+    preset: z.string().nullable().openapi({ description: "The built-in preset whose columns the file has; headers and rows are then read as that preset reads them (a report's title rows and totals left out)" }),
+    preset_label: z.string().nullable(),
     headers: z.array(z.string()).openapi({ description: 'The header row: the names a mapping refers to' }),
     rows: z.array(z.array(z.string())).openapi({ description: `The first ${PREVIEW_ROWS} data rows as text, one cell per header` }),
     row_count: z.number().int().openapi({ description: 'Data rows in the file' }),
@@ -114,7 +118,7 @@ const importRoute = createRoute({
   tags: TAGS,
   summary: 'Import customers, invoices and payments from a CSV or XLSX file',
   description:
-    'Rows are matched to what the company has (customers by remote_id, else exact name; invoices by remote_id, else number; payments by remote_id, else invoice, date and amount), so importing the same file again changes nothing. A dry run reports every row error and the counts it would write. A real run writes in one transaction and only when no row has an error; otherwise it answers 400 with every row error and writes nothing.',
+    'Without mapping or preset, the file is read with the built-in preset whose columns it has (QuickBooks Online, Xero, Sage 50, NetSuite, SAP, Odoo, Zoho Books, FreshBooks exports); notes say which. Rows are matched to what the company has (customers by remote_id, else exact name; invoices by remote_id, else number; payments by remote_id, else invoice, date and amount), so importing the same file again changes nothing. A dry run reports every row error and the counts it would write. A real run writes in one transaction and only when no row has an error; otherwise it answers 400 with every row error and writes nothing.',
   security: SECURITY,
   middleware: [multipartOnly] as const,
   request: { params: CompanyParams, body: { required: true, content: { 'multipart/form-data': { schema: ImportForm } } } },
@@ -196,7 +200,7 @@ export function importRoutes() {
     return c.json(preview, 200);
   });
   router.openapi(presetsRoute, (c) => {
-    const data = Object.entries(PRESETS).map(([name, mapping]) => ({ name, entity: mapping.entity, mapping }));
+    const data = Object.entries(PRESETS).map(([name, mapping]) => ({ name, label: PRESET_LABELS[name], entity: mapping.entity, mapping }));
     return c.json({ count: data.length, data }, 200);
   });
   return router;
