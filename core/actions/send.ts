@@ -16,7 +16,8 @@ import { MailDeliveryError, MailTlsError } from '../email/diagnose';
 import { blankToNull } from '../text';
 import { actionEmailContent, type ActionEmailPayload } from './delivery';
 import { parseMetadata } from './queries';
-import { saysPastDue } from '../sequences/templates';
+import { fillPlaceholder, saysPastDue, usesPlaceholder } from '../sequences/templates';
+import { mintLinkForEmail } from '../email/portal-link';
 import { checkContact } from '../contact/store';
 
 export const OUTCOME_UNKNOWN = 'The worker stopped while the mail server had the message. It may have been delivered, so it was not sent again; Retry sends it once more.';
@@ -110,7 +111,10 @@ export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> 
     }
   }
   const metadata = parseMetadata(action.metadata);
-  const email = actionEmailContent(metadata, { description: action.description, invoiceNumber: action.invoice_number });
+  const drafted = actionEmailContent(metadata, { description: action.description, invoiceNumber: action.invoice_number });
+  // {{portal_link}} in the text: the customer's own link, minted for this email.
+  const portalLink = usesPlaceholder('portal_link', drafted.text) ? ((await mintLinkForEmail(engine, job.company_id, action.customer_id)) ?? '') : null;
+  const email = portalLink === null ? drafted : { ...drafted, text: fillPlaceholder(drafted.text, 'portal_link', portalLink) };
   // Documents chosen at approval, made now with the figures of this moment.
   const kinds = Array.isArray(metadata.attach) ? metadata.attach.filter((k): k is AttachmentKind => (ATTACHMENT_KINDS as readonly unknown[]).includes(k)) : [];
   const attachments = await makeAttachments(engine.db, job.company_id, { invoiceId: action.invoice_id, customerId: action.customer_id }, kinds, today(engine.clock));

@@ -853,9 +853,68 @@ export interface StatementRunItemsTable {
   updated_at: string;
 }
 
+/** A signed portal link of a customer (0380): only the token's SHA-256 is kept. */
+export interface PortalLinksTable {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  token_hash: string;
+  expires_at: string;
+  revoked_at: string | null;
+  /** The last day (UTC) its opening was recorded: one "viewed the portal" a day. */
+  viewed_on: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** A company's portal settings (0380). */
+export interface PortalSettingsTable {
+  company_id: string;
+  /** Days a new link stays valid. */
+  link_days: number;
+  updated_at: string;
+}
+
+export type PortalFileType = 'application/pdf' | 'image/png' | 'image/jpeg';
+
+/** A file a customer attached in the portal (0380), its content base64. */
+export interface PortalFilesTable {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  file_name: string;
+  media_type: PortalFileType;
+  size: number;
+  content_base64: string;
+  created_at: string;
+}
+
+export type PortalSubmissionKind = 'promise' | 'dispute' | 'paid' | 'contact';
+
+/** What a customer sent through the portal (0380): the invoices (JSON list of ids) and the details (JSON). */
+export interface PortalSubmissionsTable {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  link_id: string | null;
+  kind: PortalSubmissionKind;
+  invoice_ids: string;
+  details: string;
+  file_id: string | null;
+  /** A proposed contact change waits for the collector: accepted or declined. */
+  status: Generated<'open' | 'accepted' | 'declined'>;
+  decided_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   company_document_details: CompanyDocumentDetailsTable;
+  portal_links: PortalLinksTable;
+  portal_settings: PortalSettingsTable;
+  portal_files: PortalFilesTable;
+  portal_submissions: PortalSubmissionsTable;
   statement_runs: StatementRunsTable;
   statement_run_items: StatementRunItemsTable;
   users: UsersTable;

@@ -16,6 +16,7 @@ import { checkContact, checkContacts } from '../contact/store';
 import { handToSmtp, recordSentEmail } from '../email/outbox';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
+import { mintLinkForEmail, portalLinkLine } from '../email/portal-link';
 import { newId } from '../ids';
 import { enqueueJob } from '../jobs/queue';
 import { type JobContext, PermanentJobError, StoppedJobError } from '../jobs/worker';
@@ -133,10 +134,10 @@ async function billingAddresses(db: Db, companyId: string, customerId: string): 
 }
 
 /** The message that carries a statement, in the company's words to the customer. */
-export function statementEmail(companyName: string, customerName: string, asOf: string, totals: ReturnType<typeof statementTotals>): { subject: string; text: string } {
+export function statementEmail(companyName: string, customerName: string, asOf: string, totals: ReturnType<typeof statementTotals>, portalLink: string | null = null): { subject: string; text: string } {
   const subject = `Statement of account from ${companyName} as of ${longDate(asOf)}`;
   const due = totals.length === 0 ? 'Nothing is due on your account.' : `Total due: ${totals.map((t) => formatMoney(t.total_due, t.currency)).join(' and ')}.`;
-  const text = [`Hello ${customerName},`, '', `Please find attached your statement of account as of ${longDate(asOf)}.`, due, '', 'If anything on it does not match your records, reply to this email and we will look into it.', '', `Thank you,`, companyName].join('\n');
+  const text = [`Hello ${customerName},`, '', `Please find attached your statement of account as of ${longDate(asOf)}.`, due, '', 'If anything on it does not match your records, reply to this email and we will look into it.', '', ...(portalLink ? [portalLinkLine(portalLink), ''] : []), `Thank you,`, companyName].join('\n');
   return { subject, text };
 }
 
@@ -226,7 +227,7 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
       continue;
     }
     const { pdf, fileName, data } = await statementPdf(engine.db, job.company_id, item.customer_id, { asOf: run.as_of }, todayOf(engine.clock));
-    const email = statementEmail(companyName, item.name, run.as_of, statementTotals(data.invoices, run.as_of));
+    const email = statementEmail(companyName, item.name, run.as_of, statementTotals(data.invoices, run.as_of), await mintLinkForEmail(engine, job.company_id, item.customer_id));
     const messageId = `<statement-${item.id}@${connection.from_email.split('@')[1] ?? 'ardesk.local'}>`;
     try {
       const message = { to: to.join(', '), subject: email.subject, text: email.text, messageId, attachments: [{ filename: fileName, content: pdf, contentType: 'application/pdf' }] };

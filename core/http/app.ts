@@ -15,6 +15,9 @@ import { forwardedAddress } from './context';
 import { errorToResponse, problem } from './problem';
 import { limitBody } from './middleware/body-limit';
 import { uploadSlots } from './middleware/upload-slots';
+import { portalRoutes } from './portal';
+import { portalApiRoutes } from './routes/portal';
+import { PortalLimiter } from '../portal/limits';
 import { rendererRoutes } from './renderer';
 import { publicAuthRoutes } from './routes/auth';
 import { protectedRoutes } from './routes/index';
@@ -59,6 +62,8 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     team: overrides.team ?? false,
     trustProxy: overrides.trustProxy ?? false,
     mailRule: overrides.mailRule ?? (overrides.team ? TEAM_MAIL_ENDPOINT : ANY_MAIL_ENDPOINT),
+    portalBaseUrl: overrides.portalBaseUrl ?? (() => null),
+    portalLimiter: overrides.portalLimiter ?? new PortalLimiter(engine.clock),
   };
   const app = createRouter();
   const localApp: AppFetch = (request, env) => Promise.resolve(app.request(request, undefined, env));
@@ -69,7 +74,9 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   );
 
   app.use('*', hostGuard(options.allowedHosts));
-  app.use('*', crossSiteGuard());
+  // The portal's forms are posted by customers' browsers: it has its own guards (core/http/portal.ts).
+  const crossSite = crossSiteGuard();
+  app.use('*', (c, next) => (c.req.path.startsWith('/portal/') ? next() : crossSite(c, next)));
   app.use('*', async (c, next) => {
     // A replayed sync operation runs on the engine of the transaction it belongs to.
     c.set('engine', replayOf(c)?.engine ?? engine);
@@ -111,6 +118,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   app.route('/', publicAuthRoutes(options));
   app.route('/', setupRoutes(options, sync));
   for (const router of protectedRoutes(options)) app.route('/', router);
+  app.route('/', portalApiRoutes(options));
   const pokes = options.pokes ?? createPokeHub(engine);
   app.route('/', syncRoutes({ replay: localApp, hub: pokes, session: sync, maxPushBytes: options.maxImportBytes }));
   if (!options.team) app.route('/', syncDesktopRoutes(sync));
@@ -124,6 +132,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
   app.doc31('/api/openapi.json', OPENAPI_INFO);
   app.route('/', docsRoutes());
   app.all('/api/*', (c) => problem(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`));
+  app.route('/', portalRoutes({ limiter: options.portalLimiter }));
   app.route('/', rendererRoutes(options.rendererDir));
   return app;
 }

@@ -1,6 +1,7 @@
 /** How the HTTP app is built: one server's settings, chosen by its composition root (runtime, CLI, tests). */
 import type { LoginThrottle } from '../auth/throttle';
 import type { MailEndpointRule } from '../email/endpoints';
+import type { PortalLimiter } from '../portal/limits';
 import type { PokeHub } from '../sync/pokes';
 import type { SyncSession } from '../sync/session';
 
@@ -38,4 +39,11 @@ export interface HttpOptions {
    * the proxy's own loopback address, which would make every client one.
    */
   trustProxy: boolean;
+  /**
+   * Where customers' portal links point (the address they reach this server at), or null when this
+   * server serves no portal they can reach (core/http/portal.ts). Read when a link is made.
+   */
+  portalBaseUrl: () => string | null;
+  /** The portal's rate limits (per address, per link). */
+  portalLimiter: PortalLimiter;
 }

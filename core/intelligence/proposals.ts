@@ -386,13 +386,22 @@ export function oldBalancesTrigger(customer: Pick<CustomerFacts, 'id' | 'name'>,
   };
 }
 
+/** Their words as evidence: at most 300 characters. */
+const WORDS_MAX = 300;
+
 function replyTrigger(customer: CustomerFacts, reply: Communication): Trigger {
-  const subject = reply.subject ? (reply.subject.toLowerCase().startsWith('re:') ? reply.subject : `Re: ${reply.subject}`) : 'Re: your message';
+  // An inbound note is what the customer wrote in the portal (core/portal/submit.ts), their words its body.
+  const viaPortal = reply.kind === 'note';
+  const subject = viaPortal ? 'Your message in our portal' : reply.subject ? (reply.subject.toLowerCase().startsWith('re:') ? reply.subject : `Re: ${reply.subject}`) : 'Re: your message';
+  const ref = { type: 'communication' as const, id: reply.id };
+  const words = (reply.body ?? '').trim();
   return {
     key: `reply_received:${reply.id}`,
     invoice: null,
-    event: 'Reply received',
-    evidence: [fact('Reply received on', reply.occurredAt.slice(0, 10), 'communication', { type: 'communication', id: reply.id })],
+    event: viaPortal ? 'Wrote via the portal' : 'Reply received',
+    evidence: viaPortal
+      ? [fact('Wrote via the portal on', reply.occurredAt.slice(0, 10), 'communication', ref), ...(words ? [fact('Their words', words.length > WORDS_MAX ? `${words.slice(0, WORDS_MAX - 1)}…` : words, 'communication', ref)] : [])]
+      : [fact('Reply received on', reply.occurredAt.slice(0, 10), 'communication', ref)],
     options: [
       emailOption(`Answer ${customer.name}'s reply`, subject, `Hello,\n\nThank you for your message. `),
       callOption(`Call ${customer.name} back`, ['Answer their message', 'Confirm the next payment date']),

@@ -9,6 +9,7 @@ import type { Job } from '../db/schema';
 import { communicationAttachments, makeAttachments } from '../documents/attachments';
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { jobMessageId, openJobOutbox, recordSentEmail, sendJobEmail } from '../email/outbox';
+import { mintLinkForEmail } from '../email/portal-link';
 import type { ReminderPayload } from './queue';
 import { loadReminderTargets, reminderEmailFor } from './targets';
 import type { RenderedEmail } from './template';
@@ -36,7 +37,8 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
   }
   const company = await engine.db.selectFrom('companies').select('name').where('id', '=', job.company_id).executeTakeFirstOrThrow();
 
-  const email = editedEmail(reminderEmailFor(company.name, target, today(engine.clock)), payload);
+  const portalLink = await mintLinkForEmail(engine, job.company_id, target.customerId);
+  const email = editedEmail(reminderEmailFor(company.name, target, today(engine.clock), portalLink), payload);
   const messageId = outbox?.message_id ?? jobMessageId(job.id, connection.from_email);
   const to = target.billingEmail;
   // The documents with the figures of this moment; one that cannot be made fails this try (retried).

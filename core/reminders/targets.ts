@@ -28,7 +28,7 @@ export interface ReminderTarget {
 }
 
 /** The reminder email for a target as of `today`: what the preview shows is what the job sends. */
-export function reminderEmailFor(companyName: string, target: ReminderTarget, today: string): RenderedEmail {
+export function reminderEmailFor(companyName: string, target: ReminderTarget, today: string, portalLink: string | null = null): RenderedEmail {
   return renderReminder({
     companyName,
     customerName: target.customerName,
@@ -42,6 +42,7 @@ export function reminderEmailFor(companyName: string, target: ReminderTarget, to
     balance: target.balance,
     daysPastDue: daysBetween(target.dueDate, today),
     paymentLink: target.paymentLink,
+    portalLink,
   });
 }
 

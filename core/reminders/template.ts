@@ -5,6 +5,7 @@
 import { longDate } from '../dates';
 import { formatMoney } from '../money';
 import { escapeHtml } from '../text';
+import { portalLinkLine } from '../email/portal-link';
 
 export interface ReminderData {
   companyName: string;
@@ -21,6 +22,8 @@ export interface ReminderData {
   /** Whole days since the due date; zero or negative when not yet past due. */
   daysPastDue: number;
   paymentLink: string | null;
+  /** The customer's portal link, minted for this email; absent in a preview. */
+  portalLink?: string | null;
 }
 
 export interface RenderedEmail {
@@ -65,6 +68,7 @@ export function renderReminder(data: ReminderData): RenderedEmail {
     '',
     ...facts.map(([label, value]) => `${label}: ${value}`),
     ...(data.paymentLink ? ['', `Pay online: ${data.paymentLink}`] : []),
+    ...(data.portalLink ? ['', portalLinkLine(data.portalLink)] : []),
     '',
     close,
     '',
@@ -80,6 +84,7 @@ export function renderReminder(data: ReminderData): RenderedEmail {
     `<p>${escapeHtml(lead)}</p>`,
     `<table cellpadding="0" cellspacing="0">${rows}</table>`,
     data.paymentLink ? `<p>${paymentLinkHtml(data.paymentLink, data.invoiceNumber)}</p>` : '',
+    data.portalLink ? `<p><a href="${escapeHtml(data.portalLink)}">See your invoices and answer us online</a></p>` : '',
     `<p>${escapeHtml(close)}</p>`,
     `<p>Kind regards,<br>${escapeHtml(data.companyName)}</p>`,
     '</body></html>',

@@ -9,6 +9,8 @@ import { startIntelligenceScheduler } from '../intelligence/jobs';
 import { startRefreshProcess } from '../intelligence/refresh-process';
 import { BULK_LANE, coreJobHandlers, SEND_LANE } from './job-handlers';
 import { createWorker, WORKER_DEFAULTS } from '../jobs/worker';
+import { setPortalLinkMaker } from '../email/portal-link';
+import { mintPortalLink, portalUrl } from '../portal/links';
 import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from '../replies/sync';
 import { DEFAULT_SYNC_INTERVAL_MS } from '../sync/loop';
 import { createSyncSession } from '../sync/session';
@@ -26,6 +28,8 @@ export interface RuntimeOptions extends Partial<HttpOptions> {
   syncIntervalMs?: number;
   /** How often each mailbox is read for replies (default 5 minutes); 0 reads only on request. */
   replyReadIntervalMs?: number;
+  /** The address customers reach this server at, for portal links (a reverse proxy's); this server's own by default. */
+  portalUrl?: string;
 }
 
 export interface Runtime {
@@ -51,8 +55,11 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
       }
     },
   });
+  // Where portal links point, known once the server listens.
+  let portalBase: string | null = null;
   const app = createApp(engine, {
     ...options,
+    portalBaseUrl: options.portalBaseUrl ?? (() => portalBase),
     // The Host guard knows 127.0.0.1, localhost and ::1; any other address listened on is named.
     allowedHosts: [...(options.allowedHosts ?? []), ...(['127.0.0.1', 'localhost', '::1'].includes(options.host) ? [] : [options.host])],
     sync,
@@ -65,6 +72,9 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  portalBase = options.portalUrl ?? `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`;
+  // Every email to a customer that shows {{portal_link}} carries a link of theirs, minted as it is sent.
+  setPortalLinkMaker(async (tx, companyId, customerId) => (portalBase ? portalUrl(portalBase, (await mintPortalLink(tx, companyId, customerId)).token) : null));
   // The intelligence refresh runs in a process of its own, off the loop that answers requests.
   const refresher = startRefreshProcess(engine.database.file, engine.clock);
   // A write of the server that finds the refresh holding the lock looks again every few ms, and the
@@ -97,6 +107,7 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
     port,
     refreshProcessId: () => refresher.pid(),
     async stop() {
+      setPortalLinkMaker(null);
       await sync.stop();
       await snapshots.stop();
       clearInterval(replyTimer);

@@ -8,6 +8,7 @@ import type { ContactRequest } from '../contact/rule';
 import { checkContact } from '../contact/store';
 import type { Db } from '../db/connection';
 import { settingsOf } from '../holds/store';
+import { PORTAL_LINK_SAMPLE, portalLinksServed } from '../email/portal-link';
 import { type AttachmentKind, type AttachmentSummary, summarize } from '../documents/attachments';
 import type { Engine } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
@@ -98,6 +99,8 @@ export async function renderEmailPreview(
   const listed = input.listedInvoiceIds ? listedOpenInvoices(customer, answer.allowed ? input.listedInvoiceIds.filter((id) => id === null || left.has(id)) : input.listedInvoiceIds) : undefined;
   if (listed) ctx.listedInvoices = listed;
   const attachments = input.attach?.length ? summarize(await stepAttachments(db, companyId, customer.id, attachedInvoiceIds(listed, invoice), input.attach, today)) : [];
+  // A preview mints no link: it shows where the customer's own link will be.
+  if (portalLinksServed()) ctx.portalLink = PORTAL_LINK_SAMPLE;
   const values = templateValues(ctx);
   const plain = renderTemplate(input.body_plain_template, values);
   const empty = [...new Set([input.subject_template, input.body_plain_template, input.body_html_template].flatMap((t) => emptyPlaceholders(t, values)))];

@@ -15,6 +15,7 @@ import { type AttachmentKind, attachmentKinds, communicationAttachments, type Do
 import { ContactHeldError, type ContactRequest, reasonWords } from '../contact/rule';
 import { checkContact } from '../contact/store';
 import { handToSmtp, recordSentEmail } from '../email/outbox';
+import { portalLinkFor } from '../email/portal-link';
 import { newId } from '../ids';
 import { settingsOf } from '../holds/store';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
@@ -26,7 +27,7 @@ import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, re
 import { localDate } from '../zones';
 import { activeConnection, completeIfFinished } from './store';
 import { attachedInvoiceIds, stepAttachments, storedAttach } from './attachments';
-import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, saysPastDue, templateValues } from './templates';
+import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, saysPastDue, templateValues, usesPlaceholder } from './templates';
 
 const ERROR_MAX = 1000;
 
@@ -183,6 +184,8 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     const ctx = templateContext(customer, invoice, await companyName(tx.db, scope.companyId), connection.from_name ?? tx.actor.name, today);
     const listed = row.timing === 'due_date' ? listedOpenInvoices(customer, [row.invoice_id, ...sentMembers.map((m) => m.invoice_id)]) : undefined;
     if (listed) ctx.listedInvoices = listed;
+    // A link of the customer's own, minted now for this email (only when its templates show one).
+    if (!edited && usesPlaceholder('portal_link', row.subject_template, row.body_plain_template, row.body_html_template)) ctx.portalLink = await portalLinkFor(tx, scope.companyId, row.customer_id);
     const values = templateValues(ctx);
     // The collector's edit is sent as written (plain text); else the templates, rendered now.
     if (row.edited_subject === null) {

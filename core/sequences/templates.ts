@@ -26,6 +26,7 @@ export const PLACEHOLDERS = [
   'open_invoice_count',
   'overdue_invoice_count',
   'invoice_list',
+  'portal_link',
 ] as const;
 
 export type Placeholder = (typeof PLACEHOLDERS)[number];
@@ -83,6 +84,19 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
+/** Whether any of the templates uses the placeholder (alone or as a section): a portal link is minted only for an email that shows it. */
+export function usesPlaceholder(name: Placeholder, ...templates: Array<string | null | undefined>): boolean {
+  const re = new RegExp(`\\{\\{\\s*[#/]?\\s*${name}\\s*\\}\\}`);
+  return templates.some((t) => t != null && re.test(t));
+}
+
+/** Fills one placeholder (and its sections) in text otherwise sent as written (an action's email), the rest left as it is. */
+export function fillPlaceholder(text: string, name: Placeholder, value: string): string {
+  return text
+    .replace(SECTION_RE, (whole, n: string, inner: string) => (n === name ? (value.trim() ? inner : '') : whole))
+    .replace(PLACEHOLDER_RE, (whole, n: string) => (n === name ? value : whole));
+}
+
 /** Placeholders in a template that the renderer does not know (sections included). */
 export function unknownPlaceholders(template: string): string[] {
   const out = new Set<string>();
@@ -95,6 +109,7 @@ const EMPTY_WORDS: Partial<Record<Placeholder, string>> = {
   payment_link: 'the invoice has no payment link',
   contact_name: 'the customer has no contact name',
   invoice_number: 'the customer has no open invoice',
+  portal_link: 'this server hands out no portal links',
 };
 
 /**
@@ -131,6 +146,8 @@ export interface TemplateContext {
   invoice: TemplateInvoice | null;
   currency: string;
   today: string;
+  /** The customer's portal link, minted when the email is sent (core/email/portal-link.ts); null in a preview or without a portal. */
+  portalLink?: string | null;
 }
 
 /** Words that only fit an invoice already past due: "{{days_past_due}}", "past due", "overdue". */
@@ -170,5 +187,6 @@ export function templateValues(ctx: TemplateContext): TemplateValues {
     open_invoice_count: String(ctx.openInvoices.length),
     overdue_invoice_count: String(overdue.length),
     invoice_list: (ctx.listedInvoices ?? ctx.openInvoices).map((i) => `${i.invoice_number}, due ${longDate(i.due_date)}: ${formatMoney(i.balance, i.currency)}`).join('\n'),
+    portal_link: ctx.portalLink ?? '',
   };
 }

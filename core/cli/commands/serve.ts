@@ -58,6 +58,7 @@ export async function serveCommand(args: string[], options: { freePortIfTaken?: 
     'trust-proxy': { type: 'boolean' },
     'sync-interval': { type: 'string' },
     'reply-minutes': { type: 'string' },
+    'portal-url': { type: 'string' },
   });
   const file = databaseFile(values, Boolean(values.demo));
   if (values.demo && !values.db && !values['data-dir']) console.log(`ardesk: the demo workspace lives in ${dirname(file)} (its own folder: your own data folder is not touched)`);
@@ -88,7 +89,7 @@ export async function serveCommand(args: string[], options: { freePortIfTaken?: 
   }
   if (values.demo) console.log(await prepareDemo(engine, file));
   const refuseCredentialsInClear = Boolean(values.team) && !tls && !isLoopback(host) && !values['insecure-http'];
-  const start = (onPort: number) => startRuntime(engine, { port: onPort, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule, trustProxy: Boolean(values['trust-proxy']) });
+  const start = (onPort: number) => startRuntime(engine, { port: onPort, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule, trustProxy: Boolean(values['trust-proxy']), portalUrl: portalUrlOf(values['portal-url']) });
   let runtime: Runtime;
   try {
     runtime = await start(port);
@@ -115,4 +116,11 @@ export async function serveCommand(args: string[], options: { freePortIfTaken?: 
   await runtime.stop();
   await engine.close();
   return 0;
+}
+
+/** --portal-url: where customers reach this server (a reverse proxy's address), for the links in their emails. */
+function portalUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^https?:\/\/[^\s/]+/i.test(value)) throw new UsageError('--portal-url needs an address such as https://ar.example.com');
+  return value.replace(/\/+$/, '');
 }

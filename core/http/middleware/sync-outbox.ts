@@ -18,10 +18,10 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Operations with an immediate outside effect that only the team server may have for a synced
- * company: sending a sequence step now, and the mail accounts it sends with (their passwords are
- * sealed with the server's key).
+ * company: sending a sequence step now, the mail accounts it sends with (their passwords are
+ * sealed with the server's key), and a customer's portal link (its random token, replayed, would differ).
  */
-const TEAM_SERVER_ONLY = [/\/sequences\/queue\/[^/]+\/send$/, /\/email-connections(\/[^/]+)?$/];
+const TEAM_SERVER_ONLY = [/\/sequences\/queue\/[^/]+\/send$/, /\/email-connections(\/[^/]+)?$/, /\/customers\/[^/]+\/portal-link$/];
 
 class NothingQueued extends Error {}
 
