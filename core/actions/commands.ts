@@ -94,6 +94,8 @@ export interface ApproveInput {
   attach?: AttachmentKind[];
   approved_by?: string | null;
   comment?: string;
+  /** Send anyway through the contact rule's holds, for this reason (kept in the change log). */
+  override_reason?: string;
 }
 
 export interface RejectInput {
@@ -121,6 +123,7 @@ export function approveAction(engine: EngineLike, scope: Scope, actionId: string
     finalContent: input.final_content,
     finalSubject: input.final_subject,
     attach: input.attach,
+    overrideReason: input.override_reason,
   });
 }
 
@@ -152,6 +155,8 @@ interface OperationInput {
   finalContent?: string;
   finalSubject?: string;
   attach?: AttachmentKind[];
+  /** Send anyway through the contact rule's holds, for this reason (kept in the change log). */
+  overrideReason?: string;
   /** Omitted delivery fields keep their current values. */
   delivery?: { channel_id?: string; external_id?: string; response_deadline?: string };
 }
@@ -207,7 +212,7 @@ async function operate(engine: EngineLike, scope: Scope, actionId: string, opera
     // One decision per trigger: the option chosen cancels the others.
     if (operation === 'approve' || operation === 'send' || operation === 'complete') await withdrawSiblings(tx, scope.companyId, action);
     // Approving an email sends it: the send is queued in the approval's own transaction.
-    if (operation === 'approve' && action.action_type === 'email') await queueActionEmail(tx, scope.companyId, actionId, scope.actor, metadata);
+    if (operation === 'approve' && action.action_type === 'email') await queueActionEmail(tx, scope.companyId, actionId, scope.actor, metadata, input.overrideReason);
     return getAction(tx.db, scope.companyId, actionId, tx.now.slice(0, 10));
   });
 }
@@ -225,6 +230,8 @@ export interface RetryInput {
   /** An edited text to send instead of the one approved. */
   final_content?: string;
   final_subject?: string;
+  /** Send anyway through the contact rule's holds, for this reason. */
+  override_reason?: string;
 }
 
 /**
@@ -253,7 +260,7 @@ export async function retryAction(engine: EngineLike, scope: Scope, actionId: st
       await tx.db.updateTable('actions').set(changes).where('id', '=', actionId).execute();
       await tx.record('action', actionId, 'update', { ...changes, metadata });
     }
-    await queueActionEmail(tx, scope.companyId, actionId, scope.actor, metadata);
+    await queueActionEmail(tx, scope.companyId, actionId, scope.actor, metadata, input.override_reason);
     return getAction(tx.db, scope.companyId, actionId, tx.now.slice(0, 10));
   });
 }

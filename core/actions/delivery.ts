@@ -3,7 +3,8 @@
  * outbox, so a send survives a crash and is never repeated on its own), and what the collector
  * reads about it. The job itself is in send.ts.
  */
-import { isHeldWords } from '../contact/rule';
+import { type ContactHoldKind, isHeldWords } from '../contact/rule';
+import { overrideHolds } from '../contact/override';
 import { checkContact } from '../contact/store';
 import type { Db } from '../db/connection';
 import type { EmailOutboxStatus, JobStatus } from '../db/schema';
@@ -20,6 +21,8 @@ export interface ActionEmailPayload {
   action_id: string;
   /** Who approved: the author of the communication the send records. */
   requested_by: { user_id: string | null; name: string | null };
+  /** The holds the approver chose to send through (Send anyway): the door lets them pass. */
+  overridden?: ContactHoldKind[];
 }
 
 /** What the action's email says: the approved text, else the draft. */
@@ -93,7 +96,7 @@ export async function deliveries(db: Db, companyId: string, actionIds: string[])
  * Queues the action's send in the caller's transaction, or puts its earlier send back in the
  * queue to run now (Retry). A send that is under way or done is left alone.
  */
-export async function queueActionEmail(tx: CommandTx, companyId: string, actionId: string, actor: Actor, metadata: Record<string, unknown>): Promise<void> {
+export async function queueActionEmail(tx: CommandTx, companyId: string, actionId: string, actor: Actor, metadata: Record<string, unknown>, overrideReason?: string): Promise<void> {
   // The contact rule at the approval: a held customer or invoice is not approved for sending, and the approver reads why.
   const action = await tx.db
     .selectFrom('actions as a')
@@ -104,9 +107,12 @@ export async function queueActionEmail(tx: CommandTx, companyId: string, actionI
     .executeTakeFirstOrThrow();
   const email = actionEmailContent(metadata, { description: action.description, invoiceNumber: action.invoice_number });
   const request = { channel: 'action' as const, invoiceIds: action.invoice_id ? [action.invoice_id] : [], pastDue: saysPastDue(email.subject, email.text) };
-  const answer = await checkContact(tx.db, companyId, action.customer_id, request, tx.now);
+  let answer = await checkContact(tx.db, companyId, action.customer_id, request, tx.now);
+  // Send anyway: the approver saw these holds and gave a reason; kept in the change log, and the door lets them pass.
+  const overridden = overrideReason !== undefined && answer.held.length > 0 ? await overrideHolds(tx, companyId, answer, overrideReason, { action_id: actionId, customer_id: action.customer_id }) : [];
+  if (overridden.length) answer = await checkContact(tx.db, companyId, action.customer_id, { ...request, overridden }, tx.now);
   if (!answer.allowed) throw new ConflictError(`Not sent. ${answer.reason}`, 'contact_held');
-  const payload: ActionEmailPayload = { action_id: actionId, requested_by: { user_id: actor.userId, name: actor.name } };
+  const payload: ActionEmailPayload = { action_id: actionId, requested_by: { user_id: actor.userId, name: actor.name }, ...(overridden.length ? { overridden } : {}) };
   const job = await enqueueJob(tx, { companyId, kind: ACTION_EMAIL, idempotencyKey: actionEmailKey(actionId), payload, subjectId: actionId });
   if (job.created) return;
   const row = await tx.db.selectFrom('jobs').select(['status', 'attempts', 'locked_at', 'locked_by']).where('id', '=', job.id).executeTakeFirstOrThrow();

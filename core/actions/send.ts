@@ -123,7 +123,7 @@ export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> 
 
   const message = { to, subject: email.subject, text: email.text, messageId, attachments };
   const invoiceIds = action.invoice_id ? [action.invoice_id] : [];
-  await sendJobEmail(engine, job, { companyId: job.company_id, customerId: action.customer_id, invoiceIds, connection, message, contact: { channel: 'action', decidedAt: job.created_at, pastDue: saysPastDue(email.subject, email.text) } }, (err) => {
+  await sendJobEmail(engine, job, { companyId: job.company_id, customerId: action.customer_id, invoiceIds, connection, message, contact: { channel: 'action', decidedAt: job.created_at, pastDue: saysPastDue(email.subject, email.text), overridden: payload.overridden } }, (err) => {
     const { words } = sendFailureWords(err, connection);
     return { settled: words, thrown: words };
   });

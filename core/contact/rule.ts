@@ -14,7 +14,7 @@ import { localDate } from '../zones';
 
 export type ContactChannel = 'sequence' | 'reminder' | 'action' | 'statement' | 'reply';
 
-export const CONTACT_HOLD_KINDS = ['dispute', 'promise', 'closed', 'not_due', 'reply', 'paused', 'daily_cap'] as const;
+export const CONTACT_HOLD_KINDS = ['dispute', 'promise', 'closed', 'not_due', 'reply', 'paused', 'do_not_contact', 'daily_cap'] as const;
 export type ContactHoldKind = (typeof CONTACT_HOLD_KINDS)[number];
 
 export interface ContactInvoice {
@@ -31,6 +31,12 @@ export interface ContactFacts {
   invoices: ContactInvoice[];
   /** A person's pause of the customer's chase, in words naming who and when ("Paused by Ann on Nov 20"). */
   pause: string | null;
+  /** A person marked the customer "do not contact", in words naming who, when and why; null when not. */
+  doNotContact?: string | null;
+  /** The company's promise grace days: a promise holds until its date plus these. */
+  graceDays?: number;
+  /** The hold kinds an owner forbids sending through: an override of them does not count. */
+  noOverride?: ContactHoldKind[];
   /**
    * The outbound emails to the customer, recently (the daily cap counts those of today): when each
    * went out, and when the send that made it was decided (a job's request), null when not known.
@@ -79,6 +85,10 @@ export interface ContactAnswer {
   reason: string | null;
 }
 
+function graceOf(facts: ContactFacts, request: ContactRequest): number {
+  return request.graceDays ?? facts.graceDays ?? 0;
+}
+
 /** The holds on one invoice, in order: dispute, promise, closed, not yet due. */
 export function invoiceHolds(facts: ContactFacts, invoice: ContactInvoice, request: ContactRequest, today: string): ContactHold[] {
   const out: ContactHold[] = [];
@@ -87,7 +97,7 @@ export function invoiceHolds(facts: ContactFacts, invoice: ContactInvoice, reque
   const dispute = facts.chase.disputes.find((d) => d.invoiceId === invoice.id);
   if (dispute) out.push({ kind: 'dispute', invoiceId: invoice.id, reason: `${n} is disputed${dispute.reason ? ` (${dispute.reason})` : ''}` });
   // A promise stands until its date plus the grace days: seen from `today - grace`, it is not yet past.
-  const p = standingPromise({ ...facts.chase, promises: facts.chase.promises.filter((x) => x.invoiceId === invoice.id) }, addDays(today, -(request.graceDays ?? 0)));
+  const p = standingPromise({ ...facts.chase, promises: facts.chase.promises.filter((x) => x.invoiceId === invoice.id) }, addDays(today, -graceOf(facts, request)));
   if (p) out.push({ kind: 'promise', invoiceId: invoice.id, reason: p.date ? `${facts.chase.customerName} promised to pay ${n} by ${shortDate(p.date, today)}` : `${n} has a promise to pay` });
   if (request.pastDue && invoice.dueDate >= today) out.push({ kind: 'not_due', invoiceId: invoice.id, reason: `${n} is not past due (due ${shortDate(invoice.dueDate, today)})` });
   return out;
@@ -100,9 +110,10 @@ export function customerHolds(facts: ContactFacts, request: ContactRequest, now:
   const today = localDate(new Date(now), zone);
   const name = facts.chase.customerName;
   const out: ContactHold[] = [];
+  if (facts.doNotContact) out.push({ kind: 'do_not_contact', invoiceId: null, reason: facts.doNotContact });
   if (facts.pause) out.push({ kind: 'paused', invoiceId: null, reason: facts.pause });
   if (settings.promise) {
-    const since = addDays(today, -(request.graceDays ?? 0));
+    const since = addDays(today, -graceOf(facts, request));
     const p = standingPromise({ ...facts.chase, promises: facts.chase.promises.filter((x) => x.invoiceId === null) }, since);
     if (p) out.push({ kind: 'promise', invoiceId: null, reason: p.date ? `${name} promised payment by ${shortDate(p.date, today)}` : `${name} has a promise to pay` });
   }
@@ -124,7 +135,8 @@ export function decideContact(facts: ContactFacts, request: ContactRequest, now:
     const invoice = byId.get(id);
     return invoice ? invoiceHolds(facts, invoice, request, today) : [{ kind: 'closed' as const, invoiceId: id, reason: 'The invoice no longer exists' }];
   });
-  const standing = (h: ContactHold) => !request.overridden?.includes(h.kind);
+  // An override counts for the kinds a person chose to send through, unless an owner forbids it for that kind.
+  const standing = (h: ContactHold) => !request.overridden?.includes(h.kind) || (facts.noOverride ?? []).includes(h.kind);
   const heldIds = new Set(invoiceHeld.filter(standing).map((h) => h.invoiceId));
   const remaining = asked.filter((id) => !heldIds.has(id));
   const held = [...customer, ...invoiceHeld].filter(standing);

@@ -9,9 +9,11 @@ import { sql } from 'kysely';
 import { chunks } from '../chunks';
 import type { Db } from '../db/connection';
 import { type CommandTx, type Engine, runCommand, systemActor } from '../engine';
+import type { ContactStop } from '../db/schema';
+import { shortDate } from '../holds/holds';
 import { chaseFacts } from '../holds/store';
 import { newId } from '../ids';
-import { type ContactAnswer, type ContactFacts, ContactHeldError, type ContactRequest, decideContact, reasonWords } from './rule';
+import { CONTACT_HOLD_KINDS, type ContactAnswer, type ContactFacts, ContactHeldError, type ContactHoldKind, type ContactRequest, decideContact, reasonWords } from './rule';
 
 type Reader = Db | CommandTx['db'];
 
@@ -22,7 +24,25 @@ const DAY_WINDOW_MS = 2 * 86_400_000;
 export async function contactFacts(db: Reader, companyId: string, customerIds: string[], invoiceIds: string[], now: string): Promise<Map<string, ContactFacts>> {
   const out = new Map<string, ContactFacts>();
   const chase = await chaseFacts(db, companyId, customerIds);
-  for (const [id, facts] of chase) out.set(id, { chase: facts, invoices: [], pause: null, emailsSent: [] });
+  const settings = await contactSettings(db, companyId);
+  for (const [id, facts] of chase) out.set(id, { chase: facts, invoices: [], pause: null, doNotContact: null, graceDays: settings.promiseGraceDays, noOverride: settings.noOverride, emailsSent: [] });
+  const today = now.slice(0, 10);
+  for (const ids of chunks([...out.keys()])) {
+    // A person's stop on the customer comes first: it names who and why, and an enrollment's pause says less.
+    const stops = await db
+      .selectFrom('customers')
+      .select(['id', 'contact_stop', 'contact_stop_reason', 'contact_stop_by', 'contact_stop_at'])
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .where('contact_stop', 'is not', null)
+      .execute();
+    for (const r of stops) {
+      const f = out.get(r.id)!;
+      const words = stopWords(r, today);
+      if (r.contact_stop === 'do_not_contact') f.doNotContact = words;
+      else f.pause = words;
+    }
+  }
   for (const ids of chunks([...new Set(invoiceIds)])) {
     const rows = await db
       .selectFrom('invoices')
@@ -51,6 +71,37 @@ export async function contactFacts(db: Reader, companyId: string, customerIds: s
     }
   }
   return out;
+}
+
+/** "Do not contact, set by Ann on Nov 20: asked us to write to their lawyer only" / "Paused by Ann on Nov 20: ...". */
+export function stopWords(r: { contact_stop: ContactStop | null; contact_stop_reason: string | null; contact_stop_by: string | null; contact_stop_at: string | null }, today: string): string {
+  const by = r.contact_stop_by ?? 'a person';
+  const when = r.contact_stop_at ? ` on ${shortDate(r.contact_stop_at, today)}` : '';
+  const why = r.contact_stop_reason ? `: ${r.contact_stop_reason}` : '';
+  return r.contact_stop === 'do_not_contact' ? `Do not contact, set by ${by}${when}${why}` : `Paused by ${by}${when}${why}`;
+}
+
+export interface ContactSettings {
+  /** Days a promise still holds after its date. */
+  promiseGraceDays: number;
+  /** The hold kinds an owner forbids sending through. */
+  noOverride: ContactHoldKind[];
+}
+
+/** The company's contact settings. */
+export async function contactSettings(db: Reader, companyId: string): Promise<ContactSettings> {
+  const row = await db.selectFrom('companies').select(['promise_grace_days', 'contact_no_override']).where('id', '=', companyId).executeTakeFirst();
+  return { promiseGraceDays: row?.promise_grace_days ?? 0, noOverride: row ? holdKinds(row.contact_no_override) : [] };
+}
+
+/** The hold kinds of a stored JSON list, those the rule knows. */
+function holdKinds(json: string): ContactHoldKind[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? CONTACT_HOLD_KINDS.filter((k) => v.includes(k)) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The rule's answer to each of several requests, in their order, from one gathering of facts. */

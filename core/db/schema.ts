@@ -22,6 +22,10 @@ export interface CompaniesTable {
   country: Generated<string | null>;
   created_at: string;
   updated_at: string;
+  /** Days a promise to pay still holds the chase after its date (0360). */
+  promise_grace_days: Generated<number>;
+  /** JSON list of the contact hold kinds an owner forbids sending through (0360). */
+  contact_no_override: Generated<string>;
 }
 
 export interface UsersTable {
@@ -90,7 +94,15 @@ export interface CustomersTable {
   notes: string | null;
   created_at: string;
   updated_at: string;
+  /** A person stopped contact with the customer (0360): paused (until resumed) or "do not contact"; null: no stop. */
+  contact_stop: Generated<ContactStop | null>;
+  /** Why, in the person's words; who (their name) and when. */
+  contact_stop_reason: Generated<string | null>;
+  contact_stop_by: Generated<string | null>;
+  contact_stop_at: Generated<string | null>;
 }
+
+export type ContactStop = 'paused' | 'do_not_contact';
 
 export interface CustomerContactsTable {
   id: string;

@@ -13,6 +13,8 @@ import type { Job, StatementItemStatus } from '../db/schema';
 import { longDate } from '../dates';
 import { chunks } from '../chunks';
 import { checkContact, checkContacts } from '../contact/store';
+import { overrideHolds } from '../contact/override';
+import type { ContactHoldKind } from '../contact/rule';
 import { handToSmtp, recordSentEmail } from '../email/outbox';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
@@ -64,13 +66,28 @@ export async function requestStatements(engine: Pick<Engine, 'db' | 'clock'>, sc
     }
     const unknown = ids.filter((id) => !known.has(id));
     if (unknown.length) throw new ValidationError(`Unknown customers: ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''}`, { customer_ids: ['Unknown customers'] });
-    const job = await enqueueJob(tx, { companyId: scope.companyId, kind: STATEMENT_SEND, idempotencyKey: `statement-run:${runId}`, payload: { run_id: runId }, subjectId: runId, maxAttempts: 3 });
+    // Send anyway: the holds the preview showed, each customer's kept in the change log; the job lets them pass.
+    const overridden: Record<string, ContactHoldKind[]> = {};
+    if (overrideReason !== undefined) {
+      const answers = await checkContacts(tx.db, scope.companyId, ids.map((customerId) => ({ customerId, request: { channel: 'statement' as const, invoiceIds: [] } })), tx.now);
+      for (const [i, customerId] of ids.entries()) {
+        if (answers[i].held.length) overridden[customerId] = await overrideHolds(tx, scope.companyId, answers[i], overrideReason, { statement_run_id: runId, customer_id: customerId, channel: 'statement' });
+      }
+    }
+    const payload: StatementRunPayload = { run_id: runId, ...(Object.keys(overridden).length ? { overridden } : {}) };
+    const job = await enqueueJob(tx, { companyId: scope.companyId, kind: STATEMENT_SEND, idempotencyKey: `statement-run:${runId}`, payload, subjectId: runId, maxAttempts: 3 });
     await tx.db.insertInto('statement_runs').values({ id: runId, company_id: scope.companyId, as_of: asOf, requested_by: scope.actor.userId, job_id: job.id, created_at: tx.now, updated_at: tx.now }).execute();
     const items = ids.map((customerId, position) => ({ id: newId(), company_id: scope.companyId, run_id: runId, customer_id: customerId, position, status: 'pending' as const, updated_at: tx.now }));
     for (const rows of chunks(items, 200)) await tx.db.insertInto('statement_run_items').values(rows).execute();
     await tx.record('statement_run', runId, 'insert', { as_of: asOf, customers: ids.length, job_id: job.id });
   });
   return getStatementRun(engine.db, scope.companyId, runId);
+}
+
+/** A statement run's job: the run, and the holds a person chose to send through for each customer. */
+interface StatementRunPayload {
+  run_id: string;
+  overridden?: Record<string, ContactHoldKind[]>;
 }
 
 export interface StatementPreview {
@@ -188,7 +205,7 @@ async function settle(
 /** The job: every pending customer of the run, one message each. */
 export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void> {
   const { engine } = ctx;
-  const { run_id: runId } = JSON.parse(job.payload) as { run_id: string };
+  const { run_id: runId, overridden = {} } = JSON.parse(job.payload) as StatementRunPayload;
   const run = await engine.db.selectFrom('statement_runs').selectAll().where('company_id', '=', job.company_id).where('id', '=', runId).executeTakeFirst();
   if (!run) throw new PermanentJobError(`Statement run ${runId} no longer exists`);
   const connection = await defaultConnection(engine.db, job.company_id);
@@ -221,7 +238,8 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
       continue;
     }
     // The contact rule before the statement is drawn; asked again at the door, right before SMTP.
-    const answer = await checkContact(engine.db, job.company_id, item.customer_id, { channel: 'statement', invoiceIds: [], decidedAt: run.created_at }, timestamp(engine.clock));
+    const contact = { channel: 'statement' as const, decidedAt: run.created_at, overridden: overridden[item.customer_id] };
+    const answer = await checkContact(engine.db, job.company_id, item.customer_id, { ...contact, invoiceIds: [] }, timestamp(engine.clock));
     if (!answer.allowed) {
       await settle(engine, job, item.id, item.customer_id, { status: 'not_sent', reason: answer.reason ?? 'Held.' });
       continue;
@@ -231,7 +249,7 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
     const messageId = `<statement-${item.id}@${connection.from_email.split('@')[1] ?? 'ardesk.local'}>`;
     try {
       const message = { to: to.join(', '), subject: email.subject, text: email.text, messageId, attachments: [{ filename: fileName, content: pdf, contentType: 'application/pdf' }] };
-      await handToSmtp(engine, { companyId: job.company_id, customerId: item.customer_id, invoiceIds: [], connection, message, contact: { channel: 'statement', decidedAt: run.created_at } });
+      await handToSmtp(engine, { companyId: job.company_id, customerId: item.customer_id, invoiceIds: [], connection, message, contact });
       await settle(engine, job, item.id, item.customer_id, {
         status: 'sent',
         sentTo: to,

@@ -14,6 +14,8 @@ import { chunks } from '../chunks';
 import { enqueueJobs, subjectsWithPendingJobs } from '../jobs/queue';
 import { requeueSend } from '../email/outbox';
 import { checkContacts } from '../contact/store';
+import { overrideHolds } from '../contact/override';
+import type { ContactHoldKind } from '../contact/rule';
 import { loadReminderTargets, reminderBlockers } from './targets';
 import { defaultConnection } from '../email/connections';
 
@@ -28,6 +30,8 @@ export interface ReminderPayload {
   /** Plain text edited in the preview, sent instead of the template's (absent: the template, rendered at send time). */
   subject?: string;
   body?: string;
+  /** The holds the person chose to send through (Send anyway): the door lets them pass. */
+  overridden?: ContactHoldKind[];
 }
 
 /** A single reminder's subject and body as edited in its preview. */
@@ -46,7 +50,14 @@ export interface QueuedReminders {
   held: Array<{ invoice_id: string; reason: string }>;
 }
 
-export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>, scope: { companyId: string; actor: Actor }, invoiceIds: string[], attach: readonly AttachmentKind[] = [], edit: ReminderEdit = {}): Promise<QueuedReminders> {
+export async function queueInvoiceReminders(
+  engine: Pick<Engine, 'db' | 'clock'>,
+  scope: { companyId: string; actor: Actor },
+  invoiceIds: string[],
+  attach: readonly AttachmentKind[] = [],
+  edit: ReminderEdit = {},
+  overrideReason?: string,
+): Promise<QueuedReminders> {
   // Ids are stored lower case; a script may send them in upper case.
   const ids = [...new Set(invoiceIds.map((id) => id.toLowerCase()))];
   return runCommand(engine, 'queue_invoice_reminders', scope, async (tx) => {
@@ -66,13 +77,30 @@ export async function queueInvoiceReminders(engine: Pick<Engine, 'db' | 'clock'>
       const decidedAt = todays.get(id)?.created_at ?? tx.now;
       return target ? [{ customerId: target.customerId, request: { channel: 'reminder' as const, invoiceIds: [id], decidedAt } }] : [];
     });
-    const answers = await checkContacts(tx.db, scope.companyId, asked, tx.now);
+    let answers = await checkContacts(tx.db, scope.companyId, asked, tx.now);
+    // Send anyway: the person saw these holds (the preview) and gave a reason; each is kept in the change log.
+    const overridden = new Map<string, ContactHoldKind[]>();
+    if (overrideReason !== undefined) {
+      for (const [i, a] of asked.entries()) {
+        if (answers[i].held.length === 0) continue;
+        const kinds = await overrideHolds(tx, scope.companyId, answers[i], overrideReason, { invoice_id: a.request.invoiceIds[0], customer_id: a.customerId, channel: 'reminder' });
+        overridden.set(a.request.invoiceIds[0], kinds);
+        Object.assign(a.request, { overridden: kinds });
+      }
+      if (overridden.size) answers = await checkContacts(tx.db, scope.companyId, asked, tx.now);
+    }
     for (const [i, a] of asked.entries()) {
       if (!answers[i].allowed) result.held.push({ invoice_id: a.request.invoiceIds[0], reason: answers[i].reason ?? 'Held.' });
     }
     const heldIds = new Set(result.held.map((h) => h.invoice_id));
     const documents = attachmentKinds(attach);
-    const payloadOf = (invoiceId: string): ReminderPayload => ({ invoice_id: invoiceId, requested_by: { user_id: scope.actor.userId, name: scope.actor.name }, ...(documents.length ? { attach: documents } : {}), ...edit });
+    const payloadOf = (invoiceId: string): ReminderPayload => ({
+      invoice_id: invoiceId,
+      requested_by: { user_id: scope.actor.userId, name: scope.actor.name },
+      ...(documents.length ? { attach: documents } : {}),
+      ...edit,
+      ...(overridden.get(invoiceId)?.length ? { overridden: overridden.get(invoiceId) } : {}),
+    });
     const fresh = ids.filter((id) => !pending.has(id) && !heldIds.has(id));
     const jobs = await enqueueJobs(
       tx,

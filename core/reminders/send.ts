@@ -45,7 +45,7 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
   const attachments = await makeAttachments(engine.db, job.company_id, { invoiceId: target.invoiceId, customerId: target.customerId }, payload.attach ?? [], today(engine.clock));
 
   const message = { to, subject: email.subject, text: email.text, html: email.html, messageId, attachments };
-  await sendJobEmail(engine, job, { companyId: job.company_id, customerId: target.customerId, invoiceIds: [target.invoiceId], connection, message, contact: { channel: 'reminder', decidedAt: job.created_at } }, (err, outcome) => {
+  await sendJobEmail(engine, job, { companyId: job.company_id, customerId: target.customerId, invoiceIds: [target.invoiceId], connection, message, contact: { channel: 'reminder', decidedAt: job.created_at, overridden: payload.overridden } }, (err, outcome) => {
     const reason = err instanceof Error ? err.message : String(err);
     if (outcome.delivered === 'unknown') return { settled: reason, thrown: `Reminder ${messageId} to ${to}: the connection failed after the message may have been accepted (${reason}); not sent again` };
     return { settled: reason, thrown: `Sending reminder ${messageId} to ${to} failed: ${reason}` };

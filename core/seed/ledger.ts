@@ -19,7 +19,8 @@ import { BILLING_TITLES, businessName, CITIES, type CustomerKind, type CustomerS
 import { FORCED, type ForcedOutcome, PAYER_WEIGHTS, PAYERS, planInvoice, type PlannedPayment } from './plan';
 import type { Rng } from './random';
 
-export type CustomerRow = CustomersTable;
+/** No generated customer starts with a person's stop on contact. */
+export type CustomerRow = Omit<CustomersTable, 'contact_stop' | 'contact_stop_reason' | 'contact_stop_by' | 'contact_stop_at'>;
 /** A generated contact: none starts out failing. */
 export type ContactRow = Omit<CustomerContactsTable, 'email_failed_at' | 'email_failure'>;
 export type LocationRow = CustomerLocationsTable;

@@ -13,10 +13,10 @@
 import type { EmailConnection, StepType } from '../db/schema';
 import { type AttachmentKind, attachmentKinds, communicationAttachments, type DocumentAttachment } from '../documents/attachments';
 import { ContactHeldError, type ContactRequest, reasonWords } from '../contact/rule';
+import { overrideHolds } from '../contact/override';
 import { checkContact } from '../contact/store';
 import { handToSmtp, recordSentEmail } from '../email/outbox';
 import { portalLinkFor } from '../email/portal-link';
-import { newId } from '../ids';
 import { settingsOf } from '../holds/store';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { ConflictError, ForbiddenError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
@@ -160,8 +160,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     let answer = await checkContact(tx.db, scope.companyId, row.customer_id, { ...contact, invoiceIds: asked }, tx.now);
     // Send anyway: the person saw these holds and gave a reason; the change log keeps both. A hold of another kind recorded later still stops it at the door.
     if (input.override_reason && answer.held.length > 0) {
-      contact.overridden = [...new Set(answer.held.map((h) => h.kind))];
-      await tx.record('contact_override', newId(), 'insert', { scheduled_step_id: row.id, customer_id: row.customer_id, held: answer.held, reason: input.override_reason, by: tx.actor.name });
+      contact.overridden = await overrideHolds(tx, scope.companyId, answer, input.override_reason, { scheduled_step_id: row.id, customer_id: row.customer_id });
       answer = await checkContact(tx.db, scope.companyId, row.customer_id, { ...contact, invoiceIds: asked }, tx.now);
     }
     const left = new Set(answer.invoiceIds);

@@ -15,7 +15,7 @@ import { type SmtpServer, startSmtp } from '../support/smtp';
 
 const CHANNELS = ['sequence', 'reminder', 'action', 'statement'] as const;
 type Channel = (typeof CHANNELS)[number];
-type Hold = 'none' | 'dispute' | 'promise' | 'reply' | 'paused' | 'daily_cap' | 'not_due';
+type Hold = 'none' | 'dispute' | 'promise' | 'promise_grace' | 'reply' | 'paused' | 'customer_paused' | 'do_not_contact' | 'daily_cap' | 'not_due';
 
 /**
  * held: the words the reason must carry; null: exactly one message goes. A statement is about the
@@ -27,8 +27,13 @@ const TABLE: Record<Hold, Record<Channel, RegExp | null>> = {
   none: { sequence: null, reminder: null, action: null, statement: null },
   dispute: { sequence: /disputed/, reminder: /disputed/, action: /disputed/, statement: null },
   promise: { sequence: /promised/, reminder: /promised/, action: /promised/, statement: null },
+  // Promised for Nov 21, two days ago: still held within the company's grace days (3 by default).
+  promise_grace: { sequence: /promised to pay INV-1 by Nov 21/, reminder: /promised to pay INV-1 by Nov 21/, action: /promised to pay INV-1 by Nov 21/, statement: null },
   reply: { sequence: /replied on Nov 23/, reminder: /replied on Nov 23/, action: /replied on Nov 23/, statement: /replied on Nov 23/ },
   paused: { sequence: /Paused by/, reminder: /Paused by/, action: /Paused by/, statement: /Paused by/ },
+  // A person's pause of the customer (not of one enrollment), and "do not contact": who and why.
+  customer_paused: { sequence: /Paused by alice on Nov 23: Their owner calls us back Monday/, reminder: /Paused by alice on Nov 23: Their owner calls us back Monday/, action: /Paused by alice on Nov 23: Their owner calls us back Monday/, statement: /Paused by alice on Nov 23: Their owner calls us back Monday/ },
+  do_not_contact: { sequence: /Do not contact, set by alice on Nov 23: Letters through their lawyer only/, reminder: /Do not contact, set by alice/, action: /Do not contact, set by alice/, statement: /Do not contact, set by alice/ },
   daily_cap: { sequence: /already got an email from us today/, reminder: /already got an email from us today/, action: /already got an email from us today/, statement: /already got an email from us today/ },
   not_due: { sequence: /not past due \(due Dec 26\)/, reminder: null, action: /not past due \(due Dec 26\)/, statement: null },
 };
@@ -77,7 +82,10 @@ describe('the contact rule on every channel, over SMTP', () => {
     if (kind === 'dispute') expect((await w.api('POST', w.path('/disputes'), { invoice_id: g.invoice, reason: 'Wrong quantity' })).status).toBe(201);
     if (kind === 'promise') expect((await w.api('POST', w.path('/communications'), { customer_id: g.customer, invoice_id: g.invoice, kind: 'call', outcome: 'promised_to_pay', promise_date: '2026-12-01' })).status).toBe(201);
     if (kind === 'reply') await fixture(w.engine, w.company, (tx) => insertCommunicationRow(tx, w.company, { customer_id: g.customer, kind: 'email', direction: 'inbound', subject: 'Re: invoice', body: 'Can you check the quantity?', occurred_at: '2026-11-23T09:00:00.000Z' }));
+    if (kind === 'promise_grace') expect((await w.api('POST', w.path('/communications'), { customer_id: g.customer, invoice_id: g.invoice, kind: 'call', outcome: 'promised_to_pay', promise_date: '2026-11-21', occurred_at: '2026-11-16T10:00:00.000Z' })).status).toBe(201);
     if (kind === 'paused') expect((await w.api('POST', w.path(`/sequence-enrollments/${g.enrollment}/pause`))).status).toBe(200);
+    if (kind === 'customer_paused') expect((await w.api('PUT', w.path(`/customers/${g.customer}/contact-stop`), { stop: 'paused', reason: 'Their owner calls us back Monday' })).status).toBe(200);
+    if (kind === 'do_not_contact') expect((await w.api('PUT', w.path(`/customers/${g.customer}/contact-stop`), { stop: 'do_not_contact', reason: 'Letters through their lawyer only' })).status).toBe(200);
     if (kind === 'daily_cap') await fixture(w.engine, w.company, (tx) => insertCommunicationRow(tx, w.company, { customer_id: g.customer, kind: 'email', subject: 'Quick note', body: 'By hand', occurred_at: '2026-11-23T08:00:00.000Z' }));
   }
 
@@ -188,6 +196,79 @@ describe('the contact rule on every channel, over SMTP', () => {
     expect(newMessages().map((m) => m.subject)).toEqual(['Invoice INV-1 is past due']);
     const job = await w.engine.db.selectFrom('jobs').select(['status', 'last_error']).where('company_id', '=', w.company).where('kind', '=', 'invoice_reminder').executeTakeFirstOrThrow();
     expect(job).toEqual({ status: 'failed', last_error: 'Held: Granite State Roofing already got an email from us today (one a day).' });
+  });
+
+  /** Sends on the channel anyway, with a reason; returns the HTTP status of the request that decided it. */
+  async function sendAnyway(channel: Exclude<Channel, 'sequence'>, g: Awaited<ReturnType<typeof world>>, override_reason: string): Promise<number> {
+    if (channel === 'reminder') return (await w.api('POST', w.path('/invoices/bulk/send-reminders'), { invoice_ids: [g.invoice], override_reason })).status;
+    if (channel === 'statement') return (await w.api('POST', w.path('/statement-runs'), { customer_ids: [g.customer], override_reason })).status;
+    const id = await addAction(w.engine, w.company, { customer_id: g.customer, invoice_id: g.invoice, action_type: 'email', is_action_required: 1, description: 'About INV-1', metadata: { draft_subject: 'About INV-1', draft_body: 'Hello,\n\nAbout INV-1.\n\nAcme Supply' } });
+    return (await w.api('POST', w.path(`/actions/${id}/approve`), { override_reason })).status;
+  }
+
+  for (const channel of ['reminder', 'action', 'statement'] as const) {
+    it(`${channel}: Send anyway with a reason goes once and is kept in the change log; a hold an owner forbids overriding is refused (403) and nothing goes`, async () => {
+      const g = await world('2026-10-01');
+      await hold('reply', g);
+      // Forbidden by the owner: refused in words, nothing queued, nothing logged.
+      expect((await w.api('PATCH', w.path('/contact-settings'), { no_override: ['reply'] })).status).toBe(200);
+      const status = await sendAnyway(channel, g, 'They asked for it on the phone');
+      expect(status).toBe(403);
+      await runJobs();
+      expect(newMessages()).toEqual([]);
+      // Allowed again: it goes, once, and the change log says who sent through what, and why.
+      expect((await w.api('PATCH', w.path('/contact-settings'), { no_override: [] })).status).toBe(200);
+      expect(await sendAnyway(channel, g, 'They asked for it on the phone')).toBeLessThan(300);
+      await runJobs();
+      expect(newMessages().map((m) => m.to)).toEqual([['ap@granite.test']]);
+      const logged = await w.engine.db.selectFrom('changes').select('data').where('entity', '=', 'contact_override').where('company_id', '=', w.company).execute();
+      expect(logged.map((l) => JSON.parse(l.data))).toEqual([expect.objectContaining({ customer_id: g.customer, reason: 'They asked for it on the phone', held: [expect.objectContaining({ kind: 'reply' })] })]);
+    });
+  }
+
+  it('the refusal says which hold an owner turned overriding off for; the Queue refuses it too', async () => {
+    // The sequence does not pause on disputes: the rule's hold on the invoice is what the send meets.
+    const g = await world('2026-10-01', false, { pause_on_dispute: false });
+    await hold('dispute', g);
+    expect((await w.api('PATCH', w.path('/contact-settings'), { no_override: ['dispute'] })).status).toBe(200);
+    const refused = await w.api('POST', w.path(`/sequences/queue/${g.step}/send`), { override_reason: 'Urgent' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'override_forbidden', detail: expect.stringMatching(/^Sending anyway is turned off for a dispute: an owner decided it always holds\. Held: INV-1 is disputed/) });
+    expect(newMessages()).toEqual([]);
+  });
+
+  it('contact settings are an owner’s: a collector is refused; grace days 0 let a promise two days past stop holding', async () => {
+    const g = await world('2026-10-01');
+    await hold('promise_grace', g);
+    expect((await w.api('GET', w.path('/contact-settings'))).body).toEqual({ promise_grace_days: 3, no_override: [] });
+    const byCollector = await w.api('PATCH', w.path('/contact-settings'), { promise_grace_days: 0 }, w.tokens.bob);
+    expect(byCollector.status).toBe(403);
+    expect(byCollector.body.code).toBe('owner_only');
+    for (const bad of [{ promise_grace_days: -1 }, { promise_grace_days: 61 }, { promise_grace_days: 1.5 }, { no_override: ['sometimes'] }]) {
+      expect((await w.api('PATCH', w.path('/contact-settings'), bad)).status).toBe(400);
+    }
+    expect((await w.api('GET', w.path('/contact-settings'))).body.promise_grace_days).toBe(3);
+    expect(await send('reminder', g)).toMatch(/promised to pay INV-1 by Nov 21/);
+    expect((await w.api('PATCH', w.path('/contact-settings'), { promise_grace_days: 0 })).body).toEqual({ promise_grace_days: 0, no_override: [] });
+    expect(await send('reminder', g)).toBeNull();
+    expect(newMessages()).toHaveLength(1);
+  });
+
+  it('a stop on the customer needs a reason, a collector may set it, a viewer may not; lifting it lets the email go', async () => {
+    const g = await world('2026-10-01');
+    const path = w.path(`/customers/${g.customer}/contact-stop`);
+    expect((await w.api('PUT', path, { stop: 'do_not_contact' })).status).toBe(400);
+    expect((await w.api('PUT', path, { stop: 'do_not_contact', reason: '   ' })).status).toBe(400);
+    expect((await w.api('PUT', path, { stop: 'do_not_contact', reason: 'Lawyer only' }, w.tokens.vic)).status).toBe(403);
+    expect((await w.api('PUT', w.path('/customers/00000000-0000-7000-8000-000000000000/contact-stop'), { stop: 'paused', reason: 'x' })).status).toBe(404);
+    expect((await w.api('GET', path)).body).toMatchObject({ stop: null, words: null });
+    const set = await w.api('PUT', path, { stop: 'do_not_contact', reason: 'Lawyer only' }, w.tokens.bob);
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ stop: 'do_not_contact', reason: 'Lawyer only', by: 'bob', words: 'Do not contact, set by bob on Nov 23: Lawyer only' });
+    expect(await send('sequence', g)).toMatch(/Do not contact, set by bob/);
+    expect((await w.api('PUT', path, { stop: null })).body).toMatchObject({ stop: null, words: null });
+    expect(await send('sequence', g)).toBeNull();
+    expect(newMessages()).toHaveLength(1);
   });
 
   it('a held step keeps its reason on the Queue row, and goes once the hold is lifted', async () => {

@@ -1,4 +1,5 @@
 import { ATTACHMENT_KINDS } from '../../documents/attachments';
+import { OverrideReason } from './contact';
 import { createRoute, z } from '@hono/zod-openapi';
 import {
   approveAction,
@@ -143,10 +144,11 @@ const ApproveBody = z
       .openapi({ description: "Extension, email actions: documents to attach, made when the email is sent with the figures of that moment: invoice_pdf (the action's invoice) and statement (the customer's statement as of that day); kept in metadata.attach" }),
     approved_by: ApproverField,
     comment: Text(10_000).optional(),
+    override_reason: OverrideReason,
   })
   .openapi('ApproveActionRequest');
 const RetryBody = z
-  .strictObject({ final_content: Text(100_000).optional(), final_subject: Text(500).optional() })
+  .strictObject({ final_content: Text(100_000).optional(), final_subject: Text(500).optional(), override_reason: OverrideReason })
   .openapi('RetryActionRequest');
 const LogBody = z
   .strictObject({
@@ -257,7 +259,7 @@ function operationRoute<B extends z.ZodType>(operation: string, summary: string,
     summary,
     security: SECURITY,
     request: { params: ActionParams, body: jsonBody(body, false) },
-    responses: { 200: json(Action, 'The action after the operation'), ...problems(400, 401, 403, 404) },
+    responses: { 200: json(Action, 'The action after the operation'), ...problems(400, 401, 403, 404, 409) },
   });
 }
 
@@ -272,7 +274,7 @@ const retryRoute = createRoute({
   summary: 'Send an approved email action again after its send failed, optionally with an edited text',
   security: SECURITY,
   request: { params: ActionParams, body: jsonBody(RetryBody, false) },
-  responses: { 200: json(Action, 'The action, its send queued again'), ...problems(400, 401, 403, 404) },
+  responses: { 200: json(Action, 'The action, its send queued again'), ...problems(400, 401, 403, 404, 409) },
 });
 const attachmentsRoute = createRoute({
   method: 'get',

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { OverrideReason } from './contact';
 import type { MiddlewareHandler } from 'hono';
 import { today } from '../../clock';
 import { DETAIL_LIMITS, documentDetails, documentDetailsWithLogo, LOGO_TYPES, PAPERS, removeLogo, setLogo, updateDocumentDetails } from '../../documents/details';
@@ -184,6 +185,7 @@ const StatementRunRequest = z
   .strictObject({
     customer_ids: z.array(UuidValue).min(1).max(MAX_STATEMENT_CUSTOMERS).openapi({ description: `The customers, 1 to ${MAX_STATEMENT_CUSTOMERS}` }),
     as_of: DateString.optional().openapi({ description: 'The statement date (default today)' }),
+    override_reason: OverrideReason,
   })
   .openapi('StatementRunRequest');
 
@@ -296,7 +298,7 @@ export function documentRoutes() {
     })
     .openapi(requestRunRoute, async (c) => {
       const body = c.req.valid('json');
-      return c.json(await requestStatements(c.var.engine, scopeOf(c), body.customer_ids, body.as_of ?? today(c.var.engine.clock)), 202);
+      return c.json(await requestStatements(c.var.engine, scopeOf(c), body.customer_ids, body.as_of ?? today(c.var.engine.clock), body.override_reason), 202);
     })
     .openapi(previewRunRoute, async (c) => c.json(await previewStatements(c.var.engine, scopeOf(c).companyId, c.req.valid('json').customer_ids), 200))
     .openapi(getRunRoute, async (c) => c.json(await getStatementRun(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').run_id), 200));

@@ -8,6 +8,7 @@ import { communicationRoutes } from './communications';
 import { authRoutes } from './auth';
 import { backupRoutes } from './backups';
 import { companyRoutes } from './companies';
+import { contactRoutes } from './contact';
 import { insightRoutes } from './insights';
 import { jobRoutes } from './jobs';
 import { intelligenceRoutes } from './intelligence';
@@ -33,5 +34,5 @@ import { tokenRoutes } from './tokens';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(options: Pick<HttpOptions, 'throttle'>): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes()];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), contactRoutes()];
 }

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { OverrideReason } from './contact';
 import { ATTACHMENT_KINDS } from '../../documents/attachments';
 import { invoiceReminders, MAX_REMINDERS } from '../../reminders/history';
 import { bulkReminderPreview, REMINDER_WARNING_KINDS, reminderPreview } from '../../reminders/preview';
@@ -43,6 +44,7 @@ const SendRemindersRequest = z
       .refine(notBlank, 'Must not be blank')
       .optional()
       .openapi({ description: 'Extension: the plain-text body as edited in the preview, sent (as plain text only) instead of the template\'s, which is otherwise rendered when it is sent. Only with exactly one invoice id.' }),
+    override_reason: OverrideReason,
   })
   // Edited text is written for one invoice: the same words to many customers would be wrong for all but one.
   .superRefine((v, ctx) => {
@@ -186,7 +188,7 @@ export function reminderRoutes() {
     return c.json({ count: data.length, held_count: data.filter((d) => d.held).length, data }, 200);
   });
   router.openapi(sendRemindersRoute, async (c) => {
-    const { invoice_ids, attach, subject, body } = c.req.valid('json');
+    const { invoice_ids, attach, subject, body, override_reason } = c.req.valid('json');
     const scope = scopeOf(c);
     // Read before queuing: a reminder queued by this very request is no warning about it. Unknown
     // ids are refused by the queuing, with its own words.
@@ -194,7 +196,7 @@ export function reminderRoutes() {
       if (err instanceof ValidationError) return [];
       throw err;
     });
-    const result = await queueInvoiceReminders(c.var.engine, scope, invoice_ids, attach, { subject, body });
+    const result = await queueInvoiceReminders(c.var.engine, scope, invoice_ids, attach, { subject, body }, override_reason);
     // "Already asked today" is what the message says; the rest is about the customer.
     const warnings = warned
       .map(({ blockers: _b, held: _h, ...w }) => ({ ...w, warnings: w.warnings.filter((x) => x.kind !== 'reminder_today') }))
