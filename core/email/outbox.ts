@@ -48,6 +48,14 @@ export async function handToSmtp(engine: Pick<Engine, 'db' | 'clock' | 'secrets'
   await sendEmail(email.connection, engine.secrets, email.message);
 }
 
+/**
+ * Internal mail (the weekly digest to the company's managers): written to the company's own people,
+ * never to a customer, so the contact rule is not asked. It leaves through this door all the same.
+ */
+export async function handInternalToSmtp(engine: Pick<Engine, 'secrets'>, connection: EmailConnection, message: OutgoingEmail): Promise<void> {
+  await sendEmail(connection, engine.secrets, message);
+}
+
 /** An email that went out, as the customer's timeline keeps it. */
 export interface SentRecord {
   companyId: string;

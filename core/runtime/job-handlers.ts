@@ -2,6 +2,7 @@
 import { ACTION_EMAIL } from '../actions/delivery';
 import { sendActionEmail } from '../actions/send';
 import { AGING_SNAPSHOT, takeAgingSnapshot } from '../analytics/snapshot-job';
+import { sendTeamDigest, TEAM_DIGEST } from '../analytics/team-digest';
 import { sendStatementsJob, STATEMENT_SEND } from '../documents/send';
 import { INTELLIGENCE_REFRESH, type RefreshExecutor, refreshInProcess, refreshJobHandlerWith } from '../intelligence/jobs';
 import { INVOICE_REMINDER } from '../reminders/queue';
@@ -27,5 +28,6 @@ export function coreJobHandlers(options: { refresh?: RefreshExecutor } = {}): Re
     [REPLY_SYNC]: syncReplies,
     [INTELLIGENCE_REFRESH]: refreshJobHandlerWith(options.refresh ?? refreshInProcess),
     [STATEMENT_SEND]: sendStatementsJob,
+    [TEAM_DIGEST]: sendTeamDigest,
   };
 }

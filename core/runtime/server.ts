@@ -2,6 +2,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, isIP } from 'node:net';
 import { serve } from '@hono/node-server';
 import { startSnapshotScheduler } from '../analytics/snapshot-job';
+import { startTeamDigestScheduler } from '../analytics/team-digest';
 import type { Engine } from '../engine';
 import { createApp } from '../http/app';
 import type { HttpOptions } from '../http/options';
@@ -87,6 +88,8 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const workers = [createWorker(engine, { handlers, lane: SEND_LANE, ...poll }), createWorker(engine, { handlers, lane: BULK_LANE, ...poll })];
   for (const worker of workers) worker.start();
   const snapshots = startSnapshotScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
+  // The managers' weekly digest, queued once a week per company (bulk lane).
+  const digests = startTeamDigestScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
   // Replies are read on a schedule: a reading job per connection per interval (and one at start),
   // unless the interval is 0 (read on request only).
   let queueing: Promise<unknown> = Promise.resolve();
@@ -110,6 +113,7 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
       setPortalLinkMaker(null);
       await sync.stop();
       await snapshots.stop();
+      await digests.stop();
       clearInterval(replyTimer);
       await queueing;
       // The job in hand finishes (and records its outcome) before the database can be closed; a

@@ -162,6 +162,7 @@ describe('the customer timeline in words (renderer/src/customers/communication-w
     from_email: null,
     attachments: [],
     email_connection_id: null,
+    thread_id: null,
     created_at: '2026-11-20T10:00:00.000Z',
     reading: null,
   };

@@ -27,6 +27,7 @@ import { memberRoutes } from './members';
 import { metricsRoutes } from './metrics';
 import { paymentRoutes } from './payments';
 import { teamRoutes } from './team';
+import { teamViewRoutes } from './team-view';
 import { tokenRoutes } from './tokens';
 
 /**
@@ -34,5 +35,5 @@ import { tokenRoutes } from './tokens';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(options: Pick<HttpOptions, 'throttle'>): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), contactRoutes()];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), contactRoutes()];
 }

@@ -1,0 +1,201 @@
+/**
+ * The team view: each collector's book (the customers whose AR owner they are), its balances, the
+ * week's work and its collection metrics, for managers and owners. Every figure is a sum or count
+ * over rows, so it can be recomputed from them (see "The team view" in core/SPEC-DECISIONS.md):
+ * - open / overdue balance: open invoices' balances (overdue: due before the date);
+ * - touches: our emails, calls (either way) and notes on the book within the week;
+ * - queue backlog: sequence steps due by the date (ready, or due and not yet marked) of enrollments not paused;
+ * - promises obtained: promises recorded in the week (a call or note with a promise date, a reply
+ *   read as a promise); kept and broken: promises judged in the week (promise_followups);
+ * - cash collected: settled payments (PAID, PARTIAL) dated in the week on the book's invoices;
+ * - CEI (month to date) and DSO (count-back) over the book's invoices and payments, as the
+ *   company's metrics compute them (metrics.ts).
+ * The week is the 7 days ending at the date. Unassigned customers are a row of their own.
+ */
+import { addDays, monthOf, monthStart } from '../dates';
+import type { Engine } from '../engine';
+import { collectionEffectiveness, countBackDso, promiseKeptRate } from './metrics';
+
+export interface CollectorFigures {
+  /** The team member; null for customers with no AR owner. */
+  member_id: string | null;
+  name: string;
+  customers: number;
+  /** Minor units. */
+  open_balance: number;
+  overdue_balance: number;
+  touches: number;
+  queue_backlog: number;
+  promises_obtained: number;
+  promises_kept: number;
+  promises_broken: number;
+  /** Percent of the promises judged in the week that were kept; null when none was judged. */
+  promise_kept_rate: number | null;
+  /** Minor units. */
+  cash_collected: number;
+  cei: number | null;
+  dso: number | null;
+}
+
+export interface TeamView {
+  as_of: string;
+  /** The week: the 7 days ending at as_of. */
+  from: string;
+  currency: string;
+  collectors: CollectorFigures[];
+}
+
+type Sqlite = Engine['database']['sqlite'];
+
+/** The days' bounds as stored timestamps (UTC). */
+const startOf = (date: string) => `${date}T00:00:00.000Z`;
+const endOf = (date: string) => `${date}T23:59:59.999Z`;
+
+/** owner -> value, for one grouped query (owner '' stands for no owner). */
+function byOwner(sqlite: Sqlite, query: string, params: Record<string, string>): Map<string, number> {
+  const rows = sqlite.prepare(query).all(params) as Array<{ owner: string; value: number }>;
+  return new Map(rows.map((r) => [r.owner, r.value]));
+}
+
+/** Receivables of each owner's book at the end of `date`: open, and the part not past due (the aging's rule for a date). */
+function receivablesAt(sqlite: Sqlite, companyId: string, date: string): Map<string, { total: number; current: number }> {
+  const rows = sqlite
+    .prepare(
+      `SELECT coalesce(c.ar_owner_id, '') AS owner, i.due_date AS due,
+              i.total_amount - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL') AND p.payment_date <= :date), 0) AS open
+       FROM invoices i JOIN customers c ON c.id = i.customer_id
+       WHERE i.company_id = :company AND i.invoice_date <= :date
+         AND NOT (coalesce(i.closing_reason, '') IN ('credit_memo','written_off') AND coalesce(i.closed_date, '') <= :date)`,
+    )
+    .all({ company: companyId, date }) as Array<{ owner: string; due: string; open: number }>;
+  const out = new Map<string, { total: number; current: number }>();
+  for (const r of rows) {
+    if (r.open <= 0) continue;
+    const book = out.get(r.owner) ?? { total: 0, current: 0 };
+    book.total += r.open;
+    if (r.due >= date) book.current += r.open;
+    out.set(r.owner, book);
+  }
+  return out;
+}
+
+export async function teamView(engine: Pick<Engine, 'db' | 'database'>, companyId: string, asOf: string): Promise<TeamView> {
+  const sqlite = engine.database.sqlite;
+  const from = addDays(asOf, -6);
+  const week = { company: companyId, from: startOf(from), to: endOf(asOf) };
+  const days = { company: companyId, from, to: asOf };
+  const company = await engine.db.selectFrom('companies').select('currency').where('id', '=', companyId).executeTakeFirstOrThrow();
+  const members = await engine.db.selectFrom('team_members').select(['id', 'name', 'role', 'is_active']).where('company_id', '=', companyId).orderBy('name').orderBy('id').execute();
+  const own = `coalesce(c.ar_owner_id, '')`;
+
+  const customers = byOwner(sqlite, `SELECT ${own} AS owner, count(*) AS value FROM customers c WHERE c.company_id = :company GROUP BY 1`, { company: companyId });
+  const open = byOwner(sqlite, `SELECT ${own} AS owner, sum(i.balance) AS value FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0 GROUP BY 1`, { company: companyId });
+  const overdue = byOwner(
+    sqlite,
+    `SELECT ${own} AS owner, sum(i.balance) AS value FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0 AND i.due_date < :to GROUP BY 1`,
+    { company: companyId, to: asOf },
+  );
+  const touches = byOwner(
+    sqlite,
+    `SELECT ${own} AS owner, count(*) AS value FROM communications m JOIN customers c ON c.id = m.customer_id
+     WHERE m.company_id = :company AND m.occurred_at BETWEEN :from AND :to AND (m.kind IN ('call','note') OR (m.kind = 'email' AND m.direction = 'outbound')) GROUP BY 1`,
+    week,
+  );
+  // Ready, or due and not yet marked ready (the Queue marks them when it is read), of an enrollment not paused.
+  const backlog = byOwner(
+    sqlite,
+    `SELECT ${own} AS owner, count(*) AS value FROM scheduled_steps s JOIN customers c ON c.id = s.customer_id JOIN sequence_enrollments e ON e.id = s.enrollment_id
+     WHERE s.company_id = :company AND e.paused_kind IS NULL AND (s.status = 'ready' OR (s.status = 'scheduled' AND s.scheduled_at <= :to)) GROUP BY 1`,
+    { company: companyId, to: endOf(asOf) },
+  );
+  const obtained = byOwner(
+    sqlite,
+    `SELECT ${own} AS owner, count(*) AS value FROM communications m JOIN customers c ON c.id = m.customer_id
+     WHERE m.company_id = :company AND m.occurred_at BETWEEN :from AND :to AND (m.promise_date IS NOT NULL OR (m.direction = 'inbound' AND m.reading_kind = 'promise')) GROUP BY 1`,
+    week,
+  );
+  const judged = (outcome: string) =>
+    byOwner(
+      sqlite,
+      `SELECT ${own} AS owner, count(*) AS value FROM promise_followups f JOIN customers c ON c.id = f.customer_id
+       WHERE f.company_id = :company AND f.outcome = '${outcome}' AND f.judged_at BETWEEN :from AND :to GROUP BY 1`,
+      week,
+    );
+  const kept = judged('kept');
+  const broken = judged('broken');
+  const cash = byOwner(
+    sqlite,
+    `SELECT ${own} AS owner, sum(p.amount) AS value FROM payments p JOIN invoices i ON i.id = p.invoice_id JOIN customers c ON c.id = i.customer_id
+     WHERE p.company_id = :company AND p.status IN ('PAID','PARTIAL') AND p.payment_date BETWEEN :from AND :to GROUP BY 1`,
+    days,
+  );
+
+  // The book's credit sales by month, and its receivables at the month's opening and at the date.
+  const salesRows = sqlite
+    .prepare(`SELECT ${own} AS owner, substr(i.invoice_date, 1, 7) AS month, sum(i.total_amount) AS sales FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.company_id = :company AND i.invoice_date <= :to GROUP BY 1, 2`)
+    .all({ company: companyId, to: asOf }) as Array<{ owner: string; month: string; sales: number }>;
+  const sales = new Map<string, Map<string, number>>();
+  for (const r of salesRows) sales.set(r.owner, (sales.get(r.owner) ?? new Map()).set(r.month, r.sales));
+  const opening = receivablesAt(sqlite, companyId, addDays(monthStart(monthOf(asOf)), -1));
+  const closing = receivablesAt(sqlite, companyId, asOf);
+
+  const figures = (memberId: string | null, name: string): CollectorFigures => {
+    const key = memberId ?? '';
+    const bookSales = sales.get(key) ?? new Map<string, number>();
+    const end = closing.get(key) ?? { total: 0, current: 0 };
+    const k = kept.get(key) ?? 0;
+    const b = broken.get(key) ?? 0;
+    return {
+      member_id: memberId,
+      name,
+      customers: customers.get(key) ?? 0,
+      open_balance: open.get(key) ?? 0,
+      overdue_balance: overdue.get(key) ?? 0,
+      touches: touches.get(key) ?? 0,
+      queue_backlog: backlog.get(key) ?? 0,
+      promises_obtained: obtained.get(key) ?? 0,
+      promises_kept: k,
+      promises_broken: b,
+      promise_kept_rate: promiseKeptRate([...Array<{ kept: boolean }>(k).fill({ kept: true }), ...Array<{ kept: boolean }>(b).fill({ kept: false })]),
+      cash_collected: cash.get(key) ?? 0,
+      cei: collectionEffectiveness({ opening: opening.get(key)?.total ?? 0, sales: bookSales.get(monthOf(asOf)) ?? 0, closingTotal: end.total, closingCurrent: end.current }),
+      dso: countBackDso(end.total, asOf, bookSales),
+    };
+  };
+  // Every AR collector, and anyone else who owns customers (a manager with a book, an inactive owner).
+  const collectors = members.filter((m) => (m.role === 'ar' && m.is_active === 1) || customers.has(m.id)).map((m) => figures(m.id, m.name));
+  if (customers.has('')) collectors.push(figures(null, 'Unassigned'));
+  return { as_of: asOf, from, currency: company.currency, collectors };
+}
+
+const CSV_COLUMNS: Array<[keyof CollectorFigures, string]> = [
+  ['name', 'Collector'],
+  ['customers', 'Customers'],
+  ['open_balance', 'Open balance'],
+  ['overdue_balance', 'Overdue balance'],
+  ['touches', 'Touches (7 days)'],
+  ['queue_backlog', 'Queue backlog'],
+  ['promises_obtained', 'Promises obtained'],
+  ['promises_kept', 'Promises kept'],
+  ['promises_broken', 'Promises broken'],
+  ['promise_kept_rate', 'Promise-kept rate (%)'],
+  ['cash_collected', 'Cash collected'],
+  ['cei', 'CEI (%)'],
+  ['dso', 'DSO (days)'],
+];
+const MONEY = new Set<keyof CollectorFigures>(['open_balance', 'overdue_balance', 'cash_collected']);
+
+/** A cell as text: amounts in major units; a leading formula sign is quoted away (a name is the customer's text). */
+function cell(value: string | number | null, money: boolean): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return money ? (value / 100).toFixed(2) : String(value);
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The team view as CSV: one row per collector, the columns the page shows. */
+export function teamViewCsv(view: TeamView): string {
+  const lines = [CSV_COLUMNS.map(([, title]) => title).join(',')];
+  for (const c of view.collectors) lines.push(CSV_COLUMNS.map(([key]) => cell(c[key], MONEY.has(key))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
