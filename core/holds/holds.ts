@@ -122,9 +122,19 @@ export function chaseHolds(facts: ChaseFacts, today: string): Hold[] {
   return [disputeHold(facts), promiseHold(facts, today), replyHold(facts, today)].filter((h): h is Hold => h !== null);
 }
 
-/** The hold that pauses a sequence's enrollment: the first standing hold the sequence pauses on. */
+/**
+ * The hold that pauses a sequence's enrollment: the first standing hold the sequence pauses on. A
+ * dispute is on one invoice: it pauses the enrollment only when every open invoice is disputed;
+ * otherwise the steps go about the others and leave the disputed ones out (core/contact).
+ */
 export function pauseFor(facts: ChaseFacts, settings: HoldSettings, today: string): Hold | null {
-  return chaseHolds(facts, today).find((h) => settings[h.kind]) ?? null;
+  return chaseHolds(facts, today).find((h) => settings[h.kind] && (h.kind !== 'dispute' || everyOpenDisputed(facts))) ?? null;
+}
+
+/** Every open invoice of the customer has an open dispute (and there is at least one). */
+export function everyOpenDisputed(facts: ChaseFacts): boolean {
+  const disputed = new Set(facts.disputes.map((d) => d.invoiceId));
+  return facts.openInvoices.length > 0 && facts.openInvoices.every((i) => disputed.has(i.id));
 }
 
 export interface PausedState {

@@ -151,6 +151,32 @@ describe('the contact rule on every channel, over SMTP', () => {
     expect(message.text).not.toContain('INV-1');
   });
 
+  it('a dispute on one invoice holds that invoice only: the enrollment runs, the preview says it is left out, the email lists the other', async () => {
+    const g = await world('2026-10-01', true);
+    await hold('dispute', g);
+    expect((await w.api('GET', w.path(`/sequence-enrollments/${g.enrollment}`))).body).toMatchObject({ status: 'active', pause_kind: null });
+    const preview = (await w.api('GET', w.path(`/sequences/queue/${g.step}/preview`))).body;
+    expect(preview.hold_reason).toBe('Left out: INV-1 is disputed (Wrong quantity).');
+    expect(preview.body).toContain('INV-2');
+    expect(preview.body).not.toContain('INV-1');
+    expect((await w.api('POST', w.path(`/sequences/queue/${g.step}/send`))).body).toMatchObject({ status: 'sent' });
+    const [message, ...more] = newMessages();
+    expect(more).toEqual([]);
+    expect(message.text).toContain('INV-2');
+    expect(message.text).not.toContain('INV-1');
+  });
+
+  it('a dispute on every open invoice pauses the enrollment: nothing is left to ask for', async () => {
+    const g = await world('2026-10-01', true);
+    await hold('dispute', g);
+    expect((await w.api('POST', w.path('/disputes'), { invoice_id: g.other, reason: 'Never delivered' })).status).toBe(201);
+    expect((await w.api('GET', w.path(`/sequence-enrollments/${g.enrollment}`))).body).toMatchObject({ pause_kind: 'dispute' });
+    const refused = await w.api('POST', w.path(`/sequences/queue/${g.step}/send`));
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/disputed/);
+    expect(newMessages()).toEqual([]);
+  });
+
   it('an action approved before a dispute is held at the door, the approver reads why, and Retry sends it once the dispute is resolved', async () => {
     const g = await world('2026-10-01');
     const id = await addAction(w.engine, w.company, { customer_id: g.customer, invoice_id: g.invoice, action_type: 'email', is_action_required: 1, description: 'Send a reminder for INV-1', metadata: { draft_subject: 'About INV-1', draft_body: 'Hello,\n\nAbout INV-1.\n\nAcme Supply' } });

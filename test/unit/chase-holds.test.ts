@@ -39,8 +39,12 @@ describe('what holds the chase (core/sequences/holds)', () => {
   it('a dispute on an open invoice comes first and names its reason', () => {
     const all = facts({ lastReplyAt: '2026-11-23T13:00:00.000Z', promises: [{ date: '2026-11-27', invoiceId: 'a' }], disputes: [{ invoiceId: 'b', reason: 'pricing' }] });
     expect(chaseHolds(all, '2026-11-25').map((h) => h.kind)).toEqual(['dispute', 'promise', 'reply']);
-    expect(pauseFor(all, ALL, '2026-11-25')?.reason).toBe('Paused: INV-10231 is disputed (pricing)');
+    // One invoice of two disputed: the enrollment pauses for the promise, the disputed invoice is left out of its emails.
+    expect(pauseFor(all, ALL, '2026-11-25')?.kind).toBe('promise');
     expect(pauseFor(all, { ...ALL, dispute: false }, '2026-11-25')?.kind).toBe('promise');
+    // Every open invoice disputed: nothing left to ask for, the dispute pauses it.
+    const both = { ...all, disputes: [...all.disputes, { invoiceId: 'a', reason: null }] };
+    expect(pauseFor(both, ALL, '2026-11-25')?.reason).toBe('Paused: INV-10231 is disputed (pricing)');
   });
 
   it('a promise that paused the chase is missed once its date passed with the invoice still open', () => {
