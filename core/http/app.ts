@@ -86,10 +86,10 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     c.header('x-content-type-options', 'nosniff');
   });
   const uploads = uploadSlots();
-  app.use('/api/companies/:company_id/*', (c, next) => (/\/imports?(\/|$)|\/document-details\/logo$/.test(c.req.path) ? uploads(c, next) : next()));
+  app.use('/api/companies/:company_id/*', (c, next) => (/\/imports?(\/|$)|\/document-details\/logo$|\/bank-statements$/.test(c.req.path) ? uploads(c, next) : next()));
   app.use(
     '/api/*',
-    limitBody((c) => (/\/imports?(\/|$)|^\/api\/v1\/sync\/push$|\/document-details\/logo$/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes)),
+    limitBody((c) => (/\/imports?(\/|$)|^\/api\/v1\/sync\/push$|\/document-details\/logo$|\/bank-statements$/.test(c.req.path) ? options.maxImportBytes : options.maxBodyBytes)),
   );
   // Clients that send Content-Type: application/json on every request, body or not, must not
   // fail on operations whose body is optional: an empty body is treated as no body.

@@ -7,6 +7,7 @@ import { analyticsRoutes } from './analytics';
 import { communicationRoutes } from './communications';
 import { authRoutes } from './auth';
 import { backupRoutes } from './backups';
+import { bankRoutes } from './bank';
 import { companyRoutes } from './companies';
 import { contactRoutes } from './contact';
 import { insightRoutes } from './insights';
@@ -35,5 +36,5 @@ import { tokenRoutes } from './tokens';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(options: Pick<HttpOptions, 'throttle'>): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), contactRoutes()];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), bankRoutes(), contactRoutes()];
 }

@@ -1,0 +1,274 @@
+/**
+ * Importing a bank statement: its new entries stored (entries already known are counted as
+ * duplicates), then every credit matched and, when unambiguous, applied. It runs on a database
+ * connection of its own and hands the event loop back between batches, so a 10,000-entry file
+ * never holds other requests up. The entries are stored in one transaction; each batch of
+ * matches (the payments of its automatic applications with them) in one more. A process killed
+ * in between leaves entries waiting ('pending'), matched by the next import of any statement.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { chunks } from '../chunks';
+import { timestamp } from '../clock';
+import { type Db, openDatabase } from '../db/connection';
+import type { BankTransactionState } from '../db/schema';
+import { type Actor, type Engine, runCommand } from '../engine';
+import { NotFoundError, ValidationError, ConflictError } from '../errors';
+import { newId } from '../ids';
+import { yieldToEventLoop } from '../yielding';
+import { applyIn } from './apply';
+import { type Consumed, type CreditToMatch, customerIndex, type CustomerIndex, gatherFacts } from './facts';
+import { entryIdentities } from './identity';
+import { type Decision, decide } from './match';
+import type { ParsedStatement, StatementFormat } from './statement';
+
+export interface ImportSummary {
+  /** Null for a dry run. */
+  id: string | null;
+  dry_run: boolean;
+  format: StatementFormat;
+  account: string;
+  currency: string;
+  period_start: string | null;
+  period_end: string | null;
+  entries: number;
+  credits: number;
+  debits: number;
+  applied: number;
+  suggested: number;
+  unmatched: number;
+  duplicates: number;
+  warnings: string[];
+}
+
+export interface ImportStatementOptions {
+  companyId: string;
+  actor: Actor;
+  statement: ParsedStatement;
+  fileName: string | null;
+  dryRun: boolean;
+}
+
+/** Credits matched per batch: one batch's reads and writes stay well under 100 ms. */
+export const MATCH_BATCH = 100;
+/** Entries stored per insert before the event loop gets a turn. */
+const STORE_BATCH = 500;
+
+type Engineish = Pick<Engine, 'clock'> & Partial<Pick<Engine, 'writeWait'>>;
+
+interface PendingRow extends CreditToMatch {
+  id: string;
+  state: BankTransactionState;
+  direction: 'credit' | 'debit';
+  bank_reference: string | null;
+  bank_code: string | null;
+}
+
+async function existingIdentities(db: Db, companyId: string, identities: string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (const part of chunks(identities, 500)) {
+    const rows = await db.selectFrom('bank_transactions').select('identity').where('company_id', '=', companyId).where('identity', 'in', part).execute();
+    for (const r of rows) known.add(r.identity);
+  }
+  return known;
+}
+
+/**
+ * Matches credits in batches against the ledger as it is, each batch's credits seeing what the
+ * earlier ones applied; `onBatch` gets each batch's decisions (and writes them, or not on a dry run).
+ */
+async function matchInBatches(
+  sqlite: BetterSqlite3.Database,
+  companyId: string,
+  companyCurrency: string,
+  credits: PendingRow[],
+  onBatch: (batch: Array<{ row: PendingRow; decision: Decision }>) => Promise<void>,
+): Promise<void> {
+  let customers: CustomerIndex | null = null;
+  const consumed: Consumed = new Map();
+  for (const batch of chunks(credits, MATCH_BATCH)) {
+    customers ??= customerIndex(sqlite, companyId);
+    const { facts, invoiceOf } = gatherFacts(sqlite, companyId, batch, customers, consumed);
+    const decided = batch.map((row, n) => {
+      const decision = decide({ amount: row.amount, currency: row.currency, direction: 'credit', companyCurrency }, facts[n], invoiceOf);
+      if (decision.state === 'applied') {
+        for (const a of decision.proposal!.allocations) {
+          consumed.set(a.invoice_id, (consumed.get(a.invoice_id) ?? 0) + a.amount);
+          const invoice = invoiceOf(a.invoice_id)!;
+          invoice.balance -= a.amount;
+          if (invoice.balance <= 0) invoice.closing_reason = 'paid';
+        }
+      }
+      return { row, decision };
+    });
+    await onBatch(decided);
+    await yieldToEventLoop();
+  }
+}
+
+/** Writes one batch's decisions: automatic applications (each checked again in the transaction) and the others' candidates. */
+async function writeDecisions(engine: Engineish & { db: Db }, companyId: string, actor: Actor, batch: Array<{ row: PendingRow; decision: Decision }>): Promise<void> {
+  await runCommand(engine, 'match_bank_transactions', { actor, companyId }, async (tx) => {
+    const changes: Parameters<typeof tx.recordMany>[0] = [];
+    for (const { row, decision } of batch) {
+      const candidates = JSON.stringify(decision.candidates);
+      const matched = { customer_id: decision.customer_id, confidence: decision.confidence, candidates, flag: decision.flag, updated_at: tx.now };
+      if (decision.state === 'applied') {
+        const p = decision.proposal!;
+        await tx.db.updateTable('bank_transactions').set(matched).where('id', '=', row.id).execute();
+        try {
+          await applyIn(tx, { companyId, actor }, { ...row, state: 'pending', end_to_end_id: row.end_to_end_id, counterparty_account: row.counterparty_account }, { allocations: p.allocations, unapplied: p.unapplied, note: null, automatic: true });
+          continue;
+        } catch (err) {
+          // The ledger changed since it was read (a payment recorded meanwhile): nothing was written; review it.
+          if (!(err instanceof ValidationError || err instanceof ConflictError)) throw err;
+        }
+      }
+      const state = decision.state === 'applied' ? 'suggested' : decision.state;
+      await tx.db.updateTable('bank_transactions').set({ ...matched, state }).where('id', '=', row.id).execute();
+      changes.push({ entity: 'bank_transaction', entityId: row.id, op: 'update', data: { ...matched, state } });
+    }
+    await tx.recordMany(changes);
+  });
+}
+
+const PENDING_COLUMNS = [
+  'id',
+  'state',
+  'direction',
+  'amount',
+  'currency',
+  'booked_on',
+  'remittance_text',
+  'structured_reference',
+  'end_to_end_id',
+  'counterparty_name',
+  'counterparty_account',
+  'bank_reference',
+  'bank_code',
+] as const;
+
+/** Matches every credit of the company still waiting (this import's, and any a killed import left). */
+export async function matchPending(engine: Engineish & { db: Db; sqlite: BetterSqlite3.Database }, companyId: string, actor: Actor, currency: string): Promise<void> {
+  const pending = (await engine.db.selectFrom('bank_transactions').select(PENDING_COLUMNS).where('company_id', '=', companyId).where('state', '=', 'pending').orderBy('created_at').orderBy('position').execute()) as PendingRow[];
+  await matchInBatches(engine.sqlite, companyId, currency, pending, (batch) => writeDecisions(engine, companyId, actor, batch));
+}
+
+/** Imports a statement read by one of core/bank/read's readers. */
+export async function importStatement(engine: Pick<Engine, 'db' | 'database' | 'clock' | 'writeWait'>, options: ImportStatementOptions): Promise<ImportSummary> {
+  // A synced write (or its replay on the team server) already runs in a transaction on this connection: the import joins it.
+  if (engine.db.isTransaction) return importOn({ db: engine.db, sqlite: engine.database.sqlite, clock: engine.clock, writeWait: engine.writeWait }, options);
+  const own = openDatabase(engine.database.file);
+  try {
+    return await importOn({ db: own.db, sqlite: own.sqlite, clock: engine.clock, writeWait: engine.writeWait }, options);
+  } finally {
+    await own.close();
+  }
+}
+
+async function importOn(engine: Engineish & { db: Db; sqlite: BetterSqlite3.Database }, options: ImportStatementOptions): Promise<ImportSummary> {
+  const { companyId, statement } = options;
+  const company = await engine.db.selectFrom('companies').select(['id', 'currency']).where('id', '=', companyId).executeTakeFirst();
+  if (!company) throw new NotFoundError('Company', companyId);
+  const identities = entryIdentities(statement);
+  const known = await existingIdentities(engine.db, companyId, identities);
+  const fresh = statement.entries.map((e, position) => ({ e, position, identity: identities[position] })).filter((x) => !known.has(x.identity));
+  const summary: ImportSummary = {
+    id: null,
+    dry_run: options.dryRun,
+    format: statement.format,
+    account: statement.account,
+    currency: statement.currency,
+    period_start: statement.period_start,
+    period_end: statement.period_end,
+    entries: statement.entries.length,
+    credits: statement.entries.filter((e) => e.direction === 'credit').length,
+    debits: statement.entries.filter((e) => e.direction === 'debit').length,
+    applied: 0,
+    suggested: 0,
+    unmatched: 0,
+    duplicates: statement.entries.length - fresh.length,
+    warnings: statement.warnings,
+  };
+  const count = (state: string) => {
+    if (state === 'applied' || state === 'suggested' || state === 'unmatched') summary[state]++;
+  };
+
+  if (options.dryRun) {
+    const credits = fresh.filter((x) => x.e.direction === 'credit').map((x): PendingRow => ({ id: x.identity, state: 'pending', ...x.e, amount: x.e.amount_cents }));
+    await matchInBatches(engine.sqlite, companyId, company.currency, credits, async (batch) => {
+      for (const { decision } of batch) count(decision.state);
+    });
+    return summary;
+  }
+
+  const statementId = newId();
+  const createdAt = timestamp(engine.clock);
+  await runCommand(engine, 'import_bank_statement', { actor: options.actor, companyId }, async (tx) => {
+    const row = {
+      id: statementId,
+      company_id: companyId,
+      format: statement.format,
+      bank_statement_id: statement.statement_id,
+      account: statement.account,
+      currency: statement.currency,
+      period_start: statement.period_start,
+      period_end: statement.period_end,
+      opening_balance: statement.opening_balance_cents,
+      closing_balance: statement.closing_balance_cents,
+      file_name: options.fileName,
+      entries: summary.entries,
+      credits: summary.credits,
+      debits: summary.debits,
+      duplicates: summary.duplicates,
+      warnings: JSON.stringify(statement.warnings),
+      imported_by: options.actor.name,
+      created_at: tx.now,
+      updated_at: tx.now,
+    };
+    await tx.db.insertInto('bank_statements').values(row).execute();
+    await tx.record('bank_statement', row.id, 'insert', row);
+    for (const part of chunks(fresh, STORE_BATCH)) {
+      const rows = part.map(({ e, position, identity }) => ({
+        id: newId(),
+        company_id: companyId,
+        statement_id: statementId,
+        identity,
+        position,
+        account: statement.account,
+        booked_on: e.booked_on,
+        value_on: e.value_on,
+        amount: e.amount_cents,
+        direction: e.direction,
+        currency: e.currency,
+        bank_reference: e.bank_reference,
+        end_to_end_id: e.end_to_end_id,
+        structured_reference: e.structured_reference,
+        remittance_text: e.remittance_text,
+        counterparty_name: e.counterparty_name,
+        counterparty_account: e.counterparty_account,
+        bank_code: e.bank_code,
+        state: (e.direction === 'debit' ? 'debit' : 'pending') as BankTransactionState,
+        flag: null,
+        customer_id: null,
+        confidence: null,
+        candidates: '[]',
+        note: null,
+        created_at: createdAt,
+        updated_at: createdAt,
+      }));
+      for (const few of chunks(rows, 100)) await tx.db.insertInto('bank_transactions').values(few).execute();
+      await tx.recordMany(rows.map((r) => ({ entity: 'bank_transaction', entityId: r.id, op: 'insert' as const, data: r })));
+      await yieldToEventLoop();
+    }
+  });
+  summary.id = statementId;
+  await matchPending(engine, companyId, options.actor, company.currency);
+  const states = await engine.db
+    .selectFrom('bank_transactions')
+    .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('statement_id', '=', statementId)
+    .groupBy('state')
+    .execute();
+  for (const s of states) if (s.state === 'applied' || s.state === 'suggested' || s.state === 'unmatched') summary[s.state] = Number(s.n);
+  return summary;
+}
