@@ -1024,64 +1024,6 @@ export interface BankRemittanceAdvicesTable {
 }
 
 /** An event for scripts: what happened, read from the change record (0430). */
-export interface EventsTable {
-  seq: Generated<number>;
-  id: string;
-  company_id: string;
-  type: string;
-  resource_type: string;
-  resource_id: string;
-  /** JSON: the fields the change wrote, with the resource's id. */
-  data: string;
-  created_at: string;
-}
-
-/** One row (id 1): how far the event materializer has read the change record and the rejected sync operations (0430). */
-export interface EventCursorTable {
-  id: number;
-  changes_seq: number;
-  rejections_seq: number;
-}
-
-/** An owner's webhook endpoint (0430); the signing secret is kept encrypted, shown once. */
-export interface WebhookEndpointsTable {
-  id: string;
-  company_id: string;
-  url: string;
-  /** JSON array of event types, or ["*"]. */
-  events: string;
-  description: Generated<string>;
-  secret_enc: string;
-  created_at: string;
-  updated_at: string;
-  /** The first failed attempt since the last delivered one. */
-  failing_since: string | null;
-  disabled_at: string | null;
-  disabled_reason: string | null;
-  deleted_at: string | null;
-}
-
-/** One event for one endpoint: the delivery log and its durable queue (0430). */
-export interface WebhookDeliveriesTable {
-  id: string;
-  company_id: string;
-  endpoint_id: string;
-  event_seq: number;
-  event_id: string;
-  /** "invoice:<id>": deliveries of one resource go out in order. */
-  resource_key: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: Generated<number>;
-  next_attempt_at: string;
-  last_attempt_at: string | null;
-  response_status: number | null;
-  response_ms: number | null;
-  error: string | null;
-  created_at: string;
-  delivered_at: string | null;
-}
-
-
 export interface Database {
   bank_statements: BankStatementsTable;
   bank_transactions: BankTransactionsTable;
