@@ -1,7 +1,7 @@
 /**
  * Company details for documents: what a company prints on its invoice copies and statements.
- * One row per company (0190); a company that never saved any gets the defaults (its name, en-US,
- * A4) so documents can always be made.
+ * One row per company (0190); a company that never saved any gets the defaults (its name, and the
+ * paper and date style of its country: Letter and en-US in the US) so documents can always be made.
  */
 import type { Db } from '../db/connection';
 import type { CompanyDocumentDetailsTable, LogoType, Paper } from '../db/schema';
@@ -9,6 +9,7 @@ import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { blankToNull } from '../text';
 import { boundLogo, LogoRefused } from './logo';
+import { documentDefaults } from './postal';
 
 export const MAX_LOGO_BYTES = 1024 * 1024;
 export const PAPERS = ['A4', 'Letter'] as const satisfies readonly Paper[];
@@ -101,18 +102,19 @@ export function logoProblem(data: Uint8Array): string | null {
 
 type Row = CompanyDocumentDetailsTable;
 
-function shape(companyName: string, row: Row | undefined): DocumentDetailsWithLogo {
+function shape(company: { name: string; country: string | null }, row: Row | undefined): DocumentDetailsWithLogo {
+  const defaults = documentDefaults(company.country);
   const logoData = row?.logo_base64 ? Buffer.from(row.logo_base64, 'base64') : null;
   return {
-    company_name: row?.legal_name ?? companyName,
+    company_name: row?.legal_name ?? company.name,
     legal_name: row?.legal_name ?? null,
     address: row?.address ?? null,
     tax_id: row?.tax_id ?? null,
     payment_instructions: row?.payment_instructions ?? null,
     portal_link: row?.portal_link ?? null,
     footer: row?.footer ?? null,
-    locale: row?.locale ?? 'en-US',
-    paper: row?.paper ?? 'A4',
+    locale: row?.locale ?? defaults.locale,
+    paper: row?.paper ?? defaults.paper,
     logo: logoData && row?.logo_type ? { type: row.logo_type, bytes: logoData.length } : null,
     updated_at: row?.updated_at ?? null,
     logoData,
@@ -120,10 +122,10 @@ function shape(companyName: string, row: Row | undefined): DocumentDetailsWithLo
 }
 
 export async function documentDetailsWithLogo(db: Db, companyId: string): Promise<DocumentDetailsWithLogo> {
-  const company = await db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirst();
+  const company = await db.selectFrom('companies').select(['name', 'country']).where('id', '=', companyId).executeTakeFirst();
   if (!company) throw new NotFoundError('Company', companyId);
   const row = await db.selectFrom('company_document_details').selectAll().where('company_id', '=', companyId).executeTakeFirst();
-  return shape(company.name, row);
+  return shape(company, row);
 }
 
 export async function documentDetails(db: Db, companyId: string): Promise<DocumentDetails> {
@@ -131,11 +133,13 @@ export async function documentDetails(db: Db, companyId: string): Promise<Docume
   return details;
 }
 
-/** Inserts the company's row with defaults when it has none, inside the caller's command. */
+/** Inserts the company's row with its country's defaults when it has none, inside the caller's command. */
 async function ensureRow(tx: CommandTx, companyId: string): Promise<void> {
+  const company = await tx.db.selectFrom('companies').select('country').where('id', '=', companyId).executeTakeFirst();
+  const defaults = documentDefaults(company?.country);
   await tx.db
     .insertInto('company_document_details')
-    .values({ company_id: companyId, locale: 'en-US', paper: 'A4', created_at: tx.now, updated_at: tx.now })
+    .values({ company_id: companyId, locale: defaults.locale, paper: defaults.paper, created_at: tx.now, updated_at: tx.now })
     .onConflict((oc) => oc.column('company_id').doNothing())
     .execute();
 }

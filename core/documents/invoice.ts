@@ -9,6 +9,7 @@ import { documentDetailsWithLogo } from './details';
 import type { InvoiceDocumentData } from './draw-invoice';
 import { safeFilePart } from './pdf';
 import { renderDocument } from './render';
+import { postalLines } from './postal';
 
 export async function invoiceDocumentData(db: Db, companyId: string, invoiceId: string): Promise<InvoiceDocumentData> {
   const invoice = await db
@@ -47,8 +48,7 @@ export async function invoiceDocumentData(db: Db, companyId: string, invoiceId: 
     .orderBy('id')
     .execute();
   const { location_name, address_line1, city, region, postal_code, country, ...rest } = invoice;
-  const cityLine = [postal_code, city, region].filter(Boolean).join(' ');
-  const location = location_name ? { name: location_name, lines: [address_line1, cityLine, country].filter((l): l is string => Boolean(l)) } : null;
+  const location = location_name ? { name: location_name, lines: postalLines({ address_line1, city, region, postal_code, country }) } : null;
   return { ...rest, location, payments };
 }
 

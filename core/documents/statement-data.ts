@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import { DomainError, NotFoundError, ValidationError } from '../errors';
 import { type ActivityEntry, RECENT_PAYMENT_DAYS, type StatementData, type StatementInvoice, type StatementPayment } from './draw-statement';
+import { postalLines } from './postal';
 
 /** How many recent payments a statement lists at most. */
 export const RECENT_PAYMENT_LIMIT = 20;
@@ -46,9 +47,7 @@ async function customerAddress(db: Db, companyId: string, customerId: string): P
     .orderBy('created_at')
     .orderBy('id')
     .executeTakeFirst();
-  if (!location) return [];
-  const cityLine = [location.postal_code, location.city, location.region].filter(Boolean).join(' ');
-  return [location.address_line1, cityLine, location.country].filter((line): line is string => Boolean(line));
+  return location ? postalLines(location) : [];
 }
 
 export interface StatementRequest {

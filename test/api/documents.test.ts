@@ -221,6 +221,25 @@ describe('documents API (extension)', () => {
     expect(text).toContain('01.12.2026');
   });
 
+  it("prints a US company's documents on Letter with US dates, and a US address as the US writes it", async () => {
+    await w.engine.db.updateTable('companies').set({ country: 'US' }).where('id', '=', w.company).execute();
+    expect((await send('GET', `${w.base}/document-details`)).body).toMatchObject({ paper: 'Letter', locale: 'en-US' });
+    const customer = await l.customer({ name: 'Union Bay Co', locations: [{ name: 'Office', address_line1: '4500 Union Bay Pl NE', city: 'Seattle', region: 'WA', postal_code: '98162', country: 'US' }] });
+    const location = await w.engine.db.selectFrom('customer_locations').select('id').where('customer_id', '=', customer).executeTakeFirstOrThrow();
+    const invoice = await l.invoice({ customer, number: 'US-1', total: 400, invoiceDate: '2026-11-01', dueDate: '2026-12-01' });
+    await w.engine.db.updateTable('invoices').set({ customer_location_id: location.id }).where('id', '=', invoice).execute();
+    const bytes = (await pdf(`${w.base}/invoices/${invoice}/document.pdf`)).bytes;
+    expect(pdfText(bytes)).toContain('Seattle, WA 98162');
+    expect(pdfText(bytes)).not.toContain('98162 Seattle');
+    // Letter is 612 x 792 points (A4 would be 595.28 x 841.89).
+    expect(Buffer.from(bytes).toString('latin1')).toMatch(/\/MediaBox \[0 0 612 792\]/);
+    const statement = await pdf(`${w.base}/customers/${customer}/statement.pdf`);
+    expect(pdfText(statement.bytes)).toContain('Seattle, WA 98162');
+    // A company that chose A4 keeps it.
+    await send('PATCH', `${w.base}/document-details`, { paper: 'A4' });
+    expect(Buffer.from((await pdf(`${w.base}/invoices/${invoice}/document.pdf`)).bytes).toString('latin1')).toMatch(/\/MediaBox \[0 0 595\.28 841\.89\]/);
+  });
+
   it('makes a statement of account: open invoices with days past due, aging subtotals, total due, recent payments', async () => {
     await send('PATCH', `${w.base}/document-details`, { payment_instructions: 'Wire to IBAN GB29 NWBK 6016 1331 9268 19', portal_link: 'https://pay.acme.example' });
     const customer = await l.customer({ name: 'Северсталь Трейд', locations: [{ name: 'Office', address_line1: 'ул. Ленина 5', city: 'Москва' }] });
