@@ -8,7 +8,7 @@
  * (an unanswered reply, a pause by a person, the one-email-a-day cap counted on what went out).
  */
 import { addDays } from '../dates';
-import { type ChaseFacts, type HoldSettings, ALL_HOLDS, replyHold, shortDate, standingPromise } from '../holds/holds';
+import { type ChaseFacts, type HoldSettings, ALL_HOLDS, replyHold, shortDate, standingPromise, unansweredDisputes } from '../holds/holds';
 import { PermanentJobError } from '../jobs/worker';
 import { localDate } from '../zones';
 
@@ -99,6 +99,8 @@ export function invoiceHolds(facts: ContactFacts, invoice: ContactInvoice, reque
   // A promise stands until its date plus the grace days: seen from `today - grace`, it is not yet past.
   const p = standingPromise({ ...facts.chase, promises: facts.chase.promises.filter((x) => x.invoiceId === invoice.id) }, addDays(today, -graceOf(facts, request)));
   if (p) out.push({ kind: 'promise', invoiceId: invoice.id, reason: p.date ? `${facts.chase.customerName} promised to pay ${n} by ${shortDate(p.date, today)}` : `${n} has a promise to pay` });
+  const asked = unansweredDisputes(facts.chase).find((d) => d.invoiceId === invoice.id);
+  if (asked && !dispute) out.push({ kind: 'dispute', invoiceId: invoice.id, reason: `${facts.chase.customerName} may dispute ${n} (their reply of ${shortDate(asked.at, today)}) and nobody has answered yet` });
   if (request.pastDue && invoice.dueDate >= today) out.push({ kind: 'not_due', invoiceId: invoice.id, reason: `${n} is not past due (due ${shortDate(invoice.dueDate, today)})` });
   return out;
 }
@@ -117,6 +119,9 @@ export function customerHolds(facts: ContactFacts, request: ContactRequest, now:
     const p = standingPromise({ ...facts.chase, promises: facts.chase.promises.filter((x) => x.invoiceId === null) }, since);
     if (p) out.push({ kind: 'promise', invoiceId: null, reason: p.date ? `${name} promised payment by ${shortDate(p.date, today)}` : `${name} has a promise to pay` });
   }
+  // A reply read as disputing the account as a whole needs an answer before anything else, whatever the sequence pauses on.
+  const disputing = unansweredDisputes(facts.chase).find((d) => d.invoiceId === null);
+  if (disputing) out.push({ kind: 'dispute', invoiceId: null, reason: `${name} may dispute what they owe (their reply of ${shortDate(disputing.at, today)}) and nobody has answered yet` });
   const reply = settings.reply ? replyHold(facts.chase, today) : null;
   if (reply) out.push({ kind: 'reply', invoiceId: null, reason: reply.reason.replace(/^Paused: /, '') });
   const decided = request.decidedAt;

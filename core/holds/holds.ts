@@ -52,6 +52,11 @@ export interface ChaseFacts {
   resumedAt?: string | null;
   promises: PromiseFact[];
   disputes: DisputeFact[];
+  /**
+   * Replies the reader (or a person) read as disputing an invoice (null: the account), when each was
+   * written: a "needs an answer" hold on it until we answer, a person resumes, or a dispute is opened.
+   */
+  proposedDisputes?: Array<{ invoiceId: string | null; at: string }>;
 }
 
 export interface Hold {
@@ -115,6 +120,12 @@ export function replyHold(facts: ChaseFacts, today?: string): Hold | null {
   if (at === null) return null;
   if ((facts.lastAnswerAt !== null && facts.lastAnswerAt >= at) || (facts.replyHandledAt !== null && facts.replyHandledAt >= at)) return null;
   return { kind: 'reply', reason: `Paused: ${facts.customerName} replied on ${shortDate(at, today)} and nobody has answered yet`, until: null, invoiceId: null };
+}
+
+/** The replies read as a dispute that still wait for us: nothing of ours and no Resume since. */
+export function unansweredDisputes(facts: ChaseFacts): Array<{ invoiceId: string | null; at: string }> {
+  const answered = [facts.lastAnswerAt, facts.replyHandledAt, facts.resumedAt ?? null].filter((x): x is string => x !== null).sort().at(-1) ?? null;
+  return (facts.proposedDisputes ?? []).filter((d) => (answered === null || d.at > answered) && !facts.disputes.some((x) => x.invoiceId === d.invoiceId));
 }
 
 /** Every hold that stands, in HOLD_KINDS order. */

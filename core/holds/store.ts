@@ -141,6 +141,21 @@ export async function chaseFacts(db: Reader, companyId: string, customerIds: str
       if (date) out.get(r.customer_id)?.promises.push({ date, invoiceId: r.invoice_id, readAt: r.occurred_at });
     }
 
+    // Replies read as disputing an invoice (automatically, or so corrected by a person): each waits for an answer.
+    const disputing = await db
+      .selectFrom('communications')
+      .select(['customer_id', 'invoice_id', 'occurred_at'])
+      .where('company_id', '=', companyId)
+      .where('customer_id', 'in', ids)
+      .where('direction', '=', 'inbound')
+      .where('kind', '=', 'email')
+      .where('reading_kind', '=', 'dispute')
+      .execute();
+    for (const d of disputing) {
+      const f = out.get(d.customer_id);
+      if (f) (f.proposedDisputes ??= []).push({ invoiceId: d.invoice_id, at: d.occurred_at });
+    }
+
     const labelled = await db
       .selectFrom('invoice_labels as il')
       .innerJoin('labels as l', 'l.id', 'il.label_id')

@@ -15,7 +15,7 @@ import { type SmtpServer, startSmtp } from '../support/smtp';
 
 const CHANNELS = ['sequence', 'reminder', 'action', 'statement'] as const;
 type Channel = (typeof CHANNELS)[number];
-type Hold = 'none' | 'dispute' | 'promise' | 'promise_grace' | 'reply' | 'paused' | 'customer_paused' | 'do_not_contact' | 'daily_cap' | 'not_due';
+type Hold = 'none' | 'dispute' | 'reply_dispute' | 'promise' | 'promise_grace' | 'reply' | 'paused' | 'customer_paused' | 'do_not_contact' | 'daily_cap' | 'not_due';
 
 /**
  * held: the words the reason must carry; null: exactly one message goes. A statement is about the
@@ -26,6 +26,8 @@ type Hold = 'none' | 'dispute' | 'promise' | 'promise_grace' | 'reply' | 'paused
 const TABLE: Record<Hold, Record<Channel, RegExp | null>> = {
   none: { sequence: null, reminder: null, action: null, statement: null },
   dispute: { sequence: /disputed/, reminder: /disputed/, action: /disputed/, statement: null },
+  // A reply the reader read as disputing INV-1: that invoice needs an answer first (the reply itself holds the customer too).
+  reply_dispute: { sequence: /may dispute INV-1 \(their reply of Nov 23\)/, reminder: /may dispute INV-1/, action: /may dispute INV-1/, statement: /replied on Nov 23/ },
   promise: { sequence: /promised/, reminder: /promised/, action: /promised/, statement: null },
   // Promised for Nov 21, two days ago: still held within the company's grace days (3 by default).
   promise_grace: { sequence: /promised to pay INV-1 by Nov 21/, reminder: /promised to pay INV-1 by Nov 21/, action: /promised to pay INV-1 by Nov 21/, statement: null },
@@ -78,9 +80,16 @@ describe('the contact rule on every channel, over SMTP', () => {
     return { customer, invoice, other, enrollment: enrolled.body.enrollment.id as string, step: step.id as string };
   }
 
+  /** "I was charged twice for INV-1", as the reply reader reads it: a proposed dispute on the invoice. */
+  const disputingReply = (g: Awaited<ReturnType<typeof world>>) =>
+    fixture(w.engine, w.company, (tx) =>
+      insertCommunicationRow(tx, w.company, { customer_id: g.customer, invoice_id: g.invoice, kind: 'email', direction: 'inbound', subject: 'Re: INV-1', body: 'I think we were charged twice for INV-1.', occurred_at: '2026-11-23T09:00:00.000Z', reading_kind: 'dispute', reading_sentence: 'I think we were charged twice for INV-1.' }),
+    );
+
   async function hold(kind: Hold, g: Awaited<ReturnType<typeof world>>) {
     if (kind === 'dispute') expect((await w.api('POST', w.path('/disputes'), { invoice_id: g.invoice, reason: 'Wrong quantity' })).status).toBe(201);
     if (kind === 'promise') expect((await w.api('POST', w.path('/communications'), { customer_id: g.customer, invoice_id: g.invoice, kind: 'call', outcome: 'promised_to_pay', promise_date: '2026-12-01' })).status).toBe(201);
+    if (kind === 'reply_dispute') await disputingReply(g);
     if (kind === 'reply') await fixture(w.engine, w.company, (tx) => insertCommunicationRow(tx, w.company, { customer_id: g.customer, kind: 'email', direction: 'inbound', subject: 'Re: invoice', body: 'Can you check the quantity?', occurred_at: '2026-11-23T09:00:00.000Z' }));
     if (kind === 'promise_grace') expect((await w.api('POST', w.path('/communications'), { customer_id: g.customer, invoice_id: g.invoice, kind: 'call', outcome: 'promised_to_pay', promise_date: '2026-11-21', occurred_at: '2026-11-16T10:00:00.000Z' })).status).toBe(201);
     if (kind === 'paused') expect((await w.api('POST', w.path(`/sequence-enrollments/${g.enrollment}/pause`))).status).toBe(200);
@@ -175,6 +184,16 @@ describe('the contact rule on every channel, over SMTP', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toMatch(/disputed/);
     expect(newMessages()).toEqual([]);
+  });
+
+  it('a reply read as a dispute holds only its invoice, whatever the sequence pauses on, until a person answers', async () => {
+    const g = await world('2026-10-01', true, { pause_on_reply: false });
+    await disputingReply(g);
+    const preview = (await w.api('GET', w.path(`/sequences/queue/${g.step}/preview`))).body;
+    expect(preview.hold_reason).toBe('Left out: Granite State Roofing may dispute INV-1 (their reply of Nov 23) and nobody has answered yet.');
+    // A call that reached them answers it: INV-1 may be asked for again.
+    expect((await w.api('POST', w.path('/communications'), { customer_id: g.customer, invoice_id: g.invoice, kind: 'call', outcome: 'reached', occurred_at: '2026-11-23T10:00:00.000Z' })).status).toBe(201);
+    expect((await w.api('GET', w.path(`/sequences/queue/${g.step}/preview`))).body.hold_reason).toBeNull();
   });
 
   it('an action approved before a dispute is held at the door, the approver reads why, and Retry sends it once the dispute is resolved', async () => {
