@@ -3,7 +3,7 @@
 // their own line from here too.
 const USAGE = {
   serve:
-    'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--trust-proxy] [--team [--tls-cert F --tls-key F] [--insecure-http] [--mail-ports LIST|any] [--mail-hosts LIST]] [--sync-interval SECONDS] [--reply-minutes N] [--portal-url URL]',
+    'ardesk serve [--port N] [--host H] [--db FILE | --data-dir DIR] [--demo] [--token-days N] [--trust-proxy] [--team [--tls-cert F --tls-key F] [--insecure-http] [--mail-ports LIST|any] [--mail-hosts LIST]] [--sync-interval SECONDS] [--reply-minutes N] [--portal-url URL] [--webhook-hosts LIST]',
   connect: 'ardesk connect --db FILE --server URL --username U --password P [--company C ...] [--resync]',
   sync: 'ardesk sync --db FILE [--json] [--server URL]   (--server: move this desktop to the team server\'s new address)',
   seed: 'ardesk seed --db FILE [--demo] [--invoices N] [--customers N (default: about one per 20 invoices)] [--seed S]',

@@ -441,10 +441,12 @@ export interface ScheduledStepsTable {
   edited_subject: Generated<string | null>;
   edited_body: Generated<string | null>;
   edited_at: Generated<string | null>;
-  /** Why a cancelled step did not run: 'skipped' by the collector; null otherwise. */
+  /** Why a cancelled step did not run: 'skipped' by the collector, 'caught_up' (a back-dated enrollment's earlier emails); null otherwise. */
   cancel_reason: Generated<string | null>;
   /** The row of the same customer and day whose one email also covers this row's invoice (0230). */
   merged_into: Generated<string | null>;
+  /** The address the step's email went to, kept at its claim (0411). */
+  sent_to: Generated<string | null>;
 }
 
 export type DisputeStatus = 'open' | 'resolved';
@@ -865,6 +867,29 @@ export interface StatementRunItemsTable {
   updated_at: string;
 }
 
+export type PromiseOutcome = 'kept' | 'broken' | 'void';
+
+/** A promise to pay judged once, the day after its date plus the grace days (0410, core/promises). */
+export interface PromiseFollowupsTable {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  /** Null: a promise for the whole account. */
+  invoice_id: string | null;
+  source: 'communication' | 'action';
+  source_id: string;
+  promised_date: string;
+  /** Minor units; null when no amount was said (then the whole balance). */
+  promised_amount: number | null;
+  grace_days: number;
+  outcome: PromiseOutcome;
+  /** Minor units paid from the promise's recording through its date plus grace. */
+  paid_amount: number;
+  /** The "promise broken" action made for a broken one. */
+  action_id: string | null;
+  judged_at: string;
+}
+
 /** A signed portal link of a customer (0380): only the token's SHA-256 is kept. */
 export interface PortalLinksTable {
   id: string;
@@ -1024,7 +1049,69 @@ export interface BankRemittanceAdvicesTable {
 }
 
 /** An event for scripts: what happened, read from the change record (0430). */
+export interface EventsTable {
+  seq: Generated<number>;
+  id: string;
+  company_id: string;
+  type: string;
+  resource_type: string;
+  resource_id: string;
+  /** JSON: the fields the change wrote, with the resource's id. */
+  data: string;
+  created_at: string;
+}
+
+/** One row (id 1): how far the event materializer has read the change record and the rejected sync operations (0430). */
+export interface EventCursorTable {
+  id: number;
+  changes_seq: number;
+  rejections_seq: number;
+}
+
+/** An owner's webhook endpoint (0430); the signing secret is kept encrypted, shown once. */
+export interface WebhookEndpointsTable {
+  id: string;
+  company_id: string;
+  url: string;
+  /** JSON array of event types, or ["*"]. */
+  events: string;
+  description: Generated<string>;
+  secret_enc: string;
+  created_at: string;
+  updated_at: string;
+  /** The first failed attempt since the last delivered one. */
+  failing_since: string | null;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  deleted_at: string | null;
+}
+
+/** One event for one endpoint: the delivery log and its durable queue (0430). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  company_id: string;
+  endpoint_id: string;
+  event_seq: number;
+  event_id: string;
+  /** "invoice:<id>": deliveries of one resource go out in order. */
+  resource_key: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  last_attempt_at: string | null;
+  response_status: number | null;
+  response_ms: number | null;
+  error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+
 export interface Database {
+  events: EventsTable;
+  event_cursor: EventCursorTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   bank_statements: BankStatementsTable;
   bank_transactions: BankTransactionsTable;
   bank_applications: BankApplicationsTable;
@@ -1085,6 +1172,7 @@ export interface Database {
   sync_outbox: SyncOutboxTable;
   sync_undo: SyncUndoTable;
   sync_rejections: SyncRejectionsTable;
+  promise_followups: PromiseFollowupsTable;
 }
 
 export type Invoice = Selectable<InvoicesTable>;

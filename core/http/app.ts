@@ -11,6 +11,7 @@ import { crossSiteGuard } from './middleware/cross-site';
 import { hostGuard } from './middleware/host';
 import { refuseUntypeableText } from './middleware/typeable-text';
 import { createRouter } from './openapi';
+import { PUBLIC_WEBHOOKS } from '../webhooks/destination';
 import { forwardedAddress } from './context';
 import { errorToResponse, problem } from './problem';
 import { limitBody } from './middleware/body-limit';
@@ -62,6 +63,7 @@ export function createApp(engine: Engine, overrides: Partial<HttpOptions> = {}):
     team: overrides.team ?? false,
     trustProxy: overrides.trustProxy ?? false,
     mailRule: overrides.mailRule ?? (overrides.team ? TEAM_MAIL_ENDPOINT : ANY_MAIL_ENDPOINT),
+    webhookRule: overrides.webhookRule ?? PUBLIC_WEBHOOKS,
     portalBaseUrl: overrides.portalBaseUrl ?? (() => null),
     portalLimiter: overrides.portalLimiter ?? new PortalLimiter(engine.clock),
   };

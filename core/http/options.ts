@@ -1,6 +1,7 @@
 /** How the HTTP app is built: one server's settings, chosen by its composition root (runtime, CLI, tests). */
 import type { LoginThrottle } from '../auth/throttle';
 import type { MailEndpointRule } from '../email/endpoints';
+import type { WebhookHostRule } from '../webhooks/destination';
 import type { PortalLimiter } from '../portal/limits';
 import type { PokeHub } from '../sync/pokes';
 import type { SyncSession } from '../sync/session';
@@ -33,6 +34,8 @@ export interface HttpOptions {
   team: boolean;
   /** Which mail servers email connections may reach; a team server's default is the usual ports. */
   mailRule: MailEndpointRule;
+  /** Which addresses webhooks may go to: public ones, and the private hosts the operator allows (--webhook-hosts). */
+  webhookRule: WebhookHostRule;
   /**
    * A reverse proxy on this machine forwards the requests (ardesk serve --trust-proxy): the login
    * throttle counts each client by the address the proxy forwards (X-Forwarded-For) instead of

@@ -12,8 +12,11 @@ import { BULK_LANE, coreJobHandlers, SEND_LANE } from './job-handlers';
 import { createWorker, WORKER_DEFAULTS } from '../jobs/worker';
 import { setPortalLinkMaker } from '../email/portal-link';
 import { mintPortalLink, portalUrl } from '../portal/links';
+import { startPromiseScheduler } from '../promises/job';
 import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from '../replies/sync';
 import { DEFAULT_SYNC_INTERVAL_MS } from '../sync/loop';
+import { PUBLIC_WEBHOOKS } from '../webhooks/destination';
+import { startWebhookLoop } from '../webhooks/loop';
 import { createSyncSession } from '../sync/session';
 
 export interface RuntimeOptions extends Partial<HttpOptions> {
@@ -31,7 +34,11 @@ export interface RuntimeOptions extends Partial<HttpOptions> {
   replyReadIntervalMs?: number;
   /** The address customers reach this server at, for portal links (a reverse proxy's); this server's own by default. */
   portalUrl?: string;
+  /** How often new events are read and due webhook deliveries sent (default 2 s). */
+  webhookPollMs?: number;
 }
+
+const WEBHOOK_POLL_MS = 2000;
 
 export interface Runtime {
   url: string;
@@ -90,6 +97,8 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const snapshots = startSnapshotScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
   // The managers' weekly digest, queued once a week per company (bulk lane).
   const digests = startTeamDigestScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
+  // The day's promise follow-up, queued like the snapshots (once a day per company, on the bulk lane).
+  const promises = startPromiseScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
   // Replies are read on a schedule: a reading job per connection per interval (and one at start),
   // unless the interval is 0 (read on request only).
   let queueing: Promise<unknown> = Promise.resolve();
@@ -104,6 +113,8 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
     replyTimer.unref();
   }
   const intelligence = startIntelligenceScheduler(engine, options.jobPollMs ? { pollMs: options.jobPollMs } : {});
+  // Events and webhook deliveries: a lane of their own, never ahead of a customer's email.
+  const webhooks = startWebhookLoop(engine, { rule: options.webhookRule ?? PUBLIC_WEBHOOKS, everyMs: options.webhookPollMs ?? WEBHOOK_POLL_MS, onError: WORKER_DEFAULTS.onError });
   await sync.start();
   return {
     url: `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`,
@@ -114,11 +125,13 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
       await sync.stop();
       await snapshots.stop();
       await digests.stop();
+      await promises.stop();
       clearInterval(replyTimer);
       await queueing;
       // The job in hand finishes (and records its outcome) before the database can be closed; a
       // refresh in hand is stopped first (it may have minutes to go), and its job fails to be retried.
       await intelligence.stop();
+      await webhooks.stop();
       const refreshClosed = refresher.close();
       await Promise.all(workers.map((worker) => worker.stop()));
       await refreshClosed;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULT_TOKEN_TTL_DAYS } from '../../auth/sessions';
 import { type MailEndpointRule, USUAL_MAIL_PORTS } from '../../email/endpoints';
@@ -11,12 +11,21 @@ import { REPLY_READ_INTERVAL_MS } from '../../replies/sync';
 import { prepareDemo } from '../../seed/demo';
 import { syncState } from '../../sync/state';
 import { setSyncRole } from '../../sync/triggers';
-import { DB_OPTIONS, databaseFile, intOption, parse, UsageError } from '../options';
+import { PUBLIC_WEBHOOKS, type WebhookHostRule } from '../../webhooks/destination';
+import { DB_OPTIONS, databaseFile, intOption, parse, readOptionFile, UsageError } from '../options';
 
 /**
  * --mail-ports 25,587 or any (default: the usual SMTP and IMAP ports); --mail-hosts a,b (default:
  * any host but private and loopback addresses, which only --mail-hosts can allow).
  */
+/** --webhook-hosts a,b: private or loopback hosts webhooks may go to (default: none, public addresses only). */
+export function webhookRuleOf(hosts: string | undefined): WebhookHostRule {
+  if (hosts === undefined) return PUBLIC_WEBHOOKS;
+  const allowedHosts = hosts.split(',').map((h) => h.trim()).filter(Boolean);
+  if (allowedHosts.length === 0) throw new UsageError('--webhook-hosts needs at least one host name');
+  return { allowedHosts };
+}
+
 export function mailRuleOf(ports: string | undefined, hosts: string | undefined): MailEndpointRule {
   const list = (text: string) => text.split(',').map((p) => p.trim()).filter(Boolean);
   let allowedPorts: number[] | null = USUAL_MAIL_PORTS;
@@ -55,12 +64,13 @@ export async function serveCommand(args: string[], options: { freePortIfTaken?: 
     'insecure-http': { type: 'boolean' },
     'mail-ports': { type: 'string' },
     'mail-hosts': { type: 'string' },
+    'webhook-hosts': { type: 'string' },
     'trust-proxy': { type: 'boolean' },
     'sync-interval': { type: 'string' },
     'reply-minutes': { type: 'string' },
     'portal-url': { type: 'string' },
   });
-  const file = databaseFile(values, Boolean(values.demo));
+  const file = databaseFile(values, Boolean(values.demo), true);
   if (values.demo && !values.db && !values['data-dir']) console.log(`ardesk: the demo workspace lives in ${dirname(file)} (its own folder: your own data folder is not touched)`);
   const port = intOption(values.port, 'port', 4870, 0, 65535);
   const tokenTtlDays = intOption(values['token-days'], 'token-days', DEFAULT_TOKEN_TTL_DAYS, 1, 3650);
@@ -71,8 +81,9 @@ export async function serveCommand(args: string[], options: { freePortIfTaken?: 
     throw new UsageError('--tls-cert, --tls-key, --insecure-http, --mail-ports and --mail-hosts go with --team');
   }
   const mailRule = values.team ? mailRuleOf(values['mail-ports'], values['mail-hosts']) : undefined;
+  const webhookRule = webhookRuleOf(values['webhook-hosts']);
   if (Boolean(values['tls-cert']) !== Boolean(values['tls-key'])) throw new UsageError('Give both --tls-cert and --tls-key');
-  const tls = values['tls-cert'] && values['tls-key'] ? { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']) } : undefined;
+  const tls = values['tls-cert'] && values['tls-key'] ? { cert: readOptionFile(values['tls-cert'], 'tls-cert'), key: readOptionFile(values['tls-key'], 'tls-key') } : undefined;
   // Listening before anything can be told to stop: a stop asked for during start-up comes once the
   // server is up. Listeners stay until exit: Ctrl-C reaches a launcher and its child both, and a
   // repeated signal must not cut the clean stop short.
@@ -89,7 +100,7 @@ export async function serveCommand(args: string[], options: { freePortIfTaken?: 
   }
   if (values.demo) console.log(await prepareDemo(engine, file));
   const refuseCredentialsInClear = Boolean(values.team) && !tls && !isLoopback(host) && !values['insecure-http'];
-  const start = (onPort: number) => startRuntime(engine, { port: onPort, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule, trustProxy: Boolean(values['trust-proxy']), portalUrl: portalUrlOf(values['portal-url']) });
+  const start = (onPort: number) => startRuntime(engine, { port: onPort, host, rendererDir: RENDERER_DIR, tokenTtlDays, tls, syncIntervalMs, replyReadIntervalMs, refuseCredentialsInClear, team: Boolean(values.team), mailRule, webhookRule, trustProxy: Boolean(values['trust-proxy']), portalUrl: portalUrlOf(values['portal-url']) });
   let runtime: Runtime;
   try {
     runtime = await start(port);

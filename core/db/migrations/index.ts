@@ -39,11 +39,14 @@ import * as m0300 from './0300_forecast_inflows';
 import * as m0310 from './0310_mail_tls_trust';
 import * as m0320 from './0320_job_lease_owner';
 import * as m0350 from './0350_reply_readings';
-import * as m0370 from './0370_bank';
 import * as m0360 from './0360_contact_settings';
+import * as m0370 from './0370_bank';
 import * as m0380 from './0380_portal';
-import * as m0415 from './0415_email_threads';
 import * as m0390 from './0390_companies_from_nothing';
+import * as m0410 from './0410_promise_followups';
+import * as m0411 from './0411_step_sent_to';
+import * as m0415 from './0415_email_threads';
+import * as m0430 from './0430_webhooks';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -82,9 +85,12 @@ export const migrations: Record<string, Migration> = {
   '0310_mail_tls_trust': m0310,
   '0320_job_lease_owner': m0320,
   '0350_reply_readings': m0350,
-  '0370_bank': m0370,
   '0360_contact_settings': m0360,
+  '0370_bank': m0370,
   '0380_portal': m0380,
-  '0415_email_threads': m0415,
   '0390_companies_from_nothing': m0390,
+  '0410_promise_followups': m0410,
+  '0411_step_sent_to': m0411,
+  '0415_email_threads': m0415,
+  '0430_webhooks': m0430,
 };

@@ -27,14 +27,16 @@ import { labelRoutes } from './labels';
 import { memberRoutes } from './members';
 import { metricsRoutes } from './metrics';
 import { paymentRoutes } from './payments';
+import { promiseRoutes } from './promises';
 import { teamRoutes } from './team';
 import { teamViewRoutes } from './team-view';
 import { tokenRoutes } from './tokens';
+import { webhookRoutes } from './webhooks';
 
 /**
  * The protected spec API, one router per area. Each router declares full paths; the app mounts
  * them all at '/' behind the token and company middleware.
  */
-export function protectedRoutes(options: Pick<HttpOptions, 'throttle'>): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), bankRoutes(), contactRoutes()];
+export function protectedRoutes(options: Pick<HttpOptions, 'throttle' | 'webhookRule'>): OpenAPIHono<AppEnv>[] {
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), bankRoutes(), promiseRoutes(), contactRoutes(), webhookRoutes(options)];
 }
