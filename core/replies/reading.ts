@@ -98,6 +98,20 @@ const COMMITMENT = [
 /** A commitment turned down: "we cannot pay", "won't be able to pay until". */
 const REFUSAL = new RegExp(String.raw`\b(?:can['’]?t|cannot|can not|won['’]?t|will not|wont|unable to|not able to|not going to|refuse to|don['’]?t (?:plan|intend|expect) to|do not (?:plan|intend|expect) to|no way)\s+(?:\w+\s+){0,3}?(?:${PAY_VERB}|paid|be paid|approve|authori[sz]e|process)\b`, 'i');
 
+/**
+ * A hedge takes the commitment out of the words: the writer hopes, tries, thinks or may, rather
+ * than will ("we should be able to pay Friday", "hopefully next week", "I think it goes out
+ * Monday"). Commitment language states what will happen; hedged language reports a wish or a guess.
+ */
+const HEDGE = /\b(?:hopefully|hope(?:s|d)? to|hoping(?: to)?|(?:we|i) hope|try(?:ing)? to|will try|['’]ll try|do (?:our|my) best|attempt(?:ing)? to|aim(?:ing)? to|might|may (?:be able|pay|send|get|process|release|transfer|wire|go)|possibly|probably|perhaps|maybe|should be able to|(?:i|we) (?:think|believe|guess|assume|reckon)|not (?:sure|certain)|if possible|if all goes well|fingers crossed|ideally|tentatively)\b/i;
+
+/**
+ * A commitment to do something other than pay, about the payment: to ask, check, confirm or find
+ * out ("I'll ask AP to release it Friday", "I will confirm the payment date by Monday", "let me
+ * check when the transfer goes out"). The writer promises an answer, not the money.
+ */
+const DEFERRAL = /\b(?:ask(?:ing)?|check(?:ing)?(?! (?:is|was|will|goes|went|run))|confirm(?:ing)?|find(?:ing)? out|let you know|get(?:ting)? back to you|look(?:ing)? into|follow(?:ing)? up|see (?:if|whether|when)|verify|chase|remind|push(?:ing)?|talk(?:ing)? (?:to|with)|speak(?:ing)? (?:to|with)|forward(?:ing)?|escalat(?:e|ing)|rais(?:e|ing) (?:it|this))\b[^.?!;]{0,60}?\b(?:pay|paid|paying|payment|release|transfer|wire|remit|check run|process|ach)\b/i;
+
 /** A commitment that waits on something else: "once we receive the credit memo", "if approved", "before I pay". */
 const CONDITION = /\b(?:if|once|unless|provided(?: that)?|pending|subject to|as soon as (?:we|i|you) (?:get|receive|have|hear)|after (?:we|i) (?:get|receive|have|hear)|after (?:you|the)\b[^.?!]{0,30}\b(?:send|fix|correct|credit|issue|confirm)|before (?:we|i) (?:pay|can pay|release|send)|until (?:we|i|you|the)\b)/i;
 
@@ -310,7 +324,7 @@ const clip = (s: string) => (s.length > SENTENCE_MAX ? `${s.slice(0, SENTENCE_MA
 /** A sentence that commits to paying, turned down by nothing and waiting on nothing. */
 export function isCommitment(sentence: string): boolean {
   if (/\?\s*$/.test(sentence)) return false;
-  if (REFUSAL.test(sentence) || CONDITION.test(sentence)) return false;
+  if (REFUSAL.test(sentence) || CONDITION.test(sentence) || HEDGE.test(sentence) || DEFERRAL.test(sentence)) return false;
   return COMMITMENT.some((re) => re.test(sentence));
 }
 

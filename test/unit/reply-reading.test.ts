@@ -41,8 +41,12 @@ function corpus(): Case[] {
   return cases;
 }
 
-/** Written after the reader had been tuned on the other files, and run once as written. */
-const HELD_OUT = 'held-out.txt';
+/**
+ * Written after the reader had been tuned on the other files, and run once as written: the first
+ * (its one false promise then narrowed a rule, so it no longer is held out), and the second, written
+ * after the hedge and deferral rules and never used to tune anything.
+ */
+const HELD_OUT = ['held-out.txt', 'held-out-2.txt'];
 
 interface Score {
   replies: number;
@@ -95,11 +99,10 @@ describe('the reply corpus', () => {
 
   it('reads promises with at least 95% precision, and prints every misreading', () => {
     const all = score(cases);
-    const heldOut = score(cases.filter((c) => c.file === HELD_OUT));
     console.log(
       [
         `reply corpus: ${report(all)}`,
-        `  of which held out (${HELD_OUT}, written after the reader was tuned on the rest): ${report(heldOut)}`,
+        ...HELD_OUT.map((file) => `  of which held out (${file}, written after the reader was tuned on the rest): ${report(score(cases.filter((c) => c.file === file)))}`),
         ...all.misread.map((m) => `  misread: ${m}`),
       ].join('\n'),
     );
@@ -146,6 +149,25 @@ describe('the rules under the reading', () => {
     expect(readReply(null, 'We cannot pay until Dec 15.', '2026-11-24T10:00:00Z').kind).toBe('none');
     expect(readReply(null, 'We will pay on Dec 4 if you waive the late fee.', '2026-11-24T10:00:00Z').kind).not.toBe('promise');
     expect(readReply(null, 'Can we pay on Dec 4?', '2026-11-24T10:00:00Z').kind).toBe('needs_answer');
+  });
+});
+
+describe('commitment language, by principle', () => {
+  const said = '2026-11-24T10:00:00Z';
+  it('a hedge (hope, try, think, may, should be able to) is no commitment', () => {
+    for (const body of ['We hope to pay on Dec 4.', 'We will do our best to pay on Dec 4.', 'I believe the transfer is scheduled for Dec 4.', 'We should be able to pay on Dec 4.', 'Payment might go out Dec 4.', 'Probably we pay on Dec 4.']) {
+      expect(readReply(null, body, said).kind, body).not.toBe('promise');
+    }
+    // Without the hedge the same words commit.
+    expect(readReply(null, 'We will pay on Dec 4.', said)).toMatchObject({ kind: 'promise', date: '2026-12-04' });
+  });
+
+  it('a commitment to ask, check or confirm something about the payment promises an answer, not the money', () => {
+    for (const body of ['I will ask finance to release the payment on Dec 4.', 'I will confirm the transfer date by Friday.', 'Let me check when the payment goes out; I will let you know by Dec 4.', 'We will follow up with AP on the payment by Dec 4.']) {
+      expect(readReply(null, body, said).kind, body).not.toBe('promise');
+    }
+    // A check (the payment) going out is still a promise.
+    expect(readReply(null, 'The check goes out on Dec 4.', said)).toMatchObject({ kind: 'promise', date: '2026-12-04' });
   });
 });
 
