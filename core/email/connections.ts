@@ -132,15 +132,14 @@ export function validateConnection(input: EmailConnectionInput, creating: boolea
 }
 
 /**
- * A stored password must only ever reach the server its owner chose: changing where or how the
- * connection connects requires giving the password again in the same request.
+ * A stored password must only ever reach the host its owner chose it for, as the account it was
+ * given for: another host or username needs the password again in the same request. A port or TLS
+ * mode changed on the same host keeps it (465 with TLS and 587 with STARTTLS are one server).
  */
 export function needsPasswordAgain(current: Pick<EmailConnection, (typeof SERVER_FIELDS)[number] | 'smtp_password_enc'>, input: EmailConnectionInput): boolean {
   if (!current.smtp_password_enc || input.smtp_password !== undefined) return false;
   return (
     (input.smtp_host !== undefined && input.smtp_host.trim().toLowerCase() !== current.smtp_host.toLowerCase()) ||
-    (input.smtp_port !== undefined && input.smtp_port !== current.smtp_port) ||
-    (input.smtp_secure !== undefined && (input.smtp_secure ? 1 : 0) !== current.smtp_secure) ||
     (input.smtp_username !== undefined && blankToNull(input.smtp_username) !== current.smtp_username)
   );
 }
@@ -150,8 +149,6 @@ export function needsImapPasswordAgain(current: Pick<EmailConnection, (typeof IM
   if (!current.imap_password_enc || input.imap_password !== undefined) return false;
   return (
     (input.imap_host !== undefined && (blankToNull(input.imap_host)?.toLowerCase() ?? null) !== (current.imap_host?.toLowerCase() ?? null)) ||
-    (input.imap_port !== undefined && input.imap_port !== current.imap_port) ||
-    (input.imap_secure !== undefined && (input.imap_secure ? 1 : 0) !== current.imap_secure) ||
     (input.imap_username !== undefined && blankToNull(input.imap_username) !== current.imap_username)
   );
 }
@@ -332,10 +329,10 @@ export async function updateConnection(engine: Box, scope: ConnectionScope, conn
     const refused = endpointErrors(rule, input, current);
     if (Object.keys(refused).length) throw new ValidationError('The email connection is invalid', refused);
     if (needsPasswordAgain(current, input)) {
-      throw new ValidationError('Give the SMTP password again to change the server settings', { smtp_password: ['Is required when the host, port, security or username changes'] }, 'password_required');
+      throw new ValidationError('Give the SMTP password again to change the server settings', { smtp_password: ['Is required when the host or username changes'] }, 'password_required');
     }
     if (needsImapPasswordAgain(current, input)) {
-      throw new ValidationError('Give the IMAP password again to change the IMAP server settings', { imap_password: ['Is required when the IMAP host, port, security or username changes'] }, 'password_required');
+      throw new ValidationError('Give the IMAP password again to change the IMAP server settings', { imap_password: ['Is required when the IMAP host or username changes'] }, 'password_required');
     }
     const changes: Partial<EmailConnection> = {};
     if (input.name !== undefined) changes.name = input.name.trim();

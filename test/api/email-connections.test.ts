@@ -20,12 +20,13 @@ describe('email connection rules (pure)', () => {
     expect(validateConnection({ is_default: true, is_active: false }, false).is_default).toBeDefined();
   });
 
-  it('asks for the password again only when a stored one would go to a different server', () => {
+  it('asks for the password again only when a stored one would go to another host or account', () => {
     const current = { smtp_host: 'smtp.acme.example', smtp_port: 587, smtp_secure: 0 as const, smtp_username: 'ar', smtp_password_enc: 'sealed' };
     expect(needsPasswordAgain(current, { smtp_host: 'evil.example' })).toBe(true);
-    expect(needsPasswordAgain(current, { smtp_port: 25 })).toBe(true);
-    expect(needsPasswordAgain(current, { smtp_secure: true })).toBe(true);
     expect(needsPasswordAgain(current, { smtp_username: 'other' })).toBe(true);
+    // The same host on another port or TLS mode (465 with TLS, 587 with STARTTLS) keeps it.
+    expect(needsPasswordAgain(current, { smtp_port: 465, smtp_secure: true })).toBe(false);
+    expect(needsPasswordAgain(current, { smtp_port: 25 })).toBe(false);
     expect(needsPasswordAgain(current, { smtp_host: 'SMTP.ACME.EXAMPLE', smtp_port: 587, name: 'Renamed' })).toBe(false);
     expect(needsPasswordAgain(current, { smtp_host: 'evil.example', smtp_password: 'new' })).toBe(false);
     expect(needsPasswordAgain({ ...current, smtp_password_enc: null }, { smtp_host: 'evil.example' })).toBe(false);
@@ -180,10 +181,15 @@ describe('email connections API (extension)', () => {
     expect(renamed.body).toMatchObject({ name: 'Collections', from_name: null, allow_shared_sending: true, has_password: true });
     expect((await storedRow(created.id)).smtp_password_enc).toBe(before);
 
-    const moved = await send('PATCH', `${w.base}/email-connections/${created.id}`, { smtp_host: 'evil.example' });
+    const moved = await send('PATCH', `${w.base}/email-connections/${created.id}`, { smtp_host: 'evil.example', smtp_port: 465 });
     expect(moved.status).toBe(400);
-    expect(moved.body.code).toBe('password_required');
+    expect(moved.body).toMatchObject({ code: 'password_required', errors: { smtp_password: ['Is required when the host or username changes'] } });
     expect((await storedRow(created.id)).smtp_host).toBe('smtp.acme.example');
+
+    // Another port on the same host keeps the stored password.
+    const reported = await send('PATCH', `${w.base}/email-connections/${created.id}`, { smtp_port: 465, smtp_secure: true });
+    expect(reported.body).toMatchObject({ smtp_port: 465, smtp_secure: true, has_password: true });
+    expect((await storedRow(created.id)).smtp_password_enc).toBe(before);
 
     const movedWithPassword = await send('PATCH', `${w.base}/email-connections/${created.id}`, { smtp_host: 'smtp2.acme.example', smtp_port: 465, smtp_secure: true, smtp_password: `${SECRET}-2` });
     expect(movedWithPassword.body).toMatchObject({ smtp_host: 'smtp2.acme.example', smtp_port: 465, smtp_secure: true, has_password: true });
