@@ -158,7 +158,7 @@ export function customerSums(open: InvoiceFact[], amount: number): Array<{ invoi
   let running = 0;
   for (let n = 0; n < open.length && running < amount; n++) {
     running += open[n].balance;
-    if (n > 0 && running === amount) add(open.slice(0, n + 1), 'amount equals the oldest open invoices together');
+    if (n > 0 && running === amount) add(open.slice(0, n + 1), n === open.length - 1 ? 'amount equals everything the customer owes' : 'amount equals the oldest open invoices together');
   }
   const pairs = open.slice(0, MAX_PAIR_INVOICES);
   for (let a = 0; a < pairs.length; a++) {

@@ -9,7 +9,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { invoiceRf } from '../../core/bank/rf';
 import { type CamtEntry, camt053 } from '../../core/bench/camt';
 import { createApp } from '../../core/http/app';
+import { createRng } from '../../core/seed/random';
+import { seedDatabase } from '../../core/seed/index';
 import { call, useApiWorkspace } from '../support/api';
+import { testEngine } from '../support/engine';
 import { type Ledger, ledger } from '../support/ledger-fixtures';
 import { fixture, insertActionRow } from '../support/rows';
 
@@ -265,4 +268,162 @@ describe('bank statements API', () => {
     expect(big.status).toBe(413);
     expect((await get(`${w.base}/bank-statements`)).body.count).toBe(0);
   });
+});
+
+/**
+ * The issue's matching test with known truth: 200 credits (and debits) written from the demo
+ * ledger with a seeded random, each credit knowing the invoices it pays (or none): exact, typed and
+ * RF references, several invoices in one credit, partial payments, a learned payer account without
+ * a reference, a payer name only, and noise (interest, refunds, transfers). Automatic applications
+ * must all be right, at least 70% of the credits with a true invoice applied automatically, and
+ * the top suggestion right for at least 90% of the rest.
+ */
+describe('matching 200 credits of known truth against the demo ledger', () => {
+  interface Open {
+    id: string;
+    number: string;
+    customer_id: string;
+    name: string;
+    balance: number;
+  }
+  interface Truth {
+    kind: string;
+    reference: string;
+    invoices: string[];
+  }
+
+  it('applies only what is right, most of what has a true invoice, and ranks the right invoice first for the rest', async () => {
+    const engine = await testEngine('2026-11-23T12:00:00.000Z');
+    try {
+      await seedDatabase(engine, { demo: true, invoices: 3000, customers: 300 });
+      const app = createApp(engine);
+      const login = await call(app, 'POST', '/api/v1/auth/login/', { body: { username: 'demo', password: 'demo' } });
+      const token = login.body.token as string;
+      const company = (login.body.companies as Array<{ id: string; name: string }>).find((c) => c.name === 'Acme Industrial Supply')!.id;
+      const rng = createRng(38);
+      const open = engine.database.sqlite
+        .prepare(`SELECT i.id, i.invoice_number AS number, i.customer_id, c.name, i.balance FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.company_id = ? AND i.closing_reason IS NULL AND i.balance > 0 ORDER BY i.invoice_number`)
+        .all(company) as Open[];
+      const shuffled = [...open].sort(() => rng.next() - 0.5);
+      const used = new Set<string>();
+      const byCustomer = new Map<string, Open[]>();
+      for (const i of open) byCustomer.set(i.customer_id, [...(byCustomer.get(i.customer_id) ?? []), i]);
+      const take = (ok: (i: Open) => boolean = () => true) => {
+        const i = shuffled.find((x) => !used.has(x.id) && ok(x));
+        if (!i) throw new Error('the demo ledger ran out of open invoices for the test');
+        used.add(i.id);
+        return i;
+      };
+      const digits = (i: Open) => i.number.replace(/\D/g, '');
+      const uniqueInCustomer = (i: Open) => (byCustomer.get(i.customer_id) ?? []).filter((x) => x.balance === i.balance).length === 1;
+      const iban = (n: number) => `DE${String(10 + (n % 89)).padStart(2, '0')}${String(370400440000000000 + n * 7919).slice(0, 18)}`;
+      let seq = 0;
+      const entries: CamtEntry[] = [];
+      const truths: Truth[] = [];
+      const add = (kind: string, invoices: Open[], fields: Partial<CamtEntry> & { amount_cents: number }) => {
+        const reference = `T${++seq}`;
+        entries.push({ booked_on: '2026-11-20', direction: 'credit', reference, ...fields });
+        truths.push({ kind, reference, invoices: invoices.map((i) => i.id) });
+      };
+
+      // An earlier statement teaches 20 customers' accounts (each pays one invoice by its reference).
+      const learnedCustomers = [...byCustomer.values()].filter((list) => list.length >= 2 && list.some(uniqueInCustomer)).slice(0, 20);
+      const history: CamtEntry[] = learnedCustomers.map((list, n) => {
+        const target = list.find(uniqueInCustomer)!;
+        const paid = list.find((x) => x !== target && x.balance !== target.balance) ?? list.find((x) => x !== target)!;
+        used.add(paid.id);
+        used.add(target.id);
+        return { booked_on: '2026-11-18', direction: 'credit', reference: `H${n}`, amount_cents: paid.balance, text: paid.number, party_name: paid.name.toUpperCase(), party_iban: iban(n) };
+      });
+      const learnedTargets = learnedCustomers.map((list) => list.find(uniqueInCustomer)!);
+
+      for (let n = 0; n < 45; n++) {
+        const i = take();
+        add('exact reference', [i], { amount_cents: i.balance, text: rng.pick([i.number, `Invoice ${i.number}`, `Payment for ${i.number} thank you`, `${i.number} / ${i.name}`]), party_name: i.name, party_iban: iban(1000 + n) });
+      }
+      for (let n = 0; n < 15; n++) {
+        const i = take();
+        add('RF reference', [i], { amount_cents: i.balance, creditor_reference: invoiceRf(i.number), party_name: i.name.toUpperCase() });
+      }
+      for (let n = 0; n < 20; n++) {
+        const first = take((x) => (byCustomer.get(x.customer_id) ?? []).filter((y) => !used.has(y.id)).length >= 2);
+        const others = (byCustomer.get(first.customer_id) ?? []).filter((y) => !used.has(y.id)).slice(0, rng.int(1, 2));
+        for (const o of others) used.add(o.id);
+        const all = [first, ...others];
+        const text = rng.pick([`Invoices ${all.map(digits).join(', ')}`, all.map((x) => x.number).join(' '), `inv ${all.map(digits).join('/')}`]);
+        add('several invoices', all, { amount_cents: all.reduce((s, x) => s + x.balance, 0), text, party_name: first.name });
+      }
+      for (let n = 0; n < 25; n++) {
+        const i = take();
+        const d = digits(i);
+        add('typed reference', [i], { amount_cents: i.balance, text: rng.pick([`inv${d}`, `INV 0${d}`, d, `invoice no. ${d}`, `Rechnung ${d}`]), party_name: i.name });
+      }
+      for (let n = 0; n < 20; n++) {
+        const i = take((x) => x.balance >= 1000);
+        add('partial payment', [i], { amount_cents: Math.round(i.balance * (0.3 + rng.next() * 0.6)), text: `${rng.pick([i.number, digits(i)])} part payment`, party_name: i.name });
+      }
+      learnedTargets.forEach((i, n) => add('learned account, no reference', [i], { amount_cents: i.balance, text: rng.pick(['Payment', 'AP run 47', 'Thanks', '']), party_name: i.name.toUpperCase(), party_iban: iban(n) }));
+      for (let n = 0; n < 15; n++) {
+        const i = take((x) => uniqueInCustomer(x) && (byCustomer.get(x.customer_id) ?? []).every((y) => y === x || !used.has(y.id)));
+        add('payer name only', [i], { amount_cents: i.balance, text: rng.pick(['Payment', 'Remittance', 'ACH CREDIT']), party_name: rng.pick([i.name, i.name.toUpperCase(), i.name.replace(/ (LLC|Inc\.|Corp\.|Group)$/, '')]) });
+      }
+      const noise = ['BANK INTEREST NOVEMBER', 'Refund Staples order 5531', 'IRS TREAS 310 TAX REF', 'Transfer from savings', 'CASH DEPOSIT', 'Card settlement Stripe'];
+      for (let n = 0; n < 40; n++) add('noise', [], { amount_cents: rng.int(100, 250_000), text: rng.pick(noise), party_name: rng.pick(['Staples Inc', 'US Treasury', null, 'Stripe Payments']) });
+      for (let n = 0; n < 15; n++) entries.push({ booked_on: '2026-11-19', direction: 'debit', reference: `D${n}`, amount_cents: rng.int(1000, 90_000), text: 'Supplier payment', party_name: 'Grainger' });
+      const mixed = [...entries].sort(() => rng.next() - 0.5);
+
+      const upload = async (id: string, list: CamtEntry[]) => {
+        const form = new FormData();
+        form.append('file', new Blob([camt053({ id, iban: 'US00ACME0000000001', currency: 'USD', from: '2026-11-16', to: '2026-11-20', opening_cents: 0, entries: list })]), `${id}.xml`);
+        const res = await app.request(`/api/companies/${company}/bank-statements`, { method: 'POST', body: form, headers: { authorization: `Token ${token}` } });
+        return (await res.json()) as any;
+      };
+      expect((await upload('HISTORY', history)).applied).toBe(20);
+      const summary = await upload('TRUTH', mixed);
+      expect(summary).toMatchObject({ entries: 215, credits: 200, debits: 15, duplicates: 0 });
+
+      const rows = engine.database.sqlite.prepare(`SELECT id, bank_reference, state FROM bank_transactions WHERE statement_id = ?`).all(summary.id) as Array<{ id: string; bank_reference: string; state: string }>;
+      const byRef = new Map(rows.map((r) => [r.bank_reference, r]));
+      const appliedTo = engine.database.sqlite.prepare(`SELECT invoice_id FROM bank_applications WHERE transaction_id = ? AND kind = 'invoice' AND reversed_at IS NULL`).pluck();
+      const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+      const wrong: string[] = [];
+      let withTruth = 0;
+      let automatic = 0;
+      let rest = 0;
+      let topRight = 0;
+      const perKind = new Map<string, { n: number; auto: number; top: number }>();
+      for (const t of truths) {
+        const row = byRef.get(t.reference)!;
+        const k = perKind.get(t.kind) ?? { n: 0, auto: 0, top: 0 };
+        perKind.set(t.kind, k);
+        k.n++;
+        if (row.state === 'applied') {
+          if (!sameSet(appliedTo.all(row.id) as string[], t.invoices)) wrong.push(`${t.kind} ${t.reference}`);
+          else if (t.invoices.length) {
+            automatic++;
+            k.auto++;
+          }
+        }
+        if (!t.invoices.length) continue;
+        withTruth++;
+        if (row.state === 'applied') continue;
+        rest++;
+        const detail = (await call(app, 'GET', `/api/companies/${company}/bank-transactions/${row.id}`, { token })).body;
+        if (detail.proposal && sameSet(detail.proposal.allocations.map((a: { invoice_id: string }) => a.invoice_id), t.invoices)) {
+          topRight++;
+          k.top++;
+        }
+      }
+      const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)}%`;
+      console.log(
+        `bank matching, 200 credits of known truth: automatic applications ${automatic} of ${withTruth} credits with a true invoice (${pct(automatic, withTruth)}), wrong automatic applications ${wrong.length}; top suggestion right for ${topRight} of the other ${rest} (${pct(topRight, rest)})`,
+      );
+      for (const [kind, k] of perKind) console.log(`  ${kind}: ${k.n} credits, ${k.auto} applied automatically, top suggestion right for ${k.top}`);
+      expect(wrong).toEqual([]);
+      expect(automatic / withTruth).toBeGreaterThanOrEqual(0.7);
+      expect(topRight / rest).toBeGreaterThanOrEqual(0.9);
+    } finally {
+      await engine.dispose();
+    }
+  }, 60_000);
 });
