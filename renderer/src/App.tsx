@@ -4,6 +4,7 @@ import { FirstLaunch } from './components/FirstLaunch';
 import { Frame } from './components/Frame';
 import { PageBoundary } from './components/PageBoundary';
 import { SignIn } from './components/SignIn';
+import { NewCompanyButton } from './onboarding/NewCompany';
 import { Toasts } from './components/Toasts';
 import { companyPath, parseRoute, useRoute } from './state/route';
 import { useSession } from './state/session';
@@ -113,7 +114,8 @@ function Workspace() {
       <main className="auth-page">
         <div className="auth-card">
           <h1 className="brand">No company yet</h1>
-          <p className="muted">Your account is not a member of any company. Ask an owner to add you.</p>
+          <p className="muted">Your account is not a member of any company. Ask an owner to add you, or start one of your own.</p>
+          <NewCompanyButton className="btn btn-primary" />
         </div>
       </main>
     );

@@ -104,6 +104,7 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
       };
     };
   };
@@ -136,6 +137,7 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
       };
     };
   };
@@ -150,6 +152,22 @@ export interface paths {
       responses: {
         200: components["schemas"]["Action"];
         400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/actions/{action_id}/envelope": {
+    get: {
+      /** What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, and the documents ticked by default */
+      path: {
+        company_id: string;
+        action_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ActionEnvelope"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -187,6 +205,7 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
       };
     };
   };
@@ -204,6 +223,7 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
       };
     };
   };
@@ -221,6 +241,7 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
       };
     };
   };
@@ -408,6 +429,175 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/bank-statements": {
+    get: {
+      /** Bank statements imported, newest first */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["BankStatementList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Import a bank statement; its credits are matched to open invoices and applied when unambiguous */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        dry_run?: boolean;
+      };
+      body: components["schemas"]["BankStatementImportRequest"];
+      responses: {
+        200: components["schemas"]["BankStatementImport"];
+        201: components["schemas"]["BankStatementImport"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        413: components["schemas"]["Problem"];
+        415: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/bank-statements/{statement_id}": {
+    get: {
+      /** One bank statement with its entries counted by state */
+      path: {
+        company_id: string;
+        statement_id: string;
+      };
+      responses: {
+        200: components["schemas"]["BankStatement"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/bank-statements/{statement_id}/applications.csv": {
+    get: {
+      /** What the statement's credits were applied to, as CSV for the accounting system */
+      path: {
+        company_id: string;
+        statement_id: string;
+      };
+      responses: {
+        200: string;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/bank-statements/{statement_id}/applications.xlsx": {
+    get: {
+      /** What the statement's credits were applied to, as XLSX for the accounting system */
+      path: {
+        company_id: string;
+        statement_id: string;
+      };
+      responses: {
+        200: string;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/bank-transactions": {
+    get: {
+      /** Bank entries to review (or applied, ignored, debits), cursor-paged */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        state?: "applied" | "suggested" | "unmatched" | "ignored" | "debit";
+        statement_id?: string;
+        sort?: "date" | "-date" | "amount" | "-amount" | "confidence" | "-confidence";
+        limit?: number;
+        cursor?: string;
+      };
+      responses: {
+        200: components["schemas"]["BankTransactionList"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/bank-transactions/{transaction_id}": {
+    get: {
+      /** One bank entry with its ranked candidates and what it was applied to */
+      path: {
+        company_id: string;
+        transaction_id: string;
+      };
+      responses: {
+        200: components["schemas"]["BankTransactionDetail"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/bank-transactions/{transaction_id}/apply": {
+    post: {
+      /** Apply a credit to one or several invoices (payments dated the booking day), any rest as unapplied cash */
+      path: {
+        company_id: string;
+        transaction_id: string;
+      };
+      body: components["schemas"]["BankApplyRequest"];
+      responses: {
+        200: components["schemas"]["BankTransactionDetail"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/bank-transactions/{transaction_id}/ignore": {
+    post: {
+      /** Set a credit aside (interest, a refund): it is not a customer's payment */
+      path: {
+        company_id: string;
+        transaction_id: string;
+      };
+      body?: components["schemas"]["BankIgnoreRequest"];
+      responses: {
+        200: components["schemas"]["BankTransactionDetail"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/bank-transactions/{transaction_id}/unapply": {
+    post: {
+      /** Undo a credit's application: its payments are voided and the invoices reopen */
+      path: {
+        company_id: string;
+        transaction_id: string;
+      };
+      responses: {
+        200: components["schemas"]["BankTransactionDetail"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/communications": {
     get: {
       /** Communications (emails sent and received, calls, notes), newest first */
@@ -455,6 +645,67 @@ export interface paths {
       body: components["schemas"]["ReplyReadingCorrection"];
       responses: {
         200: components["schemas"]["Communication"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/communications/{communication_id}/reply": {
+    get: {
+      /** The answer to a customer's email, before it is written: to, from, subject, thread headers, documents, the contact rule */
+      path: {
+        company_id: string;
+        communication_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ReplyDraft"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Answer a customer's email from the timeline */
+      path: {
+        company_id: string;
+        communication_id: string;
+      };
+      body: components["schemas"]["NewReply"];
+      responses: {
+        201: components["schemas"]["Communication"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+        502: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/contact-settings": {
+    get: {
+      /** The company's contact settings */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["ContactSettings"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    patch: {
+      /** Change the company's contact settings (owners only) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["ContactSettingsUpdate"];
+      responses: {
+        200: components["schemas"]["ContactSettings"];
         400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
@@ -558,6 +809,81 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["CustomerChase"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/customers/{customer_id}/contact-stop": {
+    get: {
+      /** A person's stop on contacting the customer */
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+      responses: {
+        200: components["schemas"]["CustomerContactStop"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    put: {
+      /** Pause contact with the customer or mark them "do not contact" (with a reason), or lift it (stop: null) */
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+      body: components["schemas"]["CustomerContactStopUpdate"];
+      responses: {
+        200: components["schemas"]["CustomerContactStop"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/customers/{customer_id}/portal-link": {
+    post: {
+      /** A new link to the customer's payment portal */
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+      responses: {
+        201: components["schemas"]["PortalLink"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+    delete: {
+      /** Revoke every portal link of the customer */
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+      responses: {
+        200: components["schemas"]["PortalLinksRevoked"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/customers/{customer_id}/promises": {
+    get: {
+      /** A customer's promises to pay as judged after their date and grace, and its promise-kept rate */
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+      responses: {
+        200: components["schemas"]["CustomerPromises"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -895,6 +1221,46 @@ export interface paths {
       };
       responses: {
         200: components["schemas"]["EmailHealth"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/email-threads": {
+    get: {
+      /** A customer's email threads, or those touching an invoice, the most recently active first */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        customer_id?: string;
+        invoice_id?: string;
+      };
+      responses: {
+        200: components["schemas"]["EmailThreadList"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/events": {
+    get: {
+      /** Events after a cursor, oldest first: the webhooks' events as a feed; `wait` holds the request up to that many seconds until one comes (long poll) */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        after?: string;
+        limit?: number;
+        types?: string;
+        wait?: number | null;
+      };
+      responses: {
+        200: components["schemas"]["EventPage"];
+        400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -1393,7 +1759,7 @@ export interface paths {
   };
   "/api/companies/{company_id}/members": {
     get: {
-      /** The company's users and their roles (owner only; extension) */
+      /** The company's users and their roles (owners and managers; extension) */
       path: {
         company_id: string;
       };
@@ -1407,13 +1773,13 @@ export interface paths {
       };
     };
     post: {
-      /** Create a user in this company, or add an existing user by username (owner only; extension) */
+      /** Create a user in this company (with a password, or invited with a one-time setup code), or add an existing user by username; a collecting member joins the team (owner only; extension) */
       path: {
         company_id: string;
       };
       body: components["schemas"]["NewCompanyMember"];
       responses: {
-        201: components["schemas"]["CompanyMember"];
+        201: components["schemas"]["AddedCompanyMember"];
         400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
@@ -1562,6 +1928,49 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/portal-files/{file_id}": {
+    get: {
+      /** A file a customer attached in the portal */
+      path: {
+        company_id: string;
+        file_id: string;
+      };
+      responses: {
+        200: string;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/portal-settings": {
+    get: {
+      /** The company's portal settings and whether the portal is available here */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["PortalSettings"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    put: {
+      /** Set how long the company's new portal links stay valid */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["PortalSettingsUpdate"];
+      responses: {
+        200: components["schemas"]["PortalSettings"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/saved-views": {
     get: {
       /** The caller's saved invoice views in this company */
@@ -1628,7 +2037,7 @@ export interface paths {
       };
     };
     post: {
-      /** Enroll one customer; 200 with the existing enrollment if already active in the sequence */
+      /** Enroll one customer; already active in the sequence: 409 already_enrolled unless on_enrolled says keep (200, the existing enrollment) or restart (201) */
       path: {
         company_id: string;
       };
@@ -1640,6 +2049,7 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
       };
     };
   };
@@ -1857,6 +2267,40 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/send-now": {
+    post: {
+      /** Run an upcoming or ready step now: an email goes out at once (through the contact rule and the daily limit, as a send); a call or task becomes ready in Today */
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+      body?: components["schemas"]["SendScheduledStepRequest"];
+      responses: {
+        200: components["schemas"]["ScheduledStep"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/sent": {
+    get: {
+      /** What a step that ran put out: the email as sent (to, from, subject, body, attachments), or the call or note it recorded */
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+      responses: {
+        200: components["schemas"]["SentStepMessage"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/skip": {
     post: {
       /** Skip a pending step: cancelled, shown in history as skipped; the enrollment goes on */
@@ -1940,7 +2384,7 @@ export interface paths {
   };
   "/api/companies/{company_id}/sequences/{sequence_id}/enrollments/bulk": {
     post: {
-      /** Enroll many customers into an active sequence; active ones are re-enrolled */
+      /** Enroll many customers into an active sequence; those already active are kept or re-enrolled as on_enrolled says (409 already_enrolled without it) */
       path: {
         company_id: string;
         sequence_id: string;
@@ -1952,6 +2396,7 @@ export interface paths {
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
       };
     };
   };
@@ -2205,6 +2650,163 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/team-view": {
+    get: {
+      /** Each collector's book and week, for managers and owners */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        as_of?: string;
+      };
+      responses: {
+        200: components["schemas"]["TeamView"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/team-view/export": {
+    get: {
+      /** The team view as a CSV file */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        as_of?: string;
+      };
+      responses: {
+        200: string;
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/webhooks": {
+    get: {
+      /** The company's webhooks (owners) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: components["schemas"]["WebhookList"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    post: {
+      /** Register a webhook (owners); the answer carries its secret, once */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["NewWebhook"];
+      responses: {
+        201: components["schemas"]["WebhookWithSecret"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/webhooks/{webhook_id}": {
+    get: {
+      /** One webhook (owners) */
+      path: {
+        company_id: string;
+        webhook_id: string;
+      };
+      responses: {
+        200: components["schemas"]["Webhook"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    patch: {
+      /** Change a webhook, or enable it again (owners) */
+      path: {
+        company_id: string;
+        webhook_id: string;
+      };
+      body: components["schemas"]["WebhookPatch"];
+      responses: {
+        200: components["schemas"]["Webhook"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    delete: {
+      /** Delete a webhook; its pending deliveries are dropped (owners) */
+      path: {
+        company_id: string;
+        webhook_id: string;
+      };
+      responses: {
+        204: null;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/webhooks/{webhook_id}/deliveries": {
+    get: {
+      /** The delivery log, newest first (owners) */
+      path: {
+        company_id: string;
+        webhook_id: string;
+      };
+      query?: {
+        limit?: number;
+      };
+      responses: {
+        200: components["schemas"]["WebhookDeliveryList"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/replay": {
+    post: {
+      /** Send a delivered or failed event again, with the same event id (owners) */
+      path: {
+        company_id: string;
+        webhook_id: string;
+        delivery_id: string;
+      };
+      responses: {
+        202: components["schemas"]["WebhookReplay"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/webhooks/{webhook_id}/rotate-secret": {
+    post: {
+      /** A new signing secret, shown once (owners) */
+      path: {
+        company_id: string;
+        webhook_id: string;
+      };
+      responses: {
+        200: components["schemas"]["WebhookSecret"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/intelligence/insights": {
     get: {
       /** Insights of one company the caller belongs to */
@@ -2335,12 +2937,22 @@ export interface paths {
         401: components["schemas"]["Problem"];
       };
     };
+    post: {
+      /** Create a company; the caller becomes its owner and joins its team (extension) */
+      body: components["schemas"]["NewCompanyRequest"];
+      responses: {
+        201: components["schemas"]["NewCompany"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+      };
+    };
   };
   "/api/v1/setup/": {
     get: {
       /** Whether this workspace has any user yet (first launch) */
       responses: {
         200: components["schemas"]["SetupStatus"];
+        400: components["schemas"]["Problem"];
       };
     };
   };
@@ -2360,6 +2972,18 @@ export interface paths {
         };
         400: components["schemas"]["Problem"];
         409: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/v1/setup/code/": {
+    post: {
+      /** An invited user signs in once with their setup code and sets their password (extension) */
+      body: components["schemas"]["SetupCodeRequest"];
+      responses: {
+        200: components["schemas"]["LoginResponse"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        429: components["schemas"]["Problem"];
       };
     };
   };
@@ -2583,6 +3207,16 @@ export interface components {
       recipient: string | null;
       sent_at: string | null;
     } | null;
+    ActionEnvelope: {
+      from: {
+        connection: string;
+        name: string;
+        address: string;
+      } | null;
+      to: string[];
+      subject: string;
+      attach: ("invoice_pdf" | "statement")[];
+    };
     ActionList: {
       count: number;
       page: number;
@@ -2634,6 +3268,10 @@ export interface components {
     ActivityList: {
       count: number;
       data: components["schemas"]["ActivityEntry"][];
+    };
+    AddedCompanyMember: components["schemas"]["CompanyMember"] & {
+      setup_code?: string;
+      setup_code_expires_at?: string;
     };
     AgingBucket: "current" | "1_30" | "31_60" | "61_90" | "91_over";
     AgingDetails: {
@@ -2729,6 +3367,7 @@ export interface components {
       attach?: ("invoice_pdf" | "statement")[];
       approved_by?: string | null;
       comment?: string;
+      override_reason?: string;
     };
     AttachmentPreview: {
       kind: "invoice_pdf" | "statement";
@@ -2745,13 +3384,146 @@ export interface components {
       size_bytes: number;
       created_at: string;
     };
+    BankApplication: {
+      id: string;
+      kind: "invoice" | "unapplied";
+      invoice_id: string | null;
+      invoice_number: string | null;
+      customer_id: string | null;
+      payment_id: string | null;
+      amount: number;
+      automatic: boolean;
+      short_action: "dispute" | "write_off" | null;
+      note: string | null;
+      applied_by: string | null;
+      created_at: string;
+      reversed_at: string | null;
+    };
+    BankApplyRequest: {
+      allocations: {
+        invoice_id: string;
+        amount: number;
+      }[];
+      unapplied_amount?: number;
+      customer_id?: string;
+      note?: string | null;
+      short_payment?: {
+        action: "dispute" | "write_off";
+        reason: string;
+      };
+    };
+    BankCandidate: {
+      invoice_id: string;
+      invoice_number: string;
+      customer_id: string;
+      customer_name: string;
+      amount: number;
+      open_balance: number;
+      confidence: number;
+      reasons: string[];
+    } | null;
+    BankIgnoreRequest: {
+      note?: string | null;
+    };
+    BankStatement: {
+      id: string;
+      format: string;
+      bank_statement_id: string | null;
+      account: string;
+      currency: string;
+      period_start: string | null;
+      period_end: string | null;
+      opening_balance: number | null;
+      closing_balance: number | null;
+      file_name: string | null;
+      entries: number;
+      credits: number;
+      debits: number;
+      applied: number;
+      suggested: number;
+      unmatched: number;
+      ignored: number;
+      duplicates: number;
+      warnings: string[];
+      imported_by: string | null;
+      created_at: string;
+    };
+    BankStatementImport: {
+      id: string | null;
+      dry_run: boolean;
+      format: string;
+      account: string;
+      currency: string;
+      period_start: string | null;
+      period_end: string | null;
+      entries: number;
+      credits: number;
+      debits: number;
+      applied: number;
+      suggested: number;
+      unmatched: number;
+      duplicates: number;
+      warnings: string[];
+    };
+    BankStatementImportRequest: {
+      file: string;
+      dry_run?: boolean;
+    };
+    BankStatementList: {
+      count: number;
+      data: components["schemas"]["BankStatement"][];
+    };
+    BankTransaction: {
+      id: string;
+      statement_id: string;
+      booked_on: string;
+      value_on: string | null;
+      amount: number;
+      direction: "credit" | "debit";
+      currency: string;
+      state: "applied" | "suggested" | "unmatched" | "ignored" | "debit";
+      flag: "foreign_currency" | null;
+      bank_reference: string | null;
+      end_to_end_id: string | null;
+      structured_reference: string | null;
+      remittance_text: string;
+      counterparty_name: string | null;
+      counterparty_account: string | null;
+      bank_code: string | null;
+      customer_id: string | null;
+      customer_name: string | null;
+      confidence: number | null;
+      top_candidate: components["schemas"]["BankCandidate"];
+      note: string | null;
+    };
+    BankTransactionDetail: components["schemas"]["BankTransaction"] & {
+      candidates: components["schemas"]["BankCandidate"][];
+      proposal: {
+        customer_id: string;
+        allocations: {
+          invoice_id: string;
+          amount: number;
+        }[];
+        unapplied_amount: number;
+      } | null;
+      applications: components["schemas"]["BankApplication"][];
+    };
+    BankTransactionList: {
+      count: number | null;
+      limit: number;
+      has_more: boolean;
+      next_cursor: string | null;
+      data: components["schemas"]["BankTransaction"][];
+    };
     BulkEnrollRequest: {
       customer_ids: string[];
       start_date?: string;
+      on_enrolled?: "keep" | "restart";
     };
     BulkEnrollResult: {
       enrolled_count: number;
       updated_count: number;
+      kept_count: number;
       skipped_count: number;
       skipped_customer_ids: string[];
     };
@@ -2803,6 +3575,7 @@ export interface components {
         due_date_cash_inflows: number[];
         model_predicted_cash_inflows: number[];
         trailing_6m_avg_weekly_inflows: number[];
+        promised_cash_inflows: number[];
         model_predicted_low: number[];
         model_predicted_high: number[];
       };
@@ -2862,6 +3635,22 @@ export interface components {
         month: string;
       }[];
     };
+    CollectorFigures: {
+      member_id: string | null;
+      name: string;
+      customers: number;
+      open_balance: number;
+      overdue_balance: number;
+      touches: number;
+      queue_backlog: number;
+      promises_obtained: number;
+      promises_kept: number;
+      promises_broken: number;
+      promise_kept_rate: number | null;
+      cash_collected: number;
+      cei: number | null;
+      dso: number | null;
+    };
     Communication: {
       id: string;
       customer: string;
@@ -2885,6 +3674,7 @@ export interface components {
         size: number;
       }[];
       email_connection_id: string | null;
+      thread_id: string | null;
       created_at: string;
       reading: components["schemas"]["ReplyReading"];
     };
@@ -2902,16 +3692,16 @@ export interface components {
       username: string;
       display_name: string;
       email: string | null;
-      role: "owner" | "collector" | "viewer";
+      role: "owner" | "manager" | "collector" | "viewer";
       member_since: string;
     };
     CompanyMemberRole: {
-      role: "owner" | "collector" | "viewer";
+      role: "owner" | "manager" | "collector" | "viewer";
     };
     CompanyRef: {
       id: string;
       name: string;
-      role: "owner" | "collector" | "viewer";
+      role: "owner" | "manager" | "collector" | "viewer";
     };
     CompanySettings: {
       as_of_date: string | null;
@@ -2925,6 +3715,23 @@ export interface components {
       outcome?: "reached" | "left_voicemail" | "no_answer" | "wrong_number" | "promised_to_pay" | "disputed" | null;
       promise_date?: string | null;
       promise_amount?: number | null;
+    };
+    ContactAnswer: {
+      allowed: boolean;
+      reason: string | null;
+      held: {
+        kind: "dispute" | "promise" | "closed" | "not_due" | "reply" | "paused" | "do_not_contact" | "daily_cap";
+        invoice_id: string | null;
+        reason: string;
+      }[];
+    };
+    ContactSettings: {
+      promise_grace_days: number;
+      no_override: ("dispute" | "promise" | "closed" | "not_due" | "reply" | "paused" | "do_not_contact" | "daily_cap")[];
+    };
+    ContactSettingsUpdate: {
+      promise_grace_days?: number;
+      no_override?: ("dispute" | "promise" | "closed" | "not_due" | "reply" | "paused" | "do_not_contact" | "daily_cap")[];
     };
     CreateActionRequest: {
       customer?: string;
@@ -3008,6 +3815,17 @@ export interface components {
       title?: string | null;
       is_billing?: boolean;
     };
+    CustomerContactStop: {
+      stop: "paused" | "do_not_contact" | null;
+      reason: string | null;
+      by: string | null;
+      at: string | null;
+      words: string | null;
+    };
+    CustomerContactStopUpdate: {
+      stop: "paused" | "do_not_contact" | null;
+      reason?: string;
+    };
     CustomerDetail: components["schemas"]["Customer"] & {
       contacts: components["schemas"]["CustomerContact"][];
       locations: components["schemas"]["CustomerLocation"][];
@@ -3075,6 +3893,22 @@ export interface components {
       notes?: string | null;
       contacts?: components["schemas"]["CustomerContactInput"][];
       locations?: components["schemas"]["CustomerLocationInput"][];
+    };
+    CustomerPromises: {
+      grace_days: number;
+      kept_count: number;
+      broken_count: number;
+      kept_rate: number | null;
+      promises: {
+        invoice: string | null;
+        invoice_number: string | null;
+        promised_date: string;
+        promised_amount: number | null;
+        outcome: "kept" | "broken" | "void";
+        paid_amount: number;
+        judged_at: string;
+        action: string | null;
+      }[];
     };
     DataFolder: {
       data_folder: string;
@@ -3258,14 +4092,37 @@ export interface components {
       hold_reason: string | null;
       attachments: components["schemas"]["AttachmentPreview"][];
     };
+    EmailThread: {
+      thread_id: string;
+      subject: string | null;
+      last_at: string;
+      messages: components["schemas"]["Communication"][];
+    };
+    EmailThreadList: {
+      data: components["schemas"]["EmailThread"][];
+    };
     EnrollCustomerRequest: {
       sequence_id: string;
       customer_id: string;
       start_date?: string;
+      on_enrolled?: "keep" | "restart";
     };
     EnrollCustomerResult: {
       created: boolean;
       enrollment: components["schemas"]["SequenceEnrollment"];
+    };
+    Event: {
+      id: string;
+      type: "invoice.created" | "invoice.updated" | "invoice.closed" | "payment.created" | "action.proposed" | "action.approved" | "action.completed" | "action.failed" | "promise.created" | "promise.kept" | "promise.broken" | "dispute.opened" | "dispute.resolved" | "reply.received" | "portal.submission" | "bank_statement.imported" | "sync.rejected";
+      created_at: string;
+      company_id: string;
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    EventPage: {
+      data: components["schemas"]["Event"][];
+      next_cursor: string;
     };
     EvidenceItem: {
       fact: string;
@@ -3310,12 +4167,19 @@ export interface components {
     ImportMapping: {
       entity?: "customers" | "invoices" | "payments" | "ar-rows";
       formats?: {
-        date?: "YYYY-MM-DD" | "M/D/YYYY" | "D/M/YYYY";
+        date?: "YYYY-MM-DD" | "M/D/YYYY" | "D/M/YYYY" | "auto";
         decimal?: "." | ",";
         true?: string[];
         false?: string[];
         delimiter?: "," | ";" | "\t" | "|";
         encoding?: "utf-8" | "windows-1252";
+      };
+      layout?: {
+        header_with?: string[];
+        data_when?: string;
+        heading_as?: string;
+        sum_lines?: boolean;
+        negative_is_credit?: boolean;
       };
       customers?: {
         remote_id?: string | {
@@ -3595,6 +4459,50 @@ export interface components {
         } | {
           value: string;
         };
+        status?: string | {
+          column: string;
+          values?: {
+            [key: string]: string;
+          };
+          default?: string;
+        } | {
+          template: string;
+        } | {
+          value: string;
+        };
+        document_type?: string | {
+          column: string;
+          values?: {
+            [key: string]: string;
+          };
+          default?: string;
+        } | {
+          template: string;
+        } | {
+          value: string;
+        };
+        open_amount?: string | {
+          column: string;
+          values?: {
+            [key: string]: string;
+          };
+          default?: string;
+        } | {
+          template: string;
+        } | {
+          value: string;
+        };
+        paid_date?: string | {
+          column: string;
+          values?: {
+            [key: string]: string;
+          };
+          default?: string;
+        } | {
+          template: string;
+        } | {
+          value: string;
+        };
         labels?: {
           label: string;
           column: string;
@@ -3719,12 +4627,15 @@ export interface components {
       count: number;
       data: {
         name: string;
+        label: string;
         entity?: "customers" | "invoices" | "payments" | "ar-rows";
         mapping: components["schemas"]["ImportMapping"];
       }[];
     };
     ImportPreview: {
       format: "csv" | "xlsx";
+      preset: string | null;
+      preset_label: string | null;
       headers: string[];
       rows: string[][];
       row_count: number;
@@ -3748,7 +4659,7 @@ export interface components {
     };
     ImportRequest: {
       file: string;
-      preset?: "ibm-ar";
+      preset?: "ibm-ar" | "qbo-invoice-list" | "qbo-ar-aging-detail" | "xero-invoices" | "xero-aged-receivables-detail" | "sage-aged-debtors" | "netsuite-open-invoices" | "sap-fbl5n" | "odoo-invoices" | "zoho-books-invoices" | "freshbooks-invoices";
       mapping?: string;
       entity?: "customers" | "invoices" | "payments" | "ar-rows";
       dry_run?: boolean;
@@ -3758,6 +4669,7 @@ export interface components {
     ImportResult: {
       dry_run: boolean;
       entity: "customers" | "invoices" | "payments" | "ar-rows";
+      preset: string | null;
       rows: number;
       counts: {
         customers: components["schemas"]["ImportCounts"];
@@ -3765,6 +4677,7 @@ export interface components {
         payments: components["schemas"]["ImportCounts"];
       };
       labels_created: string[];
+      notes: string[];
       errors: components["schemas"]["ImportRowError"][];
     };
     ImportRowError: {
@@ -4101,6 +5014,10 @@ export interface components {
       stale_after_days: number;
       as_of_date: string | null;
     };
+    ListedTeamMember: components["schemas"]["TeamMember"] & {
+      username: string | null;
+      access: "owner" | "manager" | "collector" | "viewer" | null;
+    };
     LogActionRequest: {
       kind?: "call" | "note";
       outcome?: components["schemas"]["CallOutcome"];
@@ -4145,12 +5062,34 @@ export interface components {
       promise_amount?: number | null;
       occurred_at?: string | null;
     };
+    NewCompany: {
+      id: string;
+      name: string;
+      currency: string;
+      time_zone: string | null;
+      country: string | null;
+      role: "owner" | "manager" | "collector" | "viewer";
+    };
     NewCompanyMember: {
       username: string;
-      role: "owner" | "collector" | "viewer";
+      role: "owner" | "manager" | "collector" | "viewer";
+      invite?: true;
       password?: string;
       name?: string;
       email?: string | null;
+    };
+    NewCompanyRequest: {
+      name: string;
+      currency?: string;
+      time_zone?: string | null;
+      country?: string | null;
+      legal_name?: string | null;
+      address?: string | null;
+      tax_id?: string | null;
+      payment_instructions?: string | null;
+      footer?: string | null;
+      locale?: string;
+      paper?: "A4" | "Letter";
     };
     NewCustomer: {
       name: string;
@@ -4212,6 +5151,12 @@ export interface components {
       expires_in_days?: number;
       password?: string;
     };
+    NewReply: {
+      body: string;
+      subject?: string;
+      attach?: ("invoice_pdf" | "statement")[];
+      override_reason?: string;
+    };
     NewSavedImportMapping: {
       name: string;
       mapping: components["schemas"]["ImportMapping"];
@@ -4222,6 +5167,11 @@ export interface components {
       email?: string | null;
       is_active?: boolean;
       user_id?: string | null;
+    };
+    NewWebhook: {
+      url: string;
+      events: (("invoice.created" | "invoice.updated" | "invoice.closed" | "payment.created" | "action.proposed" | "action.approved" | "action.completed" | "action.failed" | "promise.created" | "promise.kept" | "promise.broken" | "dispute.opened" | "dispute.resolved" | "reply.received" | "portal.submission" | "bank_statement.imported" | "sync.rejected") | "*")[];
+      description?: string;
     };
     OneAction: components["schemas"]["Action"] & {
       contact_hold: string | null;
@@ -4255,6 +5205,21 @@ export interface components {
       created_at: string;
       expires_at: string;
       last_used_at: string | null;
+    };
+    PortalLink: {
+      url: string;
+      expires_at: string;
+    };
+    PortalLinksRevoked: {
+      revoked: number;
+    };
+    PortalSettings: {
+      link_days: number;
+      available: boolean;
+      base_url: string | null;
+    };
+    PortalSettingsUpdate: {
+      link_days: number;
     };
     Problem: {
       type: string;
@@ -4310,6 +5275,19 @@ export interface components {
       kind: "dispute" | "promise" | "reply_unanswered" | "contact_held" | "recent_email" | "dunning_step_ready" | "reminder_today";
       message: string;
     };
+    ReplyDraft: {
+      communication_id: string;
+      customer_id: string;
+      invoice_id: string | null;
+      invoice_number: string | null;
+      from: string;
+      to: string;
+      subject: string;
+      in_reply_to: string;
+      references: string[];
+      attach_options: ("invoice_pdf" | "statement")[];
+      contact: components["schemas"]["ContactAnswer"];
+    };
     ReplyReading: {
       kind: components["schemas"]["ReplyReadingKind"];
       promise_date: string | null;
@@ -4331,6 +5309,7 @@ export interface components {
     RetryActionRequest: {
       final_content?: string;
       final_subject?: string;
+      override_reason?: string;
     };
     SavedImportMapping: {
       id: string;
@@ -4377,7 +5356,7 @@ export interface components {
       sent_at: string | null;
       error: string | null;
       replied_at: string | null;
-      hold_reason: "paused" | "recent_contact" | "emailed_today" | "replied" | "skipped" | null;
+      hold_reason: "paused" | "recent_contact" | "emailed_today" | "replied" | "skipped" | "caught_up" | null;
       pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
       pause_reason: string | null;
       edited_subject: string | null;
@@ -4413,6 +5392,7 @@ export interface components {
       attach?: ("invoice_pdf" | "statement")[];
       subject?: string;
       body?: string;
+      override_reason?: string;
     };
     SendRemindersResponse: {
       status: "queued";
@@ -4428,6 +5408,21 @@ export interface components {
       sender_connection_id?: string;
       attach?: ("invoice_pdf" | "statement")[];
       override_reason?: string;
+    };
+    SentStepMessage: {
+      kind: "email" | "call" | "note";
+      to: string | null;
+      from: string | null;
+      subject: string | null;
+      body: string | null;
+      attachments: {
+        name: string;
+        size: number;
+      }[];
+      message_id: string | null;
+      occurred_at: string;
+      outcome: components["schemas"]["CallOutcome"] & unknown;
+      author_name: string | null;
     };
     Sequence: {
       id: string;
@@ -4536,6 +5531,11 @@ export interface components {
       due_offset_days?: number;
       attach?: ("invoice_pdf" | "statement")[];
     };
+    SetupCodeRequest: {
+      username: string;
+      setup_code: string;
+      password: string;
+    };
     SetupSignedIn: {
       token: string;
       expires_at: string;
@@ -4582,6 +5582,7 @@ export interface components {
     StatementRunRequest: {
       customer_ids: string[];
       as_of?: string;
+      override_reason?: string;
     };
     StopEnrollmentRequest: {
       stop_reason?: string;
@@ -4721,7 +5722,7 @@ export interface components {
     };
     TeamMemberList: {
       count: number;
-      data: components["schemas"]["TeamMember"][];
+      data: components["schemas"]["ListedTeamMember"][];
     };
     TeamMemberPatch: {
       name?: string;
@@ -4764,6 +5765,12 @@ export interface components {
       username: string;
       password: string;
     };
+    TeamView: {
+      as_of: string;
+      from: string;
+      currency: string;
+      collectors: components["schemas"]["CollectorFigures"][];
+    };
     TemplatePreviewRequest: {
       customer_id: string;
       invoice_id?: string | null;
@@ -4793,6 +5800,54 @@ export interface components {
       id: string;
       username: string;
       display_name: string;
+    };
+    Webhook: {
+      id: string;
+      url: string;
+      events: string[];
+      description: string;
+      created_at: string;
+      updated_at: string;
+      failing_since: string | null;
+      disabled_at: string | null;
+      disabled_reason: string | null;
+    };
+    WebhookDelivery: {
+      id: string;
+      event_id: string;
+      event_type: string;
+      status: "pending" | "delivered" | "failed";
+      attempts: number;
+      next_attempt_at: string | null;
+      last_attempt_at: string | null;
+      response_status: number | null;
+      response_ms: number | null;
+      error: string | null;
+      created_at: string;
+      delivered_at: string | null;
+    };
+    WebhookDeliveryList: {
+      count: number;
+      data: components["schemas"]["WebhookDelivery"][];
+    };
+    WebhookList: {
+      count: number;
+      data: components["schemas"]["Webhook"][];
+    };
+    WebhookPatch: {
+      url?: string;
+      events?: (("invoice.created" | "invoice.updated" | "invoice.closed" | "payment.created" | "action.proposed" | "action.approved" | "action.completed" | "action.failed" | "promise.created" | "promise.kept" | "promise.broken" | "dispute.opened" | "dispute.resolved" | "reply.received" | "portal.submission" | "bank_statement.imported" | "sync.rejected") | "*")[];
+      description?: string;
+      enabled?: true;
+    };
+    WebhookReplay: {
+      id: string;
+    };
+    WebhookSecret: {
+      secret: string;
+    };
+    WebhookWithSecret: components["schemas"]["Webhook"] & {
+      secret: string;
     };
   };
 }

@@ -7,6 +7,7 @@ import { documentTitle, usePageDetail } from '../state/title';
 import { toast } from '../state/toasts';
 import { describeError } from './ErrorBox';
 import { SyncIndicator } from '../sync/SyncIndicator';
+import { NewCompanyButton } from '../onboarding/NewCompany';
 
 const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'invoices', label: 'Invoices', icon: '▤' },
@@ -220,6 +221,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
       <div className="main">
         <header className="topbar">
           <CompanySwitcher companies={companies} current={companyId} />
+          <NewCompanyButton />
           <div className="spacer" />
           <ConnectionIndicator />
           <SyncIndicator companyId={companyId} />

@@ -7,15 +7,15 @@ import { FormError, useSave } from '../components/useSave';
 import { api } from '../state/session';
 
 type Role = Schemas['CompanyMember']['role'];
-const ROLES: Record<Role, string> = { owner: 'Owner', collector: 'Collector', viewer: 'Viewer (read only)' };
+const ROLES: Record<Role, string> = { owner: 'Owner', manager: 'Manager', collector: 'Collector', viewer: 'Viewer (read only)' };
 
 /** Who signs in to this company and with which role; an owner invites (creates a user), changes roles and removes. */
-export function CompanyUsers({ companyId, isOwner }: { companyId: string; isOwner: boolean }) {
+export function CompanyUsers({ companyId, isOwner, canList = isOwner }: { companyId: string; isOwner: boolean; canList?: boolean }) {
   const [version, setVersion] = useState(0);
-  // Only owners may list the users (the server answers 403 to others): others read why, not an error.
+  // Only owners and managers may list the users (the server answers 403 to others): others read why, not an error.
   const members = useLoad(
-    (signal) => (isOwner ? api.get('/api/companies/{company_id}/members', { path: { company_id: companyId }, signal }) : Promise.resolve(null)),
-    [companyId, version, isOwner],
+    (signal) => (canList ? api.get('/api/companies/{company_id}/members', { path: { company_id: companyId }, signal }) : Promise.resolve(null)),
+    [companyId, version, canList],
   );
   const [form, setForm] = useState({ username: '', name: '', email: '', password: '', role: 'collector' as Role });
   const [removing, setRemoving] = useState<Schemas['CompanyMember'] | null>(null);
@@ -26,7 +26,7 @@ export function CompanyUsers({ companyId, isOwner }: { companyId: string; isOwne
       <h2 id="users-title">Users and roles</h2>
       {!isOwner && (
         <p className="notice" role="status">
-          Only an owner of the company sees and changes who has access. Ask an owner.
+          {canList ? 'Only an owner of the company changes who has access.' : 'Only an owner or a manager of the company sees who has access, and only an owner changes it. Ask an owner.'}
         </p>
       )}
       {members.error !== null && <ErrorBox what="the users" error={members.error} onRetry={members.reload} />}

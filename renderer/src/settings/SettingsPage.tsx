@@ -62,9 +62,9 @@ export default function SettingsPage({ companyId, tab }: { companyId: string; ta
           {current === 'email' && <EmailConnections companyId={companyId} canWrite={isOwner} />}
           {current === 'company' && <WorkingDate companyId={companyId} canWrite={canWrite} />}
           {current === 'company' && <CompanyDocuments companyId={companyId} canWrite={isOwner} />}
-          {current === 'team' && <TeamMembers companyId={companyId} />}
+          {current === 'team' && <TeamMembers companyId={companyId} isOwner={isOwner} />}
           {current === 'labels' && <Labels companyId={companyId} />}
-          {current === 'users' && <CompanyUsers companyId={companyId} isOwner={role === 'owner'} />}
+          {current === 'users' && <CompanyUsers companyId={companyId} isOwner={role === 'owner'} canList={role === 'owner' || role === 'manager'} />}
           {current === 'tokens' && <ApiTokens />}
           {current === 'import' && <ImportWizard companyId={companyId} />}
           {current === 'data' && <DataFolder />}

@@ -4,6 +4,7 @@ import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { FormError, useSave } from '../components/useSave';
+import { ACCESS_ROLES, InviteDialog } from '../onboarding/Invite';
 
 type Member = Schemas['TeamMember'];
 type Role = Member['role'];
@@ -60,17 +61,31 @@ function MemberForm({ initial, submitLabel, onSubmit, onCancel }: { initial: Par
   );
 }
 
-/** The people customers are assigned to (AR and sales owners) and who approve actions. */
-export function TeamMembers({ companyId }: { companyId: string }) {
+/**
+ * The people customers are assigned to (AR and sales owners) and who approve actions; those who
+ * sign in are linked to their user, and an owner invites new ones from here.
+ */
+export function TeamMembers({ companyId, isOwner }: { companyId: string; isOwner: boolean }) {
   const [version, setVersion] = useState(0);
   const [editing, setEditing] = useState<string | null>(null);
+  const [inviting, setInviting] = useState(false);
   const members = useLoad((signal) => api.get('/api/companies/{company_id}/team-members', { path: { company_id: companyId }, signal }), [companyId, version]);
   const save = useSave();
   const reload = () => setVersion((v) => v + 1);
   return (
     <section className="card" aria-labelledby="team-title">
-      <h2 id="team-title">Team members</h2>
-      <p className="muted">The people customers are assigned to as AR or sales owners. A team member does not need to sign in; sign-in accounts are under Users and roles.</p>
+      <div className="section-head">
+        <h2 id="team-title">Team members</h2>
+        {isOwner && (
+          <button type="button" className="btn btn-primary" onClick={() => setInviting(true)}>
+            Invite a teammate
+          </button>
+        )}
+      </div>
+      <p className="muted">
+        The people customers are assigned to as AR or sales owners. Everyone who signs in to collect is here, with their user; a salesperson without a login can be added by name below.
+      </p>
+      {inviting && <InviteDialog companyId={companyId} onClose={() => setInviting(false)} onInvited={() => setVersion((v) => v + 1)} />}
       {members.error !== null && <ErrorBox what="the team" error={members.error} onRetry={members.reload} />}
       {members.data && (
         <table className="data-table" data-testid="team-table">
@@ -79,6 +94,7 @@ export function TeamMembers({ companyId }: { companyId: string }) {
               <th scope="col">Name</th>
               <th scope="col">Email</th>
               <th scope="col">Role</th>
+              <th scope="col">Signs in as</th>
               <th scope="col">Status</th>
               <th scope="col">
                 <span className="sr-only">Changes</span>
@@ -89,7 +105,7 @@ export function TeamMembers({ companyId }: { companyId: string }) {
             {members.data.data.map((m) =>
               editing === m.id ? (
                 <tr key={m.id}>
-                  <td colSpan={5}>
+                  <td colSpan={6}>
                     <MemberForm
                       initial={m}
                       submitLabel="Save"
@@ -110,6 +126,7 @@ export function TeamMembers({ companyId }: { companyId: string }) {
                   <td>{m.name}</td>
                   <td>{m.email ?? <span className="muted">No email</span>}</td>
                   <td>{TEAM_ROLES[m.role]}</td>
+                  <td>{m.username ? `${m.username} · ${m.access ? ACCESS_ROLES[m.access] : 'no longer a user here'}` : <span className="muted">Does not sign in</span>}</td>
                   <td>{m.is_active ? 'Active' : 'Inactive'}</td>
                   <td className="num">
                     <button type="button" className="btn btn-small" onClick={() => setEditing(m.id)} aria-label={`Edit ${m.name}`}>
@@ -122,7 +139,7 @@ export function TeamMembers({ companyId }: { companyId: string }) {
           </tbody>
         </table>
       )}
-      <h3>Add a team member</h3>
+      <h3>Add a team member who does not sign in</h3>
       <MemberForm
         initial={{}}
         submitLabel="Add team member"
