@@ -3,6 +3,7 @@
  * Every value is escaped. Phone first: one column of cards that widens on a larger screen; light
  * and dark follow the device (portal.css). Words, never codes: the customer may be anyone.
  */
+import { formatRf } from '../bank/rf';
 import { longDate } from '../dates';
 import { formatMoney } from '../money';
 import { escapeHtml as h } from '../text';
@@ -50,7 +51,7 @@ function header(page: PortalPage): string {
 function invoiceWords(i: PortalInvoice): string {
   const late = i.daysPastDue > 0 ? `<span class="late">${i.daysPastDue} ${i.daysPastDue === 1 ? 'day' : 'days'} past due</span>` : '<span>Not yet due</span>';
   const state = i.disputed ? '<span class="tag">Question open</span>' : i.promisedFor ? `<span class="tag">You promised ${h(longDate(i.promisedFor))}</span>` : '';
-  return `<span class="due">Due ${h(longDate(i.dueDate))}</span> ${late} ${state}`;
+  return [`<span class="due">Due ${h(longDate(i.dueDate))}</span>`, late, state].filter(Boolean).join(' · ');
 }
 
 function invoiceItem(base: string, i: PortalInvoice, checkbox: { name: string; checked: boolean } | null): string {
@@ -61,6 +62,7 @@ function invoiceItem(base: string, i: PortalInvoice, checkbox: { name: string; c
 <div class="pick">${pick}${label}</div>
 <p class="amount">${h(formatMoney(i.balance, i.currency))}</p>
 <p class="meta">${invoiceWords(i)}</p>
+${i.reference && i.balance > 0 ? `<p class="meta">Payment reference <span class="reference">${h(formatRf(i.reference))}</span></p>` : ''}
 <p class="meta">Issued ${h(longDate(i.invoiceDate))}, total ${h(formatMoney(i.total, i.currency))} · <a href="${base}/invoices/${h(i.id)}.pdf" download>Download invoice ${h(i.number)} (PDF)</a></p>
 </li>`;
 }
@@ -81,7 +83,7 @@ ${t.credits ? `<div><dt>Credits</dt><dd>${h(formatMoney(t.credits, t.currency))}
 function paymentSection(page: PortalPage): string {
   const parts: string[] = [];
   if (page.paymentInstructions) parts.push(`<p class="instructions">${h(page.paymentInstructions).replace(/\n/g, '<br>')}</p>`);
-  if (page.invoices.length) parts.push('<p>Please put the invoice number in the payment reference.</p>');
+  if (page.invoices.length) parts.push("<p>Please give each invoice's payment reference (shown with it, RF…) with your payment, or its number if your bank takes no reference, so we can match it.</p>");
   if (page.paymentLink) parts.push(`<p><a class="button secondary" href="${h(page.paymentLink)}" rel="noopener noreferrer">Pay online</a></p>`);
   if (!parts.length) return '';
   return `<section aria-labelledby="pay"><h2 id="pay">How to pay</h2>${parts.join('\n')}</section>`;
@@ -95,7 +97,8 @@ export function portalHome(base: string, page: PortalPage, sent: Action | null):
 <ul class="invoices">${page.invoices.map((i) => invoiceItem(base, i, { name: 'invoice', checked: false })).join('\n')}</ul>
 </fieldset>
 ${page.truncated ? '<p>Only your oldest 500 open items are listed here; the statement has them all.</p>' : ''}
-<h2 id="act">Answer about the invoices you ticked</h2>
+<h2 id="act">Tell us about the invoices you ticked</h2>
+<p class="hint">Tick one or more invoices above, then choose.</p>
 <div class="actions">
 <button type="submit" name="do" value="promise">${h(ACTIONS.promise.title)}</button>
 <button type="submit" name="do" value="dispute">${h(ACTIONS.dispute.title)}</button>

@@ -5,6 +5,7 @@
  * MAX_ROWS open items are listed (the totals count them all).
  */
 import { sql } from 'kysely';
+import { invoiceRf } from '../bank/rf';
 import type { Db } from '../db/connection';
 import { daysBetween } from '../dates';
 import { documentDetailsWithLogo } from '../documents/details';
@@ -24,6 +25,8 @@ export interface PortalInvoice {
   disputed: boolean;
   /** The latest date the customer (or anyone on record) promised for it, still standing. */
   promisedFor: string | null;
+  /** The structured creditor reference (ISO 11649) to pay it with, so cash application finds it; null when its number is too long for one. */
+  reference: string | null;
 }
 
 export interface PortalTotal {
@@ -91,6 +94,7 @@ export async function portalPage(db: Db, companyId: string, customerId: string, 
     daysPastDue: Math.max(0, daysBetween(r.due_date, today)),
     disputed: disputed.has(r.id),
     promisedFor: promised.get(r.id) ?? null,
+    reference: invoiceRf(r.invoice_number),
   }));
   const sums = await db
     .selectFrom('invoices')

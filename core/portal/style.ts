@@ -37,6 +37,7 @@ legend { font-weight: 600; padding: 0; margin-bottom: 0.25rem; }
 .invoice .meta { grid-column: 1 / -1; margin: 0; color: var(--muted); font-size: 0.9375rem; }
 .invoice .meta a { display: inline-block; padding: 0.25rem 0; }
 .late { color: var(--late); font-weight: 600; }
+.reference { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: var(--text); white-space: nowrap; }
 .tag { display: inline-block; border: 1px solid var(--line); border-radius: 1rem; padding: 0 0.5rem; color: var(--text); }
 .actions { display: flex; flex-direction: column; gap: 0.5rem; margin: 1rem 0; }
 button, .button { font: inherit; font-weight: 600; min-height: 2.75rem; padding: 0.5rem 1rem; border-radius: 0.5rem; border: 2px solid var(--accent); background: var(--accent); color: var(--accent-text); cursor: pointer; text-align: center; text-decoration: none; display: inline-block; }

@@ -4,10 +4,12 @@
  * contact. Every submission is kept (portal_submissions) and is a communication from the customer,
  * one per invoice it names ("Wrote via the portal: …", their words as the body): an inbound note,
  * which the timeline and the Actions inbox show as written via the portal. A promise or a report
- * of payment holds those invoices through the promise dates the hold rules read; a dispute opens
- * one on each invoice named (core/disputes). An invoice id that is not one of the customer's open
+ * of payment holds those invoices through the promise dates the hold rules read, and is a
+ * remittance advice for cash application (core/bank/remittance.ts); a dispute opens one on each
+ * invoice named (core/disputes). An invoice id that is not one of the customer's open
  * invoices is answered as not found, whatever else the form says.
  */
+import { recordRemittanceAdvice } from '../bank/remittance';
 import { insertCommunication } from '../communications/store';
 import type { PortalSubmissionKind } from '../db/schema';
 import { longDate } from '../dates';
@@ -226,6 +228,8 @@ export async function submitPaid(engine: Pick<Engine, 'db' | 'clock'>, link: Ope
   return asTheCustomer(engine, link, 'portal_paid', async (tx) => {
     const invoices = await ownOpenInvoices(tx, link, form.invoiceIds);
     const fileId = await keepFile(tx, link, file);
+    // Offered to cash application: the matching takes it as a hint for a credit of that amount.
+    await recordRemittanceAdvice(tx, link.companyId, { customerId: link.customerId, invoiceIds: invoices.map((i) => i.id), paidOn: form.date, amount: form.amount, reference: form.reference });
     const paid = formatMoney(form.amount, invoices[0].currency);
     const words = `I've paid ${paid} for ${numbers(invoices)} on ${longDate(form.date)}${form.reference ? `, reference ${form.reference}` : ''}.`;
     return record(tx, link, {

@@ -87,7 +87,7 @@ describe('customer payment portal', () => {
     expect(home.headers.get('referrer-policy')).toBe('no-referrer');
     expect(home.html).toContain('<html lang="en">');
     expect(home.html).not.toMatch(/<script/i);
-    for (const words of ['Invoices for Tri-County', 'Invoice INV-10231', '$9,043.57', '39 days past due', 'Invoice INV-10240', '$1,250.00', '22 days past due', '$10,293.57']) expect(home.html).toContain(words);
+    for (const words of ['Invoices for Tri-County', 'Invoice INV-10231', 'Payment reference <span class="reference">RF', '$9,043.57', '39 days past due', 'Invoice INV-10240', '$1,250.00', '22 days past due', '$10,293.57']) expect(home.html).toContain(words);
     expect(home.html).not.toContain('INV-20001');
     // Opening it is recorded once a day in the customer's timeline.
     await page(t.path);
@@ -250,6 +250,9 @@ describe('customer payment portal', () => {
     const paid = await post(`${t.path}/paid`, { form_token: await formToken(t.path, 'paid', [t.a]), invoice: t.a, date: '2026-11-22', amount: '9,043.57', reference: 'RF18539007547034' });
     expect(paid.status).toBe(303);
     expect(await heldKinds(t.customer, [t.a, t.b])).toEqual({ left: [t.b], held: [['promise', t.a]] });
+    // Offered to cash application as a remittance advice.
+    const advices = await w.engine.db.selectFrom('bank_remittance_advices').select(['customer_id', 'invoice_ids', 'paid_on', 'amount', 'reference']).where('company_id', '=', w.company).execute();
+    expect(advices).toEqual([{ customer_id: t.customer, invoice_ids: JSON.stringify([t.a]), paid_on: '2026-11-22', amount: 904_357, reference: 'RF18539007547034' }]);
     // Five days after the report (and the company's grace for promises), reminders may go again.
     w.engine.clock.set('2026-12-20T12:00:00.000Z');
     expect((await heldKinds(t.customer, [t.a])).held).toEqual([]);

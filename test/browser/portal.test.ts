@@ -1,0 +1,154 @@
+/**
+ * The customer's payment portal in Chromium, against ardesk serve on a copy of the demo (loopback,
+ * as a desktop serves it for the demo): a collector makes a customer's link over the API; the
+ * customer opens it, sees the invoices, downloads one (pdftotext reads its amount), promises a date
+ * for one, disputes another with a photo attached, reports a payment of a third (held, and a
+ * remittance advice for cash application), proposes a billing contact, and a revoked link shows
+ * the page in words.
+ * Every portal page is axe clean in light and dark (the device's setting) at a phone's 390x844 and
+ * at 1440x900, with screenshots in test-output/portal-*.png.
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../core/dates';
+import { describeFindings, seriousA11yFindings } from '../support/axe';
+import { type Browser, openBrowser, screenshotPath } from '../support/browser';
+import { pdfText } from '../support/pdf';
+import { type DemoServer, startDemoServer } from '../support/server';
+import { Api, query } from '../support/sync';
+
+const SIZES = [
+  { width: 390, height: 844 },
+  { width: 1440, height: 900 },
+] as const;
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5b7e9a80000000049454e44ae426082', 'hex');
+
+/** The page in the device's light and dark: no serious or critical axe finding, a screenshot of each at both sizes. */
+async function lookAtPortal(page: Page, name: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const findings = await seriousA11yFindings(page, colorScheme === 'light' ? 'all' : 'colours');
+    expect(findings, `${name} (${colorScheme}):\n${describeFindings(findings)}`).toEqual([]);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.evaluate(() => new Promise((painted) => requestAnimationFrame(painted)));
+      await page.screenshot({ path: screenshotPath(`portal-${name}-${size.width}x${size.height}-${colorScheme}.png`), fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize(SIZES[0]);
+}
+
+describe('customer payment portal', () => {
+  let server: DemoServer;
+  let browser: Browser;
+  let api: Api;
+
+  beforeAll(async () => {
+    server = await startDemoServer();
+    browser = await openBrowser();
+    api = await Api.login(server.url, 'demo', 'demo');
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  }, 120_000);
+
+  it('opens the link, downloads an invoice, promises a date for one, disputes another, reports paying a third; a revoked link shows the page in words', async () => {
+    const { page } = browser;
+    const [company] = ((await api.ok('GET', '/api/v1/companies/')) as { companies: Array<{ id: string }> }).companies;
+    // A customer with three to six open invoices and no open dispute or promise yet.
+    const [customer] = query<{ id: string; name: string }>(
+      server.file,
+      `SELECT c.id, c.name FROM customers c WHERE c.company_id = ? AND (SELECT count(*) FROM invoices i WHERE i.customer_id = c.id AND i.closing_reason IS NULL AND i.balance > 0) BETWEEN 3 AND 6
+         AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.customer_id = c.id AND d.status = 'open')
+         AND NOT EXISTS (SELECT 1 FROM communications m WHERE m.customer_id = c.id AND m.promise_date IS NOT NULL)
+       ORDER BY c.name LIMIT 1`,
+      company.id,
+    );
+    const invoices = query<{ id: string; invoice_number: string; balance: number }>(server.file, 'SELECT id, invoice_number, balance FROM invoices WHERE customer_id = ? AND closing_reason IS NULL AND balance > 0 ORDER BY due_date, invoice_number', customer.id);
+    const link = (await api.ok('POST', `/api/companies/${company.id}/customers/${customer.id}/portal-link`)) as { url: string };
+    expect(link.url.startsWith(`${server.url}/portal/`)).toBe(true);
+
+    await page.setViewportSize(SIZES[0]);
+    await page.goto(link.url);
+    await page.getByRole('heading', { level: 1, name: `Invoices for ${customer.name}` }).waitFor();
+    for (const i of invoices) await page.getByText(`Invoice ${i.invoice_number}`, { exact: true }).waitFor();
+    await lookAtPortal(page, 'home');
+
+    const [first, second] = invoices;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: `Download invoice ${first.invoice_number} (PDF)` }).click()]);
+    const text = pdfText(readFileSync((await download.path()) as string));
+    expect(text).toContain(first.invoice_number);
+    expect(text).toContain((first.balance / 100).toLocaleString('en-US', { minimumFractionDigits: 2 }));
+
+    // Promise: tick the first invoice, say the day.
+    const promised = addDays(new Date().toISOString().slice(0, 10), 10);
+    await page.getByLabel(`Invoice ${first.invoice_number}`).check();
+    await page.getByRole('button', { name: "I'll pay on a date" }).click();
+    await page.getByRole('heading', { level: 1, name: "I'll pay on a date" }).waitFor();
+    await lookAtPortal(page, 'promise');
+    await page.getByLabel('I will pay on').fill(promised);
+    await page.getByRole('button', { name: 'Send my promise' }).click();
+    await page.getByRole('status').filter({ hasText: 'We have your promise' }).waitFor();
+
+    // Dispute: the second invoice, with a photo.
+    await page.getByLabel(`Invoice ${second.invoice_number}`).check();
+    await page.getByRole('button', { name: 'I have a question or I dispute this' }).click();
+    await page.getByLabel('What is it about?').selectOption('damaged');
+    await page.getByLabel('Your message').fill('Two crates arrived broken; photo attached.');
+    await page.getByLabel('Attach a document (optional)').setInputFiles({ name: 'crates.png', mimeType: 'image/png', buffer: PNG });
+    await lookAtPortal(page, 'dispute');
+    await page.getByRole('button', { name: 'Send my question' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your question is with our team' }).waitFor();
+    await page.getByText('Question open').waitFor();
+    await lookAtPortal(page, 'after');
+
+    // "I've paid" for the third: a form with a problem says so in words first.
+    const third = invoices[2];
+    await page.getByLabel(`Invoice ${third.invoice_number}`).check();
+    await page.getByRole('button', { name: "I've paid" }).click();
+    await page.getByLabel('I paid on').fill(new Date().toISOString().slice(0, 10));
+    await page.getByRole('button', { name: 'Send my payment details' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Say how much was paid.' }).waitFor();
+    await lookAtPortal(page, 'paid-problem');
+    await page.getByLabel('Amount paid').fill((third.balance / 100).toFixed(2));
+    await page.getByRole('button', { name: 'Send my payment details' }).click();
+    await page.getByRole('status').filter({ hasText: 'We will look for your payment' }).waitFor();
+
+    await page.getByRole('link', { name: 'Update my billing contact' }).click();
+    await lookAtPortal(page, 'contact');
+    await page.getByLabel('Name').fill('Ann Lee');
+    await page.getByLabel('Email address').fill('ann.lee@example.com');
+    await page.getByRole('button', { name: 'Send the new contact' }).click();
+    await page.getByRole('status').filter({ hasText: 'Our team will update your billing contact' }).waitFor();
+
+    // The collector's side: the promise holds the first invoice, the dispute only the second.
+    const chase = (await api.ok('GET', `/api/companies/${company.id}/customers/${customer.id}/chase`)) as { holds: Array<{ kind: string; invoice: string | null }> };
+    const held = chase.holds.filter((h) => h.invoice !== null).map((h) => [h.kind, h.invoice]);
+    expect(held).toContainEqual(['dispute', second.id]);
+    expect(held).toContainEqual(['promise', first.id]);
+    expect(held).not.toContainEqual(['dispute', first.id]);
+    expect(held).not.toContainEqual(['dispute', third.id]);
+    const disputes = query<{ invoice_id: string }>(server.file, "SELECT invoice_id FROM disputes WHERE customer_id = ? AND status = 'open'", customer.id);
+    expect(disputes.map((d) => d.invoice_id)).toEqual([second.id]);
+    // The report of payment holds the third and is offered to cash application as a hint.
+    const hold = query<{ promise_date: string; subject: string }>(server.file, "SELECT promise_date, subject FROM communications WHERE invoice_id = ? AND direction = 'inbound'", third.id);
+    expect(hold).toEqual([{ promise_date: addDays(new Date().toISOString().slice(0, 10), 5), subject: expect.stringMatching(/^Wrote via the portal: I've paid /) }]);
+    const advices = query<{ invoice_ids: string; amount: number }>(server.file, 'SELECT invoice_ids, amount FROM bank_remittance_advices WHERE customer_id = ?', customer.id);
+    expect(advices).toEqual([{ invoice_ids: JSON.stringify([third.id]), amount: third.balance }]);
+    const files = query<{ media_type: string; size: number }>(server.file, 'SELECT media_type, size FROM portal_files WHERE customer_id = ?', customer.id);
+    expect(files).toEqual([{ media_type: 'image/png', size: PNG.byteLength }]);
+
+    // No script error: the one failed load is the form answered again with its problem (400).
+    expect(browser.errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    expect((await api.ok('DELETE', `/api/companies/${company.id}/customers/${customer.id}/portal-link`)).revoked).toBe(1);
+    const revoked = await page.goto(link.url);
+    expect(revoked?.status()).toBe(404);
+    await page.getByRole('heading', { level: 1, name: 'This link does not open a page' }).waitFor();
+    await lookAtPortal(page, 'revoked');
+    expect(browser.offHost).toEqual([]);
+  }, 120_000);
+});
