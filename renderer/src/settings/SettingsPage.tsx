@@ -10,6 +10,7 @@ import { ImportWizard } from './ImportWizard';
 import { Labels } from './Labels';
 import { TeamMembers } from './TeamMembers';
 import { TeamServer } from './TeamServer';
+import { Webhooks } from './Webhooks';
 import { WorkingDate } from './WorkingDate';
 
 const TABS = [
@@ -19,6 +20,7 @@ const TABS = [
   { id: 'labels', label: 'Labels' },
   { id: 'users', label: 'Users and roles' },
   { id: 'tokens', label: 'API tokens' },
+  { id: 'webhooks', label: 'Webhooks' },
   { id: 'import', label: 'Import' },
   { id: 'data', label: 'Data and backups' },
   { id: 'sync', label: 'Team server' },
@@ -66,6 +68,7 @@ export default function SettingsPage({ companyId, tab }: { companyId: string; ta
           {current === 'labels' && <Labels companyId={companyId} />}
           {current === 'users' && <CompanyUsers companyId={companyId} isOwner={role === 'owner'} canList={role === 'owner' || role === 'manager'} />}
           {current === 'tokens' && <ApiTokens />}
+          {current === 'webhooks' && <Webhooks companyId={companyId} isOwner={isOwner} />}
           {current === 'import' && <ImportWizard companyId={companyId} />}
           {current === 'data' && <DataFolder />}
           {current === 'sync' && <TeamServer companyId={companyId} />}
