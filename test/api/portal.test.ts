@@ -8,6 +8,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkContact } from '../../core/contact/store';
+import { createWorker } from '../../core/jobs/worker';
+import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createApp } from '../../core/http/app';
 import { PortalLimiter } from '../../core/portal/limits';
 import { hashPortalToken, newPortalToken } from '../../core/portal/tokens';
@@ -199,6 +201,12 @@ describe('customer payment portal', () => {
     const home = await page(`${t.path}?sent=promise`);
     expect(home.html).toContain('We have your promise');
     expect(home.html).toContain('You promised December 10, 2026');
+    // The Actions inbox: the collector sees that the customer wrote via the portal, with their words.
+    expect((await api('POST', w.path('/intelligence/refresh'))).status).toBe(202);
+    await createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
+    const actions = await api('GET', w.path(`/actions?category=needs_action&customer_id=${t.customer}&include_alternatives=false`));
+    const wrote = ((await actions.json()) as { data: Array<{ trigger_event_label: string | null; evidence: Array<{ fact: string; value?: unknown }> }> }).data.find((a) => a.trigger_event_label === 'Wrote via the portal');
+    expect(wrote?.evidence).toEqual(expect.arrayContaining([expect.objectContaining({ fact: 'Their words', value: "I'll pay INV-10231 on December 10, 2026 ($9,043.57).\nPaying after our board meets." })]));
     // A form with a problem answers the form again in words, changing nothing.
     const bad = await post(`${t.path}/promise`, { form_token: token, invoice: t.b, date: '2026-11-01' });
     expect(bad.status).toBe(400);
@@ -245,7 +253,7 @@ describe('customer payment portal', () => {
     expect({ d: await count('disputes'), f: await count('portal_files'), s: await count('portal_submissions') }).toEqual({ d: 0, f: 0, s: 0 });
   });
 
-  it('“I’ve paid” holds reminders a few days; a contact change waits for the collector', async () => {
+  it('“I’ve paid” holds reminders a few days and is a remittance advice; a contact change waits for the collector to accept it', async () => {
     const t = await world();
     const paid = await post(`${t.path}/paid`, { form_token: await formToken(t.path, 'paid', [t.a]), invoice: t.a, date: '2026-11-22', amount: '9,043.57', reference: 'RF18539007547034' });
     expect(paid.status).toBe(303);
@@ -263,5 +271,16 @@ describe('customer payment portal', () => {
       ['paid', { date: '2026-11-22', amount: 904_357, currency: 'USD', reference: 'RF18539007547034' }, 'open'],
       ['contact', { name: 'Ann Lee', email: 'ann@tri-county.example', phone: null, message: null }, 'open'],
     ]);
+    const listed = (await (await api('GET', w.path(`/portal-submissions?customer_id=${t.customer}&status=open`))).json()) as { data: Array<{ id: string; kind: string }> };
+    const change = listed.data.find((d) => d.kind === 'contact')!;
+    const report = listed.data.find((d) => d.kind === 'paid')!;
+    expect((await api('POST', w.path(`/portal-submissions/${change.id}/accept`), w.tokens.vic)).status).toBe(403);
+    expect((await api('POST', `/api/companies/${w.other}/portal-submissions/${change.id}/accept`, w.tokens.carol)).status).toBe(404);
+    const accepted = await api('POST', w.path(`/portal-submissions/${change.id}/accept`));
+    expect(await accepted.json()).toMatchObject({ id: change.id, status: 'accepted', decided_by: 'alice' });
+    const contacts = await w.engine.db.selectFrom('customer_contacts').select(['name', 'email', 'is_billing']).where('customer_id', '=', t.customer).execute();
+    expect(contacts).toEqual([{ name: 'Ann Lee', email: 'ann@tri-county.example', is_billing: 1 }]);
+    expect(await (await api('POST', w.path(`/portal-submissions/${change.id}/decline`))).json()).toMatchObject({ code: 'already_decided' });
+    expect(await (await api('POST', w.path(`/portal-submissions/${report.id}/accept`))).json()).toMatchObject({ code: 'not_a_contact_change' });
   });
 });

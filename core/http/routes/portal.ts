@@ -1,11 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { NotFoundError } from '../../errors';
+import { decideContactChange, listSubmissions, MAX_LISTED } from '../../portal/contacts';
 import { createPortalLink, linkDays, MAX_LINK_DAYS, revokePortalLinks, setLinkDays } from '../../portal/links';
 import { scopeOf } from '../context';
 import type { HttpOptions } from '../options';
 import { attachment } from '../portal';
 import { problem } from '../problem';
-import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp } from '../openapi';
+import { CompanyParams, createRouter, idParams, json, jsonBody, problems, SECURITY, Timestamp, Uuid, UuidValue } from '../openapi';
 
 const TAGS = ['Extensions'];
 
@@ -84,6 +85,44 @@ const fileRoute = createRoute({
   responses: { 200: { description: 'The file', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } }, ...problems(401, 403, 404) },
 });
 
+const Submission = z
+  .object({
+    id: Uuid,
+    customer: Uuid,
+    kind: z.enum(['promise', 'dispute', 'paid', 'contact']).openapi({ description: "promise: I'll pay on a date; dispute: a question or dispute; paid: a report of payment; contact: a proposed billing contact" }),
+    invoices: z.array(Uuid),
+    details: z.record(z.string(), z.unknown()).openapi({ description: 'What the customer filled in: date and amount (minor units), category and message, reference, or name, email and phone' }),
+    file: Uuid.nullable().openapi({ description: 'The attached file: GET …/portal-files/{file_id}' }),
+    status: z.enum(['open', 'accepted', 'declined']).openapi({ description: 'A proposed contact waits (open) until accepted or declined' }),
+    decided_by: z.string().nullable(),
+    created_at: Timestamp,
+  })
+  .openapi('PortalSubmission');
+
+const submissionsPath = '/api/companies/{company_id}/portal-submissions';
+
+const listSubmissionsRoute = createRoute({
+  method: 'get',
+  path: submissionsPath,
+  tags: TAGS,
+  summary: `What customers sent through the portal, newest first (at most ${MAX_LISTED})`,
+  security: SECURITY,
+  request: { params: CompanyParams, query: z.object({ customer_id: UuidValue.optional(), status: z.enum(['open', 'accepted', 'declined']).optional() }) },
+  responses: { 200: json(z.object({ data: z.array(Submission) }).openapi('PortalSubmissionList'), 'The submissions'), ...problems(400, 401, 403, 404) },
+});
+
+const decideRoute = (decision: 'accept' | 'decline') =>
+  createRoute({
+    method: 'post',
+    path: `${submissionsPath}/{submission_id}/${decision}`,
+    tags: TAGS,
+    summary: decision === 'accept' ? "Accept a proposed billing contact: it becomes the customer's billing contact" : 'Decline a proposed billing contact',
+    description: '400 not_a_contact_change for another kind of submission; 400 already_decided when it was accepted or declined before.',
+    security: SECURITY,
+    request: { params: idParams('submission_id') },
+    responses: { 200: json(Submission, 'The submission, decided'), ...problems(400, 401, 403, 404) },
+  });
+
 export function portalApiRoutes(options: Pick<HttpOptions, 'portalBaseUrl'>) {
   const router = createRouter();
   const settings = async (db: Parameters<typeof linkDays>[0], companyId: string) => {
@@ -113,5 +152,11 @@ export function portalApiRoutes(options: Pick<HttpOptions, 'portalBaseUrl'>) {
       'cache-control': 'no-store',
     }) as never;
   });
+  router.openapi(listSubmissionsRoute, async (c) => {
+    const q = c.req.valid('query');
+    return c.json({ data: await listSubmissions(c.var.engine.db, scopeOf(c).companyId, { customerId: q.customer_id, status: q.status }) }, 200);
+  });
+  router.openapi(decideRoute('accept'), async (c) => c.json(await decideContactChange(c.var.engine, scopeOf(c), c.req.valid('param').submission_id, true), 200));
+  router.openapi(decideRoute('decline'), async (c) => c.json(await decideContactChange(c.var.engine, scopeOf(c), c.req.valid('param').submission_id, false), 200));
   return router;
 }
