@@ -17,12 +17,12 @@ export const READ_LIMITS = {
 
 /** A file the reader cannot read: the message says where (a line, an element). */
 export function malformed(message: string): ValidationError {
-  return new ValidationError(message, { file: [message] }, 'malformed_statement');
+  return new ValidationError(message, { file: ['Not a readable bank statement'] }, 'malformed_statement');
 }
 
 export class StatementTooLargeError extends DomainError {
   constructor(message: string) {
-    super(413, 'file_too_large', message, { file: [message] });
+    super(413, 'file_too_large', message, { file: ['Over the size a statement may have'] });
   }
 }
 
