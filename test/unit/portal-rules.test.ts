@@ -10,6 +10,7 @@ import { PortalLimiter } from '../../core/portal/limits';
 import { MAX_UPLOAD_BYTES, safeFileName, sniffUpload, uploadProblem } from '../../core/portal/sniff';
 import { formToken, formTokenValid, hashPortalToken, isTokenShape, linkState, newPortalToken, sameDigest } from '../../core/portal/tokens';
 import { fillPlaceholder, renderTemplate, templateValues, usesPlaceholder } from '../../core/sequences/templates';
+import { portalLine } from '../../renderer/src/settings/portal-words';
 
 describe('portal tokens', () => {
   it('are 256 random bits in base64url, never twice the same, kept as a SHA-256 that compares only equal digests', () => {
@@ -119,5 +120,13 @@ describe('{{portal_link}}', () => {
     expect(usesPlaceholder('portal_link', 'Pay at {{payment_link}}')).toBe(false);
     expect(fillPlaceholder(`${template} {{contact_name}}`, 'portal_link', 'https://l')).toBe('Hello. Answer us at https://l. {{contact_name}}');
     expect(fillPlaceholder(template, 'portal_link', '')).toBe('Hello.');
+  });
+});
+
+describe('Settings’ line on the portal', () => {
+  it('says where customers’ links are served, and why a desktop on its own serves none they can open', () => {
+    expect(portalLine('server')).toMatch(/^Customer portal: served here\./);
+    expect(portalLine('replica')).toMatch(/^Customer portal: served by the team server\./);
+    expect(portalLine(null)).toBe('Customer portal: not available to customers. This desktop serves it only on this computer (for a demo); connect to a team server, which serves it to them.');
   });
 });

@@ -8,6 +8,7 @@ import { companyPath, useRoute } from '../state/route';
 import { api, useSession } from '../state/session';
 import { type SyncStatus, useSyncStatus } from '../sync/useSyncStatus';
 import { commandInWords, pendingInWords, syncSummary, transferLine } from '../sync/words';
+import { portalLine } from './portal-words';
 
 type ServerCompany = Schemas['TeamServerCompanies']['companies'][number];
 
@@ -36,12 +37,16 @@ export function TeamServer({ companyId }: { companyId: string }) {
       <section className="card stack" aria-labelledby="team-title">
         <h2 id="team-title">Team server</h2>
         <p>This ardesk is itself the team server: desktops connect to it.</p>
+        <p data-testid="portal-line">{portalLine(status.role)}</p>
       </section>
     );
   }
   const transfer = status.transfer;
   return (
     <div className="stack">
+      <p className="card" data-testid="portal-line">
+        {portalLine(status.role)}
+      </p>
       {status.role === 'replica' && <ConnectionState status={status} companyId={companyId} onChanged={reload} />}
       {transfer && (
         <TransferCard transfer={transfer} typed={typed} companyId={companyId} onOpened={() => setTyped(null)} />
