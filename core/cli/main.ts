@@ -1,5 +1,7 @@
-import { DomainError } from '../errors';
-import { UsageError } from './options';
+import { DomainError, type FieldErrors } from '../errors';
+import { didYouMean } from './closest';
+import { holdersOf } from './holders';
+import { openedDatabase, UsageError } from './options';
 import { helpText } from './usage.cjs';
 
 type Command = (args: string[]) => Promise<number>;
@@ -21,6 +23,7 @@ const modules = {
   maintenance: () => require('./commands/maintenance') as typeof import('./commands/maintenance'),
   desktop: () => require('./commands/desktop') as typeof import('./commands/desktop'),
   bench: () => require('./commands/bench') as typeof import('./commands/bench'),
+  bank: () => require('./commands/bank') as typeof import('./commands/bank'),
 };
 
 const COMMANDS: Record<string, () => Command> = {
@@ -38,6 +41,7 @@ const COMMANDS: Record<string, () => Command> = {
   backup: () => modules.maintenance().backupCommand,
   desktop: () => modules.desktop().desktopCommand,
   bench: () => modules.bench().benchCommand,
+  bank: () => modules.bank().bankCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -48,7 +52,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    console.error(`ardesk: unknown command ${name}\n\n${helpText()}`);
+    console.error(`ardesk: unknown command ${name}${didYouMean(name, Object.keys(COMMANDS))}\n\n${helpText()}`);
     return 2;
   }
   try {
@@ -59,9 +63,35 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (err instanceof DomainError) {
-      console.error(`ardesk ${name}: ${err.message}${err.errors ? ` ${JSON.stringify(err.errors)}` : ''}`);
+      console.error(`ardesk ${name}: ${err.message}${err.errors ? `: ${inWords(err.errors)}` : ''}`);
+      // The input was refused (invalid, taken, unknown): a usage error like any other.
+      return err.status < 500 ? 2 : 1;
+    }
+    if (isLocked(err)) {
+      console.error(`ardesk ${name}: ${lockedWords(openedDatabase)}`);
       return 1;
     }
     throw err;
   }
+}
+
+/** Field errors as a sentence: "password: Use at least 4 characters". */
+function inWords(errors: FieldErrors): string {
+  return Object.entries(errors)
+    .map(([field, messages]) => `${field}: ${messages.join('; ')}`)
+    .join('; ');
+}
+
+function isLocked(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === 'SQLITE_BUSY' || e?.code === 'SQLITE_LOCKED' || /database is locked/.test(e?.message ?? '');
+}
+
+/** "database is locked" with who holds it, as far as this machine tells. */
+function lockedWords(file: string | null): string {
+  if (!file) return 'the database is locked by another process';
+  const holders = holdersOf(file);
+  if (!holders.length) return `the database ${file} is locked by another process; stop it (or wait for it) and try again`;
+  const who = holders.map((h) => `${h.command} (pid ${h.pid})`).join(', ');
+  return `the database ${file} is in use by ${who}; stop it first, or work through its API`;
 }

@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCompany } from '../../core/companies/companies';
 import { runCommand, systemActor } from '../../core/engine';
 import { openEngine } from '../../core/runtime/engine';
-import { BIN } from '../support/cli';
+import { afterDatabaseLine, BIN } from '../support/cli';
 
 const IBM_FILE = resolve(__dirname, '../fixtures/ibm-accounts-receivable.csv');
 
 function ardesk(...args: string[]) {
   const run = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  return { code: run.status, stdout: run.stdout, stderr: afterDatabaseLine(run.stderr) };
 }
 
 /**

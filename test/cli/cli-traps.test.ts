@@ -57,7 +57,8 @@ describe('the ardesk command without traps', () => {
   it('refuses a user for an unknown company with the closest names, changing nothing; --create-company makes it', async () => {
     const refused = await ardesk(['user', 'add', '--db', db, '--username', 'ana', '--password', 'ana-pw-1', '--company', 'Ledger 1']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    // One line of refusal after the line naming the database.
+    expect(refused.stderr.trim().split('\n')).toEqual([`ardesk: database ${db}`, expect.any(String)]);
     expect(refused.stderr).toContain('no company Ledger 1; did you mean "Generated Ledger 1"?');
     expect(refused.stderr).toContain('--create-company');
     expect(await rows(db, 'SELECT username FROM users')).toEqual([]);
@@ -103,7 +104,7 @@ describe('the ardesk command without traps', () => {
     const res = await ardesk(['insights', 'refresh', '--db', db, '--company', 'Acme']);
     expect(res.code).toBe(0);
     expect(res.stdout.trim()).toBe('Nothing to recompute for Acme: it has no invoices yet. Its company-wide figures are up to date.');
-    expect(res.stderr).toBe('');
+    expect(res.stderr).toBe(`ardesk: database ${db}\n`);
   });
 
   it('names a port in use, who holds it, and --port 0, in one line', async () => {
@@ -113,7 +114,7 @@ describe('the ardesk command without traps', () => {
     try {
       const res = await ardesk(['serve', '--db', db, '--port', String(port)]);
       expect(res.code).toBe(2);
-      const lines = res.stderr.trim().split('\n');
+      const lines = res.stderr.trim().split('\n').filter((l) => !l.startsWith('ardesk: database '));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(`port ${port} on 127.0.0.1 is in use (pid ${process.pid}, `);
       expect(lines[0]).toContain('--port 0 for a free one');

@@ -6,17 +6,17 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../core/db/connection';
-import { BIN } from '../support/cli';
+import { afterDatabaseLine, BIN } from '../support/cli';
 
 const run = promisify(execFile);
 
 async function ardesk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [BIN, ...args]);
-    return { code: 0, stdout, stderr };
+    return { code: 0, stdout, stderr: afterDatabaseLine(stderr) };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    return { code: e.code, stdout: e.stdout, stderr: afterDatabaseLine(e.stderr) };
   }
 }
 

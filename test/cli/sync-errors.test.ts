@@ -57,6 +57,8 @@ describe('ardesk connect and sync: failures in words', () => {
 
   it('sync --server moves a desktop to the team server’s new address; an address that does not answer keeps the old one', async () => {
     const db = join(dir, 'moving.sqlite');
+    // A database of its own, never connected (a missing one is refused before: "no database at").
+    await ardeskOk(['migrate', '--db', join(dir, 'alone.sqlite')]);
     const notConnected = await ardesk(['sync', '--db', join(dir, 'alone.sqlite'), '--server', team.url]);
     expect(notConnected.code).toBe(2);
     expect(notConnected.stderr).toContain('not connected to a team server');

@@ -54,3 +54,8 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}, launcher
     });
   });
 }
+
+/** A command's stderr after the line it starts with, naming the database it opened (issue 40). */
+export function afterDatabaseLine(stderr: string): string {
+  return stderr.replace(/^ardesk: database [^\n]*\n/, '');
+}

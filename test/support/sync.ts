@@ -1,7 +1,7 @@
 /** Real processes for the sync tests: the ardesk command, a team server, desktops, and their databases. */
 import { execFile } from 'node:child_process';
 import BetterSqlite3 from 'better-sqlite3';
-import { BIN, type ServerProcess, startServe } from './cli';
+import { afterDatabaseLine, BIN, type ServerProcess, startServe } from './cli';
 
 export interface CliResult {
   code: number;
@@ -13,7 +13,7 @@ export function ardesk(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
   return new Promise((resolve) => {
     execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-      resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr: afterDatabaseLine(stderr) });
     });
   });
 }

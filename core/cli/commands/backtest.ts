@@ -6,6 +6,26 @@ import { DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 import { USAGE } from '../usage.cjs';
 
 
+type Report = ReturnType<typeof backtest>;
+
+/**
+ * The report for scripts: where no invoice was there to score (no paid invoices, an age none
+ * reached), the scores are null, not 0, which would read as a perfect prediction.
+ */
+export function withNulls(report: Report): unknown {
+  const scores = <T extends object>(o: T, none: boolean, keys: string[]) => (none ? { ...o, ...Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, null])) } : o);
+  const SCORES = ['mae_days', 'median_ae_days', 'late_accuracy', 'interval_coverage', 'brier_90d'];
+  const empty = report.invoices === 0;
+  return {
+    ...scores(report, empty, SCORES),
+    baselines: Object.fromEntries(Object.entries(report.baselines).map(([k, b]) => [k, scores(b, empty, SCORES)])),
+    conditional: report.conditional.map((c) => ({
+      ...scores(c, c.dated === 0, SCORES),
+      baselines: Object.fromEntries(Object.entries(c.baselines).map(([k, b]) => [k, scores(b, c.dated === 0, SCORES)])),
+    })),
+  };
+}
+
 /** Replays the company's paid invoices through the pay-date model and two baselines, and prints the scores. */
 export async function backtestCommand(args: string[]): Promise<number> {
   const { values } = parse(args, { ...DB_OPTIONS, company: { type: 'string' }, json: { type: 'boolean' } });
@@ -15,7 +35,7 @@ export async function backtestCommand(args: string[]): Promise<number> {
     const company = await findCompany(engine, values.company);
     const report = backtest(loadBacktestHistory(engine, company.id));
     if (values.json) {
-      console.log(JSON.stringify(report));
+      console.log(JSON.stringify(withNulls(report)));
       return 0;
     }
     const { due_date: due, customer_mean: mean } = report.baselines;

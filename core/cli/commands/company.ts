@@ -2,16 +2,16 @@ import { insertMembership } from '../../companies/companies';
 import { runCommand, systemActor } from '../../engine';
 import { openEngine } from '../../runtime/engine';
 import { findCompany } from '../company';
-import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
+import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, subcommand, UsageError } from '../options';
 import { USAGE } from '../usage.cjs';
 import { companyCreate, memberInvite } from './onboarding';
 import { roleOption } from './user';
 
 /** `ardesk member add`: an existing user becomes a member of another company. */
 export async function memberCommand(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
+  const [given, ...rest] = args;
+  const sub = subcommand('member', given, ['add', 'invite'], `${USAGE.member}\n${USAGE.memberInvite}`);
   if (sub === 'invite') return memberInvite(rest);
-  if (sub !== 'add') throw new UsageError(USAGE.member);
   const { values } = parse(rest, { ...DB_OPTIONS, username: { type: 'string' }, company: { type: 'string' }, role: { type: 'string' } });
   if (!values.username || !values.company) throw new UsageError(USAGE.member);
   const role = roleOption(values.role);
@@ -32,9 +32,9 @@ export async function memberCommand(args: string[]): Promise<number> {
 
 /** `ardesk company list`: every company with its id, members and invoices. */
 export async function companyCommand(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
+  const [given, ...rest] = args;
+  const sub = subcommand('company', given, ['list', 'create'], `${USAGE.company}\n${USAGE.companyCreate}`);
   if (sub === 'create') return companyCreate(rest);
-  if (sub !== 'list') throw new UsageError(USAGE.company);
   const { values } = parse(rest, { ...DB_OPTIONS, json: { type: 'boolean' } });
   const engine = await openEngine({ file: databaseFile(values) });
   try {
@@ -50,7 +50,7 @@ export async function companyCommand(args: string[]): Promise<number> {
       .orderBy('c.name')
       .execute();
     if (values.json) console.log(JSON.stringify(companies));
-    else if (!companies.length) console.log('no companies yet (ardesk seed --demo, or ardesk user add --company NAME --create-company)');
+    else if (!companies.length) console.log('no companies yet (ardesk company create --name NAME --owner USERNAME, or ardesk user add --company NAME --create-company)');
     else for (const c of companies) console.log(`${c.name}  ${c.id}  ${c.currency}  ${c.members} members, ${c.invoices} invoices`);
     return 0;
   } finally {

@@ -2,7 +2,7 @@ import { type Engine } from '../../engine';
 import { openEngine } from '../../runtime/engine';
 import { refreshIntelligence } from '../../intelligence/runner';
 import { findCompany } from '../company';
-import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
+import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, subcommand, UsageError } from '../options';
 import { progressPrinter } from '../progress';
 import { USAGE } from '../usage.cjs';
 
@@ -22,7 +22,7 @@ async function whyNothing(engine: Engine, companyId: string): Promise<string> {
 /** Recomputes a company's insights and recommended actions now, in this process. */
 export async function insightsCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'refresh') throw new UsageError(USAGE.insights);
+  subcommand('insights', sub, ['refresh'], USAGE.insights);
   const { values } = parse(rest, { ...DB_OPTIONS, company: { type: 'string' }, json: { type: 'boolean' } });
   if (!values.company) throw new UsageError(USAGE.insights);
   const engine = await openEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });

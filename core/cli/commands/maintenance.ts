@@ -1,12 +1,12 @@
 import { existsSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { openEngine } from '../../runtime/engine';
 import { backupDatabase, backupPathFor } from '../../db/migrate';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
 
 export async function migrateCommand(args: string[]): Promise<number> {
   const { values } = parse(args, DB_OPTIONS);
-  const engine = await openEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
+  const engine = await openEngine({ file: databaseFile(values, false, true), writeWait: CLI_WRITE_WAIT });
   const { applied, backup } = engine.migration;
   console.log(applied.length ? `applied ${applied.join(', ')}${backup ? ` (backup at ${backup})` : ''}` : 'schema is up to date');
   await engine.close();
@@ -17,6 +17,7 @@ export async function backupCommand(args: string[]): Promise<number> {
   const { values } = parse(args, { ...DB_OPTIONS, out: { type: 'string' }, force: { type: 'boolean' } });
   const file = databaseFile(values);
   const target = values.out ? resolve(values.out) : backupPathFor(file, new Date());
+  if (!existsSync(dirname(target))) throw new UsageError(`--out ${target}: the folder ${dirname(target)} does not exist`);
   // A backup over an existing file would replace whatever database was there without a word.
   if (existsSync(target) && !values.force) throw new UsageError(`${target} already exists; give --force to replace it`);
   if (target === resolve(file)) throw new UsageError('--out is the database itself; give another file');

@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import { openEngine } from '../../runtime/engine';
 import { type SeedProgress, seedDatabase } from '../../seed';
-import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, intOption, parse } from '../options';
+import { defaultDataDir } from '../../paths';
+import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, intOption, parse, UsageError } from '../options';
 import { progressPrinter } from '../progress';
 
 
@@ -31,7 +32,11 @@ export async function seedCommand(args: string[]): Promise<number> {
     customers: { type: 'string' },
     seed: { type: 'string' },
   });
-  const file = databaseFile(values);
+  // Generated data never lands in the workspace the desktop app uses unless a file or folder is named.
+  if (!values.db && !values['data-dir'] && !values.demo) {
+    throw new UsageError(`seed writes generated data: give --db FILE (or --data-dir DIR), or --demo for the demo folder; it never writes into your data folder (${defaultDataDir()}) unless told`);
+  }
+  const file = databaseFile(values, Boolean(values.demo), true);
   const invoices = values.invoices === undefined ? undefined : intOption(values.invoices, 'invoices', 0);
   const options = {
     demo: values.demo ?? false,

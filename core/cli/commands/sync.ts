@@ -25,7 +25,7 @@ export async function connectCommand(args: string[]): Promise<number> {
     company: { type: 'string', multiple: true },
     resync: { type: 'boolean' },
   });
-  const engine = await openEngine({ file: databaseFile(values) });
+  const engine = await openEngine({ file: databaseFile(values, false, true) });
   let server: URL | null = null;
   const status = statusLine(process.stderr);
   try {
@@ -36,6 +36,10 @@ export async function connectCommand(args: string[]): Promise<number> {
       return 0;
     }
     if (!values.server || !values.username || !values.password) throw new UsageError('Give --server, --username and --password');
+    const connected = (await syncState(engine.db)).server_url;
+    if (connected) {
+      throw new UsageError(`this database is already connected to ${connected}: ardesk sync catches up, ardesk connect --resync downloads everything again`);
+    }
     server = new URL(serverOrigin(values.server));
     const { companies } = await connect(engine, {
       serverUrl: server.origin,

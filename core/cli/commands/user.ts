@@ -6,7 +6,7 @@ import { runCommand, systemActor } from '../../engine';
 import { openEngine } from '../../runtime/engine';
 import { addFounderToTeam } from '../../team/team';
 import { findCompany } from '../company';
-import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
+import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, subcommand, UsageError } from '../options';
 import { USAGE } from '../usage.cjs';
 
 export const ROLES: Role[] = ['owner', 'manager', 'collector', 'viewer'];
@@ -24,8 +24,8 @@ export function roleOption(value: string | undefined): Role {
  * transaction.
  */
 export async function userCommand(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== 'add') throw new UsageError(USAGE.user);
+  const [given, ...rest] = args;
+  subcommand('user', given, ['add'], USAGE.user);
   const { values } = parse(rest, {
     ...DB_OPTIONS,
     username: { type: 'string' },
@@ -40,7 +40,7 @@ export async function userCommand(args: string[]): Promise<number> {
   const role = roleOption(values.role);
   const input = { username: values.username, password: values.password, displayName: values.name };
   validateNewUser(input);
-  const engine = await openEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
+  const engine = await openEngine({ file: databaseFile(values, false, true), writeWait: CLI_WRITE_WAIT });
   try {
     let company: { id: string; name: string } | null = null;
     if (values.company) {
