@@ -2,7 +2,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
 import { forecastCalendar } from './calendar';
-import type { DueInflow, ExpectedInflow, ForecastInput } from './forecast';
+import { COMMITMENT_DATE } from '../db/migrations/0099_promise_dates';
+import { PROMISE_GRACE_DAYS } from '../promises/rules';
+import type { DueInflow, ExpectedInflow, ForecastInput, PromisedInflow } from './forecast';
 
 /**
  * The open invoices with what their active pay-date prediction says (its scenarios, or its
@@ -46,7 +48,31 @@ export function loadForecastInput(engine: Engine, companyId: string, requestDate
        WHERE company_id = ? AND status IN ('PAID', 'PARTIAL') AND payment_date > ? AND payment_date <= ?`,
     )
     .get(companyId, addDays(requestDate, -182), requestDate) as { total: number };
-  return { requestDate, weeks, due, expected, trailingSixMonthPayments: trailing.total, customerOffset: page.offset, customerLimit: page.limit };
+  const promised = promisedInflows(sqlite, companyId, addDays(requestDate, -PROMISE_GRACE_DAYS), calendar[calendar.length - 1].end_date);
+  return { requestDate, weeks, due, expected, promised, trailingSixMonthPayments: trailing.total, customerOffset: page.offset, customerLimit: page.limit };
+}
+
+/**
+ * The promises that still stand (dated from `from`, today less the grace days, not judged yet) up to
+ * `to`: the latest promise per invoice (or per customer for the whole account), at the amount
+ * promised, else the invoice's balance, never above it. A whole-account promise without an amount
+ * says no figure and is left out.
+ */
+function promisedInflows(sqlite: BetterSqlite3.Database, companyId: string, from: string, to: string): PromisedInflow[] {
+  return sqlite
+    .prepare(
+      `WITH p AS (
+         SELECT customer_id, invoice_id, promise_date AS date, promise_amount AS amount, occurred_at AS at FROM communications
+         WHERE company_id = :company AND promise_date BETWEEN :from AND :to
+         UNION ALL
+         SELECT customer_id, invoice_id, ${COMMITMENT_DATE}, NULL, created_at FROM actions
+         WHERE company_id = :company AND deleted_at IS NULL AND invoice_id IS NOT NULL AND status != 'cancelled' AND ${COMMITMENT_DATE} BETWEEN :from AND :to),
+       latest AS (SELECT *, row_number() OVER (PARTITION BY customer_id, coalesce(invoice_id, '') ORDER BY at DESC) AS n FROM p)
+       SELECT l.customer_id, l.date, CASE WHEN l.invoice_id IS NULL THEN l.amount ELSE min(coalesce(l.amount, i.balance), i.balance) END AS amount
+       FROM latest l LEFT JOIN invoices i ON i.id = l.invoice_id AND i.company_id = :company
+       WHERE l.n = 1 AND ((l.invoice_id IS NULL AND l.amount > 0) OR (i.closing_reason IS NULL AND i.balance > 0))`,
+    )
+    .all({ company: companyId, from, to }) as PromisedInflow[];
 }
 
 /**

@@ -25,11 +25,20 @@ export interface ExpectedInflow {
   sq2: number;
 }
 
+/** Money a customer promised for a date (minor units): a promise that still stands. */
+export interface PromisedInflow {
+  customer_id: string;
+  date: string;
+  amount: number;
+}
+
 export interface ForecastInput {
   requestDate: string;
   weeks: number;
   due: DueInflow[];
   expected: ExpectedInflow[];
+  /** Standing promises; a date before the window (in its grace days) counts in the first week. */
+  promised?: PromisedInflow[];
   /** Settled payments (minor units) in the 182 days up to and including the request date. */
   trailingSixMonthPayments: number;
   /** The page of customers returned (the totals are over all of them). */
@@ -100,6 +109,11 @@ export function buildForecast(input: ForecastInput) {
     const w = calendar.length && inflow.date < calendar[0].start_date ? 0 : weekOf(inflow.date);
     if (w >= 0) add(inflow, w, 1);
   }
+  const promised = zeros();
+  for (const p of input.promised ?? []) {
+    const w = calendar.length && p.date < calendar[0].start_date ? 0 : weekOf(p.date);
+    if (w >= 0) promised[w] += p.amount;
+  }
   const trailingAverage = Math.round(input.trailingSixMonthPayments / 26);
   // Figures in whole minor units; the week-by-week objects are made for the page of customers only
   // (tens of thousands of customers at a million invoices).
@@ -141,6 +155,7 @@ export function buildForecast(input: ForecastInput) {
       due_date_cash_inflows: due.map(fromMinor),
       model_predicted_cash_inflows: predicted.map((p) => fromMinor(Math.round(p))),
       trailing_6m_avg_weekly_inflows: calendar.map(() => fromMinor(trailingAverage)),
+      promised_cash_inflows: promised.map(fromMinor),
       model_predicted_low: range(-1),
       model_predicted_high: range(1),
     },

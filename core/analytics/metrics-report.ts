@@ -1,5 +1,4 @@
 import { addDays, addMonths, monthEnd, monthOf, monthStart } from '../dates';
-import { COMMITMENT_DATE } from '../db/migrations/0099_promise_dates';
 import type { Engine } from '../engine';
 import { agingBucketRows } from './aging';
 import { collectionEffectiveness, dsoFigures, type MonthlySales, promiseKeptRate } from './metrics';
@@ -110,20 +109,15 @@ function monthlySales(engine: Engine, companyId: string, asOf: string): MonthlyS
 }
 
 /**
- * Promises to pay that fell due from `from` to `to`: actions on an invoice whose metadata carries a
- * `commitment_date` (what a collector records when a customer commits to a date). Kept when the
- * invoice's settled payments dated on or before that date cover its total.
+ * Promises to pay dated from `from` to `to` and judged (core/promises: the day after their date plus
+ * the grace days): a call, note or reply logged with a promise date, an action's commitment date.
+ * Kept when paid by their last day; void ones (replaced, or the invoice credited) do not count.
  */
 function promisesDue(engine: Engine, companyId: string, from: string, to: string): Array<{ month: string; kept: boolean }> {
   const rows = engine.database.sqlite
     .prepare(
-      `SELECT promised, (i.total_amount - coalesce((SELECT sum(p.amount) FROM payments p
-                WHERE p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL') AND p.payment_date <= promised), 0)) <= 0 AS kept
-       FROM (SELECT ${COMMITMENT_DATE} AS promised, invoice_id
-             FROM actions
-             WHERE company_id = :company AND deleted_at IS NULL AND invoice_id IS NOT NULL AND ${COMMITMENT_DATE} BETWEEN :from AND :to) pr
-       JOIN invoices i ON i.id = pr.invoice_id
-       WHERE typeof(promised) = 'text' AND promised GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'`,
+      `SELECT promised_date AS promised, outcome = 'kept' AS kept FROM promise_followups
+       WHERE company_id = :company AND outcome != 'void' AND promised_date BETWEEN :from AND :to`,
     )
     .all({ company: companyId, from, to }) as Array<{ promised: string; kept: number }>;
   return rows.map((r) => ({ month: monthOf(r.promised), kept: r.kept === 1 }));

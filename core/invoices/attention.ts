@@ -102,6 +102,20 @@ const promisesOnActions: Source = ({ sqlite, companyId, today }) =>
   ).map((r) => ({ invoiceId: r.invoice_id, customerId: r.customer_id, note: promiseNote(r.promised, today) }));
 
 /**
+ * Promises judged broken (core/promises: unpaid the day after their date plus the grace days)
+ * whose "promise broken" call is still open in the Actions inbox: a promise for the whole account
+ * concerns the customer's past-due invoices.
+ */
+const brokenPromises: Source = ({ sqlite, companyId, today }) =>
+  (
+    prepared(
+      sqlite,
+      `SELECT f.invoice_id, f.customer_id, f.promised_date FROM promise_followups f INDEXED BY promise_followups_broken JOIN actions a ON a.id = f.action_id
+       WHERE f.company_id = ? AND f.outcome = 'broken' AND a.status IN ('proposed', 'scheduled', 'processing') AND a.deleted_at IS NULL`,
+    ).all(companyId) as Array<{ invoice_id: string | null; customer_id: string; promised_date: string }>
+  ).map((r) => ({ invoiceId: r.invoice_id, customerId: r.customer_id, note: promiseNote(r.promised_date, today) }));
+
+/**
  * Inbound messages of the last REPLY_WINDOW_DAYS with nothing sent to the customer since, about
  * the same invoice or about the customer as a whole.
  */
@@ -138,7 +152,7 @@ const readyDunningSteps: Source = ({ sqlite, companyId, now }) =>
     ).all(companyId, now) as Array<{ invoice_id: string | null; customer_id: string; label: string }>
   ).map((r) => ({ invoiceId: r.invoice_id, customerId: r.customer_id, note: dunningNote(r.label) }));
 
-const SOURCES: Source[] = [promisesOnActions, replies, readyDunningSteps, followUps];
+const SOURCES: Source[] = [promisesOnActions, brokenPromises, replies, readyDunningSteps, followUps];
 
 /** The worklist's events of one company today: invoice id -> its event notes. */
 export interface AttentionEvents {

@@ -5,6 +5,7 @@ import { AGING_SNAPSHOT, takeAgingSnapshot } from '../analytics/snapshot-job';
 import { sendTeamDigest, TEAM_DIGEST } from '../analytics/team-digest';
 import { sendStatementsJob, STATEMENT_SEND } from '../documents/send';
 import { INTELLIGENCE_REFRESH, type RefreshExecutor, refreshInProcess, refreshJobHandlerWith } from '../intelligence/jobs';
+import { followPromisesJob, PROMISE_FOLLOWUP } from '../promises/job';
 import { INVOICE_REMINDER } from '../reminders/queue';
 import { sendInvoiceReminder } from '../reminders/send';
 import { REPLY_SYNC, syncReplies } from '../replies/sync';
@@ -28,6 +29,7 @@ export function coreJobHandlers(options: { refresh?: RefreshExecutor } = {}): Re
     [REPLY_SYNC]: syncReplies,
     [INTELLIGENCE_REFRESH]: refreshJobHandlerWith(options.refresh ?? refreshInProcess),
     [STATEMENT_SEND]: sendStatementsJob,
+    [PROMISE_FOLLOWUP]: followPromisesJob,
     [TEAM_DIGEST]: sendTeamDigest,
   };
 }

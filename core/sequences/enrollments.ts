@@ -9,13 +9,14 @@ import { pageWindow, readPage } from '../db/paging';
 import type { EnrollmentStatus, PauseKind, SequencesTable, SequenceTiming } from '../db/schema';
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { isValidDate, MAX_DATE, MIN_DATE } from '../dates';
-import { InvalidStateError, NotFoundError, ValidationError } from '../errors';
+import { DomainError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
+import { shortDate } from '../holds/holds';
 import { newId } from '../ids';
 import { openInvoices, scheduleInvoiceRows } from './due-store';
 import { insertScheduledStep, refreshHolds } from '../holds/store';
 import { scheduleStep } from './schedule';
 import { localDate } from '../zones';
-import { BULK_ENROLL_MAX } from './rules';
+import { BULK_ENROLL_MAX, CAUGHT_UP, caughtUpSteps, type OnEnrolled } from './rules';
 import { customerRow, enrollmentRow, finishEnrollment, sequenceRow, stepRows } from './store';
 
 export interface EnrollmentView {
@@ -156,18 +157,23 @@ async function insertEnrollment(tx: CommandTx, sequence: Sequence, customerId: s
     await scheduleInvoiceRows(tx, sequence, enrollment.id, customerId, await openInvoices(tx, sequence.company_id, customerId), steps, startDate);
     return enrollment.id;
   }
-  for (const step of steps) {
-    // A "promise missed" step waits for a broken promise (holds-store.ts schedules it then).
-    if (step.is_active !== 1 || step.on_promise_missed === 1) continue;
-    await insertScheduledStep(tx, {
+  // A "promise missed" step waits for a broken promise (holds-store.ts schedules it then).
+  const planned = steps.filter((step) => step.is_active === 1 && step.on_promise_missed !== 1).map((step) => ({ step, ...scheduleStep(startDate, step, sequence.timezone) }));
+  const caughtUp = new Set(caughtUpSteps(planned.map((p) => ({ step_type: p.step.step_type, scheduled_date: p.scheduled_date, scheduled_at: p.scheduled_at })), tx.now, localDate(new Date(tx.now), sequence.timezone)));
+  for (const [i, p] of planned.entries()) {
+    const id = await insertScheduledStep(tx, {
       company_id: sequence.company_id,
       enrollment_id: enrollment.id,
       sequence_id: sequence.id,
-      step_id: step.id,
+      step_id: p.step.id,
       customer_id: customerId,
       invoice_id: null,
-      ...scheduleStep(startDate, step, sequence.timezone),
+      scheduled_date: p.scheduled_date,
+      scheduled_at: p.scheduled_at,
     });
+    if (!caughtUp.has(i)) continue;
+    await tx.db.updateTable('scheduled_steps').set({ status: 'cancelled', cancel_reason: CAUGHT_UP, updated_at: tx.now }).where('id', '=', id).execute();
+    await tx.record('scheduled_step', id, 'update', { status: 'cancelled', cancel_reason: CAUGHT_UP });
   }
   return enrollment.id;
 }
@@ -176,9 +182,20 @@ export interface EnrollInput {
   sequence_id: string;
   customer_id: string;
   start_date?: string;
+  /** A customer already in the sequence: keep that enrollment, or restart (a new one from start_date). Absent: 409. */
+  on_enrolled?: OnEnrolled;
 }
 
-/** One customer: 201 with a new enrollment, or (created false) the customer's active one, untouched. */
+/** Enrolling someone already enrolled asks first: nothing changes until the caller says keep or restart. */
+function alreadyEnrolled(message: string): DomainError {
+  return new DomainError(409, 'already_enrolled', message, { on_enrolled: ['Say keep (the enrollment stays as it is) or restart (a new enrollment from the start date)'] });
+}
+
+/**
+ * One customer: 201 with a new enrollment. Already in the sequence: 409 already_enrolled unless
+ * on_enrolled says keep (200, the active enrollment untouched) or restart (the active one completes
+ * as "re-enrolled" and a new one starts, 201).
+ */
 export async function enrollCustomer(engine: Engine, scope: Scope, input: EnrollInput): Promise<{ created: boolean; enrollment: EnrollmentView }> {
   const result = await runCommand(engine, 'enroll_customer', scope, async (tx) => {
     const sequence = await sequenceRow(tx.db, scope.companyId, input.sequence_id);
@@ -192,7 +209,14 @@ export async function enrollCustomer(engine: Engine, scope: Scope, input: Enroll
       .where('customer_id', '=', customer.id)
       .where('status', '=', 'active')
       .executeTakeFirst();
-    if (existing) return { created: false, id: existing.id };
+    if (existing) {
+      if (input.on_enrolled === 'keep') return { created: false, id: existing.id };
+      if (input.on_enrolled !== 'restart') {
+        const since = (await enrollmentRow(tx.db, scope.companyId, existing.id)).start_date;
+        throw alreadyEnrolled(`${customer.name} is already in "${sequence.name}" (started ${shortDate(since)}). Keep that enrollment, or restart it from ${shortDate(startDate)}.`);
+      }
+      await finishEnrollment(tx, existing.id, 're-enrolled');
+    }
     return { created: true, id: await insertEnrollment(tx, sequence, customer.id, startDate, await stepRows(tx.db, sequence.id)) };
   });
   return { created: result.created, enrollment: await getEnrollment(engine.db, scope.companyId, result.id) };
@@ -200,18 +224,22 @@ export async function enrollCustomer(engine: Engine, scope: Scope, input: Enroll
 
 export interface BulkEnrollResult {
   enrolled_count: number;
+  /** Customers already in the sequence, restarted (on_enrolled restart). */
   updated_count: number;
+  /** Customers already in the sequence, left as they were (on_enrolled keep). */
+  kept_count: number;
   skipped_count: number;
   /** The ids counted in skipped_count (unknown to the company). */
   skipped_customer_ids: string[];
 }
 
 /**
- * Many customers, one start date, all in one transaction. A customer already actively enrolled is
- * re-enrolled: the stale enrollment is completed ("re-enrolled") and a new one starts (updated_count).
- * Unknown customers, or other companies', are skipped; a repeated id counts once.
+ * Many customers, one start date, all in one transaction. When some are already actively enrolled,
+ * the caller says what happens to them (409 already_enrolled, nothing written, until it does):
+ * restart completes the stale enrollment ("re-enrolled") and starts a new one (updated_count), keep
+ * leaves it (kept_count). Unknown customers, or other companies', are skipped; a repeated id counts once.
  */
-export async function bulkEnroll(engine: Engine, scope: Scope, sequenceId: string, input: { customer_ids: string[]; start_date?: string }): Promise<BulkEnrollResult> {
+export async function bulkEnroll(engine: Engine, scope: Scope, sequenceId: string, input: { customer_ids: string[]; start_date?: string; on_enrolled?: OnEnrolled }): Promise<BulkEnrollResult> {
   if (input.customer_ids.length === 0) throw new ValidationError('The request body is invalid', { customer_ids: ['Must not be empty'] });
   if (input.customer_ids.length > BULK_ENROLL_MAX) throw new ValidationError('The request body is invalid', { customer_ids: [`At most ${BULK_ENROLL_MAX} ids`] });
   return runCommand(engine, 'bulk_enroll_customers', scope, async (tx) => {
@@ -233,8 +261,13 @@ export async function bulkEnroll(engine: Engine, scope: Scope, sequenceId: strin
           .execute()
       ).map((r) => [r.customer_id, r.id]),
     );
+    if (active.size > 0 && input.on_enrolled === undefined) {
+      const names = (await tx.db.selectFrom('customers').select('name').where('id', 'in', [...active.keys()]).orderBy('name').limit(4).execute()).map((c) => c.name);
+      const who = active.size === 1 ? `${names[0]} is` : `${active.size} of them (${names.slice(0, 3).join(', ')}${active.size > 3 ? ', …' : ''}) are`;
+      throw alreadyEnrolled(`${who} already in "${sequence.name}". Keep their enrollment${active.size === 1 ? '' : 's'}, or restart from ${shortDate(startDate)}.`);
+    }
     const steps = await stepRows(tx.db, sequence.id);
-    const result: BulkEnrollResult = { enrolled_count: 0, updated_count: 0, skipped_count: 0, skipped_customer_ids: [] };
+    const result: BulkEnrollResult = { enrolled_count: 0, updated_count: 0, kept_count: 0, skipped_count: 0, skipped_customer_ids: [] };
     for (const customerId of ids) {
       if (!known.has(customerId)) {
         result.skipped_count += 1;
@@ -242,6 +275,10 @@ export async function bulkEnroll(engine: Engine, scope: Scope, sequenceId: strin
         continue;
       }
       const stale = active.get(customerId);
+      if (stale && input.on_enrolled === 'keep') {
+        result.kept_count += 1;
+        continue;
+      }
       if (stale) await finishEnrollment(tx, stale, 're-enrolled');
       await insertEnrollment(tx, sequence, customerId, startDate, steps);
       if (stale) result.updated_count += 1;

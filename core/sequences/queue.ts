@@ -18,7 +18,7 @@ import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateConte
 import { DAY_WINDOW_MS, type EmailOut, heldForTheDay, sameLocalDay } from './daily-limit';
 import { dueDateRowsToPromote, mergeReadyRows, quietHold, syncDueSchedules } from './due-store';
 import { refreshHolds } from '../holds/store';
-import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
+import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, CAUGHT_UP, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
 import { localDate } from '../zones';
 import { completeIfFinished } from './store';
 import { renderTemplate, templateValues } from './templates';
@@ -153,9 +153,10 @@ export interface QueueRowView {
    * 'recent_contact' (a due email step held while the customer was contacted by hand in the last
    * LAST_TOUCH_QUIET_DAYS days), 'emailed_today' (a due email step waiting for tomorrow: a sequence
    * already emailed the customer today, and one email a day goes out), 'replied' (cancelled because
-   * the customer replied, before pauses existed), 'skipped' (the collector skipped it); null otherwise.
+   * the customer replied, before pauses existed), 'skipped' (the collector skipped it), 'caught_up'
+   * (an earlier email of a back-dated enrollment: one catch-up email went in its place); null otherwise.
    */
-  hold_reason: 'paused' | 'recent_contact' | 'emailed_today' | 'replied' | 'skipped' | null;
+  hold_reason: 'paused' | 'recent_contact' | 'emailed_today' | 'replied' | 'skipped' | 'caught_up' | null;
   /** What pauses the step's enrollment: a hold found by itself or the collector's pause; null when running. */
   pause_kind: PauseKind | null;
   /** The pause in words ("Paused: Tri-County promised payment by Nov 27"). */
@@ -196,6 +197,7 @@ export function holdReason(
   now: string,
 ): QueueRowView['hold_reason'] {
   if (r.status === 'cancelled' && r.cancel_reason === SKIPPED) return 'skipped';
+  if (r.status === 'cancelled' && r.cancel_reason === CAUGHT_UP) return 'caught_up';
   if (r.status === 'cancelled' && r.stop_reason === REPLIED) return 'replied';
   if ((r.status === 'scheduled' || r.status === 'ready') && r.paused_kind !== null) return 'paused';
   if (r.status === 'scheduled' && r.step_type === EMAIL_STEP_TYPE && r.scheduled_at <= now) {

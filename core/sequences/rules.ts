@@ -145,6 +145,26 @@ export const REPLIED = 'replied';
 /** The cancel reason of a step the collector skipped. */
 export const SKIPPED = 'skipped';
 
+/** The cancel reason of a back-dated enrollment's earlier emails: one catch-up email goes in their place. */
+export const CAUGHT_UP = 'caught_up';
+
+/**
+ * A back-dated enrollment catches up with ONE email: of its email steps already due when it is
+ * made, the latest stays (it becomes ready now) and those of days already past are skipped as caught
+ * up. Steps of today stay (the one-a-day limit spaces them out); calls and tasks are the collector's
+ * work, not messages, and stay too. Returns the indexes to skip.
+ */
+export function caughtUpSteps(rows: Array<{ step_type: StepType; scheduled_date: string; scheduled_at: string }>, now: string, today: string): number[] {
+  const due = rows.map((r, i) => ({ ...r, i })).filter((r) => r.step_type === EMAIL_STEP_TYPE && r.scheduled_at <= now);
+  if (due.length < 2) return [];
+  const latest = due.reduce((a, b) => (b.scheduled_at >= a.scheduled_at ? b : a));
+  return due.filter((r) => r.i !== latest.i && r.scheduled_date < today).map((r) => r.i);
+}
+
+/** What enrolling a customer already in the sequence does: keep the enrollment, or restart it. */
+export const ON_ENROLLED = ['keep', 'restart'] as const;
+export type OnEnrolled = (typeof ON_ENROLLED)[number];
+
 /** A paused enrollment's step is neither sent nor completed until the pause ends (409 with the reason). */
 export function assertNotPaused(pauseReason: string | null): void {
   if (pauseReason !== null) throw new ConflictError(`${pauseReason}. Resume the enrollment to run this step.`, 'enrollment_paused');

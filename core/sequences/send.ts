@@ -77,12 +77,18 @@ async function assertNotEmailedToday(
   if (heldForTheDay([row], emails, tx.now).size) throw new ConflictError(dailyLimitWords(row.customer_name), 'emailed_today');
 }
 
+export interface SendInput {
+  sender_connection_id?: string | null;
+  attach?: AttachmentKind[];
+  override_reason?: string;
+}
+
 /**
- * Sends a ready email step. The sender is the one given, else the sequence's; it must be active and
+ * Sends a ready email step (`early`: an upcoming one too, sent now). The sender is the one given, else the sequence's; it must be active and
  * be the caller's own connection, the sequence's configured sender, or shared (allow_shared_sending).
  * `attach` chooses this email's documents instead of the step's.
  */
-export async function sendQueueStep(engine: Engine, scope: Scope, id: string, input: { sender_connection_id?: string | null; attach?: AttachmentKind[]; override_reason?: string }): Promise<QueueRowView> {
+export async function sendQueueStep(engine: Engine, scope: Scope, id: string, input: SendInput, options: { early?: boolean } = {}): Promise<QueueRowView> {
   await promoteDueSteps(engine, scope);
   const prepared = await runCommand(engine, 'claim_scheduled_step', scope, async (tx): Promise<Prepared | Held | null> => {
     const row = await tx.db
@@ -126,8 +132,10 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     if (row.step_type !== EMAIL_STEP_TYPE) {
       throw new InvalidStateError(`Only email steps (step_type ${EMAIL_STEP_TYPE}) can be sent; this is a ${row.step_type} step: complete it instead`, 'not_email_step');
     }
-    if (row.send_started_at === null && row.scheduled_at <= tx.now) await assertNotEmailedToday(tx, scope.companyId, row);
-    assertReadyUnclaimed(row.status, row.send_started_at, tx.now);
+    // Sent now, an upcoming step goes out as a ready one would: the daily limit and the contact rule ask the same.
+    const early = options.early === true && row.status === 'scheduled';
+    if (row.send_started_at === null && (row.scheduled_at <= tx.now || early)) await assertNotEmailedToday(tx, scope.companyId, row);
+    if (!early) assertReadyUnclaimed(row.status, row.send_started_at, tx.now);
     assertNotPaused(row.paused_reason);
 
     const senderId = (input.sender_connection_id || row.sequence_sender)?.toLowerCase();
@@ -214,12 +222,13 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
       }
     }
     const messageId = row.message_id ?? stepMessageId(row.id, connection.from_email);
+    const claim = { ...(early ? { status: 'ready' as const } : {}), send_started_at: tx.now, message_id: messageId, sender_connection_id: connection.id, email_subject: subject, sent_to: customer.email, error: null };
     await tx.db
       .updateTable('scheduled_steps')
-      .set({ send_started_at: tx.now, message_id: messageId, sender_connection_id: connection.id, email_subject: subject, error: null, updated_at: tx.now })
+      .set({ ...claim, updated_at: tx.now })
       .where('id', '=', row.id)
       .execute();
-    await tx.record('scheduled_step', row.id, 'update', { send_started_at: tx.now, message_id: messageId, sender_connection_id: connection.id, email_subject: subject, error: null });
+    await tx.record('scheduled_step', row.id, 'update', claim);
     return {
       stepId: row.id,
       claimedAt: tx.now,
@@ -310,4 +319,37 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     await completeIfFinished(tx, current.enrollment_id);
   });
   return getQueueRow(engine, scope.companyId, prepared.stepId);
+}
+
+/**
+ * "Send now" on a step of the queue: an email step (upcoming or ready) is sent at once through the
+ * same claim, contact rule and daily limit as a send; a call or task step becomes ready, listed in
+ * Today to be done. A paused enrollment's step is refused with its reason.
+ */
+export async function sendStepNow(engine: Engine, scope: Scope, id: string, input: SendInput): Promise<QueueRowView> {
+  const step = await engine.db
+    .selectFrom('scheduled_steps as s')
+    .innerJoin('sequence_steps as st', 'st.id', 's.step_id')
+    .select(['st.step_type'])
+    .where('s.company_id', '=', scope.companyId)
+    .where('s.id', '=', id.toLowerCase())
+    .executeTakeFirst();
+  if (!step) throw new NotFoundError('Scheduled step', id);
+  if (step.step_type === EMAIL_STEP_TYPE) return sendQueueStep(engine, scope, id, input, { early: true });
+  const stepId = await runCommand(engine, 'bring_step_forward', scope, async (tx) => {
+    const row = await tx.db
+      .selectFrom('scheduled_steps as s')
+      .innerJoin('sequence_enrollments as e', 'e.id', 's.enrollment_id')
+      .select(['s.id', 's.status', 'e.paused_reason'])
+      .where('s.company_id', '=', scope.companyId)
+      .where('s.id', '=', id.toLowerCase())
+      .executeTakeFirstOrThrow();
+    if (row.status !== 'scheduled') return row.id;
+    assertNotPaused(row.paused_reason);
+    const set = { status: 'ready' as const, scheduled_at: tx.now };
+    await tx.db.updateTable('scheduled_steps').set({ ...set, updated_at: tx.now }).where('id', '=', row.id).execute();
+    await tx.record('scheduled_step', row.id, 'update', set);
+    return row.id;
+  });
+  return getQueueRow(engine, scope.companyId, stepId);
 }

@@ -4,6 +4,7 @@ import { receivablesAt } from '../../core/analytics/metrics-report';
 import { addDays } from '../../core/dates';
 import { seedDatabase } from '../../core/seed';
 import { createApp } from '../../core/http/app';
+import { followPromises } from '../../core/promises/followup';
 import { addAction } from '../support/actions-fixtures';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
@@ -50,6 +51,8 @@ describe('GET /api/companies/{id}/analytics/metrics (extension)', () => {
     await promise(c, '2026-03-20'); // not due yet
     await promise(b, '2026-03-12', { deleted_at: '2026-03-13T00:00:00.000Z' }); // deleted: not a promise
     await addAction(engine, company, { customer_id: customer, invoice_id: b, metadata: { note: 'no date' } });
+    // The rate reads the promises judged by the daily follow-up (their date plus 3 days of grace passed).
+    await followPromises(engine, company);
   });
   afterAll(() => engine.dispose());
 

@@ -79,9 +79,11 @@ describe('enrollments', () => {
     expect(res.body.enrollment.start_date).toBe('2026-11-22');
   });
 
-  it('returns the active enrollment with 200 and created false instead of enrolling twice', async () => {
+  it('returns the active enrollment with 200 and created false when asked to keep it, instead of enrolling twice', async () => {
     const first = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-11-25' });
-    const again = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-12-25' });
+    // Without on_enrolled the caller is asked first (test/api/queue-control.test.ts).
+    expect((await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-12-25' })).status).toBe(409);
+    const again = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-12-25', on_enrolled: 'keep' });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ created: false, enrollment: first.body.enrollment });
     expect((await detail(first.body.enrollment.id)).scheduled_steps).toHaveLength(3);
@@ -119,7 +121,7 @@ describe('enrollments', () => {
     expect((await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme }, w.tokens.vic)).status).toBe(403);
   });
 
-  it('bulk-enrolls new customers, re-enrolls active ones with the new start date, and skips unknown ones', async () => {
+  it('bulk-enrolls new customers, re-enrolls active ones with the new start date when asked to restart, and skips unknown ones', async () => {
     const initech = await addCustomer(w.engine, w.company, { name: 'Initech' });
     const theirs = await addCustomer(w.engine, w.other, { name: 'Not ours' });
     const stale = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-11-01' });
@@ -127,25 +129,27 @@ describe('enrollments', () => {
     const res = await w.api('POST', w.path(`/sequences/${seq.id}/enrollments/bulk`), {
       customer_ids: [acme, globex, initech, MISSING, theirs, globex.toUpperCase()],
       start_date: '2026-12-01',
+      on_enrolled: 'restart',
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ enrolled_count: 2, updated_count: 1, skipped_count: 2, skipped_customer_ids: [MISSING, theirs] });
+    expect(res.body).toEqual({ enrolled_count: 2, updated_count: 1, kept_count: 0, skipped_count: 2, skipped_customer_ids: [MISSING, theirs] });
 
     const old = await detail(stale.body.enrollment.id);
     expect(old).toMatchObject({ status: 'completed', stop_reason: 're-enrolled', completed_at: '2026-11-23T12:00:00.000Z' });
-    // Its Heads-up (due 2026-11-01) was never promoted by a queue read, so it is cancelled with the rest.
+    // Back-dated to Nov 1, its Heads-up was skipped as caught up when it was made (Final, due Nov 15,
+    // was its one catch-up email); never promoted by a queue read, the rest are cancelled with it.
     expect(old.scheduled_steps.map((r: Row) => r.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
 
     const active = await w.api('GET', w.path(`/sequence-enrollments?sequence_id=${seq.id}&status=active`));
     expect(active.body.count).toBe(3);
     expect(active.body.data.every((e: { start_date: string }) => e.start_date === '2026-12-01')).toBe(true);
     expect((await w.api('GET', w.path(`/sequences/${seq.id}`))).body.active_enrollment_count).toBe(3);
-    // One transaction, every row recorded: 3 new enrollments with 3 steps each, 1 stale one and its 3 steps.
+    // One transaction, every row recorded: 3 new enrollments with 3 steps each, 1 stale one and its 2 steps still scheduled.
     const changes = await w.engine.db.selectFrom('changes').select(['entity', 'op']).where('command', '=', 'bulk_enroll_customers').where('company_id', '=', w.company).execute();
     const tally = (entity: string, op: string) => changes.filter((c) => c.entity === entity && c.op === op).length;
-    expect([tally('sequence_enrollment', 'insert'), tally('scheduled_step', 'insert'), tally('sequence_enrollment', 'update'), tally('scheduled_step', 'update')]).toEqual([3, 9, 1, 3]);
+    expect([tally('sequence_enrollment', 'insert'), tally('scheduled_step', 'insert'), tally('sequence_enrollment', 'update'), tally('scheduled_step', 'update')]).toEqual([3, 9, 1, 2]);
 
-    const again = await w.api('POST', w.path(`/sequences/${seq.id}/enrollments/bulk`), { customer_ids: [acme, globex] });
+    const again = await w.api('POST', w.path(`/sequences/${seq.id}/enrollments/bulk`), { customer_ids: [acme, globex], on_enrolled: 'restart' });
     expect(again.body).toMatchObject({ enrolled_count: 0, updated_count: 2, skipped_count: 0 });
     const all = await w.api('GET', w.path(`/sequence-enrollments?customer_id=${acme}`));
     expect(all.body.data.map((e: { status: string }) => e.status)).toEqual(['active', 'completed', 'completed']);
@@ -154,7 +158,7 @@ describe('enrollments', () => {
   it('keeps ready steps of a re-enrolled customer in the queue', async () => {
     await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-11-20' });
     expect((await w.api('GET', w.path('/sequences/queue'))).body.count).toBe(1);
-    await w.api('POST', w.path(`/sequences/${seq.id}/enrollments/bulk`), { customer_ids: [acme], start_date: '2026-11-30' });
+    await w.api('POST', w.path(`/sequences/${seq.id}/enrollments/bulk`), { customer_ids: [acme], start_date: '2026-11-30', on_enrolled: 'restart' });
     const ready = await w.api('GET', w.path('/sequences/queue'));
     expect(ready.body.data.map((r: Row) => [r.step_label, r.scheduled_date])).toEqual([['Heads-up', '2026-11-20']]);
   });

@@ -51,15 +51,18 @@ describe('attaching documents to emails in Chromium against ardesk serve --demo'
     // Each option names the file it would attach, as made now.
     await expect.poll(() => options.innerText(), { timeout: 10_000 }).toContain(`Invoice-${chosen.invoice_number}.pdf`);
     expect(await options.innerText()).toMatch(/Attach a statement of account · Statement-.+\.pdf, \d+ KB/);
+    // An email about an invoice goes with its PDF unless unticked (issue 41); the box answers the keyboard.
     const invoiceBox = options.getByRole('checkbox', { name: /Attach the invoice PDF/ });
-    expect(await invoiceBox.isChecked()).toBe(false);
+    expect(await invoiceBox.isChecked()).toBe(true);
     await invoiceBox.focus();
+    await page.keyboard.press('Space');
+    expect(await invoiceBox.isChecked()).toBe(false);
     await page.keyboard.press('Space');
     expect(await invoiceBox.isChecked()).toBe(true);
     expect(await options.getByRole('checkbox', { name: /Attach a statement/ }).isChecked()).toBe(false);
     await lookAndCheck(page, 'attach-action-panel');
 
-    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await panel.getByRole('button', { name: 'Approve and send', exact: true }).click();
     await panel.getByTestId('approval-log').getByText('Approve').waitFor();
     const file = `Invoice-${chosen.invoice_number}.pdf`;
     await expect.poll(async () => (await receivedPdfs(smtp)).has(file), { timeout: 20_000 }).toBe(true);

@@ -42,7 +42,7 @@ describe('holds said before sending', () => {
     await lookAndCheck(page, 'contact-hold-approve-panel');
 
     const before = smtp.messages.length;
-    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.getByRole('button', { name: 'Approve and send', exact: true }).click();
     await expect.poll(() => page.getByTestId('action-error').innerText()).toMatch(/Held: Paused by /);
     expect((await apiGet<{ status: string }>(page, `/api/companies/${companyId}/actions/${action!.id}`)).status).toBe('proposed');
     expect(smtp.messages).toHaveLength(before);

@@ -78,7 +78,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     const actionId = page.url().split('/actions/')[1].split('?')[0];
     const target = await apiGet<{ action_type: string; invoice: string | null }>(page, `/api/companies/${companyId}/actions/${actionId}`);
     expect(target.action_type).toBe('email');
-    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await panel.getByRole('button', { name: 'Approve and send', exact: true }).click();
     await panel.getByTestId('approval-log').getByText('Approve').waitFor();
     // Approving sends it: the message arrives with the edited text, and the action is done.
     await expect.poll(() => smtp.messages.some((m) => m.text.includes('Edited by the collector.')), { timeout: 20_000 }).toBe(true);
@@ -123,10 +123,10 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     // Someone else approves the open action meanwhile: the state machine's refusal is shown in words.
     await rows.first().click();
     const racedId = page.url().split('/actions/')[1].split('?')[0];
-    await panel.getByRole('button', { name: 'Approve', exact: true }).waitFor();
+    await panel.getByRole('button', { name: /^Approve and (send|assign)$/ }).waitFor();
     const raced = await apiCall(page, 'POST', `/api/companies/${companyId}/actions/${racedId}/send`, {});
     expect(raced.status).toBe(200);
-    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await panel.getByRole('button', { name: /^Approve and (send|assign)$/ }).click();
     await expect.poll(() => panel.getByTestId('action-error').innerText()).toMatch(/^Cannot approve an action whose status is completed/);
     await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Done');
 
@@ -161,7 +161,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     const siblings = (await apiGet<Listed>(page, `/api/companies/${companyId}/actions?status=proposed&invoice_id=${chosen.invoice}&page_size=100`)).data.map((a) => a.id).filter((id) => id !== chosen.id);
     await page.goto(`${server.url}/companies/${companyId}/actions/${chosen.id}?tab=needs_action`);
     const panel = page.getByTestId('action-panel');
-    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await panel.getByRole('button', { name: 'Approve and assign', exact: true }).click();
     await expect.poll(() => panel.getByTestId('action-status').innerText()).toMatch(/^(To do by .+|Approved, to do)$/);
     await panel.getByTestId('action-progress').getByText('Queue').waitFor();
     await page.getByTestId('tab-in_progress').click();
@@ -324,7 +324,11 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByRole('link', { name: 'Year-end chase' }).click();
     await page.getByTestId('tab-enrollments').click();
     await page.getByRole('button', { name: `Enroll the ${picked.size} customer${picked.size === 1 ? '' : 's'} of the invoices selected in the desk` }).click();
-    await page.getByText(/enrolled, .* already enrolled/).waitFor();
+    // Customers already in the sequence are asked about (keep, or restart): kept here.
+    const asked = page.getByTestId('already-enrolled');
+    await asked.or(page.getByText(/^\d+ enrolled/)).first().waitFor();
+    if (await asked.isVisible()) await asked.getByRole('button', { name: 'Keep the enrollment' }).click();
+    await page.getByText(/^\d+ enrolled/).waitFor();
     for (const name of picked) await page.locator(`[data-enrollment="${name}"]`).waitFor();
   }, 120_000);
 

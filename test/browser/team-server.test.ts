@@ -95,7 +95,7 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     await waitFor('the action to reach the desktop', () => query(deskDb, 'SELECT id FROM actions WHERE id = ?', first.id).length === 1);
     await page.goto(`${desktop.url}/companies/${acme}/actions/${first.id}`);
     const panel = page.getByTestId('action-panel');
-    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await panel.getByRole('button', { name: 'Approve and send', exact: true }).click();
     await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Approved, sending');
     await waitFor('the approval to reach the team server', () => query<{ status: string }>(serverDb, 'SELECT status FROM actions WHERE id = ?', first.id)[0].status !== 'needs_action');
 
@@ -103,7 +103,7 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     await waitFor('the second action to reach the desktop', () => query(deskDb, 'SELECT id FROM actions WHERE id = ?', second.id).length === 1);
     proxy.set({ offline: true });
     await page.goto(`${desktop.url}/companies/${acme}/actions/${second.id}`);
-    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await panel.getByRole('button', { name: 'Approve and send', exact: true }).click();
     await expect.poll(() => panel.getByTestId('action-status').innerText()).toBe('Approved, sending');
     const indicator = page.getByTestId('sync-indicator');
     await indicator.getByText('Team server unreachable: 1 change waiting').waitFor({ timeout: 20_000 });

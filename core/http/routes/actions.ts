@@ -25,6 +25,7 @@ import { CompanyParams, createRouter, DateString, EvidenceItem, idParams, json, 
 import { CallOutcome } from './communications';
 import { AttachmentPreview } from './reminders';
 import { actionAttachmentPreview } from '../../actions/documents';
+import { actionEnvelope } from '../../actions/envelope';
 
 const TAG = 'Actions';
 const ActionParams = idParams('action_id');
@@ -293,6 +294,28 @@ const attachmentsRoute = createRoute({
     ...problems(401, 403, 404),
   },
 });
+const envelopeRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/{company_id}/actions/{action_id}/envelope',
+  tags: ['Extensions'],
+  summary: 'What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, and the documents ticked by default',
+  security: SECURITY,
+  request: { params: ActionParams },
+  responses: {
+    200: json(
+      z
+        .object({
+          from: z.object({ connection: Uuid, name: z.string(), address: z.string() }).nullable().openapi({ description: 'Null: no active default connection (the send would fail: add one in Settings)' }),
+          to: z.array(z.string()).openapi({ description: "The billing contact's address, else every contact's; bounced ones left out. Empty for a call or task" }),
+          subject: z.string().openapi({ description: 'final_subject, else the draft subject; approve with final_subject to send another' }),
+          attach: z.array(z.enum(ATTACHMENT_KINDS)).openapi({ description: "The action's choice, else invoice_pdf for an email about an invoice" }),
+        })
+        .openapi('ActionEnvelope'),
+      'The envelope',
+    ),
+    ...problems(401, 403, 404),
+  },
+});
 const logRoute = createRoute({
   method: 'post',
   path: '/api/companies/{company_id}/actions/{action_id}/log',
@@ -367,6 +390,7 @@ export function actionRoutes() {
   );
   router.openapi(completeRoute, async (c) => c.json(await completeAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id), 200));
   router.openapi(retryRoute, async (c) => c.json(await retryAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json') ?? {}), 200));
+  router.openapi(envelopeRoute, async (c) => c.json(await actionEnvelope(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').action_id), 200));
   router.openapi(attachmentsRoute, async (c) => c.json({ data: await actionAttachmentPreview(c.var.engine, scopeOf(c).companyId, c.req.valid('param').action_id) }, 200));
   router.openapi(logRoute, async (c) => c.json(await logActionCall(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json') ?? {}), 200));
   router.openapi(tasksRoute, async (c) => {

@@ -131,6 +131,9 @@ const ForecastSchema = z
       due_date_cash_inflows: z.array(z.number()),
       model_predicted_cash_inflows: z.array(z.number()),
       trailing_6m_avg_weekly_inflows: z.array(z.number()),
+      promised_cash_inflows: z.array(z.number()).openapi({
+        description: 'Extension: per week, what customers promised to pay then (promises that still stand: the latest per invoice, at the amount promised or the balance; one in its grace days counts in the first week). Not in series_meta, which keeps the three series the specification names',
+      }),
       model_predicted_low: z.array(z.number()).openapi({ description: 'Extension: the low end of the 80% range of each week' }),
       model_predicted_high: z.array(z.number()).openapi({ description: 'Extension: the high end of the 80% range of each week' }),
     }),

@@ -14,7 +14,7 @@ const MonthMetrics = z.object({
   best_possible_dso: Metric('The same count-back over receivables not yet past due'),
   average_days_delinquent: Metric('dso - best_possible_dso'),
   cei: Metric('Collection effectiveness index of the month (to as_of in its month), percent; null when nothing was collectable'),
-  promise_kept_rate: Metric('Percent of the promises to pay that fell due in the month which were kept; null when none fell due'),
+  promise_kept_rate: Metric('Percent of the promises to pay dated in the month and judged (the day after their date plus the grace days) which were kept; null when none was judged'),
 });
 const MetricsSchema = z
   .object({

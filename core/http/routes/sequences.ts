@@ -3,6 +3,7 @@ import { ATTACHMENT_KINDS } from '../../documents/attachments';
 import { editStep, pauseEnrollment, resumeEnrollment, skipStep, snoozeStep } from '../../sequences/control';
 import { bulkEnroll, enrollCustomer, getEnrollment, listEnrollments, stopEnrollment } from '../../sequences/enrollments';
 import { completeQueueStep, enrollmentSteps, getQueueRow, listQueue } from '../../sequences/queue';
+import { sentMessage } from '../../sequences/sent';
 import {
   BULK_ENROLL_MAX,
   DEFAULT_PAGE_SIZE,
@@ -11,6 +12,7 @@ import {
   LAST_TOUCH_QUIET_DAYS,
   MAX_PAGE_SIZE,
   NAME_MAX,
+  ON_ENROLLED,
   OFFSET_DAYS_MAX,
   pageOf,
   parseEnumList,
@@ -24,7 +26,7 @@ import {
 } from '../../sequences/rules';
 import { SEQUENCE_TIMINGS } from '../../sequences/due-dates';
 import { previewScheduledStep, previewSequenceTemplates } from '../../sequences/preview';
-import { sendQueueStep } from '../../sequences/send';
+import { sendQueueStep, sendStepNow } from '../../sequences/send';
 import { changeSequenceStatus, createSequence, getSequence, listSequences, sequenceOverview, updateSequence } from '../../sequences/sequences';
 import { createStep, deleteStep, getStep, listSteps, updateStep } from '../../sequences/steps';
 import { OFFSET_TIME_RE } from '../../zones';
@@ -184,9 +186,9 @@ const QueueRow = z
     sent_at: Timestamp.nullable(),
     error: z.string().nullable(),
     replied_at: Timestamp.nullable().openapi({ description: 'When the customer last replied by email; null if never' }),
-    hold_reason: z.enum(['paused', 'recent_contact', 'emailed_today', 'replied', 'skipped']).nullable().openapi({
+    hold_reason: z.enum(['paused', 'recent_contact', 'emailed_today', 'replied', 'skipped', 'caught_up']).nullable().openapi({
       description:
-        `paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last ${LAST_TOUCH_QUIET_DAYS} days (quiet_days); emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector`,
+        `paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last ${LAST_TOUCH_QUIET_DAYS} days (quiet_days); emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector; caught_up (extension): an earlier email of a back-dated enrollment, skipped because one catch-up email goes in its place`,
     }),
     pause_kind: PauseKind.nullable().openapi({ description: "Extension: what pauses a pending step's enrollment" }),
     pause_reason: z.string().nullable().openapi({ description: 'Extension: the pause in words' }),
@@ -284,18 +286,22 @@ const EditBody = z
   .strictObject({ subject: Text(1_000).nullable(), body: Text(100_000).nullable() })
   .openapi('EditStepRequest', { description: 'Both null: back to the templates' });
 
+const OnEnrolled = z.enum(ON_ENROLLED).openapi({
+  description: 'Extension: for a customer already actively enrolled, keep that enrollment as it is, or restart (it completes as re-enrolled and a new one starts on start_date). Absent, such a request is refused with 409 already_enrolled and nothing changes',
+});
 const EnrollBody = z
-  .strictObject({ sequence_id: UuidValue, customer_id: UuidValue, start_date: DateString.optional().openapi({ description: "Default: today in the sequence's time zone" }) })
+  .strictObject({ sequence_id: UuidValue, customer_id: UuidValue, start_date: DateString.optional().openapi({ description: "Default: today in the sequence's time zone" }), on_enrolled: OnEnrolled.optional() })
   .openapi('EnrollCustomerRequest');
 const EnrollResult = z.object({ created: z.boolean(), enrollment: Enrollment }).openapi('EnrollCustomerResult');
 
 const BulkBody = z
-  .strictObject({ customer_ids: z.array(UuidValue).min(1).max(BULK_ENROLL_MAX), start_date: DateString.optional() })
+  .strictObject({ customer_ids: z.array(UuidValue).min(1).max(BULK_ENROLL_MAX), start_date: DateString.optional(), on_enrolled: OnEnrolled.optional() })
   .openapi('BulkEnrollRequest');
 const BulkResult = z
   .object({
     enrolled_count: z.number().int(),
-    updated_count: z.number().int().openapi({ description: 'Customers already active in the sequence, re-enrolled with the new start date' }),
+    updated_count: z.number().int().openapi({ description: 'Customers already active in the sequence, re-enrolled with the new start date (on_enrolled restart)' }),
+    kept_count: z.number().int().openapi({ description: 'Extension: customers already active in the sequence, left as they were (on_enrolled keep)' }),
     skipped_count: z.number().int().openapi({ description: 'Customers not found in the company' }),
     skipped_customer_ids: z.array(Uuid),
   })
@@ -423,6 +429,42 @@ const sendRoute = createRoute({
   security: SECURITY,
   request: { params: QueueParams, body: jsonBody(SendBody, false) },
   responses: { 200: json(QueueRow, 'The step after the send (sent or failed), or as it was if already past ready'), ...problems(400, 401, 403, 404, 409) },
+});
+
+const sendNowRoute = createRoute({
+  method: 'post',
+  path: `${queuePath}/{scheduled_step_id}/send-now`,
+  tags: EXT,
+  summary: 'Run an upcoming or ready step now: an email goes out at once (through the contact rule and the daily limit, as a send); a call or task becomes ready in Today',
+  description: 'Held by the contact rule: 409 contact_held with the reason in words, and the step stays as it was (its error says why). A paused enrollment: 409 enrollment_paused.',
+  security: SECURITY,
+  request: { params: QueueParams, body: jsonBody(SendBody, false) },
+  responses: { 200: json(QueueRow, 'The step after the send (sent or failed), or ready (a call or task)'), ...problems(400, 401, 403, 404, 409) },
+});
+
+const SentMessage = z
+  .object({
+    kind: z.enum(['email', 'call', 'note']).openapi({ description: 'email: the step sent it; call or note: what was recorded when a call or task step was completed' }),
+    to: z.string().nullable().openapi({ description: 'The address the email went to (steps sent before this was kept: null)' }),
+    from: z.string().nullable().openapi({ description: 'The sender, "Name <address>"' }),
+    subject: z.string().nullable(),
+    body: z.string().nullable().openapi({ description: 'The text as it went out (or the note recorded)' }),
+    attachments: z.array(z.object({ name: z.string(), size: z.number().int() })),
+    message_id: z.string().nullable(),
+    occurred_at: Timestamp,
+    outcome: CallOutcome.nullable().openapi({ description: "A call's outcome" }),
+    author_name: z.string().nullable(),
+  })
+  .openapi('SentStepMessage');
+
+const sentRoute = createRoute({
+  method: 'get',
+  path: `${queuePath}/{scheduled_step_id}/sent`,
+  tags: EXT,
+  summary: 'What a step that ran put out: the email as sent (to, from, subject, body, attachments), or the call or note it recorded',
+  security: SECURITY,
+  request: { params: QueueParams },
+  responses: { 200: json(SentMessage, 'The message as it went out'), ...problems(401, 403, 404, 409) },
 });
 
 const completeRoute = createRoute({
@@ -621,13 +663,13 @@ const enrollRoute = createRoute({
   method: 'post',
   path: enrollPath,
   tags: [TAG],
-  summary: 'Enroll one customer; 200 with the existing enrollment if already active in the sequence',
+  summary: 'Enroll one customer; already active in the sequence: 409 already_enrolled unless on_enrolled says keep (200, the existing enrollment) or restart (201)',
   security: SECURITY,
   request: { params: CompanyParams, body: jsonBody(EnrollBody) },
   responses: {
     201: json(EnrollResult, 'A new enrollment'),
-    200: json(EnrollResult, 'The customer was already actively enrolled'),
-    ...problems(400, 401, 403, 404),
+    200: json(EnrollResult, 'The customer was already actively enrolled and on_enrolled said keep'),
+    ...problems(400, 401, 403, 404, 409),
   },
 });
 
@@ -665,10 +707,10 @@ const bulkRoute = createRoute({
   method: 'post',
   path: `${seqPath}/{sequence_id}/enrollments/bulk`,
   tags: [TAG],
-  summary: 'Enroll many customers into an active sequence; active ones are re-enrolled',
+  summary: 'Enroll many customers into an active sequence; those already active are kept or re-enrolled as on_enrolled says (409 already_enrolled without it)',
   security: SECURITY,
   request: { params: SequenceParams, body: jsonBody(BulkBody) },
-  responses: { 200: json(BulkResult, 'Counts'), ...problems(400, 401, 403, 404) },
+  responses: { 200: json(BulkResult, 'Counts'), ...problems(400, 401, 403, 404, 409) },
 });
 
 export function sequenceRoutes() {
@@ -696,6 +738,8 @@ export function sequenceRoutes() {
     c.json(await previewScheduledStep(c.var.engine, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id, actorOf(c).name, attachQuery(c.req.valid('query').attach)), 200),
   );
   router.openapi(sendRoute, async (c) => c.json(await sendQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200));
+  router.openapi(sendNowRoute, async (c) => c.json(await sendStepNow(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200));
+  router.openapi(sentRoute, async (c) => c.json(await sentMessage(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').scheduled_step_id), 200));
   router.openapi(completeRoute, async (c) =>
     c.json(await completeQueueStep(c.var.engine, scopeOf(c), c.req.valid('param').scheduled_step_id, c.req.valid('json')), 200),
   );

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import type { Schemas } from '../api/client';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { inWords, signalLine } from '../insights/describe';
 import { Evidence } from '../components/Evidence';
@@ -130,6 +131,39 @@ function EmailAttachments({ companyId, action, chosen, onChange }: { companyId: 
   return <AttachOptions files={files.data.data} chosen={chosen} onChange={onChange} note="Sizes as the files would be made now; they are made again when the email is sent, with the figures of that moment." />;
 }
 
+/**
+ * Before approving an email: who it is from (the connection that sends it), to whom, and its
+ * subject, which may be edited and is sent as edited.
+ */
+function Envelope({ envelope, subject, onSubject }: { envelope: Schemas['ActionEnvelope'] | null; subject: string; onSubject: (subject: string) => void }) {
+  return (
+    <dl className="fields" data-testid="action-envelope">
+      <Row label="From">{envelope ? (envelope.from ? `${envelope.from.name} <${envelope.from.address}>` : <span className="bad">No email connection to send from: add one in Settings › Email</span>) : '…'}</Row>
+      <Row label="To">{envelope ? (envelope.to.length ? envelope.to.join(', ') : <span className="bad">No contact with an email address</span>) : '…'}</Row>
+      <div className="field">
+        <dt>
+          <label htmlFor="action-subject">Subject</label>
+        </dt>
+        <dd>
+          <input id="action-subject" className="wide-input" value={subject} maxLength={500} onChange={(e) => onSubject(e.target.value)} data-testid="action-subject" />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The operation buttons' words: each says what it does (approving an email sends it). */
+function operationWords(action: Action): Record<'approve' | 'send' | 'complete' | 'reject' | 'cancel', string> {
+  const email = action.action_type === 'email';
+  return {
+    approve: email ? 'Approve and send' : 'Approve and assign',
+    send: email ? 'Mark as sent by hand' : 'Mark done now',
+    complete: action.status === 'processing' ? 'Mark done' : email ? 'Close without sending' : 'Close as done',
+    reject: 'Reject with a reason…',
+    cancel: 'Withdraw this action',
+  };
+}
+
 /** Other proposals for the same invoice (the spec's alternatives), to pick the best one. */
 function Alternatives({ companyId, action, onOpen }: { companyId: string; action: Action; onOpen: (id: string) => void }) {
   const invoiceId = action.invoice;
@@ -186,6 +220,7 @@ export function ActionPanel({
   const [error, setError] = useState<string | null>(null);
   const [rejecting, setRejecting] = useState(false);
   const [attach, setAttach] = useState<AttachmentKind[] | null>(null);
+  const [subject, setSubject] = useState<string | null>(null);
   const panel = useRef<HTMLElement>(null);
   const firstReject = useRef(rejectAsked);
 
@@ -211,10 +246,18 @@ export function ActionPanel({
     return () => clearTimeout(t);
   }, [pending, reload, onChanged, action?.updated_at, action?.delivery?.status]);
 
+  const approvableEmail = action?.action_type === 'email' && allowedOperations(action).includes('approve');
+  const envelope = useLoad(
+    (signal) => (approvableEmail ? api.get('/api/companies/{company_id}/actions/{action_id}/envelope', { path, signal }) : Promise.resolve(null)),
+    [companyId, actionId, approvableEmail, version],
+  );
   const draft = action ? draftOf(action) : null;
+  const shownSubject = subject ?? envelope.data?.subject ?? draft?.subject ?? '';
+  const subjectEdited = subject !== null && subject.trim() !== '' && subject !== envelope.data?.subject;
   const text = content ?? draft?.body ?? '';
   const edited = action !== null && content !== null && content !== draft?.body;
-  const chosenAttach = attach ?? (action ? storedAttach(action) : []);
+  // An email about an invoice goes with its PDF unless someone unticks it (the envelope's default).
+  const chosenAttach = attach ?? envelope.data?.attach ?? (action ? storedAttach(action) : []);
 
   async function retry() {
     setBusy(true);
@@ -237,7 +280,7 @@ export function ActionPanel({
     try {
       const finalContent = edited || (operation !== 'complete' && operation !== 'cancel' && text) ? text : undefined;
       if (operation === 'approve') {
-        const documents = action?.action_type === 'email' ? { attach: chosenAttach } : {};
+        const documents = action?.action_type === 'email' ? { attach: chosenAttach, ...(subjectEdited ? { final_subject: shownSubject.trim() } : {}) } : {};
         await api.post('/api/companies/{company_id}/actions/{action_id}/approve', { path, body: { final_content: finalContent, ...documents } });
       } else if (operation === 'send') await api.post('/api/companies/{company_id}/actions/{action_id}/send', { path, body: { final_content: finalContent, response_deadline: deadlineInstant(deadline) } });
       else if (operation === 'complete') await api.post('/api/companies/{company_id}/actions/{action_id}/complete', { path, body: {} });
@@ -245,6 +288,7 @@ export function ActionPanel({
       toast.success(done);
       setContent(null);
       setAttach(null);
+      setSubject(null);
       onChanged();
     } catch (err) {
       setError(describeError(err));
@@ -268,6 +312,7 @@ export function ActionPanel({
   }
 
   const allowed = action ? allowedOperations(action) : [];
+  const words = action ? operationWords(action) : null;
   return (
     <aside ref={panel} className="side-panel" aria-label="Action detail" tabIndex={-1} data-testid="action-panel">
       <header className="panel-header">
@@ -304,7 +349,14 @@ export function ActionPanel({
             <Glance companyId={companyId} action={action} />
             <section className="panel-section">
               <h3>{action.action_type === 'email' ? 'Email' : action.action_type === 'call' ? 'Call notes' : 'Task'}</h3>
-              {draft.subject && <p>Subject: {draft.subject}</p>}
+              {approvableEmail ? (
+                <>
+                  {envelope.error !== null && <ErrorBox what="who the email goes to" error={envelope.error} onRetry={envelope.reload} />}
+                  <Envelope envelope={envelope.data ?? null} subject={shownSubject} onSubject={setSubject} />
+                </>
+              ) : (
+                draft.subject && <p>Subject: {draft.subject}</p>
+              )}
               {draft.talkingPoints.length > 0 && (
                 <ul>
                   {draft.talkingPoints.map((p) => (
@@ -353,28 +405,28 @@ export function ActionPanel({
                   </button>
                 )}
                 {allowed.includes('approve') && (
-                  <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void run('approve', 'Action approved')}>
-                    Approve
+                  <button type="button" className="btn btn-primary" disabled={busy || (approvableEmail && envelope.data?.from === null)} onClick={() => void run('approve', action.action_type === 'email' ? 'Approved: the email is on its way' : 'Action approved')}>
+                    {words?.approve}
                   </button>
                 )}
                 {allowed.includes('send') && (
                   <button type="button" className="btn" disabled={busy} onClick={() => void run('send', 'Marked as sent')}>
-                    {action.action_type === 'email' ? 'Mark sent' : 'Mark done now'}
+                    {words?.send}
                   </button>
                 )}
                 {allowed.includes('complete') && (
                   <button type="button" className="btn" disabled={busy} onClick={() => void run('complete', 'Action completed')}>
-                    Complete
+                    {words?.complete}
                   </button>
                 )}
                 {allowed.includes('reject') && (
                   <button type="button" className="btn" disabled={busy} onClick={() => setRejecting(true)}>
-                    Reject…
+                    {words?.reject}
                   </button>
                 )}
                 {allowed.includes('cancel') && (
-                  <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void run('cancel', 'Action cancelled')}>
-                    Cancel action
+                  <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void run('cancel', 'Action withdrawn')}>
+                    {words?.cancel}
                   </button>
                 )}
               </div>

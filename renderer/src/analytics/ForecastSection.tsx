@@ -34,13 +34,14 @@ function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; cur
         { name: 'Predicted, low (80% range)', type: 'line', symbol: 'none', lineStyle: { type: 'dotted', color: cssVar('--accent') }, itemStyle: { color: cssVar('--accent') }, data: ts.model_predicted_low },
         { name: 'Predicted, high (80% range)', type: 'line', symbol: 'none', lineStyle: { type: 'dotted', color: cssVar('--accent') }, itemStyle: { color: cssVar('--accent') }, data: ts.model_predicted_high },
         { name: 'Trailing 6-month weekly average', type: 'line', symbol: 'none', lineStyle: { type: 'dashed', color: cssVar('--ok') }, itemStyle: { color: cssVar('--ok') }, data: ts.trailing_6m_avg_weekly_inflows },
+        { name: 'Promised by customers', type: 'line', symbol: 'circle', lineStyle: { color: cssVar('--warn') }, itemStyle: { color: cssVar('--warn') }, data: ts.promised_cash_inflows },
       ],
     };
   }, [forecast, currency]);
   return (
     <Chart
       option={option}
-      label="Cash-flow forecast: due and predicted inflows per week, the predicted range and the trailing weekly average; click a week to list its invoices"
+      label="Cash-flow forecast: due and predicted inflows per week, the predicted range, what customers promised and the trailing weekly average; click a week to list its invoices"
       onClick={onWeek}
       testId="forecast-chart"
     />

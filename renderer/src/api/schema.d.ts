@@ -1971,6 +1971,57 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/portal-submissions": {
+    get: {
+      /** What customers sent through the portal, newest first (at most 200) */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        customer_id?: string;
+        status?: "open" | "accepted" | "declined";
+      };
+      responses: {
+        200: components["schemas"]["PortalSubmissionList"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/portal-submissions/{submission_id}/accept": {
+    post: {
+      /** Accept a proposed billing contact: it becomes the customer's billing contact */
+      path: {
+        company_id: string;
+        submission_id: string;
+      };
+      responses: {
+        200: components["schemas"]["PortalSubmission"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/portal-submissions/{submission_id}/decline": {
+    post: {
+      /** Decline a proposed billing contact */
+      path: {
+        company_id: string;
+        submission_id: string;
+      };
+      responses: {
+        200: components["schemas"]["PortalSubmission"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/saved-views": {
     get: {
       /** The caller's saved invoice views in this company */
@@ -5220,6 +5271,22 @@ export interface components {
     };
     PortalSettingsUpdate: {
       link_days: number;
+    };
+    PortalSubmission: {
+      id: string;
+      customer: string;
+      kind: "promise" | "dispute" | "paid" | "contact";
+      invoices: string[];
+      details: {
+        [key: string]: unknown;
+      };
+      file: string | null;
+      status: "open" | "accepted" | "declined";
+      decided_by: string | null;
+      created_at: string;
+    };
+    PortalSubmissionList: {
+      data: components["schemas"]["PortalSubmission"][];
     };
     Problem: {
       type: string;

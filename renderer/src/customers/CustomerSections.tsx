@@ -9,6 +9,7 @@ import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { ContactsEditor } from './ContactsEditor';
 import { CustomerCommunications, CustomerPayments } from './CustomerHistory';
+import { CustomerPromises } from './CustomerPromises';
 
 type Customer = Schemas['CustomerDetail'];
 
@@ -153,6 +154,7 @@ export function CustomerSections({ companyId, customerId, customer, version, onS
         <Insights companyId={companyId} customerId={customerId} />
         <div className="stack">
           <Actions companyId={companyId} customerId={customerId} />
+          <CustomerPromises companyId={companyId} customerId={customerId} currency={customer?.currency ?? null} />
           <Sequences companyId={companyId} customerId={customerId} />
         </div>
       </div>

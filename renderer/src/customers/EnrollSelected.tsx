@@ -3,12 +3,14 @@ import { describeError } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
+import { enrolledWords, useEnrollChoice } from '../sequences/AlreadyEnrolled';
 
 /** Enroll the customers picked in the list into an active sequence (the bulk enrollment endpoint). */
 export function EnrollSelected({ companyId, customers, onDone }: { companyId: string; customers: Array<{ id: string; name: string }>; onDone: () => void }) {
   const [sequenceId, setSequenceId] = useState('');
   const [startDate, setStartDate] = useState('');
   const [busy, setBusy] = useState(false);
+  const { withChoice, dialog } = useEnrollChoice();
   const sequences = useLoad(
     (signal) => api.get('/api/companies/{company_id}/sequences', { path: { company_id: companyId }, query: { status: 'active', page_size: 100 }, signal }),
     [companyId],
@@ -20,12 +22,15 @@ export function EnrollSelected({ companyId, customers, onDone }: { companyId: st
   async function enroll() {
     setBusy(true);
     try {
-      const result = await api.post('/api/companies/{company_id}/sequences/{sequence_id}/enrollments/bulk', {
-        path: { company_id: companyId, sequence_id: chosen },
-        body: { customer_ids: customers.map((c) => c.id), start_date: startDate || undefined },
-      });
+      const result = await withChoice((onEnrolled) =>
+        api.post('/api/companies/{company_id}/sequences/{sequence_id}/enrollments/bulk', {
+          path: { company_id: companyId, sequence_id: chosen },
+          body: { customer_ids: customers.map((c) => c.id), start_date: startDate || undefined, on_enrolled: onEnrolled },
+        }),
+      );
+      if (!result) return;
       const name = active.find((s) => s.id === chosen)?.name ?? 'the sequence';
-      toast.success(`${result.enrolled_count} enrolled in ${name}, ${result.updated_count} already enrolled (start date updated)${result.skipped_count ? `, ${result.skipped_count} not found` : ''}`);
+      toast.success(`${name}: ${enrolledWords(result)}`);
       onDone();
     } catch (err) {
       toast.error(`Not enrolled: ${describeError(err)}`);
@@ -36,6 +41,7 @@ export function EnrollSelected({ companyId, customers, onDone }: { companyId: st
 
   return (
     <div className="bulk-bar" role="region" aria-label="Enroll the selected customers" data-testid="enroll-selected">
+      {dialog}
       <strong>{count} selected</strong>
       {sequences.data && active.length === 0 ? (
         <span className="muted">No active sequence: activate one under Sequences first.</span>

@@ -13,6 +13,7 @@ import type { AttachmentKind } from '../documents/AttachOptions';
 import { ActionTasks } from '../actions/ActionTasks';
 import { STEP_TYPE_WORDS } from '../sequences/words';
 import { StepControls } from './StepControls';
+import { StepDetail } from './StepDetail';
 import { CHANNEL_TITLES, CHANNELS, daysWords, groupByChannel, holdWords, QUEUE_CATEGORIES, QUEUE_TABS, type QueueCategory, type QueueRow, STEP_STATUS_WORDS } from './words';
 
 type Tab = QueueCategory;
@@ -66,6 +67,11 @@ export default function QueuePage({ companyId }: { companyId: string }) {
     },
     [companyId, filters, version],
   );
+  // Today lists the approved calls and tasks and the held emails too: its count includes them.
+  const tasks = useLoad((signal) => api.get('/api/companies/{company_id}/action-tasks', { path, signal }), [companyId, version]);
+  const taskCount = tasks.data?.data.length ?? 0;
+  const heldCount = held.data?.rows.length ?? 0;
+  const tabCount = (key: Tab) => (counts.data ? counts.data[key] + (key === 'ready' ? taskCount + heldCount : 0) : null);
 
   const rows = list.data?.data ?? [];
   const emails = rows.filter((r) => r.step_type === 'reminder' && r.status === 'ready');
@@ -120,7 +126,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
         </header>
         <Tabs
           label="Queue"
-          tabs={QUEUE_CATEGORIES.map((key) => ({ key, label: QUEUE_TABS[key].label, count: counts.data?.[key] ?? null }))}
+          tabs={QUEUE_CATEGORIES.map((key) => ({ key, label: QUEUE_TABS[key].label, count: tabCount(key) }))}
           active={tab}
           onChange={setTab}
         />
@@ -153,7 +159,7 @@ export default function QueuePage({ companyId }: { companyId: string }) {
         </div>
         {list.error !== null && <ErrorBox what="the queue" error={list.error} onRetry={list.reload} />}
         {tab === 'ready' && <ActionTasks companyId={companyId} version={version} onChanged={changed} />}
-        {list.data && rows.length === 0 && <p className="muted">{QUEUE_TABS[tab].empty}</p>}
+        {list.data && rows.length === 0 && (tab !== 'ready' || (tasks.data && held.data && taskCount + heldCount === 0)) && <p className="muted">{QUEUE_TABS[tab].empty}</p>}
         {tab === 'ready' &&
           groupByChannel(rows).map(([channel, group]) => (
             <section key={channel} aria-labelledby={`group-${channel}`} data-testid={`queue-group-${channel}`}>
@@ -204,13 +210,15 @@ export default function QueuePage({ companyId }: { companyId: string }) {
               These emails are due but held. A customer contacted by hand in the last {daysWords(held.data.quietDays)} hears from a sequence again once {daysWords(held.data.quietDays)} have passed; a customer who
               already got an email today gets the next one tomorrow. Each row says which.
             </p>
-            <SimpleRows companyId={companyId} rows={held.data.rows} quietDays={held.data.quietDays} />
+            <SimpleRows companyId={companyId} rows={held.data.rows} quietDays={held.data.quietDays} open={open} onOpen={setOpen} onDone={changed} />
           </section>
         )}
         {tab === 'paused' && rows.length > 0 && (
           <p className="muted">These customers' sequences wait: a reply nobody has answered, a promise to pay that stands, a dispute, or a pause by a collector. Each goes on by itself once its reason ends.</p>
         )}
-        {tab !== 'ready' && rows.length > 0 && <SimpleRows companyId={companyId} rows={rows} quietDays={list.data?.quiet_days} history={tab === 'history'} onResume={tab === 'paused' ? resume : undefined} />}
+        {tab !== 'ready' && rows.length > 0 && (
+          <SimpleRows companyId={companyId} rows={rows} quietDays={list.data?.quiet_days} history={tab === 'history'} onResume={tab === 'paused' ? resume : undefined} open={open} onOpen={setOpen} onDone={changed} />
+        )}
         {list.data && list.data.count > PAGE_SIZE && <PageFooter page={page} pageSize={PAGE_SIZE} count={list.data.count} onPage={setPage} />}
       </div>
     </div>
@@ -300,7 +308,27 @@ function QueueItem({
   );
 }
 
-function SimpleRows({ companyId, rows, quietDays, history, onResume }: { companyId: string; rows: QueueRow[]; quietDays?: number; history?: boolean; onResume?: (row: QueueRow) => void }) {
+/** Rows of the Upcoming, Paused and History tabs (and Today's held emails); each opens to its controls or to what went out. */
+function SimpleRows({
+  companyId,
+  rows,
+  quietDays,
+  history,
+  onResume,
+  open,
+  onOpen,
+  onDone,
+}: {
+  companyId: string;
+  rows: QueueRow[];
+  quietDays?: number;
+  history?: boolean;
+  onResume?: (row: QueueRow) => void;
+  open: string | null;
+  onOpen: (id: string | null) => void;
+  onDone: () => void;
+}) {
+  const columns = onResume ? 7 : 6;
   return (
     <table className="item-list" data-testid="queue-rows">
       <thead>
@@ -320,32 +348,76 @@ function SimpleRows({ companyId, rows, quietDays, history, onResume }: { company
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={row.id}>
-            <td>
-              <AppLink to={companyPath(companyId, 'customers', row.customer)}>{row.customer_name}</AppLink>
-            </td>
-            <td>{CHANNEL_TITLES[row.step_type].replace(/s$/, '')}</td>
-            <td>
-              {row.step_label}
-              {row.email_subject && <div className="muted small">{row.email_subject}</div>}
-            </td>
-            <td>{row.sequence_name}</td>
-            <td className="small">{formatTimestamp(history ? (row.sent_at ?? row.updated_at) : row.scheduled_at)}</td>
-            <td data-testid="queue-row-status">
-              {holdWords(row, quietDays) ?? STEP_STATUS_WORDS[row.status]}
-              {history && row.edited_at && <div className="small muted">Edited before sending</div>}
-              {row.error && <div className="small bad">{row.error}</div>}
-            </td>
-            {onResume && (
-              <td>
-                <button type="button" className="btn btn-small" onClick={() => onResume(row)}>
-                  Resume<span className="sr-only"> the sequence for {row.customer_name}</span>
-                </button>
-              </td>
-            )}
-          </tr>
+          <SimpleRow key={row.id} companyId={companyId} row={row} quietDays={quietDays} history={history} onResume={onResume} columns={columns} open={open === row.id} onOpen={() => onOpen(open === row.id ? null : row.id)} onDone={onDone} />
         ))}
       </tbody>
     </table>
+  );
+}
+
+function SimpleRow({
+  companyId,
+  row,
+  quietDays,
+  history,
+  onResume,
+  columns,
+  open,
+  onOpen,
+  onDone,
+}: {
+  companyId: string;
+  row: QueueRow;
+  quietDays?: number;
+  history?: boolean;
+  onResume?: (row: QueueRow) => void;
+  columns: number;
+  open: boolean;
+  onOpen: () => void;
+  onDone: () => void;
+}) {
+  const pending = row.status === 'scheduled' || row.status === 'ready';
+  const ran = row.status === 'sent' || row.status === 'completed' || row.status === 'failed';
+  return (
+    <>
+      <tr className={open ? 'current' : undefined} data-queue-row={row.id}>
+        <td>
+          <AppLink to={companyPath(companyId, 'customers', row.customer)}>{row.customer_name}</AppLink>
+        </td>
+        <td>{CHANNEL_TITLES[row.step_type].replace(/s$/, '')}</td>
+        <td>
+          {pending || ran ? (
+            <button type="button" className="linkish" aria-expanded={open} onClick={onOpen}>
+              {row.step_label}
+              <span className="sr-only">{pending ? `: change or send the step for ${row.customer_name}` : `: what went out to ${row.customer_name}`}</span>
+            </button>
+          ) : (
+            row.step_label
+          )}
+          {row.email_subject && <div className="muted small">{row.email_subject}</div>}
+        </td>
+        <td>{row.sequence_name}</td>
+        <td className="small">{formatTimestamp(history ? (row.sent_at ?? row.updated_at) : row.scheduled_at)}</td>
+        <td data-testid="queue-row-status">
+          {holdWords(row, quietDays) ?? STEP_STATUS_WORDS[row.status]}
+          {history && row.edited_at && <div className="small muted">Edited before sending</div>}
+          {row.error && <div className="small bad">{row.error}</div>}
+        </td>
+        {onResume && (
+          <td>
+            <button type="button" className="btn btn-small" onClick={() => onResume(row)}>
+              Resume<span className="sr-only"> the sequence for {row.customer_name}</span>
+            </button>
+          </td>
+        )}
+      </tr>
+      {open && (
+        <tr>
+          <td colSpan={columns}>
+            <StepDetail companyId={companyId} row={row} onDone={onDone} />
+          </td>
+        </tr>
+      )}
+    </>
   );
 }

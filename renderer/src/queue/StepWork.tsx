@@ -17,12 +17,15 @@ export function EmailPreview({
   companyId,
   row,
   sending,
+  sendLabel = 'Send this email',
   onSend,
   onChanged,
 }: {
   companyId: string;
   row: QueueRow;
   sending: boolean;
+  /** The send button's words ("Send now" for a step not due yet). */
+  sendLabel?: string;
   onSend: (attach?: AttachmentKind[], overrideReason?: string) => void;
   onChanged: () => void;
 }) {
@@ -104,7 +107,7 @@ export function EmailPreview({
           )}
           <div className="form-actions">
             <button type="button" className="btn btn-primary" disabled={sending || !p.sender || !p.to || p.refused_reason !== null || (p.hold_reason?.startsWith('Held:') ?? false)} onClick={() => onSend(attach ?? undefined)}>
-              Send this email
+              {sendLabel}
             </button>
             <button type="button" className="btn" disabled={sending} onClick={() => setEditing(true)}>
               Edit this email

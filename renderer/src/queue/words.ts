@@ -34,6 +34,7 @@ const HOLD_WORDS: Record<NonNullable<QueueRow['hold_reason']>, string> = {
   emailed_today: 'Waits for tomorrow: the customer already got an email today, and one email a day goes out',
   replied: 'Stopped: the customer replied',
   skipped: 'Skipped',
+  caught_up: 'Skipped: one catch-up email went in its place',
 };
 
 /**

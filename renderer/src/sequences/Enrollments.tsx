@@ -11,6 +11,7 @@ import { holdWords, STEP_STATUS_WORDS } from '../queue/words';
 import { companyPath } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
+import { enrolledWords, useEnrollChoice } from './AlreadyEnrolled';
 import { dueOffsetWords, ENROLLMENT_FILTER_WORDS, ENROLLMENT_FILTERS, type EnrollmentFilter, type Sequence, STEP_TYPE_WORDS } from './words';
 
 const PAGE_SIZE = 50;
@@ -25,6 +26,7 @@ export function Enrollments({ companyId, sequence, onChanged }: { companyId: str
   const [startDate, setStartDate] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const [stopping, setStopping] = useState<string | null>(null);
+  const { withChoice, dialog } = useEnrollChoice();
   const selection = useDesk((s) => (s.companyId === companyId ? s.selection : NO_SELECTION));
   const selectedCustomers = [...new Map(selection.map((r) => [r.customer, r.customer_name])).entries()];
   const changed = useCallback(() => {
@@ -40,11 +42,14 @@ export function Enrollments({ companyId, sequence, onChanged }: { companyId: str
 
   async function enroll(customerId: string, name: string) {
     try {
-      const result = await api.post('/api/companies/{company_id}/sequence-enrollments', {
-        path: { company_id: companyId },
-        body: { sequence_id: sequence.id, customer_id: customerId, start_date: startDate || undefined },
-      });
-      toast.success(result.created ? `${name} enrolled, starting ${formatDate(result.enrollment.start_date)}` : `${name} was already enrolled: start date now ${formatDate(result.enrollment.start_date)}`);
+      const result = await withChoice((onEnrolled) =>
+        api.post('/api/companies/{company_id}/sequence-enrollments', {
+          path: { company_id: companyId },
+          body: { sequence_id: sequence.id, customer_id: customerId, start_date: startDate || undefined, on_enrolled: onEnrolled },
+        }),
+      );
+      if (!result) return;
+      toast.success(result.created ? `${name} enrolled, starting ${formatDate(result.enrollment.start_date)}` : `${name} stays enrolled as before (since ${formatDate(result.enrollment.start_date)})`);
       changed();
     } catch (err) {
       toast.error(`${name} not enrolled: ${describeError(err)}`);
@@ -53,11 +58,14 @@ export function Enrollments({ companyId, sequence, onChanged }: { companyId: str
 
   async function enrollSelection() {
     try {
-      const result = await api.post('/api/companies/{company_id}/sequences/{sequence_id}/enrollments/bulk', {
-        path: { company_id: companyId, sequence_id: sequence.id },
-        body: { customer_ids: selectedCustomers.map(([id]) => id), start_date: startDate || undefined },
-      });
-      toast.success(`${result.enrolled_count} enrolled, ${result.updated_count} already enrolled (start date updated)${result.skipped_count ? `, ${result.skipped_count} not found` : ''}`);
+      const result = await withChoice((onEnrolled) =>
+        api.post('/api/companies/{company_id}/sequences/{sequence_id}/enrollments/bulk', {
+          path: { company_id: companyId, sequence_id: sequence.id },
+          body: { customer_ids: selectedCustomers.map(([id]) => id), start_date: startDate || undefined, on_enrolled: onEnrolled },
+        }),
+      );
+      if (!result) return;
+      toast.success(enrolledWords(result));
       changed();
     } catch (err) {
       toast.error(`Not enrolled: ${describeError(err)}`);
@@ -97,6 +105,7 @@ export function Enrollments({ companyId, sequence, onChanged }: { companyId: str
 
   return (
     <div className="stack" data-testid="enrollments">
+      {dialog}
       {sequence.status !== 'active' ? (
         <p className="notice-warn">Customers can be enrolled once the sequence is active.</p>
       ) : (
