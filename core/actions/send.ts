@@ -18,7 +18,7 @@ import { actionEmailContent, type ActionEmailPayload } from './delivery';
 import { parseMetadata } from './queries';
 import { fillPlaceholder, saysPastDue, usesPlaceholder } from '../sequences/templates';
 import { mintLinkForEmail } from '../email/portal-link';
-import { checkContact } from '../contact/store';
+import { checkContact, checkContacts } from '../contact/store';
 
 export const OUTCOME_UNKNOWN = 'The worker stopped while the mail server had the message. It may have been delivered, so it was not sent again; Retry sends it once more.';
 
@@ -82,6 +82,26 @@ export async function actionContactHold(db: Db, companyId: string, actionId: str
   const email = actionEmailContent(parseMetadata(action.metadata), { description: action.description, invoiceNumber: action.invoice_number });
   const answer = await checkContact(db, companyId, action.customer_id, { channel: 'action', invoiceIds: action.invoice_id ? [action.invoice_id] : [], pastDue: saysPastDue(email.subject, email.text) }, now);
   return answer.allowed ? null : answer.reason;
+}
+
+/**
+ * The contact rule's answer for each open email action of a page (the inbox list), from one gathering
+ * of facts: "Held: ..." as approving it would get it now, null when it would go; calls, tasks and
+ * decided actions are absent.
+ */
+export async function actionContactHolds(
+  db: Db,
+  companyId: string,
+  actions: Array<{ id: string; customer: string; invoice: string | null; invoice_number: string | null; action_type: string; status: string; description: string; metadata: Record<string, unknown> }>,
+  now: string,
+): Promise<Map<string, string | null>> {
+  const open = actions.filter((a) => a.action_type === 'email' && ['proposed', 'scheduled', 'processing'].includes(a.status));
+  const asked = open.map((a) => {
+    const email = actionEmailContent(a.metadata, { description: a.description, invoiceNumber: a.invoice_number });
+    return { customerId: a.customer, request: { channel: 'action' as const, invoiceIds: a.invoice ? [a.invoice] : [], pastDue: saysPastDue(email.subject, email.text) } };
+  });
+  const answers = await checkContacts(db, companyId, asked, now);
+  return new Map(open.map((a, i) => [a.id, answers[i].allowed ? null : answers[i].reason]));
 }
 
 export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> {

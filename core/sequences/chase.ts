@@ -8,6 +8,7 @@ import { type Clock, today as todayOf } from '../clock';
 import type { Db } from '../db/connection';
 import type { PauseKind } from '../db/schema';
 import { NotFoundError } from '../errors';
+import { checkContact } from '../contact/store';
 import { chaseHolds, type HoldKind } from '../holds/holds';
 import { chaseFacts, enrollmentHold } from '../holds/store';
 import { localDate } from '../zones';
@@ -32,6 +33,11 @@ export interface CustomerChase {
   customer: string;
   holds: ChaseHoldView[];
   enrollments: ChaseEnrollmentView[];
+  /**
+   * The contact rule's answer for an email about the customer's open invoices now (core/contact):
+   * held (nothing would go) or the invoices it leaves out, in words; reason null when all may go.
+   */
+  contact: { allowed: boolean; reason: string | null };
 }
 
 export async function customerChase(engine: { db: Db; clock: Clock }, companyId: string, customerId: string): Promise<CustomerChase> {
@@ -48,8 +54,10 @@ export async function customerChase(engine: { db: Db; clock: Clock }, companyId:
     .orderBy('q.name')
     .execute();
   const now = engine.clock.now();
+  const answer = await checkContact(engine.db, companyId, id, { channel: 'sequence', invoiceIds: facts.openInvoices.map((i) => i.id) }, now.toISOString());
   return {
     customer: id,
+    contact: { allowed: answer.allowed, reason: answer.reason },
     holds: chaseHolds(facts, todayOf(engine.clock)).map((h) => ({ kind: h.kind, reason: h.reason.replace(/^Paused: /, ''), invoice: h.invoiceId })),
     enrollments: enrollments.map((e) => {
       const hold = e.paused_kind === 'manual' ? null : enrollmentHold(e, facts, localDate(now, e.timezone));

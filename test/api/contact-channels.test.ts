@@ -196,6 +196,26 @@ describe('the contact rule on every channel, over SMTP', () => {
     expect((await w.api('GET', w.path(`/sequences/queue/${g.step}/preview`))).body.hold_reason).toBeNull();
   });
 
+  it('the Actions list and the customer’s chase carry the rule’s answer: held and why, per action and for the customer', async () => {
+    const g = await world('2026-10-01', true);
+    await hold('dispute', g);
+    const draft = (invoice: string, n: string) => ({ customer_id: g.customer, invoice_id: invoice, action_type: 'email' as const, is_action_required: 1, description: `About ${n}`, metadata: { draft_subject: `About ${n}`, draft_body: `Hello,\n\nAbout ${n}.` } });
+    const onDisputed = await addAction(w.engine, w.company, draft(g.invoice, 'INV-1'));
+    const onOther = await addAction(w.engine, w.company, draft(g.other!, 'INV-2'));
+    const call = await addAction(w.engine, w.company, { customer_id: g.customer, invoice_id: g.invoice, action_type: 'call', is_action_required: 1, description: 'Call about INV-1' });
+    const list = (await w.api('GET', w.path(`/actions?customer_id=${g.customer}`))).body.data as Array<{ id: string; contact_hold: string | null }>;
+    const holdOf = (id: string) => list.find((a) => a.id === id)?.contact_hold;
+    expect(holdOf(onDisputed)).toBe('Held: INV-1 is disputed (Wrong quantity).');
+    expect(holdOf(onOther)).toBeNull();
+    expect(holdOf(call)).toBeNull();
+    const chase = (await w.api('GET', w.path(`/customers/${g.customer}/chase`))).body;
+    expect(chase.contact).toEqual({ allowed: true, reason: 'Left out: INV-1 is disputed (Wrong quantity).' });
+    expect((await w.api('PUT', w.path(`/customers/${g.customer}/contact-stop`), { stop: 'do_not_contact', reason: 'Letters only' })).status).toBe(200);
+    expect((await w.api('GET', w.path(`/customers/${g.customer}/chase`))).body.contact).toEqual({ allowed: false, reason: expect.stringMatching(/^Held: Do not contact, set by alice on Nov 23: Letters only; INV-1 is disputed/) });
+    const after = (await w.api('GET', w.path(`/actions?customer_id=${g.customer}`))).body.data as Array<{ id: string; contact_hold: string | null }>;
+    expect(after.find((a) => a.id === onOther)?.contact_hold).toMatch(/^Held: Do not contact/);
+  });
+
   it('an action approved before a dispute is held at the door, the approver reads why, and Retry sends it once the dispute is resolved', async () => {
     const g = await world('2026-10-01');
     const id = await addAction(w.engine, w.company, { customer_id: g.customer, invoice_id: g.invoice, action_type: 'email', is_action_required: 1, description: 'Send a reminder for INV-1', metadata: { draft_subject: 'About INV-1', draft_body: 'Hello,\n\nAbout INV-1.\n\nAcme Supply' } });

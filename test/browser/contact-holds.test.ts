@@ -2,7 +2,9 @@
  * The contact rule said before sending, in Chromium against ardesk serve --demo: the approve panel of
  * an email to a customer a person paused says nothing goes and why, and approving is refused with
  * the reason (no message reaches SMTP); the statement dialog says who is held and why and how many will
- * go before anything is sent. Screenshots light and dark at 1024x700 and 1440x900, axe clean.
+ * go before anything is sent; the Actions list marks held emails, and a person stops contact with a
+ * customer (with a reason) on its page and lifts it. Screenshots light and dark at 1024x700 and
+ * 1440x900, axe clean.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +48,42 @@ describe('holds said before sending', () => {
     await expect.poll(() => page.getByTestId('action-error').innerText()).toMatch(/Held: Paused by /);
     expect((await apiGet<{ status: string }>(page, `/api/companies/${companyId}/actions/${action!.id}`)).status).toBe('proposed');
     expect(smtp.messages).toHaveLength(before);
+  });
+
+  it('the Actions list marks the held email and why; on the customer page a person stops contact with a reason, the chase says nothing goes, and Lift undoes it', async () => {
+    // The customer paused in the first test: their email decisions read "On hold" in the list, the others do not.
+    await page.goto(`${server.url}/companies/${companyId}/actions`);
+    const held = page.getByTestId('contact-held').first();
+    await held.waitFor();
+    expect(await held.innerText()).toMatch(/^On hold: Paused by \S/);
+    await held.scrollIntoViewIfNeeded();
+    await lookAndCheck(page, 'contact-hold-actions-list');
+
+    // A customer who owes something and whom nothing holds: the stop is what holds them.
+    const customers = await apiGet<{ data: Array<{ id: string; name: string }> }>(page, `/api/companies/${companyId}/customers?sort=overdue&order=desc&limit=50`);
+    const free = [];
+    for (const c of customers.data) {
+      const chase = await apiGet<{ contact: { allowed: boolean; reason: string | null } }>(page, `/api/companies/${companyId}/customers/${c.id}/chase`);
+      if (chase.contact.allowed && chase.contact.reason === null) free.push(c);
+      if (free.length) break;
+    }
+    const customer = free[0];
+    expect(customer).toBeDefined();
+    await page.goto(`${server.url}/companies/${companyId}/customers/${customer.id}`);
+    await page.getByRole('button', { name: 'Stop contact…' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByLabel('Do not contact').check();
+    // No reason, no stop: the button waits for one.
+    expect(await dialog.getByRole('button', { name: 'Stop contact' }).isDisabled()).toBe(true);
+    await dialog.getByLabel(/^Why/).fill('Their lawyer asked for letters only');
+    await lookAndCheck(page, 'contact-stop-dialog');
+    await dialog.getByRole('button', { name: 'Stop contact' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('chase-contact').innerText()).toMatch(/^Nothing goes out now: Do not contact, set by .+: Their lawyer asked for letters only/);
+    await lookAndCheck(page, 'contact-stop-customer');
+    await page.getByRole('button', { name: 'Lift "do not contact"' }).click();
+    await page.getByRole('button', { name: 'Stop contact…' }).waitFor();
+    expect((await apiGet<{ stop: string | null }>(page, `/api/companies/${companyId}/customers/${customer.id}/contact-stop`)).stop).toBeNull();
   });
 
   it('the statement dialog says who is held and why, and how many will go, before anything is sent', async () => {

@@ -19,7 +19,7 @@ import { LOGGED_KINDS } from '../../communications/rules';
 import { ACTION_CATEGORIES, ACTION_SORTS, ACTION_TYPES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
 import { UNASSIGNED } from '../../sequences/rules';
 import { timestamp, today } from '../../clock';
-import { actionContactHold } from '../../actions/send';
+import { actionContactHold, actionContactHolds } from '../../actions/send';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, EvidenceItem, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
 import { CallOutcome } from './communications';
@@ -100,7 +100,7 @@ const OneAction = Action.extend({
 }).openapi('OneAction');
 
 const ActionList = z
-  .object({ count: z.number().int(), page: z.number().int(), page_size: z.number().int(), data: z.array(Action) })
+  .object({ count: z.number().int(), page: z.number().int(), page_size: z.number().int(), data: z.array(OneAction) })
   .openapi('ActionList');
 
 const ListQuery = z.object({
@@ -358,7 +358,12 @@ export function actionRoutes() {
       page: q.page,
       pageSize: q.page_size,
     });
-    return c.json(await listActions(c.var.engine.db, scopeOf(c).companyId, filter, today(c.var.engine.clock)), 200);
+    const { engine } = c.var;
+    const companyId = scopeOf(c).companyId;
+    const page = await listActions(engine.db, companyId, filter, today(engine.clock));
+    // The rule's answer beside each open email action: the inbox says who is held and why before anyone approves.
+    const holds = await actionContactHolds(engine.db, companyId, page.data, timestamp(engine.clock));
+    return c.json({ ...page, data: page.data.map((a) => ({ ...a, contact_hold: holds.get(a.id) ?? null })) }, 200);
   });
 
   router.openapi(createActionRoute, async (c) => {

@@ -134,6 +134,12 @@ const CustomerChase = z
         }),
       )
       .openapi({ description: "The customer's active enrollments, each paused or running as of now" }),
+    contact: z
+      .object({
+        allowed: z.boolean().openapi({ description: 'An email about the open invoices would go now (some may be left out)' }),
+        reason: z.string().nullable().openapi({ description: '"Held: ..." (nothing goes) or "Left out: ..." (the invoices it leaves out), in words; null when all may go' }),
+      })
+      .openapi({ description: "The contact rule's answer for the customer now, as every channel gets it" }),
   })
   .openapi('CustomerChase');
 

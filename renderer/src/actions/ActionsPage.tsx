@@ -10,7 +10,7 @@ import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { ActionPanel } from './ActionPanel';
 import { RejectForm } from './RejectForm';
-import { type Action, type ActionCategory, type ActionSort, ACTION_TYPES, CATEGORIES, CATEGORY_LABELS, decideBy, progressWords, recommendationOf, TYPE_WORDS } from './labels';
+import { type Action, type ActionCategory, type ActionSort, ACTION_TYPES, CATEGORIES, CATEGORY_LABELS, decideBy, heldWords, progressWords, recommendationOf, TYPE_WORDS } from './labels';
 
 const PAGE_SIZE = 25;
 /** How long bulk approve waits for the emails it queued before it reports how many went out. */
@@ -341,6 +341,11 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                   <td>
                     {recommendationOf(a)}
                     <span className="muted small"> · {TYPE_WORDS[a.action_type]}</span>
+                    {a.contact_hold && (
+                      <div className="small contact-held" data-testid="contact-held">
+                        {heldWords(a.contact_hold)}
+                      </div>
+                    )}
                   </td>
                   <td className="small optional-wide">{a.trigger_event_label ?? <span className="muted">—</span>}</td>
                   <td className="small optional">{category === 'history' ? when(a) : <DecideBy action={a} />}</td>

@@ -113,6 +113,11 @@ export function deadlineInstant(local: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
+/** The contact rule's answer in the list's words: "Held: INV-1 is disputed." reads "On hold: INV-1 is disputed." */
+export function heldWords(hold: string): string {
+  return hold.replace(/^Held: /, 'On hold: ').replace(/^Left out: /, 'Left out of the email: ');
+}
+
 /**
  * An open decision's "Decide by", and whether that moment has passed: a proposal stays while its
  * reason holds, so its deadline can be days behind, and the list marks it rather than showing a

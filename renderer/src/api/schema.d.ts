@@ -3272,7 +3272,7 @@ export interface components {
       count: number;
       page: number;
       page_size: number;
-      data: components["schemas"]["Action"][];
+      data: components["schemas"]["OneAction"][];
     };
     ActionTask: {
       id: string;
@@ -3846,6 +3846,10 @@ export interface components {
         pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
         pause_reason: string | null;
       }[];
+      contact: {
+        allowed: boolean;
+        reason: string | null;
+      };
     };
     CustomerContact: {
       id: string;

@@ -4,6 +4,7 @@ import { LogContactButton } from '../components/LogContact';
 import { CustomerDocumentActions } from '../documents/CustomerDocumentActions';
 import { useAfterPaint } from '../components/useAfterPaint';
 import { useLoad } from '../components/useLoad';
+import { ContactStop } from '../customers/ContactStop';
 import { CustomerSections } from '../customers/CustomerSections';
 import { ArOwnerSelect } from '../customers/OwnerAssign';
 import { companyPath, useRoute } from '../state/route';
@@ -60,6 +61,7 @@ export default function CustomerPage({ companyId, customerId }: { companyId: str
               </div>
               {c.last_reply_at && <div data-testid="customer-last-reply">Last replied by email {formatTimestamp(c.last_reply_at)}</div>}
               <ChaseStatus companyId={companyId} customerId={c.id} version={logged} />
+              <ContactStop companyId={companyId} customerId={c.id} customerName={c.name} canWrite={canWrite} onChanged={() => setLogged((n) => n + 1)} />
             </div>
             <LogContactButton
               companyId={companyId}

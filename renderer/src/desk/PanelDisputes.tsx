@@ -20,9 +20,14 @@ export function ChaseStatus({ companyId, customerId, version }: { companyId: str
   );
   if (chase.error !== null) return <ErrorBox what="whether the customer's sequences are paused" error={chase.error} onRetry={chase.reload} />;
   const c = chase.data;
-  if (!c || (c.enrollments.length === 0 && c.holds.length === 0)) return null;
+  if (!c || (c.enrollments.length === 0 && c.holds.length === 0 && c.contact.reason === null)) return null;
   return (
     <ul className="chase-status" data-testid="chase-status">
+      {c.contact.reason && (
+        <li className="contact-held" data-testid="chase-contact">
+          {c.contact.allowed ? `Emails now: ${c.contact.reason.replace(/^Left out: /, 'leave out ')}` : `Nothing goes out now: ${c.contact.reason.replace(/^Held: /, '')}`}
+        </li>
+      )}
       {c.enrollments.map((e) => (
         <li key={e.id} data-testid="chase-enrollment" className={e.pause_reason ? 'is-paused' : undefined}>
           <span className="muted">{e.sequence_name}: </span>
