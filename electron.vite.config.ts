@@ -31,6 +31,7 @@ export default defineConfig({
           index: resolve(__dirname, 'electron/main.ts'),
           'refresh-child': resolve(__dirname, 'core/intelligence/refresh-child.ts'),
           'render-thread': resolve(__dirname, 'core/documents/render-thread.ts'),
+          'bank-read-thread': resolve(__dirname, 'core/bank/read-thread.ts'),
         },
       },
     },

@@ -4,7 +4,7 @@ import { applyTransaction, ignoreTransaction, unapplyTransaction } from '../../b
 import { applicationsCsv, applicationsXlsx } from '../../bank/export';
 import { importStatement } from '../../bank/import';
 import { getStatement, getTransaction, listStatements, listTransactions, statementApplications, TRANSACTION_SORTS } from '../../bank/queries';
-import { readStatement } from '../../bank/read/detect';
+import { readStatementOffThread } from '../../bank/read-off-thread';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
 import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, problems, ProblemSchema, QueryBool, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
@@ -303,7 +303,7 @@ export function bankRoutes() {
     const form = c.req.valid('form');
     const dryRun = form.dry_run ?? c.req.valid('query').dry_run ?? false;
     const bytes = Buffer.from(await form.file.arrayBuffer());
-    const statement = await readStatement(bytes, form.file.name);
+    const statement = await readStatementOffThread(bytes, form.file.name);
     const summary = await importStatement(c.var.engine, { ...scopeOf(c), statement, fileName: form.file.name || null, dryRun });
     return c.json(summary, dryRun ? 200 : 201);
   });
