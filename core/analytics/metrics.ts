@@ -78,3 +78,21 @@ export function promiseKeptRate(promises: Array<{ kept: boolean }>): number | nu
   if (promises.length === 0) return null;
   return round1((promises.filter((p) => p.kept).length / promises.length) * 100);
 }
+
+/**
+ * The month a headline CEI covers: a whole month, since a month's first days say little (two days
+ * in, CEI is mostly what happened to be due). The month chosen, else the last month complete at
+ * `asOf`: its own month when `asOf` is that month's last day, else the month before.
+ */
+export function ceiHeadlineMonth(asOf: string, chosen?: string): string {
+  if (chosen) return chosen;
+  const month = monthOf(asOf);
+  return asOf === monthEnd(month) ? month : addMonths(month, -1);
+}
+
+/** Whole months from `from` to `to` (YYYY-MM), 0 for the same month. */
+export function monthsApart(from: string, to: string): number {
+  const [fy, fm] = from.split('-').map(Number);
+  const [ty, tm] = to.split('-').map(Number);
+  return (ty - fy) * 12 + (tm - fm);
+}

@@ -18,7 +18,8 @@ import { listActionTasks, ownMemberId } from '../../actions/tasks';
 import { LOGGED_KINDS } from '../../communications/rules';
 import { ACTION_CATEGORIES, ACTION_SORTS, ACTION_TYPES, ACTION_OPERATIONS, ACTION_STATUSES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveActionList } from '../../actions/rules';
 import { UNASSIGNED } from '../../sequences/rules';
-import { timestamp, today } from '../../clock';
+import { timestamp } from '../../clock';
+import { workingDate } from '../../companies/as-of';
 import { actionContactHold, actionContactHolds } from '../../actions/send';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, DateString, EvidenceItem, idParams, json, jsonBody, MoneyValue, NullableUuidValue, problems, QueryBool, SearchText, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
@@ -360,7 +361,7 @@ export function actionRoutes() {
     });
     const { engine } = c.var;
     const companyId = scopeOf(c).companyId;
-    const page = await listActions(engine.db, companyId, filter, today(engine.clock));
+    const page = await listActions(engine.db, companyId, filter, workingDate(engine, companyId));
     // The rule's answer beside each open email action: the inbox says who is held and why before anyone approves.
     const holds = await actionContactHolds(engine.db, companyId, page.data, timestamp(engine.clock));
     return c.json({ ...page, data: page.data.map((a) => ({ ...a, contact_hold: holds.get(a.id) ?? null })) }, 200);
@@ -374,7 +375,7 @@ export function actionRoutes() {
     const { engine } = c.var;
     const companyId = scopeOf(c).companyId;
     const id = c.req.valid('param').action_id;
-    const action = await getAction(engine.db, companyId, id, today(engine.clock));
+    const action = await getAction(engine.db, companyId, id, workingDate(engine, companyId));
     return c.json({ ...action, contact_hold: await actionContactHold(engine.db, companyId, action.id, timestamp(engine.clock)) }, 200);
   });
 

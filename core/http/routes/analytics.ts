@@ -277,19 +277,23 @@ export function analyticsRoutes() {
     .openapi(summaryRoute, async (c) => {
       const { companyId } = scopeOf(c);
       const now = today(c.var.engine.clock);
-      const asOf = c.req.valid('query').as_of ?? workingDate(c.var.engine, companyId);
+      const desk = workingDate(c.var.engine, companyId);
+      const asOf = c.req.valid('query').as_of ?? desk;
       notInFuture(asOf, now, 'as_of');
-      return c.json(agingSummary(c.var.engine, companyId, asOf, now), 200);
+      // At the working date the ledger's balances are current (it has nothing later): the same
+      // open invoices as the desk. Another date is recomputed from the payments dated by then.
+      return c.json(agingSummary(c.var.engine, companyId, asOf, desk), 200);
     })
     .openapi(detailsRoute, async (c) => {
       const { companyId } = scopeOf(c);
       const q = c.req.valid('query');
       const now = today(c.var.engine.clock);
-      const asOf = q.as_of ?? workingDate(c.var.engine, companyId);
+      const desk = workingDate(c.var.engine, companyId);
+      const asOf = q.as_of ?? desk;
       notInFuture(asOf, now, 'as_of');
       const result = agingDetails(c.var.engine, companyId, {
         asOf,
-        today: now,
+        today: desk,
         buckets: parseBuckets(q.bucket),
         customerId: q.customer_id,
         groupBy: q.group_by ?? 'invoice',
@@ -308,19 +312,21 @@ export function analyticsRoutes() {
     .openapi(reportRoute, async (c) => {
       const { companyId } = scopeOf(c);
       const now = today(c.var.engine.clock);
-      const asOf = c.req.valid('query').as_of ?? workingDate(c.var.engine, companyId);
+      const desk = workingDate(c.var.engine, companyId);
+      const asOf = c.req.valid('query').as_of ?? desk;
       notInFuture(asOf, now, 'as_of');
-      const report = await reportAt(c.var.engine, companyId, asOf, now);
+      const report = await reportAt(c.var.engine, companyId, asOf, desk);
       return c.json(report, 200);
     })
     .openapi(exportRoute, async (c) => {
       const { companyId } = scopeOf(c);
       const body = ExportBody.parse(c.req.valid('json') ?? {});
       const now = today(c.var.engine.clock);
-      const asOf = body.as_of ?? workingDate(c.var.engine, companyId);
+      const desk = workingDate(c.var.engine, companyId);
+      const asOf = body.as_of ?? desk;
       notInFuture(asOf, now, 'as_of');
-      const report = await reportAt(c.var.engine, companyId, asOf, now);
-      const details = agingDetails(c.var.engine, companyId, { asOf, today: now, buckets: [], groupBy: 'invoice', page: 1, pageSize: EXPORT_ROW_LIMIT });
+      const report = await reportAt(c.var.engine, companyId, asOf, desk);
+      const details = agingDetails(c.var.engine, companyId, { asOf, today: desk, buckets: [], groupBy: 'invoice', page: 1, pageSize: EXPORT_ROW_LIMIT });
       const rows = details.data as Array<z.infer<typeof AgingInvoiceRow>>;
       const name = `ar-aging-${asOf}.${body.format}`;
       if (body.format === 'xlsx') {

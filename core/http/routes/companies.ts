@@ -52,13 +52,17 @@ const createRouteDef = createRoute({
 const CompanySettings = z
   .object({
     as_of_date: DateString.nullable().openapi({
-      description: 'While set, analytics, predictions, signals and proposals count from this date instead of today (a ledger exported long ago); null: today',
+      description: 'While set, every page and figure (invoice list, customers, My work, actions, aging, metrics, forecast, insights, proposals) counts from this date instead of today (a ledger exported long ago); null: today',
     }),
   })
   .openapi('CompanySettings');
 
 const CompanySettingsPatch = z
-  .strictObject({ as_of_date: DateString.nullable().openapi({ description: 'A date not after today, or null to count from today again' }) })
+  .strictObject({
+    as_of_date: DateString.nullable().openapi({
+      description: "A date not after today and not before the ledger's last activity (its newest invoice or payment: 400 before_ledger_activity), or null to count from today again",
+    }),
+  })
   .openapi('CompanySettingsPatch');
 
 const settingsPath = '/api/companies/{company_id}/settings';

@@ -1,5 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { ceiHeadlineMonth, monthsApart } from '../../analytics/metrics';
 import { metricsReport } from '../../analytics/metrics-report';
+import { monthEnd, monthOf } from '../../dates';
+import { ValidationError } from '../../errors';
 import { today } from '../../clock';
 import { workingDate } from '../../companies/as-of';
 import { scopeOf } from '../context';
@@ -21,6 +24,13 @@ const MetricsSchema = z
     as_of: DateString,
     currency: z.string(),
     current: MonthMetrics.openapi({ description: 'The month of as_of: DSO figures at as_of, CEI and promise rate month to date' }),
+    headline_cei: z
+      .object({
+        month: z.string().openapi({ example: '2026-10' }),
+        cei: Metric('CEI of that whole month, percent; null when nothing was collectable'),
+        period: z.enum(['last_complete_month', 'chosen_month']),
+      })
+      .openapi({ description: 'CEI over a whole month: the last month complete at as_of (its own month when as_of is its last day), or cei_month' }),
     trend: z.array(MonthMetrics.extend({ month: z.string().openapi({ example: '2026-11' }) })).openapi({ description: 'One entry per month, oldest first, ending with the month of as_of' }),
   })
   .openapi('CollectionMetrics');
@@ -36,6 +46,11 @@ const metricsRoute = createRoute({
     query: z.object({
       as_of: DateString.optional().openapi({ description: "Default the company's as-of date, else today; not in the future" }),
       months: z.coerce.number().int().min(1).max(MAX_MONTHS).default(12).openapi({ description: `Months of trend, 1..${MAX_MONTHS} (default 12)` }),
+      cei_month: z
+        .string()
+        .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Must be a month YYYY-MM')
+        .optional()
+        .openapi({ description: `The whole month the headline CEI covers (YYYY-MM): complete at as_of, at most ${MAX_MONTHS} months back; default the last complete month` }),
     }),
   },
   responses: { 200: json(MetricsSchema, 'The metrics'), ...problems(400, 401, 403, 404) },
@@ -48,6 +63,22 @@ export function metricsRoutes() {
     const now = today(c.var.engine.clock);
     const asOf = q.as_of ?? workingDate(c.var.engine, companyId);
     notInFuture(asOf, now, 'as_of');
-    return c.json(await metricsReport(c.var.engine, companyId, asOf, q.months, now), 200);
+    const month = ceiHeadlineMonth(asOf, q.cei_month);
+    const back = monthsApart(month, monthOf(asOf));
+    if (monthEnd(month) > asOf) {
+      throw new ValidationError(`${month} is not complete on ${asOf}: pick a month that has ended`, { cei_month: ['Must be a month complete on as_of'] });
+    }
+    if (back >= MAX_MONTHS) throw new ValidationError(`${month} is more than ${MAX_MONTHS} months before ${asOf}`, { cei_month: [`Must be within ${MAX_MONTHS} months of as_of`] });
+    // The trend asked for, reaching back far enough to hold the headline's month.
+    const report = await metricsReport(c.var.engine, companyId, asOf, Math.max(q.months, back + 1), now);
+    const whole = report.trend.find((t) => t.month === month);
+    return c.json(
+      {
+        ...report,
+        trend: report.trend.slice(-q.months),
+        headline_cei: { month, cei: whole?.cei ?? null, period: q.cei_month ? ('chosen_month' as const) : ('last_complete_month' as const) },
+      },
+      200,
+    );
   });
 }

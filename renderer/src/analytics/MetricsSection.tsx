@@ -56,12 +56,19 @@ export function MetricsSection({ companyId, asOf, waiting }: { companyId: string
                 <div className="value">{days(data.current[m.key])}</div>
               </div>
             ))}
-            {RATES.map((m) => (
-              <div key={m.key} className="figure">
-                <div className="label">{m.label}</div>
-                <div className="value">{rate(data.current[m.key])}</div>
-              </div>
-            ))}
+            {/* CEI over a whole month leads; the month so far is labelled as such (two days in, it says little). */}
+            <div className="figure" data-testid="cei-headline">
+              <div className="label">CEI, {formatMonth(data.headline_cei.month)}</div>
+              <div className="value">{rate(data.headline_cei.cei)}</div>
+            </div>
+            <div className="figure" data-testid="cei-month-to-date">
+              <div className="label">CEI, {formatMonth(data.as_of.slice(0, 7))} to date</div>
+              <div className="value">{rate(data.current.cei)}</div>
+            </div>
+            <div className="figure">
+              <div className="label">Promises kept, {formatMonth(data.as_of.slice(0, 7))} to date</div>
+              <div className="value">{rate(data.current.promise_kept_rate)}</div>
+            </div>
           </div>
           <Chart option={option} label="DSO, best possible DSO and average days delinquent per month over the last 12 months; the table below gives the same figures" testId="metrics-chart" />
           <details>

@@ -290,6 +290,7 @@ export interface paths {
       query?: {
         as_of?: string;
         months?: number;
+        cei_month?: string;
       };
       responses: {
         200: components["schemas"]["CollectionMetrics"];
@@ -1308,6 +1309,85 @@ export interface paths {
       };
       responses: {
         204: null;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/import-watch": {
+    get: {
+      /** The company's watched import and its last run (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        200: {
+          watch: components["schemas"]["ImportWatch"];
+        };
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    put: {
+      /** Set the file or folder re-imported every night (owners) (extension) */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["ImportWatchInput"];
+      responses: {
+        200: components["schemas"]["ImportWatch"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+    delete: {
+      /** Stop watching a file (owners) (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        204: null;
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/import-watch/run": {
+    post: {
+      /** Run the watched import now, besides the nightly run (owners) (extension) */
+      path: {
+        company_id: string;
+      };
+      responses: {
+        202: {
+          job_id: string;
+        };
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+      };
+    };
+  };
+  "/api/companies/{company_id}/import-watch/runs": {
+    get: {
+      /** The log of watched import runs, newest first (extension) */
+      path: {
+        company_id: string;
+      };
+      query?: {
+        limit?: number;
+      };
+      responses: {
+        200: {
+          count: number;
+          data: components["schemas"]["ImportRun"][];
+        };
+        400: components["schemas"]["Problem"];
         401: components["schemas"]["Problem"];
         403: components["schemas"]["Problem"];
         404: components["schemas"]["Problem"];
@@ -3677,6 +3757,11 @@ export interface components {
         cei: number | null;
         promise_kept_rate: number | null;
       };
+      headline_cei: {
+        month: string;
+        cei: number | null;
+        period: "last_complete_month" | "chosen_month";
+      };
       trend: {
         dso: number | null;
         best_possible_dso: number | null;
@@ -4739,6 +4824,50 @@ export interface components {
       row: number;
       column: string | null;
       message: string;
+    };
+    ImportRun: {
+      id: string;
+      started_at: string;
+      finished_at: string;
+      file: string;
+      status: "imported" | "unchanged" | "failed";
+      preset: string | null;
+      counts: {
+        customers: {
+          created: number;
+          updated: number;
+          unchanged: number;
+        };
+        invoices: {
+          created: number;
+          updated: number;
+          unchanged: number;
+        };
+        payments: {
+          created: number;
+          updated: number;
+          unchanged: number;
+        };
+      } | null;
+      notes: string[];
+      message: string | null;
+    } | null;
+    ImportWatch: {
+      path: string;
+      preset: string | null;
+      mapping: components["schemas"]["ImportMapping"] & ({
+        [key: string]: unknown;
+      } | null);
+      enabled: boolean;
+      last_run: components["schemas"]["ImportRun"];
+    } | null;
+    ImportWatchInput: {
+      path: string;
+      preset?: "ibm-ar" | "qbo-invoice-list" | "qbo-ar-aging-detail" | "xero-invoices" | "xero-aged-receivables-detail" | "sage-aged-debtors" | "netsuite-open-invoices" | "sap-fbl5n" | "odoo-invoices" | "zoho-books-invoices" | "freshbooks-invoices" | null;
+      mapping?: components["schemas"]["ImportMapping"] & ({
+        [key: string]: unknown;
+      } | null);
+      enabled?: boolean;
     };
     Insight: {
       id: string;
