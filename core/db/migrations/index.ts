@@ -40,9 +40,7 @@ import * as m0310 from './0310_mail_tls_trust';
 import * as m0320 from './0320_job_lease_owner';
 import * as m0350 from './0350_reply_readings';
 import * as m0370 from './0370_bank';
-import * as m0370 from './0370_bank';
 import * as m0360 from './0360_contact_settings';
-import * as m0370 from './0370_bank';
 import * as m0380 from './0380_portal';
 import * as m0390 from './0390_companies_from_nothing';
 import * as m0410 from './0410_promise_followups';
@@ -88,9 +86,7 @@ export const migrations: Record<string, Migration> = {
   '0320_job_lease_owner': m0320,
   '0350_reply_readings': m0350,
   '0370_bank': m0370,
-  '0370_bank': m0370,
   '0360_contact_settings': m0360,
-  '0370_bank': m0370,
   '0380_portal': m0380,
   '0390_companies_from_nothing': m0390,
   '0410_promise_followups': m0410,

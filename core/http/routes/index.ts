@@ -8,8 +8,6 @@ import { communicationRoutes } from './communications';
 import { authRoutes } from './auth';
 import { backupRoutes } from './backups';
 import { bankRoutes } from './bank';
-import { bankRoutes } from './bank';
-import { bankRoutes } from './bank';
 import { companyRoutes } from './companies';
 import { contactRoutes } from './contact';
 import { insightRoutes } from './insights';
@@ -40,5 +38,5 @@ import { webhookRoutes } from './webhooks';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(options: Pick<HttpOptions, 'throttle' | 'webhookRule'>): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), bankRoutes(), bankRoutes(), bankRoutes(), promiseRoutes(), contactRoutes(), webhookRoutes(options)];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), bankRoutes(), promiseRoutes(), contactRoutes(), webhookRoutes(options)];
 }
