@@ -890,6 +890,39 @@ export interface PromiseFollowupsTable {
   judged_at: string;
 }
 
+/** A company's watched import file or folder, re-imported nightly (0400, core/import/watch.ts). */
+export interface ImportWatchesTable {
+  company_id: string;
+  path: string;
+  /** A built-in preset; null with mapping null: recognised from the file. */
+  preset: string | null;
+  /** A mapping as JSON, when no preset. */
+  mapping: string | null;
+  enabled: 0 | 1;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ImportRunStatus = 'imported' | 'unchanged' | 'failed';
+
+/** One run of a watched import (0400): what it wrote, or why it failed. */
+export interface ImportRunsTable {
+  id: string;
+  company_id: string;
+  started_at: string;
+  finished_at: string;
+  /** The file read (a watched folder's newest file), or the watched path when none was found. */
+  file: string;
+  sha256: string | null;
+  status: ImportRunStatus;
+  preset: string | null;
+  /** JSON: the import's counts. */
+  counts: string | null;
+  /** JSON: the import's notes. */
+  notes: string | null;
+  message: string | null;
+}
+
 /** A signed portal link of a customer (0380): only the token's SHA-256 is kept. */
 export interface PortalLinksTable {
   id: string;
@@ -1173,6 +1206,8 @@ export interface Database {
   sync_undo: SyncUndoTable;
   sync_rejections: SyncRejectionsTable;
   promise_followups: PromiseFollowupsTable;
+  import_watches: ImportWatchesTable;
+  import_runs: ImportRunsTable;
 }
 
 export type Invoice = Selectable<InvoicesTable>;

@@ -9,6 +9,7 @@ import { followPromisesJob, PROMISE_FOLLOWUP } from '../promises/job';
 import { INVOICE_REMINDER } from '../reminders/queue';
 import { sendInvoiceReminder } from '../reminders/send';
 import { REPLY_SYNC, syncReplies } from '../replies/sync';
+import { IMPORT_WATCH, runWatchedImportJob } from '../import/watch';
 import type { JobLane } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
 
@@ -31,5 +32,6 @@ export function coreJobHandlers(options: { refresh?: RefreshExecutor } = {}): Re
     [STATEMENT_SEND]: sendStatementsJob,
     [PROMISE_FOLLOWUP]: followPromisesJob,
     [TEAM_DIGEST]: sendTeamDigest,
+    [IMPORT_WATCH]: runWatchedImportJob,
   };
 }

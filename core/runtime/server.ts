@@ -13,6 +13,7 @@ import { createWorker, WORKER_DEFAULTS } from '../jobs/worker';
 import { setPortalLinkMaker } from '../email/portal-link';
 import { mintPortalLink, portalUrl } from '../portal/links';
 import { startPromiseScheduler } from '../promises/job';
+import { startImportWatchScheduler } from '../import/watch';
 import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from '../replies/sync';
 import { DEFAULT_SYNC_INTERVAL_MS } from '../sync/loop';
 import { PUBLIC_WEBHOOKS } from '../webhooks/destination';
@@ -101,6 +102,8 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const digests = startTeamDigestScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
   // The day's promise follow-up, queued like the snapshots (once a day per company, on the bulk lane).
   const promises = startPromiseScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
+  // The nightly re-import of each company's watched file, queued like the snapshots (once a day, bulk lane).
+  const watchedImports = startImportWatchScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
   // Replies are read on a schedule: a reading job per connection per interval (and one at start),
   // unless the interval is 0 (read on request only).
   let queueing: Promise<unknown> = Promise.resolve();
@@ -128,6 +131,7 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
       await snapshots.stop();
       await digests.stop();
       await promises.stop();
+      await watchedImports.stop();
       clearInterval(replyTimer);
       await queueing;
       // The job in hand finishes (and records its outcome) before the database can be closed; a

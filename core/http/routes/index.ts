@@ -23,6 +23,7 @@ import { documentRoutes } from './documents';
 import { emailConnectionRoutes } from './email-connections';
 import { importMappingRoutes } from './import-mappings';
 import { importRoutes } from './imports';
+import { importWatchRoutes } from './import-watch';
 import { labelRoutes } from './labels';
 import { memberRoutes } from './members';
 import { metricsRoutes } from './metrics';
@@ -38,5 +39,5 @@ import { webhookRoutes } from './webhooks';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(options: Pick<HttpOptions, 'throttle' | 'webhookRule'>): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), bankRoutes(), promiseRoutes(), contactRoutes(), webhookRoutes(options)];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), importWatchRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), bankRoutes(), promiseRoutes(), contactRoutes(), webhookRoutes(options)];
 }
