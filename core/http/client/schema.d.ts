@@ -785,7 +785,7 @@ export interface components {
     CompanySettings: {
       /**
        * Format: date
-       * @description While set, analytics, predictions, signals and proposals count from this date instead of today (a ledger exported long ago); null: today
+       * @description While set, every page and figure (invoice list, customers, My work, actions, aging, metrics, forecast, insights, proposals) counts from this date instead of today (a ledger exported long ago); null: today
        * @example 2026-11-23
        */
       as_of_date: string | null;
@@ -793,7 +793,7 @@ export interface components {
     CompanySettingsPatch: {
       /**
        * Format: date
-       * @description A date not after today, or null to count from today again
+       * @description A date not after today and not before the ledger's last activity (its newest invoice or payment: 400 before_ledger_activity), or null to count from today again
        * @example 2026-11-23
        */
       as_of_date: string | null;
@@ -4140,6 +4140,15 @@ export interface components {
         cei: number | null;
         /** @description Percent of the promises to pay dated in the month and judged (the day after their date plus the grace days) which were kept; null when none was judged */
         promise_kept_rate: number | null;
+      };
+      /** @description CEI over a whole month: the last month complete at as_of (its own month when as_of is its last day), or cei_month */
+      headline_cei: {
+        /** @example 2026-10 */
+        month: string;
+        /** @description CEI of that whole month, percent; null when nothing was collectable */
+        cei: number | null;
+        /** @enum {string} */
+        period: "last_complete_month" | "chosen_month";
       };
       /** @description One entry per month, oldest first, ending with the month of as_of */
       trend: ({
@@ -9998,6 +10007,8 @@ export interface operations {
         as_of?: string;
         /** @description Months of trend, 1..24 (default 12) */
         months?: number;
+        /** @description The whole month the headline CEI covers (YYYY-MM): complete at as_of, at most 24 months back; default the last complete month */
+        cei_month?: string;
       };
       path: {
         company_id: string;
