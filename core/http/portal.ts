@@ -13,7 +13,7 @@ import { today } from '../clock';
 import { companySyncRole } from '../db/replicas';
 import { invoicePdf } from '../documents/invoice';
 import { statementFile } from '../documents/statement';
-import { NotFoundError } from '../errors';
+import { DomainError, NotFoundError } from '../errors';
 import { isUuid } from '../ids';
 import { type Fields, invoiceIds, parseContact, parseDispute, parsePaid, parsePromise, type Problems } from '../portal/forms';
 import { type Action, ACTIONS, messagePage, notFoundPage, portalForm, portalHome } from '../portal/html';
@@ -37,7 +37,7 @@ const FILE_FORMS = new Set<Action>(['dispute', 'paid']);
 
 type PortalContext = Context<AppEnv & { Variables: { link: OpenLink } }>;
 
-function page(c: Context, html: string, status: 200 | 400 | 403 | 404 | 413 | 429 = 200) {
+function page(c: Context, html: string, status: 200 | 400 | 403 | 404 | 413 | 422 | 429 = 200) {
   return c.html(html, status);
 }
 
@@ -135,14 +135,12 @@ export function portalRoutes(options: PortalOptions): Hono<AppEnv> {
     const engine = c.var.engine;
     const invoice = await engine.db.selectFrom('invoices').select('id').where('company_id', '=', link.companyId).where('customer_id', '=', link.customerId).where('id', '=', id.toLowerCase()).executeTakeFirst();
     if (!invoice) return notFound(c);
-    const { pdf, fileName } = await invoicePdf(engine.db, link.companyId, invoice.id, dayOf(c));
-    return c.body(new Uint8Array(pdf), 200, { 'content-type': 'application/pdf', 'content-disposition': attachment(fileName, 'invoice.pdf') });
+    return download(c, () => invoicePdf(engine.db, link.companyId, invoice.id, dayOf(c)), 'invoice.pdf');
   });
   router.get('/portal/:token/statement.pdf', async (c) => {
     const link = linkOf(c);
     const now = dayOf(c);
-    const { pdf, fileName } = await statementFile(c.var.engine.db, link.companyId, link.customerId, { asOf: now }, now);
-    return c.body(new Uint8Array(pdf), 200, { 'content-type': 'application/pdf', 'content-disposition': attachment(fileName, 'statement.pdf') });
+    return download(c, () => statementFile(c.var.engine.db, link.companyId, link.customerId, { asOf: now }, now), 'statement.pdf');
   });
 
   router.post(
@@ -207,6 +205,21 @@ export function portalRoutes(options: PortalOptions): Hono<AppEnv> {
   router.all('/portal/*', (c) => notFound(c));
   router.all('/portal', (c) => notFound(c));
   return router;
+}
+
+/**
+ * A PDF drawn on the document threads (core/documents), always a download. When it cannot be made
+ * now (the threads busy, a document past its bounds) the customer reads so in words.
+ */
+async function download(c: Context, make: () => Promise<{ pdf: Buffer; fileName: string }>, fallback: string) {
+  try {
+    const { pdf, fileName } = await make();
+    return c.body(new Uint8Array(pdf), 200, { 'content-type': 'application/pdf', 'content-disposition': attachment(fileName, fallback) });
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    if (err.status === 429) c.header('retry-after', '30');
+    return page(c, messagePage('The document could not be made now', 'Please try again in a few minutes. If it still does not come, ask us for a copy by email.', null), err.status === 429 ? 429 : 422);
+  }
 }
 
 /** A posted file, checked by its first bytes; null when none was chosen. */
