@@ -8,6 +8,7 @@ import { toast } from '../state/toasts';
 import { describeError } from './ErrorBox';
 import { SyncIndicator } from '../sync/SyncIndicator';
 import { NewCompanyButton } from '../onboarding/NewCompany';
+import { ImportWatchBanner } from './ImportWatchBanner';
 
 const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'invoices', label: 'Invoices', icon: '▤' },
@@ -229,6 +230,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
         </header>
         <ServerDownBanner />
         <EmailWarning companyId={companyId} />
+        <ImportWatchBanner companyId={companyId} />
         <main className="content" id="main-content" tabIndex={-1}>
           {children}
         </main>

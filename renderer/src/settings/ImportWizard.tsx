@@ -145,6 +145,8 @@ export function ImportWizard({ companyId }: { companyId: string }) {
       const read = await uploadForm<Preview>(`${base}/preview`, fileFields());
       setPreview(read);
       setChoice((c) => guessChoice(c.entity, read.columns));
+      // An accounting system's export: its preset reads it, with no mapping to choose.
+      if (read.preset) setSource(`preset:${read.preset}`);
       setStep('map');
     });
   const dryRun = () =>
@@ -199,6 +201,11 @@ export function ImportWizard({ companyId }: { companyId: string }) {
           <p>
             {file?.name}: {formatCount(preview.row_count)} rows, {preview.headers.length} columns.
           </p>
+          {preview.preset_label && (
+            <p role="status" data-testid="import-recognised">
+              Recognised as <strong>{preview.preset_label}</strong>: its preset reads the file, no columns to choose.
+            </p>
+          )}
           <ScrollRegion label="The first rows of the file">
             <table className="data-table" data-testid="import-preview">
               <caption className="sr-only">The first rows of the file</caption>
@@ -233,7 +240,7 @@ export function ImportWizard({ companyId }: { companyId: string }) {
               ))}
               {presets.data?.data.map((p) => (
                 <option key={p.name} value={`preset:${p.name}`}>
-                  Preset: {p.name}
+                  Preset: {p.label}
                 </option>
               ))}
             </select>
@@ -433,6 +440,13 @@ export function ImportWizard({ companyId }: { companyId: string }) {
               : `${formatCount(check.errors.length)} ${check.errors.length === 1 ? 'row error' : 'row errors'}: fix the file or the mapping, then check again. Nothing was written.`}
           </p>
           <Counts result={check} />
+          {check.notes.length > 0 && (
+            <ul className="import-notes" data-testid="import-notes" aria-label="What the import decided">
+              {check.notes.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          )}
           {check.errors.length > 0 && (
             <ScrollRegion label="Row errors" className="errors-list">
               <table className="data-table" data-testid="import-errors">
