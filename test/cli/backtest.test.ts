@@ -24,6 +24,9 @@ function ardesk(...args: string[]) {
 describe('ardesk backtest on the IBM sample', () => {
   let dir: string;
   let db: string;
+  /** `backtest --json`, run once for the tests that read it (a replay takes seconds). */
+  let run: ReturnType<typeof ardesk>;
+  let report: any;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ardesk-cli-backtest-'));
@@ -33,15 +36,15 @@ describe('ardesk backtest on the IBM sample', () => {
     await engine.close();
     const imported = ardesk('import', '--db', db, '--company', 'IBM sample', '--file', IBM_FILE, '--preset', 'ibm-ar');
     expect(imported.code).toBe(0);
+    run = ardesk('backtest', '--db', db, '--company', 'IBM sample', '--json');
+    report = JSON.parse(run.stdout);
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('meets the MAE target and the best honest late accuracy, and beats both baselines (--json)', () => {
-    const run = ardesk('backtest', '--db', db, '--company', 'IBM sample', '--json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout);
-    expect(Object.keys(report)).toEqual(['invoices', 'mae_days', 'median_ae_days', 'late_accuracy', 'interval_coverage', 'baselines', 'conditional']);
+    expect(Object.keys(report)).toEqual(['invoices', 'mae_days', 'median_ae_days', 'late_accuracy', 'interval_coverage', 'baselines', 'conditional', 'forecast']);
     expect(report.invoices).toBe(2466);
     expect(report.mae_days).toBeLessThanOrEqual(5.5);
     expect(report.late_accuracy).toBeGreaterThanOrEqual(0.844);
@@ -55,7 +58,6 @@ describe('ardesk backtest on the IBM sample', () => {
   }, 120_000);
 
   it('given still unpaid at 0, 30, 60 and 90 days past due: beats both baselines where 30+ invoices got that late, with 80% intervals covering 75-85%', () => {
-    const report = JSON.parse(ardesk('backtest', '--db', db, '--company', 'IBM sample', '--json').stdout);
     const checkpoints: Array<{ age_days: number; invoices: number; dated: number; mae_days: number; interval_coverage: number; brier_90d: number; baselines: Record<string, { mae_days: number; brier_90d: number }> }> = report.conditional;
     expect(checkpoints.map((c) => c.age_days)).toEqual([0, 30, 60, 90]);
     // The IBM history: 961 invoices unpaid on their due date, 13 at 30 days, none at 60.
@@ -77,12 +79,26 @@ describe('ardesk backtest on the IBM sample', () => {
     expect(checkpoints[1].dated).toBe(0);
   }, 120_000);
 
+  it('replays the weekly cash-in forecast: at every horizon from 1 to 8 weeks it lands closer than both baselines (WAPE)', () => {
+    const forecast: Array<{ horizon_weeks: number; weeks: number; mape: number; wape: number; bias: number; baselines: { due_date: { wape: number }; run_rate: { wape: number } } }> = report.forecast;
+    expect(forecast.map((f) => f.horizon_weeks)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    for (const f of forecast) {
+      // Weekly from 8 weeks after the first invoice (Jan 3, 2012) to the last payment (Jan 9, 2014).
+      expect(f.weeks).toBe(98 - f.horizon_weeks);
+      expect(f.wape).toBeLessThan(f.baselines.due_date.wape);
+      expect(f.wape).toBeLessThan(f.baselines.run_rate.wape);
+      expect(Math.abs(f.bias)).toBeLessThan(0.05);
+    }
+    expect(forecast[0].wape).toBeLessThanOrEqual(0.15);
+  }, 120_000);
+
   it('prints the table for people, and a usage error without --company', () => {
     const run = ardesk('backtest', '--db', db, '--company', 'IBM sample');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/2466 paid invoices replayed/);
     expect(run.stdout).toMatch(/^pay-date model\s+\d+\.\d\d\s+\d+\.\d%$/m);
     expect(run.stdout).toMatch(/^customer running mean\s+6\.99\s+76\.9%$/m);
+    expect(run.stdout).toMatch(/^1\s+97\s+\d+\.\d% \/ 21\.2% \/ 17\.8%\s+-?\d+\.\d%$/m);
     const missing = ardesk('backtest', '--db', db);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--company/);

@@ -1,5 +1,7 @@
 import { openEngine } from '../../runtime/engine';
 import { backtest } from '../../intelligence/backtest';
+import { forecastBacktest, type HorizonScore } from '../../intelligence/cash-forecast';
+import { loadCashHistory } from '../../intelligence/cash-history';
 import { loadBacktestHistory } from '../../intelligence/facts';
 import { findCompany } from '../company';
 import { DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
@@ -34,8 +36,9 @@ export async function backtestCommand(args: string[]): Promise<number> {
   try {
     const company = await findCompany(engine, values.company);
     const report = backtest(loadBacktestHistory(engine, company.id));
+    const forecast = forecastBacktest(loadCashHistory(engine, company.id));
     if (values.json) {
-      console.log(JSON.stringify(withNulls(report)));
+      console.log(JSON.stringify({ ...(withNulls(report) as object), forecast }));
       return 0;
     }
     const { due_date: due, customer_mean: mean } = report.baselines;
@@ -59,10 +62,21 @@ export async function backtestCommand(args: string[]): Promise<number> {
             ? `${`${c.age_days} days`.padEnd(8)}${String(c.invoices).padStart(8)}${String(c.dated).padStart(8)}${`${c.mae_days.toFixed(2)} / ${c.baselines.due_date.mae_days.toFixed(2)} / ${c.baselines.customer_mean.mae_days.toFixed(2)}`.padStart(22)}${pct(c.interval_coverage).padStart(14)}${c.brier_90d.toFixed(3).padStart(11)}`
             : `${`${c.age_days} days`.padEnd(8)}${String(c.invoices).padStart(8)}${String(c.dated).padStart(8)}${'(too few reached this age to date)'.padStart(36)}`,
         ),
+        '',
+        'The weekly cash-in forecast, made every week from what was known then, against what came in (WAPE: model / due date / run rate):',
+        ...forecastLines(forecast),
       ].join('\n'),
     );
     return 0;
   } finally {
     await engine.close();
   }
+}
+
+function forecastLines(forecast: HorizonScore[]): string[] {
+  const pct = (v: number | null) => (v === null ? 'n/a' : `${(v * 100).toFixed(1)}%`);
+  return [
+    `${'weeks ahead'.padEnd(12)}${'forecasts'.padStart(10)}${'WAPE'.padStart(30)}${'bias'.padStart(9)}`,
+    ...forecast.map((f) => `${String(f.horizon_weeks).padEnd(12)}${String(f.weeks).padStart(10)}${`${pct(f.wape)} / ${pct(f.baselines.due_date.wape)} / ${pct(f.baselines.run_rate.wape)}`.padStart(30)}${pct(f.bias).padStart(9)}`),
+  ];
 }
