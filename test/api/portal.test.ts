@@ -8,13 +8,16 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkContact } from '../../core/contact/store';
+import { setPortalLinkMaker } from '../../core/email/portal-link';
 import { createWorker } from '../../core/jobs/worker';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { createApp } from '../../core/http/app';
 import { PortalLimiter } from '../../core/portal/limits';
+import { mintPortalLink, portalUrl } from '../../core/portal/links';
 import { hashPortalToken, newPortalToken } from '../../core/portal/tokens';
 import { pdfText } from '../support/pdf';
-import { addCustomer, addInvoice, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
+import { activeSequence, addConnection, addCustomer, addInvoice, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
+import { startSmtp } from '../support/smtp';
 
 const BASE = 'https://ar.example.test';
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -282,5 +285,31 @@ describe('customer payment portal', () => {
     expect(contacts).toEqual([{ name: 'Ann Lee', email: 'ann@tri-county.example', is_billing: 1 }]);
     expect(await (await api('POST', w.path(`/portal-submissions/${change.id}/decline`))).json()).toMatchObject({ code: 'already_decided' });
     expect(await (await api('POST', w.path(`/portal-submissions/${report.id}/accept`))).json()).toMatchObject({ code: 'not_a_contact_change' });
+  });
+
+  it('{{portal_link}} in a sequence step: the email carries a link of the customer’s own, minted as it is sent; without a portal its section is left out', async () => {
+    const t = await world();
+    const smtp = await startSmtp();
+    try {
+      const sender = await addConnection(w.engine, w.company, { name: 'Acme AR', port: smtp.port, fromEmail: 'ar@acme.test', fromName: 'Acme Receivables', userId: w.users.alice });
+      const step = { label: 'Notice', offset_time: '00:00', subject_template: 'Invoice {{invoice_number}}', body_plain_template: 'Hello.{{#portal_link}} See and answer: {{portal_link}}{{/portal_link}}' };
+      const seq = await activeSequence(w, 'Dunning', [step], { sender_connection_id: sender });
+      expect((await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: t.customer, start_date: '2026-11-23' })).status).toBe(201);
+      const queued = (await w.api('GET', w.path('/sequences/queue'))).body.data[0];
+      // No portal on this server: the sentence is left out.
+      expect((await w.api('GET', w.path(`/sequences/queue/${queued.id}/preview`))).body.body).toBe('Hello.');
+      setPortalLinkMaker(async (tx, companyId, customerId) => portalUrl(BASE, (await mintPortalLink(tx, companyId, customerId)).token));
+      expect((await w.api('GET', w.path(`/sequences/queue/${queued.id}/preview`))).body.body).toBe("Hello. See and answer: [the customer's portal link, made when the email is sent]");
+      expect((await w.api('POST', w.path(`/sequences/queue/${queued.id}/send`), {})).status).toBe(200);
+      const sent = /See and answer: (\S+)/.exec(smtp.messages[0].text)?.[1] ?? '';
+      expect(sent).toMatch(/^https:\/\/ar\.example\.test\/portal\/[A-Za-z0-9_-]{43}$/);
+      expect(sent).not.toBe(t.link.url);
+      const home = await page(new URL(sent).pathname);
+      expect(home.status).toBe(200);
+      expect(home.html).toContain('Invoices for Tri-County');
+    } finally {
+      setPortalLinkMaker(null);
+      await smtp.close();
+    }
   });
 });
