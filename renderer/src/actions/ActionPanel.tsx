@@ -137,18 +137,16 @@ function EmailAttachments({ companyId, action, chosen, onChange }: { companyId: 
  */
 function Envelope({ envelope, subject, onSubject }: { envelope: Schemas['ActionEnvelope'] | null; subject: string; onSubject: (subject: string) => void }) {
   return (
-    <dl className="fields" data-testid="action-envelope">
-      <Row label="From">{envelope ? (envelope.from ? `${envelope.from.name} <${envelope.from.address}>` : <span className="bad">No email connection to send from: add one in Settings › Email</span>) : '…'}</Row>
-      <Row label="To">{envelope ? (envelope.to.length ? envelope.to.join(', ') : <span className="bad">No contact with an email address</span>) : '…'}</Row>
-      <div className="field">
-        <dt>
-          <label htmlFor="action-subject">Subject</label>
-        </dt>
-        <dd>
-          <input id="action-subject" className="wide-input" value={subject} maxLength={500} onChange={(e) => onSubject(e.target.value)} data-testid="action-subject" />
-        </dd>
-      </div>
-    </dl>
+    <div className="stack" data-testid="action-envelope">
+      <dl className="fields">
+        <Row label="From">{envelope ? (envelope.from ? `${envelope.from.name} <${envelope.from.address}>` : <span className="bad">No email connection to send from: add one in Settings › Email</span>) : '…'}</Row>
+        <Row label="To">{envelope ? (envelope.to.length ? envelope.to.join(', ') : <span className="bad">No contact with an email address</span>) : '…'}</Row>
+      </dl>
+      <label className="wide-field">
+        Subject (sent as written here)
+        <input value={subject} maxLength={500} onChange={(e) => onSubject(e.target.value)} data-testid="action-subject" />
+      </label>
+    </div>
   );
 }
 

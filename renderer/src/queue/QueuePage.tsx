@@ -387,9 +387,14 @@ function SimpleRow({
         <td>{CHANNEL_TITLES[row.step_type].replace(/s$/, '')}</td>
         <td>
           {pending || ran ? (
-            <button type="button" className="linkish" aria-expanded={open} onClick={onOpen}>
+            <button
+              type="button"
+              className="linkish"
+              aria-expanded={open}
+              aria-label={`${row.step_label}: ${pending ? `change or send the step for ${row.customer_name}` : `what went out to ${row.customer_name}`}`}
+              onClick={onOpen}
+            >
               {row.step_label}
-              <span className="sr-only">{pending ? `: change or send the step for ${row.customer_name}` : `: what went out to ${row.customer_name}`}</span>
             </button>
           ) : (
             row.step_label
