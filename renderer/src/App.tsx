@@ -16,6 +16,7 @@ const pageModules = {
   customer: () => import('./desk/CustomerPage'),
   actions: () => import('./actions/ActionsPage'),
   queue: () => import('./queue/QueuePage'),
+  cash: () => import('./cash/CashPage'),
   sequences: () => import('./sequences/SequencesPage'),
   sequence: () => import('./sequences/SequenceBuilder'),
   customers: () => import('./customers/CustomerList'),
@@ -134,6 +135,8 @@ function Workspace() {
         <Page key={`actions/${companyId}`} page="actions" props={{ companyId, actionId: route.itemId }} />
       ) : route.section === 'queue' ? (
         <Page key={`queue/${companyId}`} page="queue" props={{ companyId }} />
+      ) : route.section === 'cash' ? (
+        <Page key={`cash/${companyId}`} page="cash" props={{ companyId, transactionId: route.itemId }} />
       ) : route.section === 'sequences' && route.itemId ? (
         <Page key={`sequence/${companyId}/${route.itemId}`} page="sequence" props={{ companyId, sequenceId: route.itemId }} />
       ) : route.section === 'sequences' ? (

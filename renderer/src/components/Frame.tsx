@@ -16,6 +16,7 @@ const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'actions', label: 'Actions', icon: '✓' },
   { section: 'sequences', label: 'Sequences', icon: '⇶' },
   { section: 'queue', label: 'Queue', icon: '☰' },
+  { section: 'cash', label: 'Cash', icon: '¤' },
   { section: 'analytics', label: 'Analytics', icon: '▥' },
   { section: 'insights', label: 'Insights', icon: '✦' },
   { section: 'settings', label: 'Settings', icon: '⚙' },

@@ -22,7 +22,7 @@ export const useRoute = create<RouteState>((set) => ({
 
 window.addEventListener('popstate', () => useRoute.setState({ pathname: window.location.pathname, search: window.location.search }));
 
-export type Section = 'invoices' | 'customers' | 'actions' | 'sequences' | 'queue' | 'analytics' | 'insights' | 'settings';
+export type Section = 'invoices' | 'customers' | 'actions' | 'sequences' | 'queue' | 'cash' | 'analytics' | 'insights' | 'settings';
 
 export interface ParsedRoute {
   companyId: string | null;
@@ -31,7 +31,7 @@ export interface ParsedRoute {
   itemId: string | null;
 }
 
-const SECTIONS = new Set<Section>(['invoices', 'customers', 'actions', 'sequences', 'queue', 'analytics', 'insights', 'settings']);
+const SECTIONS = new Set<Section>(['invoices', 'customers', 'actions', 'sequences', 'queue', 'cash', 'analytics', 'insights', 'settings']);
 
 export function parseRoute(pathname: string): ParsedRoute {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
