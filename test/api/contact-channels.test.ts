@@ -199,7 +199,7 @@ describe('the contact rule on every channel, over SMTP', () => {
   it('the Actions list and the customer’s chase carry the rule’s answer: held and why, per action and for the customer', async () => {
     const g = await world('2026-10-01', true);
     await hold('dispute', g);
-    const draft = (invoice: string, n: string) => ({ customer_id: g.customer, invoice_id: invoice, action_type: 'email' as const, is_action_required: 1, description: `About ${n}`, metadata: { draft_subject: `About ${n}`, draft_body: `Hello,\n\nAbout ${n}.` } });
+    const draft = (invoice: string, n: string) => ({ customer_id: g.customer, invoice_id: invoice, action_type: 'email' as const, is_action_required: 1 as const, description: `About ${n}`, metadata: { draft_subject: `About ${n}`, draft_body: `Hello,\n\nAbout ${n}.` } });
     const onDisputed = await addAction(w.engine, w.company, draft(g.invoice, 'INV-1'));
     const onOther = await addAction(w.engine, w.company, draft(g.other!, 'INV-2'));
     const call = await addAction(w.engine, w.company, { customer_id: g.customer, invoice_id: g.invoice, action_type: 'call', is_action_required: 1, description: 'Call about INV-1' });
