@@ -94,6 +94,27 @@ describe('camt.053 and camt.054 (ISO 20022)', () => {
     }
   });
 
+  it('joins the day statements of one account in a file, and refuses a file of two accounts', () => {
+    const text = fixture('camt053-fi-fffs-001.02.xml').toString('utf8');
+    const stmt = text.slice(text.indexOf('<Stmt>'), text.indexOf('</Stmt>') + '</Stmt>'.length);
+    // The next day: a copy of the first, opening where the first closed (23,644.83) and closing at 23,744.83.
+    const nextDay = stmt
+      .replace('BANKSTMTID0972009', 'BANKSTMTID0982009')
+      .replace(/2017-07-29/g, '2017-07-30')
+      .replace('<Amt Ccy="CHF">10000.00</Amt>\n\t\t\t\t<CdtDbtInd>CRDT</CdtDbtInd>\n\t\t\t\t<Dt>', '<Amt Ccy="CHF">23644.83</Amt>\n\t\t\t\t<CdtDbtInd>CRDT</CdtDbtInd>\n\t\t\t\t<Dt>')
+      .replace('<Amt Ccy="CHF">23644.83</Amt>\n\t\t\t\t<CdtDbtInd>CRDT</CdtDbtInd>\n\t\t\t\t<Dt>\n\t\t\t\t\t<Dt>2017-07-30</Dt>\n\t\t\t\t</Dt>\n\t\t\t</Bal>\n\t\t\t<Bal>\n\t\t\t\t<Tp>\n\t\t\t\t\t<CdOrPrtry>\n\t\t\t\t\t\t<Cd>CLAV', '<Amt Ccy="CHF">23744.83</Amt>\n\t\t\t\t<CdtDbtInd>CRDT</CdtDbtInd>\n\t\t\t\t<Dt>\n\t\t\t\t\t<Dt>2017-07-30</Dt>\n\t\t\t\t</Dt>\n\t\t\t</Bal>\n\t\t\t<Bal>\n\t\t\t\t<Tp>\n\t\t\t\t\t<CdOrPrtry>\n\t\t\t\t\t\t<Cd>CLAV');
+    const twoDays = text.replace('</Stmt>', `</Stmt>${nextDay}`);
+    const s = readStatement(Buffer.from(twoDays));
+    expect(s).toMatchObject({ statement_id: 'BANKSTMTID0972009, BANKSTMTID0982009', period_start: '2017-07-29', period_end: '2017-07-30', opening_balance_cents: 1_000_000, closing_balance_cents: 2_374_483 });
+    expect(s.entries).toHaveLength(26);
+    // Its 13 copied entries (+13,644.83) do not add up to that closing balance: said, not refused.
+    expect(s.warnings).toEqual([expect.stringMatching(/^BANKSTMTID0982009: the opening balance and the entries do not add up/)]);
+    const otherAccount = text.replace('</Stmt>', `</Stmt>${stmt.replace('FI7433010001222090', 'FI1533010001911270')}`);
+    expect(refusal(() => readStatement(Buffer.from(otherAccount))).message).toBe(
+      'The file holds statements of 2 accounts (FI7433010001222090, FI1533010001911270); import one account at a time',
+    );
+  });
+
   it('reads a camt.054 notification: one entry per payment of each batch, with its creditor reference', () => {
     const s = read('camt054-fi-fffs-001.02.xml');
     expect(s).toMatchObject({ format: 'camt.054', statement_id: 'BANKFILEID00001NTR00001', account: 'FI7433010001222090', currency: 'EUR', opening_balance_cents: null });
