@@ -4,7 +4,7 @@
  * customer opens it, sees the invoices, downloads one (pdftotext reads its amount), promises a date
  * for one, disputes another with a photo attached, reports a payment of a third (held, and a
  * remittance advice for cash application), proposes a billing contact, and a revoked link shows
- * the page in words.
+ * the page in words; on the collector's desk the customer page offers the proposed contact, accepted.
  * Every portal page is axe clean in light and dark (the device's setting) at a phone's 390x844 and
  * at 1440x900, with screenshots in test-output/portal-*.png.
  */
@@ -12,8 +12,8 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
-import { describeFindings, seriousA11yFindings } from '../support/axe';
-import { type Browser, openBrowser, screenshotPath } from '../support/browser';
+import { describeFindings, lookAndCheck, seriousA11yFindings } from '../support/axe';
+import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { pdfText } from '../support/pdf';
 import { type DemoServer, startDemoServer } from '../support/server';
 import { Api, query } from '../support/sync';
@@ -46,6 +46,7 @@ describe('customer payment portal', () => {
   let api: Api;
 
   beforeAll(async () => {
+    await ensureRendererBuilt();
     server = await startDemoServer();
     browser = await openBrowser();
     api = await Api.login(server.url, 'demo', 'demo');
@@ -150,5 +151,17 @@ describe('customer payment portal', () => {
     await page.getByRole('heading', { level: 1, name: 'This link does not open a page' }).waitFor();
     await lookAtPortal(page, 'revoked');
     expect(browser.offHost).toEqual([]);
+
+    // The collector's desk: the customer page's portal card offers the proposed contact to accept.
+    await signIn(page, server.url);
+    await page.goto(`${server.url}/companies/${company.id}/customers/${customer.id}`);
+    const card = page.getByTestId('customer-portal');
+    await card.getByText('Proposed billing contact: Ann Lee, ann.lee@example.com').waitFor();
+    await card.scrollIntoViewIfNeeded();
+    await lookAndCheck(page, 'portal-collector');
+    await card.getByRole('button', { name: 'Make it the billing contact' }).click();
+    await card.getByTestId('portal-contact-proposal').waitFor({ state: 'detached' });
+    const billing = query<{ name: string; email: string }>(server.file, 'SELECT name, email FROM customer_contacts WHERE customer_id = ? AND is_billing = 1', customer.id);
+    expect(billing).toEqual([{ name: 'Ann Lee', email: 'ann.lee@example.com' }]);
   }, 120_000);
 });

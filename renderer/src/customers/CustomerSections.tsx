@@ -10,6 +10,8 @@ import { api } from '../state/session';
 import { ContactsEditor } from './ContactsEditor';
 import { CustomerCommunications, CustomerPayments } from './CustomerHistory';
 import { CustomerPromises } from './CustomerPromises';
+import { CustomerPortal } from './CustomerPortal';
+import { EmailThreads } from './EmailThreads';
 
 type Customer = Schemas['CustomerDetail'];
 
@@ -159,5 +161,6 @@ export function CustomerSections({ companyId, customerId, customer, version, onS
         </div>
       </div>
     </div>
+          <CustomerPortal companyId={companyId} customerId={customerId} onChanged={onSaved} />
   );
 }
