@@ -11,7 +11,6 @@ import { ContactsEditor } from './ContactsEditor';
 import { CustomerCommunications, CustomerPayments } from './CustomerHistory';
 import { CustomerPromises } from './CustomerPromises';
 import { CustomerPortal } from './CustomerPortal';
-import { EmailThreads } from './EmailThreads';
 
 type Customer = Schemas['CustomerDetail'];
 
