@@ -118,6 +118,10 @@ export interface paths {
     /** Send an approved email action again after its send failed, optionally with an edited text */
     post: operations["retryAction"];
   };
+  "/api/companies/{company_id}/actions/{action_id}/envelope": {
+    /** What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, and the documents ticked by default */
+    get: operations["getActionEnvelope"];
+  };
   "/api/companies/{company_id}/actions/{action_id}/attachments": {
     /** The documents an email action can attach (approve's attach), made now to show their names and sizes; empty for a call or task */
     get: operations["listActionAttachments"];
@@ -284,6 +288,17 @@ export interface paths {
     /** Update a team member (deactivate instead of deleting: customers keep their owner) */
     patch: operations["updateTeamMember"];
   };
+  "/api/companies/{company_id}/team-view": {
+    /**
+     * Each collector's book and week, for managers and owners
+     * @description Figures per AR owner (and the unassigned customers): balances now, the week ending as_of, CEI month to date and DSO. 403 manager_only for collectors and viewers. Customers move between books with POST customers/assign-ar-owner.
+     */
+    get: operations["getTeamView"];
+  };
+  "/api/companies/{company_id}/team-view/export": {
+    /** The team view as a CSV file */
+    get: operations["getTeamViewExport"];
+  };
   "/api/companies/{company_id}/email-health": {
     /** Whether reminders can go out: the default connection and the outcome of its last send */
     get: operations["getEmailHealth"];
@@ -363,6 +378,17 @@ export interface paths {
      */
     post: operations["sendQueueStep"];
   };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/send-now": {
+    /**
+     * Run an upcoming or ready step now: an email goes out at once (through the contact rule and the daily limit, as a send); a call or task becomes ready in Today
+     * @description Held by the contact rule: 409 contact_held with the reason in words, and the step stays as it was (its error says why). A paused enrollment: 409 enrollment_paused.
+     */
+    post: operations["sendNowSequenceQueue"];
+  };
+  "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/sent": {
+    /** What a step that ran put out: the email as sent (to, from, subject, body, attachments), or the call or note it recorded */
+    get: operations["getSequenceQueueSent"];
+  };
   "/api/companies/{company_id}/sequences/queue/{scheduled_step_id}/complete": {
     /** Mark a ready step done (call made, task done, email handled elsewhere); past ready: returned as it is */
     post: operations["completeQueueStep"];
@@ -416,13 +442,13 @@ export interface paths {
     delete: operations["deleteSequenceStep"];
   };
   "/api/companies/{company_id}/sequences/{sequence_id}/enrollments/bulk": {
-    /** Enroll many customers into an active sequence; active ones are re-enrolled */
+    /** Enroll many customers into an active sequence; those already active are kept or re-enrolled as on_enrolled says (409 already_enrolled without it) */
     post: operations["bulkEnrollInSequence"];
   };
   "/api/companies/{company_id}/sequence-enrollments": {
     /** List enrollments, newest first */
     get: operations["listSequenceEnrollments"];
-    /** Enroll one customer; 200 with the existing enrollment if already active in the sequence */
+    /** Enroll one customer; already active in the sequence: 409 already_enrolled unless on_enrolled says keep (200, the existing enrollment) or restart (201) */
     post: operations["createSequenceEnrollment"];
   };
   "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}": {
@@ -444,7 +470,7 @@ export interface paths {
   "/api/companies/{company_id}/imports": {
     /**
      * Import customers, invoices and payments from a CSV or XLSX file
-     * @description Rows are matched to what the company has (customers by remote_id, else exact name; invoices by remote_id, else number; payments by remote_id, else invoice, date and amount), so importing the same file again changes nothing. A dry run reports every row error and the counts it would write. A real run writes in one transaction and only when no row has an error; otherwise it answers 400 with every row error and writes nothing.
+     * @description Without mapping or preset, the file is read with the built-in preset whose columns it has (QuickBooks Online, Xero, Sage 50, NetSuite, SAP, Odoo, Zoho Books, FreshBooks exports); notes say which. Rows are matched to what the company has (customers by remote_id, else exact name; invoices by remote_id, else number; payments by remote_id, else invoice, date and amount), so importing the same file again changes nothing. A dry run reports every row error and the counts it would write. A real run writes in one transaction and only when no row has an error; otherwise it answers 400 with every row error and writes nothing.
      */
     post: operations["createImport"];
   };
@@ -458,6 +484,25 @@ export interface paths {
   "/api/companies/{company_id}/imports/presets": {
     /** The built-in import mappings */
     get: operations["listImportPresets"];
+  };
+  "/api/companies/{company_id}/import-watch": {
+    /** The company's watched import and its last run (extension) */
+    get: operations["getImportWatch"];
+    /**
+     * Set the file or folder re-imported every night (owners) (extension)
+     * @description The job worker reads it once a day on the bulk lane; the same file as the last import is not read again. 403 owner_only for anyone but an owner.
+     */
+    put: operations["replaceImportWatch"];
+    /** Stop watching a file (owners) (extension) */
+    delete: operations["deleteImportWatch"];
+  };
+  "/api/companies/{company_id}/import-watch/run": {
+    /** Run the watched import now, besides the nightly run (owners) (extension) */
+    post: operations["runImportWatch"];
+  };
+  "/api/companies/{company_id}/import-watch/runs": {
+    /** The log of watched import runs, newest first (extension) */
+    get: operations["listImportWatchRuns"];
   };
   "/api/companies/{company_id}/analytics/metrics": {
     /** Collection metrics: DSO, best possible DSO, average days delinquent, CEI and promise-to-pay kept rate, with a monthly trend (extension) */
@@ -616,9 +661,144 @@ export interface paths {
     /** The customer's chase now: what holds it and whether each active sequence runs or why it is paused */
     get: operations["getCustomerChase"];
   };
+  "/api/companies/{company_id}/bank-statements": {
+    /** Bank statements imported, newest first */
+    get: operations["listBankStatements"];
+    /**
+     * Import a bank statement; its credits are matched to open invoices and applied when unambiguous
+     * @description Entries already imported (the same or an overlapping statement) are counted as duplicates and not added. A credit is applied automatically only when an invoice reference and the amount agree, or a learned payer account and an amount equal to exactly one open invoice of that customer; the rest are suggested with ranked candidates, or unmatched. Debits are listed, never applied; a credit in another currency is flagged and never applied automatically.
+     */
+    post: operations["createBankStatement"];
+  };
+  "/api/companies/{company_id}/bank-statements/{statement_id}": {
+    /** One bank statement with its entries counted by state */
+    get: operations["getBankStatement"];
+  };
+  "/api/companies/{company_id}/bank-statements/{statement_id}/applications.csv": {
+    /** What the statement's credits were applied to, as CSV for the accounting system */
+    get: operations["getBankStatementApplicationsCsv"];
+  };
+  "/api/companies/{company_id}/bank-statements/{statement_id}/applications.xlsx": {
+    /** What the statement's credits were applied to, as XLSX for the accounting system */
+    get: operations["getBankStatementApplicationsXlsx"];
+  };
+  "/api/companies/{company_id}/bank-transactions": {
+    /** Bank entries to review (or applied, ignored, debits), cursor-paged */
+    get: operations["listBankTransactions"];
+  };
+  "/api/companies/{company_id}/bank-transactions/{transaction_id}": {
+    /** One bank entry with its ranked candidates and what it was applied to */
+    get: operations["getBankTransaction"];
+  };
+  "/api/companies/{company_id}/bank-transactions/{transaction_id}/apply": {
+    /**
+     * Apply a credit to one or several invoices (payments dated the booking day), any rest as unapplied cash
+     * @description The allocations and unapplied_amount must add up to the credit. An allocation may not exceed the invoice's open balance; an invoice left partly open can have a dispute opened or the rest written off (short_payment). One transaction: nothing is written if any part is refused.
+     */
+    post: operations["applyBankTransaction"];
+  };
+  "/api/companies/{company_id}/bank-transactions/{transaction_id}/unapply": {
+    /** Undo a credit's application: its payments are voided and the invoices reopen */
+    post: operations["unapplyBankTransaction"];
+  };
+  "/api/companies/{company_id}/bank-transactions/{transaction_id}/ignore": {
+    /** Set a credit aside (interest, a refund): it is not a customer's payment */
+    post: operations["ignoreBankTransaction"];
+  };
   "/api/companies/{company_id}/customers/{customer_id}/promises": {
     /** A customer's promises to pay as judged after their date and grace, and its promise-kept rate */
     get: operations["listCustomerPromises"];
+  };
+  "/api/companies/{company_id}/contact-settings": {
+    /** The company's contact settings */
+    get: operations["getContactSettings"];
+    /**
+     * Change the company's contact settings (owners only)
+     * @description 403 owner_only for anyone but an owner. Fields left out keep their value.
+     */
+    patch: operations["updateContactSettings"];
+  };
+  "/api/companies/{company_id}/customers/{customer_id}/contact-stop": {
+    /** A person's stop on contacting the customer */
+    get: operations["getCustomerContactStop"];
+    /**
+     * Pause contact with the customer or mark them "do not contact" (with a reason), or lift it (stop: null)
+     * @description Every channel that writes to the customer is held while it stands, the reason naming who and why.
+     */
+    put: operations["replaceCustomerContactStop"];
+  };
+  "/api/companies/{company_id}/webhooks": {
+    /** The company's webhooks (owners) */
+    get: operations["listWebhooks"];
+    /** Register a webhook (owners); the answer carries its secret, once */
+    post: operations["createWebhook"];
+  };
+  "/api/companies/{company_id}/webhooks/{webhook_id}": {
+    /** One webhook (owners) */
+    get: operations["getWebhook"];
+    /** Delete a webhook; its pending deliveries are dropped (owners) */
+    delete: operations["deleteWebhook"];
+    /** Change a webhook, or enable it again (owners) */
+    patch: operations["updateWebhook"];
+  };
+  "/api/companies/{company_id}/webhooks/{webhook_id}/rotate-secret": {
+    /** A new signing secret, shown once (owners) */
+    post: operations["rotateWebhookSecret"];
+  };
+  "/api/companies/{company_id}/webhooks/{webhook_id}/deliveries": {
+    /** The delivery log, newest first (owners) */
+    get: operations["listWebhookDeliveries"];
+  };
+  "/api/companies/{company_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/replay": {
+    /** Send a delivered or failed event again, with the same event id (owners) */
+    post: operations["replayWebhookDelivery"];
+  };
+  "/api/companies/{company_id}/events": {
+    /** Events after a cursor, oldest first: the webhooks' events as a feed; `wait` holds the request up to that many seconds until one comes (long poll) */
+    get: operations["getEvents"];
+  };
+  "/api/companies/{company_id}/customers/{customer_id}/portal-link": {
+    /**
+     * A new link to the customer's payment portal
+     * @description An opaque token of 256 random bits, stored hashed, valid for the company's link days. Earlier links stay valid until they expire or are revoked. 409 portal_unavailable when this server serves no portal customers can reach; on a desktop connected to a team server, 409 team_server_only (links are made there).
+     */
+    post: operations["portalLinkCustomer"];
+    /**
+     * Revoke every portal link of the customer
+     * @description A revoked link opens the same page as an unknown one.
+     */
+    delete: operations["deleteCustomerPortalLink"];
+  };
+  "/api/companies/{company_id}/portal-settings": {
+    /** The company's portal settings and whether the portal is available here */
+    get: operations["getPortalSettings"];
+    /** Set how long the company's new portal links stay valid */
+    put: operations["replacePortalSettings"];
+  };
+  "/api/companies/{company_id}/portal-files/{file_id}": {
+    /**
+     * A file a customer attached in the portal
+     * @description Always a download (Content-Disposition: attachment) with its checked type: a PDF, PNG or JPEG.
+     */
+    get: operations["getPortalFile"];
+  };
+  "/api/companies/{company_id}/portal-submissions": {
+    /** What customers sent through the portal, newest first (at most 200) */
+    get: operations["listPortalSubmissions"];
+  };
+  "/api/companies/{company_id}/portal-submissions/{submission_id}/accept": {
+    /**
+     * Accept a proposed billing contact: it becomes the customer's billing contact
+     * @description 400 not_a_contact_change for another kind of submission; 400 already_decided when it was accepted or declined before.
+     */
+    post: operations["acceptPortalSubmission"];
+  };
+  "/api/companies/{company_id}/portal-submissions/{submission_id}/decline": {
+    /**
+     * Decline a proposed billing contact
+     * @description 400 not_a_contact_change for another kind of submission; 400 already_decided when it was accepted or declined before.
+     */
+    post: operations["declinePortalSubmission"];
   };
   "/api/v1/sync/push": {
     /** Team server: apply a desktop's queued mutations in order, each exactly once */
@@ -1281,8 +1461,70 @@ export interface components {
       count: number;
       page: number;
       page_size: number;
-      data: components["schemas"]["Action"][];
+      data: components["schemas"]["OneAction"][];
     };
+    OneAction: components["schemas"]["Action"] & ({
+      /** @description Extension: for an email action not yet sent, the contact rule's answer as approving it would get it now ('Held: INV-1 is disputed.'); null when it would go */
+      contact_hold: string | null;
+    });
+    ActionApprovalLogEntry: {
+      /** @enum {string} */
+      operation: "approve" | "reject" | "send" | "cancel" | "complete";
+      reason: string | null;
+      comment: string | null;
+      /**
+       * Format: uuid
+       * @description Team member id of the approver
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      approver: string | null;
+      approver_name: string | null;
+      /**
+       * Format: uuid
+       * @description The signed-in user who performed the operation
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      user: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      created_at: string;
+    };
+    EvidenceItem: {
+      fact: string;
+      value?: string | number | null;
+      source: string;
+      ref?: {
+        /** @enum {string} */
+        type: "invoice" | "payment" | "communication" | "action" | "insight" | "customer";
+        id: string;
+      };
+    };
+    /** @description Extension: the send of an approved email action; null when none was queued */
+    ActionDelivery: ({
+      /**
+       * @description 'held': the contact rule held the email when it was to go out (error says why); Retry sends it once the hold is lifted
+       * @enum {string}
+       */
+      status: "queued" | "sending" | "sent" | "failed" | "held";
+      /** @description Why the last try failed, in words */
+      error: string | null;
+      /**
+       * Format: date-time
+       * @description A failed try that runs again by itself then; null when only Retry sends it
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      next_attempt_at: string | null;
+      /** @description The mail server may have the message: a retry could deliver it twice */
+      may_have_been_sent: boolean;
+      recipient: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      sent_at: string | null;
+    }) | null;
     Action: {
       /**
        * Format: uuid
@@ -1373,64 +1615,6 @@ export interface components {
        */
       value_at_risk: number | null;
     };
-    ActionApprovalLogEntry: {
-      /** @enum {string} */
-      operation: "approve" | "reject" | "send" | "cancel" | "complete";
-      reason: string | null;
-      comment: string | null;
-      /**
-       * Format: uuid
-       * @description Team member id of the approver
-       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
-       */
-      approver: string | null;
-      approver_name: string | null;
-      /**
-       * Format: uuid
-       * @description The signed-in user who performed the operation
-       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
-       */
-      user: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-23T09:30:00.000Z
-       */
-      created_at: string;
-    };
-    EvidenceItem: {
-      fact: string;
-      value?: string | number | null;
-      source: string;
-      ref?: {
-        /** @enum {string} */
-        type: "invoice" | "payment" | "communication" | "action" | "insight" | "customer";
-        id: string;
-      };
-    };
-    /** @description Extension: the send of an approved email action; null when none was queued */
-    ActionDelivery: ({
-      /**
-       * @description 'held': the contact rule held the email when it was to go out (error says why); Retry sends it once the hold is lifted
-       * @enum {string}
-       */
-      status: "queued" | "sending" | "sent" | "failed" | "held";
-      /** @description Why the last try failed, in words */
-      error: string | null;
-      /**
-       * Format: date-time
-       * @description A failed try that runs again by itself then; null when only Retry sends it
-       * @example 2026-11-23T09:30:00.000Z
-       */
-      next_attempt_at: string | null;
-      /** @description The mail server may have the message: a retry could deliver it twice */
-      may_have_been_sent: boolean;
-      recipient: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-23T09:30:00.000Z
-       */
-      sent_at: string | null;
-    }) | null;
     CreateActionRequest: {
       /**
        * Format: uuid
@@ -1460,10 +1644,6 @@ export interface components {
       /** Format: date-time */
       response_deadline?: string | null;
     };
-    OneAction: components["schemas"]["Action"] & ({
-      /** @description Extension: for an email action not yet sent, the contact rule's answer as approving it would get it now ('Held: INV-1 is disputed.'); null when it would go */
-      contact_hold: string | null;
-    });
     ApproveActionRequest: {
       final_content?: string;
       /** @description Extension: the email subject to send instead of the draft’s */
@@ -1476,6 +1656,8 @@ export interface components {
        */
       approved_by?: string | null;
       comment?: string;
+      /** @description Extension: send anyway, through the contact rule's holds shown before sending, for this reason; kept in the change log (contact_override). 403 override_forbidden when an owner forbids overriding one of them */
+      override_reason?: string;
     };
     RejectActionRequest: {
       reason?: string;
@@ -1510,6 +1692,26 @@ export interface components {
     RetryActionRequest: {
       final_content?: string;
       final_subject?: string;
+      /** @description Extension: send anyway, through the contact rule's holds shown before sending, for this reason; kept in the change log (contact_override). 403 override_forbidden when an owner forbids overriding one of them */
+      override_reason?: string;
+    };
+    ActionEnvelope: {
+      /** @description Null: no active default connection (the send would fail: add one in Settings) */
+      from: {
+        /**
+         * Format: uuid
+         * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+         */
+        connection: string;
+        name: string;
+        address: string;
+      } | null;
+      /** @description The billing contact's address, else every contact's; bounced ones left out. Empty for a call or task */
+      to: string[];
+      /** @description final_subject, else the draft subject; approve with final_subject to send another */
+      subject: string;
+      /** @description The action's choice, else invoice_pdf for an email about an invoice */
+      attach: ("invoice_pdf" | "statement")[];
     };
     ActionAttachmentList: {
       /** @description The invoice's copy (an action about an invoice), then the customer's statement as of today; the send makes them again with the figures of that moment */
@@ -2585,6 +2787,53 @@ export interface components {
        */
       user_id?: string | null;
     };
+    TeamView: {
+      /**
+       * Format: date
+       * @example 2026-11-23
+       */
+      as_of: string;
+      /**
+       * Format: date
+       * @description The week: the 7 days from here to as_of
+       * @example 2026-11-23
+       */
+      from: string;
+      currency: string;
+      collectors: components["schemas"]["CollectorFigures"][];
+    };
+    CollectorFigures: {
+      /**
+       * Format: uuid
+       * @description The team member; null for the customers with no AR owner
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      member_id: string | null;
+      name: string;
+      customers: number;
+      /** @description Open invoices' balances, major units */
+      open_balance: number;
+      /** @description The part due before as_of, major units */
+      overdue_balance: number;
+      /** @description Our emails, calls and notes on the book within the week */
+      touches: number;
+      /** @description Sequence steps ready and waiting */
+      queue_backlog: number;
+      /** @description Promises recorded within the week (a call or note with a promise date, a reply read as a promise) */
+      promises_obtained: number;
+      /** @description Promises judged kept within the week */
+      promises_kept: number;
+      /** @description Promises judged broken within the week */
+      promises_broken: number;
+      /** @description Kept of those judged within the week, percent; null when none */
+      promise_kept_rate: number | null;
+      /** @description Settled payments dated within the week on the book's invoices, major units */
+      cash_collected: number;
+      /** @description Collection effectiveness index of the book, month to as_of, percent; null when nothing was collectable */
+      cei: number | null;
+      /** @description The book's DSO at as_of (count-back), days; null before its first sale */
+      dso: number | null;
+    };
     EmailHealth: {
       /**
        * @description missing: no default active connection; failing: the last send through it failed and none succeeded since
@@ -2950,6 +3199,8 @@ export interface components {
       subject?: string;
       /** @description Extension: the plain-text body as edited in the preview, sent (as plain text only) instead of the template's, which is otherwise rendered when it is sent. Only with exactly one invoice id. */
       body?: string;
+      /** @description Extension: send anyway, through the contact rule's holds shown before sending, for this reason; kept in the change log (contact_override). 403 override_forbidden when an owner forbids overriding one of them */
+      override_reason?: string;
     };
     ScheduledStepList: {
       count: number;
@@ -3036,10 +3287,10 @@ export interface components {
        */
       replied_at: string | null;
       /**
-       * @description paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last 3 days (quiet_days); emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector
+       * @description paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last 3 days (quiet_days); emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector; caught_up (extension): an earlier email of a back-dated enrollment, skipped because one catch-up email goes in its place
        * @enum {string|null}
        */
-      hold_reason: "paused" | "recent_contact" | "emailed_today" | "replied" | "skipped" | null;
+      hold_reason: "paused" | "recent_contact" | "emailed_today" | "replied" | "skipped" | "caught_up" | null;
       /**
        * @description Extension: what pauses a pending step's enrollment
        * @enum {string|null}
@@ -3152,6 +3403,32 @@ export interface components {
       attach?: ("invoice_pdf" | "statement")[];
       /** @description Extension: send anyway, through the holds of the contact rule the preview showed (hold_reason), for this reason; kept in the change log. An enrollment's pause is lifted with Resume instead */
       override_reason?: string;
+    };
+    SentStepMessage: {
+      /**
+       * @description email: the step sent it; call or note: what was recorded when a call or task step was completed
+       * @enum {string}
+       */
+      kind: "email" | "call" | "note";
+      /** @description The address the email went to (steps sent before this was kept: null) */
+      to: string | null;
+      /** @description The sender, "Name <address>" */
+      from: string | null;
+      subject: string | null;
+      /** @description The text as it went out (or the note recorded) */
+      body: string | null;
+      attachments: {
+          name: string;
+          size: number;
+        }[];
+      message_id: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      occurred_at: string;
+      outcome: components["schemas"]["CallOutcome"];
+      author_name: string | null;
     };
     CompleteScheduledStepRequest: {
       note?: string | null;
@@ -3398,7 +3675,7 @@ export interface components {
        * @default true
        */
       is_active?: boolean;
-      /** @description Placeholders: {{customer_name}}, {{contact_name}}, {{company_name}}, {{sender_name}}, {{invoice_number}}, {{invoice_date}}, {{due_date}}, {{balance}}, {{total_amount}}, {{days_past_due}}, {{payment_link}}, {{total_balance}}, {{total_overdue}}, {{open_invoice_count}}, {{overdue_invoice_count}}, {{invoice_list}} */
+      /** @description Placeholders: {{customer_name}}, {{contact_name}}, {{company_name}}, {{sender_name}}, {{invoice_number}}, {{invoice_date}}, {{due_date}}, {{balance}}, {{total_amount}}, {{days_past_due}}, {{payment_link}}, {{total_balance}}, {{total_overdue}}, {{open_invoice_count}}, {{overdue_invoice_count}}, {{invoice_list}}, {{portal_link}} */
       subject_template?: string;
       body_plain_template?: string;
       body_html_template?: string;
@@ -3418,8 +3695,10 @@ export interface components {
     };
     BulkEnrollResult: {
       enrolled_count: number;
-      /** @description Customers already active in the sequence, re-enrolled with the new start date */
+      /** @description Customers already active in the sequence, re-enrolled with the new start date (on_enrolled restart) */
       updated_count: number;
+      /** @description Extension: customers already active in the sequence, left as they were (on_enrolled keep) */
+      kept_count: number;
       /** @description Customers not found in the company */
       skipped_count: number;
       skipped_customer_ids: string[];
@@ -3431,6 +3710,11 @@ export interface components {
        * @example 2026-11-23
        */
       start_date?: string;
+      /**
+       * @description Extension: for a customer already actively enrolled, keep that enrollment as it is, or restart (it completes as re-enrolled and a new one starts on start_date). Absent, such a request is refused with 409 already_enrolled and nothing changes
+       * @enum {string}
+       */
+      on_enrolled?: "keep" | "restart";
     };
     EnrollCustomerResult: {
       created: boolean;
@@ -3513,6 +3797,11 @@ export interface components {
        * @example 2026-11-23
        */
       start_date?: string;
+      /**
+       * @description Extension: for a customer already actively enrolled, keep that enrollment as it is, or restart (it completes as re-enrolled and a new one starts on start_date). Absent, such a request is refused with 409 already_enrolled and nothing changes
+       * @enum {string}
+       */
+      on_enrolled?: "keep" | "restart";
     };
     SequenceEnrollmentList: {
       count: number;
@@ -3534,7 +3823,9 @@ export interface components {
       dry_run: boolean;
       /** @enum {string} */
       entity: "customers" | "invoices" | "payments" | "ar-rows";
-      /** @description Data rows read */
+      /** @description The preset the file was recognised as, when neither mapping nor preset was given */
+      preset: string | null;
+      /** @description Data rows read (titles, headings and totals of a report not counted) */
       rows: number;
       counts: {
         customers: components["schemas"]["ImportCounts"];
@@ -3542,6 +3833,8 @@ export interface components {
         payments: components["schemas"]["ImportCounts"];
       };
       labels_created: string[];
+      /** @description What the import decided that the file does not say in so many words: the preset recognised, rows skipped, the date format read, paid invoices without a payment date */
+      notes: string[];
       /** @description Every row error; on a real run any error means nothing was written */
       errors: components["schemas"]["ImportRowError"][];
     };
@@ -3572,11 +3865,11 @@ export interface components {
        */
       file: string;
       /**
-       * @description A built-in mapping (ibm-ar: the IBM accounts-receivable sample); give this or mapping
+       * @description A built-in mapping (GET .../imports/presets lists them); give this, or mapping, or neither to have the preset recognised from the file's columns
        * @enum {string}
        */
       preset?: "ibm-ar" | "qbo-invoice-list" | "qbo-ar-aging-detail" | "xero-invoices" | "xero-aged-receivables-detail" | "sage-aged-debtors" | "netsuite-open-invoices" | "sap-fbl5n" | "odoo-invoices" | "zoho-books-invoices" | "freshbooks-invoices";
-      /** @description The ImportMapping as JSON text; give this or preset */
+      /** @description The ImportMapping as JSON text; give this, or preset, or neither */
       mapping?: string;
       /**
        * @description What each row is; overrides the mapping's entity
@@ -3596,6 +3889,9 @@ export interface components {
     ImportPreview: {
       /** @enum {string} */
       format: "csv" | "xlsx";
+      /** @description The built-in preset whose columns the file has; headers and rows are then read as that preset reads them (a report's title rows and totals left out) */
+      preset: string | null;
+      preset_label: string | null;
       /** @description The header row: the names a mapping refers to */
       headers: string[];
       /** @description The first 5 data rows as text, one cell per header */
@@ -3651,6 +3947,7 @@ export interface components {
       count: number;
       data: ({
           name: string;
+          label: string;
           /** @enum {string} */
           entity?: "customers" | "invoices" | "payments" | "ar-rows";
           mapping: components["schemas"]["ImportMapping"];
@@ -3677,6 +3974,7 @@ export interface components {
         data_when?: string;
         heading_as?: string;
         sum_lines?: boolean;
+        negative_is_credit?: boolean;
       };
       customers?: {
         remote_id?: string | {
@@ -4121,6 +4419,73 @@ export interface components {
         };
       };
     };
+    ImportWatch: ({
+      path: string;
+      preset: string | null;
+      mapping: components["schemas"]["ImportMapping"] & (Record<string, never> | null);
+      enabled: boolean;
+      last_run: components["schemas"]["ImportRun"];
+    }) | null;
+    ImportRun: ({
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      started_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      finished_at: string;
+      /** @description The file read (a watched folder's newest CSV or XLSX) */
+      file: string;
+      /**
+       * @description unchanged: the same file as the last import, not read again
+       * @enum {string}
+       */
+      status: "imported" | "unchanged" | "failed";
+      preset: string | null;
+      counts: {
+        customers: {
+          created: number;
+          updated: number;
+          unchanged: number;
+        };
+        invoices: {
+          created: number;
+          updated: number;
+          unchanged: number;
+        };
+        payments: {
+          created: number;
+          updated: number;
+          unchanged: number;
+        };
+      } | null;
+      notes: string[];
+      /** @description Why the run failed, in words */
+      message: string | null;
+    }) | null;
+    ImportWatchInput: {
+      /**
+       * @description A file, or a folder whose newest CSV or XLSX is read, on the server's machine
+       * @example /srv/erp/exports/open-items.csv
+       */
+      path: string;
+      /**
+       * @description A built-in preset; with neither preset nor mapping, the preset is recognised from the file's columns
+       * @enum {string|null}
+       */
+      preset?: "ibm-ar" | "qbo-invoice-list" | "qbo-ar-aging-detail" | "xero-invoices" | "xero-aged-receivables-detail" | "sage-aged-debtors" | "netsuite-open-invoices" | "sap-fbl5n" | "odoo-invoices" | "zoho-books-invoices" | "freshbooks-invoices" | null;
+      mapping?: components["schemas"]["ImportMapping"] & (Record<string, never> | null);
+      /** @description false pauses the nightly run (default true) */
+      enabled?: boolean;
+    };
     CollectionMetrics: {
       /**
        * Format: date
@@ -4436,7 +4801,7 @@ export interface components {
       reason: string | null;
       held: ({
           /** @enum {string} */
-          kind: "dispute" | "promise" | "closed" | "not_due" | "reply" | "paused" | "daily_cap";
+          kind: "dispute" | "promise" | "closed" | "not_due" | "reply" | "paused" | "do_not_contact" | "daily_cap";
           /**
            * Format: uuid
            * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
@@ -4628,6 +4993,8 @@ export interface components {
        * @example 2026-11-23
        */
       as_of?: string;
+      /** @description Extension: send anyway, through the contact rule's holds shown before sending, for this reason; kept in the change log (contact_override). 403 override_forbidden when an owner forbids overriding one of them */
+      override_reason?: string;
     };
     StatementPreview: {
       total: number;
@@ -4770,6 +5137,273 @@ export interface components {
           /** @description "Paused: Tri-County promised payment by Nov 27"; null while it runs */
           pause_reason: string | null;
         })[];
+      /** @description The contact rule's answer for the customer now, as every channel gets it */
+      contact: {
+        /** @description An email about the open invoices would go now (some may be left out) */
+        allowed: boolean;
+        /** @description "Held: ..." (nothing goes) or "Left out: ..." (the invoices it leaves out), in words; null when all may go */
+        reason: string | null;
+      };
+    };
+    BankStatementImport: {
+      /**
+       * Format: uuid
+       * @description The statement; null on a dry run
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      id: string | null;
+      dry_run: boolean;
+      /** @example camt.053 */
+      format: string;
+      account: string;
+      currency: string;
+      /**
+       * Format: date
+       * @example 2026-11-23
+       */
+      period_start: string | null;
+      /**
+       * Format: date
+       * @example 2026-11-23
+       */
+      period_end: string | null;
+      entries: number;
+      credits: number;
+      debits: number;
+      /** @description New credits applied automatically (unambiguous only) */
+      applied: number;
+      /** @description New credits with ranked candidates to review */
+      suggested: number;
+      unmatched: number;
+      /** @description Entries already imported (from this or an overlapping statement): not added again */
+      duplicates: number;
+      warnings: string[];
+    };
+    BankStatementImportRequest: {
+      /**
+       * Format: binary
+       * @description camt.053, camt.054, MT940, OFX, CSV or XLSX (detected from the content), at most 50 MB
+       */
+      file: string;
+      /** @description true: read and match, writing nothing */
+      dry_run?: boolean;
+    };
+    BankStatementList: {
+      count: number;
+      data: components["schemas"]["BankStatement"][];
+    };
+    BankStatement: {
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      id: string;
+      format: string;
+      bank_statement_id: string | null;
+      account: string;
+      currency: string;
+      /**
+       * Format: date
+       * @example 2026-11-23
+       */
+      period_start: string | null;
+      /**
+       * Format: date
+       * @example 2026-11-23
+       */
+      period_end: string | null;
+      opening_balance: number | null;
+      closing_balance: number | null;
+      file_name: string | null;
+      entries: number;
+      credits: number;
+      debits: number;
+      applied: number;
+      suggested: number;
+      unmatched: number;
+      ignored: number;
+      duplicates: number;
+      warnings: string[];
+      imported_by: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      created_at: string;
+    };
+    BankTransactionList: {
+      /** @description Entries matching the filters; first page only (null on later pages) */
+      count: number | null;
+      limit: number;
+      has_more: boolean;
+      next_cursor: string | null;
+      data: components["schemas"]["BankTransaction"][];
+    };
+    BankTransaction: {
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      statement_id: string;
+      /**
+       * Format: date
+       * @example 2026-11-23
+       */
+      booked_on: string;
+      /**
+       * Format: date
+       * @example 2026-11-23
+       */
+      value_on: string | null;
+      amount: number;
+      /** @enum {string} */
+      direction: "credit" | "debit";
+      currency: string;
+      /** @enum {string} */
+      state: "applied" | "suggested" | "unmatched" | "ignored" | "debit";
+      /**
+       * @description foreign_currency: not in the company currency, never applied automatically
+       * @enum {string|null}
+       */
+      flag: "foreign_currency" | null;
+      bank_reference: string | null;
+      end_to_end_id: string | null;
+      structured_reference: string | null;
+      remittance_text: string;
+      counterparty_name: string | null;
+      counterparty_account: string | null;
+      bank_code: string | null;
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      customer_id: string | null;
+      customer_name: string | null;
+      confidence: number | null;
+      top_candidate: components["schemas"]["BankCandidate"];
+      note: string | null;
+    };
+    BankCandidate: {
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      invoice_id: string;
+      invoice_number: string;
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      customer_id: string;
+      customer_name: string;
+      /** @description What this candidate would apply to the invoice */
+      amount: number;
+      open_balance: number;
+      /** @description 0 to 1 */
+      confidence: number;
+      /**
+       * @example [
+       *   "reference INV-10231 in the remittance text",
+       *   "amount equals the open balance"
+       * ]
+       */
+      reasons: string[];
+    } | null;
+    BankTransactionDetail: components["schemas"]["BankTransaction"] & ({
+      /** @description Ranked, best first; weighed again against the ledger as it is now while the credit is to review */
+      candidates: components["schemas"]["BankCandidate"][];
+      /** @description What applying the top candidate applies (one or several invoices, any rest as unapplied cash) */
+      proposal: {
+        /**
+         * Format: uuid
+         * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+         */
+        customer_id: string;
+        allocations: {
+            /**
+             * Format: uuid
+             * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+             */
+            invoice_id: string;
+            amount: number;
+          }[];
+        unapplied_amount: number;
+      } | null;
+      applications: components["schemas"]["BankApplication"][];
+    });
+    BankApplication: {
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      id: string;
+      /** @enum {string} */
+      kind: "invoice" | "unapplied";
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      invoice_id: string | null;
+      invoice_number: string | null;
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      customer_id: string | null;
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      payment_id: string | null;
+      amount: number;
+      automatic: boolean;
+      /** @enum {string|null} */
+      short_action: "dispute" | "write_off" | null;
+      note: string | null;
+      applied_by: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      reversed_at: string | null;
+    };
+    BankApplyRequest: {
+      allocations: {
+          /** Format: uuid */
+          invoice_id: string;
+          /**
+           * @description Major currency units, at most two decimals, at least 0.01
+           * @example 1250.5
+           */
+          amount: number;
+        }[];
+      /** @description Kept as unapplied cash on the customer; default what the allocations leave of the credit */
+      unapplied_amount?: number;
+      /**
+       * Format: uuid
+       * @description Whose unapplied cash it is when no invoice is named
+       */
+      customer_id?: string;
+      note?: string | null;
+      /** @description For invoices left partly open: open a dispute on them, or write the rest off, with the reason */
+      short_payment?: {
+        /** @enum {string} */
+        action: "dispute" | "write_off";
+        reason: string;
+      };
+    };
+    BankIgnoreRequest: {
+      note?: string | null;
     };
     CustomerPromises: {
       /** @description Days a promise still stands after its date; it is judged the day after */
@@ -4813,6 +5447,242 @@ export interface components {
            */
           action: string | null;
         })[];
+    };
+    ContactSettings: {
+      /** @description A promise to pay holds the chase until its date plus these days */
+      promise_grace_days: number;
+      /** @description Hold kinds nobody may send through ("Send anyway" refused) */
+      no_override: ("dispute" | "promise" | "closed" | "not_due" | "reply" | "paused" | "do_not_contact" | "daily_cap")[];
+    };
+    ContactSettingsUpdate: {
+      promise_grace_days?: number;
+      no_override?: ("dispute" | "promise" | "closed" | "not_due" | "reply" | "paused" | "do_not_contact" | "daily_cap")[];
+    };
+    CustomerContactStop: {
+      /**
+       * @description paused: until a person lifts it; do_not_contact: never write to them; null: no stop
+       * @enum {string|null}
+       */
+      stop: "paused" | "do_not_contact" | null;
+      reason: string | null;
+      /** @description Who set it */
+      by: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      at: string | null;
+      /** @description The hold as the contact rule names it */
+      words: string | null;
+    };
+    CustomerContactStopUpdate: {
+      /** @enum {string|null} */
+      stop: "paused" | "do_not_contact" | null;
+      /** @description Needed to set a stop */
+      reason?: string;
+    };
+    WebhookList: {
+      count: number;
+      data: components["schemas"]["Webhook"][];
+    };
+    Webhook: {
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      id: string;
+      url: string;
+      events: string[];
+      description: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      updated_at: string;
+      /**
+       * Format: date-time
+       * @description The first failed try since the last delivered one
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      failing_since: string | null;
+      /**
+       * Format: date-time
+       * @description Set when every delivery failed for three days; PATCH {"enabled": true} sends again
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      disabled_at: string | null;
+      disabled_reason: string | null;
+    };
+    WebhookWithSecret: components["schemas"]["Webhook"] & {
+      /** @description The signing secret, shown this once (deliveries carry ardesk-signature: t=..,v1=HMAC-SHA256(secret, "t.body")) */
+      secret: string;
+    };
+    NewWebhook: {
+      url: string;
+      /** @description The event types to receive, or ["*"] for all */
+      events: (("invoice.created" | "invoice.updated" | "invoice.closed" | "payment.created" | "action.proposed" | "action.approved" | "action.completed" | "action.failed" | "promise.created" | "promise.kept" | "promise.broken" | "dispute.opened" | "dispute.resolved" | "reply.received" | "portal.submission" | "bank_statement.imported" | "sync.rejected") | "*")[];
+      description?: string;
+    };
+    WebhookPatch: {
+      url?: string;
+      /** @description The event types to receive, or ["*"] for all */
+      events?: (("invoice.created" | "invoice.updated" | "invoice.closed" | "payment.created" | "action.proposed" | "action.approved" | "action.completed" | "action.failed" | "promise.created" | "promise.kept" | "promise.broken" | "dispute.opened" | "dispute.resolved" | "reply.received" | "portal.submission" | "bank_statement.imported" | "sync.rejected") | "*")[];
+      description?: string;
+      /**
+       * @description Enable a disabled webhook again
+       * @enum {boolean}
+       */
+      enabled?: true;
+    };
+    WebhookSecret: {
+      secret: string;
+    };
+    WebhookDeliveryList: {
+      count: number;
+      data: components["schemas"]["WebhookDelivery"][];
+    };
+    WebhookDelivery: {
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      event_id: string;
+      event_type: string;
+      /** @enum {string} */
+      status: "pending" | "delivered" | "failed";
+      attempts: number;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      next_attempt_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      last_attempt_at: string | null;
+      response_status: number | null;
+      response_ms: number | null;
+      error: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      delivered_at: string | null;
+    };
+    WebhookReplay: {
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      id: string;
+    };
+    EventPage: {
+      data: components["schemas"]["Event"][];
+      next_cursor: string;
+    };
+    Event: {
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      id: string;
+      /** @enum {string} */
+      type: "invoice.created" | "invoice.updated" | "invoice.closed" | "payment.created" | "action.proposed" | "action.approved" | "action.completed" | "action.failed" | "promise.created" | "promise.kept" | "promise.broken" | "dispute.opened" | "dispute.resolved" | "reply.received" | "portal.submission" | "bank_statement.imported" | "sync.rejected";
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      company_id: string;
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    PortalLink: {
+      /** @description The customer's portal page; the token in it is shown only here, once */
+      url: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      expires_at: string;
+    };
+    PortalLinksRevoked: {
+      /** @description Links that were still valid */
+      revoked: number;
+    };
+    PortalSettings: {
+      /** @description Days a new link stays valid (60 by default) */
+      link_days: number;
+      /** @description Whether this server can hand out links customers can open */
+      available: boolean;
+      /** @description Where the links point */
+      base_url: string | null;
+    };
+    PortalSettingsUpdate: {
+      link_days: number;
+    };
+    PortalSubmissionList: {
+      data: components["schemas"]["PortalSubmission"][];
+    };
+    PortalSubmission: {
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      customer: string;
+      /**
+       * @description promise: I'll pay on a date; dispute: a question or dispute; paid: a report of payment; contact: a proposed billing contact
+       * @enum {string}
+       */
+      kind: "promise" | "dispute" | "paid" | "contact";
+      invoices: string[];
+      /** @description What the customer filled in: date and amount (minor units), category and message, reference, or name, email and phone */
+      details: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: uuid
+       * @description The attached file: GET …/portal-files/{file_id}
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      file: string | null;
+      /**
+       * @description A proposed contact waits (open) until accepted or declined
+       * @enum {string}
+       */
+      status: "open" | "accepted" | "declined";
+      decided_by: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T09:30:00.000Z
+       */
+      created_at: string;
     };
     SyncPushResponse: {
       results: components["schemas"]["SyncMutationOutcome"][];
@@ -5971,6 +6841,12 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
     };
   };
   /** Reject: any status but completed -> cancelled */
@@ -6013,6 +6889,12 @@ export interface operations {
       };
       /** @description Unknown identifier, or one of another company */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6063,6 +6945,12 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
     };
   };
   /** Cancel: proposed, scheduled or processing -> cancelled */
@@ -6105,6 +6993,12 @@ export interface operations {
       };
       /** @description Unknown identifier, or one of another company */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6155,6 +7049,12 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
     };
   };
   /** Send an approved email action again after its send failed, optionally with an edited text */
@@ -6181,6 +7081,47 @@ export interface operations {
       400: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, and the documents ticked by default */
+  getActionEnvelope: {
+    parameters: {
+      path: {
+        company_id: string;
+        action_id: string;
+      };
+    };
+    responses: {
+      /** @description The envelope */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ActionEnvelope"];
         };
       };
       /** @description Missing, unknown or expired token */
@@ -8070,6 +9011,97 @@ export interface operations {
       };
     };
   };
+  /**
+   * Each collector's book and week, for managers and owners
+   * @description Figures per AR owner (and the unassigned customers): balances now, the week ending as_of, CEI month to date and DSO. 403 manager_only for collectors and viewers. Customers move between books with POST customers/assign-ar-owner.
+   */
+  getTeamView: {
+    parameters: {
+      query?: {
+        /** @description Default the company's as-of date, else today; not in the future */
+        as_of?: string;
+      };
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description The team view */
+      200: {
+        content: {
+          "application/json": components["schemas"]["TeamView"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The team view as a CSV file */
+  getTeamViewExport: {
+    parameters: {
+      query?: {
+        /** @description Default the company's as-of date, else today; not in the future */
+        as_of?: string;
+      };
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description The CSV file, one row per collector */
+      200: {
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   /** Whether reminders can go out: the default connection and the outcome of its last send */
   getEmailHealth: {
     parameters: {
@@ -8770,6 +9802,102 @@ export interface operations {
       400: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Run an upcoming or ready step now: an email goes out at once (through the contact rule and the daily limit, as a send); a call or task becomes ready in Today
+   * @description Held by the contact rule: 409 contact_held with the reason in words, and the step stays as it was (its error says why). A paused enrollment: 409 enrollment_paused.
+   */
+  sendNowSequenceQueue: {
+    parameters: {
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["SendScheduledStepRequest"];
+      };
+    };
+    responses: {
+      /** @description The step after the send (sent or failed), or ready (a call or task) */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ScheduledStep"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** What a step that ran put out: the email as sent (to, from, subject, body, attachments), or the call or note it recorded */
+  getSequenceQueueSent: {
+    parameters: {
+      path: {
+        company_id: string;
+        scheduled_step_id: string;
+      };
+    };
+    responses: {
+      /** @description The message as it went out */
+      200: {
+        content: {
+          "application/json": components["schemas"]["SentStepMessage"];
         };
       };
       /** @description Missing, unknown or expired token */
@@ -9525,7 +10653,7 @@ export interface operations {
       };
     };
   };
-  /** Enroll many customers into an active sequence; active ones are re-enrolled */
+  /** Enroll many customers into an active sequence; those already active are kept or re-enrolled as on_enrolled says (409 already_enrolled without it) */
   bulkEnrollInSequence: {
     parameters: {
       path: {
@@ -9565,6 +10693,12 @@ export interface operations {
       };
       /** @description Unknown identifier, or one of another company */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -9619,7 +10753,7 @@ export interface operations {
       };
     };
   };
-  /** Enroll one customer; 200 with the existing enrollment if already active in the sequence */
+  /** Enroll one customer; already active in the sequence: 409 already_enrolled unless on_enrolled says keep (200, the existing enrollment) or restart (201) */
   createSequenceEnrollment: {
     parameters: {
       path: {
@@ -9632,7 +10766,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The customer was already actively enrolled */
+      /** @description The customer was already actively enrolled and on_enrolled said keep */
       200: {
         content: {
           "application/json": components["schemas"]["EnrollCustomerResult"];
@@ -9664,6 +10798,12 @@ export interface operations {
       };
       /** @description Unknown identifier, or one of another company */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -9835,7 +10975,7 @@ export interface operations {
   };
   /**
    * Import customers, invoices and payments from a CSV or XLSX file
-   * @description Rows are matched to what the company has (customers by remote_id, else exact name; invoices by remote_id, else number; payments by remote_id, else invoice, date and amount), so importing the same file again changes nothing. A dry run reports every row error and the counts it would write. A real run writes in one transaction and only when no row has an error; otherwise it answers 400 with every row error and writes nothing.
+   * @description Without mapping or preset, the file is read with the built-in preset whose columns it has (QuickBooks Online, Xero, Sage 50, NetSuite, SAP, Odoo, Zoho Books, FreshBooks exports); notes say which. Rows are matched to what the company has (customers by remote_id, else exact name; invoices by remote_id, else number; payments by remote_id, else invoice, date and amount), so importing the same file again changes nothing. A dry run reports every row error and the counts it would write. A real run writes in one transaction and only when no row has an error; otherwise it answers 400 with every row error and writes nothing.
    */
   createImport: {
     parameters: {
@@ -9977,6 +11117,208 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["ImportPresetList"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The company's watched import and its last run (extension) */
+  getImportWatch: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description The watched import, null when none is set */
+      200: {
+        content: {
+          "application/json": {
+            watch: components["schemas"]["ImportWatch"];
+          };
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Set the file or folder re-imported every night (owners) (extension)
+   * @description The job worker reads it once a day on the bulk lane; the same file as the last import is not read again. 403 owner_only for anyone but an owner.
+   */
+  replaceImportWatch: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ImportWatchInput"];
+      };
+    };
+    responses: {
+      /** @description The watched import */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImportWatch"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Stop watching a file (owners) (extension) */
+  deleteImportWatch: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description No longer watched; the log of runs stays */
+      204: {
+        content: never;
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Run the watched import now, besides the nightly run (owners) (extension) */
+  runImportWatch: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description Queued on the bulk lane; the log of runs shows its outcome */
+      202: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+             */
+            job_id: string;
+          };
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The log of watched import runs, newest first (extension) */
+  listImportWatchRuns: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description Runs, newest first */
+      200: {
+        content: {
+          "application/json": {
+            count: number;
+            data: components["schemas"]["ImportRun"][];
+          };
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description Missing, unknown or expired token */
@@ -11596,6 +12938,454 @@ export interface operations {
       };
     };
   };
+  /** Bank statements imported, newest first */
+  listBankStatements: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description Statements */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BankStatementList"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Import a bank statement; its credits are matched to open invoices and applied when unambiguous
+   * @description Entries already imported (the same or an overlapping statement) are counted as duplicates and not added. A credit is applied automatically only when an invoice reference and the amount agree, or a learned payer account and an amount equal to exactly one open invoice of that customer; the rest are suggested with ranked candidates, or unmatched. Debits are listed, never applied; a credit in another currency is flagged and never applied automatically.
+   */
+  createBankStatement: {
+    parameters: {
+      query?: {
+        /** @description true: read and match, writing nothing (same as the form field) */
+        dry_run?: boolean;
+      };
+      path: {
+        company_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": components["schemas"]["BankStatementImportRequest"];
+      };
+    };
+    responses: {
+      /** @description A dry run: what the import would do */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BankStatementImport"];
+        };
+      };
+      /** @description The statement imported, and what became of its entries */
+      201: {
+        content: {
+          "application/json": components["schemas"]["BankStatementImport"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not a multipart/form-data request */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many attempts */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** One bank statement with its entries counted by state */
+  getBankStatement: {
+    parameters: {
+      path: {
+        company_id: string;
+        statement_id: string;
+      };
+    };
+    responses: {
+      /** @description The statement */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BankStatement"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** What the statement's credits were applied to, as CSV for the accounting system */
+  getBankStatementApplicationsCsv: {
+    parameters: {
+      path: {
+        company_id: string;
+        statement_id: string;
+      };
+    };
+    responses: {
+      /** @description The file, as an attachment */
+      200: {
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** What the statement's credits were applied to, as XLSX for the accounting system */
+  getBankStatementApplicationsXlsx: {
+    parameters: {
+      path: {
+        company_id: string;
+        statement_id: string;
+      };
+    };
+    responses: {
+      /** @description The file, as an attachment */
+      200: {
+        content: {
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Bank entries to review (or applied, ignored, debits), cursor-paged */
+  listBankTransactions: {
+    parameters: {
+      query?: {
+        state?: "applied" | "suggested" | "unmatched" | "ignored" | "debit";
+        statement_id?: string;
+        /** @description date, amount or confidence; a leading - for descending. Default: newest import first, in booking order */
+        sort?: "date" | "-date" | "amount" | "-amount" | "confidence" | "-confidence";
+        /** @description Page size, default 50; at most 500 */
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description One page of entries */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BankTransactionList"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** One bank entry with its ranked candidates and what it was applied to */
+  getBankTransaction: {
+    parameters: {
+      path: {
+        company_id: string;
+        transaction_id: string;
+      };
+    };
+    responses: {
+      /** @description The entry */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BankTransactionDetail"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Apply a credit to one or several invoices (payments dated the booking day), any rest as unapplied cash
+   * @description The allocations and unapplied_amount must add up to the credit. An allocation may not exceed the invoice's open balance; an invoice left partly open can have a dispute opened or the rest written off (short_payment). One transaction: nothing is written if any part is refused.
+   */
+  applyBankTransaction: {
+    parameters: {
+      path: {
+        company_id: string;
+        transaction_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BankApplyRequest"];
+      };
+    };
+    responses: {
+      /** @description The entry, applied */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BankTransactionDetail"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Undo a credit's application: its payments are voided and the invoices reopen */
+  unapplyBankTransaction: {
+    parameters: {
+      path: {
+        company_id: string;
+        transaction_id: string;
+      };
+    };
+    responses: {
+      /** @description The entry, to review again */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BankTransactionDetail"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Set a credit aside (interest, a refund): it is not a customer's payment */
+  ignoreBankTransaction: {
+    parameters: {
+      path: {
+        company_id: string;
+        transaction_id: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["BankIgnoreRequest"];
+      };
+    };
+    responses: {
+      /** @description The entry, ignored */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BankTransactionDetail"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   /** A customer's promises to pay as judged after their date and grace, and its promise-kept rate */
   listCustomerPromises: {
     parameters: {
@@ -11609,6 +13399,865 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["CustomerPromises"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The company's contact settings */
+  getContactSettings: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description The settings */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ContactSettings"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Change the company's contact settings (owners only)
+   * @description 403 owner_only for anyone but an owner. Fields left out keep their value.
+   */
+  updateContactSettings: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ContactSettingsUpdate"];
+      };
+    };
+    responses: {
+      /** @description The settings, changed */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ContactSettings"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A person's stop on contacting the customer */
+  getCustomerContactStop: {
+    parameters: {
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+    };
+    responses: {
+      /** @description The stop */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CustomerContactStop"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Pause contact with the customer or mark them "do not contact" (with a reason), or lift it (stop: null)
+   * @description Every channel that writes to the customer is held while it stands, the reason naming who and why.
+   */
+  replaceCustomerContactStop: {
+    parameters: {
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomerContactStopUpdate"];
+      };
+    };
+    responses: {
+      /** @description The stop as it now stands */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CustomerContactStop"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The company's webhooks (owners) */
+  listWebhooks: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description Webhooks */
+      200: {
+        content: {
+          "application/json": components["schemas"]["WebhookList"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Register a webhook (owners); the answer carries its secret, once */
+  createWebhook: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NewWebhook"];
+      };
+    };
+    responses: {
+      /** @description The webhook and its secret */
+      201: {
+        content: {
+          "application/json": components["schemas"]["WebhookWithSecret"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** One webhook (owners) */
+  getWebhook: {
+    parameters: {
+      path: {
+        company_id: string;
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description The webhook */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Webhook"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Delete a webhook; its pending deliveries are dropped (owners) */
+  deleteWebhook: {
+    parameters: {
+      path: {
+        company_id: string;
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description Deleted */
+      204: {
+        content: never;
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Change a webhook, or enable it again (owners) */
+  updateWebhook: {
+    parameters: {
+      path: {
+        company_id: string;
+        webhook_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookPatch"];
+      };
+    };
+    responses: {
+      /** @description The webhook */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Webhook"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A new signing secret, shown once (owners) */
+  rotateWebhookSecret: {
+    parameters: {
+      path: {
+        company_id: string;
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description The new secret */
+      200: {
+        content: {
+          "application/json": components["schemas"]["WebhookSecret"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The delivery log, newest first (owners) */
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      path: {
+        company_id: string;
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description Deliveries */
+      200: {
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryList"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Send a delivered or failed event again, with the same event id (owners) */
+  replayWebhookDelivery: {
+    parameters: {
+      path: {
+        company_id: string;
+        webhook_id: string;
+        delivery_id: string;
+      };
+    };
+    responses: {
+      /** @description The new delivery, queued */
+      202: {
+        content: {
+          "application/json": components["schemas"]["WebhookReplay"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Events after a cursor, oldest first: the webhooks' events as a feed; `wait` holds the request up to that many seconds until one comes (long poll) */
+  getEvents: {
+    parameters: {
+      query?: {
+        /** @description next_cursor of the page before; absent: from the first event */
+        after?: string;
+        limit?: number;
+        /** @description Comma-separated event types to keep */
+        types?: string;
+        wait?: number | null;
+      };
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description Events */
+      200: {
+        content: {
+          "application/json": components["schemas"]["EventPage"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * A new link to the customer's payment portal
+   * @description An opaque token of 256 random bits, stored hashed, valid for the company's link days. Earlier links stay valid until they expire or are revoked. 409 portal_unavailable when this server serves no portal customers can reach; on a desktop connected to a team server, 409 team_server_only (links are made there).
+   */
+  portalLinkCustomer: {
+    parameters: {
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+    };
+    responses: {
+      /** @description The link */
+      201: {
+        content: {
+          "application/json": components["schemas"]["PortalLink"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke every portal link of the customer
+   * @description A revoked link opens the same page as an unknown one.
+   */
+  deleteCustomerPortalLink: {
+    parameters: {
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+    };
+    responses: {
+      /** @description How many were revoked */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalLinksRevoked"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The company's portal settings and whether the portal is available here */
+  getPortalSettings: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description The settings */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalSettings"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Set how long the company's new portal links stay valid */
+  replacePortalSettings: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PortalSettingsUpdate"];
+      };
+    };
+    responses: {
+      /** @description The settings */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalSettings"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * A file a customer attached in the portal
+   * @description Always a download (Content-Disposition: attachment) with its checked type: a PDF, PNG or JPEG.
+   */
+  getPortalFile: {
+    parameters: {
+      path: {
+        company_id: string;
+        file_id: string;
+      };
+    };
+    responses: {
+      /** @description The file */
+      200: {
+        content: {
+          "application/octet-stream": string;
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** What customers sent through the portal, newest first (at most 200) */
+  listPortalSubmissions: {
+    parameters: {
+      query?: {
+        customer_id?: string;
+        status?: "open" | "accepted" | "declined";
+      };
+      path: {
+        company_id: string;
+      };
+    };
+    responses: {
+      /** @description The submissions */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalSubmissionList"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Accept a proposed billing contact: it becomes the customer's billing contact
+   * @description 400 not_a_contact_change for another kind of submission; 400 already_decided when it was accepted or declined before.
+   */
+  acceptPortalSubmission: {
+    parameters: {
+      path: {
+        company_id: string;
+        submission_id: string;
+      };
+    };
+    responses: {
+      /** @description The submission, decided */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalSubmission"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * Decline a proposed billing contact
+   * @description 400 not_a_contact_change for another kind of submission; 400 already_decided when it was accepted or declined before.
+   */
+  declinePortalSubmission: {
+    parameters: {
+      path: {
+        company_id: string;
+        submission_id: string;
+      };
+    };
+    responses: {
+      /** @description The submission, decided */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalSubmission"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description Missing, unknown or expired token */
