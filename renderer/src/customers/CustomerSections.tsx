@@ -156,10 +156,10 @@ export function CustomerSections({ companyId, customerId, customer, version, onS
         <div className="stack">
           <Actions companyId={companyId} customerId={customerId} />
           <CustomerPromises companyId={companyId} customerId={customerId} currency={customer?.currency ?? null} />
+          <CustomerPortal companyId={companyId} customerId={customerId} onChanged={onSaved} />
           <Sequences companyId={companyId} customerId={customerId} />
         </div>
       </div>
     </div>
-          <CustomerPortal companyId={companyId} customerId={customerId} onChanged={onSaved} />
   );
 }
