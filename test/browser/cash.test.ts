@@ -1,8 +1,8 @@
 /**
- * The Cash page in Chromium against `ardesk serve` on the demo: a camt.053 statement dropped in
- * (chosen through the file input), its credits reviewed with the keyboard (j, a, s), one applied
- * and undone, one split over two invoices, one paid short with a dispute opened. Screenshots light
- * and dark at 1024x700 and 1440x900, axe clean.
+ * The Cash page in Chromium against `ardesk serve` on the demo: a cut-off statement dropped on the
+ * page and refused, a camt.053 statement chosen through the file input, its credits reviewed with
+ * the keyboard (j, a, s): one applied and undone, one split over two invoices, one paid short with
+ * a dispute opened. Screenshots light and dark at 1024x700 and 1440x900, axe clean.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,8 +98,13 @@ describe('the Cash page', () => {
       { ref: 'CASH-3', cents: cents(short.balance) - 2500, payer: short.customer_name, text: short.invoice_number },
     ]);
     await page.goto(`${server.url}/companies/${companyId}/cash`);
-    // A cut-off file is refused with the server's words, naming where it ends.
-    await page.getByTestId('statement-file').setInputFiles({ name: 'cut.xml', mimeType: 'application/xml', buffer: file.subarray(0, file.indexOf('</Ntry>')) });
+    // A cut-off file dropped on the page is refused with the server's words, naming where it ends.
+    const cut = await page.evaluateHandle((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'cut.xml', { type: 'application/xml' }));
+      return dt;
+    }, file.subarray(0, file.indexOf('</Ntry>')).toString('utf8'));
+    await page.getByTestId('statement-drop').dispatchEvent('drop', { dataTransfer: cut });
     await expect.poll(() => page.getByTestId('import-error').innerText()).toBe('cut.xml: The XML ends inside <Ntry> (Document > BkToCstmrStmt > Stmt > Ntry) on line 5: the file looks cut off');
     // The refused upload is the one failed request the browser reports.
     expect(browser.errors.splice(0)).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
@@ -162,6 +167,7 @@ describe('the Cash page', () => {
     await openRow('applied', amount);
     expect(await page.getByTestId('applications').innerText()).toContain(`${shown(amount)} to ${whole.invoice_number} · automatically`);
     expect(cents((await invoice(whole.id)).balance)).toBe(0);
+    await lookAndCheck(page, 'cash-applied');
     await page.getByRole('button', { name: 'Undo application' }).click();
     await expect.poll(() => pill().innerText()).toBe('Suggested');
     expect(cents((await invoice(whole.id)).balance)).toBe(amount);
