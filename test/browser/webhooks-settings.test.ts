@@ -4,6 +4,7 @@
  * log that the payment recorded next was delivered.
  */
 import { createServer } from 'node:http';
+import Database from 'better-sqlite3';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,5 +74,32 @@ describe('Settings › Webhooks', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => got.length, { timeout: 15_000 }).toBe(2);
     expect(got[1]).toEqual(got[0]);
+  }, 120_000);
+
+  it('tells an owner on every page when a webhook was turned off, until it is turned on again', async () => {
+    // Three days of failed deliveries are webhooks.test.ts's (with a moved clock); here the state
+    // they leave is written as the server writes it.
+    const db = new Database(server.file);
+    db.prepare("UPDATE webhook_endpoints SET failing_since = '2026-11-20T09:00:00.000Z', disabled_at = '2026-11-23T09:00:00.000Z', disabled_reason = 'Every delivery failed since 2026-11-20 (last: The endpoint answered HTTP 500); fix the endpoint, then enable it again'").run();
+    db.close();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invoices', exact: true }).click();
+    await page.reload();
+    const banner = page.getByTestId('webhook-off-warning');
+    await expect.poll(() => banner.innerText(), { timeout: 15_000 }).toContain(`The webhook to ${hook} is turned off: every delivery failed for three days`);
+    await lookAndCheck(page, 'webhook-off-banner');
+    await banner.getByRole('link', { name: 'See Webhooks in Settings' }).click();
+    const card = page.getByTestId('webhook');
+    await expect.poll(() => card.innerText()).toContain('Turned off');
+    await card.getByRole('button', { name: 'Turn on again' }).click();
+    await expect.poll(() => card.innerText()).toContain('Delivering');
+    // After a reload the banner and the page each ask for the webhooks: once both have answered, no banner.
+    let asked = 0;
+    page.on('response', (r) => {
+      if (r.request().method() === 'GET' && new URL(r.url()).pathname.endsWith('/webhooks')) asked += 1;
+    });
+    await page.reload();
+    await expect.poll(() => asked, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => page.getByTestId('webhook').count()).toBe(1);
+    expect(await banner.count()).toBe(0);
   }, 120_000);
 });

@@ -9,6 +9,7 @@ import { describeError } from './ErrorBox';
 import { SyncIndicator } from '../sync/SyncIndicator';
 import { NewCompanyButton } from '../onboarding/NewCompany';
 import { ImportWatchBanner } from './ImportWatchBanner';
+import { WebhookBanner } from './WebhookBanner';
 
 const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'invoices', label: 'Invoices', icon: '▤' },
@@ -16,6 +17,7 @@ const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'actions', label: 'Actions', icon: '✓' },
   { section: 'sequences', label: 'Sequences', icon: '⇶' },
   { section: 'queue', label: 'Queue', icon: '☰' },
+  { section: 'team', label: 'Team', icon: '◎' },
   { section: 'cash', label: 'Cash', icon: '¤' },
   { section: 'analytics', label: 'Analytics', icon: '▥' },
   { section: 'insights', label: 'Insights', icon: '✦' },
@@ -191,6 +193,9 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
   useServerPing();
   useFrameTitle(section, companies.find((c) => c.id === companyId)?.name);
   const active = section;
+  // The team view is a manager's (and an owner's): the others do not see its link.
+  const role = companies.find((c) => c.id === companyId)?.role;
+  const nav = NAV.filter((item) => item.section !== 'team' || role === 'owner' || role === 'manager');
   return (
     <div className={server ? 'frame' : 'frame server-down'}>
       <a className="skip-link" href="#main-content">
@@ -199,7 +204,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
       <nav className="sidebar" aria-label="Main">
         <div className="brand">ardesk</div>
         <ul>
-          {NAV.map((item) => (
+          {nav.map((item) => (
             <li key={item.section}>
               <a
                 href={companyPath(companyId, item.section)}
@@ -232,6 +237,7 @@ export function Frame({ companyId, section, children }: { companyId: string; sec
         <ServerDownBanner />
         <EmailWarning companyId={companyId} />
         <ImportWatchBanner companyId={companyId} />
+        <WebhookBanner companyId={companyId} />
         <main className="content" id="main-content" tabIndex={-1}>
           {children}
         </main>
