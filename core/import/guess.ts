@@ -352,8 +352,8 @@ export function requiredWith(entity: GuessEntity, columns: Record<string, string
   return base;
 }
 
-/** What a column's values give, beyond a field: a label on the invoice, the payment's status or method. */
-export type ValueTarget = 'label' | 'status' | 'payment_method';
+/** What a column's values give, beyond a field: a label on the invoice, the invoice's status, the payment's status or method. */
+export type ValueTarget = 'label' | 'invoice_status' | 'status' | 'payment_method';
 
 export interface ValueMap {
   column: string;
@@ -374,7 +374,7 @@ export interface MappingChoice {
 
 /** Where each value target lands: the section that reads it, for the entities that have it. */
 export function valueTargets(entity: GuessEntity): ValueTarget[] {
-  return [...(entity === 'invoices' || entity === 'ar-rows' ? (['label'] as const) : []), ...(entity === 'payments' || entity === 'ar-rows' ? (['status', 'payment_method'] as const) : [])];
+  return [...(entity === 'invoices' || entity === 'ar-rows' ? (['label', 'invoice_status'] as const) : []), ...(entity === 'payments' || entity === 'ar-rows' ? (['status', 'payment_method'] as const) : [])];
 }
 
 /** The mapping the import API takes; sections without a mapped field are left out. */
@@ -391,8 +391,10 @@ export function buildMapping(choice: MappingChoice): Mapping {
     if (!valueTargets(choice.entity).includes(map.target)) continue;
     const given = Object.entries(map.values).filter(([, to]) => to.trim() !== '');
     if (given.length === 0) continue;
+    const values = Object.fromEntries(given.map(([v, to]) => [v, to.trim()]));
     if (map.target === 'label') for (const [value, label] of given) labels.push({ label: label.trim(), column: map.column, equals: value });
-    else (sections.payments ??= {})[map.target] = { column: map.column, values: Object.fromEntries(given.map(([v, to]) => [v, to.trim()])) };
+    else if (map.target === 'invoice_status') (sections.invoices ??= {}).status = { column: map.column, values };
+    else (sections.payments ??= {})[map.target] = { column: map.column, values };
   }
   if (labels.length) (sections.invoices ??= {}).labels = labels;
   return { entity: choice.entity, formats: { date: choice.date, decimal: choice.decimal }, ...sections } as Mapping;

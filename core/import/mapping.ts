@@ -174,7 +174,10 @@ function columnIndex(headers: string[], name: string): number | string {
   return `The file has no column "${name}"; its columns are: ${headers.filter((h) => h !== '').join(', ')}`;
 }
 
-function compileSpec(spec: FieldSpec, headers: string[], path: string, errors: FieldErrors): Getter | null {
+/** Kinds whose values ledgers write in words the import knows: a value map names only the odd ones, the rest read as written. */
+const WORDED_KINDS = new Set(['invoice_status', 'document_type']);
+
+function compileSpec(spec: FieldSpec, headers: string[], path: string, errors: FieldErrors, worded = false): Getter | null {
   const fail = (message: string) => {
     (errors[path] ??= []).push(message);
     return null;
@@ -195,6 +198,7 @@ function compileSpec(spec: FieldSpec, headers: string[], path: string, errors: F
         if (text === '') return { ok: true, value: fallback ?? null };
         if (!lookup) return { ok: true, value: cell };
         const mapped = lookup.get(text.toLowerCase());
+        if (mapped === undefined && worded) return { ok: true, value: cell };
         if (mapped === undefined) return { ok: false, message: `"${text}" is not one of ${Object.keys(values!).join(', ')}` };
         return { ok: true, value: mapped };
       },
@@ -253,7 +257,8 @@ export function compileMapping(mapping: Mapping, entity: Entity, table: Pick<Tab
         (errors[path] ??= []).push(`${fieldWords(rule.section, field)} is not read from a row that holds its own ${field.startsWith('customer') ? 'customer' : 'invoice'}`);
         continue;
       }
-      const getter = compileSpec(spec as FieldSpec, table.headers, path, errors);
+      const kind = (FIELDS[rule.section] as Record<string, { kind: string }>)[field]?.kind;
+      const getter = compileSpec(spec as FieldSpec, table.headers, path, errors, WORDED_KINDS.has(kind));
       if (getter) getters[field] = getter;
     }
     for (const field of rule.required) {

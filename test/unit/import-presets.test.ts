@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../../core/engine';
+import { buildMapping } from '../../core/import/guess';
 import { importFile, type ImportReport } from '../../core/import/import';
 import { addCompany } from '../support/api';
 import { testEngine, type TestEngine } from '../support/engine';
@@ -194,5 +195,24 @@ describe('presets recognised from real exports', () => {
     const companyId = await addCompany(engine, 'Unknown layout');
     const err = await importFile(engine, { companyId, actor: systemActor, bytes: new TextEncoder().encode('a,b\n1,2\n'), dryRun: true }).catch((e) => e);
     expect(err.errors.mapping[0]).toMatch(/none of the built-in exports .*QuickBooks Online: A\/R Aging Detail.*give a mapping or a preset/);
+  });
+
+  it("the wizard's invoice status value map names only a ledger's odd words; the others read as written", async () => {
+    const companyId = await addCompany(engine, 'Odd statuses');
+    const file = ['Doc No,Client,Amt Due,Inv Date,Due,Stat', 'Q-1,Umbra,100.00,11/02/2026,12/02/2026,OPEN', 'Q-2,Umbra,50.00,11/03/2026,12/03/2026,SETTLED', 'Q-3,Umbra,20.00,11/04/2026,12/04/2026,CXL'].join('\n');
+    const mapping = buildMapping({
+      entity: 'ar-rows',
+      columns: { 'customers.name': 'Client', 'invoices.invoice_number': 'Doc No', 'invoices.total_amount': 'Amt Due', 'invoices.invoice_date': 'Inv Date', 'invoices.due_date': 'Due' },
+      date: 'M/D/YYYY',
+      decimal: '.',
+      valueMaps: [{ column: 'Stat', target: 'invoice_status', values: { SETTLED: 'paid', CXL: 'void', OPEN: '' } }],
+    });
+    expect(mapping.invoices?.status).toEqual({ column: 'Stat', values: { SETTLED: 'paid', CXL: 'void' } });
+    const report = await importFile(engine, { companyId, actor: systemActor, bytes: new TextEncoder().encode(file), mapping, dryRun: false });
+    expect(report.errors).toEqual([]);
+    expect(pick(invoices(companyId), ['invoice_number', 'balance', 'closing_reason'])).toEqual([
+      { invoice_number: 'Q-1', balance: 10000, closing_reason: null },
+      { invoice_number: 'Q-2', balance: 0, closing_reason: 'paid' },
+    ]);
   });
 });

@@ -4,6 +4,9 @@ import { useConnection } from '../state/connection';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 
+/** A message as a sentence: the run log's words end without a full stop. */
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 /** How often the frame asks how the last nightly import went. */
 const IMPORT_WATCH_MS = 5 * 60_000;
 
@@ -36,7 +39,7 @@ export function ImportWatchBanner({ companyId }: { companyId: string }) {
   const when = new Date(run.started_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <div className="frame-banner banner-warn" role="status" data-testid="import-watch-warning">
-      <strong>The nightly import failed ({when}).</strong> {run.message} The figures are as of the last import that went through.{' '}
+      <strong>The nightly import failed ({when}).</strong> {sentence(run.message ?? 'It gave no reason')} The figures are as of the last import that went through.{' '}
       <a
         href={settings}
         onClick={(e) => {

@@ -18,6 +18,8 @@ import {
   guessDateFormat,
   IMPORT_STATUS_WORDS,
   IMPORT_STATUSES,
+  INVOICE_STATUS_WORDS,
+  INVOICE_STATUSES,
   type Mapping,
   type MappingChoice,
   missingFields,
@@ -373,7 +375,16 @@ export function ImportWizard({ companyId }: { companyId: string }) {
                               <tr key={value}>
                                 <td>{value}</td>
                                 <td>
-                                  {map.target === 'status' ? (
+                                  {map.target === 'invoice_status' ? (
+                                    <select aria-label={`Invoice status when ${map.column} is ${value}`} value={map.values[value] ?? ''} onChange={(e) => setValueMap(m, { ...map, values: { ...map.values, [value]: e.target.value } })}>
+                                      <option value="">As the ledger's word says</option>
+                                      {INVOICE_STATUSES.map((st) => (
+                                        <option key={st} value={st}>
+                                          {INVOICE_STATUS_WORDS[st]}
+                                        </option>
+                                      ))}
+                                    </select>
+                                  ) : map.target === 'status' ? (
                                     <select aria-label={`Status when ${map.column} is ${value}`} value={map.values[value] ?? ''} onChange={(e) => setValueMap(m, { ...map, values: { ...map.values, [value]: e.target.value } })}>
                                       <option value="">Nothing</option>
                                       {IMPORT_STATUSES.map((st) => (

@@ -6,6 +6,7 @@
 import type { Schemas } from '../api/client';
 import { FIELDS, type FieldDef } from '../../../core/import/fields';
 import { COMBINED_REFUSED, type MappingChoice, requiredWith, type ValueTarget } from '../../../core/import/guess';
+import type { InvoiceStatus } from '../../../core/import/statuses';
 
 export { buildMapping, guessChoice, guessDateFormat, type MappingChoice, type ValueMap, type ValueTarget, valueTargets } from '../../../core/import/guess';
 
@@ -22,7 +23,23 @@ export const ENTITY_LABELS: Record<Entity, string> = {
 
 export const SECTION_LABELS: Record<SectionName, string> = { customers: 'Customer', invoices: 'Invoice', payments: 'Payment' };
 
-export const VALUE_TARGET_LABELS: Record<ValueTarget, string> = { label: 'A label on the invoice', status: 'The payment status', payment_method: 'The payment method' };
+export const VALUE_TARGET_LABELS: Record<ValueTarget, string> = {
+  label: 'A label on the invoice',
+  invoice_status: 'The invoice status',
+  status: 'The payment status',
+  payment_method: 'The payment method',
+};
+
+/** The invoice statuses a value map offers (core/import/statuses.ts), in words. */
+export { INVOICE_STATUSES } from '../../../core/import/statuses';
+export const INVOICE_STATUS_WORDS: Record<InvoiceStatus, string> = {
+  open: 'Open',
+  partial: 'Partly paid (open)',
+  paid: 'Paid: closed',
+  void: 'Void: not imported',
+  draft: 'Draft: not imported',
+  credit: 'Credit note',
+};
 
 /** The statuses a value map offers: exactly those the import reads (core/import/statuses.ts). */
 export { IMPORT_STATUSES } from '../../../core/import/statuses';
