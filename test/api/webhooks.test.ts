@@ -4,8 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCommand, systemActor } from '../../core/engine';
 import { createApp } from '../../core/http/app';
 import { followPromises } from '../../core/promises/followup';
+import { parseMessage } from '../../core/replies/parse';
+import { emptyTally, recordIncoming } from '../../core/replies/record';
 import { deliverDue } from '../../core/webhooks/deliver';
 import { materializeEvents } from '../../core/webhooks/materialize';
 import { call, useApiWorkspace } from '../support/api';
@@ -95,6 +98,17 @@ describe('webhooks and the events feed', () => {
     return res.body.id as string;
   };
 
+  /** The customer's email, as the mailbox reader records it (the reader itself is tested against Dovecot in reply-readings). */
+  const customerReplies = async (customer: string, text: string) => {
+    expect((await owner.patch(`/customers/${customer}`, { contacts: [{ name: 'Dana', email: 'ap@harbor.test', is_billing: true }] })).status).toBe(200);
+    const made = await owner.post('/email-connections', { name: 'AR', from_email: 'ar@acme.test', smtp_host: 'smtp.acme.test', smtp_port: 587 });
+    expect(made.status).toBe(201);
+    const connection = await w.engine.db.selectFrom('email_connections').selectAll().where('id', '=', made.body.id).executeTakeFirstOrThrow();
+    const source = ['From: Dana <ap@harbor.test>', 'To: ar@acme.test', 'Subject: Our account', 'Message-ID: <r1@harbor.test>', 'Content-Type: text/plain; charset=utf-8', '', text, ''].join('\r\n');
+    const message = await parseMessage(1, Buffer.from(source));
+    await runCommand(w.engine, 'read_replies', { actor: systemActor, companyId: w.company }, (tx) => recordIncoming(tx, connection, '1', message, emptyTally()));
+  };
+
   it('lets owners alone register, refuses private addresses and unknown events, and shows the secret once', async () => {
     expect((await as('cole').post('/webhooks', { url, events: ['*'] })).status).toBe(403);
     expect((await as('watcher').get('/webhooks')).status).toBe(403);
@@ -121,6 +135,7 @@ describe('webhooks and the events feed', () => {
     const dispute = await owner.post('/disputes', { invoice_id: disputed, reason: 'Damaged on arrival' });
     expect(dispute.status).toBe(201);
     expect((await owner.post(`/disputes/${dispute.body.id}/resolve`, { resolution: 'Credit agreed' })).status).toBe(200);
+    await customerReplies(customer, 'Thanks for the credit note. Could you send me a copy of the statement?');
     w.engine.clock.set('2026-12-05T12:00:00.000Z');
     await followPromises(w.engine, w.company);
     await pump();
@@ -136,6 +151,7 @@ describe('webhooks and the events feed', () => {
       'promise.created',
       'dispute.opened',
       'dispute.resolved',
+      'reply.received',
       'action.proposed',
       'promise.broken',
     ]);
