@@ -20,9 +20,18 @@ describe('a company from nothing: create it, invite the team, assign owners by r
   beforeAll(async () => {
     engine = await testEngine('2026-11-23T12:00:00.000Z');
     app = createApp(engine);
-    const first = await call(app, 'POST', '/api/v1/setup/account/', { body: { username: 'robin', password: 's3cret-pw', display_name: 'Robin Vale', company_name: 'Harbor Tools Ltd' } });
+    const account = { username: 'robin', password: 's3cret-pw', display_name: 'Robin Vale', company_name: 'Harbor Tools Ltd' };
+    // The first company is checked as any new one: a bad currency makes no account.
+    const refused = await call(app, 'POST', '/api/v1/setup/account/', { body: { ...account, currency: 'EUX' } });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.errors)).toEqual(['currency']);
+    expect(await engine.db.selectFrom('users').select('id').execute()).toEqual([]);
+    const first = await call(app, 'POST', '/api/v1/setup/account/', { body: { ...account, currency: 'usd', time_zone: 'America/Chicago', country: 'us' } });
     expect(first.status).toBe(201);
     owner = first.body.token;
+    expect(await engine.db.selectFrom('companies').select(['name', 'currency', 'time_zone', 'country']).execute()).toEqual([
+      { name: 'Harbor Tools Ltd', currency: 'USD', time_zone: 'America/Chicago', country: 'US' },
+    ]);
   });
   afterAll(() => engine.dispose());
 

@@ -69,13 +69,17 @@ describe('a company from nothing, in Chromium', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('creates a company with its details from the header after the first sign-in, and opens it on its team', async () => {
+  it('creates the first company with its currency, country and time zone, then another with its details from the header, opening it on its team', async () => {
     await page.goto(server.url);
     const first = page.getByRole('form', { name: 'Create an account' });
     await first.getByLabel('Company name').fill('Harbor Tools Ltd');
     await first.getByLabel('Your name').fill('Robin Vale');
     await first.getByLabel('Username').fill('robin');
     await first.getByLabel('Password').fill('s3cret-pw');
+    await first.getByLabel('Currency').selectOption('USD');
+    await first.getByLabel('Country').selectOption('US');
+    await first.getByLabel('Time zone').selectOption('America/Chicago');
+    await lookAndCheck(page, 'company-from-nothing-first-launch');
     await first.getByRole('button', { name: 'Create an account' }).click();
     await page.locator('.grid-empty').waitFor();
 

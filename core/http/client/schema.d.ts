@@ -915,6 +915,12 @@ export interface components {
       password: string;
       display_name?: string;
       company_name: string;
+      /** @description The company's currency, ISO 4217; default USD */
+      currency?: string;
+      /** @description IANA time zone, e.g. America/Chicago */
+      time_zone?: string | null;
+      /** @description ISO 3166-1 alpha-2 code, e.g. US */
+      country?: string | null;
     };
     SetupSignedIn: {
       token: string;

@@ -1,10 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { login } from '../../auth/sessions';
+import { checkNewCompany } from '../../onboarding/company';
 import { createFirstAccount, isInitialized } from '../../team/setup';
 import { seedDemo } from '../../seed';
 import type { HttpOptions } from '../options';
 import { clientAddress } from '../context';
-import { ConflictError, DomainError } from '../../errors';
+import { ConflictError, DomainError, ValidationError } from '../../errors';
 import type { SyncSession } from '../../sync/session';
 import { createRouter, json, jsonBody, problems, Text } from '../openapi';
 import { Credentials, inWords } from './sync-desktop';
@@ -26,6 +27,9 @@ const AccountBody = z
     password: Text(256).min(4),
     display_name: Text(100).optional(),
     company_name: Text(200).trim().min(1),
+    currency: Text(3).optional().openapi({ description: "The company's currency, ISO 4217; default USD" }),
+    time_zone: Text(64).nullable().optional().openapi({ description: 'IANA time zone, e.g. America/Chicago' }),
+    country: Text(2).nullable().optional().openapi({ description: 'ISO 3166-1 alpha-2 code, e.g. US' }),
   })
   .openapi('FirstAccountRequest');
 
@@ -79,7 +83,17 @@ export function setupRoutes(options: HttpOptions, sync: SyncSession) {
   return status
     .openapi(accountRoute, async (c) => {
       const body = c.req.valid('json');
-      await createFirstAccount(c.var.engine, { username: body.username, password: body.password, displayName: body.display_name, companyName: body.company_name });
+      // The first company is checked as any new company is (core/onboarding), then made with the account.
+      const { company, errors } = checkNewCompany({ name: body.company_name, currency: body.currency, time_zone: body.time_zone, country: body.country });
+      if (Object.keys(errors).length) throw new ValidationError('The company is invalid', errors);
+      await createFirstAccount(c.var.engine, {
+        username: body.username,
+        password: body.password,
+        displayName: body.display_name,
+        companyName: company.name,
+        currency: company.currency,
+        place: { time_zone: company.time_zone, country: company.country },
+      });
       const result = await login(c.var.engine, body.username, body.password, { throttle: options.throttle, address: clientAddress(c), tokenTtlDays: options.tokenTtlDays });
       return c.json(result, 201);
     })

@@ -4278,6 +4278,9 @@ export interface components {
       password: string;
       display_name?: string;
       company_name: string;
+      currency?: string;
+      time_zone?: string | null;
+      country?: string | null;
     };
     FirstLaunchConnect: {
       server_url: string;

@@ -1,4 +1,5 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
+import { countryChoices, currencyChoices, localPlace, timeZoneChoices } from '../onboarding/places';
 import { api, useSession } from '../state/session';
 import { useDocumentTitle } from '../state/title';
 import { describeError } from './ErrorBox';
@@ -6,7 +7,9 @@ import { describeError } from './ErrorBox';
 /** An empty workspace: open the demo data to look around, create the first account, or connect to the team's server. */
 export function FirstLaunch() {
   const adopt = useSession((s) => s.adopt);
-  const [form, setForm] = useState({ company_name: '', display_name: '', username: '', password: '' });
+  const place = useMemo(localPlace, []);
+  const [form, setForm] = useState({ company_name: '', display_name: '', username: '', password: '', currency: 'USD', country: place.country, time_zone: place.timeZone });
+  const zones = useMemo(() => (timeZoneChoices().includes(place.timeZone) ? timeZoneChoices() : [place.timeZone, ...timeZoneChoices()]), [place.timeZone]);
   const [team, setTeam] = useState({ server_url: 'https://', username: '', password: '' });
   const [busy, setBusy] = useState<'demo' | 'account' | 'connect' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -26,7 +29,7 @@ export function FirstLaunch() {
 
   function createAccount(event: FormEvent) {
     event.preventDefault();
-    void run('account', () => api.post('/api/v1/setup/account/', { body: { ...form, display_name: form.display_name || undefined } }));
+    void run('account', () => api.post('/api/v1/setup/account/', { body: { ...form, display_name: form.display_name || undefined, country: form.country || null } }));
   }
 
   function connect(event: FormEvent) {
@@ -56,6 +59,39 @@ export function FirstLaunch() {
             Company name
             <input required {...field('company_name')} />
           </label>
+          <div className="choice-row">
+            <label>
+              Currency
+              <select {...field('currency')}>
+                {currencyChoices().map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Country
+              <select {...field('country')}>
+                <option value="">Not set</option>
+                {countryChoices().map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Time zone
+              <select {...field('time_zone')}>
+                {zones.map((z) => (
+                  <option key={z} value={z}>
+                    {z.replace(/_/g, ' ')}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
           <label>
             Your name
             <input {...field('display_name')} autoComplete="name" />
