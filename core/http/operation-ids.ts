@@ -111,6 +111,7 @@ const AREAS: Record<string, string> = {
   'email-connections': 'Email',
   imports: 'Imports',
   'import-mappings': 'Imports',
+  'import-watch': 'Imports',
   'document-details': 'Documents',
   'statement-runs': 'Documents',
 };

@@ -236,11 +236,13 @@ describe('GET /api/companies/{company_id}/imports/presets', () => {
     expect(res.body.data.map((p: { name: string }) => p.name)).toContain('qbo-ar-aging-detail');
   });
 
-  it('documents both operations under Extensions', async () => {
+  it('documents the operations under Imports, marked as extensions', async () => {
     const doc = (await call(app, 'GET', '/api/openapi.json')).body;
-    expect(doc.paths['/api/companies/{company_id}/imports'].post.tags).toEqual(['Extensions']);
+    for (const op of [doc.paths['/api/companies/{company_id}/imports'].post, doc.paths['/api/companies/{company_id}/imports/presets'].get, doc.paths['/api/companies/{company_id}/import-watch'].put]) {
+      expect(op.tags).toEqual(['Imports']);
+      expect(op['x-extension']).toBe(true);
+    }
     expect(doc.paths['/api/companies/{company_id}/imports'].post.requestBody.content['multipart/form-data']).toBeDefined();
-    expect(doc.paths['/api/companies/{company_id}/imports/presets'].get.tags).toEqual(['Extensions']);
     expect(doc.components.schemas.ImportMapping).toBeDefined();
   });
 });
