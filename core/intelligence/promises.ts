@@ -48,7 +48,8 @@ export function promiseIn(c: Communication): PaymentPromise | null {
       invoiceId: c.invoiceId,
       madeAt: c.occurredAt,
       sentence: note ?? `Promise to pay logged with the ${c.kind}`,
-      logged: true,
+      // An inbound note is the customer's own promise, written in the portal: what they said.
+      logged: c.direction !== 'inbound',
       amount: c.promiseAmount,
     };
   }

@@ -11,6 +11,7 @@ import { MAX_UPLOAD_BYTES, safeFileName, sniffUpload, uploadProblem } from '../.
 import { formToken, formTokenValid, hashPortalToken, isTokenShape, linkState, newPortalToken, sameDigest } from '../../core/portal/tokens';
 import { fillPlaceholder, renderTemplate, templateValues, usesPlaceholder } from '../../core/sequences/templates';
 import { portalLine } from '../../renderer/src/settings/portal-words';
+import { promiseIn } from '../../core/intelligence/promises';
 
 describe('portal tokens', () => {
   it('are 256 random bits in base64url, never twice the same, kept as a SHA-256 that compares only equal digests', () => {
@@ -128,5 +129,13 @@ describe('Settings’ line on the portal', () => {
     expect(portalLine('server')).toMatch(/^Customer portal: served here\./);
     expect(portalLine('replica')).toMatch(/^Customer portal: served by the team server\./);
     expect(portalLine(null)).toBe('Customer portal: not available to customers. This desktop serves it only on this computer (for a demo); connect to a team server, which serves it to them.');
+  });
+});
+
+describe('a promise written in the portal', () => {
+  it('is what the customer said, not one a collector logged', () => {
+    const note = { id: 'c1', invoiceId: 'i1', kind: 'note' as const, subject: "Wrote via the portal: I'll pay on December 10, 2026", body: "I'll pay INV-1 on December 10, 2026.", occurredAt: '2026-11-23T12:00:00.000Z', authorName: 'Tri-County', promiseDate: '2026-12-10', promiseAmount: null, reading: null };
+    expect(promiseIn({ ...note, direction: 'inbound' })).toMatchObject({ date: '2026-12-10', logged: false, sentence: "I'll pay INV-1 on December 10, 2026." });
+    expect(promiseIn({ ...note, direction: 'internal' })).toMatchObject({ logged: true });
   });
 });
