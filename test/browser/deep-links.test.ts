@@ -17,7 +17,7 @@ async function routesOf(page: Page, companyId: string): Promise<string[]> {
     apiGet<Listed>(page, `/api${base}/actions?page_size=1`).then(firstId),
     apiGet<Listed>(page, `/api${base}/sequences?page_size=1`).then(firstId),
   ]);
-  const routes = ['invoices', 'customers', 'actions', 'queue', 'sequences', 'analytics', 'insights', 'settings'].map((s) => `${base}/${s}`);
+  const routes = ['invoices', 'customers', 'actions', 'queue', 'cash', 'sequences', 'analytics', 'insights', 'settings'].map((s) => `${base}/${s}`);
   if (invoice) routes.push(`${base}/invoices/${invoice}`);
   if (customer) routes.push(`${base}/customers/${customer}`);
   if (action) routes.push(`${base}/actions/${action}`);
