@@ -178,6 +178,13 @@ describe('MT940', () => {
     ]);
     expect(s.entries[2].bank_reference).toBe('BANKREF77');
   });
+
+  it('reads a file in Windows-1252 (older German exports) as well as UTF-8', () => {
+    const text = fixture('mt940-dk-anlage3.sta').toString('utf8').replace('Max Mustermann', 'Jürgen Müßig');
+    const latin1 = Buffer.from(text, 'latin1');
+    expect(latin1.includes(Buffer.from('Jürgen', 'utf8'))).toBe(false);
+    for (const bytes of [latin1, Buffer.from(text, 'utf8')]) expect(readStatement(bytes).entries[0].counterparty_name).toBe('Jürgen Müßig');
+  });
 });
 
 describe('OFX', () => {
