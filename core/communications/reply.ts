@@ -66,9 +66,12 @@ async function answered(db: Db, companyId: string, communicationId: string): Pro
     .where('m.id', '=', communicationId.toLowerCase())
     .executeTakeFirst();
   if (!row) throw new NotFoundError('Communication', communicationId);
-  if (row.kind !== 'email' || row.direction !== 'inbound' || !row.from_email || !row.message_id) {
+  if (row.kind !== 'email' || row.direction !== 'inbound' || !row.message_id) {
     throw new ConflictError('Only an email the customer sent can be answered', 'not_a_reply');
   }
+  // A reply recorded without its sender's address (an import, the demo) goes to the billing contact.
+  const to = row.from_email ?? (await billingAddress(db, companyId, row.customer_id));
+  if (!to) throw new ConflictError('Nobody to answer: the email has no sender address and the customer no billing contact with one', 'no_recipient');
   const own = row.email_connection_id
     ? await db.selectFrom('email_connections').selectAll().where('company_id', '=', companyId).where('id', '=', row.email_connection_id).where('is_active', '=', 1).executeTakeFirst()
     : undefined;
@@ -79,13 +82,27 @@ async function answered(db: Db, companyId: string, communicationId: string): Pro
     customerId: row.customer_id,
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,
-    to: row.from_email,
+    to,
     subject: row.subject,
     messageId: row.message_id,
     references: parseReferences(row.email_references),
     threadId: row.thread_id ?? row.message_id,
     connection,
   };
+}
+
+async function billingAddress(db: Db, companyId: string, customerId: string): Promise<string | null> {
+  const contact = await db
+    .selectFrom('customer_contacts')
+    .select('email')
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', customerId)
+    .where('is_billing', '=', 1)
+    .where('email', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  return contact?.email?.trim() || null;
 }
 
 const attachOptions = (a: Answered): AttachmentKind[] => (a.invoiceId ? ['invoice_pdf', 'statement'] : ['statement']);

@@ -16,6 +16,7 @@ const pageModules = {
   customer: () => import('./desk/CustomerPage'),
   actions: () => import('./actions/ActionsPage'),
   queue: () => import('./queue/QueuePage'),
+  team: () => import('./team/TeamPage'),
   cash: () => import('./cash/CashPage'),
   sequences: () => import('./sequences/SequencesPage'),
   sequence: () => import('./sequences/SequenceBuilder'),
@@ -78,13 +79,18 @@ function Page<K extends PageKey>({ page, props }: { page: K; props: PageProps<K>
 function preloadOpeningPage(): void {
   const { section, itemId } = parseRoute(window.location.pathname);
   if (!section) return;
-  const key = section === 'customers' && itemId ? 'customer' : section === 'sequences' && itemId ? 'sequence' : section;
+  const key = section === 'customers' && itemId ? 'customer' : section === 'sequences' && isSequenceId(itemId) ? 'sequence' : section;
   // A failed preload is not an error yet: the page loads its code again and shows its own.
   void loadPage(key).catch(() => undefined);
 }
 preloadOpeningPage();
 
 const LAST_COMPANY_KEY = 'ardesk.company';
+
+/** A sequence's id after /sequences; a word there is one of its page's tabs (`/sequences/enrollments`), not a sequence. */
+function isSequenceId(itemId: string | null): itemId is string {
+  return itemId !== null && !['steps', 'enrollments'].includes(itemId);
+}
 
 function Loading() {
   return (
@@ -134,11 +140,13 @@ function Workspace() {
       ) : route.section === 'actions' ? (
         <Page key={`actions/${companyId}`} page="actions" props={{ companyId, actionId: route.itemId }} />
       ) : route.section === 'queue' ? (
-        <Page key={`queue/${companyId}`} page="queue" props={{ companyId }} />
+        <Page key={`queue/${companyId}`} page="queue" props={{ companyId, tab: route.itemId }} />
+      ) : route.section === 'team' ? (
+        <Page key={`team/${companyId}`} page="team" props={{ companyId }} />
       ) : route.section === 'cash' ? (
         <Page key={`cash/${companyId}`} page="cash" props={{ companyId, transactionId: route.itemId }} />
-      ) : route.section === 'sequences' && route.itemId ? (
-        <Page key={`sequence/${companyId}/${route.itemId}`} page="sequence" props={{ companyId, sequenceId: route.itemId }} />
+      ) : route.section === 'sequences' && isSequenceId(route.itemId) ? (
+        <Page key={`sequence/${companyId}/${route.itemId}`} page="sequence" props={{ companyId, sequenceId: route.itemId, tab: route.tab }} />
       ) : route.section === 'sequences' ? (
         <Page key={`sequences/${companyId}`} page="sequences" props={{ companyId }} />
       ) : route.section === 'analytics' ? (

@@ -21,7 +21,8 @@ async function routesOf(page: Page, companyId: string): Promise<string[]> {
   if (invoice) routes.push(`${base}/invoices/${invoice}`);
   if (customer) routes.push(`${base}/customers/${customer}`);
   if (action) routes.push(`${base}/actions/${action}`);
-  if (sequence) routes.push(`${base}/sequences/${sequence}`, `${base}/sequences/${sequence}?tab=enrollments`);
+  if (sequence) routes.push(`${base}/sequences/${sequence}`, `${base}/sequences/${sequence}?tab=enrollments`, `${base}/sequences/${sequence}/enrollments`);
+  routes.push(`${base}/sequences/enrollments`, `${base}/queue/upcoming`, `${base}/queue/paused`, `${base}/queue/history`, `${base}/team`);
   routes.push(...SETTINGS_TABS.map((t) => `${base}/settings/${t}`));
   return routes;
 }
@@ -97,6 +98,40 @@ describe('Every route opens by deep link, for each company and after a company s
       }
     }
   }, 300_000);
+
+  it("opens the tab a link names, and a tab chosen becomes the page's address", async () => {
+    const base = `/companies/${companies[0].id}`;
+    const sequence = firstId(await apiGet<Listed>(browser.page, `/api${base}/sequences?page_size=1`))!;
+    const selected = async (page: Page, key: string) => page.getByTestId(`tab-${key}`).getAttribute('aria-selected');
+    for (const [route, tab] of [
+      [`${base}/sequences/${sequence}/enrollments`, 'enrollments'],
+      [`${base}/sequences/${sequence}`, 'steps'],
+      [`${base}/queue/upcoming`, 'upcoming'],
+      [`${base}/queue/history`, 'history'],
+    ] as const) {
+      const { page, errors } = await openFresh(route);
+      try {
+        await expectShown(page, errors, route);
+        await page.getByTestId(`tab-${tab}`).waitFor();
+        expect(await selected(page, tab), route).toBe('true');
+      } finally {
+        await page.close();
+      }
+    }
+    // A tab's name where a sequence's id goes is not a sequence: the list, not "Sequence enrollments was not found".
+    const { page, errors } = await openFresh(`${base}/sequences/enrollments`);
+    try {
+      await expectShown(page, errors, 'sequences/enrollments');
+      await page.getByRole('heading', { level: 1, name: 'Sequences' }).waitFor();
+      expect(await page.locator('body').innerText()).not.toContain('was not found');
+      await page.goto(`${server.url}${base}/queue`);
+      await page.getByTestId('tab-paused').click();
+      await page.waitForURL(new RegExp(`${base}/queue/paused$`));
+      expect(await selected(page, 'paused')).toBe('true');
+    } finally {
+      await page.close();
+    }
+  });
 
   it('a link to an invoice the company does not have says so, with nothing to retry', async () => {
     const { page, errors } = await openFresh(`/companies/${companies[0].id}/invoices/0188efd9-ac00-7000-8000-000000000000`);

@@ -208,6 +208,11 @@ describe('the invoice desk as a worklist in Chromium against ardesk serve --demo
     await form.getByRole('button', { name: 'Record payment' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Record an overpayment?' });
     expect(await confirm.innerText()).toContain('The invoice will close as overpaid');
+    // Cancel has the focus: Enter does not record an overpayment.
+    expect(await confirm.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    await form.getByRole('button', { name: 'Record payment' }).click();
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await form.getByRole('button', { name: 'Cancel' }).click();
 

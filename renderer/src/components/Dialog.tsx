@@ -2,7 +2,8 @@ import { type ReactNode, useEffect, useRef } from 'react';
 
 /**
  * A modal confirmation: Esc or Cancel closes it, the confirm button has focus (unless the body
- * focuses a field of its own: focusConfirm false).
+ * focuses a field of its own: focusConfirm false; or the step is one to think twice about, like
+ * recording an overpayment: focusCancel, so Enter does not confirm it).
  */
 export function ConfirmDialog({
   title,
@@ -11,6 +12,7 @@ export function ConfirmDialog({
   busy,
   disabled,
   focusConfirm = true,
+  focusCancel = false,
   onConfirm,
   onCancel,
 }: {
@@ -20,12 +22,15 @@ export function ConfirmDialog({
   busy?: boolean;
   disabled?: boolean;
   focusConfirm?: boolean;
+  focusCancel?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
   const confirm = useRef<HTMLButtonElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (focusConfirm) confirm.current?.focus();
+    if (focusCancel) cancel.current?.focus();
+    else if (focusConfirm) confirm.current?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.stopPropagation();
@@ -34,14 +39,14 @@ export function ConfirmDialog({
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [onCancel, focusConfirm]);
+  }, [onCancel, focusConfirm, focusCancel]);
   return (
     <div className="modal-backdrop" role="presentation" onClick={onCancel}>
       <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" onClick={(e) => e.stopPropagation()}>
         <h2 id="confirm-title">{title}</h2>
         <div className="modal-body">{children}</div>
         <div className="modal-actions">
-          <button type="button" className="btn" onClick={onCancel}>
+          <button ref={cancel} type="button" className="btn" onClick={onCancel}>
             Cancel
           </button>
           <button ref={confirm} type="button" className="btn btn-primary" disabled={busy || disabled} onClick={onConfirm}>

@@ -11,6 +11,7 @@ import { ContactsEditor } from './ContactsEditor';
 import { CustomerCommunications, CustomerPayments } from './CustomerHistory';
 import { CustomerPromises } from './CustomerPromises';
 import { CustomerPortal } from './CustomerPortal';
+import { EmailThreads } from './EmailThreads';
 
 type Customer = Schemas['CustomerDetail'];
 
@@ -147,6 +148,10 @@ export function CustomerSections({ companyId, customerId, customer, version, onS
           }}
         />
       )}
+      <section className="card" aria-labelledby="customer-threads">
+        <h2 id="customer-threads">Email threads</h2>
+        <EmailThreads companyId={companyId} customerId={customerId} version={version} onChanged={onSaved} />
+      </section>
       <div className="two-col">
         <CustomerCommunications companyId={companyId} customerId={customerId} version={version} onChanged={onSaved} />
         <CustomerPayments companyId={companyId} customerId={customerId} currency={customer?.currency ?? null} version={version} />

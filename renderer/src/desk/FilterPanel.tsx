@@ -2,6 +2,7 @@ import { ErrorBox } from '../components/ErrorBox';
 import { LabelChip } from './cells';
 import { BUCKET_LABELS, BUCKETS, DEFAULT_FILTERS, type DeskFilters, STATUS_LABELS, STATUSES, toggle } from './filters';
 import { useDesk } from './store';
+import './filter-overlay.css';
 
 export function FilterPanel({ filters, onFilters }: { filters: DeskFilters; onFilters: (f: DeskFilters) => void }) {
   const { labels, team, lookupsError, loadLookups } = useDesk();

@@ -109,7 +109,11 @@ export default function InvoiceDesk({ companyId, invoiceId }: { companyId: strin
           <SavedViews companyId={companyId} filters={filters} onFilters={onFilters} />
         </div>
         <StatusChips filters={filters} onFilters={onFilters} />
-        {filtersOpen && <FilterPanel filters={filters} onFilters={onFilters} />}
+        {filtersOpen && (
+          <div className="filter-anchor">
+            <FilterPanel filters={filters} onFilters={onFilters} />
+          </div>
+        )}
         {selection.length > 0 && filters.group_by === '' && (
           <fieldset className="writes" disabled={!server} title={server ? undefined : 'The local server is not answering: changes are paused'}>
             <legend className="sr-only">Bulk changes</legend>

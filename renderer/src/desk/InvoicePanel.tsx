@@ -5,6 +5,7 @@ import { signalLine } from '../insights/describe';
 import { LogContactButton } from '../components/LogContact';
 import { InvoicePdfButton } from '../documents/DocumentButtons';
 import { communicationKind } from '../customers/communication-words';
+import { EmailThreads } from '../customers/EmailThreads';
 import { ReplyReading } from '../customers/ReplyReading';
 import { InsightCard } from '../components/InsightCard';
 import { type Loaded, useLoad } from '../components/useLoad';
@@ -202,6 +203,9 @@ export function InvoicePanel({ companyId, invoiceId, onClose, onCustomer }: { co
             {customer.error !== null && <ErrorBox what="the customer's location and billing contact" error={customer.error} onRetry={customer.reload} />}
             <DunningPlan invoice={invoice} />
             <Signals companyId={companyId} invoice={invoice} version={version} />
+            <Section title="Email threads" testId="panel-threads">
+              <EmailThreads companyId={companyId} invoiceId={invoice.id} version={version} onChanged={changed} />
+            </Section>
             <Activity companyId={companyId} currency={invoice.currency} activity={activity} onChanged={changed} />
           </>
         )}

@@ -124,7 +124,7 @@ export function RecordPayment({ companyId, invoice, onSaved }: { companyId: stri
         </div>
       </form>
       {confirming && (
-        <ConfirmDialog title="Record an overpayment?" confirmLabel={`Record ${formatMoney(Number(form.amount), invoice.currency)}`} busy={busy} onConfirm={() => void record()} onCancel={() => setConfirming(false)}>
+        <ConfirmDialog title="Record an overpayment?" confirmLabel={`Record ${formatMoney(Number(form.amount), invoice.currency)}`} busy={busy} focusCancel onConfirm={() => void record()} onCancel={() => setConfirming(false)}>
           <p>
             {formatMoney(Number(form.amount), invoice.currency)} is {formatMoney(over, invoice.currency)} more than the open balance of {formatMoney(invoice.open_balance, invoice.currency)} on{' '}
             {invoice.invoice_number}.

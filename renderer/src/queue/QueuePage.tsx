@@ -5,7 +5,7 @@ import { describeError, ErrorBox } from '../components/ErrorBox';
 import { PageFooter, Tabs } from '../components/Tabs';
 import { useLoad } from '../components/useLoad';
 import { formatTimestamp } from '../desk/format';
-import { companyPath } from '../state/route';
+import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { CompleteStepForm, EmailPreview } from './StepWork';
@@ -30,8 +30,11 @@ function query(category: Tab, f: Filters, page: number, pageSize: number) {
 }
 
 /** Today's outreach: ready steps by channel (send emails, log calls, complete tasks), held and upcoming steps, and history. */
-export default function QueuePage({ companyId }: { companyId: string }) {
-  const [tab, setTab] = useState<Tab>('ready');
+export default function QueuePage({ companyId, tab: linked = null }: { companyId: string; tab?: string | null }) {
+  // The tab is in the address (/queue/upcoming), so a link or a reload opens it.
+  const navigate = useRoute((s) => s.navigate);
+  const tab: Tab = QUEUE_CATEGORIES.find((c) => c === linked) ?? 'ready';
+  const setTab = (next: Tab) => navigate(companyPath(companyId, 'queue', next === 'ready' ? null : next), { replace: true });
   const [filters, setFilters] = useState<Filters>({ search: '', channel: '', arOwner: '' });
   const [typed, setTyped] = useState('');
   const [page, setPage] = useState(1);

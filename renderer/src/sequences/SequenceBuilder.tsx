@@ -14,9 +14,11 @@ import { attachWords, lifecycleActions, plural, SEQUENCE_STATUS_WORDS, STEP_TYPE
 type Overview = Schemas['SequenceOverview'];
 
 /** One sequence: its settings, its steps in firing order with an editor and live preview, and its enrollments. */
-export default function SequenceBuilder({ companyId, sequenceId }: { companyId: string; sequenceId: string }) {
+export default function SequenceBuilder({ companyId, sequenceId, tab: linked = null }: { companyId: string; sequenceId: string; tab?: string | null }) {
   const navigate = useRoute((s) => s.navigate);
-  const [tab, setTab] = useState<'steps' | 'enrollments'>(() => (new URLSearchParams(window.location.search).get('tab') === 'enrollments' ? 'enrollments' : 'steps'));
+  // The tab is in the address (/sequences/<id>/enrollments; ?tab=enrollments as links made before said it).
+  const tab = (linked ?? new URLSearchParams(window.location.search).get('tab')) === 'enrollments' ? 'enrollments' : 'steps';
+  const setTab = (next: 'steps' | 'enrollments') => navigate(`${companyPath(companyId, 'sequences', sequenceId)}${next === 'enrollments' ? '/enrollments' : ''}`, { replace: true });
   const [version, setVersion] = useState(0);
   const [editing, setEditing] = useState<string | 'new' | null>(null);
   const changed = useCallback(() => setVersion((v) => v + 1), []);

@@ -36,7 +36,22 @@ function isLoopback(host: string): boolean {
 }
 
 /** The SMTP and IMAP settings of a connection; the password fields are empty and only sent when typed (it is never returned). */
-function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: Connection; submitLabel: string; onSubmit: (body: ConnectionInput) => Promise<boolean>; onCancel?: () => void }) {
+function ConnectionForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+  error = null,
+  errors = {},
+}: {
+  initial?: Connection;
+  submitLabel: string;
+  onSubmit: (body: ConnectionInput) => Promise<boolean>;
+  onCancel?: () => void;
+  /** The server's refusal of this form's last save, and its words per field (shown beside each field). */
+  error?: string | null;
+  errors?: Record<string, string[]>;
+}) {
   const [v, setV] = useState({
     name: initial?.name ?? '',
     from_email: initial?.from_email ?? '',
@@ -58,10 +73,20 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
     imap_mailbox: initial?.imap_mailbox ?? 'INBOX',
   });
   const set = <K extends keyof typeof v>(key: K, value: (typeof v)[K]) => setV((old) => ({ ...old, [key]: value }));
+  const formId = initial?.id ?? 'new';
+  /** The field's own error, under it, and the attributes that tie it to the input. */
+  const invalid = (key: string) => (errors[key] ? { 'aria-invalid': true, 'aria-describedby': `${formId}-${key}-error` } : {});
+  const fieldError = (key: string) =>
+    errors[key] ? (
+      <span className="field-error" id={`${formId}-${key}-error`} data-testid={`field-error-${key}`}>
+        {errors[key].join(' ')}
+      </span>
+    ) : null;
   const text = (key: 'name' | 'from_email' | 'from_name' | 'smtp_host' | 'smtp_username' | 'imap_host' | 'imap_username' | 'imap_mailbox', label: string, type = 'text', required = false) => (
     <label className="form-row">
       {label}
-      <input type={type} value={v[key]} required={required} onChange={(e) => set(key, e.target.value)} />
+      <input type={type} value={v[key]} required={required} onChange={(e) => set(key, e.target.value)} {...invalid(key)} />
+      {fieldError(key)}
     </label>
   );
   const imapHost = v.imap_host.trim();
@@ -94,7 +119,8 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
       {text('smtp_host', 'SMTP server', 'text', true)}
       <label className="form-row">
         Port
-        <input type="number" min={1} max={65535} value={v.smtp_port} required onChange={(e) => set('smtp_port', e.target.value)} />
+        <input type="number" min={1} max={65535} value={v.smtp_port} required onChange={(e) => set('smtp_port', e.target.value)} {...invalid('smtp_port')} />
+        {fieldError('smtp_port')}
       </label>
       {text('smtp_username', 'SMTP user name')}
       <label className="form-row">
@@ -105,7 +131,9 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
           value={v.smtp_password}
           placeholder={initial?.has_password ? 'Stored; type to replace' : ''}
           onChange={(e) => set('smtp_password', e.target.value)}
+          {...invalid('smtp_password')}
         />
+        {fieldError('smtp_password')}
       </label>
       <label className="check">
         <input type="checkbox" checked={v.smtp_secure} onChange={(e) => set('smtp_secure', e.target.checked)} /> SMTP: TLS from the start (port 465)
@@ -120,7 +148,8 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
         {text('imap_host', 'IMAP server')}
         <label className="form-row">
           IMAP port
-          <input type="number" min={1} max={65535} value={v.imap_port} placeholder={v.imap_secure ? '993' : '143'} onChange={(e) => set('imap_port', e.target.value)} />
+          <input type="number" min={1} max={65535} value={v.imap_port} placeholder={v.imap_secure ? '993' : '143'} onChange={(e) => set('imap_port', e.target.value)} {...invalid('imap_port')} />
+          {fieldError('imap_port')}
         </label>
         {text('imap_username', 'IMAP user name')}
         <label className="form-row">
@@ -131,7 +160,9 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
             value={v.imap_password}
             placeholder={initial?.has_imap_password ? 'Stored; type to replace' : ''}
             onChange={(e) => set('imap_password', e.target.value)}
+            {...invalid('imap_password')}
           />
+          {fieldError('imap_password')}
         </label>
         {text('imap_mailbox', 'Mailbox')}
         <label className="check">
@@ -144,6 +175,7 @@ function ConnectionForm({ initial, submitLabel, onSubmit, onCancel }: { initial?
       <label className="check">
         <input type="checkbox" checked={v.is_default} onChange={(e) => set('is_default', e.target.checked)} /> Default connection
       </label>
+      <FormError error={error} />
       <div className="form-actions">
         {onCancel && (
           <button type="button" className="btn" onClick={onCancel}>
@@ -164,6 +196,8 @@ export function EmailConnections({ companyId, canWrite }: { companyId: string; c
   const isOwner = useSession((s) => s.companies.find((c) => c.id === companyId)?.role) === 'owner';
   const [version, setVersion] = useState(0);
   const [editing, setEditing] = useState<string | null>(null);
+  // Which form (a connection's id, 'new') or the table ('rows') made the last save: its refusal shows there.
+  const [savedFrom, setSavedFrom] = useState<string>('rows');
   const connections = useLoad((signal) => api.get('/api/companies/{company_id}/email-connections', { path: { company_id: companyId }, signal }), [companyId, version]);
   const save = useSave();
   const reload = () => setVersion((n) => n + 1);
@@ -201,7 +235,10 @@ export function EmailConnections({ companyId, canWrite }: { companyId: string; c
                       initial={c}
                       submitLabel="Save connection"
                       onCancel={() => setEditing(null)}
+                      error={savedFrom === c.id ? save.error : null}
+                      errors={savedFrom === c.id ? save.fields : {}}
                       onSubmit={async (body) => {
+                        setSavedFrom(c.id);
                         const ok = await patch(c, body, `${body.name} saved.`);
                         if (ok) {
                           setEditing(null);
@@ -221,7 +258,10 @@ export function EmailConnections({ companyId, canWrite }: { companyId: string; c
                   isOwner={isOwner}
                   busy={save.busy}
                   onEdit={() => setEditing(c.id)}
-                  onMakeDefault={async () => (await patch(c, { is_default: true }, `${c.name} is now the default.`)) && reload()}
+                  onMakeDefault={async () => {
+                    setSavedFrom('rows');
+                    if (await patch(c, { is_default: true }, `${c.name} is now the default.`)) reload();
+                  }}
                   onChanged={reload}
                 />
               ),
@@ -229,13 +269,16 @@ export function EmailConnections({ companyId, canWrite }: { companyId: string; c
           </tbody>
         </table>
       )}
-      <FormError error={save.error} />
+      <FormError error={savedFrom === 'rows' ? save.error : null} />
       {canWrite && (
         <>
           <h3>Add a connection</h3>
           <ConnectionForm
             submitLabel="Add connection"
+            error={savedFrom === 'new' ? save.error : null}
+            errors={savedFrom === 'new' ? save.fields : {}}
             onSubmit={async (body) => {
+              setSavedFrom('new');
               const ok = await save.run(() => api.post('/api/companies/{company_id}/email-connections', { path: { company_id: companyId }, body }), `${body.name} added.`);
               if (ok) reload();
               return ok;
