@@ -12,6 +12,7 @@ import { formToken, formTokenValid, hashPortalToken, isTokenShape, linkState, ne
 import { fillPlaceholder, renderTemplate, templateValues, usesPlaceholder } from '../../core/sequences/templates';
 import { portalLine } from '../../renderer/src/settings/portal-words';
 import { promiseIn } from '../../core/intelligence/promises';
+import { describeCommunication } from '../../renderer/src/customers/communication-words';
 
 describe('portal tokens', () => {
   it('are 256 random bits in base64url, never twice the same, kept as a SHA-256 that compares only equal digests', () => {
@@ -137,5 +138,17 @@ describe('a promise written in the portal', () => {
     const note = { id: 'c1', invoiceId: 'i1', kind: 'note' as const, subject: "Wrote via the portal: I'll pay on December 10, 2026", body: "I'll pay INV-1 on December 10, 2026.", occurredAt: '2026-11-23T12:00:00.000Z', authorName: 'Tri-County', promiseDate: '2026-12-10', promiseAmount: null, reading: null };
     expect(promiseIn({ ...note, direction: 'inbound' })).toMatchObject({ date: '2026-12-10', logged: false, sentence: "I'll pay INV-1 on December 10, 2026." });
     expect(promiseIn({ ...note, direction: 'internal' })).toMatchObject({ logged: true });
+  });
+});
+
+describe('the timeline’s words for a portal submission', () => {
+  it('says it came via the portal, until when it holds reminders, and what was attached', () => {
+    const c = { kind: 'note', direction: 'inbound', subject: 'Wrote via the portal: questions INV-1 (damaged goods)', author_name: 'Tri-County', promise_date: '2026-12-10', promise_amount: null, currency: 'USD', attachments: [{ name: 'crates.png', size: 2048 }] };
+    expect(describeCommunication(c as unknown as Parameters<typeof describeCommunication>[0])).toEqual({
+      kind: 'Via the portal',
+      isReply: false,
+      title: 'Wrote via the portal: questions INV-1 (damaged goods)',
+      lines: [expect.stringMatching(/^Holds reminders until /), 'Attached: crates.png (2 KB)', 'Written by Tri-County'],
+    });
   });
 });

@@ -21,7 +21,8 @@ const size = (bytes: number) => (bytes < KB ? `${bytes} bytes` : bytes < KB * KB
 export function communicationKind(kind: string, direction: string | null): { kind: string; isReply: boolean } {
   if (kind === 'email') return direction === 'inbound' ? { kind: 'Reply received', isReply: true } : { kind: 'Email sent', isReply: false };
   if (kind === 'call') return { kind: direction === 'inbound' ? 'The customer called' : 'Call', isReply: false };
-  return { kind: 'Note', isReply: false };
+  // An inbound note is what the customer wrote in the payment portal.
+  return { kind: direction === 'inbound' ? 'Via the portal' : 'Note', isReply: false };
 }
 
 /** A communication of the customer's timeline in a collector's words (never the API's codes). */
@@ -41,6 +42,10 @@ export function describeCommunication(c: Communication): CommunicationWords {
     if (c.promise_date) lines.push(`Promised ${c.promise_amount !== null ? `${formatMoney(c.promise_amount, c.currency)} ` : 'to pay '}by ${formatDate(c.promise_date)}`);
     if (c.author_name) lines.push(`Logged by ${c.author_name}`);
     return { ...communicationKind(c.kind, c.direction), title: c.outcome ? CALL_OUTCOME_WORDS[c.outcome] : c.subject || 'Call', lines };
+  }
+  if (c.direction === 'inbound') {
+    if (c.promise_date) lines.push(`Holds reminders until ${formatDate(c.promise_date)}`);
+    if (c.attachments.length > 0) lines.push(`Attached: ${c.attachments.map((a) => `${a.name} (${size(a.size)})`).join(', ')}`);
   }
   if (c.author_name) lines.push(`Written by ${c.author_name}`);
   return { ...communicationKind(c.kind, c.direction), title: c.subject || 'Note', lines };
