@@ -70,7 +70,8 @@ describe('holds said before sending', () => {
     const customer = free[0];
     expect(customer).toBeDefined();
     await page.goto(`${server.url}/companies/${companyId}/customers/${customer.id}`);
-    await page.getByRole('button', { name: 'Stop contact…' }).click();
+    // The stop is read after the customer: on a busy machine it comes a moment later.
+    await page.getByRole('button', { name: 'Stop contact…' }).click({ timeout: 30_000 });
     const dialog = page.getByRole('alertdialog');
     await dialog.getByLabel('Do not contact').check();
     // No reason, no stop: the button waits for one.
@@ -84,9 +85,9 @@ describe('holds said before sending', () => {
     await page.getByRole('button', { name: 'Lift "do not contact"' }).click();
     await page.getByRole('button', { name: 'Stop contact…' }).waitFor();
     expect((await apiGet<{ stop: string | null }>(page, `/api/companies/${companyId}/customers/${customer.id}/contact-stop`)).stop).toBeNull();
-  });
+  }, 120_000);
 
-  it('the statement dialog says who is held and why, and how many will go, before anything is sent', async () => {
+  it('the statement dialog says who is held and why, and how many will go, before anything is sent; Send it anyway takes a reason', async () => {
     // A person pauses one customer's sequence: that customer is held on every channel.
     const enrollments = await apiGet<{ data: Array<{ id: string; customer: string; customer_name: string; pause_kind: string | null }> }>(page, `/api/companies/${companyId}/sequence-enrollments?status=active&page_size=50`);
     const enrollment = enrollments.data.find((e) => e.pause_kind === null);
@@ -99,11 +100,23 @@ describe('holds said before sending', () => {
     const preview = page.getByTestId('statement-preview');
     await preview.waitFor();
     expect(await preview.innerText()).toMatch(new RegExp(`0 of 1 statement will go; 1 on hold:\\s+${enrollment!.customer_name}: Paused by \\S`));
-    // Nothing to send: no Send button, only Cancel.
-    expect(await preview.getByRole('button', { name: /^Send/ }).count()).toBe(0);
+    // Nothing goes as it is: the one way is Send it anyway, and only with a reason.
+    expect(await preview.getByRole('button', { name: /^Send/ }).allInnerTexts()).toEqual(['Send it anyway']);
+    const anyway = preview.getByRole('button', { name: 'Send it anyway' });
+    expect(await anyway.isDisabled()).toBe(true);
     await lookAndCheck(page, 'contact-hold-statement-dialog');
     await preview.getByRole('button', { name: 'Cancel' }).click();
     await preview.waitFor({ state: 'detached' });
     expect(smtp.messages).toHaveLength(before);
-  });
+
+    // Asked again, sent anyway with a reason: exactly one statement goes.
+    await page.getByRole('button', { name: 'Send statement', exact: true }).click();
+    await preview.waitFor();
+    await preview.getByLabel(/^To send it anyway, say why/).fill('They asked for their statement on the phone today');
+    await lookAndCheck(page, 'contact-hold-statement-anyway');
+    await preview.getByRole('button', { name: 'Send it anyway' }).click();
+    await expect.poll(() => page.getByTestId('send-statements').getByRole('status').innerText(), { timeout: 30_000 }).toMatch(/1 of 1 statement sent/);
+    // The demo's own background sends may add others meanwhile: the statements are counted.
+    expect(smtp.messages.slice(before).filter((m) => m.subject.startsWith('Statement of account'))).toHaveLength(1);
+  }, 120_000);
 });

@@ -40,7 +40,19 @@ function Recipients({ companyId, customers }: { companyId: string; customers: st
  * Each selected invoice's warnings: those a collector must not chase over (a dispute, a standing
  * promise, an unanswered reply, a ready sequence step) are left out by default, in one click.
  */
-function HeldInvoices({ preview, leaveOut, onLeaveOut }: { preview: Loaded<Schemas['BulkReminderPreview'] | null>; leaveOut: boolean; onLeaveOut: (v: boolean) => void }) {
+function HeldInvoices({
+  preview,
+  leaveOut,
+  onLeaveOut,
+  reason,
+  onReason,
+}: {
+  preview: Loaded<Schemas['BulkReminderPreview'] | null>;
+  leaveOut: boolean;
+  onLeaveOut: (v: boolean) => void;
+  reason: string;
+  onReason: (v: string) => void;
+}) {
   if (preview.error !== null) return <ErrorBox what="the warnings" error={preview.error} onRetry={preview.reload} />;
   if (!preview.data) return <p className="muted">Checking each invoice for disputes, promises, replies and sequence steps…</p>;
   const held = preview.data.data.filter((d) => d.held);
@@ -63,6 +75,13 @@ function HeldInvoices({ preview, leaveOut, onLeaveOut }: { preview: Loaded<Schem
               </li>
             ))}
           </ul>
+          {!leaveOut && (
+            // Sending them is sending through the contact rule's holds: a person says why, and the change log keeps it.
+            <label className="stacked">
+              Why they go anyway (kept in the change log)
+              <input data-testid="override-reason" maxLength={500} value={reason} onChange={(e) => onReason(e.target.value)} />
+            </label>
+          )}
         </>
       )}
       {warned.length > 0 && (
@@ -115,15 +134,21 @@ export function BulkBar({ companyId, onClear }: { companyId: string; onClear: ()
       confirming ? api.post('/api/companies/{company_id}/invoices/bulk/reminder-preview', { path: { company_id: companyId }, body: { invoice_ids: ids }, signal }) : Promise.resolve(null),
     [companyId, confirming, ids.join()],
   );
+  const [overrideReason, setOverrideReason] = useState('');
+  const anyHeld = preview.data?.data.some((d) => d.held) ?? false;
   const heldIds = new Set(leaveOut ? (preview.data?.data.filter((d) => d.held).map((d) => d.invoice_id) ?? []) : []);
   const sending = ids.filter((id) => !heldIds.has(id));
+  const sendingAnyway = !leaveOut && anyHeld;
 
   async function sendReminders() {
     setBusy(true);
     try {
-      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: sending, attach } });
+      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', {
+        path: { company_id: companyId },
+        body: { invoice_ids: sending, attach, ...(sendingAnyway ? { override_reason: overrideReason.trim() } : {}) },
+      });
       const left = ids.length - sending.length;
-      toast.success(`Reminders queued for ${plural(res.invoice_ids.length)}${left ? `; ${plural(left)} left out` : ''}. ${res.message}`);
+      toast.success(`Reminders queued for ${plural(res.invoice_ids.length - res.held.length)}${left ? `; ${plural(left)} left out` : ''}${res.held.length ? `; ${plural(res.held.length)} on hold` : ''}. ${res.message}`);
       setConfirming(false);
       changed();
     } catch (err) {
@@ -183,14 +208,14 @@ export function BulkBar({ companyId, onClear }: { companyId: string; onClear: ()
           title="Send payment reminders?"
           confirmLabel={`Send ${formatCount(sending.length)} reminder${sending.length === 1 ? '' : 's'}`}
           busy={busy}
-          disabled={!preview.data || sending.length === 0}
+          disabled={!preview.data || sending.length === 0 || (sendingAnyway && !overrideReason.trim())}
           onConfirm={() => void sendReminders()}
           onCancel={() => setConfirming(false)}
         >
           <p>
             One reminder email per invoice, {plural(n)} in all, to the billing contact of each customer: {recipientsSummary(selection)}.
           </p>
-          <HeldInvoices preview={preview} leaveOut={leaveOut} onLeaveOut={setLeaveOut} />
+          <HeldInvoices preview={preview} leaveOut={leaveOut} onLeaveOut={setLeaveOut} reason={overrideReason} onReason={setOverrideReason} />
           <Recipients companyId={companyId} customers={[...new Set(selection.map((s) => s.customer))]} />
           <AttachOptions chosen={attach} onChange={setAttach} note="Each reminder gets its own invoice's PDF and its customer's statement, made when it is sent." />
           <p className="muted">Reminders are sent in the background from the company's default email connection.</p>

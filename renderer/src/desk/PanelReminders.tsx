@@ -66,6 +66,9 @@ export function Reminders({ companyId, invoice, version, onSaved }: { companyId:
   );
 }
 
+/** The preview's warnings that are the contact rule's holds: the reminder is held unless sent anyway. */
+const RULE_HOLDS = ['dispute', 'promise', 'reply_unanswered', 'contact_held'] as const;
+
 function ReminderDialog({ companyId, invoice, onSent, onCancel }: { companyId: string; invoice: InvoiceDetail; onSent: () => void; onCancel: () => void }) {
   const preview = useLoad(
     (signal) => api.get('/api/companies/{company_id}/invoices/{invoice_id}/reminder-preview', { path: { company_id: companyId, invoice_id: invoice.id }, signal }),
@@ -84,12 +87,24 @@ function ReminderDialog({ companyId, invoice, onSent, onCancel }: { companyId: s
     ? { ...(subject !== null && subject !== p.email.subject ? { subject } : {}), ...(body !== null && body !== p.email.text ? { body } : {}) }
     : {};
   const edited = Object.keys(edit).length > 0;
+  // The contact rule holds it (a dispute, a promise, a reply, a person's pause, today's email): it goes only with a reason.
+  const held = p?.warnings.some((w) => (RULE_HOLDS as readonly string[]).includes(w.kind)) ?? false;
+  const [reason, setReason] = useState('');
 
   async function send() {
     setBusy(true);
     setError(null);
     try {
-      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', { path: { company_id: companyId }, body: { invoice_ids: [invoice.id], attach, ...edit } });
+      const res = await api.post('/api/companies/{company_id}/invoices/bulk/send-reminders', {
+        path: { company_id: companyId },
+        body: { invoice_ids: [invoice.id], attach, ...edit, ...(held ? { override_reason: reason.trim() } : {}) },
+      });
+      // Held at the moment it was asked (a hold recorded since the preview): nothing was queued; say why.
+      if (res.held.length) {
+        setError(`Not sent. ${res.held[0].reason}`);
+        setBusy(false);
+        return;
+      }
       toast.success(`${invoice.invoice_number}: ${res.message}`);
       onSent();
     } catch (err) {
@@ -103,7 +118,7 @@ function ReminderDialog({ companyId, invoice, onSent, onCancel }: { companyId: s
       title={`Send a reminder for ${invoice.invoice_number}?`}
       confirmLabel={p?.warnings.length ? 'Send anyway' : 'Send reminder'}
       busy={busy}
-      disabled={blocked}
+      disabled={blocked || (held && !reason.trim())}
       onConfirm={() => void send()}
       onCancel={onCancel}
     >
@@ -156,6 +171,12 @@ function ReminderDialog({ companyId, invoice, onSent, onCancel }: { companyId: s
                 </button>
               </div>
             </div>
+          )}
+          {held && (
+            <label className="stacked">
+              Why it goes anyway (kept in the change log)
+              <input data-testid="override-reason" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+            </label>
           )}
           {p.attachments.length > 0 && (
             <AttachOptions files={p.attachments} chosen={attach} onChange={setAttach} note="Sizes as the files would be made now; they are made again when the reminder is sent, with the figures of that moment." />

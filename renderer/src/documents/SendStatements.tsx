@@ -25,6 +25,7 @@ export function SendStatements({ companyId, customers, label }: { companyId: str
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [reason, setReason] = useState('');
   const path = { company_id: companyId };
   const body = { customer_ids: customers.map((c) => c.id) };
 
@@ -76,13 +77,19 @@ export function SendStatements({ companyId, customers, label }: { companyId: str
               : `${preview.will_send} of ${preview.total} statement${preview.total === 1 ? '' : 's'} will go; ${preview.held.length} on hold:`}
           </p>
           {preview.held.length > 0 && (
-            <ul aria-label="Statements on hold">
-              {preview.held.map((h) => (
-                <li key={h.customer_id}>
-                  {h.customer_name}: {h.reason.replace(/^Held: /, '')}
-                </li>
-              ))}
-            </ul>
+            <>
+              <ul aria-label="Statements on hold">
+                {preview.held.map((h) => (
+                  <li key={h.customer_id}>
+                    {h.customer_name}: {h.reason.replace(/^Held: /, '')}
+                  </li>
+                ))}
+              </ul>
+              <label className="stacked">
+                To send {preview.held.length === 1 ? 'it' : 'them'} anyway, say why (kept in the change log)
+                <input data-testid="override-reason" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+              </label>
+            </>
           )}
           <div className="form-actions">
             {preview.will_send > 0 && (
@@ -98,6 +105,22 @@ export function SendStatements({ companyId, customers, label }: { companyId: str
                 }
               >
                 {preview.will_send === 1 ? 'Send the statement' : `Send ${preview.will_send} statements`}
+              </button>
+            )}
+            {preview.held.length > 0 && (
+              <button
+                type="button"
+                className="btn btn-small"
+                disabled={busy || !reason.trim()}
+                onClick={() =>
+                  void ask(async () => {
+                    setRun(await api.post('/api/companies/{company_id}/statement-runs', { path, body: { ...body, override_reason: reason.trim() } }));
+                    setPreview(null);
+                    setReason('');
+                  })
+                }
+              >
+                {preview.total === 1 ? 'Send it anyway' : `Send all ${preview.total} anyway`}
               </button>
             )}
             <button type="button" className="btn btn-small" disabled={busy} onClick={() => setPreview(null)}>
