@@ -899,6 +899,8 @@ export interface ImportWatchesTable {
   /** A mapping as JSON, when no preset. */
   mapping: string | null;
   enabled: 0 | 1;
+  /** The hour (0-23, the company's time zone) after which the night's run is queued (0401). */
+  hour: number;
   created_at: string;
   updated_at: string;
 }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join } from 'node:path';
-import { timestamp, today } from '../clock';
+import { timestamp } from '../clock';
 import type { ImportRunStatus } from '../db/schema';
 import { replicatedCompanies } from '../db/replicas';
 import { type Actor, type Engine, runCommand, systemActor } from '../engine';
@@ -19,6 +19,7 @@ import type { JobHandler } from '../jobs/worker';
 import { importOnOwnConnection, type ImportReport } from './import';
 import { type Mapping, validateMapping } from './mapping';
 import { PRESETS } from './mappings/index';
+import { localDate, zonedToUtc } from '../zones';
 
 export const IMPORT_WATCH = 'import_watch';
 
@@ -33,7 +34,12 @@ export interface WatchSettings {
   preset: string | null;
   mapping: Mapping | null;
   enabled: boolean;
+  /** The hour of the day (0-23, the company's time zone) from which the day's run is queued. */
+  hour: number;
 }
+
+/** After the usual nightly exports have landed. */
+export const DEFAULT_WATCH_HOUR = 3;
 
 export interface ImportRun {
   id: string;
@@ -52,18 +58,19 @@ export interface WatchView extends WatchSettings {
 }
 
 /** Checks a watch's settings: an absolute path, at most one of preset and mapping. */
-export function checkWatch(input: { path: string; preset?: string | null; mapping?: unknown; enabled?: boolean }): WatchSettings {
+export function checkWatch(input: { path: string; preset?: string | null; mapping?: unknown; enabled?: boolean; hour?: number }): WatchSettings {
   const errors: Record<string, string[]> = {};
   if (!isAbsolute(input.path)) errors.path = ['Give the full path of the file or folder, as the server sees it (it starts with / or a drive letter)'];
   if (input.preset && !PRESETS[input.preset]) errors.preset = [`Must be one of ${Object.keys(PRESETS).join(', ')}`];
   if (input.preset && input.mapping) errors.mapping = ['Give a preset or a mapping, not both (neither: the preset is recognised from the file)'];
+  if (input.hour !== undefined && !(Number.isInteger(input.hour) && input.hour >= 0 && input.hour <= 23)) errors.hour = ['Give an hour from 0 to 23'];
   if (Object.keys(errors).length) throw new ValidationError('The watched import is invalid', errors);
-  return { path: input.path, preset: input.preset ?? null, mapping: input.mapping ? validateMapping(input.mapping) : null, enabled: input.enabled ?? true };
+  return { path: input.path, preset: input.preset ?? null, mapping: input.mapping ? validateMapping(input.mapping) : null, enabled: input.enabled ?? true, hour: input.hour ?? DEFAULT_WATCH_HOUR };
 }
 
 export async function setImportWatch(engine: Pick<Engine, 'db' | 'clock'> & Partial<Pick<Engine, 'writeWait'>>, actor: Actor, companyId: string, settings: WatchSettings): Promise<WatchView> {
   await runCommand(engine, 'set_import_watch', { actor, companyId }, async (tx) => {
-    const row = { path: settings.path, preset: settings.preset, mapping: settings.mapping ? JSON.stringify(settings.mapping) : null, enabled: settings.enabled ? 1 : 0, updated_at: tx.now } as const;
+    const row = { path: settings.path, preset: settings.preset, mapping: settings.mapping ? JSON.stringify(settings.mapping) : null, enabled: settings.enabled ? 1 : 0, hour: settings.hour, updated_at: tx.now } as const;
     await tx.db
       .insertInto('import_watches')
       .values({ company_id: companyId, created_at: tx.now, ...row })
@@ -93,15 +100,29 @@ export async function getImportWatch(db: Engine['db'], companyId: string): Promi
   const row = await db.selectFrom('import_watches').selectAll().where('company_id', '=', companyId).executeTakeFirst();
   if (!row) return null;
   const [last] = await listImportRuns(db, companyId, 1);
-  return { path: row.path, preset: row.preset, mapping: row.mapping ? JSON.parse(row.mapping) : null, enabled: row.enabled === 1, last_run: last ?? null };
+  return { path: row.path, preset: row.preset, mapping: row.mapping ? JSON.parse(row.mapping) : null, enabled: row.enabled === 1, hour: row.hour, last_run: last ?? null };
 }
 
-/** Queues today's run of every enabled watch (queuing twice a day adds nothing). */
+/**
+ * Queues the day's run of every enabled watch whose hour has come in its company's time zone (UTC
+ * when the company has none); queuing again the same day adds nothing.
+ */
 export async function queueWatchedImports(engine: Pick<Engine, 'db' | 'clock'>): Promise<number> {
-  const date = today(engine.clock);
-  const watches = await engine.db.selectFrom('import_watches').select('company_id').where('enabled', '=', 1).where('company_id', 'not in', replicatedCompanies(engine.db)).execute();
-  if (!watches.length) return 0;
-  const jobs = watches.map((w) => ({ companyId: w.company_id, kind: IMPORT_WATCH, idempotencyKey: `${IMPORT_WATCH}:${w.company_id}:${date}`, payload: { date } }));
+  const now = engine.clock.now();
+  const watches = await engine.db
+    .selectFrom('import_watches as w')
+    .innerJoin('companies as c', 'c.id', 'w.company_id')
+    .select(['w.company_id', 'w.hour', 'c.time_zone'])
+    .where('w.enabled', '=', 1)
+    .where('w.company_id', 'not in', replicatedCompanies(engine.db))
+    .execute();
+  const jobs = watches.flatMap((w) => {
+    const zone = w.time_zone ?? 'UTC';
+    const date = localDate(now, zone);
+    if (now.toISOString() < zonedToUtc(date, `${String(w.hour).padStart(2, '0')}:00`, zone)) return [];
+    return [{ companyId: w.company_id, kind: IMPORT_WATCH, idempotencyKey: `${IMPORT_WATCH}:${w.company_id}:${date}`, payload: { date } }];
+  });
+  if (!jobs.length) return 0;
   const queued = await runCommand(engine, 'queue_watched_imports', { actor: systemActor, companyId: null }, (tx) => enqueueJobs(tx, jobs));
   return queued.filter((j) => j.created).length;
 }

@@ -42,9 +42,12 @@ describe('the nightly re-import of a watched file', () => {
     copyFileSync(FIXTURE, file);
     const set = await put({ path: folder });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ path: folder, preset: null, mapping: null, enabled: true, last_run: null });
+    expect(set.body).toEqual({ path: folder, preset: null, mapping: null, enabled: true, hour: 3, last_run: null });
+    // Before 03:00 (the company has no time zone: UTC) the night's run is not queued yet.
+    w.engine.clock.set('2026-11-28T02:30:00.000Z');
+    expect(await queueWatchedImports(w.engine)).toBe(0);
 
-    expect((await night('2026-11-28T02:00:00.000Z')).map((r) => r.status)).toEqual(['succeeded']);
+    expect((await night('2026-11-28T04:00:00.000Z')).map((r) => r.status)).toEqual(['succeeded']);
     const [first] = await runs();
     expect(first).toMatchObject({ file, status: 'imported', preset: 'qbo-invoice-list', message: null, counts: { invoices: { created: 4 } } });
     expect(first.notes).toContain('Recognised as QuickBooks Online: Invoice List (preset qbo-invoice-list)');
@@ -54,12 +57,12 @@ describe('the nightly re-import of a watched file', () => {
     expect(await worker.runDueJobs()).toEqual([]);
 
     const changes = changeCount();
-    await night('2026-11-29T02:00:00.000Z');
+    await night('2026-11-29T04:00:00.000Z');
     expect((await runs())[0]).toMatchObject({ status: 'unchanged', file, counts: null });
     expect(changeCount()).toBe(changes);
 
     appendFileSync(file, '11/20/2026,1042,Cool Cars,12/20/2026,150.00,150.00,Open\r\n');
-    await night('2026-11-30T02:00:00.000Z');
+    await night('2026-11-30T04:00:00.000Z');
     expect((await runs())[0]).toMatchObject({ status: 'imported', counts: { invoices: { created: 1, unchanged: 4 }, payments: { created: 0 } } });
     expect(invoiceCount()).toBe(5);
 
@@ -74,11 +77,11 @@ describe('the nightly re-import of a watched file', () => {
     const file = join(folder, 'open-items.csv');
     copyFileSync(FIXTURE, file);
     expect((await put({ path: file, preset: 'qbo-invoice-list' })).status).toBe(200);
-    await night('2026-11-28T02:00:00.000Z');
+    await night('2026-11-28T04:00:00.000Z');
     expect(invoiceCount()).toBe(4);
 
     writeFileSync(file, 'Date,Num,Customer,Due Date,Amount,Open Balance,Status\r\n2/30/2026,2001,Cool Cars,3/30/2026,10.00,10.00,Open\r\n');
-    await night('2026-11-29T02:00:00.000Z');
+    await night('2026-11-29T04:00:00.000Z');
     const [failed] = await runs();
     expect(failed).toMatchObject({ status: 'failed', file });
     expect(failed.message).toBe('1 row error: nothing was imported. Row 2, column Date: Invoice date: "2/30/2026" is not a date in the format M/D/YYYY');
@@ -88,14 +91,17 @@ describe('the nightly re-import of a watched file', () => {
 
     // The good file back: it is the one imported last, so the run succeeds without writing.
     copyFileSync(FIXTURE, file);
-    await night('2026-11-30T02:00:00.000Z');
+    await night('2026-11-30T04:00:00.000Z');
     expect((await runs())[0].status).toBe('unchanged');
     expect((await call(w.app, 'GET', `${w.base}/import-watch`, { token: w.tokens.watcher })).body.watch.last_run.status).toBe('unchanged');
   });
 
-  it('a path with no file says so', async () => {
-    expect((await put({ path: join(folder, 'not-there.csv') })).status).toBe(200);
-    await night('2026-11-28T02:00:00.000Z');
+  it('a path with no file says so; the hour is the company\'s', async () => {
+    sqlite().prepare("UPDATE companies SET time_zone = 'America/New_York' WHERE id = ?").run(w.company);
+    expect((await put({ path: join(folder, 'not-there.csv'), hour: 1 })).status).toBe(200);
+    // 05:30 UTC is 00:30 in New York, before the hour; 06:00 UTC is 01:00 there.
+    expect(await night('2026-11-28T05:30:00.000Z')).toEqual([]);
+    await night('2026-11-28T06:00:00.000Z');
     expect((await runs())[0]).toMatchObject({ status: 'failed', message: `There is no file or folder at ${join(folder, 'not-there.csv')}` });
   });
 
@@ -110,6 +116,7 @@ describe('the nightly re-import of a watched file', () => {
     expect(both.status).toBe(400);
     const unknown = await put({ path: folder, preset: 'sage-200' });
     expect(unknown.status).toBe(400);
+    expect((await put({ path: folder, hour: 24 })).status).toBe(400);
     expect((await call(w.app, 'GET', `${w.base}/import-watch`, { token: w.tokens.demo })).body).toEqual({ watch: null });
     expect((await call(w.app, 'POST', `${w.base}/import-watch/run`, { token: w.tokens.demo })).status).toBe(404);
 

@@ -44,6 +44,7 @@ import * as m0360 from './0360_contact_settings';
 import * as m0380 from './0380_portal';
 import * as m0390 from './0390_companies_from_nothing';
 import * as m0400 from './0400_import_watch';
+import * as m0401 from './0401_import_watch_hour';
 import * as m0410 from './0410_promise_followups';
 import * as m0411 from './0411_step_sent_to';
 import * as m0415 from './0415_email_threads';
@@ -91,6 +92,7 @@ export const migrations: Record<string, Migration> = {
   '0380_portal': m0380,
   '0390_companies_from_nothing': m0390,
   '0400_import_watch': m0400,
+  '0401_import_watch_hour': m0401,
   '0410_promise_followups': m0410,
   '0411_step_sent_to': m0411,
   '0415_email_threads': m0415,

@@ -36,6 +36,7 @@ const ImportWatch = z
     preset: z.string().nullable(),
     mapping: Mapping.nullable(),
     enabled: z.boolean(),
+    hour: z.number().int().openapi({ description: "The hour (0-23, the company's time zone) from which the night's run is queued" }),
     last_run: ImportRun.nullable(),
   })
   .openapi('ImportWatch');
@@ -50,6 +51,7 @@ const ImportWatchInput = z
       .openapi({ description: "A built-in preset; with neither preset nor mapping, the preset is recognised from the file's columns" }),
     mapping: Mapping.nullable().optional(),
     enabled: z.boolean().optional().openapi({ description: 'false pauses the nightly run (default true)' }),
+    hour: z.number().int().min(0).max(23).optional().openapi({ description: "The hour (0-23, the company's time zone) after which each day's run is queued, once the ERP's nightly export has landed (default 3)" }),
   })
   .strict()
   .openapi('ImportWatchInput');
