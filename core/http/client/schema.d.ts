@@ -4430,6 +4430,8 @@ export interface components {
       preset: string | null;
       mapping: components["schemas"]["ImportMapping"] & (Record<string, never> | null);
       enabled: boolean;
+      /** @description The hour (0-23, the company's time zone) from which the night's run is queued */
+      hour: number;
       last_run: components["schemas"]["ImportRun"];
     }) | null;
     ImportRun: ({
@@ -4491,6 +4493,8 @@ export interface components {
       mapping?: components["schemas"]["ImportMapping"] & (Record<string, never> | null);
       /** @description false pauses the nightly run (default true) */
       enabled?: boolean;
+      /** @description The hour (0-23, the company's time zone) after which each day's run is queued, once the ERP's nightly export has landed (default 3) */
+      hour?: number;
     };
     CollectionMetrics: {
       /**

@@ -4862,6 +4862,7 @@ export interface components {
         [key: string]: unknown;
       } | null);
       enabled: boolean;
+      hour: number;
       last_run: components["schemas"]["ImportRun"];
     } | null;
     ImportWatchInput: {
@@ -4871,6 +4872,7 @@ export interface components {
         [key: string]: unknown;
       } | null);
       enabled?: boolean;
+      hour?: number;
     };
     Insight: {
       id: string;
