@@ -140,4 +140,22 @@ describe('the ardesk command without traps (issue 40)', () => {
     expect(examples.length).toBeGreaterThan(0);
     for (const example of examples) expect(example).toContain('--company');
   });
+
+  it("README's import recipe runs as written (its database in a temp folder)", async () => {
+    const readme = readFileSync(resolve(PACKAGE_DIR, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Import a ledger'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1];
+    const commands = block
+      .split('\n')
+      .filter((l) => l.startsWith('npx ardesk ') && !l.startsWith('npx ardesk serve'))
+      .map((l) => [...l.slice('npx ardesk '.length).matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]).map((a) => (a === '/tmp/ibm.sqlite' ? join(dir, 'ibm.sqlite') : a)));
+    expect(commands.map((c) => c[0])).toEqual(['user', 'import']);
+    for (const args of commands) {
+      const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
+        execFile(process.execPath, [BIN, ...args], { cwd: PACKAGE_DIR }, (err, out, errOut) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out, stderr: errOut })),
+      );
+      expect(code, stderr).toBe(0);
+      if (args[0] === 'import') expect(stdout).toContain('invoices:  2466 created');
+    }
+  }, 60_000);
 });

@@ -25,7 +25,8 @@ describe('ardesk seed', () => {
     expect(first.out).toMatch(/seeded .* with seed 4 in \d+\.\d s/);
 
     const again = ardesk('seed', '--db', file, '--demo');
-    expect(again.code).toBe(1);
+    // A refusal of what was asked, like every usage error (issue 40).
+    expect(again.code).toBe(2);
     expect(again.err).toContain('already set up');
 
     // The file is back in WAL mode with its data, ready for `ardesk serve`.
