@@ -24,8 +24,11 @@ export function portalLinksServed(): boolean {
   return maker !== null;
 }
 
-/** What a preview shows in place of the link a send mints. */
-export const PORTAL_LINK_SAMPLE = '[the customer\'s portal link, made when the email is sent]';
+/**
+ * What a preview shows where the link a send mints goes: the placeholder itself, so a collector's
+ * edit of the preview (sent as written) keeps it, and the send fills it.
+ */
+export const PORTAL_LINK_SAMPLE = '{{portal_link}}';
 
 /** A link minted in a command of its own, for a send that renders outside one (a reminder, a statement); null without a portal. */
 export async function mintLinkForEmail(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, customerId: string): Promise<string | null> {

@@ -17,6 +17,7 @@ import { loadReminderTargets, type ReminderTarget, reminderBlockers, reminderEma
 import { defaultConnection } from '../email/connections';
 import type { RenderedEmail } from './template';
 import { chunks } from '../chunks';
+import { PORTAL_LINK_SAMPLE, portalLinksServed } from '../email/portal-link';
 
 /** An email to the customer this recent makes another one a double dunning. */
 export const RECENT_EMAIL_DAYS = 7;
@@ -142,7 +143,8 @@ export async function reminderPreview(engine: Pick<Engine, 'db' | 'clock'>, comp
   if (!connection) blockers.push('No default email connection is set up to send from.');
   const warnings = (await reminderWarnings(engine, companyId, [target])).get(id) ?? [];
 
-  const email = reminderEmailFor(company.name, target, today);
+  // Where the customer's portal link goes: the send mints it.
+  const email = reminderEmailFor(company.name, target, today, portalLinksServed() ? PORTAL_LINK_SAMPLE : null);
   const attachments = target.closingReason ? [] : summarize(await makeAttachments(engine.db, companyId, { invoiceId: id, customerId: target.customerId }, ATTACHMENT_KINDS, today));
   return {
     invoice_id: id,

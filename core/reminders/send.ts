@@ -10,6 +10,7 @@ import { communicationAttachments, makeAttachments } from '../documents/attachme
 import { type JobContext, PermanentJobError } from '../jobs/worker';
 import { jobMessageId, openJobOutbox, recordSentEmail, sendJobEmail } from '../email/outbox';
 import { mintLinkForEmail } from '../email/portal-link';
+import { fillPlaceholder } from '../sequences/templates';
 import type { ReminderPayload } from './queue';
 import { loadReminderTargets, reminderEmailFor } from './targets';
 import type { RenderedEmail } from './template';
@@ -38,7 +39,9 @@ export async function sendInvoiceReminder(job: Job, ctx: JobContext): Promise<vo
   const company = await engine.db.selectFrom('companies').select('name').where('id', '=', job.company_id).executeTakeFirstOrThrow();
 
   const portalLink = await mintLinkForEmail(engine, job.company_id, target.customerId);
-  const email = editedEmail(reminderEmailFor(company.name, target, today(engine.clock), portalLink), payload);
+  const drafted = editedEmail(reminderEmailFor(company.name, target, today(engine.clock), portalLink), payload);
+  // A collector's edit of the preview keeps {{portal_link}} where the link goes.
+  const email = { ...drafted, text: fillPlaceholder(drafted.text, 'portal_link', portalLink ?? '') };
   const messageId = outbox?.message_id ?? jobMessageId(job.id, connection.from_email);
   const to = target.billingEmail;
   // The documents with the figures of this moment; one that cannot be made fails this try (retried).

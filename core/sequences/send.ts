@@ -27,7 +27,7 @@ import { assertNotPaused, assertReadyUnclaimed, EMAIL_STEP_TYPE, isPastReady, re
 import { localDate } from '../zones';
 import { activeConnection, completeIfFinished } from './store';
 import { attachedInvoiceIds, stepAttachments, storedAttach } from './attachments';
-import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, saysPastDue, templateValues, usesPlaceholder } from './templates';
+import { emptyPlaceholderReason, emptyPlaceholders, htmlToText, renderTemplate, saysPastDue, templateValues, usesPlaceholder, fillPlaceholder } from './templates';
 
 const ERROR_MAX = 1000;
 
@@ -191,8 +191,9 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     const ctx = templateContext(customer, invoice, await companyName(tx.db, scope.companyId), connection.from_name ?? tx.actor.name, today);
     const listed = row.timing === 'due_date' ? listedOpenInvoices(customer, [row.invoice_id, ...sentMembers.map((m) => m.invoice_id)]) : undefined;
     if (listed) ctx.listedInvoices = listed;
-    // A link of the customer's own, minted now for this email (only when its templates show one).
-    if (!edited && usesPlaceholder('portal_link', row.subject_template, row.body_plain_template, row.body_html_template)) ctx.portalLink = await portalLinkFor(tx, scope.companyId, row.customer_id);
+    // A link of the customer's own, minted now for this email (only when it shows one: an edit keeps the placeholder where the link goes).
+    const showsLink = edited ? usesPlaceholder('portal_link', edited.body) : usesPlaceholder('portal_link', row.subject_template, row.body_plain_template, row.body_html_template);
+    if (showsLink) ctx.portalLink = await portalLinkFor(tx, scope.companyId, row.customer_id);
     const values = templateValues(ctx);
     // The collector's edit is sent as written (plain text); else the templates, rendered now.
     if (row.edited_subject === null) {
@@ -202,7 +203,7 @@ export async function sendQueueStep(engine: Engine, scope: Scope, id: string, in
     }
     let subject = (edited ? edited.subject : renderTemplate(row.subject_template, values)).trim();
     const html = edited ? '' : renderTemplate(row.body_html_template, values, 'html');
-    const text = edited ? edited.body : renderTemplate(row.body_plain_template, values) || htmlToText(html);
+    const text = edited ? fillPlaceholder(edited.body, 'portal_link', ctx.portalLink ?? '') : renderTemplate(row.body_plain_template, values) || htmlToText(html);
     if (!subject || !text.trim()) throw new InvalidStateError('The step has no subject or no body to send: edit its templates', 'empty_template');
 
     let inReplyTo: string | undefined;

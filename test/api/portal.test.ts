@@ -299,8 +299,12 @@ describe('customer payment portal', () => {
       // No portal on this server: the sentence is left out.
       expect((await w.api('GET', w.path(`/sequences/queue/${queued.id}/preview`))).body.body).toBe('Hello.');
       setPortalLinkMaker(async (tx, companyId, customerId) => portalUrl(BASE, (await mintPortalLink(tx, companyId, customerId)).token));
-      expect((await w.api('GET', w.path(`/sequences/queue/${queued.id}/preview`))).body.body).toBe("Hello. See and answer: [the customer's portal link, made when the email is sent]");
+      // The preview keeps the placeholder where the link goes; a collector's edit of it keeps it too, and the send fills it.
+      const preview = (await w.api('GET', w.path(`/sequences/queue/${queued.id}/preview`))).body.body;
+      expect(preview).toBe('Hello. See and answer: {{portal_link}}');
+      expect((await w.api('POST', w.path(`/sequences/queue/${queued.id}/edit`), { subject: 'About your invoice', body: `${preview}\nThank you.` })).status).toBe(200);
       expect((await w.api('POST', w.path(`/sequences/queue/${queued.id}/send`), {})).status).toBe(200);
+      expect(smtp.messages[0].text).toMatch(/\nThank you\.\s*$/);
       const sent = /See and answer: (\S+)/.exec(smtp.messages[0].text)?.[1] ?? '';
       expect(sent).toMatch(/^https:\/\/ar\.example\.test\/portal\/[A-Za-z0-9_-]{43}$/);
       expect(sent).not.toBe(t.link.url);
