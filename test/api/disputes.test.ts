@@ -47,6 +47,8 @@ describe('disputes', () => {
       customer: t.customer,
       holds: [{ kind: 'dispute', reason: 'INV-10231 is disputed (Short shipment: 4 pallets of 10 delivered)', invoice: t.invoice }],
       enrollments: [{ id: t.enrollment, sequence: t.seq.id, sequence_name: 'Dunning', pause_kind: 'dispute', pause_reason: reason }],
+      // The contact rule's answer: its only open invoice disputed, nothing would go.
+      contact: { allowed: false, reason: 'Held: INV-10231 is disputed (Short shipment: 4 pallets of 10 delivered).' },
     });
     expect(await activityTitles(t.invoice)).toContain('Dispute opened: Short shipment: 4 pallets of 10 delivered\nOwner: Dana Reyes');
 
