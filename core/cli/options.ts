@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { WriteWait } from '../engine';
 import { databaseFileIn, defaultDataDir, demoDataDir } from '../paths';
 import { didYouMean } from './closest';
+import { holdersOf } from './holders';
 
 export class UsageError extends Error {}
 
@@ -82,5 +83,9 @@ export function intOption(value: string | undefined, name: string, fallback: num
  */
 export const CLI_WRITE_WAIT: WriteWait = {
   timeoutMs: 10 * 60_000,
-  onWait: () => console.error('ardesk: waiting for the database: another ardesk process is writing to it...'),
+  onWait: () => {
+    const holders = openedDatabase ? holdersOf(openedDatabase) : [];
+    const who = holders.length ? holders.map((h) => `${h.command} (pid ${h.pid})`).join(', ') : 'another ardesk process';
+    console.error(`ardesk: waiting for the database: ${who} is writing to it...`);
+  },
 };
