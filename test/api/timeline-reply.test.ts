@@ -11,6 +11,7 @@ import { createWorker } from '../../core/jobs/worker';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { type ImapServer, startImap } from '../support/imap';
 import { pdfText } from '../support/pdf';
+import { fixture, insertCommunicationRow } from '../support/rows';
 import { activeSequence, addCustomer, addInvoice, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
 
@@ -194,5 +195,10 @@ describe('answering a reply from the timeline', () => {
     const other = await w.api('GET', `/api/companies/${w.other}/communications/${dover.inbound}/reply`);
     expect([403, 404]).toContain(other.status);
     expect(smtp.messages).toHaveLength(1);
+    // A reply recorded without its sender's address (an import, the demo) is answered to the billing contact.
+    const anonymous = await fixture(w.engine, w.company, (tx) =>
+      insertCommunicationRow(tx, w.company, { customer_id: dover.customer, kind: 'email', direction: 'inbound', subject: 'Re: statement', body: 'Where is it?', occurred_at: '2026-11-23T13:45:00.000Z', message_id: '<r-2@dovermills.test>' }),
+    );
+    expect((await w.api('GET', w.path(`/communications/${anonymous}/reply`))).body).toMatchObject({ to: 'ap@dovermills.test', in_reply_to: '<r-2@dovermills.test>', attach_options: ['statement'] });
   });
 });

@@ -21,8 +21,9 @@ async function routesOf(page: Page, companyId: string): Promise<string[]> {
   if (invoice) routes.push(`${base}/invoices/${invoice}`);
   if (customer) routes.push(`${base}/customers/${customer}`);
   if (action) routes.push(`${base}/actions/${action}`);
-  if (sequence) routes.push(`${base}/sequences/${sequence}`, `${base}/sequences/${sequence}?tab=enrollments`, `${base}/sequences/${sequence}/enrollments`);
-  routes.push(`${base}/sequences/enrollments`, `${base}/queue/upcoming`, `${base}/queue/paused`, `${base}/queue/history`, `${base}/team`);
+  if (sequence) routes.push(`${base}/sequences/${sequence}`, `${base}/sequences/${sequence}?tab=enrollments`);
+  // Each tab's own address is opened by the test of tabs below.
+  routes.push(`${base}/team`);
   routes.push(...SETTINGS_TABS.map((t) => `${base}/settings/${t}`));
   return routes;
 }
