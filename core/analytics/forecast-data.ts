@@ -3,7 +3,6 @@ import { addDays } from '../dates';
 import type { Engine } from '../engine';
 import { forecastCalendar } from './calendar';
 import { COMMITMENT_DATE } from '../db/migrations/0099_promise_dates';
-import { PROMISE_GRACE_DAYS } from '../promises/rules';
 import type { DueInflow, ExpectedInflow, ForecastInput, PromisedInflow } from './forecast';
 
 /**
@@ -48,7 +47,9 @@ export function loadForecastInput(engine: Engine, companyId: string, requestDate
        WHERE company_id = ? AND status IN ('PAID', 'PARTIAL') AND payment_date > ? AND payment_date <= ?`,
     )
     .get(companyId, addDays(requestDate, -182), requestDate) as { total: number };
-  const promised = promisedInflows(sqlite, companyId, addDays(requestDate, -PROMISE_GRACE_DAYS), calendar[calendar.length - 1].end_date);
+  // A promise stands through its date plus the company's grace days (the contact rule's setting).
+  const grace = sqlite.prepare(`SELECT promise_grace_days AS days FROM companies WHERE id = ?`).get(companyId) as { days: number } | undefined;
+  const promised = promisedInflows(sqlite, companyId, addDays(requestDate, -(grace?.days ?? 0)), calendar[calendar.length - 1].end_date);
   return { requestDate, weeks, due, expected, promised, trailingSixMonthPayments: trailing.total, customerOffset: page.offset, customerLimit: page.limit };
 }
 

@@ -16,7 +16,8 @@ import { newId } from '../ids';
 import { formatMoney } from '../money';
 import { assessValueAtRisk } from '../actions/value-at-risk';
 import { yieldToEventLoop } from '../yielding';
-import { graceEnd, judgedThrough, judgePromise, PROMISE_GRACE_DAYS } from './rules';
+import { contactSettings } from '../contact/store';
+import { graceEnd, judgedThrough, judgePromise } from './rules';
 
 /** Promises judged per transaction: a first run judges every old promise of the ledger. */
 const BATCH = 200;
@@ -214,10 +215,12 @@ export interface FollowUpResult {
 }
 
 /**
- * Judges every promise of the company whose last day has passed, in transactions of BATCH
- * promises, yielding between them. Running it again judges nothing twice (one row per promise).
+ * Judges every promise of the company whose last day (its date plus the company's grace days, the
+ * contact rule's setting) has passed, in transactions of BATCH promises, yielding between them.
+ * Running it again judges nothing twice (one row per promise).
  */
-export async function followPromises(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, graceDays = PROMISE_GRACE_DAYS): Promise<FollowUpResult> {
+export async function followPromises(engine: Pick<Engine, 'db' | 'clock'>, companyId: string): Promise<FollowUpResult> {
+  const graceDays = (await contactSettings(engine.db, companyId)).promiseGraceDays;
   const result: FollowUpResult = { kept: 0, broken: 0, void: 0, items: 0 };
   for (;;) {
     const done = await runCommand(engine, 'follow_promises', { actor: systemActor, companyId }, async (tx) => {

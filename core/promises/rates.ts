@@ -5,7 +5,8 @@
 import type { Db } from '../db/connection';
 import { NotFoundError } from '../errors';
 import type { PromiseOutcome } from '../db/schema';
-import { PROMISE_GRACE_DAYS, keptRate } from './rules';
+import { contactSettings } from '../contact/store';
+import { keptRate } from './rules';
 
 export interface CustomerPromise {
   invoice: string | null;
@@ -44,7 +45,7 @@ export async function customerPromises(db: Db, companyId: string, customerId: st
     .execute();
   const outcomes = rows.map((r) => r.outcome);
   return {
-    grace_days: PROMISE_GRACE_DAYS,
+    grace_days: (await contactSettings(db, companyId)).promiseGraceDays,
     kept_count: outcomes.filter((o) => o === 'kept').length,
     broken_count: outcomes.filter((o) => o === 'broken').length,
     kept_rate: keptRate(outcomes),

@@ -4,12 +4,6 @@
 import { addDays } from '../dates';
 import type { PromiseOutcome } from '../db/schema';
 
-/**
- * Days a promise still stands after its date before it is judged: the company's grace. One
- * constant until companies have a setting of their own (see core/SPEC-DECISIONS.md).
- */
-export const PROMISE_GRACE_DAYS = 3;
-
 /** The last day the money may come: the promise's date plus the grace days. */
 export function graceEnd(promisedDate: string, graceDays: number): string {
   return addDays(promisedDate, graceDays);

@@ -114,13 +114,18 @@ describe('promises followed', () => {
     await runDailyJob();
     expect(await promises(dover)).toMatchObject({ kept_rate: null, promises: [{ outcome: 'void', promised_date: '2026-11-24' }] });
 
+    // The company's grace days (the contact rule's setting): one day, so Nov 28's promise is judged on Nov 30.
+    expect((await w.api('PATCH', w.path('/contact-settings'), { promise_grace_days: 1 })).status).toBe(200);
     const elm = await addCustomer(w.engine, w.company, { name: 'Elm Bakery' });
     const other = await addInvoice(w.engine, w.company, elm, { number: 'INV-10', total: 100_000, dueDate: '2026-11-01' });
     await logPromise(elm, other, '2026-11-28', 600);
     await w.api('POST', w.path('/payments'), { invoice: other, amount: 250, payment_date: '2026-11-28' });
-    w.engine.clock.set('2026-12-02T12:00:00.000Z');
+    w.engine.clock.set('2026-11-29T12:00:00.000Z');
     await runDailyJob();
-    expect(await promises(elm)).toMatchObject({ kept_rate: 0, promises: [{ outcome: 'broken', paid_amount: 250 }] });
+    expect((await promises(elm)).promises).toEqual([]);
+    w.engine.clock.set('2026-11-30T12:00:00.000Z');
+    await runDailyJob();
+    expect(await promises(elm)).toMatchObject({ grace_days: 1, kept_rate: 0, promises: [{ outcome: 'broken', paid_amount: 250 }] });
     expect((await w.api('GET', w.path('/customers/00000000-0000-7000-8000-000000000000/promises'))).status).toBe(404);
     expect((await w.api('GET', w.path(`/customers/${elm}/promises`, w.other), undefined, w.tokens.carol)).status).toBe(404);
   });

@@ -137,5 +137,6 @@ describe('queue control and the approve panel in Chromium against ardesk serve -
     expect(sent.from).toBe(envelope.from.address);
     const files = (await simpleParser(sent.raw)).attachments.map((a) => a.filename);
     expect(files).toEqual([`Invoice-${action.invoice_number}.pdf`]);
+    await expect.poll(() => panel.getByTestId('action-status').innerText(), { timeout: 20_000 }).toBe('Done');
   }, 120_000);
 });
