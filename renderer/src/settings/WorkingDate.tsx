@@ -6,12 +6,14 @@ import { formatDate, localToday } from '../desk/format';
 import { api } from '../state/session';
 
 /**
- * Settings › Company: the date analytics, predictions, signals and proposals count from. Today
- * unless the company works as of an earlier date (a ledger exported long ago, offered by the stale
- * ledger notice); cleared here.
+ * Settings › Company: the one date every page and figure counts from. Today unless the company
+ * works as of an earlier date (a ledger exported long ago, offered by the stale ledger notice), never
+ * before the ledger's last activity; cleared here.
  */
 export function WorkingDate({ companyId, canWrite }: { companyId: string; canWrite: boolean }) {
   const settings = useLoad((signal) => api.get('/api/companies/{company_id}/settings', { path: { company_id: companyId }, signal }), [companyId]);
+  const freshness = useLoad((signal) => api.get('/api/companies/{company_id}/analytics/ledger-freshness', { path: { company_id: companyId }, signal }), [companyId]);
+  const last = freshness.data?.last_activity_date ?? undefined;
   const save = useSave();
   const [date, setDate] = useState('');
   const asOf = settings.data?.as_of_date ?? null;
@@ -26,10 +28,13 @@ export function WorkingDate({ companyId, canWrite }: { companyId: string; canWri
         <>
           <p>
             {asOf
-              ? `The invoice list, analytics, predictions, signals and proposals count from ${formatDate(asOf)}, not from today.`
-              : 'The invoice list, analytics, predictions, signals and proposals count from today.'}
+              ? `All pages and figures (the invoice list, Customers, My work, actions, analytics, the forecast and insights) count from ${formatDate(asOf)}, not from today.`
+              : 'All pages and figures count from today.'}
           </p>
-          <p className="muted small">A ledger imported from an old export reads as years past due from today: working as of its last activity dates it as it was.</p>
+          <p className="muted small">
+            A ledger imported from an old export reads as years past due from today: working as of its last activity dates it as it was.
+            {last ? ` Not before ${formatDate(last)}, its last invoice or payment: the ledger records nothing later, so its balances are the balances on that date.` : ''}
+          </p>
           {canWrite && asOf && (
             <button type="button" className="btn" disabled={save.busy} onClick={() => store(null, 'Counting from today again.')}>
               Clear: count from today
@@ -45,7 +50,7 @@ export function WorkingDate({ companyId, canWrite }: { companyId: string; canWri
             >
               <label className="form-row">
                 Work as of
-                <input type="date" value={date} max={localToday()} onChange={(e) => setDate(e.target.value)} />
+                <input type="date" value={date} min={last} max={localToday()} onChange={(e) => setDate(e.target.value)} />
               </label>
               <button type="submit" className="btn" disabled={save.busy || !date}>
                 Set the working date
