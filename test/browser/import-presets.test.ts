@@ -38,6 +38,7 @@ describe('accounting exports in the app (issue 40)', () => {
     await page.getByRole('button', { name: 'Read the file' }).click();
     await expect.poll(() => page.getByTestId('import-recognised').innerText()).toContain('Recognised as Xero: Invoices export');
     expect(await page.getByLabel('How to read it').inputValue()).toBe('preset:xero-invoices');
+    await lookAndCheck(page, 'import-presets-recognised');
     await page.getByRole('button', { name: 'Check every row' }).click();
     const notes = page.getByTestId('import-notes');
     await expect.poll(() => notes.innerText()).toContain("Dates read day first (D/M/YYYY), as the file's dates show");

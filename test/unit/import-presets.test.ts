@@ -10,8 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../../core/engine';
 import { buildMapping } from '../../core/import/guess';
 import { importFile, type ImportReport } from '../../core/import/import';
+import { parseCsv } from '../../core/import/csv';
 import { addCompany } from '../support/api';
 import { testEngine, type TestEngine } from '../support/engine';
+import { workbook } from '../support/import-fixtures';
 
 const TODAY = '2026-11-28';
 let engine: TestEngine;
@@ -214,5 +216,14 @@ describe('presets recognised from real exports', () => {
       { invoice_number: 'Q-1', balance: 10000, closing_reason: null },
       { invoice_number: 'Q-2', balance: 0, closing_reason: 'paid' },
     ]);
+  });
+
+  it('the same report saved as XLSX is recognised and read the same way', async () => {
+    const rows = parseCsv(new TextDecoder().decode(fixture('qbo-ar-aging-detail.csv'))).map((r) => r.fields);
+    const bytes = await workbook({ 'AR Aging Detail': rows });
+    const companyId = await addCompany(engine, 'XLSX report');
+    const report = await importFile(engine, { companyId, actor: systemActor, bytes, dryRun: false });
+    expect(report).toMatchObject({ preset: 'qbo-ar-aging-detail', errors: [], counts: { invoices: { created: 3 } } });
+    expect(openTotal(companyId)).toBe(23900 - 10000 + 120050);
   });
 });
