@@ -70,9 +70,11 @@ describe('the ardesk command without traps', () => {
     const existing = await ardesk(['user', 'add', '--db', db, '--username', 'bo', '--password', 'bo-pw-12', '--company', 'Generated Ledger 1']);
     expect(existing.code).toBe(0);
     expect(existing.stdout).toMatch(/user bo added as collector of company Generated Ledger 1 \(/);
-    // The maker of a new company is on its team (so "Mine" and the AR owner pickers know them); joining an existing one is not.
-    expect(await rows(db, 'SELECT u.username, c.name AS company, t.role FROM team_members t JOIN users u ON u.id = t.user_id JOIN companies c ON c.id = t.company_id')).toEqual([
+    // The maker of a new company is on its team as manager (so "Mine" and the AR owner pickers know
+    // them); a collector joining an existing one is on its team too (issue 40: users and team members are one).
+    expect(await rows(db, 'SELECT u.username, c.name AS company, t.role FROM team_members t JOIN users u ON u.id = t.user_id JOIN companies c ON c.id = t.company_id ORDER BY u.username')).toEqual([
       { username: 'ana', company: 'Acme', role: 'manager' },
+      { username: 'bo', company: 'Generated Ledger 1', role: 'ar' },
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { insertMembership } from '../../companies/companies';
+import { joinTeam } from '../../team/join';
 import { runCommand, systemActor } from '../../engine';
 import { openEngine } from '../../runtime/engine';
 import { findCompany } from '../company';
@@ -22,7 +23,11 @@ export async function memberCommand(args: string[]): Promise<number> {
     const company = await findCompany(engine, values.company);
     const already = await engine.db.selectFrom('memberships').select('role').where('company_id', '=', company.id).where('user_id', '=', user.id).executeTakeFirst();
     if (already) throw new UsageError(`${values.username} is already a member of ${company.name}, as ${already.role}`);
-    await runCommand(engine, 'add_membership', { actor: systemActor, companyId: company.id }, (tx) => insertMembership(tx, company.id, user.id, role));
+    await runCommand(engine, 'add_membership', { actor: systemActor, companyId: company.id }, async (tx) => {
+      await insertMembership(tx, company.id, user.id, role);
+      // As in the app: a collecting member is on the team, so customers can be assigned to them.
+      await joinTeam(tx, company.id, user.id, role);
+    });
     console.log(`${values.username} added as ${role} of ${company.name} (${company.id})`);
     return 0;
   } finally {

@@ -4,6 +4,7 @@ import { insertCompany, insertMembership } from '../../companies/companies';
 import type { Role } from '../../db/schema';
 import { runCommand, systemActor } from '../../engine';
 import { openEngine } from '../../runtime/engine';
+import { joinTeam } from '../../team/join';
 import { addFounderToTeam } from '../../team/team';
 import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, subcommand, UsageError } from '../options';
@@ -58,6 +59,7 @@ export async function userCommand(args: string[]): Promise<number> {
       const id = company?.id ?? (await insertCompany(tx, values.company));
       await insertMembership(tx, id, userId, role);
       if (!company) await addFounderToTeam(tx, id, userId);
+      else await joinTeam(tx, id, userId, role);
       return id;
     });
     if (!companyId) console.log(`user ${values.username} added`);
