@@ -182,7 +182,7 @@ const RULES: { [S in Section]: Partial<Record<keyof (typeof FIELDS)[S], FieldRul
     contact_phone: { names: ['phone', 'telephone', 'contactphone', 'tel', 'phonenumber'], fits: anyFilled },
   },
   invoices: {
-    invoice_number: { names: ['invoicenumber', 'invoiceno', 'invoicenum', 'invoice', 'invno', 'invnumber', 'documentnumber', 'docnumber', 'docno', 'number', 'billnumber'], fits: isId },
+    invoice_number: { names: ['invoicenumber', 'invoiceno', 'invoicenum', 'invoice', 'invno', 'invnumber', 'documentnumber', 'docnumber', 'docno', 'number', 'billnumber', 'num', 'ref', 'reference'], fits: isId },
     remote_id: { names: ['invoiceid'], fits: isId },
     customer_remote_id: { names: ['customerid', 'custid', 'customerno', 'customernumber', 'customercode', 'clientid', 'accountnumber', 'accountid'], fits: isId },
     customer_name: { names: ['customername', 'customer', 'client', 'clientname', 'company', 'accountname', 'billto'], fits: isText },

@@ -12,6 +12,7 @@ import { apiCall, apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn
 import { type DemoServer, startDemoServer } from '../support/server';
 
 const XERO = resolve(__dirname, '../fixtures/import-presets/xero-invoices.csv');
+const QBO_AGING = resolve(__dirname, '../fixtures/import-presets/qbo-ar-aging-detail.csv');
 
 describe('accounting exports in the app (issue 40)', () => {
   let server: DemoServer;
@@ -48,6 +49,16 @@ describe('accounting exports in the app (issue 40)', () => {
     await expect.poll(() => page.getByTestId('import-done').count(), { timeout: 20_000 }).toBe(1);
     const found = await apiGet<{ items: Array<{ invoice_number: string }> }>(page, `/api/companies/${companyId}/invoices?search=Bayside`);
     expect(found.items.map((i) => i.invoice_number).sort()).toEqual(['INV-0001']);
+
+    // A recognised report with the columns chosen by hand: the preset's layout still skips its title rows and totals.
+    await page.getByRole('button', { name: 'Import another file' }).click();
+    await page.getByLabel('CSV or XLSX file').setInputFiles({ name: 'aging.csv', mimeType: 'text/csv', buffer: readFileSync(QBO_AGING) });
+    await page.getByRole('button', { name: 'Read the file' }).click();
+    await expect.poll(() => page.getByTestId('import-recognised').innerText()).toContain('QuickBooks Online: A/R Aging Detail');
+    await page.getByLabel('How to read it').selectOption('columns');
+    await page.getByRole('button', { name: 'Check every row' }).click();
+    await expect.poll(() => page.getByTestId('import-check-summary').innerText()).toBe('All 4 rows can be imported. Nothing has been written yet.');
+    expect(await page.getByTestId('import-notes').innerText()).toContain('1 row skipped: no invoice or credit note');
   }, 120_000);
 
   it('shows a banner on every page while the nightly import fails, saying why', async () => {

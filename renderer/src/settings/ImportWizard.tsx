@@ -109,11 +109,20 @@ export function ImportWizard({ companyId }: { companyId: string }) {
   // The source is 'columns' (chosen here), 'preset:<name>' (built in) or 'saved:<id>' (saved earlier).
   const preset = presets.data?.data.find((p) => `preset:${p.name}` === source) ?? null;
   const savedMapping = saved.data?.data.find((m) => `saved:${m.id}` === source) ?? null;
+  // Columns chosen by hand in a recognised report: its layout still finds the header under the
+  // title rows and skips the headings and totals, as the preview showed the file.
+  const recognised = presets.data?.data.find((p) => p.name === preview?.preset) ?? null;
+  const chosenMapping = (): Mapping => {
+    const built: Mapping = buildMapping(choice);
+    if (!recognised) return built;
+    const delimiter = recognised.mapping.formats?.delimiter;
+    return { ...built, ...(recognised.mapping.layout ? { layout: recognised.mapping.layout } : {}), formats: { ...built.formats, ...(delimiter ? { delimiter } : {}) } };
+  };
   const mappingFields = (): Record<string, string> =>
-    preset ? { preset: preset.name } : { mapping: JSON.stringify(savedMapping ? savedMapping.mapping : (buildMapping(choice) satisfies Mapping)) };
+    preset ? { preset: preset.name } : { mapping: JSON.stringify(savedMapping ? savedMapping.mapping : chosenMapping()) };
   const saveMapping = () =>
     run(async () => {
-      const created = await api.post('/api/companies/{company_id}/import-mappings', { path: { company_id: companyId }, body: { name: saveName.trim(), mapping: buildMapping(choice) } });
+      const created = await api.post('/api/companies/{company_id}/import-mappings', { path: { company_id: companyId }, body: { name: saveName.trim(), mapping: chosenMapping() } });
       toast.success(`Mapping ${created.name} saved.`);
       setSaveName('');
       setSavedVersion((v) => v + 1);
@@ -147,8 +156,8 @@ export function ImportWizard({ companyId }: { companyId: string }) {
       const read = await uploadForm<Preview>(`${base}/preview`, fileFields());
       setPreview(read);
       setChoice((c) => guessChoice(c.entity, read.columns));
-      // An accounting system's export: its preset reads it, with no mapping to choose.
-      if (read.preset) setSource(`preset:${read.preset}`);
+      // An accounting system's export: its preset reads it, with no mapping to choose; any other file starts from the guess.
+      setSource(read.preset ? `preset:${read.preset}` : 'columns');
       setStep('map');
     });
   const dryRun = () =>
