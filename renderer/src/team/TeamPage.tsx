@@ -121,7 +121,10 @@ function MoveCustomers({ companyId, collectors, onMoved }: { companyId: string; 
 /** The manager's view of the team: each collector's book, week and results, the CSV, and moving customers between books. */
 export default function TeamPage({ companyId }: { companyId: string }) {
   const [version, setVersion] = useState(0);
-  const view = useLoad((signal) => api.get('/api/companies/{company_id}/team-view', { path: { company_id: companyId }, signal }), [companyId, version]);
+  const role = useSession((s) => s.companies.find((c) => c.id === companyId)?.role);
+  // The server refuses the others; the page says so without asking it.
+  const allowed = role === 'owner' || role === 'manager';
+  const view = useLoad((signal) => (allowed ? api.get('/api/companies/{company_id}/team-view', { path: { company_id: companyId }, signal }) : Promise.resolve(null)), [companyId, version, allowed]);
   const v = view.data;
   return (
     <div className="page">
@@ -133,6 +136,7 @@ export default function TeamPage({ companyId }: { companyId: string }) {
           </button>
         )}
       </header>
+      {!allowed && <p className="muted">The team view is for the company's managers and owners. Ask an owner if you need it.</p>}
       {view.error !== null && <ErrorBox what="the team view" error={view.error} onRetry={view.reload} />}
       {v && (
         <>
