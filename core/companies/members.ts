@@ -33,7 +33,7 @@ export type NewMember = { username: string; role: Role } & (
 export type AddedMember = Member & { setup_code?: string; setup_code_expires_at?: string };
 
 /** What a higher layer does in the same command when a user joins or changes role (the team joins them). */
-export type MemberHook = (tx: CommandTx, userId: string, role: Role) => Promise<void>;
+export type MemberHook = (tx: CommandTx, userId: string, role: Role) => Promise<unknown>;
 
 interface Scope {
   companyId: string;

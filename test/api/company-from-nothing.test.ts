@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/http/app';
-import { type App, call } from '../support/api';
+import { addUser, type App, call } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { addCustomer, addInvoice } from '../support/invoice-fixtures';
 
@@ -123,6 +123,24 @@ describe('a company from nothing: create it, invite the team, assign owners by r
     expect(list.body.members.map((m: { username: string; role: string }) => `${m.username}:${m.role}`)).toEqual(['carla:collector', 'mats:manager', 'robin:owner']);
     expect((await call(app, 'POST', `/api/companies/${company}/members`, { token: mats, body: { username: 'zed', role: 'viewer', invite: true } })).status).toBe(403);
     expect((await call(app, 'GET', `/api/companies/${company}/members`, { token: carla })).status).toBe(403);
+  });
+
+  it('puts a user added before users and team members were one on the team, once; a viewer is refused', async () => {
+    const legacy = await addUser(engine, 'olaf', [[company, 'collector']]);
+    const viewer = await addUser(engine, 'vera', [[company, 'viewer']]);
+    const stranger = await addUser(engine, 'stan', []);
+    const team = async () => (await call(app, 'GET', `/api/companies/${company}/team-members`, { token: owner })).body.data as Array<{ id: string; username: string | null }>;
+    expect((await team()).some((m) => m.username === 'olaf')).toBe(false);
+    const put = (userId: string) => call(app, 'POST', `/api/companies/${company}/team-members/from-user`, { token: owner, body: { user_id: userId } });
+    const first = await put(legacy);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ name: 'olaf', role: 'ar', user_id: legacy, is_active: true });
+    expect((await put(legacy)).body.id).toBe(first.body.id);
+    expect((await team()).filter((m) => m.username === 'olaf')).toHaveLength(1);
+    const refused = await put(viewer);
+    expect([refused.status, refused.body.code]).toEqual([409, 'viewer_not_on_team']);
+    expect((await put(stranger)).status).toBe(404);
+    expect((await team()).some((m) => m.username === 'vera' || m.username === 'stan')).toBe(false);
   });
 
   it("assigns AR owners by rule to the invited collector, whose My work then lists their customers' invoices", async () => {

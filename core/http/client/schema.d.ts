@@ -288,6 +288,10 @@ export interface paths {
     /** Update a team member (deactivate instead of deleting: customers keep their owner) */
     patch: operations["updateTeamMember"];
   };
+  "/api/companies/{company_id}/team-members/from-user": {
+    /** Put a user of this company on its team, linked, with their role (owner and manager: manager; collector: AR); a user already on it is answered as they are */
+    post: operations["putUserOnTeam"];
+  };
   "/api/companies/{company_id}/team-view": {
     /**
      * Each collector's book and week, for managers and owners
@@ -2779,6 +2783,13 @@ export interface components {
        * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
        */
       user_id?: string | null;
+    };
+    TeamMemberFromUser: {
+      /**
+       * Format: uuid
+       * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+       */
+      user_id: string;
     };
     TeamMemberPatch: {
       name?: string;
@@ -8984,6 +8995,57 @@ export interface operations {
     };
     responses: {
       /** @description The updated team member */
+      200: {
+        content: {
+          "application/json": components["schemas"]["TeamMember"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Put a user of this company on its team, linked, with their role (owner and manager: manager; collector: AR); a user already on it is answered as they are */
+  putUserOnTeam: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TeamMemberFromUser"];
+      };
+    };
+    responses: {
+      /** @description The team member linked to the user */
       200: {
         content: {
           "application/json": components["schemas"]["TeamMember"];

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { putUserOnTeam } from '../../team/join';
 import { createTeamMember, getTeamMember, listTeamMembers, TEAM_ROLES, updateTeamMember } from '../../team/team';
 import { scopeOf } from '../context';
 import { CompanyParams, createRouter, idParams, json, jsonBody, problems, QueryBool, SECURITY, Text, Timestamp, Uuid } from '../openapi';
@@ -76,6 +77,17 @@ const patchRoute = createRoute({
   responses: { 200: json(TeamMember, 'The updated team member'), ...problems(400, 401, 403, 404, 409) },
 });
 
+const fromUserRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/team-members/from-user',
+  operationId: 'putUserOnTeam',
+  tags: TAGS,
+  summary: 'Put a user of this company on its team, linked, with their role (owner and manager: manager; collector: AR); a user already on it is answered as they are',
+  security: SECURITY,
+  request: { params: CompanyParams, body: jsonBody(z.strictObject({ user_id: Uuid }).openapi('TeamMemberFromUser')) },
+  responses: { 200: json(TeamMember, 'The team member linked to the user'), ...problems(400, 401, 403, 404, 409) },
+});
+
 export function teamRoutes() {
   return createRouter()
     .openapi(listRoute, async (c) => {
@@ -85,5 +97,6 @@ export function teamRoutes() {
     })
     .openapi(getRoute, async (c) => c.json(await getTeamMember(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').member_id), 200))
     .openapi(createMemberRoute, async (c) => c.json(await createTeamMember(c.var.engine, scopeOf(c), c.req.valid('json')), 201))
+    .openapi(fromUserRoute, async (c) => c.json(await putUserOnTeam(c.var.engine, scopeOf(c), c.req.valid('json').user_id.toLowerCase()), 200))
     .openapi(patchRoute, async (c) => c.json(await updateTeamMember(c.var.engine, scopeOf(c), c.req.valid('param').member_id, c.req.valid('json')), 200));
 }

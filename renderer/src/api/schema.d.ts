@@ -2750,6 +2750,23 @@ export interface paths {
       };
     };
   };
+  "/api/companies/{company_id}/team-members/from-user": {
+    post: {
+      /** Put a user of this company on its team, linked, with their role (owner and manager: manager; collector: AR); a user already on it is answered as they are */
+      path: {
+        company_id: string;
+      };
+      body: components["schemas"]["TeamMemberFromUser"];
+      responses: {
+        200: components["schemas"]["TeamMember"];
+        400: components["schemas"]["Problem"];
+        401: components["schemas"]["Problem"];
+        403: components["schemas"]["Problem"];
+        404: components["schemas"]["Problem"];
+        409: components["schemas"]["Problem"];
+      };
+    };
+  };
   "/api/companies/{company_id}/team-members/{member_id}": {
     get: {
       /** One team member */
@@ -5924,6 +5941,9 @@ export interface components {
       user_id: string | null;
       created_at: string;
       updated_at: string;
+    };
+    TeamMemberFromUser: {
+      user_id: string;
     };
     TeamMemberList: {
       count: number;

@@ -70,6 +70,10 @@ export function TeamMembers({ companyId, isOwner }: { companyId: string; isOwner
   const [editing, setEditing] = useState<string | null>(null);
   const [inviting, setInviting] = useState(false);
   const members = useLoad((signal) => api.get('/api/companies/{company_id}/team-members', { path: { company_id: companyId }, signal }), [companyId, version]);
+  // Users who sign in but are not on the team yet (added before users and team members were one).
+  const users = useLoad((signal) => (isOwner ? api.get('/api/companies/{company_id}/members', { path: { company_id: companyId }, signal }) : Promise.resolve(null)), [companyId, version, isOwner]);
+  const onTeam = new Set((members.data?.data ?? []).map((m) => m.user_id));
+  const offTeam = (users.data?.members ?? []).filter((u) => u.role !== 'viewer' && !onTeam.has(u.user_id));
   const save = useSave();
   const reload = () => setVersion((v) => v + 1);
   return (
@@ -86,6 +90,28 @@ export function TeamMembers({ companyId, isOwner }: { companyId: string; isOwner
         The people customers are assigned to as AR or sales owners. Everyone who signs in to collect is here, with their user; a salesperson without a login can be added by name below.
       </p>
       {inviting && <InviteDialog companyId={companyId} onClose={() => setInviting(false)} onInvited={() => setVersion((v) => v + 1)} />}
+      {members.data && offTeam.length > 0 && (
+        <div className="notice" role="status" data-testid="off-team">
+          <span>These users sign in but are not on the team, so no customer can be assigned to them:</span>
+          <ul>
+            {offTeam.map((u) => (
+              <li key={u.user_id}>
+                {u.display_name} ({u.username}, {ACCESS_ROLES[u.role].toLowerCase()}){' '}
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  disabled={save.busy}
+                  onClick={async () => {
+                    if (await save.run(() => api.post('/api/companies/{company_id}/team-members/from-user', { path: { company_id: companyId }, body: { user_id: u.user_id } }), `${u.display_name} is on the team.`)) reload();
+                  }}
+                >
+                  Put on the team
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {members.error !== null && <ErrorBox what="the team" error={members.error} onRetry={members.reload} />}
       {members.data && (
         <table className="data-table" data-testid="team-table">
