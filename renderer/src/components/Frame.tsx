@@ -18,7 +18,6 @@ const NAV: Array<{ section: Section; label: string; icon: string }> = [
   { section: 'sequences', label: 'Sequences', icon: '⇶' },
   { section: 'queue', label: 'Queue', icon: '☰' },
   { section: 'team', label: 'Team', icon: '◎' },
-  { section: 'team', label: 'Team', icon: '◎' },
   { section: 'cash', label: 'Cash', icon: '¤' },
   { section: 'analytics', label: 'Analytics', icon: '▥' },
   { section: 'insights', label: 'Insights', icon: '✦' },
