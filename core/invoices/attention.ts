@@ -179,13 +179,15 @@ export function attentionEvents(sqlite: Sqlite, companyId: string, today: string
     }
   }
   if (byCustomer.size) {
-    // A customer-wide event concerns the customer's open invoices that are past due.
+    // A customer-wide event concerns the customer's open invoices that are past due; a customer's
+    // dunning step leaves a disputed invoice out of its email, so it is no step ready for that one.
     for (const r of prepared(
       sqlite,
-      `SELECT id, customer_id FROM invoices INDEXED BY invoices_customer
-       WHERE company_id = ? AND customer_id IN (SELECT value FROM json_each(?)) AND due_date < ? AND closing_reason IS NULL AND balance > 0`,
-    ).all(companyId, jsonList([...byCustomer.keys()]), today) as Array<{ id: string; customer_id: string }>) {
-      for (const note of byCustomer.get(r.customer_id)!) add(byInvoice, r.id, note);
+      `SELECT i.id, i.customer_id, EXISTS (SELECT 1 FROM disputes d WHERE d.company_id = i.company_id AND d.invoice_id = i.id AND d.status = 'open') AS disputed
+       FROM invoices i INDEXED BY invoices_customer
+       WHERE i.company_id = ? AND i.customer_id IN (SELECT value FROM json_each(?)) AND i.due_date < ? AND i.closing_reason IS NULL AND i.balance > 0`,
+    ).all(companyId, jsonList([...byCustomer.keys()]), today) as Array<{ id: string; customer_id: string; disputed: number }>) {
+      for (const note of byCustomer.get(r.customer_id)!) if (!(r.disputed && note.reason === 'dunning_ready')) add(byInvoice, r.id, note);
     }
   }
   const pressing = new Set([...byInvoice].filter(([, notes]) => isPressing(notes)).map(([id]) => id));
