@@ -66,6 +66,8 @@ describe('GET /api/companies/{id}/analytics/metrics (extension)', () => {
       as_of: '2026-03-15',
       currency: 'USD',
       current: march,
+      // The headline is a whole month: March is not over on the 15th, so February's.
+      headline_cei: { month: '2026-02', cei: 100, period: 'last_complete_month' },
       trend: [
         { month: '2026-01', dso: 31, best_possible_dso: 31, average_days_delinquent: 0, cei: 100, promise_kept_rate: null },
         { month: '2026-02', dso: 28, best_possible_dso: 28, average_days_delinquent: 0, cei: 100, promise_kept_rate: 50 },
@@ -80,6 +82,8 @@ describe('GET /api/companies/{id}/analytics/metrics (extension)', () => {
       as_of: '2026-02-28',
       currency: 'USD',
       current: { dso: 28, best_possible_dso: 28, average_days_delinquent: 0, cei: 100, promise_kept_rate: 50 },
+      // On its last day February is complete.
+      headline_cei: { month: '2026-02', cei: 100, period: 'last_complete_month' },
       trend: [{ month: '2026-02', dso: 28, best_possible_dso: 28, average_days_delinquent: 0, cei: 100, promise_kept_rate: 50 }],
     });
     const year = await call(app, 'GET', path(), { token });
