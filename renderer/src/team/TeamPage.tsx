@@ -154,8 +154,7 @@ export default function TeamPage({ companyId }: { companyId: string }) {
                     <th scope="col" className="num">Overdue</th>
                     <th scope="col" className="num">Touches</th>
                     <th scope="col" className="num">Queue</th>
-                    <th scope="col" className="num">Promises obtained</th>
-                    <th scope="col" className="num">Kept / broken</th>
+                    <th scope="col" className="num">Promises obtained / kept / broken</th>
                     <th scope="col" className="num">Cash collected</th>
                     <th scope="col" className="num">CEI</th>
                     <th scope="col" className="num">DSO</th>
@@ -170,9 +169,8 @@ export default function TeamPage({ companyId }: { companyId: string }) {
                       <td className="num">{formatMoney(c.overdue_balance, v.currency)}</td>
                       <td className="num">{formatCount(c.touches)}</td>
                       <td className="num">{formatCount(c.queue_backlog)}</td>
-                      <td className="num">{formatCount(c.promises_obtained)}</td>
                       <td className="num" title={c.promise_kept_rate === null ? 'No promise was judged this week' : `${c.promise_kept_rate}% kept`}>
-                        {c.promises_kept} / {c.promises_broken}
+                        {formatCount(c.promises_obtained)} / {c.promises_kept} / {c.promises_broken}
                       </td>
                       <td className="num">{formatMoney(c.cash_collected, v.currency)}</td>
                       <td className="num">{pct(c.cei)}</td>
