@@ -1,13 +1,15 @@
 /**
- * The weekly team digest: each Monday (or the first start of the week) one job per company on the
- * bulk lane emails the team view's figures to its managers (team members marked manager, and users
- * whose role in the company is manager), over the company's default connection, through the mail
- * door's internal entrance (internal mail: the contact rule is for customers).
+ * The weekly team digest: one job per company and week on the bulk lane, due the next Monday at
+ * 06:00 UTC (run at the next start when the app was closed then), emails the team view's figures
+ * to its managers (team members marked manager, and users whose role in the company is manager),
+ * over the company's default connection, through the mail door's internal entrance (internal
+ * mail: the contact rule is for customers). A company's first digest is the Monday after it is
+ * first seen, never at once on a start.
  */
 import { today } from '../clock';
 import { workingDate } from '../companies/as-of';
 import { replicatedCompanies } from '../db/replicas';
-import { fromEpochDay, longDate, toEpochDay } from '../dates';
+import { addDays, fromEpochDay, longDate, toEpochDay } from '../dates';
 import { defaultConnection } from '../email/connections';
 import { handInternalToSmtp } from '../email/outbox';
 import { type Engine, runCommand, systemActor } from '../engine';
@@ -24,12 +26,17 @@ export function weekStart(date: string): string {
   return fromEpochDay(day - ((day + 3) % 7));
 }
 
-/** Queues this week's digest of every company (once a week each: queuing again adds nothing). */
+/** The first Monday after a date (a Monday's is the one a week later). */
+export function nextMonday(date: string): string {
+  return addDays(weekStart(date), 7);
+}
+
+/** Queues each company's next digest, due the coming Monday morning (once a week each: queuing again adds nothing). */
 export async function queueTeamDigests(engine: Pick<Engine, 'db' | 'clock'>): Promise<number> {
-  const week = weekStart(today(engine.clock));
+  const monday = nextMonday(today(engine.clock));
   const companies = await engine.db.selectFrom('companies').select('id').where('id', 'not in', replicatedCompanies(engine.db)).execute();
   if (companies.length === 0) return 0;
-  const jobs = companies.map((c) => ({ companyId: c.id, kind: TEAM_DIGEST, idempotencyKey: `${TEAM_DIGEST}:${c.id}:${week}`, payload: { week } }));
+  const jobs = companies.map((c) => ({ companyId: c.id, kind: TEAM_DIGEST, idempotencyKey: `${TEAM_DIGEST}:${c.id}:${monday}`, payload: { week: monday }, runAfter: `${monday}T06:00:00.000Z` }));
   const queued = await runCommand(engine, 'queue_team_digests', { actor: systemActor, companyId: null }, (tx) => enqueueJobs(tx, jobs));
   return queued.filter((j) => j.created).length;
 }

@@ -6,7 +6,7 @@
  * the managers over a real SMTP server, its CSV the same as the export.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { queueTeamDigests, weekStart } from '../../core/analytics/team-digest';
+import { nextMonday, queueTeamDigests } from '../../core/analytics/team-digest';
 import { collectionEffectiveness, countBackDso, promiseKeptRate } from '../../core/analytics/metrics';
 import { addDays } from '../../core/dates';
 import { newId } from '../../core/ids';
@@ -164,21 +164,28 @@ describe('the team view', () => {
     expect(lines[1].split(',').slice(0, 4)).toEqual(['Ann Archer', '2', '1500.00', '1000.00']);
     expect(lines).toHaveLength(4);
 
-    // The weekly digest: queued once for the week on the bulk lane, emailed to the managers.
+    // The weekly digest: queued once a week on the bulk lane, due the next Monday morning (nothing goes out today), emailed to the managers.
     expect(await queueTeamDigests(w.engine)).toBeGreaterThanOrEqual(1);
     expect(await queueTeamDigests(w.engine)).toBe(0);
-    const job = await w.engine.db.selectFrom('jobs').select(['kind', 'idempotency_key']).where('company_id', '=', w.company).where('kind', '=', 'team_digest').executeTakeFirstOrThrow();
-    expect(job.idempotency_key).toBe(`team_digest:${w.company}:${weekStart(AS_OF)}`);
+    const job = await w.engine.db.selectFrom('jobs').select(['kind', 'idempotency_key', 'run_after']).where('company_id', '=', w.company).where('kind', '=', 'team_digest').executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ idempotency_key: `team_digest:${w.company}:2026-11-30`, run_after: '2026-11-30T06:00:00.000Z' });
+    expect(nextMonday(AS_OF)).toBe('2026-11-30');
+    await createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
+    expect(smtp.messages).toHaveLength(0);
+    w.engine.clock.set('2026-11-30T06:00:00.000Z');
     await createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
     const [mail] = await smtp.waitFor(1);
     expect(mail.to).toEqual(['helen@acme-supply.test']);
-    expect(mail.subject).toBe('Acme Supply: the collectors\' week to November 23, 2026');
+    expect(mail.subject).toBe('Acme Supply: the collectors\' week to November 30, 2026');
+    // The figures of the Monday it went out, as the view gives them for that day.
+    const monday = (await w.api('GET', w.path('/team-view?as_of=2026-11-30'), undefined, mia.token)).body.collectors as Array<Record<string, number>>;
     const text = mail.text.replace(/\r\n/g, '\n');
-    expect(text).toContain('Ann Archer\n  Customers: 2; open $1,500.00, overdue $1,000.00\n  Touches: 1; queue backlog: 0\n  Promises obtained: 2; kept 1, broken 1 (kept rate 50%)');
-    expect(text).toContain('Ben Baker\n  Customers: 1; open $500.00, overdue $500.00\n  Touches: 1; queue backlog: 1');
+    expect(text).toContain(`Ann Archer\n  Customers: 2; open $1,500.00, overdue $1,000.00\n  Touches: ${monday[0].touches}; queue backlog: ${monday[0].queue_backlog}`);
+    expect(text).toContain(`Ben Baker\n  Customers: 1; open $500.00, overdue $500.00\n  Touches: ${monday[1].touches}; queue backlog: ${monday[1].queue_backlog}`);
+    const exported = String((await w.api('GET', w.path('/team-view/export?as_of=2026-11-30'), undefined, mia.token)).body).trim().split(/\r\n/);
     const { simpleParser } = await import('mailparser');
     const parsed = await simpleParser(mail.raw);
-    expect(parsed.attachments[0].content.toString('utf8').trim().split(/\r\n/)).toEqual(lines);
+    expect(parsed.attachments[0].content.toString('utf8').trim().split(/\r\n/)).toEqual(exported);
   });
 
   it('is for managers and owners only; a future date is refused', async () => {
