@@ -57,7 +57,11 @@ function byOwner(sqlite: Sqlite, query: string, params: Record<string, string>):
   return new Map(rows.map((r) => [r.owner, r.value]));
 }
 
-/** Receivables of each owner's book at the end of `date`: open, and the part not past due (the aging's rule for a date). */
+/**
+ * Receivables of each owner's book at the end of `date`: open, and the part not past due (the
+ * aging's rule for a date). An invoice closed by then (paid, credited or written off) owes nothing
+ * then, which keeps the read to the invoices open at the date.
+ */
 function receivablesAt(sqlite: Sqlite, companyId: string, date: string): Map<string, { total: number; current: number }> {
   const rows = sqlite
     .prepare(
@@ -65,7 +69,7 @@ function receivablesAt(sqlite: Sqlite, companyId: string, date: string): Map<str
               i.total_amount - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL') AND p.payment_date <= :date), 0) AS open
        FROM invoices i JOIN customers c ON c.id = i.customer_id
        WHERE i.company_id = :company AND i.invoice_date <= :date
-         AND NOT (coalesce(i.closing_reason, '') IN ('credit_memo','written_off') AND coalesce(i.closed_date, '') <= :date)`,
+         AND (i.closed_date IS NULL OR i.closed_date > :date)`,
     )
     .all({ company: companyId, date }) as Array<{ owner: string; due: string; open: number }>;
   const out = new Map<string, { total: number; current: number }>();
