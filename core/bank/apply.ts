@@ -66,7 +66,16 @@ export async function applyIn(
   tx: CommandTx,
   scope: Scope,
   entry: TransactionRow,
-  plan: { allocations: Array<{ invoice_id: string; amount: number }>; unapplied: number; customerId?: string | null; note: string | null; short?: ShortPayment; automatic: boolean },
+  plan: {
+    allocations: Array<{ invoice_id: string; amount: number }>;
+    unapplied: number;
+    customerId?: string | null;
+    note: string | null;
+    short?: ShortPayment;
+    automatic: boolean;
+    /** What the matching found, written with the state (an automatic application). */
+    matched?: Partial<Pick<BankTransactionsTable, 'confidence' | 'candidates' | 'flag'>>;
+  },
 ): Promise<void> {
   const companyId = scope.companyId;
   const errors: FieldErrors = {};
@@ -92,7 +101,7 @@ export async function applyIn(
     else if (a.amount > invoice.balance) add(field, `${formatMoney(a.amount, entry.currency)} is more than ${invoice.invoice_number}'s open ${formatMoney(invoice.balance, invoice.currency)}: put the rest in unapplied_amount`);
     if (invoice.currency !== entry.currency) add(field, `${invoice.invoice_number} is in ${invoice.currency}, the credit in ${entry.currency}`);
   });
-  let customerId = invoices.length ? byId.get(ids[0])!.customer_id : (plan.customerId?.toLowerCase() ?? null);
+  const customerId = invoices.length ? byId.get(ids[0])!.customer_id : (plan.customerId?.toLowerCase() ?? null);
   if (plan.unapplied > 0 && !customerId) add('customer_id', 'Say which customer the unapplied cash belongs to');
   if (customerId && !invoices.length) {
     const customer = await tx.db.selectFrom('customers').select('id').where('company_id', '=', companyId).where('id', '=', customerId).executeTakeFirst();
@@ -114,10 +123,10 @@ export async function applyIn(
       transaction_id: reference ? reference.slice(0, 200) : null,
       notes: plan.note ? plan.note.slice(0, 5000) : 'Applied from a bank statement',
     });
-    const after = await tx.db.selectFrom('invoices').select(['balance']).where('id', '=', invoice.id).executeTakeFirstOrThrow();
-    await withdrawProposals(tx, companyId, { kind: 'payment', customerId: invoice.customer_id, invoiceId: invoice.id, paidInFull: after.balance <= 0, on: paidOn });
+    const left = invoice.balance - a.amount;
+    await withdrawProposals(tx, companyId, { kind: 'payment', customerId: invoice.customer_id, invoiceId: invoice.id, paidInFull: left <= 0, on: paidOn });
     let short: ShortPayment['action'] | null = null;
-    if (after.balance > 0 && plan.short) {
+    if (left > 0 && plan.short) {
       short = plan.short.action;
       if (short === 'dispute') await openDisputeIn(tx, scope, { invoice_id: invoice.id, reason: plan.short.reason.trim() });
       else await writeOff(tx, invoice.id, plan.short.reason.trim());
@@ -132,8 +141,7 @@ export async function applyIn(
   }
   const account = normalizeAccount(entry.counterparty_account);
   if (account && customerId) await learnAccount(tx, companyId, account, customerId, paidOn);
-  customerId ??= null;
-  const changes = { state: 'applied' as const, customer_id: customerId, note: plan.note, updated_at: tx.now };
+  const changes = { ...plan.matched, state: 'applied' as const, customer_id: customerId ?? null, note: plan.note, updated_at: tx.now };
   await tx.db.updateTable('bank_transactions').set(changes).where('id', '=', entry.id).execute();
   await tx.record('bank_transaction', entry.id, 'update', changes);
 }

@@ -8,9 +8,10 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { chunks } from '../chunks';
+import { yieldToEventLoop } from '../yielding';
 import { INVOICE_NUMBER_KEY } from '../db/migrations/0370_bank';
 import { invoiceNumberKey, nameSimilarity, nameTokens, normalizeAccount, numberWrittenIn, referenceKeys } from './keys';
-import { type AdviceFact, type CreditFacts, type CustomerHint, type InvoiceFact, NAME_THRESHOLD, type ReferencedInvoice } from './match';
+import { type AdviceFact, type CreditFacts, type CustomerHint, type InvoiceFact, NAME_THRESHOLD, type ReferencedInvoice, subsetsSumming } from './match';
 import { customerRfPart, findRfs } from './rf';
 
 export interface CreditToMatch {
@@ -36,6 +37,8 @@ const MAX_OPEN_PER_CUSTOMER = 400;
 /** Customers sharing a name word past this many: the word says nothing (e.g. "Supply"). */
 const MAX_WORD_CUSTOMERS = 200;
 const MAX_NAME_HINTS = 3;
+/** Customers compared in full with a payer's name: those sharing most of its words. */
+const MAX_NAME_COMPARED = 20;
 const SAME_AMOUNT_LIMIT = 5;
 /** An announced payment counts for credits booked this many days around its date. */
 const ADVICE_WINDOW_DAYS = 15;
@@ -59,32 +62,54 @@ export interface CustomerIndex {
   byRfPart: Map<string, string>;
 }
 
-export function customerIndex(sqlite: BetterSqlite3.Database, companyId: string): CustomerIndex {
+/** Customers read per page while the index is built, the event loop served between pages. */
+const CUSTOMER_PAGE = 5000;
+const indexes = new Map<string, { version: string; index: CustomerIndex }>();
+
+/**
+ * The company's customer index, kept between imports and reviews (50,000 names take a quarter of
+ * a second to index) and built again when a customer was added, removed or changed.
+ */
+export async function customerIndex(sqlite: BetterSqlite3.Database, companyId: string): Promise<CustomerIndex> {
+  const v = sqlite.prepare('SELECT count(*) AS n, max(updated_at) AS u FROM customers WHERE company_id = ?').get(companyId) as { n: number; u: string | null };
+  const version = `${v.n}|${v.u}`;
+  const known = indexes.get(companyId);
+  if (known?.version === version) return known.index;
   const index: CustomerIndex = { byWord: new Map(), tokens: new Map(), names: new Map(), byRfPart: new Map() };
-  for (const row of sqlite.prepare('SELECT id, name FROM customers WHERE company_id = ?').iterate(companyId) as Iterable<{ id: string; name: string }>) {
-    const tokens = nameTokens(row.name);
-    index.tokens.set(row.id, tokens);
-    index.names.set(row.id, row.name);
-    index.byRfPart.set(customerRfPart(row.id), row.id);
-    for (const t of new Set(tokens)) {
-      const list = index.byWord.get(t);
-      if (list) list.push(row.id);
-      else index.byWord.set(t, [row.id]);
+  const page = sqlite.prepare(`SELECT id, name FROM customers WHERE company_id = ? AND id > ? ORDER BY id LIMIT ${CUSTOMER_PAGE}`);
+  for (let after = ''; ; ) {
+    const rows = page.all(companyId, after) as Array<{ id: string; name: string }>;
+    for (const row of rows) {
+      const tokens = nameTokens(row.name);
+      index.tokens.set(row.id, tokens);
+      index.names.set(row.id, row.name);
+      index.byRfPart.set(customerRfPart(row.id), row.id);
+      for (const t of new Set(tokens)) {
+        const list = index.byWord.get(t);
+        if (list) list.push(row.id);
+        else index.byWord.set(t, [row.id]);
+      }
     }
+    if (rows.length < CUSTOMER_PAGE) break;
+    after = rows[rows.length - 1].id;
+    await yieldToEventLoop();
   }
+  indexes.set(companyId, { version, index });
   return index;
 }
 
 /** The customers a payer's name is like, most alike first. */
 export function nameHints(index: CustomerIndex, payerTokens: string[]): CustomerHint[] {
-  const seen = new Set<string>();
+  // Customers sharing the payer's rarer words score first; only the best few are compared in full.
+  const shared = new Map<string, number>();
   for (const t of payerTokens) {
     const ids = index.byWord.get(t);
     if (!ids || ids.length > MAX_WORD_CUSTOMERS) continue;
-    for (const id of ids) seen.add(id);
+    for (const id of ids) shared.set(id, (shared.get(id) ?? 0) + 1 / ids.length + 1);
   }
+  const closest = [...shared.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_NAME_COMPARED);
   const hints: CustomerHint[] = [];
-  for (const id of seen) {
+  for (const [id] of closest) {
     const s = nameSimilarity(payerTokens, index.tokens.get(id) ?? []);
     if (s >= NAME_THRESHOLD) hints.push({ customer_id: id, customer_name: index.names.get(id) ?? '', strength: Math.round(s * 100) / 100, via: 'name' });
   }
@@ -211,14 +236,25 @@ export function gatherFacts(
     return { referenced, hints, advices, payerTokens };
   });
 
-  // Open invoices of every customer referenced or hinted at.
+  // Open invoices of every customer referenced or hinted at, but for credits their references settle
+  // already (one way to add up to the amount, one customer, no payer clearly someone else): most of
+  // a statement, and the reads they would cost are most of the matching's.
+  const settled = partial.map((p, n) => {
+    const open = p.referenced.map((r) => r.invoice).filter((i) => i.closing_reason === null && i.balance > 0 && i.currency === credits[n].currency);
+    const ways = open.length ? subsetsSumming(open, credits[n].amount) : [];
+    return ways.length === 1 && new Set(ways[0].map((i) => i.customer_id)).size === 1 && !p.hints.some((h) => h.via === 'name' && h.customer_id !== ways[0][0].customer_id && h.strength >= 0.9);
+  });
   const openByCustomer = new Map<string, InvoiceFact[]>();
   const wanted = new Set<string>();
-  for (const p of partial) {
+  partial.forEach((p, n) => {
+    if (settled[n]) return;
     for (const r of p.referenced) wanted.add(r.invoice.customer_id);
     for (const h of p.hints) wanted.add(h.customer_id);
-  }
-  const openOf = sqlite.prepare(`SELECT ${INVOICE_COLUMNS} FROM invoices WHERE company_id = ? AND customer_id = ? AND closing_reason IS NULL AND balance > 0 ORDER BY due_date, id LIMIT ${MAX_OPEN_PER_CUSTOMER}`);
+  });
+  // Through the customer's index, named: by the balance or open-due index SQLite walked every open invoice of the company.
+  const openOf = sqlite.prepare(
+    `SELECT ${INVOICE_COLUMNS} FROM invoices INDEXED BY invoices_customer WHERE company_id = ? AND customer_id = ? AND closing_reason IS NULL AND balance > 0 ORDER BY due_date, id LIMIT ${MAX_OPEN_PER_CUSTOMER}`,
+  );
   for (const customerId of wanted) {
     const rows = openOf.all(companyId, customerId) as InvoiceRow[];
     openByCustomer.set(customerId, rows.map(remember).filter((i) => i.closing_reason === null && i.balance > 0));
@@ -235,7 +271,7 @@ export function gatherFacts(
       sameAmount = rows.slice(0, SAME_AMOUNT_LIMIT);
     }
     const byCustomer = new Map<string, InvoiceFact[]>();
-    for (const id of new Set([...p.referenced.map((r) => r.invoice.customer_id), ...p.hints.map((h) => h.customer_id)])) byCustomer.set(id, openByCustomer.get(id) ?? []);
+    if (!settled[n]) for (const id of new Set([...p.referenced.map((r) => r.invoice.customer_id), ...p.hints.map((h) => h.customer_id)])) byCustomer.set(id, openByCustomer.get(id) ?? []);
     return { referenced: p.referenced, customers: p.hints, openByCustomer: byCustomer, advices: p.advices, sameAmount, sameAmountMore, payerTokens: p.payerTokens };
   });
   return { facts, invoiceOf: (id) => invoices.get(id) };

@@ -16,7 +16,7 @@ import { NotFoundError, ValidationError, ConflictError } from '../errors';
 import { newId } from '../ids';
 import { yieldToEventLoop } from '../yielding';
 import { applyIn } from './apply';
-import { type Consumed, type CreditToMatch, customerIndex, type CustomerIndex, gatherFacts } from './facts';
+import { type Consumed, type CreditToMatch, customerIndex, gatherFacts } from './facts';
 import { entryIdentities } from './identity';
 import { type Decision, decide } from './match';
 import type { ParsedStatement, StatementFormat } from './statement';
@@ -48,8 +48,14 @@ export interface ImportStatementOptions {
   dryRun: boolean;
 }
 
-/** Credits matched per batch: one batch's reads and writes stay well under 100 ms. */
-export const MATCH_BATCH = 100;
+/**
+ * Credits written per transaction: each commit waits for the disk (FULL sync), so fewer and larger
+ * transactions, the import handing the event loop back inside them (its own connection: nothing
+ * else runs in its transaction).
+ */
+export const WRITE_BATCH = 250;
+/** Credits read and decided, or written, between two turns of the event loop: well under 100 ms. */
+const STEP = 20;
 /** Entries stored per insert before the event loop gets a turn. */
 const STORE_BATCH = 500;
 
@@ -73,8 +79,8 @@ async function existingIdentities(db: Db, companyId: string, identities: string[
 }
 
 /**
- * Matches credits in batches against the ledger as it is, each batch's credits seeing what the
- * earlier ones applied; `onBatch` gets each batch's decisions (and writes them, or not on a dry run).
+ * Matches credits in batches against the ledger as it is, each credit seeing what the earlier ones
+ * applied; `onBatch` gets each batch's decisions (and writes them, or not on a dry run).
  */
 async function matchInBatches(
   sqlite: BetterSqlite3.Database,
@@ -83,43 +89,50 @@ async function matchInBatches(
   credits: PendingRow[],
   onBatch: (batch: Array<{ row: PendingRow; decision: Decision }>) => Promise<void>,
 ): Promise<void> {
-  let customers: CustomerIndex | null = null;
+  if (!credits.length) return;
+  const customers = await customerIndex(sqlite, companyId);
   const consumed: Consumed = new Map();
-  for (const batch of chunks(credits, MATCH_BATCH)) {
-    customers ??= customerIndex(sqlite, companyId);
-    const { facts, invoiceOf } = gatherFacts(sqlite, companyId, batch, customers, consumed);
-    const decided = batch.map((row, n) => {
-      const decision = decide({ amount: row.amount, currency: row.currency, direction: 'credit', companyCurrency }, facts[n], invoiceOf);
-      if (decision.state === 'applied') {
-        for (const a of decision.proposal!.allocations) {
-          consumed.set(a.invoice_id, (consumed.get(a.invoice_id) ?? 0) + a.amount);
-          const invoice = invoiceOf(a.invoice_id)!;
-          invoice.balance -= a.amount;
-          if (invoice.balance <= 0) invoice.closing_reason = 'paid';
+  for (const batch of chunks(credits, WRITE_BATCH)) {
+    const decided: Array<{ row: PendingRow; decision: Decision }> = [];
+    for (const step of chunks(batch, STEP)) {
+      const { facts, invoiceOf } = gatherFacts(sqlite, companyId, step, customers, consumed);
+      step.forEach((row, n) => {
+        const decision = decide({ amount: row.amount, currency: row.currency, direction: 'credit', companyCurrency }, facts[n], invoiceOf);
+        if (decision.state === 'applied') {
+          for (const a of decision.proposal!.allocations) {
+            consumed.set(a.invoice_id, (consumed.get(a.invoice_id) ?? 0) + a.amount);
+            const invoice = invoiceOf(a.invoice_id)!;
+            invoice.balance -= a.amount;
+            if (invoice.balance <= 0) invoice.closing_reason = 'paid';
+          }
         }
-      }
-      return { row, decision };
-    });
+        decided.push({ row, decision });
+      });
+      await yieldToEventLoop();
+    }
     await onBatch(decided);
-    await yieldToEventLoop();
   }
 }
 
-/** Writes one batch's decisions: automatic applications (each checked again in the transaction) and the others' candidates. */
-async function writeDecisions(engine: Engineish & { db: Db }, companyId: string, actor: Actor, batch: Array<{ row: PendingRow; decision: Decision }>): Promise<void> {
+/**
+ * Writes one batch's decisions in one transaction: automatic applications (each checked again
+ * against the ledger first) and the others' candidates. `yieldInside`: the import's own
+ * connection, where handing the event loop back mid-transaction lets nothing else in.
+ */
+async function writeDecisions(engine: Engineish & { db: Db }, companyId: string, actor: Actor, batch: Array<{ row: PendingRow; decision: Decision }>, yieldInside: boolean): Promise<void> {
   await runCommand(engine, 'match_bank_transactions', { actor, companyId }, async (tx) => {
     const changes: Parameters<typeof tx.recordMany>[0] = [];
-    for (const { row, decision } of batch) {
+    for (const [n, { row, decision }] of batch.entries()) {
+      if (yieldInside && n % STEP === STEP - 1) await yieldToEventLoop();
       const candidates = JSON.stringify(decision.candidates);
       const matched = { customer_id: decision.customer_id, confidence: decision.confidence, candidates, flag: decision.flag, updated_at: tx.now };
       if (decision.state === 'applied') {
         const p = decision.proposal!;
-        await tx.db.updateTable('bank_transactions').set(matched).where('id', '=', row.id).execute();
         try {
-          await applyIn(tx, { companyId, actor }, { ...row, state: 'pending', end_to_end_id: row.end_to_end_id, counterparty_account: row.counterparty_account }, { allocations: p.allocations, unapplied: p.unapplied, note: null, automatic: true });
+          await applyIn(tx, { companyId, actor }, { ...row, state: 'pending' }, { allocations: p.allocations, unapplied: p.unapplied, note: null, automatic: true, matched: { confidence: decision.confidence, candidates, flag: decision.flag } });
           continue;
         } catch (err) {
-          // The ledger changed since it was read (a payment recorded meanwhile): nothing was written; review it.
+          // The ledger changed since it was read (a payment recorded meanwhile): applyIn checks before it writes, so nothing was; review it.
           if (!(err instanceof ValidationError || err instanceof ConflictError)) throw err;
         }
       }
@@ -150,7 +163,7 @@ const PENDING_COLUMNS = [
 /** Matches every credit of the company still waiting (this import's, and any a killed import left). */
 export async function matchPending(engine: Engineish & { db: Db; sqlite: BetterSqlite3.Database }, companyId: string, actor: Actor, currency: string): Promise<void> {
   const pending = (await engine.db.selectFrom('bank_transactions').select(PENDING_COLUMNS).where('company_id', '=', companyId).where('state', '=', 'pending').orderBy('created_at').orderBy('position').execute()) as PendingRow[];
-  await matchInBatches(engine.sqlite, companyId, currency, pending, (batch) => writeDecisions(engine, companyId, actor, batch));
+  await matchInBatches(engine.sqlite, companyId, currency, pending, (batch) => writeDecisions(engine, companyId, actor, batch, !engine.db.isTransaction));
 }
 
 /** Imports a statement read by one of core/bank/read's readers. */
@@ -258,7 +271,8 @@ async function importOn(engine: Engineish & { db: Db; sqlite: BetterSqlite3.Data
       }));
       for (const few of chunks(rows, 100)) await tx.db.insertInto('bank_transactions').values(few).execute();
       await tx.recordMany(rows.map((r) => ({ entity: 'bank_transaction', entityId: r.id, op: 'insert' as const, data: r })));
-      await yieldToEventLoop();
+      // On its own connection nothing else runs in this transaction while the event loop serves others.
+      if (!engine.db.isTransaction) await yieldToEventLoop();
     }
   });
   summary.id = statementId;

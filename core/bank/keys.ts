@@ -82,9 +82,17 @@ export function nameTokens(name: string): string[] {
     .filter((w) => w.length > 1 && !NOISE_WORDS.has(w));
 }
 
+/** Name words repeat across thousands of customers and payers: their letter pairs are worked out once. */
+const BIGRAM_CACHE_LIMIT = 100_000;
+const bigramCache = new Map<string, Set<string>>();
+
 function bigrams(word: string): Set<string> {
-  const grams = new Set<string>();
+  let grams = bigramCache.get(word);
+  if (grams) return grams;
+  grams = new Set<string>();
   for (let i = 0; i < word.length - 1; i++) grams.add(word.slice(i, i + 2));
+  if (bigramCache.size >= BIGRAM_CACHE_LIMIT) bigramCache.clear();
+  bigramCache.set(word, grams);
   return grams;
 }
 

@@ -278,7 +278,7 @@ export async function getTransaction(db: Db, sqlite: BetterSqlite3.Database, com
     const full = await db.selectFrom('bank_transactions').select(['booked_on', 'remittance_text', 'structured_reference', 'end_to_end_id', 'counterparty_name', 'counterparty_account']).where('id', '=', id).executeTakeFirstOrThrow();
     const company = await db.selectFrom('companies').select('currency').where('id', '=', companyId).executeTakeFirstOrThrow();
     const credit = { ...full, amount: row.amount_minor, currency: row.currency };
-    const { facts, invoiceOf } = gatherFacts(sqlite, companyId, [credit], customerIndex(sqlite, companyId), new Map());
+    const { facts, invoiceOf } = gatherFacts(sqlite, companyId, [credit], await customerIndex(sqlite, companyId), new Map());
     const decision = decide({ amount: credit.amount, currency: credit.currency, direction: 'credit', companyCurrency: company.currency }, facts[0], invoiceOf);
     view.candidates = decision.candidates;
     view.top_candidate = decision.candidates[0] ?? null;

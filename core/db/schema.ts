@@ -1142,7 +1142,116 @@ export interface WebhookDeliveriesTable {
 }
 
 
+export type BankTransactionState = 'pending' | 'applied' | 'suggested' | 'unmatched' | 'ignored' | 'debit';
+
+/** A bank statement file imported (0370, core/bank). Balances in signed minor units. */
+export interface BankStatementsTable {
+  id: string;
+  company_id: string;
+  format: string;
+  /** The statement's own id from the bank, when the file gives one. */
+  bank_statement_id: string | null;
+  account: string;
+  currency: string;
+  period_start: string | null;
+  period_end: string | null;
+  opening_balance: number | null;
+  closing_balance: number | null;
+  file_name: string | null;
+  entries: number;
+  credits: number;
+  debits: number;
+  duplicates: number;
+  /** JSON array of what the reader noticed, in words. */
+  warnings: string;
+  imported_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One booked entry of a statement (0370): unique per company by `identity`, so a re-import adds nothing. */
+export interface BankTransactionsTable {
+  id: string;
+  company_id: string;
+  statement_id: string;
+  identity: string;
+  position: number;
+  account: string;
+  booked_on: string;
+  value_on: string | null;
+  /** Positive minor units. */
+  amount: number;
+  direction: 'credit' | 'debit';
+  currency: string;
+  bank_reference: string | null;
+  end_to_end_id: string | null;
+  structured_reference: string | null;
+  remittance_text: string;
+  counterparty_name: string | null;
+  counterparty_account: string | null;
+  bank_code: string | null;
+  state: BankTransactionState;
+  flag: 'foreign_currency' | null;
+  customer_id: string | null;
+  confidence: number | null;
+  /** JSON: the ranked candidates found when it was matched. */
+  candidates: string;
+  note: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What applying a credit did (0370): one row per payment made, or the unapplied cash left on the customer. */
+export interface BankApplicationsTable {
+  id: string;
+  company_id: string;
+  transaction_id: string;
+  customer_id: string | null;
+  invoice_id: string | null;
+  payment_id: string | null;
+  kind: 'invoice' | 'unapplied';
+  amount: number;
+  automatic: Bool;
+  short_action: 'dispute' | 'write_off' | null;
+  note: string | null;
+  applied_by: string | null;
+  reversed_at: string | null;
+  reversed_by: string | null;
+  created_at: string;
+}
+
+/** A payer's bank account seen on applied credits of a customer (0370). */
+export interface BankPayerAccountsTable {
+  id: string;
+  company_id: string;
+  account: string;
+  customer_id: string;
+  times_applied: number;
+  last_applied_on: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A payment a customer announced (the portal, issue 39): a hint for matching its credit (0370). */
+export interface BankRemittanceAdvicesTable {
+  id: string;
+  company_id: string;
+  customer_id: string;
+  /** JSON array of invoice ids. */
+  invoice_ids: string;
+  paid_on: string;
+  amount: number;
+  reference: string | null;
+  created_at: string;
+}
+
+/** An event for scripts: what happened, read from the change record (0430). */
 export interface Database {
+  bank_statements: BankStatementsTable;
+  bank_transactions: BankTransactionsTable;
+  bank_applications: BankApplicationsTable;
+  bank_payer_accounts: BankPayerAccountsTable;
+  bank_remittance_advices: BankRemittanceAdvicesTable;
   bank_statements: BankStatementsTable;
   bank_transactions: BankTransactionsTable;
   bank_applications: BankApplicationsTable;
