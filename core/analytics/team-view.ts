@@ -14,6 +14,7 @@
  */
 import { addDays, monthOf, monthStart } from '../dates';
 import type { Engine } from '../engine';
+import { yieldToEventLoop } from '../yielding';
 import { collectionEffectiveness, countBackDso, promiseKeptRate } from './metrics';
 
 export interface CollectorFigures {
@@ -51,9 +52,13 @@ type Sqlite = Engine['database']['sqlite'];
 const startOf = (date: string) => `${date}T00:00:00.000Z`;
 const endOf = (date: string) => `${date}T23:59:59.999Z`;
 
-/** owner -> value, for one grouped query (owner '' stands for no owner). */
-function byOwner(sqlite: Sqlite, query: string, params: Record<string, string>): Map<string, number> {
+/**
+ * owner -> value, for one grouped query (owner '' stands for no owner). Each query hands the event
+ * loop back after it, so other requests go between the view's reads on a large ledger.
+ */
+async function byOwner(sqlite: Sqlite, query: string, params: Record<string, string>): Promise<Map<string, number>> {
   const rows = sqlite.prepare(query).all(params) as Array<{ owner: string; value: number }>;
+  await yieldToEventLoop();
   return new Map(rows.map((r) => [r.owner, r.value]));
 }
 
@@ -92,27 +97,27 @@ export async function teamView(engine: Pick<Engine, 'db' | 'database'>, companyI
   const members = await engine.db.selectFrom('team_members').select(['id', 'name', 'role', 'is_active']).where('company_id', '=', companyId).orderBy('name').orderBy('id').execute();
   const own = `coalesce(c.ar_owner_id, '')`;
 
-  const customers = byOwner(sqlite, `SELECT ${own} AS owner, count(*) AS value FROM customers c WHERE c.company_id = :company GROUP BY 1`, { company: companyId });
-  const open = byOwner(sqlite, `SELECT ${own} AS owner, sum(i.balance) AS value FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0 GROUP BY 1`, { company: companyId });
-  const overdue = byOwner(
+  const customers = await byOwner(sqlite, `SELECT ${own} AS owner, count(*) AS value FROM customers c WHERE c.company_id = :company GROUP BY 1`, { company: companyId });
+  const open = await byOwner(sqlite, `SELECT ${own} AS owner, sum(i.balance) AS value FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0 GROUP BY 1`, { company: companyId });
+  const overdue = await byOwner(
     sqlite,
     `SELECT ${own} AS owner, sum(i.balance) AS value FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0 AND i.due_date < :to GROUP BY 1`,
     { company: companyId, to: asOf },
   );
-  const touches = byOwner(
+  const touches = await byOwner(
     sqlite,
     `SELECT ${own} AS owner, count(*) AS value FROM communications m JOIN customers c ON c.id = m.customer_id
      WHERE m.company_id = :company AND m.occurred_at BETWEEN :from AND :to AND (m.kind IN ('call','note') OR (m.kind = 'email' AND m.direction = 'outbound')) GROUP BY 1`,
     week,
   );
   // Ready, or due and not yet marked ready (the Queue marks them when it is read), of an enrollment not paused.
-  const backlog = byOwner(
+  const backlog = await byOwner(
     sqlite,
     `SELECT ${own} AS owner, count(*) AS value FROM scheduled_steps s JOIN customers c ON c.id = s.customer_id JOIN sequence_enrollments e ON e.id = s.enrollment_id
      WHERE s.company_id = :company AND e.paused_kind IS NULL AND (s.status = 'ready' OR (s.status = 'scheduled' AND s.scheduled_at <= :to)) GROUP BY 1`,
     { company: companyId, to: endOf(asOf) },
   );
-  const obtained = byOwner(
+  const obtained = await byOwner(
     sqlite,
     `SELECT ${own} AS owner, count(*) AS value FROM communications m JOIN customers c ON c.id = m.customer_id
      WHERE m.company_id = :company AND m.occurred_at BETWEEN :from AND :to AND (m.promise_date IS NOT NULL OR (m.direction = 'inbound' AND m.reading_kind = 'promise')) GROUP BY 1`,
@@ -125,9 +130,9 @@ export async function teamView(engine: Pick<Engine, 'db' | 'database'>, companyI
        WHERE f.company_id = :company AND f.outcome = '${outcome}' AND f.judged_at BETWEEN :from AND :to GROUP BY 1`,
       week,
     );
-  const kept = judged('kept');
-  const broken = judged('broken');
-  const cash = byOwner(
+  const kept = await judged('kept');
+  const broken = await judged('broken');
+  const cash = await byOwner(
     sqlite,
     `SELECT ${own} AS owner, sum(p.amount) AS value FROM payments p JOIN invoices i ON i.id = p.invoice_id JOIN customers c ON c.id = i.customer_id
      WHERE p.company_id = :company AND p.status IN ('PAID','PARTIAL') AND p.payment_date BETWEEN :from AND :to GROUP BY 1`,
@@ -140,7 +145,9 @@ export async function teamView(engine: Pick<Engine, 'db' | 'database'>, companyI
     .all({ company: companyId, to: asOf }) as Array<{ owner: string; month: string; sales: number }>;
   const sales = new Map<string, Map<string, number>>();
   for (const r of salesRows) sales.set(r.owner, (sales.get(r.owner) ?? new Map()).set(r.month, r.sales));
+  await yieldToEventLoop();
   const opening = receivablesAt(sqlite, companyId, addDays(monthStart(monthOf(asOf)), -1));
+  await yieldToEventLoop();
   const closing = receivablesAt(sqlite, companyId, asOf);
 
   const figures = (memberId: string | null, name: string): CollectorFigures => {
