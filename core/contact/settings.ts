@@ -7,7 +7,8 @@ import type { ContactStop } from '../db/schema';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { CONTACT_HOLD_KINDS, type ContactHoldKind } from './rule';
-import { type ContactSettings, contactSettings, stopWords } from './store';
+import { stopWords } from '../holds/holds';
+import { type ContactSettings, contactSettings } from './store';
 
 export const STOP_REASON_MAX = 500;
 export const GRACE_DAYS_MAX = 60;

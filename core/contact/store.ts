@@ -9,8 +9,7 @@ import { sql } from 'kysely';
 import { chunks } from '../chunks';
 import type { Db } from '../db/connection';
 import { type CommandTx, type Engine, runCommand, systemActor } from '../engine';
-import type { ContactStop } from '../db/schema';
-import { shortDate } from '../holds/holds';
+import { stopWords } from '../holds/holds';
 import { chaseFacts } from '../holds/store';
 import { newId } from '../ids';
 import { CONTACT_HOLD_KINDS, type ContactAnswer, type ContactFacts, ContactHeldError, type ContactHoldKind, type ContactRequest, decideContact, reasonWords } from './rule';
@@ -71,14 +70,6 @@ export async function contactFacts(db: Reader, companyId: string, customerIds: s
     }
   }
   return out;
-}
-
-/** "Do not contact, set by Ann on Nov 20: asked us to write to their lawyer only" / "Paused by Ann on Nov 20: ...". */
-export function stopWords(r: { contact_stop: ContactStop | null; contact_stop_reason: string | null; contact_stop_by: string | null; contact_stop_at: string | null }, today: string): string {
-  const by = r.contact_stop_by ?? 'a person';
-  const when = r.contact_stop_at ? ` on ${shortDate(r.contact_stop_at, today)}` : '';
-  const why = r.contact_stop_reason ? `: ${r.contact_stop_reason}` : '';
-  return r.contact_stop === 'do_not_contact' ? `Do not contact, set by ${by}${when}${why}` : `Paused by ${by}${when}${why}`;
 }
 
 export interface ContactSettings {

@@ -1,11 +1,12 @@
 /**
  * What holds the chase of a customer's invoices, as pure rules: an open dispute (until resolved), a
- * standing promise to pay (until its date passes unpaid; one read automatically from a reply also
+ * standing promise to pay (until its date plus the company's grace days passes unpaid; one read automatically from a reply also
  * until a Resume), a real reply nobody has answered yet (a later email or call of ours answers it). The
  * facts are gathered by holds-store.ts; sequences, reminders and actions all ask these rules, so a
  * customer is never chased while they are waiting for us.
  */
-import type { PauseKind } from '../db/schema';
+import { addDays } from '../dates';
+import type { ContactStop, PauseKind } from '../db/schema';
 
 export type HoldKind = Exclude<PauseKind, 'manual'>;
 /** The order holds are named in when several stand: the one that ends last (or never) first. */
@@ -57,6 +58,8 @@ export interface ChaseFacts {
    * written: a "needs an answer" hold on it until we answer, a person resumes, or a dispute is opened.
    */
   proposedDisputes?: Array<{ invoiceId: string | null; at: string }>;
+  /** The company's promise grace days: a promise pauses the chase until its date plus these, as the contact rule holds it. */
+  graceDays?: number;
 }
 
 export interface Hold {
@@ -75,6 +78,14 @@ const SHORT_YEAR = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'nume
 export function shortDate(date: string, today?: string): string {
   const format = today !== undefined && today.slice(0, 4) !== date.slice(0, 4) ? SHORT_YEAR : SHORT;
   return format.format(new Date(`${date.slice(0, 10)}T00:00:00Z`));
+}
+
+/** A person's stop on the customer in words: "Do not contact, set by Ann on Nov 20: asked us to write to their lawyer only" / "Paused by Ann on Nov 20: ...". */
+export function stopWords(r: { contact_stop: ContactStop | null; contact_stop_reason: string | null; contact_stop_by: string | null; contact_stop_at: string | null }, today: string): string {
+  const by = r.contact_stop_by ?? 'a person';
+  const when = r.contact_stop_at ? ` on ${shortDate(r.contact_stop_at, today)}` : '';
+  const why = r.contact_stop_reason ? `: ${r.contact_stop_reason}` : '';
+  return r.contact_stop === 'do_not_contact' ? `Do not contact, set by ${by}${when}${why}` : `Paused by ${by}${when}${why}`;
 }
 
 function numberOf(facts: ChaseFacts, invoiceId: string | null): string | null {
@@ -107,7 +118,8 @@ export function standingPromise(facts: ChaseFacts, today: string): PromiseFact |
 }
 
 export function promiseHold(facts: ChaseFacts, today: string): Hold | null {
-  const p = standingPromise(facts, today);
+  // Seen from `today - grace`, a promise in its grace days still stands (the contact rule's reading).
+  const p = standingPromise(facts, addDays(today, -(facts.graceDays ?? 0)));
   if (!p) return null;
   const about = p.invoiceId ? ` for ${numberOf(facts, p.invoiceId)}` : '';
   const reason = p.date ? `Paused: ${facts.customerName} promised payment${about} by ${shortDate(p.date, today)}` : `Paused: ${numberOf(facts, p.invoiceId) ?? facts.customerName} has a promise to pay`;
@@ -159,7 +171,7 @@ export interface PausedState {
  * open, and no other promise stands in its place.
  */
 export function promiseMissed(before: PausedState, after: Hold | null, facts: ChaseFacts, today: string): boolean {
-  if (before.kind !== 'promise' || before.until === null || before.until >= today) return false;
+  if (before.kind !== 'promise' || before.until === null || addDays(before.until, facts.graceDays ?? 0) >= today) return false;
   if (after?.kind === 'promise') return false;
   return isOpen(facts, before.invoiceId);
 }

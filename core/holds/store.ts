@@ -32,9 +32,10 @@ export function setPromiseReader(reader: PromiseReader): void {
 /** The chase facts of each customer named (ids already the company's). */
 export async function chaseFacts(db: Reader, companyId: string, customerIds: string[]): Promise<Map<string, ChaseFacts>> {
   const out = new Map<string, ChaseFacts>();
+  const graceDays = (await db.selectFrom('companies').select('promise_grace_days').where('id', '=', companyId).executeTakeFirst())?.promise_grace_days ?? 0;
   for (const ids of chunks([...new Set(customerIds)])) {
     const customers = await db.selectFrom('customers').select(['id', 'name']).where('company_id', '=', companyId).where('id', 'in', ids).execute();
-    for (const c of customers) out.set(c.id, { customerName: c.name, openInvoices: [], lastReplyAt: null, lastAnswerAt: null, replyHandledAt: null, resumedAt: null, promises: [], disputes: [] });
+    for (const c of customers) out.set(c.id, { customerName: c.name, openInvoices: [], lastReplyAt: null, lastAnswerAt: null, replyHandledAt: null, resumedAt: null, promises: [], disputes: [], graceDays });
     const open = await db
       .selectFrom('invoices')
       .select(['id', 'customer_id', 'invoice_number'])

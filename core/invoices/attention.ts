@@ -137,8 +137,9 @@ const replies: Source = ({ sqlite, companyId, now }) => {
 
 /**
  * Sequence steps that are ready, or scheduled for a time that has passed (the queue promotes them on
- * read), and that can go: not of a paused enrollment, not held by the contact rule, not about a
- * disputed invoice. A held step is no work for today: it never reads "ready".
+ * read), and that can go: not of a paused enrollment, not of a customer a person stopped (paused or
+ * do not contact), not held by the contact rule, not about a disputed invoice. A held step is no
+ * work for today: it never reads "ready".
  */
 const readyDunningSteps: Source = ({ sqlite, companyId, now }) =>
   (
@@ -148,7 +149,8 @@ const readyDunningSteps: Source = ({ sqlite, companyId, now }) =>
          JOIN sequence_enrollments e ON e.id = s.enrollment_id
        WHERE s.company_id = ? AND (s.status = 'ready' OR (s.status = 'scheduled' AND s.scheduled_at <= ?))
          AND e.paused_kind IS NULL AND (s.error IS NULL OR s.error NOT LIKE 'Held: %')
-         AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.company_id = s.company_id AND d.invoice_id = s.invoice_id AND d.status = 'open')`,
+         AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.company_id = s.company_id AND d.invoice_id = s.invoice_id AND d.status = 'open')
+         AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.id = s.customer_id AND c.contact_stop IS NOT NULL)`,
     ).all(companyId, now) as Array<{ invoice_id: string | null; customer_id: string; label: string }>
   ).map((r) => ({ invoiceId: r.invoice_id, customerId: r.customer_id, note: dunningNote(r.label) }));
 

@@ -5,6 +5,7 @@
 import { workingDate } from '../companies/as-of';
 import type { Engine } from '../engine';
 import { NotFoundError } from '../errors';
+import { stopWords } from '../holds/holds';
 import { prepared } from '../db/statements';
 import { readSnapshot, type Sqlite } from './reader';
 import { type InvoiceItem, type InvoiceRow, ITEM_COLUMNS, toItems } from './shape';
@@ -49,10 +50,15 @@ interface DetailRow extends InvoiceRow {
 /**
  * The scheduled steps of the customer's active enrollments that concern this invoice (steps for
  * the whole customer, or for this invoice), in schedule order; null without an active enrollment.
+ * A person's stop on the customer holds every pending step, in the contact rule's words.
  */
-function dunningPlan(sqlite: Sqlite, companyId: string, customerId: string, invoiceId: string): DunningStep[] | null {
+function dunningPlan(sqlite: Sqlite, companyId: string, customerId: string, invoiceId: string, today: string): DunningStep[] | null {
   const active = prepared(sqlite, `SELECT 1 FROM sequence_enrollments WHERE company_id = ? AND customer_id = ? AND status = 'active' LIMIT 1`).get(companyId, customerId);
   if (!active) return null;
+  const stop = prepared(sqlite, `SELECT contact_stop, contact_stop_reason, contact_stop_by, contact_stop_at FROM customers WHERE id = ? AND company_id = ? AND contact_stop IS NOT NULL`).get(customerId, companyId) as
+    | Parameters<typeof stopWords>[0]
+    | undefined;
+  const stopped = stop ? `Held: ${stopWords(stop, today)}.` : null;
   const rows = prepared(
     sqlite,
     `SELECT s.id, s.step_id, st.position, st.label, st.step_type, s.scheduled_date, s.status, s.sent_at,
@@ -86,7 +92,7 @@ function dunningPlan(sqlite: Sqlite, companyId: string, customerId: string, invo
     channel: CHANNEL[r.step_type],
     status: r.status,
     sent_at: r.sent_at,
-    held_reason: r.held_reason,
+    held_reason: stopped && (r.status === 'ready' || r.status === 'scheduled') ? stopped : r.held_reason,
   }));
 }
 
@@ -98,7 +104,7 @@ function readInvoiceDetail(sqlite: Sqlite, companyId: string, invoiceId: string,
   ).get(invoiceId.toLowerCase(), companyId) as DetailRow | undefined;
   if (!row) throw new NotFoundError('Invoice', invoiceId);
   const [item] = toItems(sqlite, companyId, [row], today);
-  const plan = dunningPlan(sqlite, companyId, row.customer_id, row.id);
+  const plan = dunningPlan(sqlite, companyId, row.customer_id, row.id, today);
   return {
     ...item,
     is_progress_invoice: row.parent_invoice_id !== null,

@@ -182,19 +182,19 @@ export interface EnrollInput {
   sequence_id: string;
   customer_id: string;
   start_date?: string;
-  /** A customer already in the sequence: keep that enrollment, or restart (a new one from start_date). Absent: 409. */
+  /** A customer already in the sequence: keep that enrollment, restart (a new one from start_date), or ask (409). Absent: keep, as the specification says. */
   on_enrolled?: OnEnrolled;
 }
 
-/** Enrolling someone already enrolled asks first: nothing changes until the caller says keep or restart. */
+/** `on_enrolled: ask` for someone already enrolled: nothing changes until the caller says keep or restart. */
 function alreadyEnrolled(message: string): DomainError {
   return new DomainError(409, 'already_enrolled', message, { on_enrolled: ['Say keep (the enrollment stays as it is) or restart (a new enrollment from the start date)'] });
 }
 
 /**
- * One customer: 201 with a new enrollment. Already in the sequence: 409 already_enrolled unless
- * on_enrolled says keep (200, the active enrollment untouched) or restart (the active one completes
- * as "re-enrolled" and a new one starts, 201).
+ * One customer: 201 with a new enrollment. Already in the sequence: keep (the default, the
+ * specification's 200 with the active enrollment untouched), restart (the active one completes as
+ * "re-enrolled" and a new one starts, 201), or ask (409 already_enrolled, nothing written).
  */
 export async function enrollCustomer(engine: Engine, scope: Scope, input: EnrollInput): Promise<{ created: boolean; enrollment: EnrollmentView }> {
   const result = await runCommand(engine, 'enroll_customer', scope, async (tx) => {
@@ -210,8 +210,9 @@ export async function enrollCustomer(engine: Engine, scope: Scope, input: Enroll
       .where('status', '=', 'active')
       .executeTakeFirst();
     if (existing) {
-      if (input.on_enrolled === 'keep') return { created: false, id: existing.id };
-      if (input.on_enrolled !== 'restart') {
+      const onEnrolled = input.on_enrolled ?? 'keep';
+      if (onEnrolled === 'keep') return { created: false, id: existing.id };
+      if (onEnrolled === 'ask') {
         const since = (await enrollmentRow(tx.db, scope.companyId, existing.id)).start_date;
         throw alreadyEnrolled(`${customer.name} is already in "${sequence.name}" (started ${shortDate(since)}). Keep that enrollment, or restart it from ${shortDate(startDate)}.`);
       }
@@ -234,10 +235,11 @@ export interface BulkEnrollResult {
 }
 
 /**
- * Many customers, one start date, all in one transaction. When some are already actively enrolled,
- * the caller says what happens to them (409 already_enrolled, nothing written, until it does):
- * restart completes the stale enrollment ("re-enrolled") and starts a new one (updated_count), keep
- * leaves it (kept_count). Unknown customers, or other companies', are skipped; a repeated id counts once.
+ * Many customers, one start date, all in one transaction. Those already actively enrolled go as the
+ * caller says: restart (the default, the specification's re-enrolment) completes the stale
+ * enrollment ("re-enrolled") and starts a new one (updated_count), keep leaves it (kept_count), ask
+ * refuses the request (409 already_enrolled, nothing written). Unknown customers, or other
+ * companies', are skipped; a repeated id counts once.
  */
 export async function bulkEnroll(engine: Engine, scope: Scope, sequenceId: string, input: { customer_ids: string[]; start_date?: string; on_enrolled?: OnEnrolled }): Promise<BulkEnrollResult> {
   if (input.customer_ids.length === 0) throw new ValidationError('The request body is invalid', { customer_ids: ['Must not be empty'] });
@@ -261,7 +263,8 @@ export async function bulkEnroll(engine: Engine, scope: Scope, sequenceId: strin
           .execute()
       ).map((r) => [r.customer_id, r.id]),
     );
-    if (active.size > 0 && input.on_enrolled === undefined) {
+    const onEnrolled = input.on_enrolled ?? 'restart';
+    if (active.size > 0 && onEnrolled === 'ask') {
       const names = (await tx.db.selectFrom('customers').select('name').where('id', 'in', [...active.keys()]).orderBy('name').limit(4).execute()).map((c) => c.name);
       const who = active.size === 1 ? `${names[0]} is` : `${active.size} of them (${names.slice(0, 3).join(', ')}${active.size > 3 ? ', …' : ''}) are`;
       throw alreadyEnrolled(`${who} already in "${sequence.name}". Keep their enrollment${active.size === 1 ? '' : 's'}, or restart from ${shortDate(startDate)}.`);
@@ -275,7 +278,7 @@ export async function bulkEnroll(engine: Engine, scope: Scope, sequenceId: strin
         continue;
       }
       const stale = active.get(customerId);
-      if (stale && input.on_enrolled === 'keep') {
+      if (stale && onEnrolled === 'keep') {
         result.kept_count += 1;
         continue;
       }

@@ -17,6 +17,7 @@ import { toMinor } from '../money';
 import { companyName, loadCustomers, loadInvoices, primaryInvoice, templateContext } from './context';
 import { DAY_WINDOW_MS, type EmailOut, heldForTheDay, sameLocalDay } from './daily-limit';
 import { dueDateRowsToPromote, mergeReadyRows, quietHold, syncDueSchedules } from './due-store';
+import { stopWords } from '../holds/holds';
 import { refreshHolds } from '../holds/store';
 import { assertNotPaused, assertReadyUnclaimed, CATEGORY_STATUSES, CAUGHT_UP, EMAIL_STEP_TYPE, isPastReady, LAST_TOUCH_QUIET_DAYS, type OwnerFilter, type QueueCategory, REPLIED, SKIPPED } from './rules';
 import { localDate } from '../zones';
@@ -154,12 +155,13 @@ export interface QueueRowView {
    * LAST_TOUCH_QUIET_DAYS days), 'emailed_today' (a due email step waiting for tomorrow: a sequence
    * already emailed the customer today, and one email a day goes out), 'replied' (cancelled because
    * the customer replied, before pauses existed), 'skipped' (the collector skipped it), 'caught_up'
-   * (an earlier email of a back-dated enrollment: one catch-up email went in its place); null otherwise.
+   * (an earlier email of a back-dated enrollment: one catch-up email went in its place), 'stopped'
+   * (a person stopped contact with the customer, paused or do not contact: see pause_reason); null otherwise.
    */
-  hold_reason: 'paused' | 'recent_contact' | 'emailed_today' | 'replied' | 'skipped' | 'caught_up' | null;
+  hold_reason: 'paused' | 'recent_contact' | 'emailed_today' | 'replied' | 'skipped' | 'caught_up' | 'stopped' | null;
   /** What pauses the step's enrollment: a hold found by itself or the collector's pause; null when running. */
   pause_kind: PauseKind | null;
-  /** The pause in words ("Paused: Tri-County promised payment by Nov 27"). */
+  /** The pause in words ("Paused: Tri-County promised payment by Nov 27"); a person's stop on the customer first, in the contact rule's words. */
   pause_reason: string | null;
   /** The collector's own subject and body, sent in place of the templates; null when not edited. */
   edited_subject: string | null;
@@ -269,6 +271,10 @@ function withColumns(q: ReturnType<typeof base>) {
     'e.stop_reason',
     'e.paused_kind',
     'e.paused_reason',
+    'c.contact_stop',
+    'c.contact_stop_reason',
+    'c.contact_stop_by',
+    'c.contact_stop_at',
     's.edited_subject',
     's.edited_body',
     's.edited_at',
@@ -316,6 +322,9 @@ async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promi
       (a, b) => a.due_date.localeCompare(b.due_date) || a.invoice_number.localeCompare(b.invoice_number),
     );
   return rows.map((r) => {
+    const pending = r.status === 'scheduled' || r.status === 'ready';
+    // A person's stop holds every channel: the step waits, in the rule's words, whatever its enrollment says.
+    const stopped = pending && r.contact_stop !== null ? stopWords(r, localDate(now, r.timezone)) : null;
     let subject = r.email_subject ?? r.edited_subject;
     const customer = customers.get(r.customer_id);
     if (subject === null && customer && previews.includes(r)) {
@@ -345,9 +354,9 @@ async function toViews(db: Db, companyId: string, rows: Row[], now: Date): Promi
       sent_at: r.sent_at,
       error: r.error,
       replied_at: r.replied_at,
-      hold_reason: holdReason(r, nowIso),
-      pause_kind: r.status === 'scheduled' || r.status === 'ready' ? r.paused_kind : null,
-      pause_reason: r.status === 'scheduled' || r.status === 'ready' ? r.paused_reason : null,
+      hold_reason: stopped ? 'stopped' : holdReason(r, nowIso),
+      pause_kind: pending ? r.paused_kind : null,
+      pause_reason: stopped ?? (pending ? r.paused_reason : null),
       edited_subject: r.edited_subject,
       edited_body: r.edited_body,
       edited_at: r.edited_at,
@@ -377,9 +386,9 @@ export async function enrollmentSteps(engine: Pick<Engine, 'db' | 'clock'>, comp
 function filtered(db: Db, companyId: string, f: QueueFilter) {
   // A row merged into another is sent in that row's email: the queue lists the email once.
   let q = base(db, companyId).where('s.status', 'in', CATEGORY_STATUSES[f.category]).where('s.merged_into', 'is', null);
-  // A paused enrollment's steps are listed under paused only: ready never offers one to send.
-  if (f.category === 'paused') q = q.where('e.paused_kind', 'is not', null);
-  else if (f.category !== 'history') q = q.where('e.paused_kind', 'is', null);
+  // A paused enrollment's steps, and those of a customer a person stopped, are listed under paused only: ready never offers one to send.
+  if (f.category === 'paused') q = q.where((eb) => eb.or([eb('e.paused_kind', 'is not', null), eb('c.contact_stop', 'is not', null)]));
+  else if (f.category !== 'history') q = q.where('e.paused_kind', 'is', null).where('c.contact_stop', 'is', null);
   if (f.stepTypes) q = q.where('st.step_type', 'in', f.stepTypes);
   if (f.sequenceId) q = q.where('s.sequence_id', '=', f.sequenceId.toLowerCase());
   if (f.enrollmentId) q = q.where('s.enrollment_id', '=', f.enrollmentId.toLowerCase());

@@ -161,8 +161,11 @@ export function caughtUpSteps(rows: Array<{ step_type: StepType; scheduled_date:
   return due.filter((r) => r.i !== latest.i && r.scheduled_date < today).map((r) => r.i);
 }
 
-/** What enrolling a customer already in the sequence does: keep the enrollment, or restart it. */
-export const ON_ENROLLED = ['keep', 'restart'] as const;
+/**
+ * What enrolling a customer already in the sequence does: keep the enrollment, restart it, or ask
+ * (refused with 409 already_enrolled, so the app can put the choice to a person first).
+ */
+export const ON_ENROLLED = ['keep', 'restart', 'ask'] as const;
 export type OnEnrolled = (typeof ON_ENROLLED)[number];
 
 /** A paused enrollment's step is neither sent nor completed until the pause ends (409 with the reason). */

@@ -29,8 +29,8 @@ const TABLE: Record<Hold, Record<Channel, RegExp | null>> = {
   // A reply the reader read as disputing INV-1: that invoice needs an answer first (the reply itself holds the customer too).
   reply_dispute: { sequence: /may dispute INV-1 \(their reply of Nov 23\)/, reminder: /may dispute INV-1/, action: /may dispute INV-1/, statement: /replied on Nov 23/ },
   promise: { sequence: /promised/, reminder: /promised/, action: /promised/, statement: null },
-  // Promised for Nov 21, two days ago: still held within the company's grace days (3 by default).
-  promise_grace: { sequence: /promised to pay INV-1 by Nov 21/, reminder: /promised to pay INV-1 by Nov 21/, action: /promised to pay INV-1 by Nov 21/, statement: null },
+  // Promised for Nov 21, two days ago: still held within the company's grace days (3 by default); the sequence's pause says it in its words.
+  promise_grace: { sequence: /promised payment for INV-1 by Nov 21/, reminder: /promised to pay INV-1 by Nov 21/, action: /promised to pay INV-1 by Nov 21/, statement: null },
   reply: { sequence: /replied on Nov 23/, reminder: /replied on Nov 23/, action: /replied on Nov 23/, statement: /replied on Nov 23/ },
   paused: { sequence: /Paused by/, reminder: /Paused by/, action: /Paused by/, statement: /Paused by/ },
   // A person's pause of the customer (not of one enrollment), and "do not contact": who and why.

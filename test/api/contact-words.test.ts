@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWorker } from '../../core/jobs/worker';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { nextStepWords } from '../../renderer/src/desk/glance-words';
+import { holdWords, type QueueRow } from '../../renderer/src/queue/words';
 import { addSmtpConnection } from '../support/reminders-fixtures';
 import { fixture, insertCommunicationRow } from '../support/rows';
 import { activeSequence, addCustomer, addInvoice, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
@@ -55,6 +56,57 @@ describe('words that match the facts', () => {
     expect(held).toMatchObject({ status: 'ready', held_reason: expect.stringMatching(/INV-10333 is disputed/) });
     expect(nextStepWords([held])).toMatch(/^Friendly reminder, on hold \(INV-10333 is disputed/);
     expect(await attention(g.first)).not.toContain('Dunning step ready: Friendly reminder');
+  });
+
+  it('a customer a person stopped: the panel, My work and the Queue say on hold in the rule’s words, never ready, until the stop is lifted', async () => {
+    const g = await enrolled();
+    const plan = async () => (await w.api('GET', w.path(`/invoices/${g.first}`))).body.dunning_plan;
+    const queue = async (category: string) => (await w.api('GET', w.path(`/sequences/queue?category=${category}&customer_id=${g.customer}`))).body.data as QueueRow[];
+    expect((await w.api('PUT', w.path(`/customers/${g.customer}/contact-stop`), { stop: 'do_not_contact', reason: 'Letters through their lawyer only' })).status).toBe(200);
+
+    const words = 'Do not contact, set by alice on Nov 23: Letters through their lawyer only';
+    // The rule's own answer, as a send would get it now: the panel and the Queue say the same.
+    expect((await w.api('GET', w.path(`/sequences/queue/${g.step}/preview`))).body.hold_reason).toBe(`Held: ${words}.`);
+    const [next] = await plan();
+    expect(next).toMatchObject({ status: 'ready', held_reason: `Held: ${words}.` });
+    expect(nextStepWords([next])).toBe(`Friendly reminder, on hold (${words})`);
+    expect(await attention(g.first)).not.toContain('Dunning step ready: Friendly reminder');
+    expect(await queue('ready')).toEqual([]);
+    const [paused] = await queue('paused');
+    expect(paused).toMatchObject({ id: g.step, hold_reason: 'stopped', pause_reason: words });
+    expect(holdWords(paused)).toBe(`On hold: ${words}`);
+
+    expect((await w.api('PUT', w.path(`/customers/${g.customer}/contact-stop`), { stop: null })).status).toBe(200);
+    expect(nextStepWords(await plan())).toBe('Friendly reminder, ready to go');
+    expect((await queue('ready')).map((r) => r.id)).toEqual([g.step]);
+    expect(await attention(g.first)).toContain('Dunning step ready: Friendly reminder');
+  });
+
+  it('a promise pauses the chase through the company’s grace days, as the rule holds it: the panel never says ready while a send would be held', async () => {
+    const sender = await addSmtpConnection(w.engine, w.company, smtp);
+    const customer = await addCustomer(w.engine, w.company, { name: 'Tri-County Supply', email: 'ap@tricounty.test' });
+    const invoice = await addInvoice(w.engine, w.company, customer, { number: 'INV-10400', total: 120_000, dueDate: '2026-10-01' });
+    const seq = await activeSequence(w, 'Standard follow-up', [STEP], { sender_connection_id: sender });
+    // The call was days ago: no quiet days after a touch, only the promise holds.
+    const call = await w.api('POST', w.path('/communications'), { customer_id: customer, invoice_id: invoice, kind: 'call', outcome: 'promised_to_pay', promise_date: '2026-11-24', occurred_at: '2026-11-16T15:00:00.000Z' });
+    expect(call.status).toBe(201);
+    await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: customer, start_date: '2026-11-23' });
+    const stepOf = async () => (await w.api('GET', w.path(`/sequences/queue?category=paused&customer_id=${customer}`))).body.data as Array<{ id: string; pause_kind: string | null; pause_reason: string | null }>;
+    const next = async () => nextStepWords((await w.api('GET', w.path(`/invoices/${invoice}`))).body.dunning_plan);
+    expect(await stepOf()).toMatchObject([{ pause_kind: 'promise', pause_reason: 'Paused: Tri-County Supply promised payment for INV-10400 by Nov 24' }]);
+
+    // The day after the promise, within the 3 grace days: the rule still holds the send, so the chase stays paused.
+    w.engine.clock.set('2026-11-25T12:00:00.000Z');
+    const [held] = await stepOf();
+    expect(held).toMatchObject({ pause_kind: 'promise' });
+    expect((await w.api('GET', w.path(`/sequences/queue/${held.id}/preview`))).body.hold_reason).toBe('Held: Tri-County Supply promised to pay INV-10400 by Nov 24.');
+    expect(await next()).toBe('Friendly reminder, on hold (Tri-County Supply promised payment for INV-10400 by Nov 24)');
+
+    // The day after the grace ends the promise is broken: the chase goes on, and the rule lets the send go.
+    w.engine.clock.set('2026-11-28T12:00:00.000Z');
+    expect(await stepOf()).toEqual([]);
+    expect((await w.api('GET', w.path(`/sequences/queue/${held.id}/preview`))).body.hold_reason).toBeNull();
+    expect(await next()).toBe('Friendly reminder, ready to go');
   });
 
   it('a past-due step for a customer whose only invoice is not yet due: the preview says it is held and why, the send sends nothing', async () => {

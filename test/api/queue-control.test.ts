@@ -40,19 +40,19 @@ describe("queue control: every upcoming step under the collector's hand", () => 
   const enroll = (body: Record<string, unknown>) => w.api('POST', w.path('/sequence-enrollments'), body);
   const stepsOf = async (enrollment: string) => (await w.api('GET', w.path(`/sequence-enrollments/${enrollment}`))).body.scheduled_steps as Row[];
 
-  it('asks before enrolling an enrolled customer: 409 changes nothing, keep leaves it, restart starts again from today', async () => {
+  it('asks before enrolling an enrolled customer when told to ask: 409 changes nothing, keep leaves it, restart starts again from today', async () => {
     const g = await world([email('Heads-up', 2), email('Reminder', 9)]);
     const first = await enroll({ sequence_id: g.seq.id, customer_id: g.customer, start_date: '2026-11-20' });
     expect(first.status).toBe(201);
     const changes = async () => Number((await w.engine.db.selectFrom('changes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const before = await changes();
 
-    const asked = await enroll({ sequence_id: g.seq.id, customer_id: g.customer });
+    const asked = await enroll({ sequence_id: g.seq.id, customer_id: g.customer, on_enrolled: 'ask' });
     expect(asked.status).toBe(409);
     expect(asked.headers.get('content-type')).toContain('application/problem+json');
     expect(asked.body).toMatchObject({ code: 'already_enrolled', detail: 'Globex is already in "Dunning" (started Nov 20). Keep that enrollment, or restart it from Nov 23.' });
     expect(asked.body.errors.on_enrolled).toHaveLength(1);
-    const bulkAsked = await w.api('POST', w.path(`/sequences/${g.seq.id}/enrollments/bulk`), { customer_ids: [g.customer] });
+    const bulkAsked = await w.api('POST', w.path(`/sequences/${g.seq.id}/enrollments/bulk`), { customer_ids: [g.customer], on_enrolled: 'ask' });
     expect([bulkAsked.status, bulkAsked.body.code]).toEqual([409, 'already_enrolled']);
     expect(await changes()).toBe(before);
 

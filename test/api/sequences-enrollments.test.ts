@@ -79,14 +79,15 @@ describe('enrollments', () => {
     expect(res.body.enrollment.start_date).toBe('2026-11-22');
   });
 
-  it('returns the active enrollment with 200 and created false when asked to keep it, instead of enrolling twice', async () => {
+  it('returns the active enrollment with 200 and created false, as the specification says, instead of enrolling twice', async () => {
     const first = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-11-25' });
-    // Without on_enrolled the caller is asked first (test/api/queue-control.test.ts).
-    expect((await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-12-25' })).status).toBe(409);
-    const again = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-12-25', on_enrolled: 'keep' });
+    // No on_enrolled: the specification's answer (the app asks first with on_enrolled ask, test/api/queue-control.test.ts).
+    const again = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-12-25' });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ created: false, enrollment: first.body.enrollment });
     expect((await detail(first.body.enrollment.id)).scheduled_steps).toHaveLength(3);
+    const kept = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-12-25', on_enrolled: 'keep' });
+    expect([kept.status, kept.body]).toEqual([200, again.body]);
   });
 
   it('refuses enrolling into a draft or archived sequence with 400 sequence_not_active', async () => {
@@ -121,7 +122,7 @@ describe('enrollments', () => {
     expect((await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme }, w.tokens.vic)).status).toBe(403);
   });
 
-  it('bulk-enrolls new customers, re-enrolls active ones with the new start date when asked to restart, and skips unknown ones', async () => {
+  it('bulk-enrolls new customers, re-enrolls active ones with the new start date (the specification’s default), and skips unknown ones', async () => {
     const initech = await addCustomer(w.engine, w.company, { name: 'Initech' });
     const theirs = await addCustomer(w.engine, w.other, { name: 'Not ours' });
     const stale = await w.api('POST', w.path('/sequence-enrollments'), { sequence_id: seq.id, customer_id: acme, start_date: '2026-11-01' });
@@ -129,7 +130,6 @@ describe('enrollments', () => {
     const res = await w.api('POST', w.path(`/sequences/${seq.id}/enrollments/bulk`), {
       customer_ids: [acme, globex, initech, MISSING, theirs, globex.toUpperCase()],
       start_date: '2026-12-01',
-      on_enrolled: 'restart',
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ enrolled_count: 2, updated_count: 1, kept_count: 0, skipped_count: 2, skipped_customer_ids: [MISSING, theirs] });

@@ -92,6 +92,8 @@ describe('the chase holds', () => {
 
   it('pauses on a promise logged with a call until its date passes unpaid, then resumes with the "promise missed" step', async () => {
     const t = await chased({}, [{ label: 'Promise missed', on_promise_missed: true, subject_template: 'About your promise', body_plain_template: 'We expected payment.', offset_time: '06:00' }]);
+    // No grace days: the promise ends with its date (the company's grace is test/api/contact-words.test.ts's).
+    expect((await w.api('PATCH', w.path('/contact-settings'), { promise_grace_days: 0 })).status).toBe(200);
     const call = await w.api('POST', w.path('/communications'), { customer_id: t.customer, invoice_id: t.invoice, kind: 'call', outcome: 'promised_to_pay', promise_date: '2026-11-27', body: 'In the Nov 27 check run' });
     expect(call.status).toBe(201);
     expect(await queue()).toEqual([]);

@@ -446,13 +446,13 @@ export interface paths {
     delete: operations["deleteSequenceStep"];
   };
   "/api/companies/{company_id}/sequences/{sequence_id}/enrollments/bulk": {
-    /** Enroll many customers into an active sequence; those already active are kept or re-enrolled as on_enrolled says (409 already_enrolled without it) */
+    /** Enroll many customers into an active sequence; those already active are re-enrolled (on_enrolled keep: left as they were; ask: 409 already_enrolled) */
     post: operations["bulkEnrollInSequence"];
   };
   "/api/companies/{company_id}/sequence-enrollments": {
     /** List enrollments, newest first */
     get: operations["listSequenceEnrollments"];
-    /** Enroll one customer; already active in the sequence: 409 already_enrolled unless on_enrolled says keep (200, the existing enrollment) or restart (201) */
+    /** Enroll one customer; already active in the sequence: 200 with the existing enrollment (on_enrolled restart: 201, a new one; ask: 409 already_enrolled) */
     post: operations["createSequenceEnrollment"];
   };
   "/api/companies/{company_id}/sequence-enrollments/{enrollment_id}": {
@@ -3304,16 +3304,16 @@ export interface components {
        */
       replied_at: string | null;
       /**
-       * @description paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last 3 days (quiet_days); emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector; caught_up (extension): an earlier email of a back-dated enrollment, skipped because one catch-up email goes in its place
+       * @description paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last 3 days (quiet_days); emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector; caught_up (extension): an earlier email of a back-dated enrollment, skipped because one catch-up email goes in its place; stopped (extension): a person stopped contact with the customer (paused or do not contact), in the contact rule's words in pause_reason; lifted on the customer, not by Resume
        * @enum {string|null}
        */
-      hold_reason: "paused" | "recent_contact" | "emailed_today" | "replied" | "skipped" | "caught_up" | null;
+      hold_reason: "paused" | "recent_contact" | "emailed_today" | "replied" | "skipped" | "caught_up" | "stopped" | null;
       /**
        * @description Extension: what pauses a pending step's enrollment
        * @enum {string|null}
        */
       pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
-      /** @description Extension: the pause in words */
+      /** @description Extension: the pause in words; a person's stop on the customer first (hold_reason stopped) */
       pause_reason: string | null;
       /** @description Extension: the collector's subject, sent in place of the template */
       edited_subject: string | null;
@@ -3712,7 +3712,7 @@ export interface components {
     };
     BulkEnrollResult: {
       enrolled_count: number;
-      /** @description Customers already active in the sequence, re-enrolled with the new start date (on_enrolled restart) */
+      /** @description Customers already active in the sequence, re-enrolled with the new start date (on_enrolled restart, the default) */
       updated_count: number;
       /** @description Extension: customers already active in the sequence, left as they were (on_enrolled keep) */
       kept_count: number;
@@ -3728,10 +3728,10 @@ export interface components {
        */
       start_date?: string;
       /**
-       * @description Extension: for a customer already actively enrolled, keep that enrollment as it is, or restart (it completes as re-enrolled and a new one starts on start_date). Absent, such a request is refused with 409 already_enrolled and nothing changes
+       * @description Extension: for a customer already actively enrolled, keep that enrollment as it is, restart (it completes as re-enrolled and a new one starts on start_date), or ask (the request is refused with 409 already_enrolled and nothing changes, so a person can choose). Absent: the specification's behaviour, keep for one customer, restart in bulk
        * @enum {string}
        */
-      on_enrolled?: "keep" | "restart";
+      on_enrolled?: "keep" | "restart" | "ask";
     };
     EnrollCustomerResult: {
       created: boolean;
@@ -3815,10 +3815,10 @@ export interface components {
        */
       start_date?: string;
       /**
-       * @description Extension: for a customer already actively enrolled, keep that enrollment as it is, or restart (it completes as re-enrolled and a new one starts on start_date). Absent, such a request is refused with 409 already_enrolled and nothing changes
+       * @description Extension: for a customer already actively enrolled, keep that enrollment as it is, restart (it completes as re-enrolled and a new one starts on start_date), or ask (the request is refused with 409 already_enrolled and nothing changes, so a person can choose). Absent: the specification's behaviour, keep for one customer, restart in bulk
        * @enum {string}
        */
-      on_enrolled?: "keep" | "restart";
+      on_enrolled?: "keep" | "restart" | "ask";
     };
     SequenceEnrollmentList: {
       count: number;
@@ -10725,7 +10725,7 @@ export interface operations {
       };
     };
   };
-  /** Enroll many customers into an active sequence; those already active are kept or re-enrolled as on_enrolled says (409 already_enrolled without it) */
+  /** Enroll many customers into an active sequence; those already active are re-enrolled (on_enrolled keep: left as they were; ask: 409 already_enrolled) */
   bulkEnrollInSequence: {
     parameters: {
       path: {
@@ -10825,7 +10825,7 @@ export interface operations {
       };
     };
   };
-  /** Enroll one customer; already active in the sequence: 409 already_enrolled unless on_enrolled says keep (200, the existing enrollment) or restart (201) */
+  /** Enroll one customer; already active in the sequence: 200 with the existing enrollment (on_enrolled restart: 201, a new one; ask: 409 already_enrolled) */
   createSequenceEnrollment: {
     parameters: {
       path: {
@@ -10838,7 +10838,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The customer was already actively enrolled and on_enrolled said keep */
+      /** @description The customer was already actively enrolled (kept as it was) */
       200: {
         content: {
           "application/json": components["schemas"]["EnrollCustomerResult"];

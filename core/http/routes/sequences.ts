@@ -186,12 +186,12 @@ const QueueRow = z
     sent_at: Timestamp.nullable(),
     error: z.string().nullable(),
     replied_at: Timestamp.nullable().openapi({ description: 'When the customer last replied by email; null if never' }),
-    hold_reason: z.enum(['paused', 'recent_contact', 'emailed_today', 'replied', 'skipped', 'caught_up']).nullable().openapi({
+    hold_reason: z.enum(['paused', 'recent_contact', 'emailed_today', 'replied', 'skipped', 'caught_up', 'stopped']).nullable().openapi({
       description:
-        `paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last ${LAST_TOUCH_QUIET_DAYS} days (quiet_days); emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector; caught_up (extension): an earlier email of a back-dated enrollment, skipped because one catch-up email goes in its place`,
+        `paused: its enrollment is paused (see pause_reason); recent_contact: a due email step held while the customer was contacted by hand in the last ${LAST_TOUCH_QUIET_DAYS} days (quiet_days); emailed_today (extension): a due email step waiting for tomorrow, since a sequence already emailed the customer today and one chase email a day goes out; replied: cancelled because the customer replied; skipped: skipped by a collector; caught_up (extension): an earlier email of a back-dated enrollment, skipped because one catch-up email goes in its place; stopped (extension): a person stopped contact with the customer (paused or do not contact), in the contact rule's words in pause_reason; lifted on the customer, not by Resume`,
     }),
     pause_kind: PauseKind.nullable().openapi({ description: "Extension: what pauses a pending step's enrollment" }),
-    pause_reason: z.string().nullable().openapi({ description: 'Extension: the pause in words' }),
+    pause_reason: z.string().nullable().openapi({ description: "Extension: the pause in words; a person's stop on the customer first (hold_reason stopped)" }),
     edited_subject: z.string().nullable().openapi({ description: "Extension: the collector's subject, sent in place of the template" }),
     edited_body: z.string().nullable().openapi({ description: "Extension: the collector's body (plain text), sent in place of the templates" }),
     edited_at: Timestamp.nullable(),
@@ -287,7 +287,7 @@ const EditBody = z
   .openapi('EditStepRequest', { description: 'Both null: back to the templates' });
 
 const OnEnrolled = z.enum(ON_ENROLLED).openapi({
-  description: 'Extension: for a customer already actively enrolled, keep that enrollment as it is, or restart (it completes as re-enrolled and a new one starts on start_date). Absent, such a request is refused with 409 already_enrolled and nothing changes',
+  description: "Extension: for a customer already actively enrolled, keep that enrollment as it is, restart (it completes as re-enrolled and a new one starts on start_date), or ask (the request is refused with 409 already_enrolled and nothing changes, so a person can choose). Absent: the specification's behaviour, keep for one customer, restart in bulk",
 });
 const EnrollBody = z
   .strictObject({ sequence_id: UuidValue, customer_id: UuidValue, start_date: DateString.optional().openapi({ description: "Default: today in the sequence's time zone" }), on_enrolled: OnEnrolled.optional() })
@@ -300,7 +300,7 @@ const BulkBody = z
 const BulkResult = z
   .object({
     enrolled_count: z.number().int(),
-    updated_count: z.number().int().openapi({ description: 'Customers already active in the sequence, re-enrolled with the new start date (on_enrolled restart)' }),
+    updated_count: z.number().int().openapi({ description: 'Customers already active in the sequence, re-enrolled with the new start date (on_enrolled restart, the default)' }),
     kept_count: z.number().int().openapi({ description: 'Extension: customers already active in the sequence, left as they were (on_enrolled keep)' }),
     skipped_count: z.number().int().openapi({ description: 'Customers not found in the company' }),
     skipped_customer_ids: z.array(Uuid),
@@ -663,12 +663,12 @@ const enrollRoute = createRoute({
   method: 'post',
   path: enrollPath,
   tags: [TAG],
-  summary: 'Enroll one customer; already active in the sequence: 409 already_enrolled unless on_enrolled says keep (200, the existing enrollment) or restart (201)',
+  summary: 'Enroll one customer; already active in the sequence: 200 with the existing enrollment (on_enrolled restart: 201, a new one; ask: 409 already_enrolled)',
   security: SECURITY,
   request: { params: CompanyParams, body: jsonBody(EnrollBody) },
   responses: {
     201: json(EnrollResult, 'A new enrollment'),
-    200: json(EnrollResult, 'The customer was already actively enrolled and on_enrolled said keep'),
+    200: json(EnrollResult, 'The customer was already actively enrolled (kept as it was)'),
     ...problems(400, 401, 403, 404, 409),
   },
 });
@@ -707,7 +707,7 @@ const bulkRoute = createRoute({
   method: 'post',
   path: `${seqPath}/{sequence_id}/enrollments/bulk`,
   tags: [TAG],
-  summary: 'Enroll many customers into an active sequence; those already active are kept or re-enrolled as on_enrolled says (409 already_enrolled without it)',
+  summary: 'Enroll many customers into an active sequence; those already active are re-enrolled (on_enrolled keep: left as they were; ask: 409 already_enrolled)',
   security: SECURITY,
   request: { params: SequenceParams, body: jsonBody(BulkBody) },
   responses: { 200: json(BulkResult, 'Counts'), ...problems(400, 401, 403, 404, 409) },

@@ -2168,7 +2168,7 @@ export interface paths {
       };
     };
     post: {
-      /** Enroll one customer; already active in the sequence: 409 already_enrolled unless on_enrolled says keep (200, the existing enrollment) or restart (201) */
+      /** Enroll one customer; already active in the sequence: 200 with the existing enrollment (on_enrolled restart: 201, a new one; ask: 409 already_enrolled) */
       path: {
         company_id: string;
       };
@@ -2515,7 +2515,7 @@ export interface paths {
   };
   "/api/companies/{company_id}/sequences/{sequence_id}/enrollments/bulk": {
     post: {
-      /** Enroll many customers into an active sequence; those already active are kept or re-enrolled as on_enrolled says (409 already_enrolled without it) */
+      /** Enroll many customers into an active sequence; those already active are re-enrolled (on_enrolled keep: left as they were; ask: 409 already_enrolled) */
       path: {
         company_id: string;
         sequence_id: string;
@@ -3666,7 +3666,7 @@ export interface components {
     BulkEnrollRequest: {
       customer_ids: string[];
       start_date?: string;
-      on_enrolled?: "keep" | "restart";
+      on_enrolled?: "keep" | "restart" | "ask";
     };
     BulkEnrollResult: {
       enrolled_count: number;
@@ -4262,7 +4262,7 @@ export interface components {
       sequence_id: string;
       customer_id: string;
       start_date?: string;
-      on_enrolled?: "keep" | "restart";
+      on_enrolled?: "keep" | "restart" | "ask";
     };
     EnrollCustomerResult: {
       created: boolean;
@@ -5578,7 +5578,7 @@ export interface components {
       sent_at: string | null;
       error: string | null;
       replied_at: string | null;
-      hold_reason: "paused" | "recent_contact" | "emailed_today" | "replied" | "skipped" | "caught_up" | null;
+      hold_reason: "paused" | "recent_contact" | "emailed_today" | "replied" | "skipped" | "caught_up" | "stopped" | null;
       pause_kind: "reply" | "promise" | "dispute" | "manual" | null;
       pause_reason: string | null;
       edited_subject: string | null;

@@ -217,7 +217,7 @@ export default function QueuePage({ companyId, tab: linked = null }: { companyId
           </section>
         )}
         {tab === 'paused' && rows.length > 0 && (
-          <p className="muted">These customers' sequences wait: a reply nobody has answered, a promise to pay that stands, a dispute, or a pause by a collector. Each goes on by itself once its reason ends.</p>
+          <p className="muted">These customers' sequences wait: a reply nobody has answered, a promise to pay that stands, a dispute, a pause by a collector, or a stop on the customer. Each goes on by itself once its reason ends.</p>
         )}
         {tab !== 'ready' && rows.length > 0 && (
           <SimpleRows companyId={companyId} rows={rows} quietDays={list.data?.quiet_days} history={tab === 'history'} onResume={tab === 'paused' ? resume : undefined} open={open} onOpen={setOpen} onDone={changed} />
@@ -413,9 +413,16 @@ function SimpleRow({
         </td>
         {onResume && (
           <td>
-            <button type="button" className="btn btn-small" onClick={() => onResume(row)}>
-              Resume<span className="sr-only"> the sequence for {row.customer_name}</span>
-            </button>
+            {row.hold_reason === 'stopped' ? (
+              // A person's stop is on the customer: lifted there, where it was set, not by resuming the sequence.
+              <AppLink to={companyPath(companyId, 'customers', row.customer)}>
+                Lift the stop<span className="sr-only"> on {row.customer_name}'s page</span>
+              </AppLink>
+            ) : (
+              <button type="button" className="btn btn-small" onClick={() => onResume(row)}>
+                Resume<span className="sr-only"> the sequence for {row.customer_name}</span>
+              </button>
+            )}
           </td>
         )}
       </tr>

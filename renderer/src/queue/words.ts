@@ -35,6 +35,7 @@ const HOLD_WORDS: Record<NonNullable<QueueRow['hold_reason']>, string> = {
   replied: 'Stopped: the customer replied',
   skipped: 'Skipped',
   caught_up: 'Skipped: one catch-up email went in its place',
+  stopped: 'On hold: a person stopped contact with the customer',
 };
 
 /**
@@ -43,6 +44,8 @@ const HOLD_WORDS: Record<NonNullable<QueueRow['hold_reason']>, string> = {
  */
 export function holdWords(row: Pick<QueueRow, 'hold_reason' | 'pause_reason'>, quietDays?: number): string | null {
   if (row.hold_reason === 'paused') return row.pause_reason ?? HOLD_WORDS.paused;
+  // A person's stop reads as the contact rule words it ("Do not contact, set by Ann on Nov 20: ...").
+  if (row.hold_reason === 'stopped') return row.pause_reason ? `On hold: ${row.pause_reason}` : HOLD_WORDS.stopped;
   if (row.hold_reason === 'recent_contact' && quietDays !== undefined) return `Held: the customer was contacted by hand in the last ${daysWords(quietDays)}`;
   return row.hold_reason ? HOLD_WORDS[row.hold_reason] : null;
 }

@@ -1,18 +1,19 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
 
-export type OnEnrolled = 'keep' | 'restart';
+export type OnEnrolled = 'keep' | 'restart' | 'ask';
 
 /**
- * Enrolling customers already in the sequence asks first (the API's 409 already_enrolled): keep
- * their enrollment as it is, or restart it from the start date. `withChoice` runs an enrollment;
- * asked, it shows the dialog and runs it again with the answer (null when cancelled).
+ * Enrolling customers already in the sequence asks the person first: the enrollment goes with
+ * `on_enrolled: ask` (the API's 409 already_enrolled, nothing written, when someone is enrolled),
+ * never with the API's silent default. `withChoice` runs an enrollment; asked, it shows the dialog
+ * and runs it again with the answer, keep or restart (null when cancelled).
  */
-export function useEnrollChoice(): { withChoice: <T>(call: (onEnrolled?: OnEnrolled) => Promise<T>) => Promise<T | null>; dialog: ReactNode } {
+export function useEnrollChoice(): { withChoice: <T>(call: (onEnrolled: OnEnrolled) => Promise<T>) => Promise<T | null>; dialog: ReactNode } {
   const [asking, setAsking] = useState<{ detail: string; answer: (choice: OnEnrolled | null) => void } | null>(null);
-  async function withChoice<T>(call: (onEnrolled?: OnEnrolled) => Promise<T>): Promise<T | null> {
+  async function withChoice<T>(call: (onEnrolled: OnEnrolled) => Promise<T>): Promise<T | null> {
     try {
-      return await call();
+      return await call('ask');
     } catch (err) {
       if (!(err instanceof ApiError) || err.problem?.code !== 'already_enrolled') throw err;
       const choice = await new Promise<OnEnrolled | null>((answer) => setAsking({ detail: err.problem?.detail ?? err.message, answer }));
