@@ -11,7 +11,7 @@
 import { addDays, daysBetween } from '../dates';
 import type { HistoryInvoice } from './facts';
 import { type CensoredAge, conditionalPrediction, portfolioSurvival } from './conditional';
-import { PayDateModel, shiftsOf } from './pay-date';
+import { type OverdueInvoice, PayDateModel, predictFrom, shiftsOf } from './pay-date';
 
 const disputedAt = (h: HistoryInvoice, moment: string) => h.disputedSince !== null && h.disputedSince <= moment;
 
@@ -101,6 +101,25 @@ class RunningMeans {
 }
 
 /**
+ * An invoice's prediction at its invoice date as the product makes it for an open invoice
+ * (predictions.ts): given it is still unpaid at its age (days before its due date), with the
+ * portfolio's open invoices censored at theirs, so the early weeks' few fast settlements are not
+ * read as the whole story. The invoice-date model's own when the conditional gives no date (its
+ * quantiles past the last payment seen); null before anything was settled.
+ */
+function predictAtIssue(model: PayDateModel, h: HistoryInvoice, moment: string, overdue: OverdueInvoice[], open: Iterable<HistoryInvoice>): { date: string; low: string; high: string } | null {
+  const dist = model.distribution(h.customerId, moment, overdue);
+  if (!dist) return null;
+  const censored: CensoredAge[] = [];
+  for (const o of open) censored.push({ age: daysBetween(o.dueDate, moment), shift: model.shiftOf(disputedAt(o, moment), o.billChannel) });
+  const disputed = disputedAt(h, moment);
+  const conditional = conditionalPrediction(dist, portfolioSurvival(dist.residuals, censored), { dueDate: h.dueDate, shift: shiftsOf(dist, { disputed, billChannel: h.billChannel }).offset }, daysBetween(h.dueDate, moment));
+  if (conditional.predicted) return { date: conditional.predicted.date, ...conditional.predicted.interval };
+  const p = predictFrom(dist, { dueDate: h.dueDate, disputed, billChannel: h.billChannel });
+  return { date: p.predicted_date, ...p.interval };
+}
+
+/**
  * Predicts every invoice at its invoice date. Observations enter in order of settled date and only
  * once their settled date is strictly before the prediction moment. An invoice predicted before
  * anything was settled gets its due date (the model has nothing to learn from).
@@ -113,6 +132,8 @@ export function replay(history: HistoryInvoice[]): ReplayedPrediction[] {
   /** Per customer, the invoices issued so far and not yet settled before the current moment. */
   const open = new Map<string, Map<string, HistoryInvoice>>();
   const learnt = new Set<string>();
+  /** The portfolio's invoices issued so far and not yet settled before the current moment. */
+  const pending = new Map<string, HistoryInvoice>();
   const out: ReplayedPrediction[] = [];
   let next = 0;
   for (const h of byInvoiceDate) {
@@ -122,12 +143,14 @@ export function replay(history: HistoryInvoice[]): ReplayedPrediction[] {
       model.observe({ ...o, disputed: disputedAt(o, moment) });
       means.observe(o);
       open.get(o.customerId)?.delete(o.id);
+      pending.delete(o.id);
       learnt.add(o.id);
     }
     const overdue = [...(open.get(h.customerId)?.values() ?? [])]
       .filter((o) => o.dueDate < moment)
       .map((o) => ({ dueDate: o.dueDate, disputed: disputedAt(o, moment), billChannel: o.billChannel }));
-    const p = model.predict({ customerId: h.customerId, dueDate: h.dueDate, disputed: disputedAt(h, moment), billChannel: h.billChannel, asOf: moment, overdue });
+    if (!learnt.has(h.id)) pending.set(h.id, h);
+    const p = predictAtIssue(model, h, moment, overdue, pending.values());
     if (!learnt.has(h.id)) {
       let issued = open.get(h.customerId);
       if (!issued) open.set(h.customerId, (issued = new Map()));
@@ -136,9 +159,9 @@ export function replay(history: HistoryInvoice[]): ReplayedPrediction[] {
     out.push({
       invoiceId: h.id,
       asOf: h.invoiceDate,
-      predicted: p?.predicted_date ?? h.dueDate,
-      low: p?.interval.low ?? h.dueDate,
-      high: p?.interval.high ?? h.dueDate,
+      predicted: p?.date ?? h.dueDate,
+      low: p?.low ?? h.dueDate,
+      high: p?.high ?? h.dueDate,
       customerMean: means.predict(h),
       actual: h.settledDate,
     });

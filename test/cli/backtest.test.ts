@@ -130,3 +130,32 @@ describe('ardesk backtest on the IBM sample', () => {
     expect(JSON.parse(second.stdout)).toMatchObject({ customers: 0, insights_opened: 0, insights_unchanged: 2, insights_closed: 0 });
   }, 120_000);
 });
+
+/**
+ * The demo ledger (seeded for today, so its figures move with the day): the pay-date model must
+ * stay under the customer running mean of the same replay, at the invoice date and for invoices
+ * 30 days past due (core/intelligence/README.md, "Pay-date prediction").
+ */
+describe('ardesk backtest on the demo ledger', () => {
+  let dir: string;
+  let report: any;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ardesk-cli-backtest-demo-'));
+    const db = join(dir, 'demo.sqlite');
+    expect(ardesk('seed', '--demo', '--db', db).code).toBe(0);
+    const run = ardesk('backtest', '--db', db, '--company', 'Acme Industrial Supply', '--json');
+    expect(run.code).toBe(0);
+    report = JSON.parse(run.stdout);
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('predicts closer than the customer running mean, at the invoice date and 30 days past due', () => {
+    expect(report.invoices).toBeGreaterThan(200);
+    expect(report.mae_days).toBeLessThan(report.baselines.customer_mean.mae_days);
+    expect(report.mae_days).toBeLessThan(report.baselines.due_date.mae_days);
+    const at30 = report.conditional.find((c: { age_days: number }) => c.age_days === 30);
+    expect(at30.dated).toBeGreaterThanOrEqual(30);
+    expect(at30.mae_days).toBeLessThan(at30.baselines.customer_mean.mae_days);
+  });
+});

@@ -4,7 +4,7 @@ import { addDays } from '../../core/dates';
 import { backtest, replay, replayConditional } from '../../core/intelligence/backtest';
 import type { HistoryInvoice } from '../../core/intelligence/facts';
 import { type CensoredAge, conditionalPrediction, portfolioSurvival, reachedAge } from '../../core/intelligence/conditional';
-import { PayDateModel } from '../../core/intelligence/pay-date';
+import { censoredEffect, PayDateModel } from '../../core/intelligence/pay-date';
 
 const obs = (customerId: string, dueDate: string, daysLate: number, disputed = false, method: string | null = null, billChannel: string | null = null) => ({
   customerId,
@@ -73,14 +73,16 @@ describe('the pay-date model', () => {
     expect(disputed.days_late).toBe(12);
   });
 
-  it('moves a customer by the shift of the payment method it used last', () => {
+  it('learns no shift from how settled invoices were paid: the method is known only once paid', () => {
     const model = new PayDateModel();
     for (let i = 0; i < 20; i++) model.observe(obs(`x${i % 4}`, addDays('2025-01-31', i), 10, false, 'CHECK'));
     for (let i = 0; i < 20; i++) model.observe(obs(`y${i % 4}`, addDays('2025-01-31', i), 0, false, 'ELECTRONIC'));
     for (let i = 0; i < 6; i++) model.observe(obs('switcher', addDays('2025-01-31', i * 20), 10, false, 'CHECK'));
     model.observe(obs('switcher', '2025-06-01', 0, false, 'ELECTRONIC'));
     const p = model.predict({ customerId: 'switcher', dueDate: '2025-07-31', disputed: false, asOf: '2025-07-01' })!;
-    expect(p.days_late).toBe(0);
+    expect(p.channel_shift_days).toBe(0);
+    // Its own history (six settlements 10 days late, one on time) speaks, not its last method.
+    expect(p.days_late).toBeGreaterThanOrEqual(7);
   });
 
   it("moves an invoice by the shift of how its own bill was sent, whatever the customer paid with last", () => {
@@ -131,6 +133,42 @@ describe('the pay-date model', () => {
     // Predicted late, where its one settlement (2 days early) alone says early.
     expect(behind.days_late).toBeGreaterThanOrEqual(8);
     expect(behind.customer_observations).toBe(1);
+  });
+
+  it('reads an overdue invoice as a lower bound: it lifts a customer only when later than the customer itself', () => {
+    // Three settlements at residual 40 (sum 120), k = 1: alone, 30.
+    expect(censoredEffect(120, 3, 1, [])).toBeCloseTo(30, 9);
+    // Open at 5 and 20 days past its habits: "at least 5", "at least 20" say nothing new.
+    expect(censoredEffect(120, 3, 1, [5, 20])).toBeCloseTo(30, 9);
+    // Counted as observations, they would have pulled it to 145 / 6.
+    expect(censoredEffect(120, 3, 1, [5, 20])).toBeGreaterThan(145 / 6);
+    // Open at 90: it counts at 90, the one at 5 at the effect: e = (120 + 90 + e) / 6, e = 42.
+    expect(censoredEffect(120, 3, 1, [5, 90])).toBeCloseTo(42, 9);
+    // No history and no shrinkage: the bounds alone (the largest, as every other counts at the effect).
+    expect(censoredEffect(0, 0, 0, [12, 3])).toBeCloseTo(12, 9);
+    expect(censoredEffect(0, 0, 0, [])).toBe(0);
+  });
+
+  it('the censored effect is the fixed point, and never falls when a bound rises (random cases)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -50, max: 50, noNaN: true }),
+        fc.double({ min: 0, max: 20, noNaN: true }),
+        fc.double({ min: 0.01, max: 5, noNaN: true }),
+        fc.array(fc.double({ min: -100, max: 200, noNaN: true }), { maxLength: 12 }),
+        fc.nat({ max: 11 }),
+        (mean, weight, k, bounds, which) => {
+          const sum = mean * weight;
+          const e = censoredEffect(sum, weight, k, bounds);
+          const rhs = (sum + bounds.reduce((s, b) => s + Math.max(b, e), 0)) / (weight + k + bounds.length);
+          expect(e).toBeCloseTo(rhs, 6);
+          if (bounds.length) {
+            const raised = bounds.map((b, i) => (i === which % bounds.length ? b + 30 : b));
+            expect(censoredEffect(sum, weight, k, raised)).toBeGreaterThanOrEqual(e - 1e-9);
+          }
+        },
+      ),
+    );
   });
 
   it('scenarios come from the predictive distribution and sum to 1', () => {
