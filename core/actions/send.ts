@@ -18,6 +18,7 @@ import { actionEmailContent, type ActionEmailPayload } from './delivery';
 import { parseMetadata } from './queries';
 import { fillPlaceholder, saysPastDue, usesPlaceholder } from '../sequences/templates';
 import { mintLinkForEmail } from '../email/portal-link';
+import type { ContactAnswer } from '../contact/rule';
 import { checkContact, checkContacts } from '../contact/store';
 
 export const OUTCOME_UNKNOWN = 'The worker stopped while the mail server had the message. It may have been delivered, so it was not sent again; Retry sends it once more.';
@@ -71,6 +72,12 @@ function capital(s: string): string {
  * as its approval would get it now; null when it would go, or for a call, a task or a decided action.
  */
 export async function actionContactHold(db: Db, companyId: string, actionId: string, now: string): Promise<string | null> {
+  const answer = await actionContactAnswer(db, companyId, actionId, now);
+  return answer && !answer.allowed ? answer.reason : null;
+}
+
+/** The contact rule's whole answer for an open email action, as approving it would get it now; null for calls, tasks and decided actions. */
+export async function actionContactAnswer(db: Db, companyId: string, actionId: string, now: string): Promise<ContactAnswer | null> {
   const action = await db
     .selectFrom('actions as a')
     .leftJoin('invoices as i', 'i.id', 'a.invoice_id')
@@ -80,8 +87,7 @@ export async function actionContactHold(db: Db, companyId: string, actionId: str
     .executeTakeFirst();
   if (!action || action.action_type !== 'email' || !['proposed', 'scheduled', 'processing'].includes(action.status)) return null;
   const email = actionEmailContent(parseMetadata(action.metadata), { description: action.description, invoiceNumber: action.invoice_number });
-  const answer = await checkContact(db, companyId, action.customer_id, { channel: 'action', invoiceIds: action.invoice_id ? [action.invoice_id] : [], pastDue: saysPastDue(email.subject, email.text) }, now);
-  return answer.allowed ? null : answer.reason;
+  return checkContact(db, companyId, action.customer_id, { channel: 'action', invoiceIds: action.invoice_id ? [action.invoice_id] : [], pastDue: saysPastDue(email.subject, email.text) }, now);
 }
 
 /**

@@ -24,6 +24,15 @@ const KIND_WORDS: Record<ContactHoldKind, string> = {
 };
 
 /**
+ * Why "Send anyway" is refused for these held kinds, in words, when an owner forbids overriding one
+ * of them; null when it may be offered. The approve panel says it before anyone asks.
+ */
+export function overrideRefusal(kinds: ContactHoldKind[], noOverride: ContactHoldKind[]): string | null {
+  const forbidden = [...new Set(kinds)].filter((k) => noOverride.includes(k));
+  return forbidden.length ? `Sending anyway is turned off for ${forbidden.map((k) => KIND_WORDS[k]).join(' and ')}: an owner decided it always holds.` : null;
+}
+
+/**
  * Records the person's override of the holds in `answer` (inside the send's transaction) and returns
  * the kinds sent through, for the request the door asks again. Throws when the reason is blank or
  * an owner forbids overriding one of the kinds.
@@ -32,10 +41,8 @@ export async function overrideHolds(tx: CommandTx, companyId: string, answer: Co
   if (!reason.trim()) throw new ValidationError('Say why it goes anyway', { override_reason: ['Say why it goes anyway'] });
   const kinds = [...new Set(answer.held.map((h) => h.kind))];
   const { noOverride } = await contactSettings(tx.db, companyId);
-  const forbidden = kinds.filter((k) => noOverride.includes(k));
-  if (forbidden.length) {
-    throw new ForbiddenError(`Sending anyway is turned off for ${forbidden.map((k) => KIND_WORDS[k]).join(' and ')}: an owner decided it always holds. ${answer.reason ?? ''}`.trim(), 'override_forbidden');
-  }
+  const refused = overrideRefusal(kinds, noOverride);
+  if (refused) throw new ForbiddenError(`${refused} ${answer.reason ?? ''}`.trim(), 'override_forbidden');
   if (kinds.length) await tx.record('contact_override', newId(), 'insert', { ...about, held: answer.held, reason: reason.trim(), by: tx.actor.name });
   return kinds;
 }

@@ -291,6 +291,23 @@ describe('the contact rule on every channel, over SMTP', () => {
     });
   }
 
+  it("the approve panel's envelope says what holds an email action and whether it may be sent anyway; with a reason it goes once", async () => {
+    const g = await world('2026-10-01');
+    const id = await addAction(w.engine, w.company, { customer_id: g.customer, invoice_id: g.invoice, action_type: 'email', is_action_required: 1, description: 'About INV-1', metadata: { draft_subject: 'About INV-1', draft_body: 'Hello,\n\nAbout INV-1.\n\nAcme Supply' } });
+    const envelope = async () => (await w.api('GET', w.path(`/actions/${id}/envelope`))).body.hold;
+    expect(await envelope()).toBeNull();
+    await hold('reply', g);
+    const reason = 'Held: Granite State Roofing replied on Nov 23 and nobody has answered yet.';
+    expect(await envelope()).toEqual({ reason, override_refused: null });
+    expect((await w.api('PATCH', w.path('/contact-settings'), { no_override: ['reply', 'dispute'] })).status).toBe(200);
+    expect(await envelope()).toEqual({ reason, override_refused: 'Sending anyway is turned off for an unanswered reply: an owner decided it always holds.' });
+    expect((await w.api('POST', w.path(`/actions/${id}/approve`), { override_reason: 'They asked on the phone' })).status).toBe(403);
+    expect((await w.api('PATCH', w.path('/contact-settings'), { no_override: [] })).status).toBe(200);
+    expect((await w.api('POST', w.path(`/actions/${id}/approve`), { override_reason: 'They asked on the phone' })).status).toBe(200);
+    await runJobs();
+    expect(newMessages().map((m) => m.subject)).toEqual(['About INV-1']);
+  });
+
   it('the refusal says which hold an owner turned overriding off for; the Queue refuses it too', async () => {
     // The sequence does not pause on disputes: the rule's hold on the invoice is what the send meets.
     const g = await world('2026-10-01', false, { pause_on_dispute: false });

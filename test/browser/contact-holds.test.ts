@@ -3,7 +3,8 @@
  * an email to a customer a person paused says nothing goes and why, and approving is refused with
  * the reason (no message reaches SMTP); the statement dialog says who is held and why and how many will
  * go before anything is sent; the Actions list marks held emails, and a person stops contact with a
- * customer (with a reason) on its page and lifts it. Screenshots light and dark at 1024x700 and
+ * customer (with a reason) on its page and lifts it; the approve panel sends a held email anyway with a
+ * reason, or says an owner forbade it. Screenshots light and dark at 1024x700 and
  * 1440x900, axe clean.
  */
 import type { Page } from 'playwright-core';
@@ -20,6 +21,8 @@ describe('holds said before sending', () => {
   let smtp: SmtpServer;
   let page: Page;
   let companyId: string;
+  /** The email action the first test found held by a person's pause: the last test sends it anyway. */
+  let heldAction: { id: string; customer_name: string } | undefined;
 
   beforeAll(async () => {
     desk = await openSendingDesk();
@@ -48,6 +51,7 @@ describe('holds said before sending', () => {
     await expect.poll(() => page.getByTestId('action-error').innerText()).toMatch(/Held: Paused by /);
     expect((await apiGet<{ status: string }>(page, `/api/companies/${companyId}/actions/${action!.id}`)).status).toBe('proposed');
     expect(smtp.messages).toHaveLength(before);
+    heldAction = action;
   });
 
   it('the Actions list marks the held email and why; on the customer page a person stops contact with a reason, the chase says nothing goes, and Lift undoes it', async () => {
@@ -118,5 +122,36 @@ describe('holds said before sending', () => {
     await expect.poll(() => page.getByTestId('send-statements').getByRole('status').innerText(), { timeout: 30_000 }).toMatch(/1 of 1 statement sent/);
     // The demo's own background sends may add others meanwhile: the statements are counted.
     expect(smtp.messages.slice(before).filter((m) => m.subject.startsWith('Statement of account'))).toHaveLength(1);
+  }, 120_000);
+
+  it('the approve panel offers Send anyway… with a reason for a hold that may be overridden, and says so when an owner forbade it', async () => {
+    const action = heldAction!;
+    const settings = `/api/companies/${companyId}/contact-settings`;
+    // An owner forbids sending through a pause: the panel says so and offers no way around it.
+    expect((await apiCall(page, 'PATCH', settings, { no_override: ['paused'] })).status).toBe(200);
+    await page.goto(`${server.url}/companies/${companyId}/actions/${action.id}`);
+    const panel = page.getByTestId('action-panel');
+    const refused = panel.getByTestId('override-refused');
+    await refused.waitFor();
+    expect(await refused.innerText()).toBe('Sending anyway is turned off for a pause: an owner decided it always holds. It goes once the hold is lifted.');
+    expect(await panel.getByRole('button', { name: 'Send anyway…' }).count()).toBe(0);
+
+    // Allowed again: Send anyway… asks why, and sends once with the reason.
+    expect((await apiCall(page, 'PATCH', settings, { no_override: [] })).status).toBe(200);
+    await page.reload();
+    await expect.poll(() => panel.getByTestId('contact-hold').innerText()).toMatch(/, or you send it anyway with a reason\.$/);
+    await panel.getByRole('button', { name: 'Send anyway…' }).click();
+    const form = panel.getByTestId('send-anyway');
+    const go = form.getByRole('button', { name: 'Approve and send anyway' });
+    expect(await go.isDisabled()).toBe(true);
+    await form.getByLabel(/^Why it goes despite the hold/).fill('They asked for it on the phone today');
+    await form.scrollIntoViewIfNeeded();
+    await lookAndCheck(page, 'contact-hold-send-anyway');
+    const { subject } = await apiGet<{ subject: string }>(page, `/api/companies/${companyId}/actions/${action.id}/envelope`);
+    const before = smtp.messages.length;
+    await go.click();
+    await expect.poll(() => panel.getByTestId('action-status').innerText(), { timeout: 30_000 }).toBe('Done');
+    // The demo's own background sends may add others meanwhile: this email is counted by its subject.
+    expect(smtp.messages.slice(before).filter((m) => m.subject === subject)).toHaveLength(1);
   }, 120_000);
 });

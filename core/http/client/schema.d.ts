@@ -119,7 +119,7 @@ export interface paths {
     post: operations["retryAction"];
   };
   "/api/companies/{company_id}/actions/{action_id}/envelope": {
-    /** What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, and the documents ticked by default */
+    /** What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, the documents ticked by default, and what the contact rule holds it for now */
     get: operations["getActionEnvelope"];
   };
   "/api/companies/{company_id}/actions/{action_id}/attachments": {
@@ -1722,6 +1722,13 @@ export interface components {
       subject: string;
       /** @description The action's choice, else invoice_pdf for an email about an invoice */
       attach: ("invoice_pdf" | "statement")[];
+      /** @description What holds the email now; null when it would go (and for a call or task) */
+      hold: ({
+        /** @description The contact rule's answer as approving would get it now ('Held: ...') */
+        reason: string;
+        /** @description Why approving with override_reason is refused (an owner forbids sending through one of these holds); null: it may be sent anyway with a reason */
+        override_refused: string | null;
+      }) | null;
     };
     ActionAttachmentList: {
       /** @description The invoice's copy (an action about an invoice), then the customer's statement as of today; the send makes them again with the figures of that moment */
@@ -7130,7 +7137,7 @@ export interface operations {
       };
     };
   };
-  /** What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, and the documents ticked by default */
+  /** What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, the documents ticked by default, and what the contact rule holds it for now */
   getActionEnvelope: {
     parameters: {
       path: {

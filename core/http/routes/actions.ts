@@ -299,7 +299,7 @@ const envelopeRoute = createRoute({
   method: 'get',
   path: '/api/companies/{company_id}/actions/{action_id}/envelope',
   tags: ['Extensions'],
-  summary: 'What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, and the documents ticked by default',
+  summary: 'What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, the documents ticked by default, and what the contact rule holds it for now',
   security: SECURITY,
   request: { params: ActionParams },
   responses: {
@@ -310,6 +310,13 @@ const envelopeRoute = createRoute({
           to: z.array(z.string()).openapi({ description: "The billing contact's address, else every contact's; bounced ones left out. Empty for a call or task" }),
           subject: z.string().openapi({ description: 'final_subject, else the draft subject; approve with final_subject to send another' }),
           attach: z.array(z.enum(ATTACHMENT_KINDS)).openapi({ description: "The action's choice, else invoice_pdf for an email about an invoice" }),
+          hold: z
+            .object({
+              reason: z.string().openapi({ description: "The contact rule's answer as approving would get it now ('Held: ...')" }),
+              override_refused: z.string().nullable().openapi({ description: 'Why approving with override_reason is refused (an owner forbids sending through one of these holds); null: it may be sent anyway with a reason' }),
+            })
+            .nullable()
+            .openapi({ description: 'What holds the email now; null when it would go (and for a call or task)' }),
         })
         .openapi('ActionEnvelope'),
       'The envelope',
@@ -396,7 +403,7 @@ export function actionRoutes() {
   );
   router.openapi(completeRoute, async (c) => c.json(await completeAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id), 200));
   router.openapi(retryRoute, async (c) => c.json(await retryAction(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json') ?? {}), 200));
-  router.openapi(envelopeRoute, async (c) => c.json(await actionEnvelope(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').action_id), 200));
+  router.openapi(envelopeRoute, async (c) => c.json(await actionEnvelope(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').action_id, timestamp(c.var.engine.clock)), 200));
   router.openapi(attachmentsRoute, async (c) => c.json({ data: await actionAttachmentPreview(c.var.engine, scopeOf(c).companyId, c.req.valid('param').action_id) }, 200));
   router.openapi(logRoute, async (c) => c.json(await logActionCall(c.var.engine, scopeOf(c), c.req.valid('param').action_id, c.req.valid('json') ?? {}), 200));
   router.openapi(tasksRoute, async (c) => {

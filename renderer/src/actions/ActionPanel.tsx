@@ -191,6 +191,36 @@ function Alternatives({ companyId, action, onOpen }: { companyId: string; action
   );
 }
 
+/** "Send anyway": through the contact rule's hold, for a reason a person gives (kept in the change log). */
+function SendAnywayForm({ customerName, busy, onSend, onCancel }: { customerName: string; busy: boolean; onSend: (reason: string) => void; onCancel: () => void }) {
+  const [reason, setReason] = useState('');
+  return (
+    <form
+      className="card stack"
+      aria-label="Send anyway"
+      data-testid="send-anyway"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (reason.trim()) onSend(reason.trim());
+      }}
+    >
+      <strong>Send to {customerName} anyway</strong>
+      <label className="wide-field">
+        Why it goes despite the hold (kept in the change log)
+        <input value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} autoFocus />
+      </label>
+      <div className="form-actions">
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={busy || !reason.trim()}>
+          Approve and send anyway
+        </button>
+      </div>
+    </form>
+  );
+}
+
 /** One action: glance, recommendation, drafted content (editable), the state machine's operations and the approval log. */
 export function ActionPanel({
   companyId,
@@ -219,6 +249,7 @@ export function ActionPanel({
   const [rejecting, setRejecting] = useState(false);
   const [attach, setAttach] = useState<AttachmentKind[] | null>(null);
   const [subject, setSubject] = useState<string | null>(null);
+  const [anyway, setAnyway] = useState(false);
   const panel = useRef<HTMLElement>(null);
   const firstReject = useRef(rejectAsked);
 
@@ -272,14 +303,14 @@ export function ActionPanel({
     setBusy(false);
   }
 
-  async function run(operation: 'approve' | 'send' | 'complete' | 'cancel', done: string) {
+  async function run(operation: 'approve' | 'send' | 'complete' | 'cancel', done: string, overrideReason?: string) {
     setBusy(true);
     setError(null);
     try {
       const finalContent = edited || (operation !== 'complete' && operation !== 'cancel' && text) ? text : undefined;
       if (operation === 'approve') {
         const documents = action?.action_type === 'email' ? { attach: chosenAttach, ...(subjectEdited ? { final_subject: shownSubject.trim() } : {}) } : {};
-        await api.post('/api/companies/{company_id}/actions/{action_id}/approve', { path, body: { final_content: finalContent, ...documents } });
+        await api.post('/api/companies/{company_id}/actions/{action_id}/approve', { path, body: { final_content: finalContent, ...documents, ...(overrideReason ? { override_reason: overrideReason } : {}) } });
       } else if (operation === 'send') await api.post('/api/companies/{company_id}/actions/{action_id}/send', { path, body: { final_content: finalContent, response_deadline: deadlineInstant(deadline) } });
       else if (operation === 'complete') await api.post('/api/companies/{company_id}/actions/{action_id}/complete', { path, body: {} });
       else await api.post('/api/companies/{company_id}/actions/{action_id}/cancel', { path, body: {} });
@@ -287,6 +318,7 @@ export function ActionPanel({
       setContent(null);
       setAttach(null);
       setSubject(null);
+      setAnyway(false);
       onChanged();
     } catch (err) {
       setError(describeError(err));
@@ -311,6 +343,8 @@ export function ActionPanel({
 
   const allowed = action ? allowedOperations(action) : [];
   const words = action ? operationWords(action) : null;
+  // The envelope says whether the rule holds the email now and whether an owner lets anyone send through it.
+  const held = approvableEmail ? (envelope.data?.hold ?? null) : null;
   return (
     <aside ref={panel} className="side-panel" aria-label="Action detail" tabIndex={-1} data-testid="action-panel">
       <header className="panel-header">
@@ -364,7 +398,13 @@ export function ActionPanel({
               )}
               {action.contact_hold && (allowed.includes('approve') || needsRetry(action)) && (
                 <p className="notice-warn" data-testid="contact-hold">
-                  Nothing goes to {action.customer_name} now: {action.contact_hold.replace(/^Held: /, '')} Approving or sending is refused until the hold is lifted.
+                  Nothing goes to {action.customer_name} now: {action.contact_hold.replace(/^Held: /, '')} Approving or sending is refused until the hold is lifted
+                  {held && held.override_refused === null ? ', or you send it anyway with a reason.' : '.'}
+                </p>
+              )}
+              {held?.override_refused && (
+                <p className="muted" data-testid="override-refused">
+                  {held.override_refused} It goes once the hold is lifted.
                 </p>
               )}
               {allowed.includes('approve') || allowed.includes('send') || needsRetry(action) ? (
@@ -407,6 +447,11 @@ export function ActionPanel({
                     {words?.approve}
                   </button>
                 )}
+                {allowed.includes('approve') && held && held.override_refused === null && (
+                  <button type="button" className="btn" disabled={busy || envelope.data?.from === null} onClick={() => setAnyway(true)}>
+                    Send anyway…
+                  </button>
+                )}
                 {allowed.includes('send') && (
                   <button type="button" className="btn" disabled={busy} onClick={() => void run('send', 'Marked as sent')}>
                     {words?.send}
@@ -428,6 +473,9 @@ export function ActionPanel({
                   </button>
                 )}
               </div>
+            )}
+            {anyway && held && held.override_refused === null && (
+              <SendAnywayForm customerName={action.customer_name} busy={busy} onCancel={() => setAnyway(false)} onSend={(reason) => void run('approve', 'Approved: the email goes anyway, with your reason logged', reason)} />
             )}
             {rejecting && <RejectForm count={1} onCancel={() => setRejecting(false)} onReject={reject} />}
             {allowed.includes('approve') && <Alternatives companyId={companyId} action={action} onOpen={onOpen} />}

@@ -161,7 +161,7 @@ export interface paths {
   };
   "/api/companies/{company_id}/actions/{action_id}/envelope": {
     get: {
-      /** What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, and the documents ticked by default */
+      /** What approving an email action sends: from (the default connection), to (the addresses the send picks), the subject, the documents ticked by default, and what the contact rule holds it for now */
       path: {
         company_id: string;
         action_id: string;
@@ -3364,6 +3364,10 @@ export interface components {
       to: string[];
       subject: string;
       attach: ("invoice_pdf" | "statement")[];
+      hold: {
+        reason: string;
+        override_refused: string | null;
+      } | null;
     };
     ActionList: {
       count: number;
