@@ -75,6 +75,8 @@ export async function applyIn(
     automatic: boolean;
     /** What the matching found, written with the state (an automatic application). */
     matched?: Partial<Pick<BankTransactionsTable, 'confidence' | 'candidates' | 'flag'>>;
+    /** Where the application's own change records go to be written with others (else written here). */
+    record?: ChangeEntry[];
   },
 ): Promise<void> {
   const companyId = scope.companyId;
@@ -134,17 +136,19 @@ export async function applyIn(
     rows.push({ id: newId(), invoice_id: invoice.id, payment_id: paymentId, kind: 'invoice', amount: a.amount, short_action: short });
   }
   if (plan.unapplied > 0) rows.push({ id: newId(), invoice_id: null, payment_id: null, kind: 'unapplied', amount: plan.unapplied, short_action: null });
-  for (const r of rows) {
-    const row = { ...r, company_id: companyId, transaction_id: entry.id, customer_id: customerId, automatic: plan.automatic ? (1 as const) : (0 as const), note: plan.note, applied_by: tx.actor.name, reversed_at: null, reversed_by: null, created_at: tx.now };
-    await tx.db.insertInto('bank_applications').values(row).execute();
-    await tx.record('bank_application', row.id, 'insert', row);
-  }
+  const applications = rows.map((r) => ({ ...r, company_id: companyId, transaction_id: entry.id, customer_id: customerId, automatic: plan.automatic ? (1 as const) : (0 as const), note: plan.note, applied_by: tx.actor.name, reversed_at: null, reversed_by: null, created_at: tx.now }));
+  await tx.db.insertInto('bank_applications').values(applications).execute();
   const account = normalizeAccount(entry.counterparty_account);
   if (account && customerId) await learnAccount(tx, companyId, account, customerId, paidOn);
   const changes = { ...plan.matched, state: 'applied' as const, customer_id: customerId ?? null, note: plan.note, updated_at: tx.now };
   await tx.db.updateTable('bank_transactions').set(changes).where('id', '=', entry.id).execute();
-  await tx.record('bank_transaction', entry.id, 'update', changes);
+  const recorded: ChangeEntry[] = [...applications.map((a) => ({ entity: 'bank_application', entityId: a.id, op: 'insert' as const, data: a })), { entity: 'bank_transaction', entityId: entry.id, op: 'update' as const, data: changes }];
+  // An import's batch records its credits' changes together, in a few multi-row inserts.
+  if (plan.record) plan.record.push(...recorded);
+  else await tx.recordMany(recorded);
 }
+
+type ChangeEntry = Parameters<CommandTx['recordMany']>[0][number];
 
 /** Closes the rest of a short-paid invoice as written off, with the reason on record. */
 async function writeOff(tx: CommandTx, invoiceId: string, reason: string): Promise<void> {

@@ -7,6 +7,7 @@
  * in between leaves entries waiting ('pending'), matched by the next import of any statement.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
 import { chunks } from '../chunks';
 import { timestamp } from '../clock';
 import { type Db, openDatabase } from '../db/connection';
@@ -53,7 +54,7 @@ export interface ImportStatementOptions {
  * transactions, the import handing the event loop back inside them (its own connection: nothing
  * else runs in its transaction).
  */
-export const WRITE_BATCH = 250;
+export const WRITE_BATCH = 150;
 /** Credits read and decided, or written, between two turns of the event loop: well under 100 ms. */
 const STEP = 20;
 /** Entries stored per insert before the event loop gets a turn. */
@@ -128,11 +129,18 @@ async function writeDecisions(engine: Engineish & { db: Db }, companyId: string,
       const matched = { customer_id: decision.customer_id, confidence: decision.confidence, candidates, flag: decision.flag, updated_at: tx.now };
       if (decision.state === 'applied') {
         const p = decision.proposal!;
+        const recorded: typeof changes = [];
+        // Each application whole or not at all, even when refused half-way: a savepoint of its own.
+        await sql`SAVEPOINT bank_application`.execute(tx.db);
         try {
-          await applyIn(tx, { companyId, actor }, { ...row, state: 'pending' }, { allocations: p.allocations, unapplied: p.unapplied, note: null, automatic: true, matched: { confidence: decision.confidence, candidates, flag: decision.flag } });
+          await applyIn(tx, { companyId, actor }, { ...row, state: 'pending' }, { allocations: p.allocations, unapplied: p.unapplied, note: null, automatic: true, matched: { confidence: decision.confidence, candidates, flag: decision.flag }, record: recorded });
+          await sql`RELEASE bank_application`.execute(tx.db);
+          changes.push(...recorded);
           continue;
         } catch (err) {
-          // The ledger changed since it was read (a payment recorded meanwhile): applyIn checks before it writes, so nothing was; review it.
+          await sql`ROLLBACK TO bank_application`.execute(tx.db);
+          await sql`RELEASE bank_application`.execute(tx.db);
+          // The ledger changed since it was read (a payment recorded meanwhile): left to review.
           if (!(err instanceof ValidationError || err instanceof ConflictError)) throw err;
         }
       }
