@@ -3,7 +3,8 @@
  * an email to a customer a person paused says nothing goes and why, and approving is refused with
  * the reason (no message reaches SMTP); the statement dialog says who is held and why and how many will
  * go before anything is sent; the Actions list marks held emails, and a person stops contact with a
- * customer (with a reason) on its page and lifts it; the approve panel sends a held email anyway with a
+ * customer (with a reason) on its page, the Queue lists its steps on hold with the stop's words, and it
+ * is lifted; the approve panel sends a held email anyway with a
  * reason, or says an owner forbade it. Screenshots light and dark at 1024x700 and
  * 1440x900, axe clean.
  */
@@ -86,6 +87,16 @@ describe('holds said before sending', () => {
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('chase-contact').innerText()).toMatch(/^Nothing goes out now: Do not contact, set by .+: Their lawyer asked for letters only/);
     await lookAndCheck(page, 'contact-stop-customer');
+
+    // The Queue reads the stop too: the customer's steps wait under Paused in the rule's words, lifted on the customer's page.
+    const sequences = await apiGet<{ data: Array<{ id: string }> }>(page, `/api/companies/${companyId}/sequences?status=active&page_size=1`);
+    expect((await apiCall(page, 'POST', `/api/companies/${companyId}/sequence-enrollments`, { sequence_id: sequences.data[0].id, customer_id: customer.id })).status).toBeLessThan(300);
+    await page.goto(`${server.url}/companies/${companyId}/queue/paused`);
+    await page.getByLabel('Search the queue').fill(customer.name);
+    const stopped = page.getByTestId('queue-row-status').first();
+    await expect.poll(() => stopped.innerText()).toMatch(/^On hold: Do not contact, set by .+: Their lawyer asked for letters only/);
+    await lookAndCheck(page, 'contact-stop-queue');
+    await page.getByRole('link', { name: `Lift the stop on ${customer.name}'s page` }).first().click();
     await page.getByRole('button', { name: 'Lift "do not contact"' }).click();
     await page.getByRole('button', { name: 'Stop contact…' }).waitFor();
     expect((await apiGet<{ stop: string | null }>(page, `/api/companies/${companyId}/customers/${customer.id}/contact-stop`)).stop).toBeNull();
