@@ -4,8 +4,9 @@
  *
  * Two views of where an invoice's days late come from, mixed by how well each explains that the
  * invoice is still open:
- * - the customer's: the pay-date model's predictive distribution (its location, the portfolio's
- *   noise narrowed to the within-customer spread) with the invoice's shifts;
+ * - the customer's: the pay-date model's predictive distribution (its location, and its noise: the
+ *   within-customer deviations for a customer with history, the portfolio's for a new one) with the
+ *   invoice's shifts;
  * - the portfolio's: every settled invoice's residual plus the invoice's shifts, as a Kaplan-Meier
  *   estimate in which the portfolio's open invoices are censored at their age (paid later than
  *   that, when not known), so a ledger of old open invoices is not read as one that pays.
@@ -118,8 +119,8 @@ export interface ConditionalPrediction {
 export function conditionalPrediction(dist: ResidualDistribution, survival: PortfolioSurvival, invoice: { dueDate: string; shift: number }, age: number, settings = CONDITIONAL_SETTINGS): ConditionalPrediction {
   // The customer's view and the portfolio's at whole days for this shift (built once per customer,
   // or portfolio, and shift: a customer's invoices share them), those at or past the age.
-  const r = dist.residuals;
-  const customer = viewOf(customerViews, dist, invoice.shift, r.values.length, (i) => dist.location + dist.scale * (r.values[i] - r.mean) + invoice.shift, (i) => r.weights[i]);
+  const noise = dist.noise;
+  const customer = viewOf(customerViews, dist, invoice.shift, noise.values.length, (i) => dist.location + dist.noiseScale * noise.values[i] + invoice.shift, (i) => noise.weights[i]);
   const portfolio = viewOf(portfolioViews, survival, invoice.shift, survival.values.length, (i) => survival.values[i] + invoice.shift, (i) => survival.masses[i]);
   const c0 = firstAtOrAfter(customer.days, age);
   const p0 = firstAtOrAfter(portfolio.days, age);

@@ -106,11 +106,19 @@ export interface ResidualDistribution {
   /** The channel of an invoice that has no bill channel: how the customer paid last (null without history). */
   fallbackChannel: string | null;
   portfolioObservations: number;
-  /** The customer's location and the noise's scale: an invoice's days late are location + scale x (residual - mean) + its shifts. */
+  /** The customer's location (days late without the invoice's shifts). */
   location: number;
-  scale: number;
   /** The portfolio's residuals (days late without the shifts), sorted, with their counts, and their mean. */
   residuals: ResidualSamples;
+  /** The noise of an invoice around the location (ascending, weighted): its days late are location + noiseScale x noise + its shifts. */
+  noise: WeightedValues;
+  noiseScale: number;
+}
+
+/** Values in ascending order with their weights (parallel arrays). */
+export interface WeightedValues {
+  values: Float64Array;
+  weights: Float64Array;
 }
 
 /** Residual values in ascending order with their weights (parallel arrays). */
@@ -189,6 +197,10 @@ interface Portfolio {
   /** Quantiles of the portfolio's residuals, centred on their mean. */
   noise: Quantiles;
   residuals: ResidualSamples;
+  /** The residuals minus their mean: a new customer's noise. */
+  centred: WeightedValues;
+  /** How an invoice varies around its own customer's mean (null until minSide deviations measure it). */
+  within: (WeightedValues & { quantiles: Quantiles }) | null;
 }
 
 /** The observations learnt so far, per customer and as a portfolio histogram. */
@@ -202,6 +214,14 @@ export class PayDateModel {
   private readonly disputedSums: Sums = { n: 0, daysLate: 0, disputed: 0 };
   private readonly plainSums: Sums = { n: 0, daysLate: 0, disputed: 0 };
   private readonly channelSums = new Map<string, Sums>();
+  /**
+   * Deviations of days late from their customer's cell mean (cells of NOISE_CELL_MIN or more), in
+   * half days: how an invoice varies around its customer, its shape as measured. A customer about
+   * to change has its deviations taken out (`touch`) and put back at the next rebuild.
+   */
+  private readonly noiseBins = new Map<number, number>();
+  private noiseTotal = 0;
+  private readonly noiseDirty = new Set<CustomerHistory>();
   /** Squared deviations of days late from their customer's cell mean, and their degrees of freedom. */
   private withinSquares = 0;
   private withinFreedom = 0;
@@ -221,6 +241,7 @@ export class PayDateModel {
     this.count({ daysLate, disputed: o.disputed, channel }, 1);
     let history = this.customers.get(o.customerId);
     if (!history) this.customers.set(o.customerId, (history = { packed: new Int32Array(PACKED * 4), count: 0, cells: [], lastMethod: null, lastSettledDay: -Infinity }));
+    this.touch(history);
     const settledDay = toEpochDay(o.settledDate);
     this.append(history, { daysLate, disputed: o.disputed, channel, settledDay });
     this.addToCell(history, { daysLate, disputed: o.disputed, channel }, 1);
@@ -235,6 +256,8 @@ export class PayDateModel {
   forget(customerId: string): void {
     const history = this.customers.get(customerId);
     if (!history) return;
+    this.touch(history);
+    this.noiseDirty.delete(history);
     for (const o of this.observationsOf(history)) {
       this.count(o, -1);
       this.addToCell(history, o, -1);
@@ -286,8 +309,13 @@ export class PayDateModel {
     // a customer with a long history gets the within-customer spread, a new one the portfolio's.
     const spread = weight + p.k > 0 ? p.withinVariance * (1 + 1 / (weight + p.k)) : p.variance;
     const scale = p.variance > 0 ? Math.min(1, Math.sqrt(spread / p.variance)) : 0;
+    // With history of its own, the shape of that spread is the measured within-customer noise (the
+    // portfolio's residuals mix customers: scaled down, their centre is too narrow and their tail
+    // too long for one customer's invoices); a new customer gets the portfolio's.
+    const own = weight > 0 && p.within !== null;
+    const noiseScale = own ? Math.sqrt(1 + 1 / (weight + p.k)) : scale;
     const quantiles = {} as Quantiles;
-    for (const q of Object.keys(QUANTILES) as (keyof Quantiles)[]) quantiles[q] = location + p.noise[q] * scale;
+    for (const q of Object.keys(QUANTILES) as (keyof Quantiles)[]) quantiles[q] = location + (own ? p.within!.quantiles[q] : p.noise[q]) * noiseScale;
     return {
       quantiles,
       customerObservations: history?.count ?? 0,
@@ -297,8 +325,9 @@ export class PayDateModel {
       fallbackChannel,
       portfolioObservations: total,
       location,
-      scale,
       residuals: p.residuals,
+      noise: own ? p.within! : p.centred,
+      noiseScale,
     };
   }
 
@@ -425,7 +454,36 @@ export class PayDateModel {
       daysLate: Int32Array.from(rawSorted, ([d]) => d),
       counts: Float64Array.from(rawSorted, ([, c]) => c),
     };
-    return (this.cache = { dispute, channels, mean, k, variance, withinVariance, noise, residuals });
+    const centred = { values: Float64Array.from(samples, (x) => x.value - mean), weights: residuals.weights };
+    return (this.cache = { dispute, channels, mean, k, variance, withinVariance, noise, residuals, centred, within: this.withinNoise() });
+  }
+
+  /** Takes a customer's noise deviations out before it changes; they come back at the next rebuild. */
+  private touch(history: CustomerHistory): void {
+    if (this.noiseDirty.has(history)) return;
+    this.addNoise(history, -1);
+    this.noiseDirty.add(history);
+  }
+
+  private addNoise(history: CustomerHistory, sign: 1 | -1): void {
+    for (const o of this.observationsOf(history)) {
+      const cell = history.cells.find((c) => c.disputed === o.disputed && c.channel === o.channel)!;
+      if (cell.n < NOISE_CELL_MIN) continue;
+      const bin = withinDeviation(o.daysLate, cell.n, cell.sum);
+      const count = (this.noiseBins.get(bin) ?? 0) + sign;
+      if (count === 0) this.noiseBins.delete(bin);
+      else this.noiseBins.set(bin, count);
+      this.noiseTotal += sign;
+    }
+  }
+
+  /** The within-customer noise, its changed customers' deviations put back first. */
+  private withinNoise(): (WeightedValues & { quantiles: Quantiles }) | null {
+    for (const history of this.noiseDirty) this.addNoise(history, 1);
+    this.noiseDirty.clear();
+    if (this.noiseTotal < this.settings.minSide) return null;
+    const samples = [...this.noiseBins].map(([value, weight]) => ({ value, weight })).sort((a, b) => a.value - b.value);
+    return { values: Float64Array.from(samples, (x) => x.value), weights: Float64Array.from(samples, (x) => x.weight), quantiles: weightedQuantiles(samples, this.noiseTotal) };
   }
 }
 
@@ -450,6 +508,20 @@ export function censoredEffect(sum: number, weight: number, k: number, bounds: r
     if ((j === 0 || sorted[j - 1] >= effect) && (j === sorted.length || sorted[j] <= effect)) return effect;
   }
   return 0;
+}
+
+/**
+ * Settlements a customer's cell (dispute flag, channel) needs before its deviations count as noise:
+ * with 2, each is half their difference. Chosen on the worst ledger (README.md beside this file).
+ */
+const NOISE_CELL_MIN = 3;
+
+/**
+ * An invoice's deviation from its cell's mean, in half days, scaled by sqrt(n / (n - 1)): a mean
+ * of n that includes the invoice itself sits closer to it than the customer's true mean.
+ */
+export function withinDeviation(daysLate: number, n: number, sum: number): number {
+  return Math.round((daysLate - sum / n) * Math.sqrt(n / (n - 1)) * 2) / 2;
 }
 
 /** A cell's squared deviations from its mean. */

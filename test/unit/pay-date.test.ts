@@ -4,7 +4,7 @@ import { addDays } from '../../core/dates';
 import { backtest, replay, replayConditional } from '../../core/intelligence/backtest';
 import type { HistoryInvoice } from '../../core/intelligence/facts';
 import { type CensoredAge, conditionalPrediction, portfolioSurvival, reachedAge } from '../../core/intelligence/conditional';
-import { censoredEffect, PayDateModel } from '../../core/intelligence/pay-date';
+import { censoredEffect, PayDateModel, withinDeviation } from '../../core/intelligence/pay-date';
 
 const obs = (customerId: string, dueDate: string, daysLate: number, disputed = false, method: string | null = null, billChannel: string | null = null) => ({
   customerId,
@@ -169,6 +169,32 @@ describe('the pay-date model', () => {
         },
       ),
     );
+  });
+
+  it("measures an invoice's noise around its own customer: a deviation is scaled for the mean that includes it, in half days", () => {
+    // Three settlements 0, 3 and 9 days late (mean 4): deviations -4, -1, 5, times sqrt(3/2).
+    expect(withinDeviation(0, 3, 12)).toBe(-5);
+    expect(withinDeviation(3, 3, 12)).toBe(-1);
+    expect(withinDeviation(9, 3, 12)).toBe(6);
+    expect(withinDeviation(7, 10, 70)).toBe(0);
+  });
+
+  it("gives a customer with history the spread of an invoice around its own customer, not the mix of customers scaled down", () => {
+    const model = new PayDateModel();
+    // Eighteen customers pay around their due date, two 100 days late; every invoice within 3 days
+    // of its customer's habit (-3 to 3). The portfolio's residuals, centred on their mean (+10),
+    // have their 10th and 90th percentiles both below it: scaled down to one customer's spread,
+    // they made an interval of a single day, 1 day early.
+    for (let c = 0; c < 20; c++) for (let i = 0; i < 8; i++) model.observe(obs(`c${c}`, addDays('2025-01-31', i * 10 + c), (c < 2 ? 100 : 0) + ((i * 5) % 7) - 3));
+    const dueDate = '2025-06-30';
+    const daysOf = (date: string) => (Date.parse(date) - Date.parse(dueDate)) / 86_400_000;
+    for (const [customerId, habit] of [['c5', 0], ['c0', 100]] as const) {
+      const { interval } = model.predict({ customerId, dueDate, disputed: false, asOf: '2025-06-01' })!;
+      // Its own invoices' range (habit - 3 to habit + 3), most of it inside, and no wider than twice it.
+      expect(daysOf(interval.low)).toBeLessThanOrEqual(habit - 2);
+      expect(daysOf(interval.high)).toBeGreaterThanOrEqual(habit + 2);
+      expect(daysOf(interval.high) - daysOf(interval.low)).toBeLessThanOrEqual(12);
+    }
   });
 
   it('scenarios come from the predictive distribution and sum to 1', () => {
