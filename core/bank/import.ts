@@ -59,6 +59,8 @@ export const WRITE_BATCH = 150;
 const STEP = 20;
 /** Entries stored per insert before the event loop gets a turn. */
 const STORE_BATCH = 500;
+/** As core/db/checkpointer.ts leaves the server's connection: about 80 MB of log. */
+const CHECKPOINT_BACKSTOP_PAGES = 20_000;
 
 type Engineish = Pick<Engine, 'clock'> & Partial<Pick<Engine, 'writeWait'>>;
 
@@ -179,6 +181,10 @@ export async function importStatement(engine: Pick<Engine, 'db' | 'database' | '
   // A synced write (or its replay on the team server) already runs in a transaction on this connection: the import joins it.
   if (engine.db.isTransaction) return importOn({ db: engine.db, sqlite: engine.database.sqlite, clock: engine.clock, writeWait: engine.writeWait }, options);
   const own = openDatabase(engine.database.file);
+  // Checkpoints are the server's checkpointer's (a worker thread): one run inside this connection's
+  // commit copied the log into a 2 GB file on the event loop (a second). The backstop stays, as on
+  // the server's own connection.
+  own.sqlite.pragma(`wal_autocheckpoint = ${CHECKPOINT_BACKSTOP_PAGES}`);
   try {
     return await importOn({ db: own.db, sqlite: own.sqlite, clock: engine.clock, writeWait: engine.writeWait }, options);
   } finally {
