@@ -24,7 +24,6 @@ const modules = {
   desktop: () => require('./commands/desktop') as typeof import('./commands/desktop'),
   bench: () => require('./commands/bench') as typeof import('./commands/bench'),
   bank: () => require('./commands/bank') as typeof import('./commands/bank'),
-  bank: () => require('./commands/bank') as typeof import('./commands/bank'),
 };
 
 const COMMANDS: Record<string, () => Command> = {
@@ -42,7 +41,6 @@ const COMMANDS: Record<string, () => Command> = {
   backup: () => modules.maintenance().backupCommand,
   desktop: () => modules.desktop().desktopCommand,
   bench: () => modules.bench().benchCommand,
-  bank: () => modules.bank().bankCommand,
   bank: () => modules.bank().bankCommand,
 };
 

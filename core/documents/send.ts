@@ -16,9 +16,9 @@ import { checkContact, checkContacts } from '../contact/store';
 import { overrideHolds } from '../contact/override';
 import type { ContactHoldKind } from '../contact/rule';
 import { handToSmtp, recordSentEmail } from '../email/outbox';
+import { mintLinkForEmail, portalLinkLine } from '../email/portal-link';
 import { type Engine, runCommand, type Scope } from '../engine';
 import { NotFoundError, ValidationError } from '../errors';
-import { mintLinkForEmail, portalLinkLine } from '../email/portal-link';
 import { newId } from '../ids';
 import { enqueueJob } from '../jobs/queue';
 import { type JobContext, PermanentJobError, StoppedJobError } from '../jobs/worker';
@@ -53,7 +53,7 @@ export interface StatementRun {
 }
 
 /** Asks for statements as of `asOf` for these customers (each once, in the order given). */
-export async function requestStatements(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, customerIds: string[], asOf: string): Promise<StatementRun> {
+export async function requestStatements(engine: Pick<Engine, 'db' | 'clock'>, scope: Scope, customerIds: string[], asOf: string, overrideReason?: string): Promise<StatementRun> {
   const ids = [...new Set(customerIds)];
   if (ids.length === 0) throw new ValidationError('Choose at least one customer', { customer_ids: ['Choose at least one customer'] });
   if (ids.length > MAX_STATEMENT_CUSTOMERS) throw new ValidationError(`At most ${MAX_STATEMENT_CUSTOMERS} customers at a time`, { customer_ids: [`At most ${MAX_STATEMENT_CUSTOMERS}`] });
