@@ -56,9 +56,9 @@ export interface ImportStatementOptions {
  */
 export const WRITE_BATCH = 150;
 /** Credits read and decided, or written, between two turns of the event loop: well under 100 ms. */
-const STEP = 20;
+const STEP = 10;
 /** Entries stored per insert before the event loop gets a turn. */
-const STORE_BATCH = 500;
+const STORE_BATCH = 200;
 /** As core/db/checkpointer.ts leaves the server's connection: about 80 MB of log. */
 const CHECKPOINT_BACKSTOP_PAGES = 20_000;
 
