@@ -57,7 +57,7 @@ export interface ContactRequest {
   holds?: HoldSettings;
   /** The day the cap counts in (a sequence's zone); UTC by default. */
   timeZone?: string;
-  /** Days a promise still holds after its date (the company's grace). */
+  /** Days a promise still holds after its date; the company's grace (the facts') by default. */
   graceDays?: number;
   /**
    * When a person decided the send (a reminder request, an approval): the emails of that same

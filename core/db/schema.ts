@@ -1143,15 +1143,15 @@ export interface WebhookDeliveriesTable {
 
 
 export interface Database {
+  events: EventsTable;
+  event_cursor: EventCursorTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   bank_statements: BankStatementsTable;
   bank_transactions: BankTransactionsTable;
   bank_applications: BankApplicationsTable;
   bank_payer_accounts: BankPayerAccountsTable;
   bank_remittance_advices: BankRemittanceAdvicesTable;
-  events: EventsTable;
-  event_cursor: EventCursorTable;
-  webhook_endpoints: WebhookEndpointsTable;
-  webhook_deliveries: WebhookDeliveriesTable;
   companies: CompaniesTable;
   company_document_details: CompanyDocumentDetailsTable;
   portal_links: PortalLinksTable;

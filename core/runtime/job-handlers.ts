@@ -30,8 +30,8 @@ export function coreJobHandlers(options: { refresh?: RefreshExecutor } = {}): Re
     [REPLY_SYNC]: syncReplies,
     [INTELLIGENCE_REFRESH]: refreshJobHandlerWith(options.refresh ?? refreshInProcess),
     [STATEMENT_SEND]: sendStatementsJob,
-    [PROMISE_FOLLOWUP]: followPromisesJob,
     [TEAM_DIGEST]: sendTeamDigest,
     [IMPORT_WATCH]: runWatchedImportJob,
+    [PROMISE_FOLLOWUP]: followPromisesJob,
   };
 }

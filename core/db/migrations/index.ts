@@ -39,8 +39,8 @@ import * as m0300 from './0300_forecast_inflows';
 import * as m0310 from './0310_mail_tls_trust';
 import * as m0320 from './0320_job_lease_owner';
 import * as m0350 from './0350_reply_readings';
-import * as m0370 from './0370_bank';
 import * as m0360 from './0360_contact_settings';
+import * as m0370 from './0370_bank';
 import * as m0380 from './0380_portal';
 import * as m0390 from './0390_companies_from_nothing';
 import * as m0400 from './0400_import_watch';
@@ -87,8 +87,8 @@ export const migrations: Record<string, Migration> = {
   '0310_mail_tls_trust': m0310,
   '0320_job_lease_owner': m0320,
   '0350_reply_readings': m0350,
-  '0370_bank': m0370,
   '0360_contact_settings': m0360,
+  '0370_bank': m0370,
   '0380_portal': m0380,
   '0390_companies_from_nothing': m0390,
   '0400_import_watch': m0400,
