@@ -3,7 +3,7 @@ import { createApp } from '../../core/http/app';
 import { LAST_TOUCH_QUIET_DAYS } from '../../core/sequences/rules';
 import { ACTION_TYPES, CATEGORIES } from '../../renderer/src/actions/labels';
 import { CALL_OUTCOMES } from '../../renderer/src/components/callOutcomes';
-import { buildDocument } from '../../renderer/src/api/generate';
+import { servedDocument } from '../support/api-client';
 import { SORTS } from '../../renderer/src/desk/filters';
 import { PAYMENT_STATUS_WORDS } from '../../renderer/src/desk/payments';
 import { INSIGHT_TARGETS } from '../../renderer/src/insights/describe';
@@ -23,7 +23,7 @@ type Json = Record<string, any>;
 describe("the app's options are the server's enums", () => {
   let doc: Json;
   beforeAll(async () => {
-    doc = await buildDocument();
+    doc = (await servedDocument()) as Json;
   });
 
   const values = (schema: Json): string[] => (schema.enum ?? []).filter((v: unknown) => v !== null);

@@ -1,4 +1,4 @@
-import type { components, paths } from './schema';
+import type { components, paths } from '../../../core/http/client/schema';
 
 export type Schemas = components['schemas'];
 export type Problem = Schemas['Problem'];
@@ -8,16 +8,17 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type PathOf<M extends Method> = { [P in keyof paths]: paths[P] extends Record<M, unknown> ? P : never }[keyof paths];
 export type Operation<M extends Method, P extends PathOf<M>> = paths[P] extends Record<M, infer O> ? O : never;
 
-type PathArgs<O> = O extends { path: infer X } ? { path: X } : { path?: never };
-type QueryArgs<O> = O extends { query?: infer Q } ? { query?: Q } : { query?: never };
-type BodyArgs<O> = O extends { body: infer B } ? { body: B } : O extends { body?: infer B } ? { body?: B } : { body?: never };
+type Json<C> = C extends { content: { 'application/json': infer J } } ? J : never;
+type PathArgs<O> = O extends { parameters: { path: infer X } } ? { path: X } : { path?: never };
+type QueryArgs<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [undefined] ? { query?: never } : { query?: Q }) : { query?: never };
+type BodyArgs<O> = O extends { requestBody: infer B } ? { body: Json<B> } : O extends { requestBody?: infer B } ? ([B] extends [undefined] ? { body?: never } : { body?: Json<NonNullable<B>> }) : { body?: never };
 export type Args<O> = PathArgs<O> & QueryArgs<O> & BodyArgs<O> & { signal?: AbortSignal };
 
 type Success = 200 | 201 | 202 | 204;
-export type Ok<O> = O extends { responses: infer R } ? R[Extract<keyof R, Success>] : never;
+export type Ok<O> = O extends { responses: infer R } ? Json<R[Extract<keyof R, Success>]> : never;
 /** The 200 body of a GET path: what a screen renders. */
 export type Response<P extends PathOf<'get'>> = Ok<Operation<'get', P>>;
-export type QueryOf<P extends PathOf<'get'>> = Operation<'get', P> extends { query?: infer Q } ? NonNullable<Q> : never;
+export type QueryOf<P extends PathOf<'get'>> = Operation<'get', P> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 /** A failed request: the problem+json body when the server sent one, else a network failure. */
 export class ApiError extends Error {
