@@ -12,7 +12,7 @@ import { yieldToEventLoop } from '../yielding';
 import { INVOICE_NUMBER_KEY } from '../db/migrations/0370_bank';
 import { invoiceNumberKey, nameSimilarity, nameTokens, normalizeAccount, numberWrittenIn, referenceKeys } from './keys';
 import { type AdviceFact, type CreditFacts, type CustomerHint, type InvoiceFact, NAME_THRESHOLD, type ReferencedInvoice, subsetsSumming } from './match';
-import { customerRfPart, findRfs } from './rf';
+import { customerRfPart, findRfs } from '../rf';
 
 export interface CreditToMatch {
   amount: number;

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { invoiceRf } from '../bank/rf';
+import { invoiceRf } from '../rf';
 import { createRng } from '../seed/random';
 import { openEngine } from '../runtime/engine';
 import { startRuntime } from '../runtime/server';

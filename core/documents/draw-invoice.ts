@@ -2,6 +2,7 @@
  * Drawing an invoice copy (on a document thread, render.ts) from the figures invoice.ts reads.
  * Nothing here reads the database, so a thread loads only this, the page kit and pdfkit.
  */
+import { formatRf, invoiceRf } from '../rf';
 import type { ClosingReason } from '../db/schema';
 import { invoiceStatus, STATUS_LABELS } from '../invoices/status';
 import type { DocumentDetailsWithLogo } from './details';
@@ -71,10 +72,13 @@ export function renderInvoice(data: InvoiceDocumentData, details: DocumentDetail
     );
   }
 
-  if (data.balance > 0 && (data.payment_link || details.payment_instructions || details.portal_link)) {
+  // The reference a bank transfer quotes, so cash application matches the payment to this invoice.
+  const reference = invoiceRf(data.invoice_number);
+  if (data.balance > 0 && (data.payment_link || details.payment_instructions || details.portal_link || reference)) {
     y = heading(page, y, 'How to pay');
     if (data.payment_link) y = paragraph(page, y, `Pay this invoice online: ${data.payment_link}`);
     if (details.payment_instructions) y = paragraph(page, y, details.payment_instructions);
+    if (reference) y = paragraph(page, y, `Payment reference for a bank transfer: ${formatRf(reference)}`);
     if (details.portal_link && details.portal_link !== data.payment_link) paragraph(page, y, `Customer portal: ${details.portal_link}`);
   }
   return finish(page, details);

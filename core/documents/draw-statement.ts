@@ -3,6 +3,7 @@
  * reads them, the aging subtotals and total due worked out from them, and the pages. Nothing here
  * reads the database, so a thread loads only this, the page kit and pdfkit.
  */
+import { formatRf, statementRf } from '../rf';
 import { AGING_BUCKET_LABELS, AGING_BUCKETS, type AgingBucket, agingBucketOfStatus, daysPastDue, openStatus } from '../invoices/status';
 import type { DocumentDetailsWithLogo } from './details';
 import { type Column, type DrawnDocument, drawHead, finish, formatsFor, heading, methodWords, paragraph, type Row, setRunningTitle, startDocument, table, textBlock, totals } from './pdf';
@@ -160,9 +161,12 @@ export function renderStatement(data: StatementData, details: DocumentDetailsWit
       data.payments.map((p) => ({ cells: [f.date(p.payment_date), p.invoice_number, methodWords(p.payment_method), f.money(p.amount, p.currency)] })),
     );
 
-  if (details.payment_instructions || details.portal_link) {
+  // The statement's reference names the customer: a transfer quoting it is matched to their account.
+  const owed = data.invoices.some((i) => i.open > 0);
+  if (details.payment_instructions || details.portal_link || owed) {
     y = heading(page, y, 'How to pay');
     if (details.payment_instructions) y = paragraph(page, y, details.payment_instructions);
+    if (owed) y = paragraph(page, y, `Payment reference for a bank transfer: ${formatRf(statementRf(data.customer.id))}`);
     if (details.portal_link) y = paragraph(page, y, `Pay online: ${details.portal_link}`);
   }
   return finish(page, details);

@@ -3,7 +3,7 @@
  * Every value is escaped. Phone first: one column of cards that widens on a larger screen; light
  * and dark follow the device (portal.css). Words, never codes: the customer may be anyone.
  */
-import { formatRf } from '../bank/rf';
+import { formatRf } from '../rf';
 import { longDate } from '../dates';
 import { formatMoney } from '../money';
 import { escapeHtml as h } from '../text';

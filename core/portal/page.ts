@@ -5,7 +5,7 @@
  * MAX_ROWS open items are listed (the totals count them all).
  */
 import { sql } from 'kysely';
-import { invoiceRf } from '../bank/rf';
+import { invoiceRf } from '../rf';
 import type { Db } from '../db/connection';
 import { daysBetween } from '../dates';
 import { documentDetailsWithLogo } from '../documents/details';

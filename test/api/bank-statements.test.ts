@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { invoiceRf } from '../../core/bank/rf';
+import { formatRf, invoiceRf, readRf, statementRf } from '../../core/rf';
 import { type CamtEntry, camt053 } from '../../core/bench/camt';
 import { createApp } from '../../core/http/app';
 import { createRng } from '../../core/seed/random';
@@ -14,6 +14,7 @@ import { seedDatabase } from '../../core/seed/index';
 import { call, useApiWorkspace } from '../support/api';
 import { testEngine } from '../support/engine';
 import { type Ledger, ledger } from '../support/ledger-fixtures';
+import { pdfText } from '../support/pdf';
 import { fixture, insertActionRow } from '../support/rows';
 
 const IBAN = 'DE89370400440532013000';
@@ -63,6 +64,23 @@ describe('bank statements API', () => {
   const paymentsOf = (id: string) => w.engine.db.selectFrom('payments').select(['amount', 'status', 'payment_method', 'payment_date', 'transaction_id']).where('invoice_id', '=', id).execute();
   const transactions = async (query = '') => (await get(`${w.base}/bank-transactions?limit=100${query}`)).body.data as any[];
   const byReference = async (reference: string) => (await transactions()).find((t) => t.bank_reference === reference);
+
+  it("prints on the invoice and the statement the reference a transfer quotes; a credit quoting the invoice copy's is applied to it", async () => {
+    const pdfOf = async (path: string) => Buffer.from(await (await w.app.request(path, { headers: { authorization: `Token ${w.tokens.demo}` } })).arrayBuffer());
+    const invoiceText = pdfText(await pdfOf(`${w.base}/invoices/${inv['INV-10250']}/document.pdf`));
+    const printed = /Payment reference for a bank transfer: (RF[0-9A-Z ]+)/.exec(invoiceText)?.[1].trim();
+    expect(printed).toBe(formatRf(invoiceRf('INV-10250')!));
+    const customer = (await w.engine.db.selectFrom('invoices').select('customer_id').where('id', '=', inv['INV-10250']).executeTakeFirstOrThrow()).customer_id;
+    const statementText = pdfText(await pdfOf(`${w.base}/customers/${customer}/statement.pdf`));
+    const onStatement = /Payment reference for a bank transfer: (RF[0-9A-Z ]+)/.exec(statementText)?.[1].trim();
+    expect(onStatement).toBe(formatRf(statementRf(customer)));
+    expect(readRf(onStatement!)).toMatchObject({ kind: 'customer' });
+    // The customer copies the invoice's reference, as printed (in groups of four), into the transfer's text.
+    const res = await upload(statement('STMT-RF', [credit('RF-1', 75, { text: `Payment ${printed}`, party_name: 'Someone Else Ltd' })]));
+    expect(res.status).toBe(201);
+    expect(res.body.applied).toBe(1);
+    expect(await invoiceRow(inv['INV-10250'])).toMatchObject({ balance: 0, closing_reason: 'paid' });
+  });
 
   it('imports a camt.053: unambiguous credits applied, the rest suggested or unmatched, debits listed, a foreign currency flagged', async () => {
     const xml = statement('STMT-1', [

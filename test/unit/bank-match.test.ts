@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { entryIdentities } from '../../core/bank/identity';
 import { invoiceNumberKey, nameSimilarity, nameTokens, normalizeAccount, numberWrittenIn, referenceKeys } from '../../core/bank/keys';
 import { type CreditFacts, type CustomerHint, customerSums, decide, type InvoiceFact, subsetsSumming } from '../../core/bank/match';
-import { findRfs, formatRf, invoiceRf, isValidRf, makeRf, readRf, statementRf } from '../../core/bank/rf';
+import { findRfs, formatRf, invoiceRf, isValidRf, makeRf, readRf, statementRf } from '../../core/rf';
 import type { ParsedStatement, StatementEntry } from '../../core/bank/statement';
 import { INVOICE_NUMBER_KEY } from '../../core/db/migrations/0370_bank';
 
