@@ -43,6 +43,8 @@ describe('Settings > Team server in Chromium against a team server and a desktop
     serverApi = await Api.login(server.url, 'ann', PASSWORD);
     initech = (await serverApi.ok('POST', `/api/companies/${acme}/customers`, { name: 'Initech' })).id;
     await serverApi.ok('POST', `/api/companies/${acme}/invoices`, { customer: initech, total_amount: 500, number: 'INV-1' });
+    // Where Acme's email goes from: the approve panel offers "Approve and send" only with a sender.
+    await serverApi.ok('POST', `/api/companies/${acme}/email-connections`, { name: 'AR', from_email: 'ar@acme.example', smtp_host: 'smtp.acme.example', smtp_port: 587, is_default: true });
     desktop = await startServe(['--db', deskDb, '--port', '0', '--sync-interval', '1']);
     browser = await openBrowser();
     page = browser.page;
