@@ -27,6 +27,9 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** The entities whose changes can be events: the materializer reads no other change row. */
+export const EVENT_ENTITIES = ['invoice', 'payment', 'action', 'action_approval', 'job', 'communication', 'promise_followup', 'dispute', 'portal_submission', 'bank_statement'] as const;
+
 export interface ChangeRow {
   entity: string;
   entity_id: string;

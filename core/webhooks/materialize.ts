@@ -9,7 +9,7 @@ import { chunks } from '../chunks';
 import type { Database } from '../db/schema';
 import { type Engine, inWriteTransaction } from '../engine';
 import { newId } from '../ids';
-import { eventsOfChange, type NewEvent, rejectionEvent, subscribes } from './events';
+import { EVENT_ENTITIES, eventsOfChange, type NewEvent, rejectionEvent, subscribes } from './events';
 
 /** Change rows read per transaction: a refresh writes hundreds of thousands; each batch is a short write. */
 export const MATERIALIZE_BATCH = 2000;
@@ -21,10 +21,16 @@ interface Made {
 }
 
 async function readChanges(trx: Transaction<Database>, after: number, limit: number) {
+  // Only the entities events come from; the others (a refresh's hundreds of thousands of insight
+  // rows) are passed over by SQLite, never parsed here. Inside the write transaction no change
+  // below the highest seq can still commit, so the cursor may move up to it.
+  const top = (await trx.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? after;
   const rows = await trx
     .selectFrom('changes')
     .select(['seq', 'company_id', 'entity', 'entity_id', 'op', 'data', 'created_at'])
     .where('seq', '>', after)
+    .where('seq', '<=', top)
+    .where('entity', 'in', [...EVENT_ENTITIES])
     .orderBy('seq')
     .limit(limit)
     .execute();
@@ -40,7 +46,8 @@ async function readChanges(trx: Transaction<Database>, after: number, limit: num
     if (r.company_id === null || replicated.has(r.company_id)) continue;
     for (const event of eventsOfChange(r, jobs.get(r.entity_id))) made.push({ company_id: r.company_id, created_at: r.created_at, event });
   }
-  return { made, last: rows.at(-1)?.seq ?? after, full: rows.length === limit };
+  const full = rows.length === limit;
+  return { made, last: full ? rows[rows.length - 1].seq : Math.max(after, Number(top)), full };
 }
 
 async function readRejections(trx: Transaction<Database>, after: number, limit: number) {

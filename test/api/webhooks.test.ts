@@ -109,6 +109,19 @@ describe('webhooks and the events feed', () => {
     await runCommand(w.engine, 'read_replies', { actor: systemActor, companyId: w.company }, (tx) => recordIncoming(tx, connection, '1', message, emptyTally()));
   };
 
+  it("passes over changes that are no event (a refresh's insight rows) without reading them, and still makes the next event", async () => {
+    await register(['invoice.created']);
+    await runCommand(w.engine, 'refresh_intelligence', { actor: systemActor, companyId: w.company }, (tx) =>
+      tx.recordMany(Array.from({ length: 5000 }, (_, i) => ({ entity: 'insight', entityId: `i${i}`, op: 'insert' as const, data: { payload: 'x'.repeat(200) } }))),
+    );
+    await materializeEvents(w.engine);
+    const top = (await w.engine.db.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirstOrThrow()).seq;
+    expect((await w.engine.db.selectFrom('event_cursor').select('changes_seq').executeTakeFirstOrThrow()).changes_seq).toBe(top);
+    await newInvoice(await newCustomer('After The Flood'), 10);
+    await pump();
+    expect(hook.got.map((r) => r.json.type)).toEqual(['invoice.created']);
+  });
+
   it('lets owners alone register, refuses private addresses and unknown events, and shows the secret once', async () => {
     expect((await as('cole').post('/webhooks', { url, events: ['*'] })).status).toBe(403);
     expect((await as('watcher').get('/webhooks')).status).toBe(403);
