@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../components/Dialog';
 import { ErrorBox } from '../components/ErrorBox';
+import { SecretOnce } from '../components/SecretOnce';
 import { useLoad } from '../components/useLoad';
 import { FormError, useSave } from '../components/useSave';
 import { formatTimestamp } from '../desk/format';
@@ -23,20 +24,9 @@ export function ApiTokens() {
       <h2 id="tokens-title">API tokens</h2>
       <p className="muted">A token lets a script call the API as you (header “Authorization: Token …”). It is shown once; store it like a password.</p>
       {secret && (
-        <div className="token-once stack" role="status" data-testid="new-token">
-          <p>
-            <strong>{secret.name}</strong>: copy this token now; it will not be shown again.
-          </p>
-          <div className="secret">{secret.token}</div>
-          <div className="form-actions">
-            <button type="button" className="btn" onClick={() => void navigator.clipboard?.writeText(secret.token)}>
-              Copy
-            </button>
-            <button type="button" className="btn" onClick={() => setSecret(null)}>
-              Done
-            </button>
-          </div>
-        </div>
+        <SecretOnce secret={secret.token} testId="new-token" onDone={() => setSecret(null)}>
+          <strong>{secret.name}</strong>: copy this token now; it will not be shown again.
+        </SecretOnce>
       )}
       {tokens.error !== null && <ErrorBox what="your tokens" error={tokens.error} onRetry={tokens.reload} />}
       {tokens.data && tokens.data.tokens.length === 0 && <p className="muted">No tokens yet.</p>}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Schemas } from '../api/client';
 import { ConfirmDialog } from '../components/Dialog';
 import { ErrorBox } from '../components/ErrorBox';
+import { SecretOnce } from '../components/SecretOnce';
 import { useLoad } from '../components/useLoad';
 import { FormError, useSave } from '../components/useSave';
 import { formatTimestamp } from '../desk/format';
@@ -135,20 +136,9 @@ export function Webhooks({ companyId, isOwner }: { companyId: string; isOwner: b
         deliveries are retried for a day.
       </p>
       {secret && (
-        <div className="token-once stack" role="status" data-testid="webhook-secret">
-          <p>
-            Signing secret for <strong>{secret.url}</strong>: copy it now; it will not be shown again.
-          </p>
-          <div className="secret">{secret.secret}</div>
-          <div className="form-actions">
-            <button type="button" className="btn" onClick={() => void navigator.clipboard?.writeText(secret.secret)}>
-              Copy
-            </button>
-            <button type="button" className="btn" onClick={() => setSecret(null)}>
-              Done
-            </button>
-          </div>
-        </div>
+        <SecretOnce secret={secret.secret} testId="webhook-secret" onDone={() => setSecret(null)}>
+          Signing secret for <strong>{secret.url}</strong>: copy it now; it will not be shown again.
+        </SecretOnce>
       )}
       {hooks.error !== null && <ErrorBox what="the webhooks" error={hooks.error} onRetry={hooks.reload} />}
       {hooks.data && hooks.data.data.length === 0 && <p className="muted">No webhooks yet.</p>}
