@@ -1,8 +1,6 @@
-import { useEffect, useState } from 'react';
-import type { Schemas } from '../api/client';
-import { useConnection } from '../state/connection';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
+import { useServerPoll } from './useServerPoll';
 
 /** A message as a sentence: the run log's words end without a full stop. */
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
@@ -15,25 +13,9 @@ const IMPORT_WATCH_MS = 5 * 60_000;
  * succeeds, with what went wrong in words and where to look.
  */
 export function ImportWatchBanner({ companyId }: { companyId: string }) {
-  const [run, setRun] = useState<Schemas['ImportRun'] | null>(null);
-  const server = useConnection((s) => s.server);
   const navigate = useRoute((s) => s.navigate);
-  useEffect(() => {
-    let live = true;
-    const load = () =>
-      api
-        .get('/api/companies/{company_id}/import-watch', { path: { company_id: companyId } })
-        .then((r) => live && setRun(r.watch?.enabled ? r.watch.last_run : null))
-        .catch(() => {
-          // Unreachable server: the server banner says so; keep the last known state.
-        });
-    if (server) void load();
-    const timer = setInterval(load, IMPORT_WATCH_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [companyId, server]);
+  const watch = useServerPoll(() => api.get('/api/companies/{company_id}/import-watch', { path: { company_id: companyId } }), IMPORT_WATCH_MS, [companyId]);
+  const run = watch?.watch?.enabled ? watch.watch.last_run : null;
   if (!run || run.status !== 'failed') return null;
   const settings = companyPath(companyId, 'settings');
   const when = new Date(run.started_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,8 +1,6 @@
-import { useEffect, useState } from 'react';
-import type { Schemas } from '../api/client';
-import { useConnection } from '../state/connection';
 import { companyPath, useRoute } from '../state/route';
 import { api, useSession } from '../state/session';
+import { useServerPoll } from './useServerPoll';
 
 /** How often the frame asks whether a webhook was turned off. */
 const WEBHOOKS_MS = 5 * 60_000;
@@ -13,26 +11,9 @@ const WEBHOOKS_MS = 5 * 60_000;
  */
 export function WebhookBanner({ companyId }: { companyId: string }) {
   const isOwner = useSession((s) => s.companies.find((c) => c.id === companyId)?.role === 'owner');
-  const [off, setOff] = useState<Schemas['Webhook'][]>([]);
-  const server = useConnection((s) => s.server);
   const navigate = useRoute((s) => s.navigate);
-  useEffect(() => {
-    if (!isOwner) return;
-    let live = true;
-    const load = () =>
-      api
-        .get('/api/companies/{company_id}/webhooks', { path: { company_id: companyId } })
-        .then((r) => live && setOff(r.data.filter((w) => w.disabled_at !== null)))
-        .catch(() => {
-          // Unreachable server: the server banner says so; keep the last known state.
-        });
-    if (server) void load();
-    const timer = setInterval(load, WEBHOOKS_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [companyId, server, isOwner]);
+  const hooks = useServerPoll(isOwner ? () => api.get('/api/companies/{company_id}/webhooks', { path: { company_id: companyId } }) : null, WEBHOOKS_MS, [companyId, isOwner]);
+  const off = hooks?.data.filter((w) => w.disabled_at !== null) ?? [];
   if (!isOwner || off.length === 0) return null;
   const settings = companyPath(companyId, 'settings', 'webhooks');
   return (
