@@ -32,13 +32,22 @@ export interface CashPayment {
   amount: number;
 }
 
+/**
+ * A payment the customer said is coming (a promise, or money scheduled or already sent): its
+ * amount in its week, weighted by the promise-kept rate. About one invoice, or (invoiceId null)
+ * about every open invoice of the customer.
+ */
 export interface CashPromise {
-  invoiceId: string;
+  customerId: string;
+  invoiceId: string | null;
   /** The day it was made (known from then). */
   madeOn: string;
+  /** The day the money is expected. */
   date: string;
-  /** Cents, or null: the balance. */
+  /** Cents, or null: the balance (of the invoice, or of the customer's open invoices). */
   amount: number | null;
+  /** Days past `date` it still stands (money already sent, still in transit); 0 for a promise. */
+  standsDays: number;
 }
 
 export interface CashHistory {
@@ -64,6 +73,8 @@ interface Ledger {
   byId: Map<string, CashInvoice>;
   /** Payments by date ascending. */
   payments: CashPayment[];
+  /** Payment dates of each invoice and of each customer, ascending (for judging promises). */
+  paidOn: Map<string, string[]>;
   /** The day each invoice was paid in full, if it was. */
   settled: Map<string, string>;
 }
@@ -73,13 +84,21 @@ function ledgerOf(history: CashHistory): Ledger {
   const byId = new Map(history.invoices.map((i) => [i.id, i]));
   const paid = new Map<string, number>();
   const settled = new Map<string, string>();
+  const paidOn = new Map<string, string[]>();
+  const note = (key: string, date: string) => {
+    const dates = paidOn.get(key);
+    if (dates) dates.push(date);
+    else paidOn.set(key, [date]);
+  };
   for (const p of payments) {
     const total = (paid.get(p.invoiceId) ?? 0) + p.amount;
     paid.set(p.invoiceId, total);
     const invoice = byId.get(p.invoiceId);
     if (invoice && !settled.has(p.invoiceId) && total >= invoice.amount) settled.set(p.invoiceId, p.date);
+    note(`i:${p.invoiceId}`, p.date);
+    if (invoice) note(`c:${invoice.customerId}`, p.date);
   }
-  return { invoices: history.invoices, byId, payments, settled };
+  return { invoices: history.invoices, byId, payments, paidOn, settled };
 }
 
 /** What was known on `day` (strictly before it): open balances, the lateness model, promises, recent cash. */
@@ -169,10 +188,22 @@ function weekIndex(day: string, moment: string): number {
   return Math.floor(daysBetween(moment, day) / 7);
 }
 
+/** The index of the first of the ascending `dates` on or after `day`. */
+function firstOnOrAfter<T>(items: T[], day: string, dateOf: (item: T) => string): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (dateOf(items[mid]) < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function cashIn(ledger: Ledger, from: string, to: string, issuedOnOrAfter?: string): number {
   let sum = 0;
-  for (const p of ledger.payments) {
-    if (p.date < from) continue;
+  for (let i = firstOnOrAfter(ledger.payments, from, (p) => p.date); i < ledger.payments.length; i++) {
+    const p = ledger.payments[i];
     if (p.date >= to) break;
     if (issuedOnOrAfter !== undefined && (ledger.byId.get(p.invoiceId)?.invoiceDate ?? '') < issuedOnOrAfter) continue;
     sum += p.amount;
@@ -180,17 +211,39 @@ function cashIn(ledger: Ledger, from: string, to: string, issuedOnOrAfter?: stri
   return sum;
 }
 
-/** The promise-kept rate known on `day`: promises whose date plus grace has passed, kept when the invoice was paid by then. */
+/**
+ * The promise-kept rate known on `day`: promises whose date plus grace (and the days it stood) has
+ * passed, kept when the invoice (the customer, for a promise about every invoice) paid by then.
+ */
 function promiseKeptRate(ledger: Ledger, promises: CashPromise[], day: string): number {
   let kept = PROMISE_PRIOR.kept;
   let judged = PROMISE_PRIOR.judged;
   for (const p of promises) {
-    const by = addDays(p.date, PROMISE_GRACE);
+    const by = addDays(p.date, p.standsDays + PROMISE_GRACE);
     if (by >= day) continue;
     judged += 1;
-    if (ledger.payments.some((x) => x.invoiceId === p.invoiceId && x.date >= p.madeOn && x.date <= by)) kept += 1;
+    const dates = ledger.paidOn.get(p.invoiceId === null ? `c:${p.customerId}` : `i:${p.invoiceId}`) ?? [];
+    const first = firstOnOrAfter(dates, p.madeOn, (d) => d);
+    if (first < dates.length && dates[first] <= by) kept += 1;
   }
   return kept / judged;
+}
+
+/**
+ * The payments said to be coming that still stand on `day`, the latest made first: those made
+ * before the day whose date (plus the days money in transit stands) has not passed.
+ */
+function standingPromises(promises: CashPromise[], day: string): { byInvoice: Map<string, CashPromise>; byCustomer: Map<string, CashPromise> } {
+  const byInvoice = new Map<string, CashPromise>();
+  const byCustomer = new Map<string, CashPromise>();
+  for (const p of promises) {
+    if (p.madeOn >= day || addDays(p.date, p.standsDays) < day) continue;
+    const map = p.invoiceId === null ? byCustomer : byInvoice;
+    const key = p.invoiceId ?? p.customerId;
+    const held = map.get(key);
+    if (!held || held.madeOn <= p.madeOn) map.set(key, p);
+  }
+  return { byInvoice, byCustomer };
 }
 
 export interface WeeklyForecast {
@@ -205,16 +258,31 @@ export function forecastAsOf(history: CashHistory, day: string, ledger = ledgerO
   const m = momentOf(ledger, day);
   const model = new Array<number>(HORIZONS).fill(0);
   const dueDate = new Array<number>(HORIZONS).fill(0);
-  const promised = new Map<string, CashPromise>();
-  for (const p of history.promises) if (p.madeOn < day && p.date >= day) promised.set(p.invoiceId, p);
-  const keptRate = promised.size ? promiseKeptRate(ledger, history.promises, day) : 0;
-  for (const { invoice, balance } of m.open) {
+  const standing = standingPromises(history.promises, day);
+  const keptRate = standing.byInvoice.size || standing.byCustomer.size ? promiseKeptRate(ledger, history.promises, day) : 0;
+  /** What is left of a customer-wide promise's amount, given to its invoices by due date. */
+  const left = new Map<CashPromise, number>();
+  const open = standing.byCustomer.size ? [...m.open].sort((a, b) => cmp(a.invoice.dueDate, b.invoice.dueDate)) : m.open;
+  for (const { invoice, balance } of open) {
     const chances = weeklyChances(m.survival, daysBetween(invoice.dueDate, day));
-    const promise = promised.get(invoice.id);
-    const promiseWeek = promise ? weekIndex(promise.date, day) : -1;
-    const onPromise = promise && promiseWeek < HORIZONS ? keptRate : 0;
-    for (let k = 0; k < HORIZONS; k++) model[k] += balance * (1 - onPromise) * chances[k];
-    if (onPromise) model[promiseWeek] += Math.min(balance, promise!.amount ?? balance) * onPromise;
+    // As the product reads promises: the latest said about the invoice or about the customer as a whole.
+    const own = standing.byInvoice.get(invoice.id);
+    const customers = standing.byCustomer.get(invoice.customerId);
+    const promise = own && (!customers || own.madeOn >= customers.madeOn) ? own : customers;
+    const promiseWeek = promise ? Math.max(0, weekIndex(promise.date, day)) : HORIZONS;
+    let covered = 0;
+    if (promise && promiseWeek < HORIZONS) {
+      if (promise.amount === null) covered = balance;
+      else if (promise.invoiceId !== null) covered = Math.min(balance, promise.amount);
+      else {
+        covered = Math.min(balance, left.get(promise) ?? promise.amount);
+        left.set(promise, (left.get(promise) ?? promise.amount) - covered);
+      }
+    }
+    // The promised part in its week at the kept rate; the rest of the balance as the history says.
+    const onPromise = covered * keptRate;
+    for (let k = 0; k < HORIZONS; k++) model[k] += (balance - onPromise) * chances[k];
+    if (onPromise) model[promiseWeek] += onPromise;
     const dueWeek = Math.max(0, weekIndex(invoice.dueDate, day));
     if (dueWeek < HORIZONS) dueDate[dueWeek] += balance;
   }
@@ -242,15 +310,34 @@ export interface HorizonScore {
 }
 
 /**
- * Forecasts made every 7 days from 8 weeks after the first invoice until 8 weeks before the ledger's
- * last day, each scored against the cash that came in.
+ * The days forecasts are replayed from: every 7 days from 8 weeks after the first invoice while a
+ * week of cash after it is known; with `lastWeeks`, only the latest that many.
  */
-export function forecastBacktest(history: CashHistory): HorizonScore[] {
-  const ledger = ledgerOf(history);
+export function forecastOrigins(history: CashHistory, lastWeeks = Number.POSITIVE_INFINITY): string[] {
+  if (!history.invoices.length) return [];
   const first = history.invoices.reduce((min, i) => (i.invoiceDate < min ? i.invoiceDate : min), '9999-12-31');
-  const last = [...history.payments.map((p) => p.date), ...history.invoices.map((i) => i.invoiceDate)].reduce((max, d) => (d > max ? d : max), '0000-01-01');
+  const last = lastDay(history);
+  const days: string[] = [];
+  for (let day = addDays(first, 7 * WARM_UP_WEEKS); addDays(day, 7) <= last; day = addDays(day, 7)) days.push(day);
+  return days.slice(Math.max(0, days.length - lastWeeks));
+}
+
+function lastDay(history: CashHistory): string {
+  let max = '0000-01-01';
+  for (const p of history.payments) if (p.date > max) max = p.date;
+  for (const i of history.invoices) if (i.invoiceDate > max) max = i.invoiceDate;
+  return max;
+}
+
+/**
+ * Forecasts made on each of the origins (forecastOrigins), each week ahead scored against the cash
+ * that came in, up to the ledger's last day.
+ */
+export function forecastBacktest(history: CashHistory, options: { lastWeeks?: number } = {}): HorizonScore[] {
+  const ledger = ledgerOf(history);
+  const last = lastDay(history);
   const rows = Array.from({ length: HORIZONS }, () => ({ forecast: [] as number[], due: [] as number[], run: [] as number[], actual: [] as number[] }));
-  for (let day = addDays(first, 7 * WARM_UP_WEEKS); history.invoices.length && addDays(day, 7) <= last; day = addDays(day, 7)) {
+  for (const day of forecastOrigins(history, options.lastWeeks)) {
     const f = forecastAsOf(history, day, ledger);
     for (let k = 0; k < HORIZONS; k++) {
       const from = addDays(day, 7 * k);
