@@ -7,8 +7,10 @@
  * rejections of one kind of action (email, call, task) lower that kind for the customer: after
  * REJECTIONS_TO_DEMOTE it is offered only as an alternative, after REJECTIONS_TO_DROP not at all.
  * Invoices more than a year old are not chased one by one: their customer gets one "review old
- * balances" recommendation, write off or send a statement (thresholds.ts).
+ * balances" recommendation, write off or send a statement (thresholds.ts). Nor are several past-due
+ * invoices of one customer: they get one decision listing them (mergeChase).
  */
+import { createHash } from 'node:crypto';
 import { DECIDE_WITHIN_DAYS } from '../actions/rules';
 import { addDays, daysBetween, longDate } from '../dates';
 import { formatMoney } from '../money';
@@ -115,6 +117,9 @@ export function proposeActions(input: ProposalInput): { proposals: ProposedActio
   return { proposals: out, liveKeys };
 }
 
+/** A decision still open: awaiting a decision (proposed, scheduled) or approved and not yet carried out (processing). */
+const OPEN_STATUSES = new Set(['proposed', 'scheduled', 'processing']);
+
 /**
  * The invoices an open decision already covers, whoever made it (the engine, a person through the
  * API, the demo): its own invoice, or the invoices a decision on the whole customer lists. One
@@ -124,8 +129,9 @@ export function proposeActions(input: ProposalInput): { proposals: ProposedActio
 export function decidedInvoices(actions: ActionFact[], liveKeys: Set<string>): Set<string> {
   const out = new Set<string>();
   for (const a of actions) {
-    if (a.deleted || (a.status !== 'proposed' && a.status !== 'scheduled')) continue;
-    if (a.triggerKey !== null && !liveKeys.has(a.triggerKey)) continue;
+    if (a.deleted || !OPEN_STATUSES.has(a.status)) continue;
+    // Only a proposal is withdrawn when its trigger goes; an approved one stands until it is carried out.
+    if (a.status === 'proposed' && a.triggerKey !== null && !liveKeys.has(a.triggerKey)) continue;
     if (a.invoiceId) out.add(a.invoiceId);
     else for (const id of a.listedInvoiceIds ?? []) out.add(id);
   }
@@ -173,7 +179,7 @@ export function feasible(trigger: Trigger, customer: Pick<CustomerFacts, 'name' 
 function triggers(input: ProposalInput, decided: Set<string>): Trigger[] {
   const { customer, today, companyName } = input;
   const out: Trigger[] = [];
-  const small: Trigger[] = [];
+  const chase: Trigger[] = [];
   const lastInbound = [...customer.communications].reverse().find((c) => c.direction === 'inbound');
   const lastOutbound = [...customer.communications].reverse().find((c) => c.direction === 'outbound');
   if (lastInbound && (!lastOutbound || lastInbound.occurredAt > lastOutbound.occurredAt)) {
@@ -284,7 +290,7 @@ function triggers(input: ProposalInput, decided: Set<string>): Trigger[] {
       ];
       // Older debts: a call first.
       if (step.key !== '1_30') options.reverse();
-      (invoice.balance < SMALL_BALANCE ? small : out).push({
+      chase.push({
         key: `past_due_no_touch:${invoice.id}:${step.key}`,
         invoice,
         event: `${step.label}, no contact in the last ${NO_TOUCH_DAYS} days`,
@@ -297,8 +303,7 @@ function triggers(input: ProposalInput, decided: Set<string>): Trigger[] {
       });
     }
   }
-  if (small.length > 1 && new Set(small.map((t) => t.invoice!.currency)).size === 1) out.push(statementTrigger(customer, small, companyName));
-  else for (const t of small) out.push(t);
+  out.push(...mergeChase(customer, chase, companyName));
   if (old.length) out.push(oldBalancesTrigger(customer, old));
   const signal = input.customerSignal;
   // A customer whose every open invoice is old has the review already: the signal says the same.
@@ -318,31 +323,58 @@ function triggers(input: ProposalInput, decided: Set<string>): Trigger[] {
   return out;
 }
 
-/** Several small past-due invoices of one customer: one statement-style email listing them, not one proposal each. */
-function statementTrigger(customer: CustomerFacts, each: Trigger[], companyName: string): Trigger {
+/**
+ * One decision per customer for its past-due invoices, not one per invoice: those of one currency
+ * that would each be chased become one decision on the customer listing them (`invoice_ids`), a
+ * call first when any of them is past its first month (a small balance alone never makes it a
+ * call), else a statement email. A single one stays on its own, and so does an invoice whose own
+ * proposal a person rejected or deleted: it is not asked again. One the engine proposed on its own
+ * before joins the list (that proposal loses its trigger and is withdrawn).
+ */
+export function mergeChase(customer: CustomerFacts, chase: Trigger[], companyName: string): Trigger[] {
+  const refused = new Set(customer.actions.filter((a) => a.rejected || a.deleted).map((a) => a.triggerKey));
+  const alone = chase.filter((t) => refused.has(feasible(t, customer).key));
+  const byCurrency = new Map<string, Trigger[]>();
+  for (const t of chase) if (!alone.includes(t)) byCurrency.set(t.invoice!.currency, [...(byCurrency.get(t.invoice!.currency) ?? []), t]);
+  const out = [...alone];
+  for (const group of byCurrency.values()) {
+    if (group.length === 1) out.push(group[0]);
+    else out.push(mergedTrigger(customer, group, companyName));
+  }
+  return out;
+}
+
+function mergedTrigger(customer: CustomerFacts, each: Trigger[], companyName: string): Trigger {
   const invoices = each.map((t) => t.invoice!).sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.number.localeCompare(b.number));
   const total = formatMoney(
     invoices.reduce((sum, i) => sum + i.balance, 0),
     invoices[0].currency,
   );
-  const oldest = each.find((t) => t.invoice!.id === invoices[0].id)!;
   const lines = invoices.map((i) => `- ${i.number}: ${formatMoney(i.balance, i.currency)}, due ${longDate(i.dueDate)}`).join('\n');
+  const callFirst = each.some((t) => t.invoice!.balance >= SMALL_BALANCE && t.options[0].actionType === 'call');
+  const email = emailOption(
+    `Send ${customer.name} a statement of ${invoices.length} past-due invoices (${total})`,
+    `Statement: ${invoices.length} invoices past due (${total})`,
+    `Hello,\n\nOur records show these invoices are past due:\n\n${lines}\n\nTotal: ${total}. Your statement of account is attached. Could you let us know when they will be paid?\n\nThank you,\n${companyName}`,
+    ['statement'],
+  );
+  const call = callOption(`Call ${customer.name} about ${invoices.length} past-due invoices (${total})`, [
+    ...invoices.map((i) => `${i.number}: ${formatMoney(i.balance, i.currency)}, due ${longDate(i.dueDate)}`),
+    'Confirm they were received and approved',
+    'Ask for a payment date for each',
+  ]);
+  // The members' own triggers name it: an invoice joining or leaving the list is a new decision, and the one before is withdrawn.
+  const digest = createHash('sha256')
+    .update(each.map((t) => t.key).sort().join('\n'))
+    .digest('hex')
+    .slice(0, 16);
   return {
-    // The oldest invoice's trigger names the statement: a new one is proposed when that moves on.
-    key: `statement:${customer.id}:${oldest.key}`,
+    key: `${callFirst ? 'call_customer' : 'statement'}:${customer.id}:${digest}`,
     invoice: null,
-    event: `${invoices.length} small invoices past due, no contact in the last ${NO_TOUCH_DAYS} days`,
+    event: `${invoices.length} invoices past due, no contact in the last ${NO_TOUCH_DAYS} days`,
     evidence: invoices.map((i) => fact(`Open balance of ${i.number}`, formatMoney(i.balance, i.currency), 'invoice', { type: 'invoice', id: i.id })),
-    // invoice_ids: what the statement covers (the inbox weighs its value at risk from them).
-    options: [
-      emailOption(
-        `Send ${customer.name} a statement of ${invoices.length} past-due invoices (${total})`,
-        `Statement: ${invoices.length} invoices past due (${total})`,
-        `Hello,\n\nOur records show these invoices are past due:\n\n${lines}\n\nTotal: ${total}. Your statement of account is attached. Could you let us know when they will be paid?\n\nThank you,\n${companyName}`,
-        ['statement'],
-      ),
-      callOption(`Call ${customer.name} about ${invoices.length} past-due invoices`, [`${invoices.length} invoices past due, ${total} in all`, 'Confirm they were received and approved', 'Ask for a payment date']),
-    ].map((o) => ({ ...o, metadata: { ...o.metadata, invoice_ids: invoices.map((i) => i.id) } })),
+    // invoice_ids: the invoices it decides for (no proposal of their own; the inbox weighs its value at risk from them).
+    options: (callFirst ? [call, email] : [email, call]).map((o) => ({ ...o, metadata: { ...o.metadata, invoice_ids: invoices.map((i) => i.id) } })),
   };
 }
 

@@ -32,8 +32,15 @@ describe('one decision per invoice', () => {
   beforeEach(() => w.fresh(NOW));
 
   const runJobs = () => createWorker(w.engine, { handlers: coreJobHandlers() }).runDueJobs();
+  // An invoice's open decisions: its own, and those on its customer listing it.
   const openOn = async (invoice: string) =>
-    (await w.engine.db.selectFrom('actions').select(['id', 'trigger_key', 'is_ai_recommended']).where('invoice_id', '=', invoice).where('status', 'in', ['proposed', 'scheduled']).where('deleted_at', 'is', null).execute());
+    await w.engine.db
+      .selectFrom('actions')
+      .select(['id', 'trigger_key', 'is_ai_recommended'])
+      .where((eb) => eb.or([eb('invoice_id', '=', invoice), sql<boolean>`invoice_id IS NULL AND EXISTS (SELECT 1 FROM json_each(metadata, '$.invoice_ids') j WHERE j.value = ${invoice})`]))
+      .where('status', 'in', ['proposed', 'scheduled'])
+      .where('deleted_at', 'is', null)
+      .execute();
 
   async function customerOwingTwo() {
     await addSmtpConnection(w.engine, w.company, smtp);
@@ -59,8 +66,8 @@ describe('one decision per invoice', () => {
     const made = await w.api('POST', w.path('/actions'), { customer: g.customer, action_type: 'email', description: 'Send a statement of INV-1 and INV-2', metadata: { invoice_ids: [g.one, g.two] } });
     expect(made.status).toBe(201);
     await refreshIntelligence(w.engine, w.company);
-    expect(await openOn(g.one)).toEqual([]);
-    expect(await openOn(g.two)).toEqual([]);
+    expect((await openOn(g.one)).map((a) => a.id)).toEqual([made.body.id]);
+    expect((await openOn(g.two)).map((a) => a.id)).toEqual([made.body.id]);
     for (const invoice of [g.one, g.two]) {
       const listed = await w.api('GET', w.path(`/actions?invoice_id=${invoice}&status=proposed`));
       expect(listed.body.data.map((a: { id: string }) => a.id)).toEqual([made.body.id]);

@@ -18,7 +18,7 @@ async function importIbm(app: App, companyId: string, token: string) {
 /**
  * Every open engine proposal can be carried out: a call has a phone number to dial, an email an
  * address and a connection to send from, a disputed invoice gets the dispute resolved (never a
- * reminder), several small overdue invoices of a customer make one statement, and the strategy
+ * reminder), several overdue invoices of a customer make one decision, and the strategy
  * card never says the opposite of the inbox. Returns what breaks these rules, in words.
  */
 function infeasible(engine: TestEngine, companyId: string): string[] {
@@ -38,7 +38,7 @@ function infeasible(engine: TestEngine, companyId: string): string[] {
     .all(companyId) as Row[];
   const connection = sqlite.prepare('SELECT 1 FROM email_connections WHERE company_id = ? AND is_default = 1 AND is_active = 1').get(companyId) !== undefined;
   const problems: string[] = [];
-  const smallChases = new Map<string, number>();
+  const chases = new Map<string, number>();
   for (const p of proposals) {
     const what = `${p.action_type} for ${p.customer} ${p.invoice_number ?? ''}`.trim();
     if (p.action_type === 'call' && !p.phone) problems.push(`${what}: no phone number`);
@@ -47,11 +47,11 @@ function infeasible(engine: TestEngine, companyId: string): string[] {
     if (p.disputed && p.action_type !== 'task') problems.push(`${what}: the invoice is disputed`);
     if (p.promised && !p.disputed && p.action_type !== 'task' && !String(p.trigger_key).startsWith('broken_promise:')) problems.push(`${what}: a promise to pay is on record (label)`);
     if (p.disputed && p.strategy === 'resolve_dispute' && !String(p.trigger_key).startsWith('dispute:')) problems.push(`${what}: the strategy says resolve the dispute`);
-    if (String(p.trigger_key).startsWith('past_due_no_touch:') && !String(p.trigger_key).includes(':alt:') && Number(p.balance) < 100_000) {
-      smallChases.set(String(p.customer), (smallChases.get(String(p.customer)) ?? 0) + 1);
+    if (String(p.trigger_key).startsWith('past_due_no_touch:') && !String(p.trigger_key).includes(':alt:')) {
+      chases.set(String(p.customer), (chases.get(String(p.customer)) ?? 0) + 1);
     }
   }
-  for (const [customer, n] of smallChases) if (n > 1) problems.push(`${customer}: ${n} small invoices chased one by one`);
+  for (const [customer, n] of chases) if (n > 1) problems.push(`${customer}: ${n} past-due invoices chased one by one`);
   return problems;
 }
 
@@ -80,7 +80,7 @@ describe('no proposal that cannot be carried out', () => {
       invoice: string | null;
     }>;
 
-  it('on the demo: every call has a phone, every email an address and a connection, disputes get a task, small invoices one statement', async () => {
+  it('on the demo: every call has a phone, every email an address and a connection, disputes get a task, several past-due invoices one decision', async () => {
     const count = engine.database.sqlite.prepare("SELECT count(*) AS n FROM actions WHERE company_id = ? AND status = 'proposed' AND trigger_key IS NOT NULL").get(acme) as { n: number };
     expect(count.n).toBeGreaterThan(10);
     expect(infeasible(engine, acme)).toEqual([]);
@@ -90,12 +90,16 @@ describe('no proposal that cannot be carried out', () => {
     const disputed = engine.database.sqlite
       .prepare(
         `SELECT i.id, i.customer_id FROM invoices i JOIN invoice_labels il ON il.invoice_id = i.id JOIN labels l ON l.id = il.label_id
-         WHERE i.company_id = ? AND l.meaning = 'dispute' AND i.closing_reason IS NULL AND i.balance > 0
-           -- One decision per invoice: one the demo already made for it (no trigger key) is the engine's to leave alone.
-           AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.invoice_id = i.id AND a.trigger_key IS NULL AND a.status IN ('proposed', 'scheduled') AND a.deleted_at IS NULL) LIMIT 1`,
+         WHERE i.company_id = ? AND l.meaning = 'dispute' AND i.closing_reason IS NULL AND i.balance > 0 LIMIT 1`,
       )
       .get(acme) as { id: string; customer_id: string } | undefined;
     expect(disputed).toBeDefined();
+    // One decision per invoice: one the demo already made for it (open or approved) is the engine's to leave alone, so it is cancelled first.
+    const seeded = engine.database.sqlite
+      .prepare("SELECT id FROM actions WHERE invoice_id = ? AND trigger_key IS NULL AND status IN ('proposed', 'scheduled', 'processing') AND deleted_at IS NULL")
+      .all(disputed!.id) as { id: string }[];
+    for (const a of seeded) expect((await call(app, 'POST', `/api/companies/${acme}/actions/${a.id}/cancel`, { token, body: { reason: 'test' } })).status).toBe(200);
+    await refreshIntelligence(engine, acme, { customerIds: [disputed!.customer_id] });
     const onInvoice = (await proposed(disputed!.customer_id)).filter((a) => a.invoice === disputed!.id);
     expect(onInvoice.map((a) => a.recommendation_label)).toContain('Resolve the dispute');
     expect(onInvoice.filter((a) => a.action_type !== 'task')).toEqual([]);

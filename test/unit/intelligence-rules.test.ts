@@ -306,15 +306,23 @@ describe('only what the collector can carry out', () => {
     expect(proposals.map((p) => [p.actionType, p.recommendationLabel, p.triggerKey])).toEqual([['task', 'Resolve the dispute', 'dispute:inv-1']]);
   });
 
-  it('several small past-due invoices make one statement listing them; a single one stays on its own', () => {
+  it('several past-due invoices make one statement listing them; a single one stays on its own', () => {
     const small = [invoice({ id: 'a', number: 'INV-A', balance: 20_000, dueDate: '2026-10-25' }), invoice({ id: 'b', number: 'INV-B', balance: 30_000, dueDate: '2026-10-31' })];
     const proposals = propose(customer({ openInvoices: small }));
     expect(proposals.map((p) => [p.actionType, p.invoiceId, p.triggerKey])).toEqual([
-      ['email', null, 'statement:cust-1:past_due_no_touch:a:1_30'],
-      ['call', null, 'statement:cust-1:past_due_no_touch:a:1_30:alt:call'],
+      ['email', null, expect.stringMatching(/^statement:cust-1:[0-9a-f]{16}$/)],
+      ['call', null, `${proposals[0].triggerKey}:alt:call`],
     ]);
     expect(proposals[0].metadata.draft_body).toContain('- INV-A: $200.00, due October 25, 2026\n- INV-B: $300.00, due October 31, 2026\n\nTotal: $500.00.');
-    expect(propose(customer({ openInvoices: [small[0], invoice({ id: 'c', balance: 500_000 })] })).filter((p) => p.triggerKey?.startsWith('statement:'))).toEqual([]);
+    // A small one and a large one of its first month: one statement too.
+    expect(propose(customer({ openInvoices: [small[0], invoice({ id: 'c', balance: 500_000 })] })).map((p) => [p.actionType, p.metadata.invoice_ids])).toEqual([
+      ['email', ['a', 'c']],
+      ['call', ['a', 'c']],
+    ]);
+    expect(propose(customer({ openInvoices: [small[0]] })).map((p) => [p.actionType, p.invoiceId])).toEqual([
+      ['email', 'a'],
+      ['call', 'a'],
+    ]);
   });
 });
 

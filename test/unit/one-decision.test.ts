@@ -43,13 +43,15 @@ const invoicesOf = (c: CustomerFacts) => [...new Set(propose(c).proposals.map((p
 describe('one decision per invoice', () => {
   it('proposes nothing for an invoice a person’s or the demo’s open decision covers, and still proposes for the others', () => {
     const two = [invoice('inv-1'), invoice('inv-2')];
-    expect(invoicesOf(customer(two))).toEqual(['inv-1', 'inv-2']);
+    const listed = (c: CustomerFacts) => propose(c).proposals.map((p) => p.invoiceId ?? (p.metadata.invoice_ids as string[]).join('+'));
+    // Both undecided: one decision on the customer listing them.
+    expect(listed(customer(two))).toEqual(['inv-1+inv-2', 'inv-1+inv-2']);
     // Made through the API or by the seed: no trigger key.
     expect(invoicesOf(customer(two, [action({ invoiceId: 'inv-1', actionType: 'call' })]))).toEqual(['inv-2']);
-    // A scheduled one is open too; a decided, cancelled or deleted one is not.
-    expect(invoicesOf(customer(two, [action({ invoiceId: 'inv-1', status: 'scheduled' })]))).toEqual(['inv-2']);
+    // A scheduled or approved (processing) one is open too; a carried out, cancelled or deleted one is not.
+    for (const status of ['scheduled', 'processing']) expect(invoicesOf(customer(two, [action({ invoiceId: 'inv-1', status })]))).toEqual(['inv-2']);
     for (const closed of [{ status: 'completed' }, { status: 'cancelled' }, { deleted: true }]) {
-      expect(invoicesOf(customer(two, [action({ invoiceId: 'inv-1', ...closed })]))).toEqual(['inv-1', 'inv-2']);
+      expect(listed(customer(two, [action({ invoiceId: 'inv-1', ...closed })]))).toEqual(['inv-1+inv-2', 'inv-1+inv-2']);
     }
   });
 
@@ -81,6 +83,41 @@ describe('one decision per invoice', () => {
     expect(liveKeys.has('past_due_no_touch:inv-1:1_30')).toBe(false);
     expect(proposals.map((p) => p.triggerKey)).toContain('past_due_no_touch:inv-1:31_60');
     expect(decidedInvoices(c.actions, liveKeys).size).toBe(0);
+  });
+
+  it('several past-due invoices of one customer: one decision listing them, a call first when one is past its first month', () => {
+    const granite = [invoice('inv-1', { dueDate: '2026-09-01' }), invoice('inv-2', { dueDate: '2026-09-20' }), invoice('inv-3', { dueDate: '2026-11-01' })];
+    const { proposals } = propose(customer(granite));
+    expect(proposals.map((p) => [p.actionType, p.invoiceId, p.topRecommendation, p.metadata.invoice_ids])).toEqual([
+      ['call', null, 'recommended', ['inv-1', 'inv-2', 'inv-3']],
+      ['email', null, 'alternative', ['inv-1', 'inv-2', 'inv-3']],
+    ]);
+    expect(proposals[0].triggerKey).toMatch(/^call_customer:cust-1:[0-9a-f]{16}$/);
+    expect(proposals[0].description).toBe('Call Harbor Foods about 3 past-due invoices ($3,000.00)');
+    expect(proposals[0].metadata.talking_points).toEqual(expect.arrayContaining(['INV-1: $1,000.00, due September 1, 2026', 'INV-3: $1,000.00, due November 1, 2026']));
+    // Small balances alone never make it a call: the statement first.
+    const small = granite.map((i) => ({ ...i, balance: SMALL_BALANCE - 1 }));
+    expect(propose(customer(small)).proposals.map((p) => p.actionType)).toEqual(['email', 'call']);
+  });
+
+  it('an invoice whose own proposal was answered stays out of the list; one joining makes a new decision and the one before is withdrawn', () => {
+    const two = [invoice('inv-1'), invoice('inv-2')];
+    const rejected = action({ id: 'r', invoiceId: 'inv-1', actionType: 'email', status: 'cancelled', rejected: true, triggerKey: 'past_due_no_touch:inv-1:1_30' });
+    expect(invoicesOf(customer(two, [rejected]))).toEqual(['inv-2']);
+    // Proposed on its own when it was the only one past due: it joins the list, and its own proposal loses its trigger.
+    const earlier = action({ id: 'e', invoiceId: 'inv-1', actionType: 'email', triggerKey: 'past_due_no_touch:inv-1:1_30' });
+    const joined = propose(customer(two, [earlier]));
+    expect(joined.proposals.map((p) => p.metadata.invoice_ids)).toEqual([['inv-1', 'inv-2'], ['inv-1', 'inv-2']]);
+    expect(joined.liveKeys.has('past_due_no_touch:inv-1:1_30')).toBe(false);
+    const first = propose(customer(two)).proposals;
+    const open = first.map((p, i) => action({ id: `p${i}`, triggerKey: p.triggerKey, actionType: p.actionType, listedInvoiceIds: p.metadata.invoice_ids as string[] }));
+    const three = [...two, invoice('inv-3')];
+    const after = propose(customer(three, open));
+    expect(after.liveKeys.has(first[0].triggerKey)).toBe(false);
+    expect(after.proposals.map((p) => p.metadata.invoice_ids)).toEqual([['inv-1', 'inv-2', 'inv-3'], ['inv-1', 'inv-2', 'inv-3']]);
+    // Approved (processing), it stands for its invoices: the newcomer is proposed on its own.
+    const approved = [{ ...open[0], status: 'processing' }, { ...open[1], status: 'cancelled' }];
+    expect(invoicesOf(customer(three, approved))).toEqual(['inv-3']);
   });
 
   it('reads the listed invoices of a customer-level action defensively (metadata may come from any API caller)', () => {
