@@ -69,34 +69,67 @@ export function sentencesOf(text: string): string[] {
     .filter((s) => /[a-z]/i.test(s));
 }
 
-const PAY_VERB = String.raw`(?:pay|paying|cut|settle|remit|transfer|wire|send|sending|release|process|mail|issue|clear|make|do|initiate|submit|get)`;
-const PAYMENT_NOUN = String.raw`(?:payment|payments|check|cheque|transfer|wire|ach|eft|remittance|funds|money|balance|invoice|inv[-\s]?\d[\w-]*|it|this|that|the rest|the remainder)`;
+/** Verbs that mean paying whatever follows them: "we will pay", "I'll remit Friday". */
+const PAY_VERB = String.raw`(?:pay|settle|remit|wire|transfer)`;
+const PAYING = String.raw`(?:paying|settling|remitting|wiring|transferring)`;
+/**
+ * Verbs that mean paying only with the money as their object: "send the check", "make the
+ * payment", "get it paid", "send it Friday"; "send the W-9", "process your credit application"
+ * and "send it to AP" are other errands.
+ */
+const CARRY_VERB = String.raw`(?:send|cut|release|process|mail|issue|clear|make|do|initiate|submit|get|have|put)`;
+const CARRYING = String.raw`(?:sending|cutting|releasing|processing|mailing|issuing|making|doing|initiating|submitting|getting|putting)`;
+/** What is paid with: the money itself, whatever carries it; not the papers about it ("remittance advice", "payment terms"). */
+const MONEY_NOUN = String.raw`(?:payments?|checks?|cheques?|transfers?|wires?|ach|eft|remittance|funds|money|balance|amount|sum|the rest|the remainder)(?!\s*(?:advice|form|forms|details?|info|information|slip|address|instructions|portal|terms|plans?|proposal|dates?|schedule|status|confirmation|reference|number|sheet|request|history|report|receipt|records?|copy|stub|template|polic(?:y|ies)|process|system|team|department|person|contact|question|issue)\b)`;
+const AMOUNT_WORDS = String.raw`(?:[$€£]\s?\d|\b(?:usd|eur|gbp|cad|aud)\s?\d|\b\d[\d,.]*\s?(?:usd|eur|gbp|cad|aud|dollars|euros?)\b)`;
+/** When, right after the verb: "send it Friday", "get this out by the 15th". */
+const WHEN = String.raw`(?:today|tonight|tomorrow|no later|first thing|within|(?:on|by|before)\s+(?!it\b|this\b(?!\s+\w+day)|that\b)|(?:this|next|coming)\s+(?:week|month|\w+day)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b`;
+/** What follows a carrying verb for it to mean paying: the money a few words on, the bill got paid or out, or nothing but when. */
+const CARRY_OBJECT = String.raw`(?:(?:\s+(?:you|out|over|off|through|in))?(?:\s+(?:the|a|an|our|your|full|final|first|second|partial|remaining|outstanding|open|total|last|bank|of|for))*\s+(?:${MONEY_NOUN}|${AMOUNT_WORDS})|\s+(?:it|this|that|them|these|(?:the\s+)?invoices?|inv[-\s]?\d[\w-]*)\s+(?:paid|processed|out|over|settled|released|through)\b|(?:\s+(?:it|this|that|them))?(?:\s+(?:out|over|off|through))?(?:\s+to\s+you)?\s+${WHEN})`;
+const PAYS = String.raw`(?:${PAY_VERB}\b|${CARRY_VERB}${CARRY_OBJECT})`;
+const GREETING = String.raw`(?:(?:hi|hello|ok|okay|thanks|sure|yes)[,!.]?\s+)?`;
+/**
+ * What is paid, as the subject of what happens to it: the money or the bill a few words before
+ * ("the payment for October is scheduled"), a pronoun right before ("it is scheduled"; "I was told
+ * that the audit is scheduled" is about the audit).
+ */
+const PAID_SUBJECT = String.raw`(?:\b${MONEY_NOUN}\b[^?!]{0,60}?|\b(?:invoice|inv[-\s]?\d[\w-]*)\b[^.?!;]{0,30}?|\b(?:it|this|that)\s+)`;
+/** What happens to money that is being paid. */
+const MONEY_PASSIVE = String.raw`(?:paid|sent|released|processed|issued|mailed|wired|transferred|remitted|settled|cleared|made|initiated|scheduled|effected|executed|done|do|credited|cut|go(?:ing)? out|arrive|reach you|land|hit your account|be in your account|follow)`;
+/** What happens to a bill that is being paid (a bill "sent" or "forwarded" is only passed on). */
+const BILL_PASSIVE = String.raw`(?:paid|released|processed|remitted|settled|cleared|scheduled|wired|transferred|go(?:ing)? out|be in your account)`;
 
 /** Words that commit to paying: a promise needs one of these. */
 const COMMITMENT = [
-  // The subject left out: "Will pay Friday", "Paying Monday".
-  new RegExp(String.raw`^(?:(?:hi|hello|ok|okay|thanks|sure|yes)[,!.]?\s+)?(?:will|shall|going to|paying|sending|releasing|wiring|transferring)\b(?:\s+\w+){0,2}?\s*(?:${PAY_VERB}|today|tomorrow|on|by|monday|tuesday|wednesday|thursday|friday|this|next)\b`, 'i'),
-  new RegExp(String.raw`\b(?:we|i)(?:['’](?:re|m)| are| am) (?:going to|paying|sending|transferring|wiring|releasing|processing|mailing)\b`, 'i'),
+  // The subject left out: "Will pay Friday", "Paying Monday", "Sending a check for $750".
+  new RegExp(String.raw`^${GREETING}(?:(?:will|shall|going to)\s+(?:\w+\s+)?${PAYS}|${PAYING}\b|${CARRYING}${CARRY_OBJECT})`, 'i'),
+  new RegExp(String.raw`\b(?:we|i)(?:['’](?:re|m)| are| am) (?:going to\s+(?:\w+\s+)?${PAYS}|${PAYING}\b|${CARRYING}${CARRY_OBJECT})`, 'i'),
   /\byou(?:['’]re| are) in (?:the|our|this|next|friday|thursday)\b/i,
-  new RegExp(String.raw`\b(?:we|i|we['’]ll|i['’]ll|our (?:team|office|accounts payable|ap|finance)|ap|accounting|finance)\b[^.?!]{0,40}?\b(?:will|shall|['’]ll|are going to|am going to|is going to|plan to|intend to|expect to|are able to|can)\s+(?:\w+\s+){0,2}?${PAY_VERB}\b`, 'i'),
-  new RegExp(String.raw`\b(?:we|i)['’]ll\s+(?:\w+\s+){0,2}?${PAY_VERB}\b`, 'i'),
-  new RegExp(String.raw`\b${PAYMENT_NOUN}\b[^?!]{0,60}?\b(?:will|shall|should|is going to|are going to)\s+(?:be\s+)?(?:paid|sent|released|processed|issued|mailed|wired|transferred|remitted|settled|cleared|made|initiated|scheduled|effected|executed|done|do|credited|go(?:ing)? out|going out|arrive|reach you|land|hit your account|be in your account)\b`, 'i'),
-  new RegExp(String.raw`\b${PAYMENT_NOUN}\b[^?!]{0,60}?\b(?:is|are|has been|have been|was)\s+(?:now\s+)?(?:scheduled|approved|queued|set up|booked|planned|lined up)\b`, 'i'),
+  new RegExp(String.raw`\b(?:we|i|our (?:team|office|accounts payable|ap|finance)|ap|accounting|finance)\b[^.?!]{0,40}?(?:\b(?:will|shall|are going to|am going to|is going to|plan to|intend to|expect to|are able to|can)|['’]ll)\s+(?:\w+\s+){0,2}?${PAYS}`, 'i'),
+  new RegExp(String.raw`\b${MONEY_NOUN}\b[^?!]{0,60}?\b(?:will|shall|should|is going to|are going to)\s+(?:be\s+)?${MONEY_PASSIVE}\b`, 'i'),
+  new RegExp(String.raw`\b(?:(?:invoice|inv[-\s]?\d[\w-]*)\b[^.?!;]{0,30}?|(?:it|this|that)\s+)(?:will|shall|should|is going to|are going to)\s+(?:be\s+)?${BILL_PASSIVE}\b`, 'i'),
+  new RegExp(String.raw`\b(?:it|this|that|invoice|inv[-\s]?\d[\w-]*)['’]ll\s+(?:be\s+)?${BILL_PASSIVE}\b`, 'i'),
+  new RegExp(String.raw`${PAID_SUBJECT}(?:is|are|has been|have been|was)\s+(?:now\s+)?(?:scheduled|approved|queued|set up|booked|planned|lined up)\b`, 'i'),
   // A transfer "is done tomorrow": the present for the future, placed by its date.
   new RegExp(String.raw`\b(?:payment|transfer|wire|ach|check|cheque)\b[^?!]{0,20}?\b(?:is|are)\s+(?:done|made|sent|released)\b`, 'i'),
   /\bscheduled (?:for )?(?:payment|to (?:be )?(?:pay|paid|go out|release|send|sent))\b/i,
-  new RegExp(String.raw`\b${PAYMENT_NOUN}\b[^?!]{0,30}?\b(?:scheduled|planned|set|booked)\s+(?:for|on)\b`, 'i'),
-  /\b(?:goes|go|going) out\b/i,
+  new RegExp(String.raw`${PAID_SUBJECT}(?:(?:is|are|was|will be|has been)\s+)?(?:scheduled|planned|set|booked)\s+(?:for|on)\b`, 'i'),
+  new RegExp(String.raw`${PAID_SUBJECT}(?:goes|go|going|will go|is going|['’]ll go) out\b`, 'i'),
   /\bin (?:our|the|next|this)\b[^.?!]{0,25}\b(?:check|cheque|payment|ach|pay|vendor|supplier|payables)\s+(?:run|cycle|batch|release)\b/i,
-  /\byou['’]ll (?:have|receive|get|see)\b/i,
-  /\byou (?:will|should) (?:have|receive|get|see)\b[^.?!]{0,30}\b(?:payment|check|cheque|funds|money|it|transfer|wire)\b/i,
+  new RegExp(String.raw`\byou(?:['’]ll| will| should) (?:have|receive|get|see)\s+(?:(?:the|a|an|our|your|full|first|final)\s+)?(?:${MONEY_NOUN}|${AMOUNT_WORDS}|it|this|that|them)\b`, 'i'),
   // Non-native present tense for the future: "we make the payment on 5 December", "I transfer the money Monday".
-  new RegExp(String.raw`\b(?:we|i)\s+(?:make|do|send|transfer|pay|wire|remit)\s+(?:the\s+)?(?:payment|transfer|money|amount|balance|invoice|it)\b`, 'i'),
+  new RegExp(String.raw`\b(?:we|i)\s+(?:make|do|send|transfer|pay|wire|remit)\s+(?:the\s+)?(?:payment|transfer|money|amount|balance|it)\b|\b(?:we|i)\s+pay\s+(?:the\s+)?invoice\b`, 'i'),
   /\bpayment (?:is )?planned (?:for|on)\b/i,
 ];
 
+/**
+ * Money coming to the writer ("once our client pays us", "our customer will pay us on the 15th and
+ * we will pay you after"): what the writer then pays waits on someone else, so it is no promise.
+ */
+const PAID_TO_WRITER = /\b(?:pays?|paid|paying|pay\s+out\s+to)\s+(?:us|me)\b/i;
+
 /** A commitment turned down: "we cannot pay", "won't be able to pay until". */
-const REFUSAL = new RegExp(String.raw`\b(?:can['’]?t|cannot|can not|won['’]?t|will not|wont|unable to|not able to|not going to|refuse to|don['’]?t (?:plan|intend|expect) to|do not (?:plan|intend|expect) to|no way)\s+(?:\w+\s+){0,3}?(?:${PAY_VERB}|paid|be paid|approve|authori[sz]e|process)\b`, 'i');
+const REFUSAL = new RegExp(String.raw`\b(?:can['’]?t|cannot|can not|won['’]?t|will not|wont|unable to|not able to|not going to|refuse to|don['’]?t (?:plan|intend|expect) to|do not (?:plan|intend|expect) to|no way)\s+(?:\w+\s+){0,3}?(?:${PAY_VERB}|${CARRY_VERB}|paid|be paid|approve|authori[sz]e)\b`, 'i');
 
 /**
  * A hedge takes the commitment out of the words: the writer hopes, tries, thinks or may, rather
@@ -126,7 +159,7 @@ const COMPLAINT = [
   /\b(?:amount|price|pricing|rate|total|quantity|invoice|tax|figure)\s+(?:is|are|was|seems|looks)\s+(?:wrong|incorrect|off|too high|not right|not correct)\b/i,
   /\b(?:does ?n['’]?t|do ?n['’]?t|does not|do not|did not|didn['’]?t)\s+(?:match|agree with|reflect)\b/i,
   /\bdiscrepanc(?:y|ies)\b/i,
-  /\b(?:never|not|haven['’]?t|have not|didn['’]?t|did not)\s+(?:yet\s+)?(?:received|receive|got|get|ordered|order|agreed|authori[sz]ed|approved|delivered)\s+(?:the\s+|any\s+|these\s+|this\s+|those\s+|our\s+)?(?:goods|service|services|work|parts|items|order|shipment|delivery|product|products|materials|equipment|repair|visit|this|that|it|them)\b(?!\s+(?:invoice|bill|statement|e-?mail|copy))/i,
+  /\b(?:never|not|haven['’]?t|have not|didn['’]?t|did not)\s+(?:yet\s+)?(?:received|receive|got|get|ordered|order|agreed|authori[sz]ed|approved|delivered)\s+(?:the\s+|any\s+|these\s+|this\s+|those\s+|our\s+)?(?:(?:first|second|third|last|final|other|rest of the|remaining|full|whole|new|replacement)\s+)?(?:goods|service|services|work|parts|items|order|shipment|delivery|product|products|materials|equipment|repair|visit|this|that|it|them)\b(?!\s+(?:invoice|bill|statement|e-?mail|copy))/i,
   /\bnever (?:received|got|arrived|delivered|showed up|came|finished|completed)\b(?!\s+(?:this|the|your|an|any|that)\s+(?:invoice|bill|statement|e-?mail|copy))/i,
   /\b(?:not|wasn['’]?t|was not|never)\s+(?:been\s+)?(?:finished|completed|done|installed|fixed)\b/i,
   /\bno record of\b/i,
@@ -139,6 +172,8 @@ const COMPLAINT = [
   /\b(?:do ?n['’]?t|do not|does not|doesn['’]?t) have (?:a |any )?(?:contract|account|agreement|order|po)s? with\b/i,
   /\b(?:damaged|defective|broken|faulty|crushed|missing items|missing parts|short[-\s]?shipped|not as described|not what we ordered)\b/i,
   /\bdisput(?:e|ed|ing)\b/i,
+  // Goods sent back: the bill is owed less what was returned.
+  /\breturned\s+(?:\d+\s+|two\s+|three\s+|the\s+|some\s+)?(?:units|items|goods|parts|products|materials|pallets|cases|boxes|pieces)\b|\b(?:units|items|goods|parts|products|materials|pallets|cases|boxes|pieces)\s+(?:were|was|have been|had been)\s+returned\b/i,
   /\bcredit (?:memo|note)\b/i,
   /\brefund\b/i,
   /\b(?:already|previously)\s+(?:been\s+)?(?:paid|settled|sent (?:the )?payment)\b/i,
@@ -214,6 +249,30 @@ function nextMonthDay(today: string, month: number, day: number, year: number | 
   return year !== null || first >= today ? first : ymd(y0 + 1, month, day);
 }
 
+/**
+ * How the writer orders a numeric date like 12/4: month first in the United States and the places
+ * that write as it does, either way in Canada and the Philippines (so a date that reads both ways
+ * is not placed), day first everywhere else. Unknown (no ISO 3166 code): month first, the
+ * ledger's home convention.
+ */
+export type DateOrder = 'month' | 'day' | 'either';
+const MONTH_FIRST = new Set(['US', 'AS', 'GU', 'MP', 'PR', 'VI', 'UM', 'FM', 'MH', 'PW']);
+const EITHER_WAY = new Set(['CA', 'PH']);
+
+export function dateOrderOf(country: string | null | undefined): DateOrder {
+  const code = country?.trim().toUpperCase() ?? '';
+  if (!/^[A-Z]{2}$/.test(code) || MONTH_FIRST.has(code)) return 'month';
+  return EITHER_WAY.has(code) ? 'either' : 'day';
+}
+
+/** A numeric date "a/b[/y]" as a calendar day: the order that can be a date, else the writer's; null when it stays unknown. */
+function slashDate(today: string, a: number, b: number, year: number | null, order: DateOrder): string | null {
+  const monthFirst = a >= 1 && a <= 12 ? nextMonthDay(today, a, b, year) : null;
+  const dayFirst = b >= 1 && b <= 12 ? nextMonthDay(today, b, a, year) : null;
+  if (!monthFirst || !dayFirst || monthFirst === dayFirst) return monthFirst ?? dayFirst;
+  return order === 'month' ? monthFirst : order === 'day' ? dayFirst : null;
+}
+
 const dayOfWeek = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
 
 /**
@@ -239,7 +298,7 @@ function weekDate(sentence: string, today: string): { date: string; at: number; 
  * ("the 15th", "end of the month", "5.12.", "within 10 days"). A bare month ("the October
  * service", "in October") names no day and is no date here.
  */
-export function datesIn(sentence: string, today: string): string[] {
+export function datesIn(sentence: string, today: string, order: DateOrder = 'month'): string[] {
   const found: string[] = [];
   const ref = new Date(`${today}T12:00:00Z`);
   const week = weekDate(sentence, today);
@@ -247,6 +306,8 @@ export function datesIn(sentence: string, today: string): string[] {
   for (const r of dateParser().parse(sentence, ref, { forwardDate: true })) {
     // Weeks are read by weekDate: chrono reads "this week" as today and "next week" as a week from today.
     if (/\bweek/i.test(r.text) || (week && r.index < week.end && r.index + r.text.length > week.at)) continue;
+    // Numeric dates are read below in the writer's order; chrono reads them month first.
+    if (/\d\s*\/\s*\d/.test(r.text)) continue;
     // A schedule ("every other Friday", "on Fridays") is no date.
     if (/\bevery\s+(?:other\s+|second\s+)?$/i.test(sentence.slice(0, r.index)) || /^\w+days\b/i.test(r.text)) continue;
     const s = r.start;
@@ -265,11 +326,12 @@ export function datesIn(sentence: string, today: string): string[] {
     const d = nextMonthDay(today, +m[2], +m[1], year);
     if (d) found.push(d);
   }
-  for (const m of sentence.matchAll(/\b(\d{1,2})\/(\d{1,2})(?:\/(\d{2,4}))?\b/g)) {
-    // Day first when the first number cannot be a month (15/12); chrono reads the rest month first.
-    if (+m[1] <= 12) continue;
+  for (const m of sentence.matchAll(/(?<![\d/.,])(\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?(?![\d/])/g)) {
+    // A share ("1/2 now", "1/3 of the balance", "pay 1/2 on the 15th") is no date; "on 1/2" is.
+    if (/^\s*(?:of|now|up\s?front|down|today|the)\b/i.test(sentence.slice(m.index + m[0].length))) continue;
+    if (!m[3] && +m[1] < +m[2] && +m[2] <= 4 && !/\b(?:on|by|before|until|till|for|after|due|dated)\s*$/i.test(sentence.slice(0, m.index))) continue;
     const year = m[3] ? (m[3].length === 2 ? 2000 + +m[3] : +m[3]) : null;
-    const d = nextMonthDay(today, +m[2], +m[1], year);
+    const d = slashDate(today, +m[1], +m[2], year, order);
     if (d) found.push(d);
   }
   if (/\b(?:eom|end of (?:the |this )?month|month[-\s]end)\b/i.test(sentence) && !found.length) found.push(monthEnd(today.slice(0, 7)));
@@ -305,13 +367,12 @@ export function datesIn(sentence: string, today: string): string[] {
   return [...new Set(found)].filter(isValidDate);
 }
 
-/** An amount the sentence names, in minor units: "$4,250.00", "USD 1200", "1.250,50 €", "£300". */
-export function amountIn(sentence: string): number | null {
-  const m =
-    /(?:[$€£]|\b(?:USD|EUR|GBP|CAD|AUD)\s?)\s?(\d{1,3}(?:[,.'\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?!\d)/i.exec(sentence) ??
-    /\b(\d{1,3}(?:[,.'\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s?(?:€|\$|USD|EUR|GBP|CAD|AUD|dollars|euros?)\b/i.exec(sentence);
-  if (!m) return null;
-  const raw = m[1].replace(/\s|'/g, '');
+const NUMBER = String.raw`(\d{1,3}(?:[,.'\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)`;
+const AMOUNT_BEFORE = new RegExp(String.raw`(?:[$€£]|\b(?:USD|EUR|GBP|CAD|AUD)\s?)\s?${NUMBER}(?!\d)`, 'gi');
+const AMOUNT_AFTER = new RegExp(String.raw`\b${NUMBER}\s?(?:€|\$|USD|EUR|GBP|CAD|AUD|dollars|euros?)(?![a-z])`, 'gi');
+
+function minorUnits(number: string): number | null {
+  const raw = number.replace(/\s|'/g, '');
   // The last separator followed by one or two digits is the decimal mark.
   const decimal = /[.,](\d{1,2})$/.exec(raw);
   const whole = (decimal ? raw.slice(0, -decimal[0].length) : raw).replace(/[.,]/g, '');
@@ -319,12 +380,47 @@ export function amountIn(sentence: string): number | null {
   return Number.isSafeInteger(minor) && minor > 0 ? minor : null;
 }
 
+/** The amounts a sentence names, in minor units and in the order written: "$4,250.00", "USD 1200", "1.250,50 €", "£300". */
+export function amountsIn(sentence: string): number[] {
+  const before = [...sentence.matchAll(AMOUNT_BEFORE)];
+  // A currency on both sides ("$1,000 USD") is one amount: the one written before counts.
+  const after = [...sentence.matchAll(AMOUNT_AFTER)].filter((a) => !before.some((b) => a.index < b.index + b[0].length && b.index < a.index + a[0].length));
+  return [...before, ...after]
+    .sort((x, y) => x.index - y.index)
+    .flatMap((m) => minorUnits(m[1]) ?? []);
+}
+
+/** The first amount a sentence names, in minor units. */
+export function amountIn(sentence: string): number | null {
+  return amountsIn(sentence)[0] ?? null;
+}
+
+/** A later part of a payment in parts: "1,000 now and the rest on the 15th", "half Friday, the other half next week". */
+const LATER_PART = /\b(?:the rest|the remainder|the remaining|remaining balance|the balance|(?:the other|another|second|final|last) (?:half|part|payment|instal?ment)|and (?:the other )?(?:half|1\/2))\b/i;
+
+/**
+ * The promise of one commitment sentence, when it names a date in [today, horizon] or an amount.
+ * A payment in parts (a later part named, or an amount for each date) is kept when its last part
+ * is paid: its date is the latest, its amount the parts' sum when each part names one, else none
+ * (the last part is "the rest": the whole balance). Otherwise the earliest date, and the first amount.
+ */
+export function promiseOf(sentence: string, today: string, horizon: string, order: DateOrder = 'month'): { date: string | null; amount: number | null } | null {
+  const dates = datesIn(sentence, today, order).filter((d) => d >= today && d <= horizon).sort();
+  const amounts = amountsIn(sentence);
+  if (dates.length === 0 && amounts.length === 0) return null;
+  const each = amounts.length === dates.length;
+  if (dates.length > 1 && (each || LATER_PART.test(sentence))) {
+    return { date: dates[dates.length - 1], amount: each ? amounts.reduce((a, b) => a + b, 0) : null };
+  }
+  return { date: dates[0] ?? null, amount: amounts[0] ?? null };
+}
+
 const clip = (s: string) => (s.length > SENTENCE_MAX ? `${s.slice(0, SENTENCE_MAX - 1)}…` : s);
 
 /** A sentence that commits to paying, turned down by nothing and waiting on nothing. */
 export function isCommitment(sentence: string): boolean {
   if (/\?\s*$/.test(sentence)) return false;
-  if (REFUSAL.test(sentence) || CONDITION.test(sentence) || HEDGE.test(sentence) || DEFERRAL.test(sentence)) return false;
+  if (PAID_TO_WRITER.test(sentence) || REFUSAL.test(sentence) || CONDITION.test(sentence) || HEDGE.test(sentence) || DEFERRAL.test(sentence)) return false;
   return COMMITMENT.some((re) => re.test(sentence));
 }
 
@@ -335,11 +431,11 @@ function asksSomething(sentence: string): boolean {
 
 /**
  * How a reply reads. `subject` counts only when the customer wrote it (not "RE:" of ours); `saidAt`
- * places relative dates. A complaint anywhere in the customer's words makes a proposed dispute
+ * places relative dates, `order` numeric ones (the writer's, dateOrderOf). A complaint anywhere in the customer's words makes a proposed dispute
  * (whatever else they say); then an explicit, unconditional commitment with a date within the
  * horizon or an amount makes a promise; then a question or a request makes "needs an answer".
  */
-export function readReply(subject: string | null, body: string | null, saidAt: string): ReplyReading {
+export function readReply(subject: string | null, body: string | null, saidAt: string, order: DateOrder = 'month'): ReplyReading {
   const own = ownWords(body ?? '').slice(0, READ_MAX_CHARS);
   const subjectOwn = subject && !/^\s*(re|aw|sv|fw|fwd|tr|wg)\s*:/i.test(subject) ? subject : null;
   const all = [...(subjectOwn ? [subjectOwn] : []), ...sentencesOf(own)].slice(0, READ_MAX_SENTENCES).map((s) => s.slice(0, SENTENCE_MAX * 2));
@@ -352,9 +448,8 @@ export function readReply(subject: string | null, body: string | null, saidAt: s
   const horizon = addDays(today, PROMISE_HORIZON_DAYS);
   for (const sentence of all) {
     if (!isCommitment(sentence)) continue;
-    const date = datesIn(sentence, today).filter((d) => d >= today && d <= horizon).sort()[0] ?? null;
-    const amount = amountIn(sentence);
-    if (date !== null || amount !== null) return { kind: 'promise', date, amount, sentence: clip(sentence) };
+    const promise = promiseOf(sentence, today, horizon, order);
+    if (promise) return { kind: 'promise', ...promise, sentence: clip(sentence) };
   }
   const paid = all.find((s) => PAID_CLAIM.some((re) => re.test(s)));
   if (paid) return { kind: 'dispute', date: null, amount: null, sentence: clip(paid) };

@@ -14,7 +14,7 @@ import type { CommandTx } from '../engine';
 import { newId } from '../ids';
 import { refreshHolds } from '../holds/store';
 import type { IncomingMessage } from './parse';
-import { readReply } from './reading';
+import { type DateOrder, dateOrderOf, readReply } from './reading';
 import { bounceReason, bounceRecipients, classifyMessage, invoiceNumberMentioned, pickThread, replyTime } from './rules';
 
 export interface ReadTally {
@@ -97,6 +97,26 @@ async function replyInvoice(tx: CommandTx, companyId: string, customerId: string
   return (named ? open.find((i) => i.invoice_number === named)?.id : open[0]?.id) ?? null;
 }
 
+/**
+ * How the customer writes a numeric date ("12/4"): by the country of its locations when they name
+ * one country (ISO 3166 codes), else by the company's country (reading.ts dateOrderOf).
+ */
+async function writerDateOrder(tx: CommandTx, companyId: string, customerId: string): Promise<DateOrder> {
+  const located = await tx.db
+    .selectFrom('customer_locations')
+    .select(sql<string>`upper(trim(country))`.as('country'))
+    .distinct()
+    .where('company_id', '=', companyId)
+    .where('customer_id', '=', customerId)
+    // An ISO 3166 code; a country written out in words says nothing here.
+    .where(sql<boolean>`length(trim(country)) = 2`)
+    .limit(2)
+    .execute();
+  if (located.length === 1) return dateOrderOf(located[0].country);
+  const company = await tx.db.selectFrom('companies').select('country').where('id', '=', companyId).executeTakeFirst();
+  return dateOrderOf(company?.country);
+}
+
 async function markBounce(tx: CommandTx, companyId: string, message: IncomingMessage): Promise<void> {
   const reason = bounceReason(message.source);
   const failedAt = replyTime(message.date, tx.now);
@@ -147,7 +167,7 @@ export async function recordIncoming(tx: CommandTx, connection: EmailConnection,
   const occurredAt = replyTime(message.date, tx.now);
   const communicationId = newId();
   const answered = await knownThread(tx, connection.company_id, message.threadIds);
-  const reading = readReply(message.subject || null, message.text, occurredAt);
+  const reading = readReply(message.subject || null, message.text, occurredAt, await writerDateOrder(tx, connection.company_id, match.customerId));
   await insertCommunication(tx, {
     id: communicationId,
     company_id: connection.company_id,
