@@ -7,6 +7,8 @@ interface Case {
   id: string;
   file: string;
   said: string;
+  /** The writer's country (ISO 3166), when the reply says where it comes from: how it writes 12/4. */
+  country: string | null;
   subject: string;
   body: string;
   kind: ReadingKind;
@@ -30,6 +32,7 @@ function corpus(): Case[] {
         id: lines[0].trim(),
         file,
         said: field('said'),
+        country: field('country') || null,
         subject: field('subject'),
         body: rest.join('---').replace(/^\n/, '').trimEnd(),
         kind: kind as ReadingKind,
@@ -70,7 +73,7 @@ function score(cases: Case[]): Score {
   const misread: string[] = [];
   const show = (k: string, d: string | null, a: number | null | undefined) => `${k}${k === 'promise' ? ` ${d ?? '-'}${a ? ` ${(a / 100).toFixed(2)}` : ''}` : ''}`;
   for (const c of cases) {
-    const r = readReply(c.subject, c.body, c.said);
+    const r = readReply(c.subject, c.body, c.said, dateOrderOf(c.country));
     const isPromise = c.kind === 'promise';
     const rightPromise = r.kind === 'promise' && isPromise && r.date === c.date && (c.amount === undefined || r.amount === c.amount);
     if (isPromise) expected += 1;
