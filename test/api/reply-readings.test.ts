@@ -161,6 +161,21 @@ describe('reading customers’ replies', () => {
     expect((await w.api('GET', w.path(`/disputes?invoice_id=${chase.invoice}`))).body.data).toHaveLength(1);
   });
 
+  it('reads a numeric date the way the customer writes it: its location’s country (GB: day first), else the company’s, else month first', async () => {
+    const located = await w.api('PATCH', w.path(`/customers/${chase.customer}`), { locations: [{ name: 'Head office', city: 'Leeds', country: 'GB' }] });
+    expect(located.status).toBe(200);
+    const british = await customerWrites('2026-11-24T10:00:00Z', 'We will pay on 4/12.');
+    expect(british.reading).toMatchObject({ kind: 'promise', promise_date: '2026-12-04', sentence: 'We will pay on 4/12.' });
+    // A country written in words names no code: the company's (none here), so month first: April 12, past the 120 days, no promise.
+    await w.api('PATCH', w.path(`/customers/${chase.customer}`), { locations: [{ name: 'Head office', city: 'Leeds', country: 'United Kingdom' }] });
+    const unknown = await customerWrites('2026-11-24T11:00:00Z', 'We will pay on 4/12.');
+    expect(unknown.reading).toMatchObject({ kind: 'none', promise_date: null });
+    // The company made in Germany: its country decides when the customer's does not.
+    await w.engine.db.updateTable('companies').set({ country: 'DE' }).where('id', '=', w.company).execute();
+    const german = await customerWrites('2026-11-24T12:00:00Z', 'We will pay on 4/12.');
+    expect(german.reading).toMatchObject({ kind: 'promise', promise_date: '2026-12-04' });
+  });
+
   it('refuses a bad correction with a problem in words and changes nothing', async () => {
     const reply = await customerWrites('2026-11-24T10:00:00Z', 'Who is this?');
     expect(reply.reading).toMatchObject({ kind: 'needs_answer', sentence: 'Who is this?' });
