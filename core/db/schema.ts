@@ -830,6 +830,9 @@ export interface CompanyDocumentDetailsTable {
   payment_instructions: string | null;
   portal_link: string | null;
   footer: string | null;
+  /** Brand colours as chosen, '#rrggbb' lower case (0460): the portal's buttons and the documents' titles, its links and rules. */
+  brand_primary: string | null;
+  brand_accent: string | null;
   /** BCP 47 locale for dates and amounts in documents, e.g. en-GB. */
   locale: string;
   paper: Paper;

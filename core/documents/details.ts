@@ -8,6 +8,7 @@ import type { CompanyDocumentDetailsTable, LogoType, Paper } from '../db/schema'
 import { type CommandTx, type Engine, runCommand, type Scope } from '../engine';
 import { type FieldErrors, NotFoundError, ValidationError } from '../errors';
 import { blankToNull } from '../text';
+import { type BrandColours, brandColours, parseHexColour } from './colours';
 import { boundLogo, LogoRefused } from './logo';
 import { documentDefaults } from './postal';
 
@@ -25,6 +26,10 @@ export interface DocumentDetails {
   payment_instructions: string | null;
   portal_link: string | null;
   footer: string | null;
+  /** Brand colours as chosen ('#rrggbb'), and the shades drawn so text stays readable. */
+  brand_primary: string | null;
+  brand_accent: string | null;
+  brand_colours: BrandColours;
   locale: string;
   paper: Paper;
   logo: { type: LogoType; bytes: number } | null;
@@ -43,9 +48,13 @@ export interface DocumentDetailsInput {
   payment_instructions?: string | null;
   portal_link?: string | null;
   footer?: string | null;
+  brand_primary?: string | null;
+  brand_accent?: string | null;
   locale?: string;
   paper?: Paper;
 }
+
+const BRAND_FIELDS = ['brand_primary', 'brand_accent'] as const;
 
 /** A locale Intl knows (canonical form, e.g. 'en-gb' -> 'en-GB'), or null. */
 export function canonicalLocale(value: string): string | null {
@@ -76,6 +85,10 @@ export function validateDetails(input: DocumentDetailsInput): FieldErrors {
   }
   const link = blankToNull(input.portal_link);
   if (link && !errors.portal_link && !isWebLink(link)) errors.portal_link = ['Must be a web address starting with https://'];
+  for (const key of BRAND_FIELDS) {
+    const value = blankToNull(input[key]);
+    if (value && parseHexColour(value) === null) errors[key] = ['Must be a colour written as # and six hex digits, such as #0B5CAD'];
+  }
   if (input.locale !== undefined && canonicalLocale(input.locale) === null) errors.locale = ['Must be a language and region such as en-US, en-GB or de-DE'];
   return errors;
 }
@@ -113,6 +126,9 @@ function shape(company: { name: string; country: string | null }, row: Row | und
     payment_instructions: row?.payment_instructions ?? null,
     portal_link: row?.portal_link ?? null,
     footer: row?.footer ?? null,
+    brand_primary: row?.brand_primary ?? null,
+    brand_accent: row?.brand_accent ?? null,
+    brand_colours: brandColours(row?.brand_primary ?? null, row?.brand_accent ?? null),
     locale: row?.locale ?? defaults.locale,
     paper: row?.paper ?? defaults.paper,
     logo: logoData && row?.logo_type ? { type: row.logo_type, bytes: logoData.length } : null,
@@ -153,6 +169,10 @@ export async function updateDocumentDetails(engine: Pick<Engine, 'db' | 'clock'>
     const set: Partial<Row> = {};
     for (const key of ['legal_name', 'address', 'tax_id', 'payment_instructions', 'portal_link', 'footer'] as const) {
       if (input[key] !== undefined) set[key] = blankToNull(input[key]);
+    }
+    for (const key of BRAND_FIELDS) {
+      const value = input[key] === undefined ? undefined : blankToNull(input[key]);
+      if (value !== undefined) set[key] = value === null ? null : parseHexColour(value);
     }
     if (input.locale !== undefined) set.locale = canonicalLocale(input.locale) as string;
     if (input.paper !== undefined) set.paper = input.paper;

@@ -54,6 +54,8 @@ function makeFormats(locale: string): Formats {
 
 export interface Page {
   doc: PDFKit.PDFDocument;
+  /** The company's brand colours on paper (their shades readable on white, colours.ts): the title in the primary, section rules in the accent. */
+  brand: { title: string; rule: string | null };
   left: number;
   right: number;
   width: number;
@@ -82,7 +84,9 @@ export function startDocument(details: DocumentDetailsWithLogo, title: string): 
   doc.font('regular').fontSize(TEXT_SIZE).fillColor(INK);
   const left = MARGIN;
   const right = doc.page.width - MARGIN;
-  return { doc, left, right, width: right - left, bottom: doc.page.height - MARGIN - FOOTER_SPACE };
+  const { primary, accent } = details.brand_colours;
+  const brand = { title: primary?.light.colour ?? INK, rule: accent?.light.colour ?? null };
+  return { doc, brand, left, right, width: right - left, bottom: doc.page.height - MARGIN - FOOTER_SPACE };
 }
 
 /** Payment methods in the words the app's panel uses (renderer/src/desk/payments.ts). */
@@ -412,7 +416,7 @@ export function drawHead(page: Page, details: DocumentDetailsWithLogo, title: st
   for (const line of lines) leftY = textBlock(doc, line, left, leftY, width * 0.5);
   const factsX = left + width * 0.55;
   const factsWidth = right - factsX;
-  doc.font('bold').fontSize(16).fillColor(INK);
+  doc.font('bold').fontSize(16).fillColor(page.brand.title);
   y = textBlock(doc, title, factsX, y, factsWidth, 'right') + 6;
   doc.fontSize(TEXT_SIZE);
   for (const [label, value] of facts) {
@@ -433,7 +437,7 @@ export function heading(page: Page, y: number, text: string, keep = 60): number 
   doc.font('bold').fontSize(11).fillColor(INK);
   cell(doc, text, left, y, right - left);
   y += 16;
-  doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
+  doc.moveTo(left, y).lineTo(right, y).lineWidth(page.brand.rule ? 1.5 : 0.5).strokeColor(page.brand.rule ?? RULE).stroke();
   doc.font('regular').fontSize(TEXT_SIZE);
   return y + 6;
 }

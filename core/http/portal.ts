@@ -11,6 +11,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { today } from '../clock';
 import { companySyncRole } from '../db/replicas';
+import { documentDetails } from '../documents/details';
 import { invoicePdf } from '../documents/invoice';
 import { statementFile } from '../documents/statement';
 import { DomainError, NotFoundError } from '../errors';
@@ -21,7 +22,7 @@ import type { PortalLimiter } from '../portal/limits';
 import { type OpenLink, resolvePortalLink } from '../portal/links';
 import { portalPage } from '../portal/page';
 import { MAX_UPLOAD_BYTES, safeFileName, sniffUpload, uploadProblem } from '../portal/sniff';
-import { PORTAL_CSS } from '../portal/style';
+import { brandCss, PORTAL_CSS } from '../portal/style';
 import { type PortalFile, recordView, submitContact, submitDispute, submitPaid, submitPromise } from '../portal/submit';
 import { formToken, formTokenValid } from '../portal/tokens';
 import { clientAddress } from './context';
@@ -117,6 +118,10 @@ export function portalRoutes(options: PortalOptions): Hono<AppEnv> {
     const data = await portalPage(engine.db, link.companyId, link.customerId, dayOf(c));
     const sent = c.req.query('sent');
     return page(c, portalHome(baseOf(c), data, isAction(sent) ? sent : null));
+  });
+  router.get('/portal/:token/brand.css', async (c) => {
+    const details = await documentDetails(c.var.engine.db, linkOf(c).companyId);
+    return c.body(brandCss(details.brand_colours), 200, { 'content-type': 'text/css; charset=utf-8' });
   });
   router.get('/portal/:token/answer', async (c) => {
     const link = linkOf(c);

@@ -25,7 +25,12 @@ const THANKS: Record<Action, string> = {
   contact: 'Thank you. Our team will update your billing contact.',
 };
 
-function layout(title: string, body: string): string {
+/** The company's colours over the style sheet, when it chose any: behind the link, so only its customer's pages ask for them. */
+function brandSheet(base: string, page: PortalPage): string {
+  return page.brand.primary || page.brand.accent ? `\n<link rel="stylesheet" href="${base}/brand.css">` : '';
+}
+
+function layout(title: string, body: string, brand = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -34,7 +39,7 @@ function layout(title: string, body: string): string {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
 <title>${h(title)}</title>
-<link rel="stylesheet" href="/portal/portal.css">
+<link rel="stylesheet" href="/portal/portal.css">${brand}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -124,6 +129,7 @@ ${page.billingContact ? `<p>We send invoices to ${h(page.billingContact.name)}${
 </section>
 </main>
 <footer><p>This page is private to ${h(page.customerName)}. Please do not share its address.</p></footer>`,
+    brandSheet(base, page),
   );
 }
 
@@ -199,6 +205,7 @@ ${fields[state.action]}
 <div class="actions"><button type="submit">${h(ACTIONS[state.action].button)}</button></div>
 </form>
 </main>`,
+    brandSheet(base, page),
   );
 }
 

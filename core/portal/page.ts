@@ -1,11 +1,12 @@
 /**
  * What a customer's portal page shows: the company as it prints itself (document details: name,
- * logo, address, payment instructions, its own online payment link), the customer's open
+ * logo, brand colours, address, payment instructions, its own online payment link), the customer's open
  * invoices with what holds each (their promise, their dispute), totals and credits. Bounded: at most
  * MAX_ROWS open items are listed (the totals count them all).
  */
 import { sql } from 'kysely';
 import { invoiceRf } from '../rf';
+import type { BrandColours } from '../documents/colours';
 import type { Db } from '../db/connection';
 import { daysBetween } from '../dates';
 import { documentDetailsWithLogo } from '../documents/details';
@@ -40,6 +41,8 @@ export interface PortalPage {
   companyName: string;
   address: string | null;
   logo: { type: string; base64: string } | null;
+  /** The company's brand colours, in the shades the page draws (its brand.css). */
+  brand: BrandColours;
   paymentInstructions: string | null;
   paymentLink: string | null;
   customerName: string;
@@ -123,6 +126,7 @@ export async function portalPage(db: Db, companyId: string, customerId: string, 
     companyName: details.company_name,
     address: details.address,
     logo: details.logo && details.logoData ? { type: details.logo.type, base64: details.logoData.toString('base64') } : null,
+    brand: details.brand_colours,
     paymentInstructions: details.payment_instructions,
     paymentLink: details.portal_link,
     customerName: customer.name,

@@ -27,7 +27,7 @@ const readable = (text: string) => text.replace(/[\u202A-\u202E\u2066-\u2069]/g,
 
 describe('fonts load when a string needs them', () => {
   it('loads no fallback font for a document in Latin letters', async () => {
-    const details = { company_name: 'Acme', legal_name: null, address: null, tax_id: null, payment_instructions: null, portal_link: null, footer: null, locale: 'en-US', paper: 'A4' as const, logo: null, updated_at: null, logoData: null };
+    const details = { company_name: 'Acme', legal_name: null, address: null, tax_id: null, payment_instructions: null, portal_link: null, footer: null, brand_primary: null, brand_accent: null, brand_colours: { primary: null, accent: null }, locale: 'en-US', paper: 'A4' as const, logo: null, updated_at: null, logoData: null };
     const drawn = await renderInvoice(
       { invoice_number: 'INV-1', invoice_date: '2026-10-01', due_date: '2026-10-31', currency: 'EUR', total_amount: 100, paid_amount: 0, balance: 100, closing_reason: null, closed_date: null, payment_link: null, customer_name: 'Ωμέγα Трейд Ltd', location: null, payments: [] },
       details,

@@ -674,6 +674,13 @@ export interface paths {
      */
     post: operations["createBankStatement"];
   };
+  "/api/companies/{company_id}/bank-statements/preview": {
+    /**
+     * A CSV or XLSX bank export's columns and first rows, the mapping kept for it and a guessed one
+     * @description Writes nothing. What the mapping dialog starts from: the guess reads the headers (Date, Buchungstag, Paid in, IBAN, Verwendungszweck...) and checks the cells agree.
+     */
+    post: operations["previewBankStatement"];
+  };
   "/api/companies/{company_id}/bank-statements/{statement_id}": {
     /** One bank statement with its entries counted by state */
     get: operations["getBankStatement"];
@@ -712,6 +719,13 @@ export interface paths {
   "/api/companies/{company_id}/customers/{customer_id}/promises": {
     /** A customer's promises to pay as judged after their date and grace, and its promise-kept rate */
     get: operations["listCustomerPromises"];
+  };
+  "/api/companies/{company_id}/customers/{customer_id}/credits": {
+    /**
+     * A customer's credits and unapplied cash, where each came from, and the balance net of them
+     * @description The same credits the statement of account and the customer portal show.
+     */
+    get: operations["listCustomerCredits"];
   };
   "/api/companies/{company_id}/contact-settings": {
     /** The company's contact settings */
@@ -1330,6 +1344,20 @@ export interface components {
       remote_id: string | null;
       /** @description Present only while a collection program (an active enrollment of the customer) covers the invoice */
       dunning_plan?: components["schemas"]["DunningStep"][];
+      /** @description Extension: the open decision on the customer as a whole (an action without invoice) that lists this invoice (metadata.invoice_ids), so the invoice has no decision of its own for it: the Actions inbox shows it once; null when none */
+      covered_by: ({
+        /**
+         * Format: uuid
+         * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+         */
+        action: string;
+        /** @enum {string} */
+        action_type: "email" | "call" | "task";
+        /** @enum {string} */
+        status: "proposed" | "scheduled" | "processing";
+        description: string;
+        invoice_count: number;
+      }) | null;
     });
     DunningStep: {
       /** @description Position of the step in its sequence */
@@ -1624,6 +1652,17 @@ export interface components {
        * @example 980.25
        */
       value_at_risk: number | null;
+      /** @description Extension: a decision on the customer as a whole that lists invoices (metadata.invoice_ids): the first 25 of them, in its order; the invoices have no decision of their own for it. Empty otherwise */
+      listed_invoices: {
+          /**
+           * Format: uuid
+           * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+           */
+          id: string;
+          invoice_number: string;
+        }[];
+      /** @description Extension: how many invoices it lists; 0 for an action on one invoice or on the customer as a whole without a list */
+      listed_invoice_count: number;
     };
     CreateActionRequest: {
       /**
@@ -1930,7 +1969,7 @@ export interface components {
       /** @description Required for customer and invoice targets */
       target_id?: string;
       /** @enum {string} */
-      insight_type: "customer_conversation_summary" | "invoice_conversation_summary" | "customer_signal" | "invoice_signal" | "portfolio_signal" | "invoice_pay_date_prediction" | "customer_strategy_plan" | "portfolio_lessons";
+      insight_type: "customer_conversation_summary" | "invoice_conversation_summary" | "customer_signal" | "invoice_signal" | "portfolio_signal" | "invoice_pay_date_prediction" | "customer_strategy_plan" | "portfolio_lessons" | "portfolio_forecast_accuracy";
       /** @description Checked against the insight_type's shape: e.g. summary of at most 18 words, tone one of cooperative, neutral, frustrated, avoidant, unknown, amicable, defiant, active_court one of AR, Sales, Operations, Executive, Customer, stress_level 1-10, basis one of promise, historical, pattern, judgement, dates as YYYY-MM-DD or null */
       payload_json: {
         [key: string]: unknown;
@@ -2257,7 +2296,42 @@ export interface components {
           [key: string]: string | number;
         };
       };
+      accuracy: components["schemas"]["CashflowForecastAccuracy"];
     };
+    /** @description Extension (issue 43): how far the weekly cash-in forecast landed from the cash that came in, replayed on the company's latest 13 weeks by the last full intelligence refresh; null before one ran */
+    CashflowForecastAccuracy: ({
+      /** @description Weeks whose next week was forecast and scored; 0: too little history */
+      weeks: number;
+      /**
+       * Format: date
+       * @description The first forecast replayed
+       * @example 2026-11-23
+       */
+      from: string | null;
+      /**
+       * Format: date
+       * @description The end of the last week scored
+       * @example 2026-11-23
+       */
+      to: string | null;
+      horizons: ({
+          horizon_weeks: number;
+          weeks: number;
+          mape: number | null;
+          /** @description The sum of weekly absolute errors over the cash that came in; null when none came in */
+          wape: number | null;
+          /** @description The sum of weekly signed errors over the cash that came in (above 0: forecast too high) */
+          bias: number | null;
+          baselines: {
+            due_date: {
+              wape: number | null;
+            };
+            run_rate: {
+              wape: number | null;
+            };
+          };
+        })[];
+    }) | null;
     SavedViewList: {
       count: number;
       data: components["schemas"]["SavedView"][];
@@ -4930,6 +5004,15 @@ export interface components {
       payment_instructions: string | null;
       portal_link: string | null;
       footer: string | null;
+      /** @description The primary brand colour as chosen ('#rrggbb'): the portal's buttons, the documents' titles */
+      brand_primary: string | null;
+      /** @description The accent colour as chosen ('#rrggbb'): the portal's links, the documents' section rules */
+      brand_accent: string | null;
+      /** @description The shades actually drawn: each colour as chosen when it meets WCAG AA contrast, else a darker (light mode) or lighter (dark mode) shade of it */
+      brand_colours: {
+        primary: components["schemas"]["BrandColour"];
+        accent: components["schemas"]["BrandColour"];
+      };
       /**
        * @description Locale of dates and amounts in documents
        * @example en-GB
@@ -4949,6 +5032,20 @@ export interface components {
        */
       updated_at: string | null;
     };
+    /** @description light: the shade drawn on light surfaces (the portal in light mode, the PDFs), with white text on it; dark: on dark surfaces (the portal in dark mode), with near-black text on it */
+    BrandColour: {
+      chosen: string;
+      light: components["schemas"]["BrandShade"];
+      dark: components["schemas"]["BrandShade"];
+    } | null;
+    BrandShade: {
+      /** @example #0b5cad */
+      colour: string;
+      /** @description True when the colour chosen is too light (or dark) for 4.5:1 contrast and a shade of it is used instead */
+      adjusted: boolean;
+      /** @description Its lowest contrast ratio against the surfaces and text it meets */
+      contrast: number;
+    };
     /** @description Fields left out keep their value; null or blank text clears a field */
     DocumentDetailsPatch: {
       legal_name?: string | null;
@@ -4958,6 +5055,16 @@ export interface components {
       /** @description An http(s) address */
       portal_link?: string | null;
       footer?: string | null;
+      /**
+       * @description The primary brand colour: # and six hex digits (#0B5CAD); null or blank clears it
+       * @example #0B5CAD
+       */
+      brand_primary?: string | null;
+      /**
+       * @description The accent colour: # and six hex digits (#0B5CAD); null or blank clears it
+       * @example #0B5CAD
+       */
+      brand_accent?: string | null;
       /** @description A locale such as en-US, en-GB, de-DE */
       locale?: string;
       /** @enum {string} */
@@ -5215,6 +5322,75 @@ export interface components {
       file: string;
       /** @description true: read and match, writing nothing */
       dry_run?: boolean;
+      /** @description CSV or XLSX only: the column mapping as JSON (BankColumnMapping). Kept for the company: the next file with these columns imports without one. Without it, the mapping kept from an earlier file that fits is used, else the answer is a 400 statement_mapping_required (the preview guesses one). */
+      mapping?: string;
+    };
+    BankTablePreview: {
+      /** @enum {string} */
+      format: "csv" | "xlsx";
+      headers: string[];
+      /** @description The first five rows, as text */
+      rows: string[][];
+      row_count: number;
+      saved: components["schemas"]["BankColumnMapping"];
+      guess: {
+        /** @description What the headers and cells say; the account is never guessed */
+        mapping: {
+          /** @description The account the export is of (IBAN or number) */
+          account?: string;
+          /** @description ISO 4217 code of the account; a currency column, when mapped, wins per row */
+          currency?: string;
+          /** @description The column of the booking date */
+          date?: string;
+          value_date?: string;
+          /** @description One signed column (negative = money out), or credit and debit columns */
+          amount?: string;
+          credit?: string;
+          debit?: string;
+          currency_column?: string;
+          payer?: string;
+          payer_account?: string;
+          /** @description Columns joined into the remittance text, in this order */
+          reference?: string[];
+          bank_reference?: string;
+          /** @enum {string} */
+          date_format?: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY" | "YYYYMMDD";
+          /** @enum {string} */
+          decimal?: "." | ",";
+        };
+        missing: ("account" | "date" | "amount" | "date_format")[];
+      };
+    };
+    /** @description The mapping kept from an earlier file that fits this one: an import without a mapping uses it */
+    BankColumnMapping: ({
+      /** @description The account the export is of (IBAN or number) */
+      account: string;
+      /** @description ISO 4217 code of the account; a currency column, when mapped, wins per row */
+      currency: string;
+      /** @description The column of the booking date */
+      date: string;
+      value_date?: string;
+      /** @description One signed column (negative = money out), or credit and debit columns */
+      amount?: string;
+      credit?: string;
+      debit?: string;
+      currency_column?: string;
+      payer?: string;
+      payer_account?: string;
+      /** @description Columns joined into the remittance text, in this order */
+      reference: string[];
+      bank_reference?: string;
+      /** @enum {string} */
+      date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY" | "YYYYMMDD";
+      /** @enum {string} */
+      decimal: "." | ",";
+    }) | null;
+    BankTablePreviewRequest: {
+      /**
+       * Format: binary
+       * @description A CSV or XLSX bank export, at most 50 MB
+       */
+      file: string;
     };
     BankStatementList: {
       count: number;
@@ -5475,6 +5651,47 @@ export interface components {
            */
           action: string | null;
         })[];
+    };
+    CustomerCredits: {
+      /** @description Oldest first; at most 200 of each kind (the balances count them all) */
+      credits: ({
+          /**
+           * @description overpayment: an invoice paid more than its total; credit_note: an open invoice with a negative total; unapplied_cash: part of a bank credit kept on the customer
+           * @enum {string}
+           */
+          kind: "overpayment" | "credit_note" | "unapplied_cash";
+          /**
+           * Format: date
+           * @description When it arose: the last payment, the credit note, the bank booking
+           * @example 2026-11-23
+           */
+          date: string;
+          currency: string;
+          /** @description In the customer’s favour, positive */
+          amount: number;
+          /**
+           * Format: uuid
+           * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+           */
+          invoice: string | null;
+          invoice_number: string | null;
+          /**
+           * Format: uuid
+           * @description The bank entry the unapplied cash came with
+           * @example 0192f0c4-5f3e-7c4a-9a51-1f2e3d4c5b6a
+           */
+          bank_transaction: string | null;
+          payer: string | null;
+          reference: string | null;
+        })[];
+      /** @description Per currency */
+      balances: {
+          currency: string;
+          open: number;
+          credits: number;
+          /** @description open less credits; below zero the customer is in credit */
+          net: number;
+        }[];
     };
     ContactSettings: {
       /** @description A promise to pay holds the chase until its date plus these days */
@@ -6661,7 +6878,7 @@ export interface operations {
         search?: string;
         /** @description Default false; true when category=history */
         include_deleted?: boolean;
-        /** @description Extension. Default true; false leaves out the alternatives of an invoice’s recommendation (one row per decision) */
+        /** @description Extension. Default true; false leaves out the alternatives of a recommendation, on an invoice or on the customer as a whole (one row per decision) */
         include_alternatives?: boolean;
         /** @description Only with category=history; on or after this UTC date */
         executed_after?: string;
@@ -13127,6 +13344,72 @@ export interface operations {
       };
     };
   };
+  /**
+   * A CSV or XLSX bank export's columns and first rows, the mapping kept for it and a guessed one
+   * @description Writes nothing. What the mapping dialog starts from: the guess reads the headers (Date, Buchungstag, Paid in, IBAN, Verwendungszweck...) and checks the cells agree.
+   */
+  previewBankStatement: {
+    parameters: {
+      path: {
+        company_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": components["schemas"]["BankTablePreviewRequest"];
+      };
+    };
+    responses: {
+      /** @description The preview */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BankTablePreview"];
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not a multipart/form-data request */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many attempts */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   /** One bank statement with its entries counted by state */
   getBankStatement: {
     parameters: {
@@ -13478,6 +13761,44 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["CustomerPromises"];
+        };
+      };
+      /** @description Missing, unknown or expired token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No membership in the company, or the role may not write */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown identifier, or one of another company */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /**
+   * A customer's credits and unapplied cash, where each came from, and the balance net of them
+   * @description The same credits the statement of account and the customer portal show.
+   */
+  listCustomerCredits: {
+    parameters: {
+      path: {
+        company_id: string;
+        customer_id: string;
+      };
+    };
+    responses: {
+      /** @description The credits and the net balance */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CustomerCredits"];
         };
       };
       /** @description Missing, unknown or expired token */

@@ -18,6 +18,25 @@ import { problem } from '../problem';
 
 const TAGS = ['Extensions'];
 
+const Shade = z
+  .object({
+    colour: z.string().openapi({ example: '#0b5cad' }),
+    adjusted: z.boolean().openapi({ description: 'True when the colour chosen is too light (or dark) for 4.5:1 contrast and a shade of it is used instead' }),
+    contrast: z.number().openapi({ description: 'Its lowest contrast ratio against the surfaces and text it meets' }),
+  })
+  .openapi('BrandShade');
+
+const BrandColour = z
+  .object({
+    chosen: z.string(),
+    light: Shade,
+    dark: Shade,
+  })
+  .nullable()
+  .openapi('BrandColour', { description: 'light: the shade drawn on light surfaces (the portal in light mode, the PDFs), with white text on it; dark: on dark surfaces (the portal in dark mode), with near-black text on it' });
+
+const BrandHex = (description: string) => Text(20).nullable().optional().openapi({ description: `${description}: # and six hex digits (#0B5CAD); null or blank clears it`, example: '#0B5CAD' });
+
 const DocumentDetails = z
   .object({
     company_name: z.string().openapi({ description: 'The name printed on documents: legal_name, else the company name' }),
@@ -27,6 +46,11 @@ const DocumentDetails = z
     payment_instructions: z.string().nullable().openapi({ description: 'Bank details and how to pay, printed on statements and invoice copies' }),
     portal_link: z.string().nullable(),
     footer: z.string().nullable(),
+    brand_primary: z.string().nullable().openapi({ description: "The primary brand colour as chosen ('#rrggbb'): the portal's buttons, the documents' titles" }),
+    brand_accent: z.string().nullable().openapi({ description: "The accent colour as chosen ('#rrggbb'): the portal's links, the documents' section rules" }),
+    brand_colours: z
+      .object({ primary: BrandColour, accent: BrandColour })
+      .openapi({ description: 'The shades actually drawn: each colour as chosen when it meets WCAG AA contrast, else a darker (light mode) or lighter (dark mode) shade of it' }),
     locale: z.string().openapi({ description: 'Locale of dates and amounts in documents', example: 'en-GB' }),
     paper: z.enum(PAPERS),
     logo: z.object({ type: z.enum(LOGO_TYPES), bytes: z.number().int() }).nullable(),
@@ -44,6 +68,8 @@ const DocumentDetailsPatch = z
     payment_instructions: optionalText(DETAIL_LIMITS.payment_instructions),
     portal_link: optionalText(DETAIL_LIMITS.portal_link).openapi({ description: 'An http(s) address' }),
     footer: optionalText(DETAIL_LIMITS.footer),
+    brand_primary: BrandHex('The primary brand colour'),
+    brand_accent: BrandHex('The accent colour'),
     locale: Text(DETAIL_LIMITS.locale).optional().openapi({ description: 'A locale such as en-US, en-GB, de-DE' }),
     paper: z.enum(PAPERS).optional(),
   })

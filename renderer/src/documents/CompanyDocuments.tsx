@@ -4,6 +4,7 @@ import { ErrorBox } from '../components/ErrorBox';
 import { useLoad } from '../components/useLoad';
 import { FormError, useSave } from '../components/useSave';
 import { api } from '../state/session';
+import { BrandColourField } from './BrandColourField';
 import { fetchFile, putForm } from './download';
 
 type Details = Schemas['DocumentDetails'];
@@ -32,6 +33,8 @@ export function fileSize(bytes: number): string {
 
 const TEXT_FIELDS = ['legal_name', 'address', 'tax_id', 'payment_instructions', 'portal_link', 'footer'] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
+const BRAND_FIELDS = ['brand_primary', 'brand_accent'] as const;
+type BrandField = (typeof BRAND_FIELDS)[number];
 
 function LogoPreview({ companyId, logo, version }: { companyId: string; logo: Details['logo']; version: string | null }) {
   const [url, setUrl] = useState<string | null>(null);
@@ -63,8 +66,10 @@ function LogoPreview({ companyId, logo, version }: { companyId: string; logo: De
 }
 
 function DetailsForm({ companyId, details, canWrite, onSaved }: { companyId: string; details: Details; canWrite: boolean; onSaved: () => void }) {
-  const [v, setV] = useState<Record<TextField, string> & { locale: string; paper: Details['paper'] }>({
+  const [v, setV] = useState<Record<TextField | BrandField, string> & { locale: string; paper: Details['paper'] }>({
     ...(Object.fromEntries(TEXT_FIELDS.map((k) => [k, details[k] ?? ''])) as Record<TextField, string>),
+    brand_primary: (details.brand_primary ?? '').toUpperCase(),
+    brand_accent: (details.brand_accent ?? '').toUpperCase(),
     locale: details.locale,
     paper: details.paper,
   });
@@ -91,7 +96,7 @@ function DetailsForm({ companyId, details, canWrite, onSaved }: { companyId: str
         data-testid="document-details-form"
         onSubmit={async (e) => {
           e.preventDefault();
-          const body: Patch = { ...Object.fromEntries(TEXT_FIELDS.map((k) => [k, v[k].trim() || null])), locale: v.locale, paper: v.paper };
+          const body: Patch = { ...Object.fromEntries([...TEXT_FIELDS, ...BRAND_FIELDS].map((k) => [k, v[k].trim() || null])), locale: v.locale, paper: v.paper };
           if (await save.run(() => api.patch('/api/companies/{company_id}/document-details', { path, body }), 'Company details saved.')) onSaved();
         }}
       >
@@ -101,6 +106,24 @@ function DetailsForm({ companyId, details, canWrite, onSaved }: { companyId: str
         {area('payment_instructions', 'Payment instructions', 'Bank name, account and routing numbers, IBAN, what to quote as reference')}
         {input('portal_link', 'Payment portal', 'https://', 'url')}
         {input('footer', 'Footer', 'Registered office, company number')}
+        <BrandColourField
+          id="primary"
+          label="Primary colour"
+          use="The customer portal's buttons and the title of invoice copies and statements."
+          value={v.brand_primary}
+          saved={details.brand_colours.primary}
+          disabled={!canWrite}
+          onChange={(value) => setV((o) => ({ ...o, brand_primary: value }))}
+        />
+        <BrandColourField
+          id="accent"
+          label="Accent colour"
+          use="The customer portal's links and the section rules of invoice copies and statements."
+          value={v.brand_accent}
+          saved={details.brand_colours.accent}
+          disabled={!canWrite}
+          onChange={(value) => setV((o) => ({ ...o, brand_accent: value }))}
+        />
         <label className="form-row">
           Dates and amounts
           <select value={v.locale} disabled={!canWrite} onChange={(e) => setV((o) => ({ ...o, locale: e.target.value }))}>
