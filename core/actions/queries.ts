@@ -8,6 +8,7 @@ import type { Db } from '../db/connection';
 import { pageWindow, readPageById } from '../db/paging';
 import type { ActionStatus, ActionType, ApprovalOperation } from '../db/schema';
 import { NotFoundError } from '../errors';
+import { chunks } from '../chunks';
 import { fromMinor } from '../money';
 import { likePattern } from '../invoices/filters';
 import { type ActionDelivery, deliveries } from './delivery';
@@ -62,7 +63,19 @@ export interface ActionView {
   days_past_due: number | null;
   /** The balance weighted by lateness and by the chance it is not paid within 30 days: the inbox's default order. */
   value_at_risk: number | null;
+  /** A decision on the customer as a whole that lists invoices (metadata.invoice_ids): the first of them, in its order; empty otherwise. */
+  listed_invoices: ListedInvoice[];
+  /** How many invoices it lists (listed_invoices shows at most LISTED_SHOWN); 0 otherwise. */
+  listed_invoice_count: number;
 }
+
+export interface ListedInvoice {
+  id: string;
+  invoice_number: string;
+}
+
+/** Listed invoices shown per action: a statement may list thousands, a row names the first few. */
+export const LISTED_SHOWN = 25;
 
 export interface ActionPage {
   count: number;
@@ -185,14 +198,16 @@ function applyFilter(query: BaseQuery, f: ActionFilterWhere): BaseQuery {
     q = f.category === 'alternatives' ? q.where('a.invoice_id', '=', id) : q.where((eb) => eb.or([eb('a.invoice_id', '=', id), listed]));
   }
   if (f.customerId) q = q.where('a.customer_id', '=', f.customerId);
+  // A customer's alternatives without an invoice: the options of its decisions on the customer as a whole.
+  if (f.category === 'alternatives' && !f.invoiceId) q = q.where('a.invoice_id', 'is', null);
   if (f.actionTypes) q = q.where('a.action_type', 'in', f.actionTypes);
   const owners = f.arOwners;
   if (owners) {
     q = q.where((eb) => eb.or([...(owners.ids.length ? [eb('c.ar_owner_id', 'in', owners.ids)] : []), ...(owners.unassigned ? [eb('c.ar_owner_id', 'is', null)] : [])]));
   }
   if (!f.includeDeleted) q = q.where('a.deleted_at', 'is', null);
-  // One row per decision: an invoice's alternatives are offered in its recommendation's panel.
-  if (!f.includeAlternatives) q = q.where((eb) => eb.or([eb('a.top_recommendation', 'is', null), eb('a.top_recommendation', '!=', 'alternative'), eb('a.invoice_id', 'is', null)]));
+  // One row per decision: the alternatives are offered in the recommendation's panel (an invoice's, or the customer's as a whole).
+  if (!f.includeAlternatives) q = q.where((eb) => eb.or([eb('a.top_recommendation', 'is', null), eb('a.top_recommendation', '!=', 'alternative')]));
   if (f.search) {
     const pattern = likePattern(f.search);
     const like = (column: string) => sql<boolean>`${sql.ref(column)} LIKE ${pattern} ESCAPE '\\'`;
@@ -239,7 +254,8 @@ export async function listActions(db: Db, companyId: string, filter: ActionListF
   const ids = rows.map((r) => r.id);
   const logs = await approvalLogs(db, ids);
   const sends = await deliveries(db, companyId, ids);
-  return { count, page: filter.page, page_size: filter.pageSize, data: rows.map((r) => toView(r, logs.get(r.id) ?? [], sends.get(r.id) ?? null)) };
+  const listed = await listedInvoices(db, companyId, rows);
+  return { count, page: filter.page, page_size: filter.pageSize, data: rows.map((r) => toView(r, logs.get(r.id) ?? [], sends.get(r.id) ?? null, listed)) };
 }
 
 /** One action of the company, whatever its status, soft-deleted ones included; 404 otherwise. */
@@ -248,7 +264,31 @@ export async function getAction(db: Db, companyId: string, actionId: string, tod
   if (!row) throw new NotFoundError('Action', actionId);
   const logs = await approvalLogs(db, [row.id]);
   const sends = await deliveries(db, companyId, [row.id]);
-  return toView(row, logs.get(row.id) ?? [], sends.get(row.id) ?? null);
+  return toView(row, logs.get(row.id) ?? [], sends.get(row.id) ?? null, await listedInvoices(db, companyId, [row]));
+}
+
+/** Each customer-level action's listed invoices: how many, and the first LISTED_SHOWN named (an id of no invoice of this company, from an API caller's metadata, is not). */
+type Listed = Map<string, { count: number; invoices: ListedInvoice[] }>;
+
+async function listedInvoices(db: Db, companyId: string, rows: Array<{ id: string; invoice_id: string | null; metadata: string }>): Promise<Listed> {
+  const lists = new Map<string, { count: number; ids: string[] }>();
+  for (const r of rows) {
+    if (r.invoice_id !== null) continue;
+    const ids = listedIds(parseMetadata(r.metadata).invoice_ids);
+    if (ids.length) lists.set(r.id, { count: ids.length, ids: ids.slice(0, LISTED_SHOWN) });
+  }
+  const names = new Map<string, string>();
+  for (const part of chunks([...new Set([...lists.values()].flatMap((l) => l.ids))])) {
+    const found = await db.selectFrom('invoices').select(['id', 'invoice_number']).where('company_id', '=', companyId).where('id', 'in', part).execute();
+    for (const f of found) names.set(f.id, f.invoice_number);
+  }
+  const out: Listed = new Map();
+  for (const [actionId, l] of lists) out.set(actionId, { count: l.count, invoices: l.ids.flatMap((id) => (names.has(id) ? [{ id, invoice_number: names.get(id)! }] : [])) });
+  return out;
+}
+
+function listedIds(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : [];
 }
 
 async function approvalLogs(db: Db, actionIds: string[]): Promise<Map<string, ApprovalLogEntry[]>> {
@@ -280,7 +320,8 @@ async function approvalLogs(db: Db, actionIds: string[]): Promise<Map<string, Ap
 
 type ActionRow = Awaited<ReturnType<ReturnType<typeof selectActions>['executeTakeFirstOrThrow']>>;
 
-function toView(r: ActionRow, log: ApprovalLogEntry[], delivery: ActionDelivery | null): ActionView {
+function toView(r: ActionRow, log: ApprovalLogEntry[], delivery: ActionDelivery | null, listed: Listed): ActionView {
+  const mine = listed.get(r.id);
   return {
     id: r.id,
     company: r.company_id,
@@ -313,6 +354,8 @@ function toView(r: ActionRow, log: ApprovalLogEntry[], delivery: ActionDelivery 
     currency: r.currency,
     days_past_due: r.days_past_due,
     value_at_risk: r.value_at_risk_minor === null ? null : fromMinor(r.value_at_risk_minor),
+    listed_invoices: mine?.invoices ?? [],
+    listed_invoice_count: mine?.count ?? 0,
   };
 }
 

@@ -105,7 +105,7 @@ export interface ActionListInput {
   arOwner?: string;
   search?: string;
   includeDeleted?: boolean;
-  /** false: an invoice's alternatives are left out, one row per decision (extension). */
+  /** false: the alternatives of a recommendation are left out, one row per decision (extension). */
   includeAlternatives?: boolean;
   executedAfter?: string;
   executedBefore?: string;
@@ -152,7 +152,8 @@ export function resolveActionList(input: ActionListInput): ActionListFilter {
     else statuses = [...new Set(parts as ActionStatus[])];
   }
 
-  if (category === 'alternatives' && !input.invoiceId) errors.invoice_id = ['category=alternatives needs invoice_id'];
+  // Extension: with customer_id alone, the options of the decisions on the customer as a whole.
+  if (category === 'alternatives' && !input.invoiceId && !input.customerId) errors.invoice_id = ['category=alternatives needs invoice_id (or customer_id, for the decisions on the customer as a whole)'];
   if (category !== 'history') {
     if (input.executedAfter) errors.executed_after = ['Only allowed with category=history'];
     if (input.executedBefore) errors.executed_before = ['Only allowed with category=history'];

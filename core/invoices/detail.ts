@@ -35,6 +35,16 @@ export interface InvoiceDetail extends InvoiceItem {
   closed_date: string | null;
   remote_id: string | null;
   dunning_plan?: DunningStep[];
+  /** The open decision on the customer as a whole listing this invoice (one decision, shown once in the inbox); null when none. */
+  covered_by: CoveringDecision | null;
+}
+
+export interface CoveringDecision {
+  action: string;
+  action_type: 'email' | 'call' | 'task';
+  status: 'proposed' | 'scheduled' | 'processing';
+  description: string;
+  invoice_count: number;
 }
 
 const CHANNEL: Record<StepType, DunningStep['channel']> = { reminder: 'email', call: 'call', task: 'task' };
@@ -96,6 +106,23 @@ function dunningPlan(sqlite: Sqlite, companyId: string, customerId: string, invo
   }));
 }
 
+/**
+ * The newest open decision on the customer as a whole whose list (metadata.invoice_ids) names the
+ * invoice; an alternative is an option of a decision, not one.
+ */
+function coveringDecision(sqlite: Sqlite, companyId: string, customerId: string, invoiceId: string): CoveringDecision | null {
+  const row = prepared(
+    sqlite,
+    `SELECT a.id AS action, a.action_type, a.status, a.description, json_array_length(a.metadata, '$.invoice_ids') AS invoice_count
+     FROM actions a
+     WHERE a.company_id = ? AND a.customer_id = ? AND a.invoice_id IS NULL AND a.status IN ('proposed', 'scheduled', 'processing') AND a.deleted_at IS NULL
+       AND coalesce(a.top_recommendation, '') != 'alternative' AND json_valid(a.metadata) AND json_type(a.metadata, '$.invoice_ids') = 'array'
+       AND EXISTS (SELECT 1 FROM json_each(a.metadata, '$.invoice_ids') j WHERE j.value = ?)
+     ORDER BY a.created_at DESC, a.id DESC LIMIT 1`,
+  ).get(companyId, customerId, invoiceId) as CoveringDecision | undefined;
+  return row ?? null;
+}
+
 function readInvoiceDetail(sqlite: Sqlite, companyId: string, invoiceId: string, today: string): InvoiceDetail {
   const row = prepared(
     sqlite,
@@ -116,6 +143,7 @@ function readInvoiceDetail(sqlite: Sqlite, companyId: string, invoiceId: string,
     closed_date: row.closed_date,
     remote_id: row.remote_id,
     ...(plan ? { dunning_plan: plan } : {}),
+    covered_by: coveringDecision(sqlite, companyId, row.customer_id, row.id),
   };
 }
 

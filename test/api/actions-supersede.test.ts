@@ -141,15 +141,18 @@ describe('proposals follow the facts and the collector’s choice', () => {
     expect((await action(late)).approval_log.at(-1)).toMatchObject({ reason: 'superseded: promise to pay on record for December 4, 2026' });
   });
 
-  it('one row per decision: include_alternatives=false leaves out an invoice’s alternatives, not a customer-level one', async () => {
+  it('one row per decision: include_alternatives=false leaves out the alternatives, of an invoice’s decision or of one on the customer as a whole', async () => {
     const rec = await addAction(engine, company, { customer_id: customer, invoice_id: inv1, trigger_key: 'k', top_recommendation: 'recommended', is_action_required: 1 });
     const alt = await addAction(engine, company, { customer_id: customer, invoice_id: inv1, trigger_key: 'k:alt:call', top_recommendation: 'alternative', is_action_required: 1 });
+    const customerRec = await addAction(engine, company, { customer_id: customer, trigger_key: 'r', top_recommendation: 'recommended', is_action_required: 1 });
     const customerAlt = await addAction(engine, company, { customer_id: customer, trigger_key: 'r:alt:call', top_recommendation: 'alternative', is_action_required: 1 });
     const ids = async (q: string) => new Set((await api('GET', `/actions?category=needs_action${q}`)).body.data.map((a: { id: string }) => a.id));
-    expect(await ids('')).toEqual(new Set([rec, alt, customerAlt]));
-    expect(await ids('&include_alternatives=false')).toEqual(new Set([rec, customerAlt]));
+    expect(await ids('')).toEqual(new Set([rec, alt, customerRec, customerAlt]));
+    expect(await ids('&include_alternatives=false')).toEqual(new Set([rec, customerRec]));
     expect((await api('GET', '/actions?category=needs_action&include_alternatives=false')).body.count).toBe(2);
     expect((await api('GET', `/actions?category=alternatives&invoice_id=${inv1}`)).body.data.map((a: { id: string }) => a.id).sort()).toEqual([rec, alt].sort());
+    // The customer-level decision's options, for its panel (extension: customer_id without invoice_id).
+    expect((await api('GET', `/actions?category=alternatives&customer_id=${customer}`)).body.data.map((a: { id: string }) => a.id).sort()).toEqual([customerRec, customerAlt].sort());
     expect((await api('GET', '/actions?include_alternatives=maybe')).status).toBe(400);
   });
 });

@@ -11,7 +11,7 @@ import { createWorker } from '../../core/jobs/worker';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { seedDemo } from '../../core/seed';
 import { addAction } from '../support/actions-fixtures';
-import { testEngine } from '../support/engine';
+import { type TestEngine, testEngine } from '../support/engine';
 import { addSmtpConnection } from '../support/reminders-fixtures';
 import { activeSequence, addCustomer, addInvoice, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
@@ -74,6 +74,59 @@ describe('one decision per invoice', () => {
     }
   });
 
+  it('one customer with five overdue invoices gets one call listing them; each invoice points to it; approved, it covers them; a sixth gets its own', async () => {
+    await addSmtpConnection(w.engine, w.company, smtp);
+    const customer = await addCustomer(w.engine, w.company, { name: 'Granite State Roofing', email: 'ap@granite.test' });
+    w.engine.database.sqlite.prepare('UPDATE customer_contacts SET phone = ? WHERE customer_id = ?').run('+1 603 555 0142', customer);
+    const dues = ['2026-08-03', '2026-09-01', '2026-09-15', '2026-10-01', '2026-11-02'];
+    const invoices: string[] = [];
+    for (const [i, due] of dues.entries()) invoices.push(await addInvoice(w.engine, w.company, customer, { number: `INV-${i + 1}`, total: 400_000 + i * 100, dueDate: due }));
+    await refreshIntelligence(w.engine, w.company);
+
+    const open = await w.engine.db.selectFrom('actions').select(['id', 'invoice_id', 'action_type', 'top_recommendation', 'metadata']).where('customer_id', '=', customer).where('status', '=', 'proposed').orderBy('top_recommendation', 'desc').execute();
+    expect(open.map((a) => [a.action_type, a.invoice_id, a.top_recommendation, JSON.parse(a.metadata).invoice_ids])).toEqual([
+      ['call', null, 'recommended', invoices],
+      ['email', null, 'alternative', invoices],
+    ]);
+    const callId = open[0].id;
+    // The inbox: one row, naming the five invoices; the email is an option in its panel.
+    const inbox = (await w.api('GET', w.path(`/actions?category=needs_action&include_alternatives=false&customer_id=${customer}`))).body;
+    expect(inbox.data.map((a: { id: string }) => a.id)).toEqual([callId]);
+    expect(inbox.data[0].description).toBe('Call Granite State Roofing about 5 past-due invoices ($20,010.00)');
+    expect(inbox.data[0].listed_invoice_count).toBe(5);
+    expect(inbox.data[0].listed_invoices.map((i: { invoice_number: string }) => i.invoice_number)).toEqual(['INV-1', 'INV-2', 'INV-3', 'INV-4', 'INV-5']);
+    const options = (await w.api('GET', w.path(`/actions?category=alternatives&customer_id=${customer}`))).body.data;
+    expect(options.map((a: { id: string }) => a.id).sort()).toEqual(open.map((a) => a.id).sort());
+    // Each invoice points to it, and none has a decision of its own.
+    for (const invoice of invoices) {
+      const detail = (await w.api('GET', w.path(`/invoices/${invoice}`))).body;
+      expect(detail.covered_by).toEqual({ action: callId, action_type: 'call', status: 'proposed', description: inbox.data[0].description, invoice_count: 5 });
+      expect(await w.engine.db.selectFrom('actions').select('id').where('invoice_id', '=', invoice).execute()).toEqual([]);
+    }
+
+    const approved = await w.api('POST', w.path(`/actions/${callId}/approve`), {});
+    expect(approved.status).toBe(200);
+    expect(approved.body.status).toBe('processing');
+    await refreshIntelligence(w.engine, w.company);
+    expect((await w.api('GET', w.path(`/actions/${open[1].id}`))).body.status).toBe('cancelled');
+    expect((await w.api('GET', w.path(`/invoices/${invoices[0]}`))).body.covered_by).toMatchObject({ action: callId, status: 'processing' });
+    // A sixth invoice falls past due while the call waits to be made: it gets a decision of its own, the five stay with the call.
+    const sixth = await addInvoice(w.engine, w.company, customer, { number: 'INV-6', total: 100_000, dueDate: '2026-11-05' });
+    await refreshIntelligence(w.engine, w.company);
+    const now = await w.engine.db.selectFrom('actions').select(['id', 'invoice_id', 'top_recommendation']).where('customer_id', '=', customer).where('status', 'in', ['proposed', 'scheduled', 'processing']).execute();
+    expect(now.filter((a) => a.top_recommendation !== 'alternative').map((a) => a.invoice_id ?? a.id).sort()).toEqual([callId, sixth].sort());
+    expect(await twiceDecided(w.engine)).toEqual([]);
+
+    // The call made: it touched all five; nothing is proposed for them, and nothing covers them any more.
+    const logged = await w.api('POST', w.path(`/actions/${callId}/log`), { outcome: 'reached', body: 'Spoke to Doug: payment run on Friday.' });
+    expect(logged.body.status).toBe('completed');
+    await refreshIntelligence(w.engine, w.company);
+    for (const invoice of invoices) {
+      expect(await openOn(invoice)).toEqual([]);
+      expect((await w.api('GET', w.path(`/invoices/${invoice}`))).body.covered_by).toBeNull();
+    }
+  });
+
   it('a statement that went out withdraws the engine’s proposals to chase its invoices, with the reason; a task stays', async () => {
     const g = await customerOwingTwo();
     await refreshIntelligence(w.engine, w.company);
@@ -109,21 +162,33 @@ describe('one decision per invoice', () => {
   });
 });
 
+/** Invoices with two open decisions: their own, and those on their customer listing them. An alternative is an option of a decision, not another. */
+async function twiceDecided(engine: Pick<TestEngine, 'db'>): Promise<Array<{ invoice: string; n: number }>> {
+  const open = sql`a.status IN ('proposed', 'scheduled', 'processing') AND a.deleted_at IS NULL AND coalesce(a.top_recommendation, '') != 'alternative'`;
+  const twice = await sql<{ invoice: string; n: number }>`
+    SELECT invoice, count(*) AS n FROM (
+      SELECT a.invoice_id AS invoice FROM actions a WHERE a.invoice_id IS NOT NULL AND ${open}
+      UNION ALL
+      SELECT j.value FROM actions a, json_each(a.metadata, '$.invoice_ids') j WHERE a.invoice_id IS NULL AND ${open}
+    ) GROUP BY invoice HAVING n > 1`.execute(engine.db);
+  return twice.rows;
+}
+
 describe('the demo', () => {
-  it('has no invoice with two open recommended decisions, and every open decision it makes is due ahead of its today', async () => {
+  it('has no invoice with two open recommended decisions, no customer chased invoice by invoice, and every open decision it makes is due ahead of its today', async () => {
     const engine = await testEngine();
     try {
       await seedDemo(engine);
-      // An invoice's decisions: its own, and those on its customer listing it. An alternative is an option of a decision, not another.
-      const twice = await sql<{ invoice: string; n: number }>`
-        SELECT invoice, count(*) AS n FROM (
-          SELECT a.invoice_id AS invoice FROM actions a WHERE a.invoice_id IS NOT NULL
-            AND a.status IN ('proposed', 'scheduled') AND a.deleted_at IS NULL AND coalesce(a.top_recommendation, '') != 'alternative'
-          UNION ALL
-          SELECT j.value FROM actions a, json_each(a.metadata, '$.invoice_ids') j WHERE a.invoice_id IS NULL
-            AND a.status IN ('proposed', 'scheduled') AND a.deleted_at IS NULL AND coalesce(a.top_recommendation, '') != 'alternative'
-        ) GROUP BY invoice HAVING n > 1`.execute(engine.db);
-      expect(twice.rows).toEqual([]);
+      expect(await twiceDecided(engine)).toEqual([]);
+      // Several past-due invoices of one customer are one decision (Granite State Roofing's five calls were five).
+      const chased = await sql<{ customer: string; n: number }>`
+        SELECT customer_id AS customer, count(*) AS n FROM actions WHERE status = 'proposed' AND deleted_at IS NULL
+          AND trigger_key LIKE 'past_due_no_touch:%' AND trigger_key NOT LIKE '%:alt:%' GROUP BY customer_id HAVING n > 1`.execute(engine.db);
+      expect(chased.rows).toEqual([]);
+      const granite = await sql<{ type: string; n: number }>`
+        SELECT a.action_type AS type, json_array_length(a.metadata, '$.invoice_ids') AS n FROM actions a JOIN customers c ON c.id = a.customer_id
+          WHERE c.name = 'Granite State Roofing' AND a.status = 'proposed' AND a.trigger_key LIKE 'call_customer:%' AND a.trigger_key NOT LIKE '%:alt:%'`.execute(engine.db);
+      expect(granite.rows).toEqual([{ type: 'call', n: 5 }]);
       const today = engine.clock.now().toISOString().slice(0, 10);
       // The seed's own (no trigger key): the engine's of a week ago keep their deadline and show as overdue.
       const seeded = await engine.db.selectFrom('actions').select(['response_deadline']).where('trigger_key', 'is', null).where('status', 'in', ['proposed', 'scheduled']).where('deleted_at', 'is', null).execute();

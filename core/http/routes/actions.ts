@@ -12,7 +12,7 @@ import {
   sendAction,
 } from '../../actions/commands';
 import { logActionCall } from '../../actions/log-call';
-import { getAction, listActions } from '../../actions/queries';
+import { getAction, LISTED_SHOWN, listActions } from '../../actions/queries';
 import { LATENESS_DAYS, PAID_SOON_DAYS } from '../../actions/value-at-risk';
 import { listActionTasks, ownMemberId } from '../../actions/tasks';
 import { LOGGED_KINDS } from '../../communications/rules';
@@ -90,6 +90,10 @@ const Action = z
       description: `Extension: the balance weighted by lateness (x2 at ${LATENESS_DAYS} days past due, x3 at ${2 * LATENESS_DAYS}) and by the model's chance that it is not paid within ${PAID_SOON_DAYS} days, assessed by each intelligence refresh of the customer and when the action is created, kept once decided; the inbox's default order (sort=value_at_risk)`,
       example: 980.25,
     }),
+    listed_invoices: z
+      .array(z.object({ id: Uuid, invoice_number: z.string() }))
+      .openapi({ description: `Extension: a decision on the customer as a whole that lists invoices (metadata.invoice_ids): the first ${LISTED_SHOWN} of them, in its order; the invoices have no decision of their own for it. Empty otherwise` }),
+    listed_invoice_count: z.number().int().openapi({ description: 'Extension: how many invoices it lists; 0 for an action on one invoice or on the customer as a whole without a list' }),
   })
   .openapi('Action');
 
@@ -114,7 +118,7 @@ const ListQuery = z.object({
   search: SearchText.optional()
     .openapi({ description: 'Case-insensitive partial match on description, recommendation label, trigger event label, customer name, invoice number' }),
   include_deleted: QueryBool.optional().openapi({ description: 'Default false; true when category=history' }),
-  include_alternatives: QueryBool.optional().openapi({ description: 'Extension. Default true; false leaves out the alternatives of an invoice’s recommendation (one row per decision)' }),
+  include_alternatives: QueryBool.optional().openapi({ description: 'Extension. Default true; false leaves out the alternatives of a recommendation, on an invoice or on the customer as a whole (one row per decision)' }),
   executed_after: DateString.optional().openapi({ description: 'Only with category=history; on or after this UTC date' }),
   executed_before: DateString.optional().openapi({ description: 'Only with category=history; on or before this UTC date' }),
   sort: z.enum(ACTION_SORTS).optional().openapi({

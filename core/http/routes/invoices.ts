@@ -152,6 +152,19 @@ const InvoiceDetail = InvoiceItem.extend({
   closed_date: DateString.nullable(),
   remote_id: z.string().nullable(),
   dunning_plan: z.array(DunningStep).optional().openapi({ description: 'Present only while a collection program (an active enrollment of the customer) covers the invoice' }),
+  covered_by: z
+    .object({
+      action: Uuid,
+      action_type: z.enum(['email', 'call', 'task']),
+      status: z.enum(['proposed', 'scheduled', 'processing']),
+      description: z.string(),
+      invoice_count: z.number().int(),
+    })
+    .nullable()
+    .openapi({
+      description:
+        'Extension: the open decision on the customer as a whole (an action without invoice) that lists this invoice (metadata.invoice_ids), so the invoice has no decision of its own for it: the Actions inbox shows it once; null when none',
+    }),
 }).openapi('InvoiceDetail');
 
 const CustomerGroupRow = z
