@@ -5,6 +5,8 @@
  */
 import { formatRf, statementRf } from '../rf';
 import { AGING_BUCKET_LABELS, AGING_BUCKETS, type AgingBucket, agingBucketOfStatus, daysPastDue, openStatus } from '../invoices/status';
+import { creditSourceWords } from '../payments/credit-words';
+import { type CustomerCredits, netBalances } from '../payments/credits';
 import type { DocumentDetailsWithLogo } from './details';
 import { type Column, type DrawnDocument, drawHead, finish, formatsFor, heading, methodWords, paragraph, type Row, setRunningTitle, startDocument, table, textBlock, totals } from './pdf';
 
@@ -45,6 +47,8 @@ export interface StatementData {
   invoices: StatementInvoice[];
   payments: StatementPayment[];
   activity: { from: string; to: string; entries: ActivityEntry[] } | null;
+  /** Overpayments, unused credit notes and unapplied cash on the statement date (core/payments/credits.ts). */
+  credits: CustomerCredits;
 }
 
 export interface AgingLine {
@@ -86,8 +90,11 @@ export function renderStatement(data: StatementData, details: DocumentDetailsWit
   const title = 'Statement of account';
   const page = startDocument(details, `${title}: ${data.customer.name}`);
   const summary = statementTotals(data.invoices, data.as_of);
+  const net = netBalances(summary.map((t) => ({ currency: t.currency, open: t.total_due })), data.credits.totals);
   const facts: Array<[string, string]> = [['Statement date', f.date(data.as_of)]];
   for (const t of summary) facts.push([summary.length > 1 ? `Total due (${t.currency})` : 'Total due', f.money(t.total_due, t.currency)]);
+  // With credits on the account, what is to be paid is the total due less them.
+  for (const n of data.credits.totals.length ? net : []) facts.push(amountDueLine(f, n, net.length > 1));
   let y = drawHead(page, details, title, facts);
   setRunningTitle(page, `${details.company_name} · ${title} · ${data.customer.name} · ${f.date(data.as_of)}`);
 
@@ -122,6 +129,29 @@ export function renderStatement(data: StatementData, details: DocumentDetailsWit
         ...t.aging.map((line) => ({ label: `${line.label} (${line.count})`, value: f.money(line.open, t.currency) })),
         { label: 'Overdue', value: f.money(t.overdue, t.currency) },
         { label: `Total due${suffix}`, value: f.money(t.total_due, t.currency), bold: true },
+      ]);
+    }
+  }
+
+  if (data.credits.items.length) {
+    y = heading(page, y, 'Credits and unapplied cash');
+    y = table(
+      page,
+      y,
+      [
+        { label: 'Date', share: 0.18 },
+        { label: 'Credit', share: 0.57 },
+        { label: 'Amount', share: 0.25, align: 'right' },
+      ],
+      data.credits.items.map((c) => ({ cells: [f.date(c.date), creditSourceWords(c), f.money(c.amount, c.currency)] })),
+    );
+    for (const n of net) {
+      const suffix = net.length > 1 ? ` (${n.currency})` : '';
+      const [label, value] = amountDueLine(f, n, net.length > 1);
+      y = totals(page, y, [
+        { label: `Total due${suffix}`, value: f.money(n.open, n.currency) },
+        { label: `Credits${suffix}`, value: `-${f.money(n.credits, n.currency)}` },
+        { label, value, bold: true },
       ]);
     }
   }
@@ -170,4 +200,10 @@ export function renderStatement(data: StatementData, details: DocumentDetailsWit
     if (details.portal_link) y = paragraph(page, y, `Pay online: ${details.portal_link}`);
   }
   return finish(page, details);
+}
+
+/** The total due less the credits, or what the account holds in the customer's favour. */
+function amountDueLine(f: ReturnType<typeof formatsFor>, n: { currency: string; net: number }, several: boolean): [string, string] {
+  const suffix = several ? ` (${n.currency})` : '';
+  return n.net >= 0 ? [`Amount due${suffix}`, f.money(n.net, n.currency)] : [`In your favour${suffix}`, f.money(-n.net, n.currency)];
 }

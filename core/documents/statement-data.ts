@@ -12,6 +12,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import { DomainError, NotFoundError, ValidationError } from '../errors';
+import { customerCredits } from '../payments/credits';
 import { type ActivityEntry, RECENT_PAYMENT_DAYS, type StatementData, type StatementInvoice, type StatementPayment } from './draw-statement';
 import { postalLines } from './postal';
 
@@ -119,7 +120,8 @@ export async function statementData(db: Db, companyId: string, customerId: strin
     ].sort((a, b) => a.date.localeCompare(b.date) || (a.kind === b.kind ? a.reference.localeCompare(b.reference) : a.kind === 'invoice' ? -1 : 1));
     activity = { from: request.from, to: request.to, entries };
   }
-  return { customer: { id: customer.id, name: customer.name, address: await customerAddress(db, companyId, customerId) }, as_of: asOf, invoices, payments, activity };
+  const credits = await customerCredits(db, companyId, customerId, asOf);
+  return { customer: { id: customer.id, name: customer.name, address: await customerAddress(db, companyId, customerId) }, as_of: asOf, invoices, payments, activity, credits };
 }
 
 /** Settled payments of the customer's invoices dated from..to, newest first. */

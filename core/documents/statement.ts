@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection';
 import { daysPastDue } from '../invoices/status';
 import { fromMinor } from '../money';
+import { creditSourceWords } from '../payments/credit-words';
 import { documentDetailsWithLogo } from './details';
 import type { StatementData } from './draw-statement';
 import { safeFilePart } from './pdf';
@@ -37,7 +38,7 @@ function csvField(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The statement's lines as one flat table: open invoices, the period's activity, recent payments. Amounts in major units. */
+/** The statement's lines as one flat table: open invoices, the period's activity, recent payments, credits. Amounts in major units. */
 export function statementCsv(data: StatementData): string {
   const lines: Array<Array<string | number>> = [CSV_HEADER];
   for (const i of data.invoices) {
@@ -48,6 +49,8 @@ export function statementCsv(data: StatementData): string {
     lines.push(e.kind === 'invoice' ? ['Invoice issued', e.date, e.reference, '', '', e.currency, fromMinor(e.charge), '', ''] : ['Payment received', e.date, e.reference, '', '', e.currency, '', fromMinor(e.payment), '']);
   }
   for (const p of data.payments) lines.push(['Recent payment', p.payment_date, p.invoice_number, '', '', p.currency, '', fromMinor(p.amount), '']);
+  // A credit is open in the customer's favour: a negative open amount, so the Open column sums to what is due.
+  for (const c of data.credits.items) lines.push(['Credit', c.date, creditSourceWords(c), '', '', c.currency, '', '', -fromMinor(c.amount)]);
   return lines.map((line) => line.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 

@@ -6,6 +6,7 @@
 import { formatRf } from '../rf';
 import { longDate } from '../dates';
 import { formatMoney } from '../money';
+import { creditSourceWords } from '../payments/credit-words';
 import { escapeHtml as h } from '../text';
 import { DISPUTE_CATEGORIES, type Problems } from './forms';
 import type { PortalInvoice, PortalPage } from './page';
@@ -59,10 +60,10 @@ function invoiceWords(i: PortalInvoice): string {
   return [`<span class="due">Due ${h(longDate(i.dueDate))}</span>`, late, state].filter(Boolean).join(' · ');
 }
 
-function invoiceItem(base: string, i: PortalInvoice, checkbox: { name: string; checked: boolean } | null): string {
+function invoiceItem(base: string, i: PortalInvoice, checkbox: { name: string; checked: boolean }): string {
   const id = `inv-${h(i.id)}`;
-  const pick = checkbox ? `<input type="checkbox" id="${id}" name="${checkbox.name}" value="${h(i.id)}"${checkbox.checked ? ' checked' : ''}>` : '';
-  const label = checkbox ? `<label for="${id}">Invoice ${h(i.number)}</label>` : `<span class="number">Invoice ${h(i.number)}</span>`;
+  const pick = `<input type="checkbox" id="${id}" name="${checkbox.name}" value="${h(i.id)}"${checkbox.checked ? ' checked' : ''}>`;
+  const label = `<label for="${id}">Invoice ${h(i.number)}</label>`;
   return `<li class="invoice">
 <div class="pick">${pick}${label}</div>
 <p class="amount">${h(formatMoney(i.balance, i.currency))}</p>
@@ -79,7 +80,7 @@ function totals(page: PortalPage): string {
       (t) => `<dl class="summary">
 <div><dt>Open</dt><dd>${h(formatMoney(t.open, t.currency))}</dd></div>
 <div><dt>Past due</dt><dd>${h(formatMoney(t.pastDue, t.currency))}</dd></div>
-${t.credits ? `<div><dt>Credits</dt><dd>${h(formatMoney(t.credits, t.currency))}</dd></div>` : ''}
+${t.credits ? `<div><dt>Credits</dt><dd>${h(formatMoney(t.credits, t.currency))}</dd></div>\n<div><dt>${t.open >= t.credits ? 'To pay after credits' : 'In your favour'}</dt><dd>${h(formatMoney(Math.abs(t.open - t.credits), t.currency))}</dd></div>` : ''}
 </dl>`,
     )
     .join('\n');
@@ -111,7 +112,9 @@ ${page.truncated ? '<p>Only your oldest 500 open items are listed here; the stat
 </div>
 </form>`
     : '';
-  const credits = page.credits.length ? `<h2>Credits</h2><ul class="invoices">${page.credits.map((i) => invoiceItem(base, i, null)).join('\n')}</ul>` : '';
+  const credits = page.credits.length
+    ? `<h2>Credits</h2><ul class="invoices">${page.credits.map((c) => `<li class="invoice"><p class="amount">${h(formatMoney(c.amount, c.currency))}</p><p class="meta">${h(creditSourceWords(c))}, ${h(longDate(c.date))}</p></li>`).join('\n')}</ul>`
+    : '';
   return layout(
     `${page.companyName}: your invoices`,
     `${header(page)}

@@ -1,8 +1,9 @@
 /**
  * What a customer's portal page shows: the company as it prints itself (document details: name,
  * logo, brand colours, address, payment instructions, its own online payment link), the customer's open
- * invoices with what holds each (their promise, their dispute), totals and credits. Bounded: at most
- * MAX_ROWS open items are listed (the totals count them all).
+ * invoices with what holds each (their promise, their dispute), totals and credits (the same as on
+ * the statement: core/payments/credits.ts). Bounded: at most MAX_ROWS open items are listed (the
+ * totals count them all).
  */
 import { sql } from 'kysely';
 import { invoiceRf } from '../rf';
@@ -11,6 +12,7 @@ import type { Db } from '../db/connection';
 import { daysBetween } from '../dates';
 import { documentDetailsWithLogo } from '../documents/details';
 import { NotFoundError } from '../errors';
+import { type CreditItem, customerCredits } from '../payments/credits';
 
 export const MAX_ROWS = 500;
 
@@ -48,7 +50,7 @@ export interface PortalPage {
   customerName: string;
   billingContact: { name: string; email: string | null; phone: string | null } | null;
   invoices: PortalInvoice[];
-  credits: PortalInvoice[];
+  credits: CreditItem[];
   totals: PortalTotal[];
   /** More open items than listed. */
   truncated: boolean;
@@ -64,7 +66,7 @@ export async function portalPage(db: Db, companyId: string, customerId: string, 
     .where('company_id', '=', companyId)
     .where('customer_id', '=', customerId)
     .where('closing_reason', 'is', null)
-    .where('balance', '!=', 0)
+    .where('balance', '>', 0)
     .orderBy('due_date')
     .orderBy('invoice_number')
     .limit(MAX_ROWS + 1)
@@ -105,7 +107,6 @@ export async function portalPage(db: Db, companyId: string, customerId: string, 
       'currency',
       sql<number>`coalesce(sum(CASE WHEN balance > 0 THEN balance END), 0)`.as('open'),
       sql<number>`coalesce(sum(CASE WHEN balance > 0 AND due_date < ${today} THEN balance END), 0)`.as('past_due'),
-      sql<number>`coalesce(sum(CASE WHEN balance < 0 THEN -balance END), 0)`.as('credits'),
     ])
     .where('company_id', '=', companyId)
     .where('customer_id', '=', customerId)
@@ -113,6 +114,8 @@ export async function portalPage(db: Db, companyId: string, customerId: string, 
     .groupBy('currency')
     .orderBy('currency')
     .execute();
+  const credits = await customerCredits(db, companyId, customerId, today);
+  const currencies = [...new Set([...sums.map((s) => s.currency), ...credits.totals.map((c) => c.currency)])].sort();
   const contact = await db
     .selectFrom('customer_contacts')
     .select(['name', 'email', 'phone'])
@@ -131,9 +134,14 @@ export async function portalPage(db: Db, companyId: string, customerId: string, 
     paymentLink: details.portal_link,
     customerName: customer.name,
     billingContact: contact ?? null,
-    invoices: items.filter((i) => i.balance > 0),
-    credits: items.filter((i) => i.balance < 0),
-    totals: sums.filter((s) => s.open || s.credits).map((s) => ({ currency: s.currency, open: s.open, pastDue: s.past_due, credits: s.credits })),
+    invoices: items,
+    credits: credits.items,
+    totals: currencies
+      .map((currency) => {
+        const s = sums.find((x) => x.currency === currency);
+        return { currency, open: s?.open ?? 0, pastDue: s?.past_due ?? 0, credits: credits.totals.find((c) => c.currency === currency)?.credits ?? 0 };
+      })
+      .filter((t) => t.open || t.credits),
     truncated: rows.length > MAX_ROWS,
   };
 }

@@ -36,7 +36,7 @@ function statement(count: number): StatementData {
     const due = new Date(Date.parse('2026-11-26T00:00:00Z') - (i % 200) * 86_400_000).toISOString().slice(0, 10);
     return { invoice_number: `TH-${String(i + 1).padStart(5, '0')}`, invoice_date: due, due_date: due, currency: 'EUR', total_amount: 10_000 + i, paid: 0, open: 10_000 + i };
   });
-  return { customer: { id: 'c1', name: 'Ωμέγα Трейд', address: ['Main Street 5'] }, as_of: '2026-11-26', invoices, payments: [], activity: null };
+  return { customer: { id: 'c1', name: 'Ωμέγα Трейд', address: ['Main Street 5'] }, as_of: '2026-11-26', invoices, payments: [], activity: null, credits: { items: [], totals: [] } };
 }
 
 /** The longest the event loop went without running a 5 ms timer while `work` ran. */
@@ -141,7 +141,7 @@ describe('document threads', () => {
     const code = `require(${JSON.stringify(TYPESCRIPT)});
       const { renderOffThread } = require(${JSON.stringify(RENDER)});
       const details = ${JSON.stringify({ ...details, logo: null, logoData: null })};
-      const statement = (n) => ({ customer: { id: 'c', name: 'Big', address: [] }, as_of: '2026-11-26', payments: [], activity: null,
+      const statement = (n) => ({ customer: { id: 'c', name: 'Big', address: [] }, as_of: '2026-11-26', payments: [], activity: null, credits: { items: [], totals: [] },
         invoices: Array.from({ length: n }, (_, i) => ({ invoice_number: 'TH-' + String(i + 1).padStart(5, '0'), invoice_date: '2026-01-01', due_date: '2026-02-01', currency: 'EUR', total_amount: 100 + i, paid: 0, open: 100 + i })) });
       renderOffThread({ kind: 'statement', data: statement(60000), details }).then(
         () => console.log(JSON.stringify({ big: 'drawn' })),

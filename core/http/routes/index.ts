@@ -10,6 +10,7 @@ import { backupRoutes } from './backups';
 import { bankRoutes } from './bank';
 import { companyRoutes } from './companies';
 import { contactRoutes } from './contact';
+import { creditRoutes } from './credits';
 import { insightRoutes } from './insights';
 import { jobRoutes } from './jobs';
 import { intelligenceRoutes } from './intelligence';
@@ -39,5 +40,5 @@ import { webhookRoutes } from './webhooks';
  * them all at '/' behind the token and company middleware.
  */
 export function protectedRoutes(options: Pick<HttpOptions, 'throttle' | 'webhookRule'>): OpenAPIHono<AppEnv>[] {
-  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), importWatchRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), bankRoutes(), promiseRoutes(), contactRoutes(), webhookRoutes(options)];
+  return [authRoutes(), companyRoutes(), invoiceRoutes(), actionRoutes(), insightRoutes(), intelligenceRoutes(), analyticsRoutes(), viewRoutes(), activityRoutes(), paymentRoutes(), customerRoutes(), labelRoutes(), teamRoutes(), teamViewRoutes(), emailConnectionRoutes(), reminderRoutes(), sequenceRoutes(), importRoutes(), importWatchRoutes(), metricsRoutes(), tokenRoutes(options.throttle), memberRoutes(), backupRoutes(), importMappingRoutes(), communicationRoutes(), jobRoutes(), documentRoutes(), disputeRoutes(), bankRoutes(), promiseRoutes(), creditRoutes(), contactRoutes(), webhookRoutes(options)];
 }

@@ -8,6 +8,7 @@ import { formatDate, formatTimestamp } from '../desk/format';
 import { companyPath, useRoute } from '../state/route';
 import { api } from '../state/session';
 import { ContactsEditor } from './ContactsEditor';
+import { CustomerCredits } from './CustomerCredits';
 import { CustomerCommunications, CustomerPayments } from './CustomerHistory';
 import { CustomerPromises } from './CustomerPromises';
 import { CustomerPortal } from './CustomerPortal';
@@ -160,6 +161,7 @@ export function CustomerSections({ companyId, customerId, customer, version, onS
         <Insights companyId={companyId} customerId={customerId} />
         <div className="stack">
           <Actions companyId={companyId} customerId={customerId} />
+          <CustomerCredits companyId={companyId} customerId={customerId} version={version} />
           <CustomerPromises companyId={companyId} customerId={customerId} currency={customer?.currency ?? null} />
           <CustomerPortal companyId={companyId} customerId={customerId} onChanged={onSaved} />
           <Sequences companyId={companyId} customerId={customerId} />
