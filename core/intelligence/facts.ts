@@ -6,6 +6,7 @@
 import { daysBetween } from '../dates';
 import type { ReadingKind } from '../db/schema';
 import type { Engine } from '../engine';
+import { PORTAL_VIEW_SUBJECT } from '../portal/submit';
 import type { ReplyReading } from '../replies/reading';
 import type { CensoredAge } from './conditional';
 import { PayDateModel } from './pay-date';
@@ -185,6 +186,11 @@ export interface CustomerFacts {
   actions: ActionFact[];
   /** How the customer can be reached: what a proposal may ask the collector to do. */
   reach: Reach;
+  /**
+   * The days the customer opened their portal link, oldest first (the latest PORTAL_VIEW_DAYS):
+   * "viewed but did not act" (signals.ts). Absent where facts are made by hand without a portal.
+   */
+  portalViews?: string[];
 }
 
 export interface Reach {
@@ -228,6 +234,9 @@ export interface ActionFact {
 /** Communications per customer the summaries read: the latest ones tell the current story. */
 export const COMMUNICATIONS_PER_CUSTOMER = 50;
 
+/** Portal visits (days) per customer the facts keep: enough to find the first one not acted on. */
+export const PORTAL_VIEW_DAYS = 30;
+
 /** Active customers per page of activeCustomerIds. */
 const ACTIVE_PAGE_CUSTOMERS = 1_000;
 
@@ -254,7 +263,7 @@ export async function activeCustomerIds(engine: Pick<Engine, 'database'>, compan
   return ids;
 }
 
-/** Everything the models need about a chunk of customers, in six queries (invoices by the customer index, as above). */
+/** Everything the models need about a chunk of customers, in seven queries (invoices by the customer index, as above). */
 export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: string, customerIds: string[]): CustomerFacts[] {
   if (!customerIds.length) return [];
   const sqlite = engine.database.sqlite;
@@ -342,6 +351,16 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     )
     .all(companyId, ...customerIds) as { customer_id: string; phone: number; email: number }[];
   const reachable = new Map(contacts.map((c) => [c.customer_id, c]));
+  // The portal's own notes (no author among the users), one per link a day: the days, distinct.
+  const views = sqlite
+    .prepare(
+      `SELECT customer_id, day FROM (
+         SELECT customer_id, day, row_number() OVER (PARTITION BY customer_id ORDER BY day DESC) AS rn FROM (
+           SELECT DISTINCT customer_id, substr(occurred_at, 1, 10) AS day FROM communications
+           WHERE company_id = ? AND customer_id IN (${m}) AND kind = 'note' AND direction = 'internal' AND author_user_id IS NULL AND subject = ?))
+       WHERE rn <= ${PORTAL_VIEW_DAYS} ORDER BY customer_id, day`,
+    )
+    .all(companyId, ...customerIds, PORTAL_VIEW_SUBJECT) as { customer_id: string; day: string }[];
   const emailConnection = sqlite.prepare('SELECT 1 FROM email_connections WHERE company_id = ? AND is_default = 1 AND is_active = 1').get(companyId) !== undefined;
   const byId = new Map<string, CustomerFacts>();
   for (const c of customers) {
@@ -355,6 +374,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
       communications: [],
       actions: [],
       reach: { phone: r?.phone === 1, email: r?.email === 1, emailConnection },
+      portalViews: [],
     });
   }
   for (const r of invoices) {
@@ -390,6 +410,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
       reading: r.reading_kind === null ? null : { kind: r.reading_kind, date: r.reading_date, amount: r.reading_amount, sentence: r.reading_sentence },
     });
   }
+  for (const r of views) byId.get(r.customer_id)?.portalViews?.push(r.day);
   for (const r of actions) {
     byId.get(r.customer_id)?.actions.push({
       id: r.id,

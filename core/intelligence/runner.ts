@@ -26,7 +26,7 @@ import { portfolioFigures } from './portfolio';
 import { payDatePrediction } from './predictions';
 import { latestPromise, type PaymentPromise } from './promises';
 import { type ProposedAction, proposeActions } from './proposals';
-import { customerSignal, invoiceSignal, isBroken, portfolioSignal, type Signal, silenceAfterReminders } from './signals';
+import { customerSignal, invoiceSignal, isBroken, portfolioSignal, type Signal, silenceAfterReminders, viewedWithoutActing } from './signals';
 import { strategyPlan } from './strategy';
 import { activeInsights, applyInsightSteps, type DesiredInsight, planInsights, writeInsights, writeProposals } from './writer';
 import { assessValueAtRisk, changedValuesAtRisk, storeValuesAtRisk } from '../actions/value-at-risk';
@@ -338,7 +338,8 @@ export function computeCustomer(customer: CustomerFacts, model: PayDateModel, su
   insights.push({ ...cbase, insightType: 'customer_conversation_summary', ...customerConversationSummary(customer, customerPromise, earliestPrediction, today) });
   const state = conversationState(customer.communications, customerPromise, customer.openInvoices.some((i) => i.disputed), today);
   const silent = silenceAfterReminders(customer.communications, today) !== null;
-  insights.push({ ...cbase, insightType: 'customer_strategy_plan', ...strategyPlan({ customer, tone: state.tone, promise: customerPromise, brokenPromise: brokenPromises.length > 0, silent, today }) });
+  const viewedIdleSince = viewedWithoutActing(customer, today)?.firstView ?? null;
+  insights.push({ ...cbase, insightType: 'customer_strategy_plan', ...strategyPlan({ customer, tone: state.tone, promise: customerPromise, brokenPromise: brokenPromises.length > 0, silent, viewedIdleSince, today }) });
   const { proposals, liveKeys } = proposeActions({ customer, promises, customerSignal: (signal.payload.signal as Signal | null) ?? null, companyName, today, answerFrom });
   const stale = customer.actions
     .filter((a) => a.status === 'proposed' && a.triggerKey !== null && !a.deleted && !liveKeys.has(a.triggerKey))

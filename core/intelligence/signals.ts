@@ -20,6 +20,8 @@ export const SIGNAL_THRESHOLDS = {
   /** Silence: reminders sent since the customer last wrote, and days since the first of them. */
   silenceReminders: 2,
   silenceDays: 14,
+  /** Viewed but did not act: days since the first look at the portal with no word and no payment after it. */
+  portalIdleDays: 7,
   /** Balance jump: invoices of the last `jumpWindowDays` add at least this share to the older open balance. */
   jumpWindowDays: 30,
   jumpShare: 0.5,
@@ -181,6 +183,24 @@ export function customerSignal(input: CustomerSignalInput): InsightDraft {
       ],
     });
   }
+  const idle = viewedWithoutActing(customer, today);
+  if (idle) {
+    const visits = idle.views > 1 ? ` (${idle.views} visits, the last on ${longDate(idle.lastView)})` : '';
+    found.push({
+      signal: {
+        type: 'viewed_without_acting',
+        severity: 'medium',
+        title: 'Looked at the invoices and did not act',
+        description: `${customer.name} opened the payment portal on ${longDate(idle.firstView)}${visits} and has not paid, promised or written since, while ${idle.overdue} invoice${idle.overdue === 1 ? ' is' : 's are'} past due.`,
+        detected_at: addDays(idle.firstView, t.portalIdleDays),
+      },
+      evidence: [
+        fact('Opened the payment portal on', idle.firstView, 'portal', cref),
+        fact('Visits since without an answer or a payment', idle.views, 'portal', cref),
+        fact('Past-due invoices', idle.overdue, 'invoices', cref),
+      ],
+    });
+  }
   const jump = balanceJump(customer.openInvoices, today);
   if (jump) {
     found.push({
@@ -209,7 +229,7 @@ export function customerSignal(input: CustomerSignalInput): InsightDraft {
     });
   }
   const entity = { type: 'customer', id: customer.id, name: customer.name };
-  return draft(entity, pick(found), 'No broken promise, pattern shift, silence, balance jump or new dispute.', [fact('Open invoices', customer.openInvoices.length, 'invoices', cref)]);
+  return draft(entity, pick(found), 'No broken promise, pattern shift, silence, unanswered portal visit, balance jump or new dispute.', [fact('Open invoices', customer.openInvoices.length, 'invoices', cref)]);
 }
 
 /** Recent days late clearly above the customer's own earlier baseline. */
@@ -234,6 +254,24 @@ export function silenceAfterReminders(communications: Communication[], today: st
   if (since.length < t.silenceReminders) return null;
   if (daysBetween(since[0].occurredAt.slice(0, 10), today) < t.silenceDays) return null;
   return { count: since.length, since: since[0].occurredAt, firstId: since[0].id, lastInbound: lastInbound?.slice(0, 10) ?? null };
+}
+
+/**
+ * "Viewed but did not act": the customer opened their portal link (they have seen the invoices and
+ * how to pay) and since then nothing: no word from them (a portal submission, a reply and a call
+ * in are all inbound communications) and no payment, for `portalIdleDays` after the first such
+ * look, while something is past due. A look on the day they acted counts as acted on. A rule, not
+ * a fit: what it predicts is never learnt from.
+ */
+export function viewedWithoutActing(customer: Pick<CustomerFacts, 'communications' | 'openInvoices' | 'portalViews'>, today: string) {
+  const overdue = customer.openInvoices.filter((i) => i.dueDate < today && i.balance > 0).length;
+  if (!overdue || !customer.portalViews?.length) return null;
+  let acted = '';
+  for (const c of customer.communications) if (c.direction === 'inbound' && c.occurredAt.slice(0, 10) > acted) acted = c.occurredAt.slice(0, 10);
+  for (const i of customer.openInvoices) if (i.lastPaymentDate && i.lastPaymentDate > acted) acted = i.lastPaymentDate;
+  const unanswered = customer.portalViews.filter((day) => day > acted && day <= today).sort();
+  if (!unanswered.length || daysBetween(unanswered[0], today) < SIGNAL_THRESHOLDS.portalIdleDays) return null;
+  return { firstView: unanswered[0], lastView: unanswered[unanswered.length - 1], views: unanswered.length, overdue };
 }
 
 export function balanceJump(open: OpenInvoice[], today: string) {

@@ -17,6 +17,8 @@ export interface StrategyInput {
   promise: PaymentPromise | null;
   brokenPromise: boolean;
   silent: boolean;
+  /** Opened the portal and did not act (signals.ts `viewedWithoutActing`): the day of that first look; null when not. */
+  viewedIdleSince?: string | null;
   today: string;
 }
 
@@ -37,6 +39,8 @@ export function chooseStrategy(input: StrategyInput): { key: StrategyKey; reason
   if (input.brokenPromise) return { key: 'firm_follow_up', reasons: ['A promise to pay was broken'] };
   if (oldest > 60 && overdueAmount >= ESCALATION_AMOUNT) return { key: 'escalate', reasons: [`${money} overdue, the oldest ${oldest} days`] };
   if (input.silent) return { key: 'change_channel', reasons: ['Reminders go unanswered'] };
+  // They have seen the invoices and how to pay, and done nothing: another email is a third look at the same page.
+  if (input.viewedIdleSince && overdue.length) return { key: 'change_channel', reasons: [`Opened the payment portal on ${longDate(input.viewedIdleSince)} and has not acted since`, `${money} overdue`] };
   if (overdue.length) return { key: 'friendly_reminder', reasons: [`${overdue.length} invoice${overdue.length === 1 ? '' : 's'} past due (${money})`] };
   return { key: 'monitor', reasons: ['Nothing is past due'] };
 }
@@ -67,7 +71,7 @@ const PLANS: Record<StrategyKey, { summary: string; email: string; call: string;
     internal: 'Flag the account for weekly review until paid',
   },
   change_channel: {
-    summary: 'Change channel: emails go unanswered, so call',
+    summary: 'Change channel: emails go unanswered or unacted on, so call',
     email: 'Last reminder with the invoices attached',
     call: 'Call the billing contact to confirm they receive the reminders',
     internal: 'Check the billing contact details are current',

@@ -148,6 +148,9 @@ function numbers(invoices: Named[]): string {
   return invoices.map((i) => i.invoice_number).join(', ');
 }
 
+/** The subject of the note a customer's look at their portal leaves (the intelligence engine reads these: core/intelligence/facts.ts). */
+export const PORTAL_VIEW_SUBJECT = 'Viewed the portal';
+
 /** Opening the link, recorded once a day: "Viewed the portal" in the customer's timeline (an internal note: not a contact). */
 export async function recordView(engine: Pick<Engine, 'db' | 'clock'>, link: OpenLink, today: string): Promise<void> {
   if (link.viewedOn === today) return;
@@ -163,7 +166,7 @@ export async function recordView(engine: Pick<Engine, 'db' | 'clock'>, link: Ope
       invoice_id: null,
       kind: 'note',
       direction: 'internal',
-      subject: 'Viewed the portal',
+      subject: PORTAL_VIEW_SUBJECT,
       body: `${name} opened their portal link on ${longDate(today)}.`,
       occurred_at: tx.now,
       author_user_id: null,
