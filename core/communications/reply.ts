@@ -145,7 +145,11 @@ export async function sendReply(engine: Engine, scope: Scope, communicationId: s
   const contact = { ...REPLY_CONTACT };
   await runCommand(engine, 'check_reply_contact', scope, async (tx) => {
     const answer = await checkContact(tx.db, scope.companyId, a.customerId, { ...contact, invoiceIds: [] }, tx.now);
-    if (answer.allowed) return;
+    if (answer.allowed) {
+      // The claim, kept beside the door's re-check: the change log says which came before a hold.
+      await tx.record('contact_check', newId(), 'insert', { customer_id: a.customerId, channel: 'reply', invoice_ids: [], allowed: true, held: [], checked_at: tx.now, stage: 'claim', communication_id: a.id });
+      return;
+    }
     if (!input.override_reason?.trim()) throw new ConflictError(answer.reason ?? reasonWords(answer.held, false), 'contact_held');
     contact.overridden = [...new Set(answer.held.map((h) => h.kind))] as ContactHoldKind[];
     await tx.record('contact_override', newId(), 'insert', { communication_id: a.id, customer_id: a.customerId, held: answer.held, reason: input.override_reason, by: tx.actor.name });

@@ -4,6 +4,8 @@
  * email that reached the SMTP server was claimed and re-checked before the dispute committed; none
  * after. The server records both: the claim and the re-check ('contact_check') and the dispute are
  * rows of the change log, in commit order (seq) and with their times, on a clock that runs.
+ * The same for an answer sent from the timeline (its statement drawn between the claim and SMTP)
+ * while a person pauses the customer or marks them "do not contact".
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,10 +19,14 @@ import { createApp } from '../../core/http/app';
 import { openEngine } from '../../core/runtime/engine';
 import { type App, call, loginAs } from '../support/api';
 import { addSmtpConnection } from '../support/reminders-fixtures';
+import { fixture, insertCommunicationRow } from '../support/rows';
 import { addCustomer, addInvoice } from '../support/sequence-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
 
 const TRIALS = 50;
+/** Answers from the timeline raced against a person's stop, this many at a time. */
+const REPLY_TRIALS = 30;
+const REPLIES_AT_ONCE = 5;
 /** Trials run this many at a time (their PDFs wait their turn in the render pool). */
 const AT_ONCE = 10;
 
@@ -137,5 +143,62 @@ describe('a hold recorded while a step is being sent', () => {
     expect(sentCount).toBeGreaterThan(0);
     expect(sentCount).toBeLessThan(TRIALS);
     console.log(`contact race: ${TRIALS} trials, ${sentCount} sent (each re-checked before its dispute committed, by ${Math.min(...gapsMs)}-${Math.max(...gapsMs)} ms), ${TRIALS - sentCount} held (${heldAtDoor} of them claimed before the dispute and held by the re-check before SMTP), 0 sent after a hold`);
+  }, 60_000);
+
+  /** One trial: a customer's email to answer; the answer (a statement with it) and, `offset` ms after it started, a person's stop. */
+  async function replyTrial(n: number, offset: number, stop: 'paused' | 'do_not_contact') {
+    const email = `ap@replier-${n}.test`;
+    const customer = await addCustomer(engine, company, { name: `Replier ${n}`, email });
+    await addInvoice(engine, company, customer, { number: `R-${n}`, total: 80_000, dueDate: '2026-10-01' });
+    const reply = await fixture(engine, company, (tx) =>
+      insertCommunicationRow(tx, company, { customer_id: customer, kind: 'email', direction: 'inbound', from_email: email, subject: 'Statement?', body: 'Could you send our statement again?', occurred_at: new Date().toISOString(), message_id: `<r-${n}@replier.test>` }),
+    );
+    const sending = api('POST', `/communications/${reply}/reply`, { body: 'Here it is.', attach: ['statement'] });
+    await new Promise((resolve) => setTimeout(resolve, offset));
+    const stopped = await api('PUT', `/customers/${customer}/contact-stop`, { stop, reason: 'Their lawyer writes to us now' });
+    expect(stopped.status).toBe(200);
+    const sent = await sending;
+    return { customer, email, status: sent.status, body: sent.body };
+  }
+
+  it(`${REPLY_TRIALS} trials: an answer from the timeline reached SMTP only when claimed and re-checked before the pause or "do not contact" committed`, async () => {
+    const next = seeded(41);
+    const trials = Array.from({ length: REPLY_TRIALS }, (_, i) => ({ offset: Math.floor(next() * 501), stop: i % 2 === 0 ? ('paused' as const) : ('do_not_contact' as const) }));
+    // One answer first, not raced: the render pool's threads start, so the trials' claim-to-SMTP time is the statement's drawing alone.
+    await replyTrial(TRIALS + REPLY_TRIALS, 0, 'paused');
+    const results: Array<Awaited<ReturnType<typeof replyTrial>>> = [];
+    for (let i = 0; i < REPLY_TRIALS; i += REPLIES_AT_ONCE) results.push(...(await Promise.all(trials.slice(i, i + REPLIES_AT_ONCE).map((t, k) => replyTrial(TRIALS + i + k, t.offset, t.stop)))));
+
+    const changes = (await engine.db.selectFrom('changes').select(['seq', 'entity', 'entity_id', 'data', 'created_at']).where('company_id', '=', company).orderBy('seq').execute()) as Change[];
+    let sentCount = 0;
+    let heldAtDoor = 0;
+    const drawMs: number[] = [];
+    for (const r of results) {
+      const delivered = smtp.messages.filter((m) => m.to.includes(r.email));
+      const hold = changes.find((c) => c.entity === 'customer' && c.entity_id === r.customer && JSON.parse(c.data).contact_stop);
+      expect(hold).toBeDefined();
+      const checks = changes.filter((c) => c.entity === 'contact_check' && JSON.parse(c.data).customer_id === r.customer);
+      const claim = checks.find((c) => JSON.parse(c.data).stage === 'claim');
+      const door = checks.filter((c) => JSON.parse(c.data).stage === undefined);
+      if (delivered.length > 0) {
+        sentCount += 1;
+        expect(delivered).toHaveLength(1);
+        expect(r.status).toBe(201);
+        expect(door.map((c) => JSON.parse(c.data).allowed)).toEqual([true]);
+        expect(claim!.seq).toBeLessThan(door[0].seq);
+        expect(door[0].seq).toBeLessThan(hold!.seq);
+      } else {
+        expect(r.status).toBe(409);
+        expect(r.body.detail).toMatch(/Paused by alice|Do not contact, set by alice/);
+        expect(door.filter((c) => JSON.parse(c.data).allowed === true)).toEqual([]);
+        // Claimed before the stop, held by the re-check right before SMTP.
+        if (claim && claim.seq < hold!.seq) heldAtDoor += 1;
+      }
+      if (claim && door[0]) drawMs.push(Date.parse(door[0].created_at) - Date.parse(claim.created_at));
+    }
+    drawMs.sort((a, b) => a - b);
+    expect(sentCount).toBeGreaterThan(0);
+    expect(sentCount).toBeLessThan(REPLY_TRIALS);
+    console.log(`reply race: ${REPLY_TRIALS} trials, claim to SMTP ${drawMs[0]}-${drawMs.at(-1)} ms, ${sentCount} sent (each claimed and re-checked before the stop committed), ${REPLY_TRIALS - sentCount} held (${heldAtDoor} of them claimed before the stop and held by the re-check before SMTP), 0 sent after a hold`);
   }, 60_000);
 });
