@@ -11,11 +11,14 @@
  * - CEI (month to date) and DSO (count-back) over the book's invoices and payments, as the
  *   company's metrics compute them (metrics.ts).
  * The week is the 7 days ending at the date. Unassigned customers are a row of their own.
+ * The money figures come from the sums kept per owner and day (migration 0470, team-books.ts), the
+ * week's counts from index ranges of the week: nothing reads every invoice (README.md, the bench).
  */
 import { addDays, monthOf, monthStart } from '../dates';
 import type { Engine } from '../engine';
 import { yieldToEventLoop } from '../yielding';
 import { collectionEffectiveness, countBackDso, promiseKeptRate } from './metrics';
+import { type BookDay, type BookDue, type BookFigures, bookFigures, type LeftOutRow } from './team-books';
 
 export interface CollectorFigures {
   /** The team member; null for customers with no AR owner. */
@@ -54,7 +57,7 @@ const endOf = (date: string) => `${date}T23:59:59.999Z`;
 
 /**
  * owner -> value, for one grouped query (owner '' stands for no owner). Each query hands the event
- * loop back after it, so other requests go between the view's reads on a large ledger.
+ * loop back after it, so other requests go between the view's reads.
  */
 async function byOwner(sqlite: Sqlite, query: string, params: Record<string, string>): Promise<Map<string, number>> {
   const rows = sqlite.prepare(query).all(params) as Array<{ owner: string; value: number }>;
@@ -63,64 +66,54 @@ async function byOwner(sqlite: Sqlite, query: string, params: Record<string, str
 }
 
 /**
- * Receivables of each owner's book at the end of `date`: open, and the part not past due (the
- * aging's rule for a date). An invoice closed by then (paid, credited or written off) owes nothing
- * then, which keeps the read to the invoices open at the date.
+ * The books' money from the sums the triggers keep per owner and day (0470): a few thousand rows
+ * at a million invoices, and the left-out invoices closed after the opening date (a month's).
  */
-function receivablesAt(sqlite: Sqlite, companyId: string, date: string): Map<string, { total: number; current: number }> {
-  const rows = sqlite
+async function books(sqlite: Sqlite, companyId: string, range: { from: string; asOf: string; opening: string }): Promise<Map<string, BookFigures>> {
+  const days = sqlite.prepare('SELECT owner_id AS owner, day, sales, collected, receivable FROM team_book_days WHERE company_id = ?').all(companyId) as BookDay[];
+  const dues = sqlite.prepare('SELECT owner_id AS owner, due_date AS due, day, receivable FROM team_book_dues WHERE company_id = ? AND due_date >= ?').all(companyId, range.asOf) as BookDue[];
+  await yieldToEventLoop();
+  const leftOut = sqlite
     .prepare(
-      `SELECT coalesce(c.ar_owner_id, '') AS owner, i.due_date AS due,
-              i.total_amount - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL') AND p.payment_date <= :date), 0) AS open
-       FROM invoices i JOIN customers c ON c.id = i.customer_id
-       WHERE i.company_id = :company AND i.invoice_date <= :date
-         AND (i.closed_date IS NULL OR i.closed_date > :date)`,
+      `SELECT i.id, coalesce(c.ar_owner_id, '') AS owner, i.invoice_date, i.due_date, i.closed_date, i.total_amount, p.payment_date, p.amount
+       FROM invoices i INDEXED BY invoices_closed_irregular JOIN customers c ON c.id = i.customer_id
+       LEFT JOIN payments p ON p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL')
+       WHERE i.company_id = :company AND i.closing_reason IN ('overpaid','credit_memo','written_off') AND i.total_amount > 0
+         AND (i.closed_date IS NULL OR i.closed_date > :opening) AND i.invoice_date <= :asOf`,
     )
-    .all({ company: companyId, date }) as Array<{ owner: string; due: string; open: number }>;
-  const out = new Map<string, { total: number; current: number }>();
-  for (const r of rows) {
-    if (r.open <= 0) continue;
-    const book = out.get(r.owner) ?? { total: 0, current: 0 };
-    book.total += r.open;
-    if (r.due >= date) book.current += r.open;
-    out.set(r.owner, book);
-  }
-  return out;
+    .all({ company: companyId, opening: range.opening, asOf: range.asOf }) as LeftOutRow[];
+  await yieldToEventLoop();
+  return bookFigures(days, dues, leftOut, range);
 }
 
 export async function teamView(engine: Pick<Engine, 'db' | 'database'>, companyId: string, asOf: string): Promise<TeamView> {
   const sqlite = engine.database.sqlite;
   const from = addDays(asOf, -6);
   const week = { company: companyId, from: startOf(from), to: endOf(asOf) };
-  const days = { company: companyId, from, to: asOf };
   const company = await engine.db.selectFrom('companies').select('currency').where('id', '=', companyId).executeTakeFirstOrThrow();
   const members = await engine.db.selectFrom('team_members').select(['id', 'name', 'role', 'is_active']).where('company_id', '=', companyId).orderBy('name').orderBy('id').execute();
   const own = `coalesce(c.ar_owner_id, '')`;
+  // Every direction is listed so the week is read through communications_direction (company, direction, occurred_at).
+  const inWeek = `m.company_id = :company AND m.direction IN ('outbound','inbound','internal') AND m.occurred_at BETWEEN :from AND :to`;
 
   const customers = await byOwner(sqlite, `SELECT ${own} AS owner, count(*) AS value FROM customers c WHERE c.company_id = :company GROUP BY 1`, { company: companyId });
-  const open = await byOwner(sqlite, `SELECT ${own} AS owner, sum(i.balance) AS value FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0 GROUP BY 1`, { company: companyId });
-  const overdue = await byOwner(
-    sqlite,
-    `SELECT ${own} AS owner, sum(i.balance) AS value FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.company_id = :company AND i.closing_reason IS NULL AND i.balance > 0 AND i.due_date < :to GROUP BY 1`,
-    { company: companyId, to: asOf },
-  );
   const touches = await byOwner(
     sqlite,
     `SELECT ${own} AS owner, count(*) AS value FROM communications m JOIN customers c ON c.id = m.customer_id
-     WHERE m.company_id = :company AND m.occurred_at BETWEEN :from AND :to AND (m.kind IN ('call','note') OR (m.kind = 'email' AND m.direction = 'outbound')) GROUP BY 1`,
+     WHERE ${inWeek} AND (m.kind IN ('call','note') OR (m.kind = 'email' AND m.direction = 'outbound')) GROUP BY 1`,
     week,
   );
   // Ready, or due and not yet marked ready (the Queue marks them when it is read), of an enrollment not paused.
   const backlog = await byOwner(
     sqlite,
     `SELECT ${own} AS owner, count(*) AS value FROM scheduled_steps s JOIN customers c ON c.id = s.customer_id JOIN sequence_enrollments e ON e.id = s.enrollment_id
-     WHERE s.company_id = :company AND e.paused_kind IS NULL AND (s.status = 'ready' OR (s.status = 'scheduled' AND s.scheduled_at <= :to)) GROUP BY 1`,
+     WHERE s.company_id = :company AND s.status IN ('ready','scheduled') AND (s.status = 'ready' OR s.scheduled_at <= :to) AND e.paused_kind IS NULL GROUP BY 1`,
     { company: companyId, to: endOf(asOf) },
   );
   const obtained = await byOwner(
     sqlite,
     `SELECT ${own} AS owner, count(*) AS value FROM communications m JOIN customers c ON c.id = m.customer_id
-     WHERE m.company_id = :company AND m.occurred_at BETWEEN :from AND :to AND (m.promise_date IS NOT NULL OR (m.direction = 'inbound' AND m.reading_kind = 'promise')) GROUP BY 1`,
+     WHERE ${inWeek} AND (m.promise_date IS NOT NULL OR (m.direction = 'inbound' AND m.reading_kind = 'promise')) GROUP BY 1`,
     week,
   );
   const judged = (outcome: string) =>
@@ -132,45 +125,30 @@ export async function teamView(engine: Pick<Engine, 'db' | 'database'>, companyI
     );
   const kept = await judged('kept');
   const broken = await judged('broken');
-  const cash = await byOwner(
-    sqlite,
-    `SELECT ${own} AS owner, sum(p.amount) AS value FROM payments p JOIN invoices i ON i.id = p.invoice_id JOIN customers c ON c.id = i.customer_id
-     WHERE p.company_id = :company AND p.status IN ('PAID','PARTIAL') AND p.payment_date BETWEEN :from AND :to GROUP BY 1`,
-    days,
-  );
-
-  // The book's credit sales by month, and its receivables at the month's opening and at the date.
-  const salesRows = sqlite
-    .prepare(`SELECT ${own} AS owner, substr(i.invoice_date, 1, 7) AS month, sum(i.total_amount) AS sales FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.company_id = :company AND i.invoice_date <= :to GROUP BY 1, 2`)
-    .all({ company: companyId, to: asOf }) as Array<{ owner: string; month: string; sales: number }>;
-  const sales = new Map<string, Map<string, number>>();
-  for (const r of salesRows) sales.set(r.owner, (sales.get(r.owner) ?? new Map()).set(r.month, r.sales));
-  await yieldToEventLoop();
-  const opening = receivablesAt(sqlite, companyId, addDays(monthStart(monthOf(asOf)), -1));
-  await yieldToEventLoop();
-  const closing = receivablesAt(sqlite, companyId, asOf);
+  const money = await books(sqlite, companyId, { from, asOf, opening: addDays(monthStart(monthOf(asOf)), -1) });
 
   const figures = (memberId: string | null, name: string): CollectorFigures => {
     const key = memberId ?? '';
-    const bookSales = sales.get(key) ?? new Map<string, number>();
-    const end = closing.get(key) ?? { total: 0, current: 0 };
+    const book = money.get(key);
+    const sales = book?.sales ?? new Map<string, number>();
+    const end = book?.closing ?? { total: 0, current: 0 };
     const k = kept.get(key) ?? 0;
     const b = broken.get(key) ?? 0;
     return {
       member_id: memberId,
       name,
       customers: customers.get(key) ?? 0,
-      open_balance: open.get(key) ?? 0,
-      overdue_balance: overdue.get(key) ?? 0,
+      open_balance: book?.open ?? 0,
+      overdue_balance: book?.overdue ?? 0,
       touches: touches.get(key) ?? 0,
       queue_backlog: backlog.get(key) ?? 0,
       promises_obtained: obtained.get(key) ?? 0,
       promises_kept: k,
       promises_broken: b,
       promise_kept_rate: promiseKeptRate([...Array<{ kept: boolean }>(k).fill({ kept: true }), ...Array<{ kept: boolean }>(b).fill({ kept: false })]),
-      cash_collected: cash.get(key) ?? 0,
-      cei: collectionEffectiveness({ opening: opening.get(key)?.total ?? 0, sales: bookSales.get(monthOf(asOf)) ?? 0, closingTotal: end.total, closingCurrent: end.current }),
-      dso: countBackDso(end.total, asOf, bookSales),
+      cash_collected: book?.collected ?? 0,
+      cei: collectionEffectiveness({ opening: book?.opening ?? 0, sales: sales.get(monthOf(asOf)) ?? 0, closingTotal: end.total, closingCurrent: end.current }),
+      dso: countBackDso(end.total, asOf, sales),
     };
   };
   // Every AR collector, and anyone else who owns customers (a manager with a book, an inactive owner).

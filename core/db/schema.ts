@@ -253,6 +253,28 @@ export interface PaymentIssueTotalsTable {
   amount: number;
 }
 
+/**
+ * Per AR owner ('' for none) and day: invoice totals by invoice date, settled payments by payment
+ * date, and the change in the receivables of the book's regular invoices; kept by triggers (0470).
+ */
+export interface TeamBookDaysTable {
+  company_id: string;
+  owner_id: string;
+  day: string;
+  sales: number;
+  collected: number;
+  receivable: number;
+}
+
+/** team_book_days' receivable changes by the invoices' due date too (0470). */
+export interface TeamBookDuesTable {
+  company_id: string;
+  due_date: string;
+  owner_id: string;
+  day: string;
+  receivable: number;
+}
+
 export type PaymentStatus = 'PAID' | 'PARTIAL' | 'PENDING' | 'FAILED' | 'VOIDED';
 
 export interface PaymentsTable {
@@ -1179,6 +1201,8 @@ export interface Database {
   customer_paid_lateness: CustomerPaidLatenessTable;
   invoice_issue_totals: InvoiceIssueTotalsTable;
   payment_issue_totals: PaymentIssueTotalsTable;
+  team_book_days: TeamBookDaysTable;
+  team_book_dues: TeamBookDuesTable;
   payments: PaymentsTable;
   payment_day_totals: PaymentDayTotalsTable;
   email_connections: EmailConnectionsTable;

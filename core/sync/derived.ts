@@ -1,6 +1,6 @@
 /**
  * What triggers keep from other rows on every database, and how to compute one company's share of
- * it from scratch: the aggregates (migrations 0001, 0003, 0004, 0050, 0097, 0098) and the full-text
+ * it from scratch: the aggregates (migrations 0001, 0003, 0004, 0050, 0097, 0098, 0470) and the full-text
  * indexes. Never synced (each replica keeps its own); a bulk download sets their triggers aside and
  * rebuilds them here once, in the same transaction (core/sync/bulk.ts). Each rebuild gives the
  * rows the insert triggers would have accumulated: the same keys, sums, minimums, and for a
@@ -10,7 +10,9 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { NOT_WRITTEN_OFF } from '../db/migrations/0098_metrics_inputs';
+import { teamBookRebuild } from '../db/migrations/0470_team_books';
 
+const teamBooks = teamBookRebuild((i) => `+${i}.company_id = @company`);
 const writtenOff = (i: string) => `coalesce(CASE WHEN ${i}.closing_reason IN ('credit_memo','written_off') THEN coalesce(${i}.closed_date, '') END, '${NOT_WRITTEN_OFF}')`;
 
 /** Each aggregate table and the INSERT that fills a company's rows (its one parameter: @company). */
@@ -36,6 +38,8 @@ export const AGGREGATES: Record<string, string> = {
     SELECT i.company_id, i.invoice_date, i.due_date, ${writtenOff('i')}, p.payment_date, sum(p.amount)
     FROM payments p JOIN invoices i ON i.id = p.invoice_id
     WHERE +p.company_id = @company AND +i.company_id = @company AND p.status IN ('PAID','PARTIAL') GROUP BY 2, 3, 4, 5`,
+  team_book_days: teamBooks.team_book_days,
+  team_book_dues: teamBooks.team_book_dues,
 };
 
 /** The full-text indexes over synced tables: external-content FTS5 tables keyed by the content table's rowid. */

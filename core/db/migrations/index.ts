@@ -49,6 +49,7 @@ import * as m0410 from './0410_promise_followups';
 import * as m0411 from './0411_step_sent_to';
 import * as m0415 from './0415_email_threads';
 import * as m0430 from './0430_webhooks';
+import * as m0470 from './0470_team_books';
 import * as m0460 from './0460_brand_colours';
 
 export const migrations: Record<string, Migration> = {
@@ -98,5 +99,6 @@ export const migrations: Record<string, Migration> = {
   '0411_step_sent_to': m0411,
   '0415_email_threads': m0415,
   '0430_webhooks': m0430,
+  '0470_team_books': m0470,
   '0460_brand_colours': m0460,
 };
