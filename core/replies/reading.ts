@@ -141,9 +141,13 @@ const HEDGE = /\b(?:hopefully|hope(?:s|d)? to|hoping(?: to)?|(?:we|i) hope|try(?
 /**
  * A commitment to do something other than pay, about the payment: to ask, check, confirm or find
  * out ("I'll ask AP to release it Friday", "I will confirm the payment date by Monday", "let me
- * check when the transfer goes out"). The writer promises an answer, not the money.
+ * check when the transfer goes out"). The writer promises an answer, not the money. A check with
+ * an article is the money ("sending a check toward the payment").
  */
-const DEFERRAL = /\b(?:ask(?:ing)?|check(?:ing)?(?! (?:is|was|will|goes|went|run))|confirm(?:ing)?|find(?:ing)? out|let you know|get(?:ting)? back to you|look(?:ing)? into|follow(?:ing)? up|see (?:if|whether|when)|verify|chase|remind|push(?:ing)?|talk(?:ing)? (?:to|with)|speak(?:ing)? (?:to|with)|forward(?:ing)?|escalat(?:e|ing)|rais(?:e|ing) (?:it|this))\b[^.?!;]{0,60}?\b(?:pay|paid|paying|payment|release|transfer|wire|remit|check run|process|ach)\b/i;
+/** A confirmation made, not promised: "Confirming that INV-1 is scheduled for our ACH run on Friday" states the schedule. */
+const CONFIRMED = /^(?:(?:hi|hello|dear)\b[^,]{0,40},\s*)?(?:just\s+|this is to\s+|writing to\s+)?(?:confirming|to confirm|confirm)(?:\s+that)?[,:]?\s+/i;
+
+const DEFERRAL = /\b(?:ask(?:ing)?|(?<!\b(?:a|the|our|your|my|this|each)\s)check(?:ing)?(?! (?:is|was|will|goes|went|run))|confirm(?:ing)?|find(?:ing)? out|let you know|get(?:ting)? back to you|look(?:ing)? into|follow(?:ing)? up|see (?:if|whether|when)|verify|chase|remind|push(?:ing)?|talk(?:ing)? (?:to|with)|speak(?:ing)? (?:to|with)|forward(?:ing)?|escalat(?:e|ing)|rais(?:e|ing) (?:it|this))\b[^.?!;]{0,60}?\b(?:pay|paid|paying|payment|release|transfer|wire|remit|check run|process|ach)\b/i;
 
 /** A commitment that waits on something else: "once we receive the credit memo", "if approved", "before I pay". */
 const CONDITION = /\b(?:if|once|unless|provided(?: that)?|pending|subject to|as soon as (?:we|i|you) (?:get|receive|have|hear)|after (?:we|i) (?:get|receive|have|hear)|after (?:you|the)\b[^.?!]{0,30}\b(?:send|fix|correct|credit|issue|confirm)|before (?:we|i) (?:pay|can pay|release|send)|until (?:we|i|you|the)\b)/i;
@@ -420,7 +424,7 @@ const clip = (s: string) => (s.length > SENTENCE_MAX ? `${s.slice(0, SENTENCE_MA
 /** A sentence that commits to paying, turned down by nothing and waiting on nothing. */
 export function isCommitment(sentence: string): boolean {
   if (/\?\s*$/.test(sentence)) return false;
-  if (PAID_TO_WRITER.test(sentence) || REFUSAL.test(sentence) || CONDITION.test(sentence) || HEDGE.test(sentence) || DEFERRAL.test(sentence)) return false;
+  if (PAID_TO_WRITER.test(sentence) || REFUSAL.test(sentence) || CONDITION.test(sentence) || HEDGE.test(sentence) || DEFERRAL.test(sentence.replace(CONFIRMED, ''))) return false;
   return COMMITMENT.some((re) => re.test(sentence));
 }
 

@@ -174,6 +174,9 @@ describe('commitment language, by principle', () => {
     }
     // A check (the payment) going out is still a promise.
     expect(readReply(null, 'The check goes out on Dec 4.', said)).toMatchObject({ kind: 'promise', date: '2026-12-04' });
+    // A confirmation made (not promised) states the schedule, and a check with an article is the money.
+    expect(readReply(null, 'Confirming that INV-10314 is scheduled in our ACH run on Friday, November 27.', said)).toMatchObject({ kind: 'promise', date: '2026-11-27' });
+    expect(readReply(null, 'Sending a check for $750 toward the payment plan today.', said)).toMatchObject({ kind: 'promise', date: '2026-11-24', amount: 75_000 });
   });
 });
 
