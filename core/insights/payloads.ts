@@ -70,6 +70,9 @@ const strategyPlan = z.looseObject({ strategy_plan: anObject });
 /** Extension: what the payment history teaches (core/intelligence/lessons.ts). */
 const portfolioLessons = z.looseObject({ lessons: z.array(anObject) });
 
+/** Extension: how far the cash-in forecast, replayed on the latest weeks, landed (core/intelligence/forecast-accuracy.ts). */
+const portfolioForecastAccuracy = z.looseObject({ weeks: z.number().int().min(0), horizons: z.array(anObject) });
+
 export const INSIGHT_TYPES = {
   customer_conversation_summary: { target: 'customer', schema: customerConversationSummary },
   invoice_conversation_summary: { target: 'invoice', schema: invoiceConversationSummary },
@@ -79,6 +82,7 @@ export const INSIGHT_TYPES = {
   invoice_pay_date_prediction: { target: 'invoice', schema: payDatePrediction },
   customer_strategy_plan: { target: 'customer', schema: strategyPlan },
   portfolio_lessons: { target: 'portfolio', schema: portfolioLessons },
+  portfolio_forecast_accuracy: { target: 'portfolio', schema: portfolioForecastAccuracy },
 } as const satisfies Record<string, { target: InsightTargetType; schema: z.ZodType }>;
 
 export type InsightType = keyof typeof INSIGHT_TYPES;

@@ -22,6 +22,7 @@ import { portfolioSurvival, type PortfolioSurvival } from './conditional';
 import { activeCustomerIds, type CustomerFacts, fitPayDateModel, loadCustomerFacts, loadOpenAges, loadSettledOf } from './facts';
 import { PayDateModel } from './pay-date';
 import { lessonsInsight, loadHistoryFigures } from './lessons';
+import { forecastAccuracyInsight, loadAccuracyHistory } from './forecast-accuracy';
 import { portfolioFigures } from './portfolio';
 import { payDatePrediction } from './predictions';
 import { latestPromise, type PaymentPromise } from './promises';
@@ -265,12 +266,14 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     // Read before the transaction: whole-history scans (seconds at 1M invoices) would hold the
     // write lock, and a write of the server's waits for it.
     const history = loadHistoryFigures(engine, companyId);
+    const accuracy = forecastAccuracyInsight(companyId, company.name, loadAccuracyHistory(engine, companyId));
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
       const draft = portfolioSignal(companyId, company.name, figures);
       const lessons = lessonsInsight(companyId, company.name, history);
       const written = await writeInsights(tx, engine.database.sqlite, companyId, { portfolio: true }, [
         { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_signal', ...draft },
         { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_lessons', ...lessons },
+        { targetType: 'portfolio', targetId: companyId, customerId: null, invoiceId: null, insightType: 'portfolio_forecast_accuracy', ...accuracy },
       ], options.ids);
       report.insights_opened += written.opened;
       report.insights_closed += written.closed;

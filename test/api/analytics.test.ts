@@ -193,6 +193,55 @@ describe('AR aging and the cash flow forecast', () => {
     expect(f.week_customers[0].customers.length).toBeLessThanOrEqual(5);
   });
 
+  it("carries how good the forecast is: the full refresh replays the company's latest 13 weeks; the request reads what it measured", async () => {
+    // A company of one steady customer: an invoice of 100 every Monday from Jan 5, due 30 days later, paid 5 days late.
+    const steadyCo = await addCompany(engine, 'Steady Books');
+    await addUser(engine, 'sam', [[steadyCo, 'viewer']]);
+    const sam = await loginAs(app, 'sam');
+    const forecast = async () => (await call(app, 'GET', `/api/companies/${steadyCo}/analytics/cashflow-forecast`, { token: sam })).body;
+    expect((await forecast()).accuracy).toBeNull();
+    const l = ledger(engine, steadyCo);
+    const steady = await l.customer({ name: 'Steady Co' });
+    for (let i = 0; i < 41; i++) {
+      const inv = await l.invoice({ customer: steady, number: `S-${i}`, total: 100, invoiceDate: addDays('2026-01-05', 7 * i), dueDate: addDays('2026-02-04', 7 * i) });
+      await l.payment({ invoice: inv, amount: 100, payment_date: addDays('2026-02-09', 7 * i) });
+    }
+    await refreshIntelligence(engine, steadyCo);
+    const { accuracy } = await forecast();
+    // The last payment is Monday Nov 16 (S-40); the last forecast replayed is the last Monday with a
+    // week of cash after it known (Nov 9), the first 12 weeks before (Aug 17).
+    expect(accuracy).toMatchObject({ weeks: 13, from: '2026-08-17', to: '2026-11-15' });
+    expect(accuracy.horizons.map((h: { horizon_weeks: number; weeks: number }) => [h.horizon_weeks, h.weeks])).toEqual([
+      [1, 13],
+      [2, 12],
+      [3, 11],
+      [4, 10],
+      [5, 9],
+      [6, 8],
+      [7, 7],
+      [8, 6],
+    ]);
+    for (const h of accuracy.horizons) {
+      // 100 a week, every week: the forecast lands on it; paying each invoice on its due date puts
+      // the invoices due but not yet paid in the first week.
+      expect(h.wape).toBeLessThan(0.02);
+      expect(h.baselines.run_rate.wape).toBe(0);
+    }
+    expect(accuracy.horizons[0].baselines.due_date.wape).toBeGreaterThan(0.5);
+    // A payment recorded since (dated within the weeks replayed) changes nothing until the next full
+    // refresh measures again: nothing is replayed on the request.
+    const extra = await l.invoice({ customer: steady, number: 'S-X', total: 5000, invoiceDate: '2026-11-02', dueDate: '2026-11-12' });
+    await l.payment({ invoice: extra, amount: 5000, payment_date: '2026-11-10' });
+    expect((await forecast()).accuracy).toEqual(accuracy);
+    await refreshIntelligence(engine, steadyCo);
+    expect((await forecast()).accuracy.horizons[0].wape).toBeGreaterThan(0.2);
+    // A company with too little history: measured as nothing, with null scores rather than 0.
+    await refreshIntelligence(engine, other);
+    const row = engine.database.sqlite.prepare("SELECT payload_json FROM insights WHERE company_id = ? AND insight_type = 'portfolio_forecast_accuracy' AND valid_to IS NULL").get(other) as { payload_json: string };
+    expect(JSON.parse(row.payload_json)).toMatchObject({ weeks: 0, from: null, to: null, reason: expect.stringMatching(/^Too little history/) });
+    expect(JSON.parse(row.payload_json).horizons.every((h: { wape: number | null }) => h.wape === null)).toBe(true);
+  });
+
   it('the forecast reads the inflows the full refresh kept per customer and week: the same answer as from the predictions, and a customer paid in full leaves it at once', async () => {
     const l = ledger(engine, company);
     await paidLateHistory(birch, 'BH', 5);

@@ -66,4 +66,10 @@ export const SAMPLE_PAYLOADS = {
   portfolio_lessons: {
     lessons: [{ kind: 'late_share', title: '35.6% of invoices were paid late', text: '877 of 2,466 settled invoices were paid after their due date.', link: { status: ['closed_paid'] } }],
   },
+  portfolio_forecast_accuracy: {
+    weeks: 13,
+    from: '2026-08-24',
+    to: '2026-11-22',
+    horizons: [{ horizon_weeks: 1, weeks: 13, mape: 0.2, wape: 0.148, bias: -0.041, baselines: { due_date: { wape: 0.212 }, run_rate: { wape: 0.178 } } }],
+  },
 };

@@ -56,6 +56,7 @@ describe('the intelligence runner on a real database', () => {
       'customer_strategy_plan',
       'invoice_pay_date_prediction',
       'invoice_signal',
+      'portfolio_forecast_accuracy',
       'portfolio_lessons',
       'portfolio_signal',
     ]);

@@ -4,6 +4,7 @@ import { clampWeeks, DEFAULT_WEEKS } from '../../analytics/calendar';
 import { buildForecast, DEFAULT_CUSTOMER_LIMIT, MAX_CUSTOMER_LIMIT } from '../../analytics/forecast';
 import { loadForecastInput } from '../../analytics/forecast-data';
 import { ledgerFreshness } from '../../analytics/freshness';
+import { readForecastAccuracy } from '../../intelligence/forecast-accuracy';
 import { agingCsv, agingReport, agingXlsx } from '../../analytics/report';
 import { captureAgingSnapshot, snapshotDates, snapshotHistory } from '../../analytics/snapshots';
 import { today } from '../../clock';
@@ -120,6 +121,24 @@ const ForecastQuery = z.object({
 
 const SeriesMeta = z.object({ key: z.string(), label: z.string(), type: z.enum(['bar', 'line']), color: z.string(), color_background: z.string().optional() });
 const Week = z.object({ week_index: z.number().int(), code: z.string(), label: z.string(), start_date: DateString, end_date: DateString });
+const Wape = z.object({ wape: z.number().nullable() });
+const ForecastAccuracySchema = z
+  .object({
+    weeks: z.number().int().openapi({ description: 'Weeks whose next week was forecast and scored; 0: too little history' }),
+    from: DateString.nullable().openapi({ description: 'The first forecast replayed' }),
+    to: DateString.nullable().openapi({ description: 'The end of the last week scored' }),
+    horizons: z.array(
+      z.object({
+        horizon_weeks: z.number().int(),
+        weeks: z.number().int(),
+        mape: z.number().nullable(),
+        wape: z.number().nullable().openapi({ description: 'The sum of weekly absolute errors over the cash that came in; null when none came in' }),
+        bias: z.number().nullable().openapi({ description: 'The sum of weekly signed errors over the cash that came in (above 0: forecast too high)' }),
+        baselines: z.object({ due_date: Wape, run_rate: Wape }),
+      }),
+    ),
+  })
+  .openapi('CashflowForecastAccuracy');
 const ForecastSchema = z
   .object({
     request_date: DateString,
@@ -157,6 +176,9 @@ const ForecastSchema = z
       columns: z.array(z.object({ key: z.string(), label: z.string() })),
       rows: z.array(z.record(z.string(), z.union([z.string(), z.number()]))),
       totals: z.record(z.string(), z.union([z.string(), z.number()])),
+    }),
+    accuracy: ForecastAccuracySchema.nullable().openapi({
+      description: "Extension (issue 43): how far the weekly cash-in forecast landed from the cash that came in, replayed on the company's latest 13 weeks by the last full intelligence refresh; null before one ran",
     }),
   })
   .openapi('CashflowForecast');
@@ -353,6 +375,7 @@ export function analyticsRoutes() {
       const q = c.req.valid('query');
       const requestDate = q.start_date ?? q.request_date ?? workingDate(c.var.engine, companyId);
       const weeks = q.weeks ? clampWeeks(Number(q.weeks)) : DEFAULT_WEEKS;
-      return c.json(buildForecast(loadForecastInput(c.var.engine, companyId, requestDate, weeks, { offset: q.customer_offset, limit: q.customer_limit })), 200);
+      const forecast = buildForecast(loadForecastInput(c.var.engine, companyId, requestDate, weeks, { offset: q.customer_offset, limit: q.customer_limit }));
+      return c.json({ ...forecast, accuracy: readForecastAccuracy(c.var.engine.database.sqlite, companyId) }, 200);
     });
 }
