@@ -1108,6 +1108,19 @@ export interface BankRemittanceAdvicesTable {
   created_at: string;
 }
 
+/** A bank's CSV or XLSX export's column mapping, kept for the next file with the same header row (0450). */
+export interface BankMappingsTable {
+  id: string;
+  company_id: string;
+  /** The header row as the file wrote it, a JSON array: unique per company. */
+  headers: string;
+  /** The mapping as JSON, valid against core/bank/read/table.ts's BankMappingSchema when saved. */
+  mapping: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** An event for scripts: what happened, read from the change record (0430). */
 export interface EventsTable {
   seq: Generated<number>;
@@ -1177,6 +1190,7 @@ export interface Database {
   bank_applications: BankApplicationsTable;
   bank_payer_accounts: BankPayerAccountsTable;
   bank_remittance_advices: BankRemittanceAdvicesTable;
+  bank_mappings: BankMappingsTable;
   companies: CompaniesTable;
   company_document_details: CompanyDocumentDetailsTable;
   portal_links: PortalLinksTable;

@@ -49,8 +49,9 @@ import * as m0410 from './0410_promise_followups';
 import * as m0411 from './0411_step_sent_to';
 import * as m0415 from './0415_email_threads';
 import * as m0430 from './0430_webhooks';
-import * as m0470 from './0470_team_books';
+import * as m0450 from './0450_bank_mappings';
 import * as m0460 from './0460_brand_colours';
+import * as m0470 from './0470_team_books';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -99,6 +100,7 @@ export const migrations: Record<string, Migration> = {
   '0411_step_sent_to': m0411,
   '0415_email_threads': m0415,
   '0430_webhooks': m0430,
-  '0470_team_books': m0470,
+  '0450_bank_mappings': m0450,
   '0460_brand_colours': m0460,
+  '0470_team_books': m0470,
 };

@@ -5336,26 +5336,25 @@ export interface components {
       guess: {
         /** @description What the headers and cells say; the account is never guessed */
         mapping: {
-          /** @description The account the export is of (IBAN or number) */
           account?: string;
-          /** @description ISO 4217 code of the account; a currency column, when mapped, wins per row */
           currency?: string;
-          /** @description The column of the booking date */
           date?: string;
           value_date?: string;
-          /** @description One signed column (negative = money out), or credit and debit columns */
           amount?: string;
           credit?: string;
           debit?: string;
           currency_column?: string;
           payer?: string;
           payer_account?: string;
-          /** @description Columns joined into the remittance text, in this order */
+          /** @default [] */
           reference?: string[];
           bank_reference?: string;
           /** @enum {string} */
           date_format?: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY" | "YYYYMMDD";
-          /** @enum {string} */
+          /**
+           * @default .
+           * @enum {string}
+           */
           decimal?: "." | ",";
         };
         missing: ("account" | "date" | "amount" | "date_format")[];
@@ -5363,27 +5362,26 @@ export interface components {
     };
     /** @description The mapping kept from an earlier file that fits this one: an import without a mapping uses it */
     BankColumnMapping: ({
-      /** @description The account the export is of (IBAN or number) */
       account: string;
-      /** @description ISO 4217 code of the account; a currency column, when mapped, wins per row */
       currency: string;
-      /** @description The column of the booking date */
       date: string;
       value_date?: string;
-      /** @description One signed column (negative = money out), or credit and debit columns */
       amount?: string;
       credit?: string;
       debit?: string;
       currency_column?: string;
       payer?: string;
       payer_account?: string;
-      /** @description Columns joined into the remittance text, in this order */
-      reference: string[];
+      /** @default [] */
+      reference?: string[];
       bank_reference?: string;
       /** @enum {string} */
       date_format: "YYYY-MM-DD" | "DD.MM.YYYY" | "DD/MM/YYYY" | "MM/DD/YYYY" | "YYYYMMDD";
-      /** @enum {string} */
-      decimal: "." | ",";
+      /**
+       * @default .
+       * @enum {string}
+       */
+      decimal?: "." | ",";
     }) | null;
     BankTablePreviewRequest: {
       /**

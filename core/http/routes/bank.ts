@@ -4,7 +4,9 @@ import { applyTransaction, ignoreTransaction, unapplyTransaction } from '../../b
 import { applicationsCsv, applicationsXlsx } from '../../bank/export';
 import { importStatement } from '../../bank/import';
 import { getStatement, getTransaction, listStatements, listTransactions, statementApplications, TRANSACTION_SORTS } from '../../bank/queries';
-import { readStatementOffThread } from '../../bank/read-off-thread';
+import { BankMappingSchema } from '../../bank/read/table';
+import { previewBankTable } from '../../bank/table-file';
+import { readUpload } from '../../bank/upload';
 import { scopeOf } from '../context';
 import type { AppEnv } from '../env';
 import { CompanyParams, createRouter, DateString, idParams, json, jsonBody, MoneyValue, problems, ProblemSchema, QueryBool, SECURITY, Text, Timestamp, Uuid, UuidValue } from '../openapi';
@@ -19,8 +21,36 @@ const ImportForm = z
   .object({
     file: z.instanceof(File).openapi({ type: 'string', format: 'binary', description: 'camt.053, camt.054, MT940, OFX, CSV or XLSX (detected from the content), at most 50 MB' }),
     dry_run: QueryBool.optional().openapi({ description: 'true: read and match, writing nothing' }),
+    mapping: z
+      .string()
+      .max(20_000)
+      .optional()
+      .openapi({
+        description:
+          'CSV or XLSX only: the column mapping as JSON (BankColumnMapping). Kept for the company: the next file with these columns imports without one. Without it, the mapping kept from an earlier file that fits is used, else the answer is a 400 statement_mapping_required (the preview guesses one).',
+      }),
   })
   .openapi('BankStatementImportRequest');
+
+const BankColumnMapping = BankMappingSchema.openapi('BankColumnMapping', { description: 'Which columns of a bank export hold what; one amount column, or credit and debit columns' });
+
+const PreviewForm = z
+  .object({ file: z.instanceof(File).openapi({ type: 'string', format: 'binary', description: 'A CSV or XLSX bank export, at most 50 MB' }) })
+  .openapi('BankTablePreviewRequest');
+
+const PreviewResult = z
+  .object({
+    format: z.enum(['csv', 'xlsx']),
+    headers: z.array(z.string()),
+    rows: z.array(z.array(z.string())).openapi({ description: 'The first five rows, as text' }),
+    row_count: z.number().int(),
+    saved: BankColumnMapping.nullable().openapi({ description: 'The mapping kept from an earlier file that fits this one: an import without a mapping uses it' }),
+    guess: z.object({
+      mapping: z.object(BankMappingSchema.shape).partial().openapi({ description: 'What the headers and cells say; the account is never guessed' }),
+      missing: z.array(z.enum(['account', 'date', 'amount', 'date_format'])),
+    }),
+  })
+  .openapi('BankTablePreview');
 
 const ImportQuery = z.object({ dry_run: QueryBool.optional().openapi({ description: 'true: read and match, writing nothing (same as the form field)' }) });
 
@@ -204,6 +234,22 @@ const importRoute = createRoute({
   },
 });
 
+const previewRoute = createRoute({
+  method: 'post',
+  path: '/api/companies/{company_id}/bank-statements/preview',
+  tags: TAGS,
+  summary: "A CSV or XLSX bank export's columns and first rows, the mapping kept for it and a guessed one",
+  description: 'Writes nothing. What the mapping dialog starts from: the guess reads the headers (Date, Buchungstag, Paid in, IBAN, Verwendungszweck...) and checks the cells agree.',
+  security: SECURITY,
+  middleware: [multipartOnly] as const,
+  request: { params: CompanyParams, body: { required: true, content: { 'multipart/form-data': { schema: PreviewForm } } } },
+  responses: {
+    200: json(PreviewResult, 'The preview'),
+    ...problems(400, 401, 403, 404, 413, 429),
+    415: { description: 'Not a multipart/form-data request', content: { 'application/problem+json': { schema: ProblemSchema } } },
+  },
+});
+
 const listStatementsRoute = createRoute({
   method: 'get',
   path: '/api/companies/{company_id}/bank-statements',
@@ -303,9 +349,14 @@ export function bankRoutes() {
     const form = c.req.valid('form');
     const dryRun = form.dry_run ?? c.req.valid('query').dry_run ?? false;
     const bytes = Buffer.from(await form.file.arrayBuffer());
-    const statement = await readStatementOffThread(bytes, form.file.name);
+    const { statement, keep } = await readUpload(c.var.engine.db, scopeOf(c).companyId, bytes, form.file.name, form.mapping);
     const summary = await importStatement(c.var.engine, { ...scopeOf(c), statement, fileName: form.file.name || null, dryRun });
+    if (!dryRun) await keep(c.var.engine, scopeOf(c));
     return c.json(summary, dryRun ? 200 : 201);
+  });
+  router.openapi(previewRoute, async (c) => {
+    const file = c.req.valid('form').file;
+    return c.json(await previewBankTable(c.var.engine.db, scopeOf(c).companyId, Buffer.from(await file.arrayBuffer()), file.name), 200);
   });
   router.openapi(listStatementsRoute, async (c) => c.json(await listStatements(c.var.engine.db, scopeOf(c).companyId), 200));
   router.openapi(getStatementRoute, async (c) => c.json(await getStatement(c.var.engine.db, scopeOf(c).companyId, c.req.valid('param').statement_id), 200));
