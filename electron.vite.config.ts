@@ -32,6 +32,7 @@ export default defineConfig({
           'refresh-child': resolve(__dirname, 'core/intelligence/refresh-child.ts'),
           'render-thread': resolve(__dirname, 'core/documents/render-thread.ts'),
           'bank-read-thread': resolve(__dirname, 'core/bank/read-thread.ts'),
+          'bank-import-thread': resolve(__dirname, 'core/bank/import-thread.ts'),
         },
       },
     },

@@ -162,6 +162,27 @@ describe('bank statements API', () => {
     expect(await paymentsOf(inv['INV-10231'])).toHaveLength(1);
   });
 
+  it('the same large statement uploaded twice at once is stored once and each credit applied once, both answered 201', async () => {
+    // Past 200 entries an import runs on a thread of its own: the two run side by side.
+    const paying = [credit('P1', 1250, { text: 'INV-10231' }), credit('P2', 800, { text: 'INV-10240' }), credit('P3', 75, { text: 'Invoice 10250' })];
+    const noise = Array.from({ length: 250 }, (_, n) => credit(`N${n}`, 1 + n / 100, { text: 'BANK INTEREST' }));
+    const xml = statement('STMT-TWICE', [...paying, ...noise]);
+    const answers = await Promise.all([upload(xml), upload(xml)]);
+    expect(answers.map((a) => a.status)).toEqual([201, 201]);
+    expect(answers.map((a) => a.body.duplicates).sort((a, b) => a - b)).toEqual([0, 253]);
+    expect(answers.find((a) => a.body.duplicates === 0)!.body).toMatchObject({ entries: 253, applied: 3, unmatched: 250 });
+    const stored = await w.engine.db.selectFrom('bank_transactions').select(['id', 'state']).where('company_id', '=', w.company).execute();
+    expect(stored).toHaveLength(253);
+    for (const number of ['INV-10231', 'INV-10240', 'INV-10250']) {
+      expect(await paymentsOf(inv[number])).toHaveLength(1);
+      expect(await invoiceRow(inv[number])).toMatchObject({ balance: 0, closing_reason: 'paid' });
+    }
+    const applications = await w.engine.db.selectFrom('bank_applications').select('transaction_id').where('company_id', '=', w.company).execute();
+    expect(applications).toHaveLength(3);
+    const applied = stored.filter((t) => t.state === 'applied').map((t) => t.id);
+    expect(applications.map((a) => a.transaction_id).sort()).toEqual(applied.sort());
+  });
+
   it('a dry run reads and matches, writing nothing', async () => {
     const res = await upload(statement('STMT-5', [credit('E1', 1250, { text: 'INV-10231' }), credit('E2', 3, { text: 'x' })]), { query: '?dry_run=true' });
     expect(res.status).toBe(200);
