@@ -194,6 +194,22 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     expect(await expectedList.count()).toBeGreaterThan(0);
     expect(await expectedList.count()).toBeLessThanOrEqual(10);
     if ((await expectedList.count()) === 10) await expect.poll(() => page.getByTestId('forecast-week').innerText()).toMatch(/The 10 largest of [\d,]+ customers/);
+    // Beside the chart, how good the forecast is: the demo's figures as the start-up refresh measured them.
+    const { accuracy } = await apiGet<{ accuracy: { weeks: number; horizons: Array<{ weeks: number; wape: number | null; baselines: { due_date: { wape: number | null } } }> } | null }>(
+      page,
+      `/api/companies/${companyId}/analytics/cashflow-forecast?weeks=13`,
+    );
+    expect(accuracy?.weeks).toBe(13);
+    const note = page.getByTestId('forecast-accuracy');
+    const pctOf = (v: number | null) => `${Math.round(v! * 100)}%`;
+    await expect.poll(() => note.textContent()).toContain(`How good is this forecast? A week ahead: off by ${pctOf(accuracy!.horizons[0].wape)} of cash in`);
+    expect(await note.textContent()).toContain(`Paying every invoice on its due date would have been off by ${pctOf(accuracy!.horizons[0].baselines.due_date.wape)}`);
+    await note.getByText('Every week ahead').click();
+    expect(await page.getByTestId('forecast-accuracy-table').locator('tbody tr').count()).toBe(accuracy!.horizons.filter((h) => h.weeks > 0).length);
+    const section = page.locator('section[aria-labelledby="forecast-title"]');
+    await section.screenshot({ path: screenshotPath('analytics-forecast-accuracy.png') });
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await section.screenshot({ path: screenshotPath('analytics-forecast-accuracy-dark.png') });
     await lookAndCheck(page, 'analytics');
 
     const firstCustomer = page.getByTestId('aging-details').locator('tbody tr').first().getByRole('link');

@@ -107,8 +107,8 @@ describe('ardesk backtest on the IBM sample', () => {
   it('ardesk insights refresh recomputes the company, says what the history teaches, and a second run changes nothing', async () => {
     const first = ardesk('insights', 'refresh', '--db', db, '--company', 'IBM sample', '--json');
     expect(first.code).toBe(0);
-    // Every IBM invoice is paid: no open invoice, so only the portfolio signal and the lessons.
-    expect(JSON.parse(first.stdout)).toMatchObject({ customers: 0, insights_opened: 2, insights_unchanged: 0, actions_proposed: 0 });
+    // Every IBM invoice is paid: no open invoice, so only the portfolio signal, the lessons and how good the cash forecast is.
+    expect(JSON.parse(first.stdout)).toMatchObject({ customers: 0, insights_opened: 3, insights_unchanged: 0, actions_proposed: 0 });
     const engine = await openEngine({ file: db });
     try {
       const row = engine.database.sqlite.prepare("SELECT payload_json FROM insights WHERE insight_type = 'portfolio_lessons' AND valid_to IS NULL").get() as { payload_json: string };
@@ -127,7 +127,7 @@ describe('ardesk backtest on the IBM sample', () => {
     }
     const second = ardesk('insights', 'refresh', '--db', db, '--company', 'IBM sample', '--json');
     expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({ customers: 0, insights_opened: 0, insights_unchanged: 2, insights_closed: 0 });
+    expect(JSON.parse(second.stdout)).toMatchObject({ customers: 0, insights_opened: 0, insights_unchanged: 3, insights_closed: 0 });
   }, 120_000);
 });
 

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { Schemas } from '../api/client';
+import { accuracyWords } from './accuracy-words';
 import { type ChartOption, Chart, cssVar } from '../components/Chart';
 import { ScrollRegion } from '../components/ScrollRegion';
 import { ErrorBox } from '../components/ErrorBox';
@@ -15,24 +16,51 @@ type Week = Forecast['calendar']['weeks'][number];
 
 export const FORECAST_WINDOWS = [4, 8, 13, 26] as const;
 
-/** Bars of due and predicted inflows per week, the predicted 80% range and the trailing weekly average as lines; a click picks the week. */
+/** The band's two series: its invisible floor (the low end) and its height (high minus low), stacked. */
+const RANGE_FLOOR = 'Likely range, low';
+const RANGE = 'Likely range (80%)';
+
+/** Bars of due and predicted inflows per week, the predicted 80% range as a band, the promised amounts and the trailing weekly average as lines; a click picks the week. */
 function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; currency: string; onWeek: (index: number) => void }) {
   const option = useCallback((): ChartOption => {
     const muted = cssVar('--muted');
+    const accent = cssVar('--accent');
     const axis = { axisLabel: { color: muted }, axisLine: { lineStyle: { color: cssVar('--border') } }, splitLine: { lineStyle: { color: cssVar('--border') } } };
     const ts = forecast.time_series;
+    const money = (v: number) => formatMoney(v, currency);
     return {
       animationDuration: 200,
       grid: { left: 8, right: 8, top: 34, bottom: 8, containLabel: true },
-      legend: { top: 0, textStyle: { color: cssVar('--text') } },
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => formatMoney(v, currency) },
+      legend: { top: 0, textStyle: { color: cssVar('--text') }, data: ['Due', 'Predicted', { name: RANGE, icon: 'rect' }, 'Trailing 6-month weekly average', 'Promised by customers'] },
+      tooltip: {
+        trigger: 'axis',
+        axisPointer: { type: 'shadow' },
+        // The band's series hold a floor and a height: the tooltip says the range itself.
+        formatter: (params: Array<{ seriesName: string; marker: string; value: number; dataIndex: number; axisValueLabel: string }>) =>
+          [
+            params[0]?.axisValueLabel ?? '',
+            ...params
+              .filter((p) => p.seriesName !== RANGE_FLOOR)
+              .map((p) => (p.seriesName === RANGE ? `${p.marker} Likely between ${money(ts.model_predicted_low[p.dataIndex])} and ${money(ts.model_predicted_high[p.dataIndex])}` : `${p.marker} ${p.seriesName}: ${money(p.value)}`)),
+          ].join('<br>'),
+      },
       xAxis: { type: 'category', data: forecast.calendar.weeks.map((w) => w.label), ...axis },
       yAxis: { type: 'value', ...axis, axisLabel: { color: muted, formatter: (v: number) => formatMoneyShort(v, currency) } },
       series: [
-        { name: 'Due', type: 'bar', barMaxWidth: 26, itemStyle: { color: cssVar('--muted') }, data: ts.due_date_cash_inflows },
-        { name: 'Predicted', type: 'bar', barMaxWidth: 26, itemStyle: { color: cssVar('--accent') }, data: ts.model_predicted_cash_inflows },
-        { name: 'Predicted, low (80% range)', type: 'line', symbol: 'none', lineStyle: { type: 'dotted', color: cssVar('--accent') }, itemStyle: { color: cssVar('--accent') }, data: ts.model_predicted_low },
-        { name: 'Predicted, high (80% range)', type: 'line', symbol: 'none', lineStyle: { type: 'dotted', color: cssVar('--accent') }, itemStyle: { color: cssVar('--accent') }, data: ts.model_predicted_high },
+        { name: 'Due', type: 'bar', barMaxWidth: 26, itemStyle: { color: muted }, data: ts.due_date_cash_inflows },
+        { name: 'Predicted', type: 'bar', barMaxWidth: 26, itemStyle: { color: accent }, data: ts.model_predicted_cash_inflows },
+        { name: RANGE_FLOOR, type: 'line', stack: 'range', symbol: 'none', silent: true, lineStyle: { opacity: 0 }, data: ts.model_predicted_low },
+        {
+          name: RANGE,
+          type: 'line',
+          stack: 'range',
+          symbol: 'none',
+          silent: true,
+          lineStyle: { opacity: 0 },
+          itemStyle: { color: accent },
+          areaStyle: { color: accent, opacity: 0.18 },
+          data: ts.model_predicted_high.map((high, i) => Math.max(0, high - ts.model_predicted_low[i])),
+        },
         { name: 'Trailing 6-month weekly average', type: 'line', symbol: 'none', lineStyle: { type: 'dashed', color: cssVar('--ok') }, itemStyle: { color: cssVar('--ok') }, data: ts.trailing_6m_avg_weekly_inflows },
         { name: 'Promised by customers', type: 'line', symbol: 'circle', lineStyle: { color: cssVar('--warn') }, itemStyle: { color: cssVar('--warn') }, data: ts.promised_cash_inflows },
       ],
@@ -41,10 +69,66 @@ function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; cur
   return (
     <Chart
       option={option}
-      label="Cash-flow forecast: due and predicted inflows per week, the predicted range, what customers promised and the trailing weekly average; click a week to list its invoices"
+      label="Cash-flow forecast: due and predicted inflows per week, the likely range of the predicted inflows as a band, what customers promised and the trailing weekly average; click a week to list its invoices"
       onClick={onWeek}
       testId="forecast-chart"
     />
+  );
+}
+
+/** How good this forecast is: measured on the company's latest weeks, beside the two simple ways (the forecast's accuracy). */
+function ForecastAccuracyNote({ accuracy }: { accuracy: Forecast['accuracy'] }) {
+  const words = accuracyWords(accuracy);
+  return (
+    <aside className="forecast-accuracy" aria-labelledby="forecast-accuracy-title" data-testid="forecast-accuracy">
+      <h3 id="forecast-accuracy-title">How good is this forecast? {words.headline}</h3>
+      {words.lines.map((line) => (
+        <p key={line} className="small">
+          {line}
+        </p>
+      ))}
+      {words.rows.length > 0 && (
+        <details>
+          <summary>Every week ahead</summary>
+          <p className="muted small">
+            Each Monday of those weeks, the weekly cash-in forecast was made again from what was known that day (open invoices by how late this company's customers pay, promises and payments customers said
+            were coming, the invoices a week usually brings), averaged with the last 4 weeks' cash in, and compared with the payments that came in. The share is the misses added up over the cash in.
+          </p>
+          <table className="data-table" data-testid="forecast-accuracy-table">
+            <thead>
+              <tr>
+                <th scope="col">Weeks ahead</th>
+                <th scope="col" className="num">
+                  Weeks measured
+                </th>
+                <th scope="col" className="num">
+                  This forecast off by
+                </th>
+                <th scope="col" className="num">
+                  Due dates off by
+                </th>
+                <th scope="col" className="num">
+                  4-week average off by
+                </th>
+                <th scope="col">Over all weeks</th>
+              </tr>
+            </thead>
+            <tbody>
+              {words.rows.map((r) => (
+                <tr key={r.ahead}>
+                  <td>{r.ahead}</td>
+                  <td className="num">{r.weeks}</td>
+                  <td className="num">{r.forecast}</td>
+                  <td className="num">{r.dueDate}</td>
+                  <td className="num">{r.runRate}</td>
+                  <td>{r.bias}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+    </aside>
   );
 }
 
@@ -219,6 +303,7 @@ export function ForecastSection({ companyId, currency, waiting }: { companyId: s
       {data && (
         <>
           <ForecastChart forecast={data} currency={currency} onWeek={setWeekIndex} />
+          <ForecastAccuracyNote accuracy={data.accuracy} />
           {week && <WeekInvoices companyId={companyId} forecast={data} week={week} currency={currency} />}
           {table && (
             <ScrollRegion label="Inflows by customer and week">

@@ -4,6 +4,7 @@
  * shapes README lists); anything unexpected is shown as text, never as JSON.
  */
 import type { QueryOf } from '../api/client';
+import { type AccuracyFigures, accuracyWords } from '../analytics/accuracy-words';
 import { formatDate } from '../desk/format';
 
 export type InsightTarget = NonNullable<QueryOf<'/api/intelligence/insights'>['target_type']>;
@@ -43,6 +44,7 @@ export const INSIGHT_KIND: Record<string, string> = {
   invoice_pay_date_prediction: 'Pay date prediction',
   customer_strategy_plan: 'Strategy plan',
   portfolio_lessons: 'What the payment history says',
+  portfolio_forecast_accuracy: 'How good the cash forecast is',
 };
 
 const BASIS: Record<string, string> = {
@@ -155,6 +157,10 @@ export function describeInsight(insight: { insight_type: string; payload_json: O
         lines: lessons.length ? lessons.map((l) => `${inWords(l.title)}. ${inWords(l.text)}`) : lines(line('Why', p.reason)),
         links: lessons.filter((l) => isObj(l.link)).map((l) => ({ label: `Invoices behind “${inWords(l.title)}”`, filters: l.link as InvoiceLink['filters'] })),
       };
+    }
+    case 'portfolio_forecast_accuracy': {
+      const words = accuracyWords(isObj(p) && Array.isArray(p.horizons) ? (p as unknown as AccuracyFigures) : null);
+      return { ...base, title: `Cash forecast: ${words.headline.charAt(0).toLowerCase()}${words.headline.slice(1)}`, lines: words.lines };
     }
     case 'customer_strategy_plan': {
       const plan = isObj(p.strategy_plan) ? p.strategy_plan : {};
