@@ -73,17 +73,17 @@ async function books(sqlite: Sqlite, companyId: string, range: { from: string; a
   const days = sqlite.prepare('SELECT owner_id AS owner, day, sales, collected, receivable FROM team_book_days WHERE company_id = ?').all(companyId) as BookDay[];
   const dues = sqlite.prepare('SELECT owner_id AS owner, due_date AS due, day, receivable FROM team_book_dues WHERE company_id = ? AND due_date >= ?').all(companyId, range.asOf) as BookDue[];
   await yieldToEventLoop();
-  const leftOut = sqlite
-    .prepare(
-      `SELECT i.id, coalesce(c.ar_owner_id, '') AS owner, i.invoice_date, i.due_date, i.closed_date, i.total_amount, p.payment_date, p.amount
-       FROM invoices i INDEXED BY invoices_closed_irregular JOIN customers c ON c.id = i.customer_id
-       LEFT JOIN payments p ON p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL')
-       WHERE i.company_id = :company AND i.closing_reason IN ('overpaid','credit_memo','written_off') AND i.total_amount > 0
-         AND (i.closed_date IS NULL OR i.closed_date > :opening) AND i.invoice_date <= :asOf`,
-    )
+  // Closed after the opening, or with no closing date: two ranges of invoices_closed_irregular (an OR would read it all).
+  const leftOut = (closed: string) =>
+    `SELECT i.id, coalesce(c.ar_owner_id, '') AS owner, i.invoice_date, i.due_date, i.closed_date, i.total_amount, p.payment_date, p.amount
+     FROM invoices i INDEXED BY invoices_closed_irregular JOIN customers c ON c.id = i.customer_id
+     LEFT JOIN payments p ON p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL')
+     WHERE i.company_id = :company AND i.closing_reason IN ('overpaid','credit_memo','written_off') AND i.total_amount > 0 AND ${closed} AND i.invoice_date <= :asOf`;
+  const left = sqlite
+    .prepare(`${leftOut('i.closed_date > :opening')} UNION ALL ${leftOut('i.closed_date IS NULL')}`)
     .all({ company: companyId, opening: range.opening, asOf: range.asOf }) as LeftOutRow[];
   await yieldToEventLoop();
-  return bookFigures(days, dues, leftOut, range);
+  return bookFigures(days, dues, left, range);
 }
 
 export async function teamView(engine: Pick<Engine, 'db' | 'database'>, companyId: string, asOf: string): Promise<TeamView> {
@@ -96,7 +96,10 @@ export async function teamView(engine: Pick<Engine, 'db' | 'database'>, companyI
   // Every direction is listed so the week is read through communications_direction (company, direction, occurred_at).
   const inWeek = `m.company_id = :company AND m.direction IN ('outbound','inbound','internal') AND m.occurred_at BETWEEN :from AND :to`;
 
-  const customers = await byOwner(sqlite, `SELECT ${own} AS owner, count(*) AS value FROM customers c WHERE c.company_id = :company GROUP BY 1`, { company: companyId });
+  // Grouped by the column itself, so the covering index customers_ar_owner is read in order (no sort).
+  const owners = sqlite.prepare('SELECT ar_owner_id AS owner, count(*) AS value FROM customers WHERE company_id = ? GROUP BY ar_owner_id').all(companyId) as Array<{ owner: string | null; value: number }>;
+  const customers = new Map(owners.map((r) => [r.owner ?? '', r.value]));
+  await yieldToEventLoop();
   const touches = await byOwner(
     sqlite,
     `SELECT ${own} AS owner, count(*) AS value FROM communications m JOIN customers c ON c.id = m.customer_id

@@ -9,11 +9,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nextMonday, queueTeamDigests } from '../../core/analytics/team-digest';
 import { collectionEffectiveness, countBackDso, promiseKeptRate } from '../../core/analytics/metrics';
 import { addDays } from '../../core/dates';
+import { buildMapping, guessChoice } from '../../core/import/guess';
+import { AGGREGATES } from '../../core/sync/derived';
 import { newId } from '../../core/ids';
 import { createWorker } from '../../core/jobs/worker';
 import { coreJobHandlers } from '../../core/runtime/job-handlers';
 import { addMember, fixture, insertCommunicationRow, insertInvoiceRow } from '../support/rows';
 import { addUser, loginAs } from '../support/api';
+import { csv } from '../support/import-fixtures';
 import { activeSequence, addConnection, addCustomer, addTeamMember, type SequenceWorld, sequenceWorld } from '../support/sequence-fixtures';
 import { type SmtpServer, startSmtp } from '../support/smtp';
 
@@ -88,8 +91,10 @@ describe('the team view', () => {
     return { ann, ben };
   }
 
-  /** The figures, recomputed from the rows as read back from the database. */
-  async function recomputed() {
+  /** The figures at `asOf`, recomputed from the rows as read back from the database. */
+  async function recomputed(asOf = AS_OF) {
+    const from = addDays(asOf, -6);
+    const opening = addDays(`${asOf.slice(0, 7)}-01`, -1);
     const db = w.engine.db;
     const customers = await db.selectFrom('customers').selectAll().where('company_id', '=', w.company).execute();
     const owner = new Map(customers.map((c) => [c.id, c.ar_owner_id ?? '']));
@@ -100,11 +105,12 @@ describe('the team view', () => {
     const steps = await db.selectFrom('scheduled_steps').selectAll().where('company_id', '=', w.company).execute();
     const paused = new Set((await db.selectFrom('sequence_enrollments').select(['id', 'paused_kind']).where('company_id', '=', w.company).execute()).filter((e) => e.paused_kind !== null).map((e) => e.id));
     const promises = await db.selectFrom('promise_followups').selectAll().where('company_id', '=', w.company).execute();
-    const inWeek = (at: string) => at.slice(0, 10) >= FROM && at.slice(0, 10) <= AS_OF;
+    const inWeek = (at: string) => at.slice(0, 10) >= from && at.slice(0, 10) <= asOf;
     const receivables = (key: string, date: string) => {
       let total = 0;
       let current = 0;
-      for (const i of invoices.filter((x) => invoiceOwner.get(x.id) === key && x.invoice_date <= date)) {
+      // Issued by then and not closed by then (paid, credited, written off).
+      for (const i of invoices.filter((x) => invoiceOwner.get(x.id) === key && x.invoice_date <= date && (x.closed_date === null || x.closed_date > date))) {
         const paid = payments.filter((p) => p.invoice_id === i.id && p.payment_date <= date).reduce((s, p) => s + p.amount, 0);
         const open = i.total_amount - paid;
         if (open <= 0) continue;
@@ -117,23 +123,23 @@ describe('the team view', () => {
       const book = invoices.filter((i) => invoiceOwner.get(i.id) === key);
       const open = book.filter((i) => i.closing_reason === null && i.balance > 0);
       const sales = new Map<string, number>();
-      for (const i of book) sales.set(i.invoice_date.slice(0, 7), (sales.get(i.invoice_date.slice(0, 7)) ?? 0) + i.total_amount);
-      const end = receivables(key, AS_OF);
+      for (const i of book.filter((x) => x.invoice_date <= asOf)) sales.set(i.invoice_date.slice(0, 7), (sales.get(i.invoice_date.slice(0, 7)) ?? 0) + i.total_amount);
+      const end = receivables(key, asOf);
       const kept = promises.filter((p) => owner.get(p.customer_id) === key && p.outcome === 'kept' && inWeek(p.judged_at)).length;
       const broken = promises.filter((p) => owner.get(p.customer_id) === key && p.outcome === 'broken' && inWeek(p.judged_at)).length;
       return {
         customers: customers.filter((c) => (c.ar_owner_id ?? '') === key).length,
         open_balance: open.reduce((s, i) => s + i.balance, 0) / 100,
-        overdue_balance: open.filter((i) => i.due_date < AS_OF).reduce((s, i) => s + i.balance, 0) / 100,
+        overdue_balance: open.filter((i) => i.due_date < asOf).reduce((s, i) => s + i.balance, 0) / 100,
         touches: comms.filter((m) => owner.get(m.customer_id) === key && inWeek(m.occurred_at) && (m.kind !== 'email' || m.direction === 'outbound')).length,
-        queue_backlog: steps.filter((s) => owner.get(s.customer_id) === key && !paused.has(s.enrollment_id) && (s.status === 'ready' || (s.status === 'scheduled' && s.scheduled_at <= `${AS_OF}T23:59:59.999Z`))).length,
+        queue_backlog: steps.filter((s) => owner.get(s.customer_id) === key && !paused.has(s.enrollment_id) && (s.status === 'ready' || (s.status === 'scheduled' && s.scheduled_at <= `${asOf}T23:59:59.999Z`))).length,
         promises_obtained: comms.filter((m) => owner.get(m.customer_id) === key && inWeek(m.occurred_at) && (m.promise_date !== null || (m.direction === 'inbound' && m.reading_kind === 'promise'))).length,
         promises_kept: kept,
         promises_broken: broken,
         promise_kept_rate: promiseKeptRate([...Array(kept).fill({ kept: true }), ...Array(broken).fill({ kept: false })]),
-        cash_collected: payments.filter((p) => invoiceOwner.get(p.invoice_id) === key && p.payment_date >= FROM && p.payment_date <= AS_OF).reduce((s, p) => s + p.amount, 0) / 100,
-        cei: collectionEffectiveness({ opening: receivables(key, '2026-10-31').total, sales: sales.get('2026-11') ?? 0, closingTotal: end.total, closingCurrent: end.current }),
-        dso: countBackDso(end.total, AS_OF, sales),
+        cash_collected: payments.filter((p) => invoiceOwner.get(p.invoice_id) === key && p.payment_date >= from && p.payment_date <= asOf).reduce((s, p) => s + p.amount, 0) / 100,
+        cei: collectionEffectiveness({ opening: receivables(key, opening).total, sales: sales.get(asOf.slice(0, 7)) ?? 0, closingTotal: end.total, closingCurrent: end.current }),
+        dso: countBackDso(end.total, asOf, sales),
       };
     };
   }
@@ -199,6 +205,86 @@ describe('the team view', () => {
     }
     expect((await w.api('GET', w.path('/team-view?as_of=2026-11-24'))).status).toBe(400);
     expect((await w.api('GET', w.path('/team-view'), undefined, w.tokens.carol)).status).toBe(403);
+  });
+
+  /** The kept sums per owner and day (0470), without the rows that came to nothing. */
+  const keptSums = () => {
+    const read = (table: string, order: string) =>
+      w.engine.database.sqlite.prepare(`SELECT * FROM ${table} WHERE company_id = ? ORDER BY ${order}`).all(w.company).filter((r) => Object.entries(r as Record<string, unknown>).some(([k, v]) => typeof v === 'number' && v !== 0 && k !== 'company_id'));
+    return { days: read('team_book_days', 'owner_id, day'), dues: read('team_book_dues', 'due_date, owner_id, day') };
+  };
+  /** The same sums computed from scratch from the invoices and payments (as a bulk download rebuilds them). */
+  const rebuiltSums = () => {
+    const sqlite = w.engine.database.sqlite;
+    return sqlite.transaction(() => {
+      for (const table of ['team_book_days', 'team_book_dues']) {
+        sqlite.prepare(`DELETE FROM ${table} WHERE company_id = ?`).run(w.company);
+        sqlite.prepare(AGGREGATES[table]).run({ company: w.company });
+      }
+      return keptSums();
+    })();
+  };
+
+  it('keeps each book right through payments, voids, overpayments, write-offs, credit notes, edits, deletes, an import and moves, at any as_of', async () => {
+    const { ann, ben } = await ledger();
+    const sqlite = w.engine.database.sqlite;
+    const id = (number: string) => (sqlite.prepare('SELECT id FROM invoices WHERE company_id = ? AND invoice_number = ?').get(w.company, number) as { id: string }).id;
+    const customer = (name: string) => (sqlite.prepare('SELECT id FROM customers WHERE company_id = ? AND name = ?').get(w.company, name) as { id: string }).id;
+    // Overpaid: A1-NEW ($500) paid $600, closed as overpaid this week.
+    await pay(id('A1-NEW'), 600, '2026-11-21');
+    // A payment dated before its invoice counts from the invoice's date.
+    const b2 = await invoice(customer('Birch Ltd'), 'B1-2', 20_000, '2026-11-12', '2026-12-12');
+    await pay(b2, 50, '2026-11-05');
+    // A void reopens: B1-1's payment of the 22nd stops counting.
+    const voided = (sqlite.prepare("SELECT id FROM payments WHERE invoice_id = ? AND payment_date = '2026-11-22'").get(id('B1-1')) as { id: string }).id;
+    expect((await w.api('POST', w.path(`/payments/${voided}/void`), {})).status).toBe(200);
+    // An edit of the total and the due date.
+    const edit = { customer: customer('Birch Ltd'), total_amount: 900, invoice_date: '2026-10-15', due_date: '2026-11-30', number: 'B1-1' };
+    expect((await w.api('PUT', w.path(`/invoices/${id('B1-1')}`), edit)).status).toBe(200);
+    // Written off after the month's opening, as an accounting system's import or a sync writes it; a credit note open with nothing paid.
+    await fixture(w.engine, w.company, (tx) => tx.db.updateTable('invoices').set({ closing_reason: 'written_off', closed_date: '2026-11-15' }).where('id', '=', id('A1-OLD')).execute());
+    await invoice(customer('Apex Foods'), 'A2-CN', -5_000, '2026-11-16', '2026-11-16');
+    // An invoice with a payment deleted (its payments go with it).
+    await pay(id('U1-1'), 100, '2026-11-03');
+    await fixture(w.engine, w.company, (tx) => tx.db.deleteFrom('invoices').where('id', '=', id('U1-1')).execute());
+    // An import: new customers (no owner), open and paid invoices; then moved to Ann.
+    const file = csv([
+      ['Doc No', 'Client', 'Amt Due', 'Inv Date', 'Due', 'Stat'],
+      ['IM-1', 'Ivy Imports', '700.00', '10/20/2026', '11/19/2026', 'OPEN'],
+      ['IM-2', 'Ivy Imports', '250.00', '11/02/2026', '12/02/2026', 'PAID'],
+      ['IM-3', 'Isle Traders', '1,100.00', '11/10/2026', '12/10/2026', 'OPEN'],
+    ]);
+    const upload = async (path: string, fields: Record<string, string | Blob>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) {
+        if (value instanceof Blob) form.append(name, value, 'ar.csv');
+        else form.append(name, value);
+      }
+      const res = await w.app.request(w.path(path), { method: 'POST', body: form, headers: { authorization: `Token ${w.tokens.alice}` } });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const preview = await upload('/imports/preview', { file: new Blob([file]) });
+    expect(preview.status).toBe(200);
+    const imported = await upload('/imports', { file: new Blob([file]), mapping: JSON.stringify(buildMapping(guessChoice('ar-rows', preview.body.columns))) });
+    expect(imported.status).toBe(200);
+    expect(imported.body.counts.invoices.created).toBe(3);
+    const check = async () => {
+      expect(keptSums()).toEqual(rebuiltSums());
+      for (const asOf of [AS_OF, '2026-11-14', '2026-10-31']) {
+        const expected = await recomputed(asOf);
+        const rows = (await w.api('GET', w.path(`/team-view?as_of=${asOf}`), undefined, mia.token)).body.collectors as Array<{ member_id: string | null; name: string }>;
+        for (const row of rows) expect(row).toEqual({ member_id: row.member_id, name: row.name, ...expected(row.member_id ?? '') });
+      }
+    };
+    await check();
+    const moved = await w.api('POST', w.path('/customers/assign-ar-owner'), { ar_owner: ann, customer_ids: [customer('Ivy Imports'), customer('Isle Traders')] }, mia.token);
+    expect(moved.status).toBe(200);
+    expect((await w.api('POST', w.path('/customers/assign-ar-owner'), { ar_owner: null, customer_ids: [customer('Birch Ltd')] }, mia.token)).status).toBe(200);
+    expect((await w.api('POST', w.path('/customers/assign-ar-owner'), { ar_owner: ben, customer_ids: [customer('Apex Foods')] }, mia.token)).status).toBe(200);
+    await check();
+    // By hand, now: Ann owes on A1-NEW nothing (overpaid), A1-OLD nothing (written off), and the imports' 700 + 1,100 open.
+    const now = (await w.api('GET', w.path(`/team-view?as_of=${AS_OF}`), undefined, mia.token)).body.collectors as Array<Record<string, unknown>>;
+    expect(now.find((r) => r.member_id === ann)).toMatchObject({ customers: 3, open_balance: 1800, overdue_balance: 700 });
   });
 
   it('moves customers between books in bulk, and the figures follow', async () => {
