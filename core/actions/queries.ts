@@ -56,10 +56,10 @@ export interface ActionView {
   evidence: EvidenceItem[];
   /** An approved email's send: queued, sending, sent or failed (null when none was queued). */
   delivery: ActionDelivery | null;
-  /** The invoice's open balance, or for an action on the customer as a whole, the customer's; null when none. */
+  /** The invoice's open balance, or for an action on the customer as a whole, that of the invoices it lists, else the customer's; null when none. */
   balance: number | null;
   currency: string | null;
-  /** Days past due of the invoice (of the customer's oldest open invoice for a customer action); 0 when not yet due. */
+  /** Days past due of the invoice (for a customer action, of the oldest open invoice it lists, else the customer's); 0 when not yet due. */
   days_past_due: number | null;
   /** The balance weighted by lateness and by the chance it is not paid within 30 days: the inbox's default order. */
   value_at_risk: number | null;
@@ -135,14 +135,19 @@ const COLUMNS = [
 /**
  * The figures a collector reads beside an action, as SQL over an action row (a, i) and today:
  * open balance, the due date it counts from, and days past due. A customer action (no invoice)
- * shows the customer's open balance and oldest open due date. The value at risk is stored on the
- * action (value-at-risk.ts).
+ * shows the open balance and oldest open due date of the invoices it lists (metadata.invoice_ids),
+ * else the customer's. The value at risk is stored on the action (value-at-risk.ts).
  */
 function figures(today: string) {
   const customerTotal = (column: string) =>
     sql`(SELECT ${sql.ref(`t.${column}`)} FROM customer_invoice_totals t WHERE t.company_id = a.company_id AND t.customer_id = a.customer_id)`;
-  const balance = sql<number | null>`(CASE WHEN a.invoice_id IS NULL THEN ${customerTotal('balance')} ELSE i.balance END)`;
-  const due = sql<string | null>`(CASE WHEN a.invoice_id IS NULL THEN ${customerTotal('oldest_open_due_date')} ELSE i.due_date END)`;
+  const listed = (of: ReturnType<typeof sql>) =>
+    sql`(SELECT ${of} FROM json_each(a.metadata, '$.invoice_ids') j JOIN invoices x ON x.id = j.value WHERE x.company_id = a.company_id AND x.customer_id = a.customer_id)`;
+  // CASE, not AND: json_type is only asked of valid JSON.
+  const figure = (ofInvoice: ReturnType<typeof sql>, ofListed: ReturnType<typeof sql>, ofCustomer: ReturnType<typeof sql>) =>
+    sql`(CASE WHEN a.invoice_id IS NOT NULL THEN ${ofInvoice} WHEN json_valid(a.metadata) = 0 THEN ${ofCustomer} WHEN json_type(a.metadata, '$.invoice_ids') = 'array' THEN ${listed(ofListed)} ELSE ${ofCustomer} END)`;
+  const balance = sql<number | null>`${figure(sql`i.balance`, sql`sum(x.balance)`, customerTotal('balance'))}`;
+  const due = sql<string | null>`${figure(sql`i.due_date`, sql`min(CASE WHEN x.balance > 0 THEN x.due_date END)`, customerTotal('oldest_open_due_date'))}`;
   const daysPastDue = sql<number | null>`(CASE WHEN ${due} IS NULL THEN NULL ELSE max(0, CAST(julianday(${today}) - julianday(${due}) AS INTEGER)) END)`;
   return { balance, due, daysPastDue };
 }

@@ -76,8 +76,8 @@ describe('the value at risk of a customer action', () => {
       ['Review the account', null, 1_200, 60, 800],
       // 356 x (1 + 12/30)
       ['Remind Corner', 'C-1', 356, 12, 498.4],
-      // Only what the statement lists: the $200 not yet due.
-      ['Send a statement', null, 1_200, 60, 200],
+      // Only what the statement lists, its value and the figures shown: the $200 not yet due.
+      ['Send a statement', null, 200, 0, 200],
     ]);
   });
 });

@@ -94,6 +94,8 @@ describe('one decision per invoice', () => {
     expect(inbox.data.map((a: { id: string }) => a.id)).toEqual([callId]);
     expect(inbox.data[0].description).toBe('Call Granite State Roofing about 5 past-due invoices ($20,010.00)');
     expect(inbox.data[0].listed_invoice_count).toBe(5);
+    // Its figures are those of the invoices it lists: their balance, the oldest one's days past due.
+    expect(inbox.data[0]).toMatchObject({ balance: 20_010, days_past_due: 112 });
     expect(inbox.data[0].listed_invoices.map((i: { invoice_number: string }) => i.invoice_number)).toEqual(['INV-1', 'INV-2', 'INV-3', 'INV-4', 'INV-5']);
     const options = (await w.api('GET', w.path(`/actions?category=alternatives&customer_id=${customer}`))).body.data;
     expect(options.map((a: { id: string }) => a.id).sort()).toEqual(open.map((a) => a.id).sort());

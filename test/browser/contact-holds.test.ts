@@ -56,9 +56,9 @@ describe('holds said before sending', () => {
   });
 
   it('the Actions list marks the held email and why; on the customer page a person stops contact with a reason, the chase says nothing goes, and Lift undoes it', async () => {
-    // The customer paused in the first test: their email decisions read "On hold" in the list, the others do not.
+    // The customer paused in the first test: their email decision reads "On hold" in the list.
     await page.goto(`${server.url}/companies/${companyId}/actions`);
-    const held = page.getByTestId('contact-held').first();
+    const held = page.locator(`[data-action-row="${heldAction!.id}"]`).getByTestId('contact-held');
     await held.waitFor();
     expect(await held.innerText()).toMatch(/^On hold: Paused by \S/);
     await held.scrollIntoViewIfNeeded();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_OPERATIONS, ACTION_STATUSES, nextStatus } from '../../core/actions/rules';
 import { nextSequenceStatus, SEQUENCE_ACTIONS, SEQUENCE_STATUSES } from '../../core/sequences/rules';
-import { type Action, allowedOperations, deadlineInstant, decideBy, draftOf, recommendationOf } from '../../renderer/src/actions/labels';
+import { type Action, allowedOperations, deadlineInstant, decideBy, draftOf, listedWords, recommendationOf } from '../../renderer/src/actions/labels';
 import { promiseAmountValue } from '../../renderer/src/components/callOutcomes';
 import { copyName, dueOffsetWords, insertAt, lifecycleActions, plural, stepWhen } from '../../renderer/src/sequences/words';
 import { holdWords } from '../../renderer/src/queue/words';
@@ -12,6 +12,15 @@ describe('the outreach screens’ rules', () => {
   it("words what an action recommends: its label, else its description, with the engine's dates as dates", () => {
     expect(recommendationOf({ recommendation_label: null, description: 'Wait: Globex promised to pay INV-7 by 2026-12-04.' })).toBe('Wait: Globex promised to pay INV-7 by Dec 4, 2026.');
     expect(recommendationOf({ recommendation_label: 'Send an email', description: 'Send a reminder for INV-7' })).toBe('Send an email');
+  });
+
+  it('names the invoices a decision on the whole customer lists, short enough for the inbox cell', () => {
+    const listed = (numbers: string[], count = numbers.length) => ({ listed_invoices: numbers.map((n) => ({ id: n, invoice_number: n })), listed_invoice_count: count });
+    expect(listedWords(listed([]))).toBeNull();
+    expect(listedWords(listed(['INV-1']))).toBe('INV-1');
+    expect(listedWords(listed(['INV-1', 'INV-2']))).toBe('INV-1, INV-2');
+    expect(listedWords(listed(['INV-1', 'INV-2', 'INV-3', 'INV-4', 'INV-5']))).toBe('INV-1 and 4 more');
+    expect(listedWords(listed(['INV-1'], 40))).toBe('INV-1 and 39 more');
   });
 
   it('marks an open decision whose "Decide by" has passed as overdue, and only an open one', () => {

@@ -40,6 +40,14 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByRole('heading', { level: 1, name: 'Actions' }).waitFor();
     const rows = page.locator('[data-testid="actions-list"] tbody tr');
     await rows.first().waitFor();
+    // Several past-due invoices of one customer are one decision (issue 36): its row names them, its panel lists them and offers its alternative.
+    const granite = await apiGet<{ data: Array<{ id: string; listed_invoice_count: number }> }>(page, `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&search=Granite&page_size=50`);
+    const merged = granite.data.find((a) => a.listed_invoice_count === 5);
+    if (!merged) throw new Error("no decision listing Granite State Roofing's five past-due invoices");
+    await expect.poll(() => page.locator(`[data-action-row="${merged.id}"] .invoice-cell`).innerText()).toMatch(/^INV-\d+ and 4 more$/);
+    await page.locator(`[data-action-row="${merged.id}"]`).click();
+    await expect.poll(() => page.getByTestId('action-listed-invoices').getByRole('link').count()).toBe(5);
+    await page.getByTestId('action-alternatives').getByRole('button', { name: /Send an email/ }).waitFor();
     // The inbox opens on the highest value at risk first.
     await expect.poll(() => page.getByRole('columnheader', { name: 'Open balance' }).getAttribute('aria-sort')).toBe('none');
     const inbox = await apiGet<{ data: Array<{ value_at_risk: number | null; response_deadline: string | null }> }>(page, `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&sort=value_at_risk&page_size=25`);

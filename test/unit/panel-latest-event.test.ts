@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latestCustomerEvent, nextStepWords } from '../../renderer/src/desk/glance-words';
+import { coveredWords, latestCustomerEvent, nextStepWords } from '../../renderer/src/desk/glance-words';
 
 type Entry = Parameters<typeof latestCustomerEvent>[0][number];
 const entry = (fields: Partial<Entry> & Pick<Entry, 'at'>): Entry => ({
@@ -51,5 +51,13 @@ describe("the panel's latest customer event (renderer/src/desk/glance-words)", (
     expect(nextStepWords(plan)).toBe('Second notice on Nov 30, 2026');
     expect(nextStepWords([{ ...plan[1], status: 'ready' }])).toBe('Second notice, ready to go');
     expect(nextStepWords([plan[0], { ...plan[1], status: 'cancelled' }])).toBeNull();
+  });
+});
+
+describe('the decision on the customer that covers the invoice (issue 36)', () => {
+  it('says how many other invoices it decides for, and whether it was approved', () => {
+    expect(coveredWords({ invoice_count: 5, status: 'proposed' })).toEqual({ lead: 'Decision for this and 4 more invoices: ', state: 'waiting for a decision' });
+    expect(coveredWords({ invoice_count: 2, status: 'processing' })).toEqual({ lead: 'Decision for this and 1 more invoice: ', state: 'approved' });
+    expect(coveredWords({ invoice_count: 1, status: 'scheduled' }).lead).toBe('Decision on the customer for this invoice: ');
   });
 });

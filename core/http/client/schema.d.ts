@@ -1636,7 +1636,7 @@ export interface components {
       evidence: components["schemas"]["EvidenceItem"][];
       delivery: components["schemas"]["ActionDelivery"];
       /**
-       * @description Extension: the invoice's open balance (for an action on the customer as a whole, the customer's); null when unknown
+       * @description Extension: the invoice's open balance (for an action on the customer as a whole, that of the invoices it lists, else the customer's); null when unknown
        * @example 1250.5
        */
       balance: number | null;
@@ -1645,7 +1645,7 @@ export interface components {
        * @example USD
        */
       currency: string | null;
-      /** @description Extension: days the invoice (for a customer action, the customer's oldest open invoice) is past due; 0 when not yet due */
+      /** @description Extension: days the invoice (for a customer action, the oldest open invoice it lists, else the customer's oldest) is past due; 0 when not yet due */
       days_past_due: number | null;
       /**
        * @description Extension: the balance weighted by lateness (x2 at 30 days past due, x3 at 60) and by the model's chance that it is not paid within 30 days, assessed by each intelligence refresh of the customer and when the action is created, kept once decided; the inbox's default order (sort=value_at_risk)

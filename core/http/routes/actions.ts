@@ -83,9 +83,9 @@ const Action = z
     updated_at: Timestamp,
     evidence: z.array(EvidenceItem).openapi({ description: 'Extension: why the engine proposed it (empty for actions people created)' }),
     delivery: ActionDelivery.nullable().openapi({ description: 'Extension: the send of an approved email action; null when none was queued' }),
-    balance: z.number().nullable().openapi({ description: "Extension: the invoice's open balance (for an action on the customer as a whole, the customer's); null when unknown", example: 1250.5 }),
+    balance: z.number().nullable().openapi({ description: "Extension: the invoice's open balance (for an action on the customer as a whole, that of the invoices it lists, else the customer's); null when unknown", example: 1250.5 }),
     currency: z.string().nullable().openapi({ description: 'Extension: the currency of balance and value_at_risk', example: 'USD' }),
-    days_past_due: z.number().int().nullable().openapi({ description: "Extension: days the invoice (for a customer action, the customer's oldest open invoice) is past due; 0 when not yet due" }),
+    days_past_due: z.number().int().nullable().openapi({ description: "Extension: days the invoice (for a customer action, the oldest open invoice it lists, else the customer's oldest) is past due; 0 when not yet due" }),
     value_at_risk: z.number().nullable().openapi({
       description: `Extension: the balance weighted by lateness (x2 at ${LATENESS_DAYS} days past due, x3 at ${2 * LATENESS_DAYS}) and by the model's chance that it is not paid within ${PAID_SOON_DAYS} days, assessed by each intelligence refresh of the customer and when the action is created, kept once decided; the inbox's default order (sort=value_at_risk)`,
       example: 980.25,

@@ -88,7 +88,21 @@ function Glance({ companyId, action }: { companyId: string; action: Action }) {
         <Row label="Customer">
           <AppLink to={companyPath(companyId, 'customers', action.customer)}>{action.customer_name}</AppLink>
         </Row>
-        <Row label="Invoice">{action.invoice ? <AppLink to={companyPath(companyId, 'invoices', action.invoice)}>{action.invoice_number}</AppLink> : 'None (about the customer)'}</Row>
+        {action.invoice === null && action.listed_invoice_count > 0 ? (
+          <Row label={`Invoices (${action.listed_invoice_count})`}>
+            <span data-testid="action-listed-invoices">
+              {action.listed_invoices.map((i, k) => (
+                <span key={i.id}>
+                  {k > 0 && ', '}
+                  <AppLink to={companyPath(companyId, 'invoices', i.id)}>{i.invoice_number}</AppLink>
+                </span>
+              ))}
+              {action.listed_invoice_count > action.listed_invoices.length && ` and ${action.listed_invoice_count - action.listed_invoices.length} more`}
+            </span>
+          </Row>
+        ) : (
+          <Row label="Invoice">{action.invoice ? <AppLink to={companyPath(companyId, 'invoices', action.invoice)}>{action.invoice_number}</AppLink> : 'None (about the customer)'}</Row>
+        )}
         {inv && (
           <>
             <Row label="Balance">
@@ -162,21 +176,29 @@ function operationWords(action: Action): Record<'approve' | 'send' | 'complete' 
   };
 }
 
-/** Other proposals for the same invoice (the spec's alternatives), to pick the best one. */
+/**
+ * Other proposals for the same invoice (the spec's alternatives), to pick the best one; for a
+ * decision on the customer as a whole, the other options of the same engine trigger.
+ */
 function Alternatives({ companyId, action, onOpen }: { companyId: string; action: Action; onOpen: (id: string) => void }) {
   const invoiceId = action.invoice;
+  const trigger = typeof action.metadata.trigger === 'string' ? action.metadata.trigger : null;
   const alternatives = useLoad(
     (signal) =>
-      invoiceId
-        ? api.get('/api/companies/{company_id}/actions', { path: { company_id: companyId }, query: { category: 'alternatives', invoice_id: invoiceId, page_size: 10 }, signal })
+      invoiceId || trigger
+        ? api.get('/api/companies/{company_id}/actions', {
+            path: { company_id: companyId },
+            query: invoiceId ? { category: 'alternatives', invoice_id: invoiceId, page_size: 10 } : { category: 'alternatives', customer_id: action.customer, page_size: 100 },
+            signal,
+          })
         : Promise.resolve(null),
-    [companyId, invoiceId],
+    [companyId, invoiceId, trigger, action.customer],
   );
-  const others = alternatives.data?.data.filter((a) => a.id !== action.id) ?? [];
-  if (!invoiceId || (alternatives.data && others.length === 0)) return null;
+  const others = alternatives.data?.data.filter((a) => a.id !== action.id && (invoiceId !== null || a.metadata.trigger === trigger)) ?? [];
+  if ((!invoiceId && !trigger) || (alternatives.data && others.length === 0)) return null;
   return (
     <section className="panel-section" data-testid="action-alternatives">
-      <h3>Alternatives for this invoice</h3>
+      <h3>{invoiceId ? 'Alternatives for this invoice' : action.listed_invoice_count > 0 ? 'Alternatives for these invoices' : 'Alternatives'}</h3>
       {alternatives.error !== null && <ErrorBox what="the alternatives" error={alternatives.error} onRetry={alternatives.reload} />}
       <ul className="contacts">
         {others.map((a) => (

@@ -10,7 +10,7 @@ import { api } from '../state/session';
 import { toast } from '../state/toasts';
 import { ActionPanel } from './ActionPanel';
 import { RejectForm } from './RejectForm';
-import { type Action, type ActionCategory, type ActionSort, ACTION_TYPES, CATEGORIES, CATEGORY_LABELS, decideBy, heldWords, progressWords, recommendationOf, TYPE_WORDS } from './labels';
+import { type Action, type ActionCategory, type ActionSort, ACTION_TYPES, CATEGORIES, CATEGORY_LABELS, decideBy, heldWords, listedWords, progressWords, recommendationOf, TYPE_WORDS } from './labels';
 
 const PAGE_SIZE = 25;
 /** How long bulk approve waits for the emails it queued before it reports how many went out. */
@@ -335,7 +335,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                       {a.customer_name}
                     </a>
                   </td>
-                  <td className="mono invoice-cell">{a.invoice_number ?? <span className="muted">All open</span>}</td>
+                  <td className="mono invoice-cell">{a.invoice_number ?? listedWords(a) ?? <span className="muted">All open</span>}</td>
                   <td className="num">{a.balance === null ? <span className="muted">—</span> : formatMoney(a.balance, a.currency ?? undefined)}</td>
                   <td className="num optional">{a.days_past_due === null ? <span className="muted">—</span> : a.days_past_due}</td>
                   <td>

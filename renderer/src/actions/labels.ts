@@ -33,6 +33,18 @@ export const ACTION_TYPES = Object.keys(TYPE_WORDS) as Array<Action['action_type
 
 export const REJECT_REASONS = ['Not needed now', 'Wrong recommendation', 'Customer already paid', 'Customer disputes the invoice', 'Handled another way', 'Other'];
 
+/**
+ * The invoices of a decision on the customer as a whole that lists them, short enough for the
+ * inbox's invoice cell ('INV-1, INV-2', 'INV-1 and 4 more'); null when it lists none.
+ */
+export function listedWords(action: Pick<Action, 'listed_invoices' | 'listed_invoice_count'>): string | null {
+  const count = action.listed_invoice_count;
+  const first = action.listed_invoices[0]?.invoice_number;
+  if (count === 0 || first === undefined) return null;
+  if (count === 2 && action.listed_invoices.length === 2) return `${first}, ${action.listed_invoices[1].invoice_number}`;
+  return count === 1 ? first : `${first} and ${count - 1} more`;
+}
+
 /** Who an approved call or task was given to, if anyone. */
 export function assigneeName(action: Pick<Action, 'metadata'>): string | null {
   const a = action.metadata.assignee;

@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { ApiError, type Schemas } from '../api/client';
+import { AppLink } from '../components/AppLink';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { signalLine } from '../insights/describe';
 import { LogContactButton } from '../components/LogContact';
@@ -10,6 +11,7 @@ import { ReplyReading } from '../customers/ReplyReading';
 import { InsightCard } from '../components/InsightCard';
 import { type Loaded, useLoad } from '../components/useLoad';
 import { useConnection } from '../state/connection';
+import { companyPath } from '../state/route';
 import { api, useSession } from '../state/session';
 import { usePageTitle } from '../state/title';
 import { toast } from '../state/toasts';
@@ -19,7 +21,7 @@ import { balanceTooltip } from './InvoiceGrid';
 import { Payments, RecordPayment } from './PanelPayments';
 import { ChaseStatus, Disputes } from './PanelDisputes';
 import { Reminders } from './PanelReminders';
-import { latestCustomerEvent, nextStepWords } from './glance-words';
+import { coveredWords, latestCustomerEvent, nextStepWords } from './glance-words';
 import { useDesk } from './store';
 import type { InvoiceDetail } from './types';
 
@@ -245,6 +247,13 @@ function Glance({ companyId, invoice, activity, version, onCustomer }: { company
         <span className="muted">Next step: </span>
         {next ?? (invoice.next_follow_up_date ? `follow up on ${formatDate(invoice.next_follow_up_date)}` : 'none planned')}
       </li>
+      {invoice.covered_by && (
+        <li data-testid="glance-decision">
+          <span className="muted">{coveredWords(invoice.covered_by).lead}</span>
+          <AppLink to={companyPath(companyId, 'actions', invoice.covered_by.action)}>{invoice.covered_by.description}</AppLink>
+          <span className="muted"> · {coveredWords(invoice.covered_by).state}</span>
+        </li>
+      )}
     </ul>
   );
 }

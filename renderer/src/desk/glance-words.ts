@@ -1,8 +1,8 @@
 /**
  * The top of the invoice panel in words: the customer's latest word on the invoice, the most
  * recent of a reply (a message or call from the customer), a promise to pay (logged with a call)
- * and a dispute (opened on the invoice, or said on a call); and the next scheduled step. Pure:
- * unit-tested directly.
+ * and a dispute (opened on the invoice, or said on a call); the next scheduled step; and the one
+ * decision on the customer that covers it. Pure: unit-tested directly.
  */
 import type { Schemas } from '../api/client';
 import { formatDate, formatMoney } from './format';
@@ -58,4 +58,13 @@ export function nextStepWords(plan: readonly PlanStep[]): string | null {
   // A held step never reads "ready": the hold's words say why it waits.
   if (next.held_reason) return `${label}, on hold (${next.held_reason.replace(/^(Paused|Held): /, '').replace(/\.$/, '')})`;
   return next.status === 'ready' ? `${label}, ready to go` : `${label} on ${formatDate(next.scheduled_date)}`;
+}
+
+type Covering = NonNullable<Schemas['InvoiceDetail']['covered_by']>;
+
+/** Which decision on the customer as a whole covers the invoice, and how many invoices with it: the words before its link. */
+export function coveredWords(covered: Pick<Covering, 'invoice_count' | 'status'>): { lead: string; state: string } {
+  const others = covered.invoice_count - 1;
+  const lead = others <= 0 ? 'Decision on the customer for this invoice: ' : `Decision for this and ${others} more ${others === 1 ? 'invoice' : 'invoices'}: `;
+  return { lead, state: covered.status === 'processing' ? 'approved' : 'waiting for a decision' };
 }
