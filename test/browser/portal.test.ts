@@ -1,22 +1,29 @@
 /**
- * The customer's payment portal in Chromium, against ardesk serve on a copy of the demo (loopback,
- * as a desktop serves it for the demo): a collector makes a customer's link over the API; the
- * customer opens it, sees the invoices, downloads one (pdftotext reads its amount), promises a date
- * for one, disputes another with a photo attached, reports a payment of a third (held, and a
- * remittance advice for cash application), proposes a billing contact, and a revoked link shows
- * the page in words; on the collector's desk the customer page offers the proposed contact, accepted.
- * Every portal page is axe clean in light and dark (the device's setting) at a phone's 390x844 and
- * at 1440x900, with screenshots in test-output/portal-*.png.
+ * The customer's payment portal in Chromium, against a team server (`ardesk serve --team` on a copy
+ * of the demo, loopback) with a desktop replica connected to it: a collector makes a customer's
+ * link over the API; the customer opens it in the company's brand colours, sees the invoices,
+ * downloads one (pdftotext reads its amount), promises a date for one (a second browser, signed in
+ * to the desktop, sees the promise and the paused step after the next sync), disputes another with
+ * a photo attached, reports a payment of a third (held, and a remittance advice for cash
+ * application), proposes a billing contact, and a revoked link shows the page in words; on the
+ * collector's desk the customer page offers the proposed contact, accepted. Every portal page is axe
+ * clean in light and dark (the device's setting) at a phone's 390x844 and at 1440x900, with
+ * screenshots in test-output/portal-*.png.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../core/dates';
+import { contrastRatio } from '../../core/documents/colours';
+import { addDays, longDate } from '../../core/dates';
+import { shortDate } from '../../core/holds/holds';
 import { describeFindings, lookAndCheck, seriousA11yFindings } from '../support/axe';
 import { type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { pdfText } from '../support/pdf';
 import { type DemoServer, startDemoServer } from '../support/server';
-import { Api, query } from '../support/sync';
+import { Api, ardeskOk, query, type ServerProcess, startServe, waitFor } from '../support/sync';
 
 const SIZES = [
   { width: 390, height: 844 },
@@ -44,31 +51,48 @@ describe('customer payment portal', () => {
   let server: DemoServer;
   let browser: Browser;
   let api: Api;
+  let deskDir: string;
+  let deskDb: string;
+  let desktop: ServerProcess;
 
   beforeAll(async () => {
     await ensureRendererBuilt();
-    server = await startDemoServer();
-    browser = await openBrowser();
+    server = await startDemoServer(['--team']);
+    deskDir = mkdtempSync(join(tmpdir(), 'ardesk-portal-desk-'));
+    deskDb = join(deskDir, 'desk.sqlite');
+    // The collector's desktop: a replica of the team server's company, syncing every second.
+    const connected = ardeskOk(['connect', '--db', deskDb, '--server', server.url, '--username', 'demo', '--password', 'demo']).then(async () => {
+      desktop = await startServe(['--db', deskDb, '--port', '0', '--sync-interval', '1']);
+    });
+    [browser] = await Promise.all([openBrowser(), connected]);
     api = await Api.login(server.url, 'demo', 'demo');
   }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
+    await desktop?.stop();
     await server?.stop();
+    if (deskDir) rmSync(deskDir, { recursive: true, force: true });
   }, 120_000);
 
   it('opens the link, downloads an invoice, promises a date for one, disputes another, reports paying a third; a revoked link shows the page in words', async () => {
     const { page } = browser;
     const [company] = ((await api.ok('GET', '/api/v1/companies/')) as { companies: Array<{ id: string }> }).companies;
-    // A customer with three to six open invoices and no open dispute or promise yet.
+    // A customer with three to six open invoices, in a sequence, and no open dispute or promise yet.
     const [customer] = query<{ id: string; name: string }>(
       server.file,
       `SELECT c.id, c.name FROM customers c WHERE c.company_id = ? AND (SELECT count(*) FROM invoices i WHERE i.customer_id = c.id AND i.closing_reason IS NULL AND i.balance > 0) BETWEEN 3 AND 6
+         AND EXISTS (SELECT 1 FROM sequence_enrollments e WHERE e.customer_id = c.id AND e.status = 'active')
          AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.customer_id = c.id AND d.status = 'open')
          AND NOT EXISTS (SELECT 1 FROM communications m WHERE m.customer_id = c.id AND m.promise_date IS NOT NULL)
        ORDER BY c.name LIMIT 1`,
       company.id,
     );
+    // The company's colours: a yellow too light for text on white (a darker shade of it is drawn in light mode), and a violet.
+    const details = (await api.ok('PATCH', `/api/companies/${company.id}/document-details`, { brand_primary: '#FFCC00', brand_accent: '#7C3AED' })) as {
+      brand_colours: { primary: { light: { colour: string; adjusted: boolean }; dark: { colour: string } }; accent: { light: { colour: string }; dark: { colour: string } } };
+    };
+    expect(details.brand_colours.primary.light.adjusted).toBe(true);
     const invoices = query<{ id: string; invoice_number: string; balance: number }>(server.file, 'SELECT id, invoice_number, balance FROM invoices WHERE customer_id = ? AND closing_reason IS NULL AND balance > 0 ORDER BY due_date, invoice_number', customer.id);
     const link = (await api.ok('POST', `/api/companies/${company.id}/customers/${customer.id}/portal-link`)) as { url: string };
     expect(link.url.startsWith(`${server.url}/portal/`)).toBe(true);
@@ -77,6 +101,18 @@ describe('customer payment portal', () => {
     await page.goto(link.url);
     await page.getByRole('heading', { level: 1, name: `Invoices for ${customer.name}` }).waitFor();
     for (const i of invoices) await page.getByText(`Invoice ${i.invoice_number}`, { exact: true }).waitFor();
+    // The buttons in the primary colour's readable shade, links in the accent's, in light and dark.
+    const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+    const drawn = () =>
+      page.evaluate(() => ({
+        button: getComputedStyle(document.querySelector('button[value="promise"]')!).backgroundColor,
+        text: getComputedStyle(document.querySelector('button[value="promise"]')!).color,
+        link: getComputedStyle(document.querySelector('a[download]')!).color,
+      }));
+    expect(await drawn()).toEqual({ button: rgb(details.brand_colours.primary.light.colour), text: 'rgb(255, 255, 255)', link: rgb(details.brand_colours.accent.light.colour) });
+    expect(contrastRatio(details.brand_colours.primary.light.colour, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await drawn()).toMatchObject({ button: rgb(details.brand_colours.primary.dark.colour), link: rgb(details.brand_colours.accent.dark.colour) });
     await lookAtPortal(page, 'home');
 
     const [first, second] = invoices;
@@ -94,6 +130,32 @@ describe('customer payment portal', () => {
     await page.getByLabel('I will pay on').fill(promised);
     await page.getByRole('button', { name: 'Send my promise' }).click();
     await page.getByRole('status').filter({ hasText: 'We have your promise' }).waitFor();
+
+    // The collector's desk on the desktop replica, in a second browser: the promise arrives with the
+    // next sync; the customer's page shows the paused sequence step and the customer's words.
+    await waitFor('the promise to reach the desktop', () => query(deskDb, 'SELECT 1 FROM communications WHERE invoice_id = ? AND promise_date = ?', first.id, promised).length === 1);
+    const desk = await openBrowser();
+    try {
+      await signIn(desk.page, desktop.url);
+      await desk.page.goto(`${desktop.url}/companies/${company.id}/customers/${customer.id}`);
+      const paused = `Paused: ${customer.name} promised payment for ${first.invoice_number} by ${shortDate(promised, new Date().toISOString().slice(0, 10))}`;
+      await desk.page.getByTestId('chase-enrollment').filter({ hasText: paused }).first().waitFor();
+      await desk.page.getByText(`Wrote via the portal: I'll pay on ${longDate(promised)}`).first().waitFor();
+      await lookAndCheck(desk.page, 'portal-desktop-promise');
+      // Settings on the desktop: the synced colours, and which shade stands in for the yellow, in words.
+      await desk.page.goto(`${desktop.url}/companies/${company.id}/settings/company`);
+      await desk.page.getByTestId('brand-primary-shade').filter({ hasText: `Primary colour #FFCC00 is too light for text on white: the portal in light mode and the PDFs use the darker ${details.brand_colours.primary.light.colour.toUpperCase()}` }).waitFor();
+      const brand = desk.page.getByTestId('brand-primary');
+      await brand.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await lookAndCheck(desk.page, 'portal-desktop-brand-settings');
+      // The app scrolls inside its frame: the narrow window's picture needs the field brought back into view.
+      await desk.page.setViewportSize({ width: 1024, height: 700 });
+      await brand.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await desk.page.screenshot({ path: screenshotPath('portal-desktop-brand-settings-1024x700-fields.png') });
+      expect(desk.errors).toEqual([]);
+    } finally {
+      await desk.close();
+    }
 
     // Dispute: the second invoice, with a photo.
     await page.getByLabel(`Invoice ${second.invoice_number}`).check();

@@ -106,24 +106,28 @@ function DetailsForm({ companyId, details, canWrite, onSaved }: { companyId: str
         {area('payment_instructions', 'Payment instructions', 'Bank name, account and routing numbers, IBAN, what to quote as reference')}
         {input('portal_link', 'Payment portal', 'https://', 'url')}
         {input('footer', 'Footer', 'Registered office, company number')}
-        <BrandColourField
-          id="primary"
-          label="Primary colour"
-          use="The customer portal's buttons and the title of invoice copies and statements."
-          value={v.brand_primary}
-          saved={details.brand_colours.primary}
-          disabled={!canWrite}
-          onChange={(value) => setV((o) => ({ ...o, brand_primary: value }))}
-        />
-        <BrandColourField
-          id="accent"
-          label="Accent colour"
-          use="The customer portal's links and the section rules of invoice copies and statements."
-          value={v.brand_accent}
-          saved={details.brand_colours.accent}
-          disabled={!canWrite}
-          onChange={(value) => setV((o) => ({ ...o, brand_accent: value }))}
-        />
+        <fieldset className="form-fieldset brand-colours">
+          <legend>Brand colours</legend>
+          <p className="muted small form-wide">Drawn as chosen where text on them or in them stays readable (WCAG AA contrast); otherwise a darker or lighter shade of the colour is used, and said here.</p>
+          <BrandColourField
+            id="primary"
+            label="Primary colour"
+            use="The customer portal's buttons and the title of invoice copies and statements."
+            value={v.brand_primary}
+            saved={details.brand_colours.primary}
+            disabled={!canWrite}
+            onChange={(value) => setV((o) => ({ ...o, brand_primary: value }))}
+          />
+          <BrandColourField
+            id="accent"
+            label="Accent colour"
+            use="The customer portal's links and the section rules of invoice copies and statements."
+            value={v.brand_accent}
+            saved={details.brand_colours.accent}
+            disabled={!canWrite}
+            onChange={(value) => setV((o) => ({ ...o, brand_accent: value }))}
+          />
+        </fieldset>
         <label className="form-row">
           Dates and amounts
           <select value={v.locale} disabled={!canWrite} onChange={(e) => setV((o) => ({ ...o, locale: e.target.value }))}>
