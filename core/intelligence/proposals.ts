@@ -344,6 +344,9 @@ export function mergeChase(customer: CustomerFacts, chase: Trigger[], companyNam
   return out;
 }
 
+/** Invoices a merged call's talking points name one by one. */
+const TALKED_ABOUT = 10;
+
 function mergedTrigger(customer: CustomerFacts, each: Trigger[], companyName: string): Trigger {
   const invoices = each.map((t) => t.invoice!).sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.number.localeCompare(b.number));
   const total = formatMoney(
@@ -358,8 +361,11 @@ function mergedTrigger(customer: CustomerFacts, each: Trigger[], companyName: st
     `Hello,\n\nOur records show these invoices are past due:\n\n${lines}\n\nTotal: ${total}. Your statement of account is attached. Could you let us know when they will be paid?\n\nThank you,\n${companyName}`,
     ['statement'],
   );
+  // A call goes through the oldest first; the rest are in the decision's list.
+  const spoken = invoices.slice(0, TALKED_ABOUT).map((i) => `${i.number}: ${formatMoney(i.balance, i.currency)}, due ${longDate(i.dueDate)}`);
   const call = callOption(`Call ${customer.name} about ${invoices.length} past-due invoices (${total})`, [
-    ...invoices.map((i) => `${i.number}: ${formatMoney(i.balance, i.currency)}, due ${longDate(i.dueDate)}`),
+    ...spoken,
+    ...(invoices.length > TALKED_ABOUT ? [`and ${invoices.length - TALKED_ABOUT} more, listed with the decision`] : []),
     'Confirm they were received and approved',
     'Ask for a payment date for each',
   ]);

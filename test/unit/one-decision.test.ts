@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addDays } from '../../core/dates';
 import { type ActionFact, type CustomerFacts, listedIds, type OpenInvoice } from '../../core/intelligence/facts';
 import { decidedInvoices, proposeActions } from '../../core/intelligence/proposals';
 import { SMALL_BALANCE } from '../../core/intelligence/thresholds';
@@ -95,6 +96,11 @@ describe('one decision per invoice', () => {
     expect(proposals[0].triggerKey).toMatch(/^call_customer:cust-1:[0-9a-f]{16}$/);
     expect(proposals[0].description).toBe('Call Harbor Foods about 3 past-due invoices ($3,000.00)');
     expect(proposals[0].metadata.talking_points).toEqual(expect.arrayContaining(['INV-1: $1,000.00, due September 1, 2026', 'INV-3: $1,000.00, due November 1, 2026']));
+    // A long list: the call's notes name the oldest ten, and say how many more the decision lists.
+    const many = Array.from({ length: 14 }, (_, i) => invoice(`m-${String(i).padStart(2, '0')}`, { dueDate: addDays('2026-08-01', i) }));
+    const notes = propose(customer(many)).proposals[0].metadata.talking_points as string[];
+    expect(notes.slice(0, 10).map((n) => n.split(':')[0])).toEqual(many.slice(0, 10).map((i) => i.number));
+    expect(notes[10]).toBe('and 4 more, listed with the decision');
     // Small balances alone never make it a call: the statement first.
     const small = granite.map((i) => ({ ...i, balance: SMALL_BALANCE - 1 }));
     expect(propose(customer(small)).proposals.map((p) => p.actionType)).toEqual(['email', 'call']);
