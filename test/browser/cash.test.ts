@@ -2,12 +2,14 @@
  * The Cash page in Chromium against `ardesk serve` on the demo: a cut-off statement dropped on the
  * page and refused, a camt.053 statement chosen through the file input, its credits reviewed with
  * the keyboard (j, a, s): one applied and undone, one split over two invoices, one paid short with
- * a dispute opened. Screenshots light and dark at 1024x700 and 1440x900, axe clean.
+ * a dispute opened; a CSV export mapped in the dialog (the mapping kept: the same file again asks
+ * nothing), its overpayment applied and shown among the customer's credits. Screenshots light and
+ * dark at 1024x700 and 1440x900, axe clean.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookAndCheck } from '../support/axe';
-import { apiGet, type Browser, ensureRendererBuilt, openBrowser, signIn } from '../support/browser';
+import { apiGet, type Browser, ensureRendererBuilt, openBrowser, screenshotPath, signIn } from '../support/browser';
 import { type DemoServer, startDemoServer } from '../support/server';
 import { confidenceWords, importSummary, typedCents } from '../../renderer/src/cash/words';
 
@@ -59,6 +61,7 @@ describe('the Cash page', () => {
   let whole: Invoice;
   let split: [Invoice, Invoice];
   let short: Invoice;
+  let over: Invoice;
 
   const invoice = (id: string) => apiGet<{ balance: number }>(page, `/api/companies/${companyId}/invoices/${id}`);
   const pill = () => page.getByTestId('credit-state');
@@ -84,6 +87,7 @@ describe('the Cash page', () => {
     const others = invoices.filter((i) => i.customer !== pair[0].customer);
     whole = others[0];
     short = others.find((i) => i.customer !== whole.customer)!;
+    over = others.find((i) => i.customer !== whole.customer && i.customer !== short.customer)!;
   }, 240_000);
 
   afterAll(async () => {
@@ -174,6 +178,41 @@ describe('the Cash page', () => {
     await page.keyboard.press('a');
     await expect.poll(() => pill().innerText()).toBe('Applied');
     expect(cents((await invoice(whole.id)).balance)).toBe(0);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('maps a CSV export in the dialog and keeps the mapping; its overpayment applied shows among the customer page’s credits', async () => {
+    const now = new Date();
+    const us = `${String(now.getMonth() + 1).padStart(2, '0')}/${String(now.getDate()).padStart(2, '0')}/${now.getFullYear()}`;
+    const amount = cents(over.balance) + 1000;
+    const csv = Buffer.from(`Date,Details,Payer,Amount,Transaction ID\r\n${us},Invoice ${over.invoice_number},"${over.customer_name.replace(/"/g, '""')}",${money(amount)},CSV-1\r\n`);
+    await page.goto(`${server.url}/companies/${companyId}/cash`);
+    await page.getByTestId('statement-file').setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: csv });
+    const dialog = page.getByTestId('bank-mapping');
+    await dialog.waitFor();
+    // Guessed from the column names: the person adds the account.
+    expect(await Promise.all(['date', 'amount', 'payer', 'bank_reference'].map((f) => page.getByTestId(`mapping-${f}`).inputValue()))).toEqual(['Date', 'Amount', 'Payer', 'Transaction ID']);
+    expect(await dialog.getByRole('checkbox', { name: 'Details', exact: true }).isChecked()).toBe(true);
+    await page.getByTestId('mapping-account').fill('US-CHECKING-0001');
+    await lookAndCheck(page, 'cash-mapping');
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect.poll(() => page.getByTestId('import-result').innerText()).toMatch(/^csv statement of US-CHECKING-0001 .*: 1 entries, 1 credits and 0 debits\. Credits: 0 applied, 1 to review, 0 unmatched\.$/);
+    expect(await dialog.count()).toBe(0);
+    // More than the invoice's balance: a, the top suggestion, pays it and keeps $10.00 on the customer.
+    await openRow('suggested', amount);
+    await page.keyboard.press('a');
+    await expect.poll(() => pill().innerText()).toBe('Applied');
+    // The same file again: the kept mapping fits, no dialog, nothing added.
+    await page.getByTestId('statement-file').setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: csv });
+    await expect.poll(() => page.getByTestId('import-result').innerText()).toMatch(/1 already imported\.$/);
+    expect(await dialog.count()).toBe(0);
+    await page.goto(`${server.url}/companies/${companyId}/customers/${over.customer}`);
+    const credits = page.getByTestId('customer-credits');
+    await expect.poll(() => credits.innerText()).toContain(`${shown(1000)} Unapplied payment (ref. CSV-1) from ${over.customer_name}`);
+    expect(await page.getByTestId('customer-net-balance').innerText()).toContain('Net balance');
+    await lookAndCheck(page, 'customer-credits');
+    // The section itself at the small size (the page's own shots show its top).
+    await credits.screenshot({ path: screenshotPath('customer-credits-section-1024x700.png') });
     expect(browser.errors).toEqual([]);
   });
 });

@@ -35,20 +35,17 @@ export function CustomerCredits({ companyId, customerId, version }: { companyId:
               </li>
             ))}
           </ul>
-          <dl className="fields" data-testid="customer-net-balance">
+          <div data-testid="customer-net-balance">
             {d.balances.map((b) => (
-              <div className="field" key={b.currency}>
-                <dt>{d.balances.length > 1 ? `Net balance (${b.currency})` : 'Net balance'}</dt>
-                <dd>
-                  {b.net >= 0 ? formatMoney(b.net, b.currency) : `${formatMoney(-b.net, b.currency)} in the customer's favour`}
-                  <span className="muted small">
-                    {' '}
-                    ({formatMoney(b.open, b.currency)} open less {formatMoney(b.credits, b.currency)} credits)
-                  </span>
-                </dd>
-              </div>
+              <p key={b.currency}>
+                {d.balances.length > 1 ? `Net balance (${b.currency})` : 'Net balance'}:{' '}
+                <strong>{b.net >= 0 ? formatMoney(b.net, b.currency) : `${formatMoney(-b.net, b.currency)} in the customer's favour`}</strong>{' '}
+                <span className="muted small">
+                  ({formatMoney(b.open, b.currency)} open less {formatMoney(b.credits, b.currency)} credits)
+                </span>
+              </p>
             ))}
-          </dl>
+          </div>
         </>
       )}
     </section>
