@@ -28,20 +28,22 @@ const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 /**
  * Runs axe-core (WCAG 2.x A/AA rules, or only the colour rules) on the page as it is now and returns the violations of
  * impact serious or critical, each with the selectors of the elements at fault. The browser
- * context must bypass the CSP (openBrowser does), or the injected script is refused.
+ * context must bypass the CSP (openBrowser does), or the injected script is refused. `within`
+ * limits the run to some elements: a state of a page already checked whole (a panel opened, a bar
+ * shown) is checked where it changed the page.
  */
-export async function seriousA11yFindings(page: Page, scope: 'all' | 'colours' = 'all'): Promise<AxeFinding[]> {
+export async function seriousA11yFindings(page: Page, scope: 'all' | 'colours' = 'all', within?: string[]): Promise<AxeFinding[]> {
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
   if (!loaded) await page.addScriptTag({ content: AXE_SOURCE });
   const runOnly = scope === 'all' ? { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } : { type: 'rule', values: COLOUR_RULES };
   const result = (await page.evaluate(
-    (only) =>
-      (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<unknown> } }).axe.run(document, {
+    ({ only, within }) =>
+      (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<unknown> } }).axe.run(within ? { include: within.map((selector) => [selector]) } : document, {
         runOnly: only,
         // Only violations are read: axe then skips listing every node that passed, 2-3x faster on a grid.
         resultTypes: ['violations'],
       }),
-    runOnly,
+    { only: runOnly, within: within ?? null },
   )) as AxeResult;
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
