@@ -234,6 +234,13 @@ export interface ActionFact {
 /** Communications per customer the summaries read: the latest ones tell the current story. */
 export const COMMUNICATIONS_PER_CUSTOMER = 50;
 
+/**
+ * A customer's look at their portal: the portal's own note (no author among the users). It is read
+ * as a visit (`portalViews`), never as a communication: nobody contacted anybody, so it neither
+ * counts as a touch nor speaks in the conversation summaries. One parameter: PORTAL_VIEW_SUBJECT.
+ */
+const PORTAL_VIEW_SQL = `c.kind = 'note' AND c.direction = 'internal' AND c.author_user_id IS NULL AND c.subject = ?`;
+
 /** Portal visits (days) per customer the facts keep: enough to find the first one not acted on. */
 export const PORTAL_VIEW_DAYS = 30;
 
@@ -305,10 +312,10 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     .prepare(
       `SELECT id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, author_name, promise_date, promise_amount, reading_kind, reading_date, reading_amount, reading_sentence FROM (
          SELECT c.*, row_number() OVER (PARTITION BY c.customer_id ORDER BY c.occurred_at DESC, c.id DESC) AS rn
-         FROM communications c WHERE c.company_id = ? AND c.customer_id IN (${m}))
+         FROM communications c WHERE c.company_id = ? AND c.customer_id IN (${m}) AND NOT (${PORTAL_VIEW_SQL}))
        WHERE rn <= ${COMMUNICATIONS_PER_CUSTOMER} ORDER BY customer_id, occurred_at, id`,
     )
-    .all(companyId, ...customerIds) as {
+    .all(companyId, ...customerIds, PORTAL_VIEW_SUBJECT) as {
     id: string;
     customer_id: string;
     invoice_id: string | null;
@@ -351,13 +358,13 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     )
     .all(companyId, ...customerIds) as { customer_id: string; phone: number; email: number }[];
   const reachable = new Map(contacts.map((c) => [c.customer_id, c]));
-  // The portal's own notes (no author among the users), one per link a day: the days, distinct.
+  // One view note per link a day: the days, distinct.
   const views = sqlite
     .prepare(
       `SELECT customer_id, day FROM (
          SELECT customer_id, day, row_number() OVER (PARTITION BY customer_id ORDER BY day DESC) AS rn FROM (
-           SELECT DISTINCT customer_id, substr(occurred_at, 1, 10) AS day FROM communications
-           WHERE company_id = ? AND customer_id IN (${m}) AND kind = 'note' AND direction = 'internal' AND author_user_id IS NULL AND subject = ?))
+           SELECT DISTINCT c.customer_id, substr(c.occurred_at, 1, 10) AS day FROM communications c
+           WHERE c.company_id = ? AND c.customer_id IN (${m}) AND ${PORTAL_VIEW_SQL}))
        WHERE rn <= ${PORTAL_VIEW_DAYS} ORDER BY customer_id, day`,
     )
     .all(companyId, ...customerIds, PORTAL_VIEW_SUBJECT) as { customer_id: string; day: string }[];

@@ -134,6 +134,14 @@ describe('viewed but did not act (through a real database)', () => {
     expect(active(never.company, 'customer_signal')[0].signal?.type).not.toBe('viewed_without_acting');
     expect(active(looked.company, 'customer_strategy_plan')[0].strategy_plan).toMatchObject({ strategy: 'change_channel', reasoning: ['Opened the payment portal on November 13, 2026 and has not acted since', '$250.00 overdue'] });
     expect(active(never.company, 'customer_strategy_plan')[0].strategy_plan.strategy).toBe('friendly_reminder');
+    // The look is no contact: the overdue invoice is chased as if it had not happened, and no summary quotes it.
+    const proposed = (w: { company: string; open: string }) =>
+      (engine.database.sqlite.prepare("SELECT trigger_key FROM actions WHERE company_id = ? AND status = 'proposed' ORDER BY trigger_key").all(w.company) as Array<{ trigger_key: string }>).map((a) =>
+        a.trigger_key.replace(w.open, 'OPEN'),
+      );
+    expect(proposed(looked)).toEqual(proposed(never));
+    expect(proposed(looked)).toEqual([expect.stringMatching(/^past_due_no_touch:OPEN:1_30/)]);
+    expect(JSON.stringify(active(looked.company, 'customer_conversation_summary'))).not.toContain('portal');
 
     // The customer comes back and promises a date on the portal: that is acting.
     await submitPromise(engine, { ...link, viewedOn: TODAY }, { invoiceIds: [looked.open], date: addDays(TODAY, 7), amount: null, message: null });
