@@ -15,7 +15,7 @@ const USAGE = {
   memberInvite: 'ardesk member invite --company NAME_OR_ID --username U [--name "Full Name"] [--email E] [--role owner|manager|collector|viewer] [--json] [--db FILE | --data-dir DIR]   (prints a one-time setup code)',
   import:
     'ardesk import --company NAME_OR_ID --file F.csv|F.xlsx [--mapping FILE.json | --preset NAME (default: recognised from the columns)] [--entity customers|invoices|payments|ar-rows] [--dry-run] [--sheet NAME] [--format csv|xlsx] [--json] [--db FILE | --data-dir DIR]',
-  bank: 'ardesk bank import --company NAME_OR_ID --file STATEMENT (camt.053/054, MT940, OFX) [--dry-run] [--json] [--db FILE | --data-dir DIR]',
+  bank: 'ardesk bank import --company NAME_OR_ID --file STATEMENT (camt.053/054, MT940, OFX, or a CSV/XLSX export) [--mapping JSON|@FILE (CSV/XLSX; kept for the next file)] [--dry-run] [--json] [--db FILE | --data-dir DIR]',
   backtest: 'ardesk backtest --company NAME_OR_ID [--json] [--db FILE | --data-dir DIR]',
   insights: 'ardesk insights refresh --company NAME_OR_ID [--json] [--db FILE | --data-dir DIR]',
   bench: 'ardesk bench [--invoices N] [--customers N] [--samples N] [--warmup N] [--db FILE] [--keep]   (npm run bench)',

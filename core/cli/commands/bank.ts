@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { systemActor } from '../../engine';
 import { type ImportSummary, importStatement } from '../../bank/import';
-import { readStatement } from '../../bank/read/detect';
+import { readUpload } from '../../bank/upload';
 import { openEngine } from '../../runtime/engine';
 import { findCompany } from '../company';
 import { CLI_WRITE_WAIT, DB_OPTIONS, databaseFile, parse, UsageError } from '../options';
@@ -28,25 +28,26 @@ export function bankSummary(file: string, s: ImportSummary): string {
 export async function bankCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'import') throw new UsageError(sub === undefined || sub.startsWith('-') ? USAGE.bank : `unknown subcommand "bank ${sub}"\n${USAGE.bank}`);
-  const { values } = parse(rest, { ...DB_OPTIONS, company: { type: 'string' }, file: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } });
+  const { values } = parse(rest, { ...DB_OPTIONS, company: { type: 'string' }, file: { type: 'string' }, mapping: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } });
   if (!values.company || !values.file) throw new UsageError(USAGE.bank);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(values.file);
-  } catch (err) {
-    throw new UsageError(`cannot read --file ${values.file}: ${(err as Error).message}`);
-  }
-  const statement = readStatement(bytes, basename(values.file));
+  const read = (path: string, option: string): Buffer => {
+    try {
+      return readFileSync(path);
+    } catch (err) {
+      throw new UsageError(`cannot read ${option} ${path}: ${(err as Error).message}`);
+    }
+  };
+  const bytes = read(values.file, '--file');
+  // A mapping as JSON text, or @FILE holding it.
+  const mapping = values.mapping?.startsWith('@') ? read(values.mapping.slice(1), '--mapping').toString('utf8') : values.mapping;
   const engine = await openEngine({ file: databaseFile(values), writeWait: CLI_WRITE_WAIT });
   try {
     const company = await findCompany(engine, values.company);
-    const summary = await importStatement(engine, {
-      companyId: company.id,
-      actor: { ...systemActor, name: 'ardesk bank import' },
-      statement,
-      fileName: basename(values.file),
-      dryRun: values['dry-run'] ?? false,
-    });
+    const actor = { ...systemActor, name: 'ardesk bank import' };
+    const dryRun = values['dry-run'] ?? false;
+    const { statement, keep } = await readUpload(engine.db, company.id, bytes, basename(values.file), mapping);
+    const summary = await importStatement(engine, { companyId: company.id, actor, statement, fileName: basename(values.file), dryRun });
+    if (!dryRun) await keep(engine, { companyId: company.id, actor });
     console.log(values.json ? JSON.stringify(summary, null, 2) : bankSummary(basename(values.file), summary));
     return 0;
   } finally {
