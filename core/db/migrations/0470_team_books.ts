@@ -151,7 +151,7 @@ END`,
   ${customerRows('NEW.ar_owner_id', '')}
 END`,
   // The invoices the days leave out, read one by one for the receivables at a past date (covering: no invoice row is read).
-  `CREATE INDEX invoices_closed_irregular ON invoices(company_id, closed_date, invoice_date, due_date, total_amount, customer_id, id, closing_reason)
+  `CREATE INDEX invoices_closed_irregular ON invoices(company_id, closed_date, invoice_date, due_date, total_amount, customer_id, id, closing_reason, paid_amount)
   WHERE closing_reason IN ('overpaid','credit_memo','written_off') AND total_amount > 0`,
 ];
 
