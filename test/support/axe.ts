@@ -70,20 +70,35 @@ export const SIZES = [
 /**
  * The page as it is now, in light and dark (the app's own theme switch, data-theme): no serious
  * or critical axe finding in either (every rule in light, the colour rules again in dark), and a screenshot of each at both sizes in test-output/ to
- * look at (`name-1440x900-dark.png`). Leaves the page light at the wide size.
+ * look at (`name-1440x900-dark.png`). Leaves the page light at the wide size. The size changes
+ * twice, not once per theme: a resize re-lays the page out (grids fit their columns again).
  */
 export async function lookAndCheck(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
+  // Checked at the size the page is at (a test looking at the laptop size starts there).
+  const atLaptop = page.viewportSize()?.width === SIZES[1].width;
+  const [first, second] = atLaptop ? [SIZES[1], SIZES[0]] : [SIZES[0], SIZES[1]];
+  const painted = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(done)));
+  const useTheme = async (theme: 'light' | 'dark') => {
     await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-    await page.evaluate(() => new Promise((painted) => requestAnimationFrame(painted)));
+    await painted();
+  };
+  const shoot = (size: (typeof SIZES)[number], theme: 'light' | 'dark') =>
+    page.screenshot({ path: screenshotPath(`${name}-${size.width}x${size.height}-${theme}.png`), fullPage: options.fullPage ?? false });
+  const check = async (theme: 'light' | 'dark') => {
     const findings = await seriousA11yFindings(page, theme === 'light' ? 'all' : 'colours');
     expect(findings, `${name} (${theme}):\n${describeFindings(findings)}`).toEqual([]);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.evaluate(() => new Promise((painted) => requestAnimationFrame(painted)));
-      await page.screenshot({ path: screenshotPath(`${name}-${size.width}x${size.height}-${theme}.png`), fullPage: options.fullPage ?? false });
-    }
-  }
+  };
+  await page.setViewportSize(first);
+  await useTheme('light');
+  await check('light');
+  await shoot(first, 'light');
+  await useTheme('dark');
+  await check('dark');
+  await shoot(first, 'dark');
+  await page.setViewportSize(second);
+  await painted();
+  await shoot(second, 'dark');
+  await useTheme('light');
+  await shoot(second, 'light');
   await page.setViewportSize(SIZES[0]);
-  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
 }
