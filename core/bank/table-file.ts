@@ -5,15 +5,17 @@
  * file, else the one kept from the company's earlier file of that layout (mappings.ts). With
  * neither it is a 400 asking for one; the preview guesses one for the person to confirm.
  */
+import { chunks } from '../chunks';
 import type { FieldErrors } from '../errors';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Db } from '../db/connection';
 import { cellText, readCsvTable, readTable, type Table } from '../import/table';
+import { yieldToEventLoop } from '../yielding';
 import { savedBankMapping } from './mappings';
 import { decodeStatementText, detectStatementFormat } from './read/detect';
 import { type BankMappingGuess, guessBankMapping } from './read/guess-mapping';
 import { type BankMapping, BankMappingSchema, readMappedStatement } from './read/table';
-import { checkSize } from './read/values';
+import { checkSize, READ_LIMITS, tooManyEntries } from './read/values';
 import type { ParsedStatement } from './statement';
 
 export type TableFormat = 'csv' | 'xlsx';
@@ -74,7 +76,22 @@ export async function tableStatement(db: Db, companyId: string, bytes: Buffer, f
       'statement_mapping_required',
     );
   }
-  return { statement: readMappedStatement(table, mapping, format), mapping, headers: table.headers };
+  return { statement: await readMappedInSlices(table, mapping, format), mapping, headers: table.headers };
+}
+
+/** Rows turned into entries between two turns of the event loop: a few ms, where 10,000 at once took 180 ms. */
+const MAPPED_SLICE = 500;
+
+async function readMappedInSlices(table: Table, mapping: BankMapping, format: TableFormat): Promise<ParsedStatement> {
+  const slices = table.rows.length ? chunks(table.rows, MAPPED_SLICE) : [[]];
+  const statement = readMappedStatement({ headers: table.headers, rows: slices[0] }, mapping, format);
+  for (const rows of slices.slice(1)) {
+    await yieldToEventLoop();
+    for (const entry of readMappedStatement({ headers: table.headers, rows }, mapping, format).entries) statement.entries.push(entry);
+    if (statement.entries.length > READ_LIMITS.entries) throw tooManyEntries();
+  }
+  const dates = statement.entries.map((e) => e.booked_on).sort();
+  return { ...statement, period_start: dates[0] ?? null, period_end: dates[dates.length - 1] ?? null };
 }
 
 export const PREVIEW_ROWS = 5;

@@ -2,7 +2,8 @@
  * Banks' CSV and XLSX exports over the real API and a real SQLite file: without a mapping a 400
  * asking for one, the preview's guess from the headers, an import with the mapping that keeps it
  * for the company, the next file of that layout imported without one (its entries not added
- * twice), a bad mapping refused naming the column, and the bounds of a hostile table.
+ * twice), a bad mapping refused naming the column, the bounds of a hostile table, a long one read
+ * in slices.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -138,5 +139,12 @@ describe('bank CSV and XLSX exports through a column mapping', () => {
     const tall = await upload(long, 'long.csv', { account: 'X1', currency: 'USD', date: 'Date', amount: 'Amount', reference: [], date_format: 'YYYY-MM-DD', decimal: '.' });
     expect(tall.status).toBe(413);
     expect(await entries()).toBe(0);
+  });
+
+  it('a long export is read in slices to the same statement: every row an entry, the period from all of them', async () => {
+    const rows = Array.from({ length: 1201 }, (_, i) => `2026-${i === 600 ? '09-30' : i === 1200 ? '11-20' : '10-15'},-1.${String(i % 100).padStart(2, '0')},fee ${i}`);
+    const res = await upload(Buffer.from(`Date,Amount,Text\n${rows.join('\n')}\n`), 'fees.csv', { account: 'X1', currency: 'USD', date: 'Date', amount: 'Amount', reference: ['Text'], date_format: 'YYYY-MM-DD', decimal: '.' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ entries: 1201, debits: 1201, period_start: '2026-09-30', period_end: '2026-11-20' });
   });
 });
