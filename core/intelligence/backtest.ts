@@ -24,6 +24,8 @@ export interface ReplayedPrediction {
   high: string;
   customerMean: string;
   actual: string;
+  /** False for an invoice issued before anything was settled: the product gives no date nor interval then, the replay the due date. */
+  modelled: boolean;
 }
 
 export interface Score {
@@ -36,6 +38,9 @@ export interface BacktestReport {
   mae_days: number;
   median_ae_days: number;
   late_accuracy: number;
+  /** Predictions with an 80% interval: those made once something was settled. */
+  intervals: number;
+  /** Of them, the share paid within it. */
   interval_coverage: number;
   baselines: { due_date: Score; customer_mean: Score };
   conditional: CheckpointReport[];
@@ -164,6 +169,7 @@ export function replay(history: HistoryInvoice[]): ReplayedPrediction[] {
       high: p?.high ?? h.dueDate,
       customerMean: means.predict(h),
       actual: h.settledDate,
+      modelled: p !== null,
     });
   }
   return out;
@@ -260,13 +266,15 @@ export function backtest(history: HistoryInvoice[]): BacktestReport {
   const model = score((p) => p.predicted);
   const due = score((p) => dueById.get(p.invoiceId)!);
   const customerMean = score((p) => p.customerMean);
-  const covered = predictions.filter((p) => p.low <= p.actual && p.actual <= p.high).length;
+  const withInterval = predictions.filter((p) => p.modelled);
+  const covered = withInterval.filter((p) => p.low <= p.actual && p.actual <= p.high).length;
   return {
     invoices: predictions.length,
     mae_days: model.mae_days,
     median_ae_days: median(model.errors),
     late_accuracy: model.late_accuracy,
-    interval_coverage: round3(covered / (predictions.length || 1)),
+    intervals: withInterval.length,
+    interval_coverage: round3(covered / (withInterval.length || 1)),
     baselines: {
       due_date: { mae_days: due.mae_days, late_accuracy: due.late_accuracy },
       customer_mean: { mae_days: customerMean.mae_days, late_accuracy: customerMean.late_accuracy },

@@ -20,6 +20,7 @@ export function withNulls(report: Report): unknown {
   const empty = report.invoices === 0;
   return {
     ...scores(report, empty, SCORES),
+    ...(report.intervals === 0 ? { interval_coverage: null } : {}),
     baselines: Object.fromEntries(Object.entries(report.baselines).map(([k, b]) => [k, scores(b, empty, SCORES)])),
     conditional: report.conditional.map((c) => ({
       ...scores(c, c.dated === 0, SCORES),
@@ -53,7 +54,7 @@ export async function backtestCommand(args: string[]): Promise<number> {
         `${'customer running mean'.padEnd(28)}${mean.mae_days.toFixed(2).padStart(12)}${pct(mean.late_accuracy).padStart(24)}`,
         '',
         `median absolute error: ${report.median_ae_days} days`,
-        `80% interval coverage: ${pct(report.interval_coverage)}`,
+        `80% interval coverage: ${report.intervals ? pct(report.interval_coverage) : 'n/a'} (of the ${report.intervals} predictions made once something was settled; before that there is no interval)`,
         '',
         'Given still unpaid at an age past due, each invoice predicted at that moment (MAE: model / due date / customer mean):',
         `${'age'.padEnd(8)}${'unpaid'.padStart(8)}${'dated'.padStart(8)}${'MAE'.padStart(22)}${'80% coverage'.padStart(14)}${'Brier 90d'.padStart(11)}`,
