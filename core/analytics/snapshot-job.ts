@@ -58,25 +58,3 @@ export const takeAgingSnapshot: JobHandler = async (job, ctx) => {
   if (date > now) throw new PermanentJobError(`Snapshot date ${date} is in the future`);
   await captureAgingSnapshot(ctx.engine, job.company_id, date, now, systemActor);
 };
-
-export interface SnapshotScheduler {
-  /** Stops the timer and waits for a queuing in progress, so the database can be closed after. */
-  stop(): Promise<void>;
-}
-
-/** Queues due snapshots now and then every `everyMs` (a day changes while the app stays open). */
-export function startSnapshotScheduler(engine: Engine, everyMs: number, onError: (err: unknown) => void): SnapshotScheduler {
-  let inFlight: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    inFlight = queueDueSnapshots(engine).catch(onError);
-  };
-  tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
-}

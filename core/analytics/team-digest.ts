@@ -98,24 +98,3 @@ export const sendTeamDigest: JobHandler = async (job, ctx) => {
     attachments: [{ filename: `team-${view.as_of}.csv`, content: csv, contentType: 'text/csv' }],
   });
 };
-
-export interface DigestScheduler {
-  stop(): Promise<void>;
-}
-
-/** Queues the week's digests now and then every `everyMs` (the week changes while the app stays open). */
-export function startTeamDigestScheduler(engine: Engine, everyMs: number, onError: (err: unknown) => void): DigestScheduler {
-  let inFlight: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    inFlight = queueTeamDigests(engine).catch(onError);
-  };
-  tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
-}

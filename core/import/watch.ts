@@ -217,24 +217,3 @@ export const runWatchedImportJob: JobHandler = async (job, ctx) => {
     },
   });
 };
-
-export interface WatchScheduler {
-  stop(): Promise<void>;
-}
-
-/** Queues the day's runs now and then every `everyMs` (the night comes while the app stays open). */
-export function startImportWatchScheduler(engine: Engine, everyMs: number, onError: (err: unknown) => void): WatchScheduler {
-  let inFlight: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    inFlight = queueWatchedImports(engine).catch(onError);
-  };
-  tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
-}

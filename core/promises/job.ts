@@ -25,24 +25,3 @@ export async function queuePromiseFollowups(engine: Pick<Engine, 'db' | 'clock'>
 export const followPromisesJob: JobHandler = async (job, ctx) => {
   await followPromises(ctx.engine, job.company_id);
 };
-
-export interface PromiseScheduler {
-  stop(): Promise<void>;
-}
-
-/** Queues the day's follow-ups now and then every `everyMs` (the day changes while the app stays open). */
-export function startPromiseScheduler(engine: Engine, everyMs: number, onError: (err: unknown) => void): PromiseScheduler {
-  let inFlight: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    inFlight = queuePromiseFollowups(engine).catch(onError);
-  };
-  tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
-}

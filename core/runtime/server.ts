@@ -1,8 +1,8 @@
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, isIP } from 'node:net';
 import { serve } from '@hono/node-server';
-import { startSnapshotScheduler } from '../analytics/snapshot-job';
-import { startTeamDigestScheduler } from '../analytics/team-digest';
+import { queueDueSnapshots } from '../analytics/snapshot-job';
+import { queueTeamDigests } from '../analytics/team-digest';
 import type { Engine } from '../engine';
 import { createApp } from '../http/app';
 import type { HttpOptions } from '../http/options';
@@ -10,10 +10,11 @@ import { startIntelligenceScheduler } from '../intelligence/jobs';
 import { startRefreshProcess } from '../intelligence/refresh-process';
 import { BULK_LANE, coreJobHandlers, SEND_LANE } from './job-handlers';
 import { createWorker, WORKER_DEFAULTS } from '../jobs/worker';
+import { startRecurring } from '../jobs/recurring';
 import { setPortalLinkMaker } from '../email/portal-link';
 import { mintPortalLink, portalUrl } from '../portal/links';
-import { startPromiseScheduler } from '../promises/job';
-import { startImportWatchScheduler } from '../import/watch';
+import { queuePromiseFollowups } from '../promises/job';
+import { queueWatchedImports } from '../import/watch';
 import { queueScheduledReplyReads, REPLY_READ_INTERVAL_MS } from '../replies/sync';
 import { DEFAULT_SYNC_INTERVAL_MS } from '../sync/loop';
 import { PUBLIC_WEBHOOKS } from '../webhooks/destination';
@@ -97,26 +98,18 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
   const poll = options.jobPollMs ? { pollMs: options.jobPollMs } : {};
   const workers = [createWorker(engine, { handlers, lane: SEND_LANE, ...poll }), createWorker(engine, { handlers, lane: BULK_LANE, ...poll })];
   for (const worker of workers) worker.start();
-  const snapshots = startSnapshotScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
-  // The managers' weekly digest, queued once a week per company (bulk lane).
-  const digests = startTeamDigestScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
-  // The day's promise follow-up, queued like the snapshots (once a day per company, on the bulk lane).
-  const promises = startPromiseScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
-  // The nightly re-import of each company's watched file, queued like the snapshots (once a day, bulk lane).
-  const watchedImports = startImportWatchScheduler(engine, options.snapshotCheckMs ?? 10 * 60_000, WORKER_DEFAULTS.onError);
+  // What the clock brings while the app stays open, each queued once per company and period on the
+  // bulk lane: the day's aging snapshot and promise follow-up, the managers' weekly digest, the
+  // nightly re-import of a watched file.
+  const daily = startRecurring(
+    [() => queueDueSnapshots(engine), () => queueTeamDigests(engine), () => queuePromiseFollowups(engine), () => queueWatchedImports(engine)],
+    options.snapshotCheckMs ?? 10 * 60_000,
+    WORKER_DEFAULTS.onError,
+  );
   // Replies are read on a schedule: a reading job per connection per interval (and one at start),
   // unless the interval is 0 (read on request only).
-  let queueing: Promise<unknown> = Promise.resolve();
   const replyReadIntervalMs = options.replyReadIntervalMs ?? REPLY_READ_INTERVAL_MS;
-  const queueReplyReads = () => {
-    queueing = queueScheduledReplyReads(engine, replyReadIntervalMs).catch(WORKER_DEFAULTS.onError);
-  };
-  let replyTimer: NodeJS.Timeout | undefined;
-  if (replyReadIntervalMs > 0) {
-    queueReplyReads();
-    replyTimer = setInterval(queueReplyReads, replyReadIntervalMs);
-    replyTimer.unref();
-  }
+  const replyReads = startRecurring([() => queueScheduledReplyReads(engine, replyReadIntervalMs)], replyReadIntervalMs, WORKER_DEFAULTS.onError);
   const intelligence = startIntelligenceScheduler(engine, options.jobPollMs ? { pollMs: options.jobPollMs } : {});
   // Events and webhook deliveries: a lane of their own, never ahead of a customer's email.
   const webhooks = startWebhookLoop(engine, { rule: options.webhookRule ?? PUBLIC_WEBHOOKS, everyMs: options.webhookPollMs ?? WEBHOOK_POLL_MS, onError: WORKER_DEFAULTS.onError });
@@ -128,12 +121,8 @@ export async function startRuntime(engine: Engine, options: RuntimeOptions): Pro
     async stop() {
       setPortalLinkMaker(null);
       await sync.stop();
-      await snapshots.stop();
-      await digests.stop();
-      await promises.stop();
-      await watchedImports.stop();
-      clearInterval(replyTimer);
-      await queueing;
+      await daily.stop();
+      await replyReads.stop();
       // The job in hand finishes (and records its outcome) before the database can be closed; a
       // refresh in hand is stopped first (it may have minutes to go), and its job fails to be retried.
       await intelligence.stop();
