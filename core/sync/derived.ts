@@ -38,8 +38,9 @@ export const AGGREGATES: Record<string, string> = {
     SELECT i.company_id, i.invoice_date, i.due_date, ${writtenOff('i')}, p.payment_date, sum(p.amount)
     FROM payments p JOIN invoices i ON i.id = p.invoice_id
     WHERE +p.company_id = @company AND +i.company_id = @company AND p.status IN ('PAID','PARTIAL') GROUP BY 2, 3, 4, 5`,
-  team_book_days: teamBooks.team_book_days,
+  // The dues before the days, whose receivable is summed from them.
   team_book_dues: teamBooks.team_book_dues,
+  team_book_days: teamBooks.team_book_days,
 };
 
 /** The full-text indexes over synced tables: external-content FTS5 tables keyed by the content table's rowid. */

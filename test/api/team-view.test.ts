@@ -217,7 +217,7 @@ describe('the team view', () => {
   const rebuiltSums = () => {
     const sqlite = w.engine.database.sqlite;
     return sqlite.transaction(() => {
-      for (const table of ['team_book_days', 'team_book_dues']) {
+      for (const table of ['team_book_dues', 'team_book_days']) {
         sqlite.prepare(`DELETE FROM ${table} WHERE company_id = ?`).run(w.company);
         sqlite.prepare(AGGREGATES[table]).run({ company: w.company });
       }
