@@ -48,6 +48,12 @@ function fullText(engine: TestEngine): unknown[] {
 }
 
 const WRITTEN_OFF = `coalesce(CASE WHEN closing_reason IN ('credit_memo','written_off') THEN coalesce(closed_date, '') END, '9999-12-31')`;
+/** The receivable changes of the team books (0470): a positive total, open or paid, from its date; each settled payment off from the later of its and the invoice's date. */
+const TEAM_RECEIVABLES = `SELECT i.company_id, i.due_date, coalesce(c.ar_owner_id, '') AS owner, i.invoice_date AS day, i.total_amount AS amount
+    FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.total_amount > 0 AND coalesce(i.closing_reason, 'paid') = 'paid'
+  UNION ALL SELECT i.company_id, i.due_date, coalesce(c.ar_owner_id, ''), max(p.payment_date, i.invoice_date), -p.amount
+    FROM payments p JOIN invoices i ON i.id = p.invoice_id JOIN customers c ON c.id = i.customer_id
+    WHERE i.total_amount > 0 AND coalesce(i.closing_reason, 'paid') = 'paid' AND p.status IN ('PAID','PARTIAL')`;
 /** Each aggregate next to the same grouping computed from the rows, written independently of core/sync/derived.ts. */
 const FROM_SCRATCH: Record<string, [string, string]> = {
   invoice_due_totals: [
@@ -79,6 +85,19 @@ const FROM_SCRATCH: Record<string, [string, string]> = {
     `SELECT company_id, invoice_date, due_date, written_off, payment_date, amount FROM payment_issue_totals WHERE amount <> 0 ORDER BY 1, 2, 3, 4, 5`,
     `SELECT i.company_id, i.invoice_date, i.due_date, ${WRITTEN_OFF.replace(/closing_reason|closed_date/g, (c) => `i.${c}`)}, p.payment_date, sum(p.amount)
      FROM invoices i JOIN payments p ON p.invoice_id = i.id WHERE p.status IN ('PAID','PARTIAL') GROUP BY 1, 2, 3, 4, 5 HAVING sum(p.amount) <> 0 ORDER BY 1, 2, 3, 4, 5`,
+  ],
+  team_book_dues: [
+    `SELECT company_id, due_date, owner_id, day, receivable FROM team_book_dues WHERE receivable <> 0 ORDER BY 1, 2, 3, 4`,
+    `SELECT company_id, due_date, owner, day, sum(amount) FROM (${TEAM_RECEIVABLES}) GROUP BY 1, 2, 3, 4 HAVING sum(amount) <> 0 ORDER BY 1, 2, 3, 4`,
+  ],
+  team_book_days: [
+    `SELECT company_id, owner_id, day, sales, collected, receivable FROM team_book_days WHERE sales <> 0 OR collected <> 0 OR receivable <> 0 ORDER BY 1, 2, 3`,
+    `SELECT company_id, owner, day, sum(sales), sum(collected), sum(receivable) FROM (
+       SELECT i.company_id, coalesce(c.ar_owner_id, '') AS owner, i.invoice_date AS day, i.total_amount AS sales, 0 AS collected, 0 AS receivable FROM invoices i JOIN customers c ON c.id = i.customer_id
+       UNION ALL SELECT i.company_id, coalesce(c.ar_owner_id, ''), p.payment_date, 0, p.amount, 0
+         FROM payments p JOIN invoices i ON i.id = p.invoice_id JOIN customers c ON c.id = i.customer_id WHERE p.status IN ('PAID','PARTIAL')
+       UNION ALL SELECT company_id, owner, day, 0, 0, amount FROM (${TEAM_RECEIVABLES}))
+     GROUP BY 1, 2, 3 HAVING sum(sales) <> 0 OR sum(collected) <> 0 OR sum(receivable) <> 0 ORDER BY 1, 2, 3`,
   ],
 };
 
