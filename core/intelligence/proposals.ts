@@ -346,6 +346,12 @@ export function mergeChase(customer: CustomerFacts, chase: Trigger[], companyNam
 
 /** Invoices a merged call's talking points name one by one. */
 const TALKED_ABOUT = 10;
+/**
+ * Invoices a merged decision's email and evidence name one by one; the rest are counted (the list
+ * itself is invoice_ids, the statement attached has them all). A customer with 20,000 open invoices
+ * wrote megabytes of lines and facts per refresh, in the write lock.
+ */
+const NAMED = 25;
 
 function mergedTrigger(customer: CustomerFacts, each: Trigger[], companyName: string): Trigger {
   const invoices = each.map((t) => t.invoice!).sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.number.localeCompare(b.number));
@@ -353,7 +359,11 @@ function mergedTrigger(customer: CustomerFacts, each: Trigger[], companyName: st
     invoices.reduce((sum, i) => sum + i.balance, 0),
     invoices[0].currency,
   );
-  const lines = invoices.map((i) => `- ${i.number}: ${formatMoney(i.balance, i.currency)}, due ${longDate(i.dueDate)}`).join('\n');
+  const more = invoices.length - NAMED;
+  const lines = [
+    ...invoices.slice(0, NAMED).map((i) => `- ${i.number}: ${formatMoney(i.balance, i.currency)}, due ${longDate(i.dueDate)}`),
+    ...(more > 0 ? [`- and ${more} more, on the statement attached`] : []),
+  ].join('\n');
   const callFirst = each.some((t) => t.invoice!.balance >= SMALL_BALANCE && t.options[0].actionType === 'call');
   const email = emailOption(
     `Send ${customer.name} a statement of ${invoices.length} past-due invoices (${total})`,
@@ -378,7 +388,10 @@ function mergedTrigger(customer: CustomerFacts, each: Trigger[], companyName: st
     key: `${callFirst ? 'call_customer' : 'statement'}:${customer.id}:${digest}`,
     invoice: null,
     event: `${invoices.length} invoices past due, no contact in the last ${NO_TOUCH_DAYS} days`,
-    evidence: invoices.map((i) => fact(`Open balance of ${i.number}`, formatMoney(i.balance, i.currency), 'invoice', { type: 'invoice', id: i.id })),
+    evidence: [
+      ...invoices.slice(0, NAMED).map((i) => fact(`Open balance of ${i.number}`, formatMoney(i.balance, i.currency), 'invoice', { type: 'invoice', id: i.id })),
+      ...(more > 0 ? [fact('Other past-due invoices listed', more, 'customer', { type: 'customer', id: customer.id })] : []),
+    ],
     // invoice_ids: the invoices it decides for (no proposal of their own; the inbox weighs its value at risk from them).
     options: (callFirst ? [call, email] : [email, call]).map((o) => ({ ...o, metadata: { ...o.metadata, invoice_ids: invoices.map((i) => i.id) } })),
   };

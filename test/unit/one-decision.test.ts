@@ -101,6 +101,13 @@ describe('one decision per invoice', () => {
     const notes = propose(customer(many)).proposals[0].metadata.talking_points as string[];
     expect(notes.slice(0, 10).map((n) => n.split(':')[0])).toEqual(many.slice(0, 10).map((i) => i.number));
     expect(notes[10]).toBe('and 4 more, listed with the decision');
+    // Its email and evidence name the oldest 25 and count the rest; the list itself is whole.
+    const thirty = Array.from({ length: 30 }, (_, i) => invoice(`t-${String(i).padStart(2, '0')}`, { balance: SMALL_BALANCE - 1, dueDate: addDays('2026-10-01', i) }));
+    const statement = propose(customer(thirty)).proposals[0];
+    expect((statement.metadata.invoice_ids as string[]).length).toBe(30);
+    expect(statement.evidence).toHaveLength(26);
+    expect(statement.evidence.at(-1)).toMatchObject({ fact: 'Other past-due invoices listed', value: 5 });
+    expect(statement.metadata.draft_body).toContain('- T-24: $999.99, due October 25, 2026\n- and 5 more, on the statement attached\n');
     // Small balances alone never make it a call: the statement first.
     const small = granite.map((i) => ({ ...i, balance: SMALL_BALANCE - 1 }));
     expect(propose(customer(small)).proposals.map((p) => p.actionType)).toEqual(['email', 'call']);
