@@ -33,7 +33,8 @@ export interface ApplyInput {
   short_payment?: ShortPayment;
 }
 
-type TransactionRow = Pick<BankTransactionsTable, 'id' | 'state' | 'amount' | 'currency' | 'booked_on' | 'bank_reference' | 'end_to_end_id' | 'counterparty_account' | 'bank_code' | 'direction'>;
+/** What applying a credit reads of it. */
+export type ApplicationEntry = Pick<BankTransactionsTable, 'id' | 'state' | 'amount' | 'currency' | 'booked_on' | 'bank_reference' | 'end_to_end_id' | 'counterparty_account' | 'bank_code' | 'direction'>;
 
 /** States a credit can be applied from: not yet applied, not a debit. Ignored ones can be applied after all. */
 const APPLICABLE = new Set(['suggested', 'unmatched', 'ignored', 'pending']);
@@ -47,7 +48,7 @@ export function paymentMethodOf(bankCode: string | null): string {
   return 'BANK_TRANSFER';
 }
 
-async function loadTransaction(tx: CommandTx, companyId: string, id: string): Promise<TransactionRow> {
+async function loadTransaction(tx: CommandTx, companyId: string, id: string): Promise<ApplicationEntry> {
   const row = await tx.db
     .selectFrom('bank_transactions')
     .select(['id', 'state', 'amount', 'currency', 'booked_on', 'bank_reference', 'end_to_end_id', 'counterparty_account', 'bank_code', 'direction'])
@@ -65,7 +66,7 @@ async function loadTransaction(tx: CommandTx, companyId: string, id: string): Pr
 export async function applyIn(
   tx: CommandTx,
   scope: Scope,
-  entry: TransactionRow,
+  entry: ApplicationEntry,
   plan: {
     allocations: Array<{ invoice_id: string; amount: number }>;
     unapplied: number;
@@ -73,10 +74,6 @@ export async function applyIn(
     note: string | null;
     short?: ShortPayment;
     automatic: boolean;
-    /** What the matching found, written with the state (an automatic application). */
-    matched?: Partial<Pick<BankTransactionsTable, 'confidence' | 'candidates' | 'flag'>>;
-    /** Where the application's own change records go to be written with others (else written here). */
-    record?: ChangeEntry[];
   },
 ): Promise<void> {
   const companyId = scope.companyId;
@@ -140,15 +137,10 @@ export async function applyIn(
   await tx.db.insertInto('bank_applications').values(applications).execute();
   const account = normalizeAccount(entry.counterparty_account);
   if (account && customerId) await learnAccount(tx, companyId, account, customerId, paidOn);
-  const changes = { ...plan.matched, state: 'applied' as const, customer_id: customerId ?? null, note: plan.note, updated_at: tx.now };
+  const changes = { state: 'applied' as const, customer_id: customerId ?? null, note: plan.note, updated_at: tx.now };
   await tx.db.updateTable('bank_transactions').set(changes).where('id', '=', entry.id).execute();
-  const recorded: ChangeEntry[] = [...applications.map((a) => ({ entity: 'bank_application', entityId: a.id, op: 'insert' as const, data: a })), { entity: 'bank_transaction', entityId: entry.id, op: 'update' as const, data: changes }];
-  // An import's batch records its credits' changes together, in a few multi-row inserts.
-  if (plan.record) plan.record.push(...recorded);
-  else await tx.recordMany(recorded);
+  await tx.recordMany([...applications.map((a) => ({ entity: 'bank_application', entityId: a.id, op: 'insert' as const, data: a })), { entity: 'bank_transaction', entityId: entry.id, op: 'update' as const, data: changes }]);
 }
-
-type ChangeEntry = Parameters<CommandTx['recordMany']>[0][number];
 
 /** Closes the rest of a short-paid invoice as written off, with the reason on record. */
 async function writeOff(tx: CommandTx, invoiceId: string, reason: string): Promise<void> {
@@ -158,7 +150,7 @@ async function writeOff(tx: CommandTx, invoiceId: string, reason: string): Promi
 }
 
 /** Remembers that credits from `account` were applied to this customer's invoices. */
-async function learnAccount(tx: CommandTx, companyId: string, account: string, customerId: string, on: string): Promise<void> {
+export async function learnAccount(tx: CommandTx, companyId: string, account: string, customerId: string, on: string): Promise<void> {
   const known = await tx.db.selectFrom('bank_payer_accounts').select(['id', 'times_applied']).where('company_id', '=', companyId).where('account', '=', account).where('customer_id', '=', customerId).executeTakeFirst();
   if (known) {
     const changes = { times_applied: known.times_applied + 1, last_applied_on: on, updated_at: tx.now };

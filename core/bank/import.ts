@@ -7,16 +7,15 @@
  * in between leaves entries waiting ('pending'), matched by the next import of any statement.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { sql } from 'kysely';
 import { chunks } from '../chunks';
 import { timestamp } from '../clock';
 import { type Db, openDatabase } from '../db/connection';
 import type { BankTransactionState } from '../db/schema';
 import { type Actor, type Engine, runCommand } from '../engine';
-import { NotFoundError, ValidationError, ConflictError } from '../errors';
+import { NotFoundError } from '../errors';
 import { newId } from '../ids';
 import { yieldToEventLoop } from '../yielding';
-import { applyIn } from './apply';
+import { applyAutomatic } from './apply-many';
 import { importOffThread } from './import-off-thread';
 import { type Consumed, type CreditToMatch, customerIndex, gatherFacts } from './facts';
 import { entryIdentities } from './identity';
@@ -99,40 +98,36 @@ async function matchInBatches(
 }
 
 /**
- * Writes one batch's decisions in one transaction: automatic applications (each checked again
- * against the ledger first) and the others' candidates. `yieldInside`: the import's own
- * connection, where handing the event loop back mid-transaction lets nothing else in.
+ * Writes one batch's decisions in one transaction: the automatic applications together (each
+ * checked again against the ledger first, apply-many.ts) and the others' candidates.
+ * `yieldInside`: the import's own connection, where handing the event loop back mid-transaction
+ * lets nothing else in.
  */
 async function writeDecisions(engine: Engineish & { db: Db }, companyId: string, actor: Actor, batch: Array<{ row: PendingRow; decision: Decision }>, yieldInside: boolean): Promise<void> {
   await runCommand(engine, 'match_bank_transactions', { actor, companyId }, async (tx) => {
     const changes: Parameters<typeof tx.recordMany>[0] = [];
     // Another import (or a person) may have taken some of these credits since they were read: theirs stay as they are.
     const waiting = await stillPending(tx.db, batch.map((b) => b.row.id));
-    for (const [n, { row, decision }] of batch.entries()) {
-      if (!waiting.has(row.id)) continue;
+    const mine = batch.filter((b) => waiting.has(b.row.id));
+    const automatic = mine.filter((b) => b.decision.state === 'applied');
+    const applied = await applyAutomatic(
+      tx,
+      { companyId, actor },
+      automatic.map(({ row, decision }) => ({
+        entry: { ...row, state: 'pending' },
+        allocations: decision.proposal!.allocations,
+        matched: { confidence: decision.confidence, candidates: JSON.stringify(decision.candidates), flag: decision.flag },
+      })),
+      changes,
+    );
+    for (const [n, { row, decision }] of mine.entries()) {
+      if (applied.has(row.id)) continue;
       if (yieldInside && n % STEP === STEP - 1) await yieldToEventLoop();
-      const candidates = JSON.stringify(decision.candidates);
-      const matched = { customer_id: decision.customer_id, confidence: decision.confidence, candidates, flag: decision.flag, updated_at: tx.now };
-      if (decision.state === 'applied') {
-        const p = decision.proposal!;
-        const recorded: typeof changes = [];
-        // Each application whole or not at all, even when refused half-way: a savepoint of its own.
-        await sql`SAVEPOINT bank_application`.execute(tx.db);
-        try {
-          await applyIn(tx, { companyId, actor }, { ...row, state: 'pending' }, { allocations: p.allocations, unapplied: p.unapplied, note: null, automatic: true, matched: { confidence: decision.confidence, candidates, flag: decision.flag }, record: recorded });
-          await sql`RELEASE bank_application`.execute(tx.db);
-          changes.push(...recorded);
-          continue;
-        } catch (err) {
-          await sql`ROLLBACK TO bank_application`.execute(tx.db);
-          await sql`RELEASE bank_application`.execute(tx.db);
-          // The ledger changed since it was read (a payment recorded meanwhile): left to review.
-          if (!(err instanceof ValidationError || err instanceof ConflictError)) throw err;
-        }
-      }
+      // An automatic application the ledger no longer allows (an invoice paid meanwhile) is left to review.
       const state = decision.state === 'applied' ? 'suggested' : decision.state;
-      await tx.db.updateTable('bank_transactions').set({ ...matched, state }).where('id', '=', row.id).execute();
-      changes.push({ entity: 'bank_transaction', entityId: row.id, op: 'update', data: { ...matched, state } });
+      const matched = { customer_id: decision.customer_id, confidence: decision.confidence, candidates: JSON.stringify(decision.candidates), flag: decision.flag, updated_at: tx.now, state };
+      await tx.db.updateTable('bank_transactions').set(matched).where('id', '=', row.id).execute();
+      changes.push({ entity: 'bank_transaction', entityId: row.id, op: 'update', data: matched });
     }
     await tx.recordMany(changes);
   });
