@@ -3,9 +3,11 @@
  * changes into events and sends the deliveries due. Network waits are asynchronous and each write
  * is a short transaction, so neither requests nor customer sends wait behind it.
  */
+import { timestamp } from '../clock';
 import type { Engine } from '../engine';
 import { deliverDue, type DeliveryOptions } from './deliver';
 import { materializeEvents } from './materialize';
+import { pruneEvents } from './retention';
 
 export interface WebhookLoop {
   /** One pass now (tests and the loop itself). */
@@ -15,8 +17,15 @@ export interface WebhookLoop {
 
 export function startWebhookLoop(engine: Engine, options: DeliveryOptions & { everyMs: number; onError: (err: unknown) => void }): WebhookLoop {
   let stopped = false;
+  let prunedHour = '';
   const pass = async () => {
     await materializeEvents(engine);
+    // Old events go once an hour (the first pass after a start too).
+    const now = timestamp(engine.clock);
+    if (now.slice(0, 13) !== prunedHour) {
+      await pruneEvents(engine, now);
+      prunedHour = now.slice(0, 13);
+    }
     // A full batch delivered: the next one at once, not after the pause.
     for (let round = 0; round < 20 && !stopped; round++) {
       const { delivered, failed } = await deliverDue(engine, options);
