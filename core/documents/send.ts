@@ -23,6 +23,7 @@ import { newId } from '../ids';
 import { enqueueJob } from '../jobs/queue';
 import { type JobContext, PermanentJobError, StoppedJobError } from '../jobs/worker';
 import { formatMoney } from '../money';
+import { type CreditTotal, netBalances } from '../payments/credits';
 import { defaultConnection } from '../email/connections';
 import { statementTotals } from './draw-statement';
 import { statementPdf } from './statement';
@@ -151,10 +152,22 @@ async function billingAddresses(db: Db, companyId: string, customerId: string): 
 }
 
 /** The message that carries a statement, in the company's words to the customer. */
-export function statementEmail(companyName: string, customerName: string, asOf: string, totals: ReturnType<typeof statementTotals>, portalLink: string | null = null): { subject: string; text: string } {
+export function statementEmail(
+  companyName: string,
+  customerName: string,
+  asOf: string,
+  totals: ReturnType<typeof statementTotals>,
+  portalLink: string | null = null,
+  credits: CreditTotal[] = [],
+): { subject: string; text: string } {
   const subject = `Statement of account from ${companyName} as of ${longDate(asOf)}`;
   const due = totals.length === 0 ? 'Nothing is due on your account.' : `Total due: ${totals.map((t) => formatMoney(t.total_due, t.currency)).join(' and ')}.`;
-  const text = [`Hello ${customerName},`, '', `Please find attached your statement of account as of ${longDate(asOf)}.`, due, '', 'If anything on it does not match your records, reply to this email and we will look into it.', '', ...(portalLink ? [portalLinkLine(portalLink), ''] : []), `Thank you,`, companyName].join('\n');
+  // With credits the PDF's amount due is the total less them: the message says the same.
+  const net = netBalances(totals.map((t) => ({ currency: t.currency, open: t.total_due })), credits);
+  const after = credits.length
+    ? `Credits on your account: ${credits.map((c) => formatMoney(c.credits, c.currency)).join(' and ')}; ${net.map((n) => (n.net >= 0 ? `amount due ${formatMoney(n.net, n.currency)}` : `${formatMoney(-n.net, n.currency)} in your favour`)).join(' and ')}.`
+    : null;
+  const text = [`Hello ${customerName},`, '', `Please find attached your statement of account as of ${longDate(asOf)}.`, due, ...(after ? [after] : []), '', 'If anything on it does not match your records, reply to this email and we will look into it.', '', ...(portalLink ? [portalLinkLine(portalLink), ''] : []), `Thank you,`, companyName].join('\n');
   return { subject, text };
 }
 
@@ -245,7 +258,7 @@ export async function sendStatementsJob(job: Job, ctx: JobContext): Promise<void
       continue;
     }
     const { pdf, fileName, data } = await statementPdf(engine.db, job.company_id, item.customer_id, { asOf: run.as_of }, todayOf(engine.clock));
-    const email = statementEmail(companyName, item.name, run.as_of, statementTotals(data.invoices, run.as_of), await mintLinkForEmail(engine, job.company_id, item.customer_id));
+    const email = statementEmail(companyName, item.name, run.as_of, statementTotals(data.invoices, run.as_of), await mintLinkForEmail(engine, job.company_id, item.customer_id), data.credits.totals);
     const messageId = `<statement-${item.id}@${connection.from_email.split('@')[1] ?? 'ardesk.local'}>`;
     try {
       const message = { to: to.join(', '), subject: email.subject, text: email.text, messageId, attachments: [{ filename: fileName, content: pdf, contentType: 'application/pdf' }] };

@@ -1,13 +1,16 @@
 /**
  * A customer's credits over the real API and a real SQLite file: an invoice paid more than its
  * total and the unapplied cash of a bank credit (a camt.053 imported and applied) appear on the
- * customer's credits, its statement (PDF through pdftotext, and CSV) and its portal page, each
- * with where it came from and the balance net of them; an undone application's cash and another
- * company's credits do not.
+ * customer's credits, its statement (PDF through pdftotext, CSV, the message it is sent with) and
+ * its portal page, each with where it came from and the balance net of them; an undone
+ * application's cash and another company's credits do not.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { camt053, type CamtEntry } from '../../core/bench/camt';
+import { statementTotals } from '../../core/documents/draw-statement';
+import { statementEmail } from '../../core/documents/send';
 import { createApp } from '../../core/http/app';
+import { customerCredits } from '../../core/payments/credits';
 import { call, useApiWorkspace } from '../support/api';
 import { type Ledger, ledger } from '../support/ledger-fixtures';
 import { pdfText } from '../support/pdf';
@@ -107,6 +110,15 @@ describe('customer credits', () => {
     expect(html).toContain('Unapplied payment (ref. K1) from Robert Kim');
     expect(html).toMatch(/<dt>Credits<\/dt><dd>\$191\.04<\/dd>/);
     expect(html).toMatch(/<dt>To pay after credits<\/dt><dd>\$108\.96<\/dd>/);
+  });
+
+  it('the message a statement is sent with gives the amount due net of the credits, as the PDF does', async () => {
+    await credits();
+    const { totals } = await customerCredits(w.engine.db, w.company, kim, '2026-11-23');
+    const due = statementTotals([{ invoice_number: 'INV-10063', invoice_date: '2026-10-02', due_date: '2026-11-01', currency: 'USD', total_amount: 30_000, paid: 0, open: 30_000 }], '2026-11-23');
+    expect(statementEmail('Acme Supply', 'Robert Kim', '2026-11-23', due, null, totals).text).toContain('Total due: $300.00.\nCredits on your account: $191.04; amount due $108.96.');
+    expect(statementEmail('Acme Supply', 'Robert Kim', '2026-11-23', due, null, [{ currency: 'USD', credits: 40_000 }]).text).toContain('Credits on your account: $400.00; $100.00 in your favour.');
+    expect(statementEmail('Acme Supply', 'Robert Kim', '2026-11-23', due).text).not.toContain('Credits');
   });
 
   it('a statement with no credits keeps its total due alone', async () => {
