@@ -54,21 +54,30 @@ export function supersedeReason(fact: Fact): string {
  * Whether the fact makes the open proposal wrong. A promise, dispute or payment on an invoice
  * withdraws that invoice's proposals (a promise or dispute on the account withdraws all of the
  * customer's); a reply withdraws everything but the answer to that very reply, since the collector
- * answers the customer before chasing them.
+ * answers the customer before chasing them. A fact that takes an invoice out of the chase (a
+ * promise, a dispute, such a label, paid in full) also withdraws the email or call on the customer
+ * that lists it: the next refresh proposes one for the others (a task, such as a review of old
+ * balances, stays).
  */
 export function isSuperseded(fact: Fact, proposal: OpenProposal): boolean {
   switch (fact.kind) {
     case 'promise':
     case 'dispute':
-      return fact.invoiceId === null || proposal.invoiceId === fact.invoiceId;
+      return fact.invoiceId === null || proposal.invoiceId === fact.invoiceId || chaseListing(proposal, fact.invoiceId);
     case 'payment':
+      return proposal.invoiceId === fact.invoiceId || (fact.paidInFull && chaseListing(proposal, fact.invoiceId));
     case 'label':
-      return proposal.invoiceId === fact.invoiceId;
+      return proposal.invoiceId === fact.invoiceId || chaseListing(proposal, fact.invoiceId);
     case 'reply':
       return !(proposal.triggerKey ?? '').startsWith(`reply_received:${fact.communicationId}`);
     case 'contact':
       return contactAnswers(fact.invoiceIds, proposal);
   }
+}
+
+/** An email or call on the customer as a whole whose list names the invoice. */
+function chaseListing(proposal: OpenProposal, invoiceId: string): boolean {
+  return proposal.invoiceId === null && proposal.actionType !== 'task' && (proposal.listedInvoiceIds ?? []).includes(invoiceId);
 }
 
 /**

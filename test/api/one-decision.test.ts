@@ -129,6 +129,22 @@ describe('one decision per invoice', () => {
     }
   });
 
+  it('a dispute on one invoice of a decision on the customer withdraws it at once; the refresh proposes one for the others', async () => {
+    const g = await customerOwingTwo();
+    const three = await addInvoice(w.engine, w.company, g.customer, { number: 'INV-3', total: 150_000, dueDate: '2026-11-03' });
+    await refreshIntelligence(w.engine, w.company);
+    // No phone on file: the statement email alone, listing the three.
+    const before = await openOn(three);
+    expect(before.map((a) => a.trigger_key)).toEqual([expect.stringMatching(/^statement:.*:without:call$/)]);
+    expect((await w.api('POST', w.path('/disputes'), { invoice_id: three, reason: 'Charged twice' })).status).toBe(201);
+    for (const a of before) expect((await w.api('GET', w.path(`/actions/${a.id}`))).body.approval_log.at(-1).reason).toBe('superseded: disputed by the customer on November 23, 2026');
+    await refreshIntelligence(w.engine, w.company);
+    const after = (await openOn(g.one)).filter((a) => a.trigger_key?.startsWith('statement:') && !a.trigger_key.includes(':alt:'));
+    expect(after).toHaveLength(1);
+    const listed = (await w.api('GET', w.path(`/actions/${after[0].id}`))).body.listed_invoices.map((i: { invoice_number: string }) => i.invoice_number);
+    expect(listed).toEqual(['INV-1', 'INV-2']);
+  });
+
   it('a statement that went out withdraws the engine’s proposals to chase its invoices, with the reason; a task stays', async () => {
     const g = await customerOwingTwo();
     await refreshIntelligence(w.engine, w.company);

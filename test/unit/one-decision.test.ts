@@ -142,6 +142,32 @@ describe('one decision per invoice', () => {
   });
 });
 
+describe('a fact that takes an invoice out of the chase withdraws the decision on the customer listing it', () => {
+  const merged = { invoiceId: null, actionType: 'call' as const, triggerKey: 'call_customer:cust-1:x', listedInvoiceIds: ['inv-1', 'inv-2'] };
+  const on = (fact: Parameters<typeof isSuperseded>[0]) => isSuperseded(fact, merged);
+
+  it('a promise, a dispute, such a label or a payment in full on one of its invoices; not a part payment, not another invoice', () => {
+    expect(on({ kind: 'promise', customerId: 'cust-1', invoiceId: 'inv-2', date: '2026-12-04' })).toBe(true);
+    expect(on({ kind: 'dispute', customerId: 'cust-1', invoiceId: 'inv-1', on: TODAY })).toBe(true);
+    expect(on({ kind: 'label', customerId: 'cust-1', invoiceId: 'inv-1', label: 'Disputed', on: TODAY })).toBe(true);
+    expect(on({ kind: 'payment', customerId: 'cust-1', invoiceId: 'inv-1', paidInFull: true, on: TODAY })).toBe(true);
+    // A part payment leaves the invoice in the list: its decision stands (withdrawn, the same list would never be proposed again).
+    expect(on({ kind: 'payment', customerId: 'cust-1', invoiceId: 'inv-1', paidInFull: false, on: TODAY })).toBe(false);
+    expect(on({ kind: 'dispute', customerId: 'cust-1', invoiceId: 'inv-9', on: TODAY })).toBe(false);
+    // A review of old balances is a task: it stays.
+    expect(isSuperseded({ kind: 'dispute', customerId: 'cust-1', invoiceId: 'inv-1', on: TODAY }, { ...merged, actionType: 'task', triggerKey: 'old_balances:cust-1:inv-2' })).toBe(false);
+  });
+
+  it('and the next refresh proposes one decision for the others', () => {
+    const three = [invoice('inv-1'), invoice('inv-2'), invoice('inv-3', { disputed: true })];
+    const first = propose(customer([invoice('inv-1'), invoice('inv-2'), invoice('inv-3')])).proposals;
+    const withdrawn = first.map((p, i) => action({ id: `p${i}`, status: 'cancelled', triggerKey: p.triggerKey, actionType: p.actionType, listedInvoiceIds: p.metadata.invoice_ids as string[] }));
+    const after = propose(customer(three, withdrawn)).proposals;
+    expect(after.filter((p) => p.invoiceId === null).map((p) => p.metadata.invoice_ids)).toEqual([['inv-1', 'inv-2'], ['inv-1', 'inv-2']]);
+    expect(after.filter((p) => p.invoiceId === 'inv-3').map((p) => p.triggerKey)).toEqual(['dispute:inv-3']);
+  });
+});
+
 describe('an email of ours withdraws the proposals it answers', () => {
   const fact = { kind: 'contact' as const, customerId: 'cust-1', invoiceIds: ['inv-1'], on: TODAY };
 
