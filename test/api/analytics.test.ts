@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
 import { createApp } from '../../core/http/app';
+import { forecastAccuracyInsight, loadAccuracyHistory } from '../../core/intelligence/forecast-accuracy';
 import { refreshIntelligence } from '../../core/intelligence/runner';
 import { addCompany, addUser, type App, call, loginAs } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
@@ -210,7 +211,7 @@ describe('AR aging and the cash flow forecast', () => {
     const { accuracy } = await forecast();
     // The last payment is Monday Nov 16 (S-40); the last forecast replayed is the last Monday with a
     // week of cash after it known (Nov 9), the first 12 weeks before (Aug 17).
-    expect(accuracy).toMatchObject({ weeks: 13, from: '2026-08-17', to: '2026-11-15' });
+    expect(accuracy).toMatchObject({ weeks: 13, from: '2026-08-17', to: '2026-11-15', reason: null });
     expect(accuracy.horizons.map((h: { horizon_weeks: number; weeks: number }) => [h.horizon_weeks, h.weeks])).toEqual([
       [1, 13],
       [2, 12],
@@ -240,6 +241,10 @@ describe('AR aging and the cash flow forecast', () => {
     const row = engine.database.sqlite.prepare("SELECT payload_json FROM insights WHERE company_id = ? AND insight_type = 'portfolio_forecast_accuracy' AND valid_to IS NULL").get(other) as { payload_json: string };
     expect(JSON.parse(row.payload_json)).toMatchObject({ weeks: 0, from: null, to: null, reason: expect.stringMatching(/^Too little history/) });
     expect(JSON.parse(row.payload_json).horizons.every((h: { wape: number | null }) => h.wape === null)).toBe(true);
+    // A ledger larger than the replay reads is not measured, and says so.
+    expect(loadAccuracyHistory(engine, steadyCo, 42)).not.toBeNull();
+    expect(loadAccuracyHistory(engine, steadyCo, 41)).toBeNull();
+    expect(forecastAccuracyInsight(steadyCo, 'Steady Books', null).payload).toMatchObject({ weeks: 0, horizons: [], reason: 'Not measured: more than 100,000 invoices in the weeks replayed and the year before them' });
   });
 
   it('the forecast reads the inflows the full refresh kept per customer and week: the same answer as from the predictions, and a customer paid in full leaves it at once', async () => {

@@ -33,10 +33,15 @@ describe("the forecast's accuracy in words", () => {
 
   it('says when it is not measured yet, or cannot be', () => {
     expect(accuracyWords(null)).toMatchObject({ headline: 'Not measured yet', rows: [] });
-    const empty = accuracyWords({ weeks: 0, from: null, to: null, horizons: [horizon(1, 0, null, null, null, null)] });
-    expect(empty).toMatchObject({ headline: 'Too little history to measure', rows: [] });
+    // The server's reason, as it says it (too little history, or a ledger larger than the replay reads).
+    const empty = accuracyWords({ weeks: 0, from: null, to: null, horizons: [horizon(1, 0, null, null, null, null)], reason: 'Too little history: the forecast is measured from 8 weeks after the first invoice' });
+    expect(empty).toEqual({ headline: 'Not measured', lines: ['Too little history: the forecast is measured from 8 weeks after the first invoice.'], rows: [] });
     // No cash came in over the weeks measured: no share to give.
-    expect(accuracyWords({ weeks: 3, from: '2026-01-05', to: '2026-01-25', horizons: [horizon(1, 3, null, null, null, null)] }).headline).toBe('Too little history to measure');
+    expect(accuracyWords({ weeks: 3, from: '2026-01-05', to: '2026-01-25', horizons: [horizon(1, 3, null, null, null, null)], reason: null })).toEqual({
+      headline: 'Not measured',
+      lines: ['No payment came in over the weeks measured.'],
+      rows: [],
+    });
   });
 });
 
@@ -46,6 +51,7 @@ describe('the insight in the feed', () => {
     const words = describeInsight({ insight_type: 'portfolio_forecast_accuracy', payload_json: payload, evidence: [{ fact: 'Weeks of forecasts replayed', value: 13, source: 'payment_history' }] });
     expect(words).toMatchObject({ kind: 'How good the cash forecast is', title: 'Cash forecast: a week ahead: off by 15% of cash in', severity: null });
     expect(words.lines).toEqual(accuracyWords(payload).lines);
-    expect(describeInsight({ insight_type: 'portfolio_forecast_accuracy', payload_json: { weeks: 0, from: null, to: null, horizons: [], reason: 'Too little history' } }).title).toBe('Cash forecast: too little history to measure');
+    const unmeasured = describeInsight({ insight_type: 'portfolio_forecast_accuracy', payload_json: { weeks: 0, from: null, to: null, horizons: [], reason: 'Not measured: more than 100,000 invoices in the weeks replayed and the year before them' } });
+    expect(unmeasured).toMatchObject({ title: 'Cash forecast: not measured', lines: ['Not measured: more than 100,000 invoices in the weeks replayed and the year before them.'] });
   });
 });

@@ -2314,6 +2314,8 @@ export interface components {
        * @example 2026-11-23
        */
       to: string | null;
+      /** @description Why nothing was measured (too little history, or a ledger larger than the replay reads), in words; null when something was */
+      reason: string | null;
       horizons: ({
           horizon_weeks: number;
           weeks: number;

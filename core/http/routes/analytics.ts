@@ -127,6 +127,7 @@ const ForecastAccuracySchema = z
     weeks: z.number().int().openapi({ description: 'Weeks whose next week was forecast and scored; 0: too little history' }),
     from: DateString.nullable().openapi({ description: 'The first forecast replayed' }),
     to: DateString.nullable().openapi({ description: 'The end of the last week scored' }),
+    reason: z.string().nullable().openapi({ description: 'Why nothing was measured (too little history, or a ledger larger than the replay reads), in words; null when something was' }),
     horizons: z.array(
       z.object({
         horizon_weeks: z.number().int(),

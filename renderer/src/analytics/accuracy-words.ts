@@ -18,6 +18,8 @@ export interface AccuracyFigures {
   from: string | null;
   to: string | null;
   horizons: HorizonFigures[];
+  /** The server's words for why nothing was measured. */
+  reason?: string | null;
 }
 
 export interface AccuracyRow {
@@ -51,7 +53,7 @@ export function accuracyWords(a: AccuracyFigures | null): AccuracyWords {
   }
   const next = a.horizons.find((h) => h.horizon_weeks === 1);
   if (a.weeks === 0 || !next || next.wape === null) {
-    return { headline: 'Too little history to measure', lines: ['The forecast is measured from 8 weeks after the first invoice, once a week of payments after it is known.'], rows: [] };
+    return { headline: 'Not measured', lines: [a.reason ? `${a.reason}.` : 'No payment came in over the weeks measured.'], rows: [] };
   }
   const month = a.horizons.find((h) => h.horizon_weeks === 4 && h.wape !== null);
   const period = a.from && a.to ? ` (${formatDate(a.from)} – ${formatDate(a.to)})` : '';
