@@ -38,7 +38,10 @@ export function runLedgerJob(job: LedgerJob, onChunk: (chunk: LedgerChunk) => vo
   const replica = job.replica ? new TriggerReplica() : null;
   const sink: LedgerSink = replica
     ? {
-        customer: (row) => packer.customer(row),
+        customer(row) {
+          packer.customer(row);
+          replica.customer(row);
+        },
         contact: (row) => packer.contact(row),
         location: (row) => packer.location(row),
         invoiceLabel: (row) => packer.invoiceLabel(row),

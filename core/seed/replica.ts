@@ -9,7 +9,7 @@ import type { CustomerInvoiceTotalsTable, InvoiceDueTotalsTable } from '../db/sc
 import type { InvoiceRow, PaymentRow } from './ledger';
 
 /**
- * The insert triggers the bulk path replaces (migrations 0001, 0003, 0004, 0050, 0097, 0098). Each one's upsert is
+ * The insert triggers the bulk path replaces (migrations 0001, 0003, 0004, 0050, 0097, 0098, 0470). Each one's upsert is
  * replayed below with the same key and the same merge, once per key with the summed values. A
  * trigger not named here stays in place and fires as usual: slower, never wrong.
  */
@@ -22,6 +22,8 @@ export const REPLACED_TRIGGERS = [
   'invoices_paid_lateness_insert',
   'invoices_issue_totals_insert',
   'payments_issue_totals_insert',
+  'invoices_team_book_insert',
+  'payments_team_book_insert',
 ] as const;
 export type ReplacedTrigger = (typeof REPLACED_TRIGGERS)[number];
 
@@ -59,6 +61,13 @@ export interface ReplicaState {
   /** The last invoice and its issue key: the ledger writes each invoice's payments right after it. */
   lastInvoiceId: string | null;
   lastIssueKey: number;
+  /** Per customer, the code of its AR owner ('' for none): the team books (0470) are per owner. */
+  owners: Map<string, number>;
+  /** The team books: per (owner, day) key [sales, collected, receivable]; per (due date, owner, day) key the receivable. */
+  teamDays: Map<number, [number, number, number]>;
+  teamDues: Map<number, number>;
+  /** The last invoice as its payments count in the team books: its owner and due date codes, its date, whether its receivable is kept. */
+  lastTeam: { owner: number; due: number; invoiceDate: string; regular: boolean };
 }
 
 /** Codes stay below this, so a key of four codes stays an exact integer (4 x 12 bits). */
@@ -77,6 +86,10 @@ function emptyReplicaState(): ReplicaState {
     paymentIssueTotals: new Map(),
     lastInvoiceId: null,
     lastIssueKey: 0,
+    owners: new Map(),
+    teamDays: new Map(),
+    teamDues: new Map(),
+    lastTeam: { owner: 0, due: 0, invoiceDate: '', regular: false },
   };
 }
 
@@ -114,8 +127,37 @@ export class TriggerReplica {
     return day;
   }
 
+  /** A customer's AR owner, for its invoices' team book. */
+  customer(r: { id: string; ar_owner_id: string | null }): void {
+    this.state.owners.set(r.id, this.code(r.ar_owner_id ?? ''));
+  }
+
+  private teamDay(owner: number, day: string, sales: number, collected: number, receivable: number): void {
+    const key = owner * CODE_SPACE + this.code(day);
+    const row = this.state.teamDays.get(key);
+    if (row) {
+      row[0] += sales;
+      row[1] += collected;
+      row[2] += receivable;
+    } else {
+      this.state.teamDays.set(key, [sales, collected, receivable]);
+    }
+  }
+
+  private teamDue(due: number, owner: number, day: string, receivable: number): void {
+    const key = (due * CODE_SPACE + owner) * CODE_SPACE + this.code(day);
+    this.state.teamDues.set(key, (this.state.teamDues.get(key) ?? 0) + receivable);
+  }
+
   invoice(r: InvoiceRow): void {
     const { state: s } = this;
+    // The team book (0470): its total as sales, and as receivable when regular (regular() there).
+    const owner = s.owners.get(r.customer_id);
+    if (owner === undefined) throw new Error(`bulk load: invoice ${r.id} comes before its customer`);
+    const regular = r.total_amount > 0 && (r.closing_reason === null || r.closing_reason === 'paid');
+    this.teamDay(owner, r.invoice_date, r.total_amount, 0, regular ? r.total_amount : 0);
+    if (regular) this.teamDue(this.code(r.due_date), owner, r.invoice_date, r.total_amount);
+    s.lastTeam = { owner, due: this.code(r.due_date), invoiceDate: r.invoice_date, regular };
     const state = r.closing_reason ?? 'open';
     const due = this.code(r.due_date);
     const dueKey = due * CODE_SPACE + this.code(state);
@@ -169,6 +211,13 @@ export class TriggerReplica {
       if (r.invoice_id !== s.lastInvoiceId) throw new Error(`bulk load: payment ${r.id} does not follow its invoice`);
       const key = s.lastIssueKey * CODE_SPACE + date;
       s.paymentIssueTotals.set(key, (s.paymentIssueTotals.get(key) ?? 0) + r.amount);
+      const t = s.lastTeam;
+      this.teamDay(t.owner, r.payment_date, 0, r.amount, 0);
+      if (t.regular) {
+        const day = r.payment_date > t.invoiceDate ? r.payment_date : t.invoiceDate;
+        this.teamDay(t.owner, day, 0, 0, -r.amount);
+        this.teamDue(t.due, t.owner, day, -r.amount);
+      }
     }
     const key = (date * CODE_SPACE + this.code(r.status)) * CODE_SPACE + this.code(r.payment_method);
     const p = s.payments.get(key);
@@ -245,6 +294,19 @@ export class TriggerReplica {
          ON CONFLICT (company_id, invoice_date, due_date, written_off, payment_date) DO UPDATE SET amount = amount + excluded.amount`,
       );
       for (const [key, amount] of this.state.paymentIssueTotals) upsert.run(companyId, ...keyParts(key, 4).map((c) => this.state.names[c]), amount);
+    }
+    // The two team book triggers are set aside together (both exist from 0470 on).
+    if (triggers.has('invoices_team_book_insert') && triggers.has('payments_team_book_insert')) {
+      const day = sqlite.prepare(
+        `INSERT INTO team_book_days (company_id, owner_id, day, sales, collected, receivable) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (company_id, owner_id, day) DO UPDATE SET sales = sales + excluded.sales, collected = collected + excluded.collected, receivable = receivable + excluded.receivable`,
+      );
+      for (const [key, [sales, collected, receivable]] of this.state.teamDays) day.run(companyId, ...keyParts(key, 2).map((c) => this.state.names[c]), sales, collected, receivable);
+      const due = sqlite.prepare(
+        `INSERT INTO team_book_dues (company_id, due_date, owner_id, day, receivable) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (company_id, due_date, owner_id, day) DO UPDATE SET receivable = receivable + excluded.receivable`,
+      );
+      for (const [key, receivable] of this.state.teamDues) due.run(companyId, ...keyParts(key, 3).map((c) => this.state.names[c]), receivable);
     }
     if (triggers.has('invoices_fts_insert')) {
       // The full-text rows are keyed by invoices.seq, known only once the rows are in.

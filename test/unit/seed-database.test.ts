@@ -92,7 +92,7 @@ describe('the bulk path', () => {
     await seedDatabase(bulk, { demo: true, invoices: 6_000, customers: 700, seed: 3, bulk: true });
     await seedDatabase(worker, { demo: true, invoices: 6_000, customers: 700, seed: 3, bulk: true, worker: true });
     const left = dump(normal, RANDOM_BY_DESIGN);
-    for (const table of ['invoice_due_totals', 'customer_invoice_totals', 'customer_open_totals', 'payment_day_totals', 'customer_paid_lateness', 'invoice_issue_totals', 'payment_issue_totals', 'invoices', 'payments', 'invoice_labels', 'communications']) {
+    for (const table of ['invoice_due_totals', 'customer_invoice_totals', 'customer_open_totals', 'payment_day_totals', 'customer_paid_lateness', 'invoice_issue_totals', 'payment_issue_totals', 'team_book_days', 'team_book_dues', 'invoices', 'payments', 'invoice_labels', 'communications']) {
       expect(left[table].length, table).toBeGreaterThan(0);
     }
     for (const other of [bulk, worker]) {
