@@ -13,9 +13,9 @@ import { newId } from '../ids';
 import { invoiceTotals, SETTLED_STATUSES } from '../payments/balance';
 import { normalizePaymentMethod, normalizePaymentType, settledStatus } from '../payments/rules';
 import { withdrawProposals } from '../supersede/withdraw';
-import { type ApplicationEntry, learnAccount, paymentMethodOf } from './apply';
+import { type ApplicationEntry, learnAccount, NOT_INDEXED_COMPANY, paymentMethodOf } from './apply';
 import { normalizeAccount } from './keys';
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { BankApplicationsTable, BankTransactionsTable, ClosingReason, PaymentsTable } from '../db/schema';
 
 export interface AutomaticApplication {
@@ -53,7 +53,7 @@ export async function applyAutomatic(tx: CommandTx, scope: Scope, batch: Automat
     const rows = await tx.db
       .selectFrom('invoices')
       .select(['id', 'customer_id', 'balance', 'currency', 'closing_reason', 'total_amount', 'closed_date'])
-      .where('company_id', '=', companyId)
+      .where(NOT_INDEXED_COMPANY, '=', companyId)
       .where('id', 'in', part)
       .execute();
     for (const r of rows) invoices.set(r.id, { ...r });
@@ -155,9 +155,10 @@ export async function applyAutomatic(tx: CommandTx, scope: Scope, batch: Automat
       .selectFrom('actions')
       .select('invoice_id')
       .distinct()
-      .where('company_id', '=', companyId)
+      // By the invoice index: the company's and the status's would walk every open proposal of the company.
+      .where(NOT_INDEXED_COMPANY, '=', companyId)
       .where('invoice_id', 'in', part)
-      .where('status', 'in', ['proposed', 'scheduled'])
+      .where(sql<string>`+status`, 'in', ['proposed', 'scheduled'])
       .where('is_ai_recommended', '=', 1)
       .where('deleted_at', 'is', null)
       .execute();
