@@ -1,32 +1,41 @@
 /**
  * `npm run bench:cash`: cash application at scale (issue 38). A ledger of 1,000,000 invoices over
- * 50,000 customers (`ardesk seed --demo`, or `--db` a seeded copy), the real server started on it
- * in this process and left to finish its start-up jobs; then a 10,000-entry camt.053 written from
- * the ledger's open invoices (references exact, typed and RF, several invoices in one credit,
- * partial payments, payer names only, noise, debits) is uploaded over real HTTP. Measured: the
- * upload's answer (read, stored, matched, applied) against the 10 s target; the Cash page's first
- * data (the first page of credits to review) against 1 s; and meanwhile an unrelated request (an
- * invoice page) sent every 50 ms, its p99 against 100 ms, with the event loop's longest wait.
+ * 50,000 customers (`ardesk seed --demo`, or `--db` a seeded copy); the real server (`ardesk
+ * serve`) started on it in a process of its own and left to finish its start-up jobs; then a
+ * 10,000-entry camt.053 written from the ledger's open invoices (references exact, typed and RF,
+ * several invoices in one credit, partial payments, payer names only, noise, debits) is uploaded
+ * over real HTTP from this process. Measured from here, over HTTP:
+ * - the upload's answer (read, stored, matched, applied) against the 10 s target;
+ * - an unrelated request (an invoice page) sent every 50 ms while the import runs, its p99 against
+ *   100 ms, and the same request on the idle server first, as the machine's reference;
+ * - the Cash page's first data (what the page asks for when it opens: the statements, the first
+ *   page of credits to review and the count of each state, in parallel as a browser sends them)
+ *   against 1 s: once while the import runs and ten times after it.
+ * `--profile DIR` runs the server with `node --cpu-prof` (profiles written into DIR when it stops).
  *
- *   npm run bench:cash -- [--invoices N --customers M] [--entries E] [--db SEEDED.sqlite] [--keep]
+ *   npm run bench:cash -- [--invoices N --customers M] [--entries E] [--db SEEDED.sqlite] [--profile DIR] [--keep]
  */
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 import { invoiceRf } from '../rf';
 import { createRng } from '../seed/random';
-import { openEngine } from '../runtime/engine';
-import { startRuntime } from '../runtime/server';
 import { type CamtEntry, camt053 } from './camt';
-import { keepAliveAgent, stats, timedRequest } from './http';
+import { keepAliveAgent, type Stats, stats, timedRequest } from './http';
 import { waitForSettledJobs } from './settle';
 
 const TARGETS = { importSeconds: 10, firstPageMs: 1000, probeP99Ms: 100 };
 const BIN = resolve(__dirname, '../cli/bin.cjs');
 const PROBE_EVERY_MS = 50;
+const IDLE_PROBE_SECONDS = 10;
+/** The states the Cash page counts when it opens (renderer/src/cash/words.ts). */
+/** When the Cash page is opened during the import: mid-matching for a 10,000-entry file. */
+const IMPORT_PAGE_AFTER_MS = 3000;
+const PAGE_STATES = ['suggested', 'unmatched', 'applied', 'ignored', 'debit'];
 
 interface Open {
   id: string;
@@ -83,8 +92,88 @@ function statementFrom(open: Open[], count: number): string {
   return camt053({ id: 'BENCH-CASH', iban: 'US00BENCH000000000001', currency: 'USD', from: '2026-11-01', to: '2026-11-20', opening_cents: 0, entries });
 }
 
+interface Server {
+  url: string;
+  child: ChildProcess;
+  /** Why it stopped, when it stopped before the bench asked it to. */
+  died: () => string | null;
+}
+
+/** `ardesk serve` on the file in a child process, once it listens. */
+function startServer(file: string, profileDir: string | undefined): Promise<Server> {
+  const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--db', file, '--port', '0', '--reply-minutes', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let died: string | null = null;
+  child.on('exit', (code, signal) => {
+    died = `the server exited (${signal ?? code}) during the bench`;
+  });
+  createInterface({ input: child.stderr! }).on('line', (line) => console.error(`  server: ${line}`));
+  return new Promise((resolveStart, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /listening on (http:\/\/\S+)/.exec(line);
+      if (m) resolveStart({ url: m[1], child, died: () => died });
+    });
+  });
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+interface Probed {
+  waits: number[];
+  failures: string[];
+}
+
+/** The invoice page requested every PROBE_EVERY_MS until `until` settles (or for `seconds`), each wait recorded. */
+async function probe(url: string, headers: Record<string, string>, until: { done: () => boolean }): Promise<Probed> {
+  const agent = keepAliveAgent();
+  const waits: number[] = [];
+  const failures: string[] = [];
+  const started = performance.now();
+  for (let sent = 0; !until.done(); sent++) {
+    await sleep(started + sent * PROBE_EVERY_MS - performance.now());
+    const r = await timedRequest(agent, url, { headers }).catch((err: Error) => {
+      failures.push(`${((performance.now() - started) / 1000).toFixed(1)} s: ${err.message}`);
+      return null;
+    });
+    if (r && r.status !== 200) failures.push(`answered ${r.status}`);
+    else if (r) waits.push(r.ms);
+  }
+  agent.destroy();
+  return { waits, failures };
+}
+
+/** The Cash page's first data as the page asks for it: statements, the first page to review and each state's count, in parallel; ms until the last answer. */
+async function cashPageLoad(base: string, headers: Record<string, string>): Promise<number> {
+  const urls = [
+    `${base}/bank-statements`,
+    `${base}/bank-transactions?state=suggested&limit=50`,
+    ...PAGE_STATES.map((s) => `${base}/bank-transactions?state=${s}&limit=1`),
+  ];
+  const started = performance.now();
+  const answers = await Promise.all(urls.map((u) => fetch(u, { headers }).then(async (r) => ({ status: r.status, body: await r.text(), url: u }))));
+  const ms = performance.now() - started;
+  for (const a of answers) if (a.status !== 200) throw new Error(`${a.url} answered ${a.status}: ${a.body.slice(0, 200)}`);
+  return ms;
+}
+
+/** CPU seconds a process has used, all its threads (Linux /proc; clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const describe = (s: Stats, waits: number[]) => `median ${s.median.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${Math.max(...waits).toFixed(1)} ms (${waits.length} sent)`;
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { invoices: { type: 'string' }, customers: { type: 'string' }, entries: { type: 'string' }, db: { type: 'string' }, keep: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { invoices: { type: 'string' }, customers: { type: 'string' }, entries: { type: 'string' }, db: { type: 'string' }, profile: { type: 'string' }, keep: { type: 'boolean' } } });
   const invoices = Number(values.invoices ?? 1_000_000);
   const customers = Number(values.customers ?? 50_000);
   const count = Number(values.entries ?? 10_000);
@@ -92,87 +181,82 @@ async function main(): Promise<number> {
   const file = join(dir, 'bench.sqlite');
   try {
     if (values.db) {
-      copyFileSync(values.db, file);
+      for (const suffix of ['', '-wal', '.key']) if (existsSync(values.db + suffix)) copyFileSync(values.db + suffix, file + suffix);
       console.log(`copied ${values.db}`);
     } else {
       console.log(`seeding ${invoices.toLocaleString('en-US')} invoices over ${customers.toLocaleString('en-US')} customers into ${file}`);
       const seed = spawnSync(process.execPath, [BIN, 'seed', '--db', file, '--demo', '--invoices', String(invoices), '--customers', String(customers)], { stdio: 'inherit' });
       if (seed.status !== 0) throw new Error(`ardesk seed exited with ${seed.status}`);
     }
-    const engine = await openEngine({ file, checkpointInBackground: true });
+    const bench = new Database(file);
     // The demo's mailbox points at 127.0.0.1:2525: whatever listens there on this machine is not the bench's business.
-    engine.database.sqlite.prepare('UPDATE email_connections SET is_active = 0').run();
-    const runtime = await startRuntime(engine, { port: 0, host: '127.0.0.1', jobPollMs: 200, replyReadIntervalMs: 0 });
+    bench.prepare('UPDATE email_connections SET is_active = 0').run();
+    const server = await startServer(file, values.profile && resolve(values.profile));
     try {
-      console.log('waiting for the server start-up jobs (the first intelligence refresh)');
+      console.log(`server listening on ${server.url}; waiting for its start-up jobs (the first intelligence refresh)`);
       const settled = await waitForSettledJobs(file);
       console.log(`settled after ${settled.toFixed(0)} s`);
-      const company = (engine.database.sqlite.prepare(`SELECT id FROM companies WHERE name = 'Acme Industrial Supply'`).get() as { id: string }).id;
-      const open = engine.database.sqlite
+      const company = (bench.prepare(`SELECT id FROM companies WHERE name = 'Acme Industrial Supply'`).get() as { id: string }).id;
+      const open = bench
         .prepare(
           `SELECT i.id, i.invoice_number AS number, i.customer_id, c.name, i.balance FROM invoices i JOIN customers c ON c.id = i.customer_id
            WHERE i.company_id = ? AND i.closing_reason IS NULL AND i.balance > 0 AND i.seq % 3 = 0 ORDER BY i.customer_id LIMIT ?`,
         )
         .all(company, count * 2) as Open[];
+      bench.close();
       const xml = statementFrom(open, count);
       console.log(`statement: ${count.toLocaleString('en-US')} entries, ${(xml.length / 1e6).toFixed(1)} MB of camt.053 over ${open.length.toLocaleString('en-US')} open invoices`);
-      // Signed in after the statement is written: the server closes a keep-alive connection idle for 5 s.
-      const agent = keepAliveAgent();
-      const login = await timedRequest(agent, `${runtime.url}/api/v1/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
+      const login = await timedRequest(keepAliveAgent(), `${server.url}/api/v1/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo' }) });
       const headers = { authorization: `Token ${(JSON.parse(login.body.toString()) as { token: string }).token}` };
+      const base = `${server.url}/api/companies/${company}`;
+      const probeUrl = `${base}/invoices?limit=50`;
 
-      const probeUrl = `${runtime.url}/api/companies/${company}/invoices?limit=50`;
-      for (let n = 0; n < 5; n++) await timedRequest(agent, probeUrl, { headers });
-      const loop = monitorEventLoopDelay({ resolution: 10 });
-      const waits: number[] = [];
-      const failures: string[] = [];
+      const idleUntil = performance.now() + IDLE_PROBE_SECONDS * 1000;
+      const idle = await probe(probeUrl, headers, { done: () => performance.now() >= idleUntil });
+      const idleStats = stats(idle.waits);
+
       let importing = true;
-      const probing = (async () => {
-        const started = performance.now();
-        for (let sent = 0; importing; sent++) {
-          await sleep(started + sent * PROBE_EVERY_MS - performance.now());
-          const r = await timedRequest(agent, probeUrl, { headers }).catch((err: Error) => {
-            failures.push(`${((performance.now() - started) / 1000).toFixed(1)} s: ${err.message}`);
-            return null;
-          });
-          if (r && r.status !== 200) failures.push(`answered ${r.status}`);
-          else if (r) waits.push(r.ms);
-        }
-      })();
-      loop.enable();
+      const during = probe(probeUrl, headers, { done: () => !importing });
       const form = new FormData();
       form.append('file', new Blob([xml]), 'bench.xml');
       const started = performance.now();
-      const res = await fetch(`${runtime.url}/api/companies/${company}/bank-statements`, { method: 'POST', body: form, headers });
-      const summary = (await res.json()) as Record<string, unknown>;
+      const startedAt = Date.now();
+      const cpuBefore = cpuSeconds(server.child.pid!);
+      const upload = fetch(`${base}/bank-statements`, { method: 'POST', body: form, headers }).then(async (res) => ({ res, summary: (await res.json()) as Record<string, unknown> }));
+      // A collector opening the Cash page while the statement is being matched.
+      await sleep(IMPORT_PAGE_AFTER_MS);
+      const pageDuring = importing ? await cashPageLoad(base, headers) : null;
+      const { res, summary } = await upload;
       const importSeconds = (performance.now() - started) / 1000;
+      const answeredAt = Date.now();
+      const importCpu = cpuSeconds(server.child.pid!) - cpuBefore;
       importing = false;
-      await probing;
-      loop.disable();
+      const probed = await during;
       if (res.status !== 201) throw new Error(`the import answered ${res.status}: ${JSON.stringify(summary)}`);
-      const pageUrl = `${runtime.url}/api/companies/${company}/bank-transactions?state=suggested&limit=50`;
+      // Where the import's time went, from the server's own timestamps: the statement row is written when storing starts.
+      const reader = new Database(file, { readonly: true });
+      const storedAt = Date.parse((reader.prepare('SELECT created_at FROM bank_statements WHERE id = ?').get(summary.id) as { created_at: string }).created_at);
+      reader.close();
       const pages: number[] = [];
-      for (let n = 0; n < 10; n++) {
-        const r = await timedRequest(agent, pageUrl, { headers });
-        if (r.status !== 200) throw new Error(`the first page answered ${r.status}`);
-        pages.push(r.ms);
-      }
+      for (let n = 0; n < 10; n++) pages.push(await cashPageLoad(base, headers));
       const page = stats(pages);
-      const pageMax = Math.max(...pages);
-      const probe = stats(waits);
-      const probeMax = Math.max(...waits);
+      const pageMax = Math.max(...pages, pageDuring ?? 0);
+      const probe99 = stats(probed.waits);
+      const died = server.died();
       const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
       console.log(`\ncash application at ${invoices.toLocaleString('en-US')} invoices / ${customers.toLocaleString('en-US')} customers, ${count.toLocaleString('en-US')} entries:`);
       console.log(`  import (upload, read, store, match, apply): ${importSeconds.toFixed(1)} s (target <= ${TARGETS.importSeconds} s: ${verdict(importSeconds <= TARGETS.importSeconds)})`);
+      console.log(`    of which upload and reading the file ${((storedAt - startedAt) / 1000).toFixed(1)} s, storing, matching and applying ${((answeredAt - storedAt) / 1000).toFixed(1)} s; the server's CPU meanwhile ${importCpu.toFixed(1)} s (all its threads)`);
       console.log(`  entries: ${summary.credits} credits, ${summary.debits} debits; ${summary.applied} applied automatically, ${summary.suggested} suggested, ${summary.unmatched} unmatched`);
-      console.log(`  first page of credits to review: median ${page.median.toFixed(1)} ms, max ${pageMax.toFixed(1)} ms (target <= ${TARGETS.firstPageMs} ms: ${verdict(pageMax <= TARGETS.firstPageMs)})`);
-      console.log(`  an invoice page meanwhile (${waits.length} sent, every ${PROBE_EVERY_MS} ms): median ${probe.median.toFixed(1)} ms, p99 ${probe.p99.toFixed(1)} ms, max ${probeMax.toFixed(1)} ms (target p99 <= ${TARGETS.probeP99Ms} ms: ${verdict(probe.p99 <= TARGETS.probeP99Ms)})`);
+      console.log(`  the Cash page's first data (${PAGE_STATES.length + 2} requests): during the import ${pageDuring === null ? 'not asked (the import was over)' : `${pageDuring.toFixed(1)} ms`}; after it median ${page.median.toFixed(1)} ms, max ${Math.max(...pages).toFixed(1)} ms (target <= ${TARGETS.firstPageMs} ms: ${verdict(pageMax <= TARGETS.firstPageMs)})`);
+      console.log(`  an invoice page on the idle server (every ${PROBE_EVERY_MS} ms for ${IDLE_PROBE_SECONDS} s, the reference): ${describe(idleStats, idle.waits)}`);
+      console.log(`  the same during the import: ${describe(probe99, probed.waits)} (target p99 <= ${TARGETS.probeP99Ms} ms: ${verdict(probe99.p99 <= TARGETS.probeP99Ms)})`);
+      const failures = [...idle.failures, ...probed.failures];
       if (failures.length) console.log(`  probe requests that failed: ${failures.length} (${failures.slice(0, 3).join('; ')})`);
-      console.log(`  event loop's longest wait during the import: ${(loop.max / 1e6).toFixed(0)} ms`);
-      return !failures.length && importSeconds <= TARGETS.importSeconds && pageMax <= TARGETS.firstPageMs && probe.p99 <= TARGETS.probeP99Ms ? 0 : 1;
+      if (died) console.log(`  ${died}`);
+      return !failures.length && !died && importSeconds <= TARGETS.importSeconds && pageMax <= TARGETS.firstPageMs && probe99.p99 <= TARGETS.probeP99Ms ? 0 : 1;
     } finally {
-      await runtime.stop();
-      await engine.close();
+      await stopServer(server.child);
     }
   } finally {
     if (values.keep) console.log(`kept ${dir}`);
