@@ -1,7 +1,8 @@
 /**
  * Each AR owner's book from its sums per day (team_book_days and team_book_dues, kept by the
- * triggers of migration 0470) and the few invoices those leave out (closed as overpaid, by a credit
- * memo or written off), read one by one. Pure: the view reads the rows, this adds them up.
+ * triggers of migration 0470) and the few invoices those leave out (closed as overpaid, or by a
+ * credit memo or write-off after payments, or with no closing date), read one by one. Pure: the
+ * view reads the rows, this adds them up.
  */
 import { monthOf } from '../dates';
 

@@ -73,15 +73,15 @@ async function books(sqlite: Sqlite, companyId: string, range: { from: string; a
   const days = sqlite.prepare('SELECT owner_id AS owner, day, sales, collected, receivable FROM team_book_days WHERE company_id = ?').all(companyId) as BookDay[];
   const dues = sqlite.prepare('SELECT owner_id AS owner, due_date AS due, day, receivable FROM team_book_dues WHERE company_id = ? AND due_date >= ?').all(companyId, range.asOf) as BookDue[];
   await yieldToEventLoop();
-  // Closed after the opening (a week of closing dates per read, the event loop handed back between),
-  // or with no closing date: ranges of the covering invoices_closed_irregular. Payments are looked up
-  // only for the invoices that have some.
+  // Closed after the opening with something paid (the days hold those with nothing paid), a week of
+  // closing dates per read with the event loop handed back between, or with no closing date: ranges
+  // of the covering invoices_closed_irregular.
   const leftOut = sqlite.prepare(
     `SELECT i.id, coalesce(c.ar_owner_id, '') AS owner, i.invoice_date, i.due_date, i.closed_date, i.total_amount, p.payment_date, p.amount
      FROM invoices i INDEXED BY invoices_closed_irregular JOIN customers c ON c.id = i.customer_id
-     LEFT JOIN payments p ON i.paid_amount <> 0 AND p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL')
+     LEFT JOIN payments p ON p.invoice_id = i.id AND p.status IN ('PAID','PARTIAL')
      WHERE i.company_id = :company AND i.closing_reason IN ('overpaid','credit_memo','written_off') AND i.total_amount > 0
-       AND i.closed_date > :after AND i.closed_date <= :until AND i.invoice_date <= :asOf`,
+       AND i.closed_date > :after AND i.closed_date <= :until AND i.invoice_date <= :asOf AND i.paid_amount <> 0`,
   );
   const undated = sqlite.prepare(
     `SELECT i.id, coalesce(c.ar_owner_id, '') AS owner, i.invoice_date, i.due_date, i.closed_date, i.total_amount, p.payment_date, p.amount

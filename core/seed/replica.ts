@@ -151,12 +151,18 @@ export class TriggerReplica {
 
   invoice(r: InvoiceRow): void {
     const { state: s } = this;
-    // The team book (0470): its total as sales, and as receivable when regular (regular() there).
+    // The team book (0470): its total as sales, and as receivable as regular() and closedUnpaid() there say.
     const owner = s.owners.get(r.customer_id);
     if (owner === undefined) throw new Error(`bulk load: invoice ${r.id} comes before its customer`);
     const regular = r.total_amount > 0 && (r.closing_reason === null || r.closing_reason === 'paid');
-    this.teamDay(owner, r.invoice_date, r.total_amount, 0, regular ? r.total_amount : 0);
-    if (regular) this.teamDue(this.code(r.due_date), owner, r.invoice_date, r.total_amount);
+    const closedUnpaid = r.total_amount > 0 && (r.closing_reason === 'credit_memo' || r.closing_reason === 'written_off') && r.paid_amount === 0 && r.closed_date !== null;
+    this.teamDay(owner, r.invoice_date, r.total_amount, 0, regular || closedUnpaid ? r.total_amount : 0);
+    if (regular || closedUnpaid) this.teamDue(this.code(r.due_date), owner, r.invoice_date, r.total_amount);
+    if (closedUnpaid && r.closed_date !== null) {
+      const closing = r.closed_date > r.invoice_date ? r.closed_date : r.invoice_date;
+      this.teamDay(owner, closing, 0, 0, -r.total_amount);
+      this.teamDue(this.code(r.due_date), owner, closing, -r.total_amount);
+    }
     s.lastTeam = { owner, due: this.code(r.due_date), invoiceDate: r.invoice_date, regular };
     const state = r.closing_reason ?? 'open';
     const due = this.code(r.due_date);

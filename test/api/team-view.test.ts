@@ -225,7 +225,7 @@ describe('the team view', () => {
     })();
   };
 
-  it('keeps each book right through payments, voids, overpayments, write-offs, credit notes, edits, deletes, an import and moves, at any as_of', async () => {
+  it('keeps each book right through payments, voids, overpayments, write-offs, credit memos and notes, edits, deletes, an import and moves, at any as_of', async () => {
     const { ann, ben } = await ledger();
     const sqlite = w.engine.database.sqlite;
     const id = (number: string) => (sqlite.prepare('SELECT id FROM invoices WHERE company_id = ? AND invoice_number = ?').get(w.company, number) as { id: string }).id;
@@ -244,6 +244,10 @@ describe('the team view', () => {
     // Written off after the month's opening, as an accounting system's import or a sync writes it; a credit note open with nothing paid.
     await fixture(w.engine, w.company, (tx) => tx.db.updateTable('invoices').set({ closing_reason: 'written_off', closed_date: '2026-11-15' }).where('id', '=', id('A1-OLD')).execute());
     await invoice(customer('Apex Foods'), 'A2-CN', -5_000, '2026-11-16', '2026-11-16');
+    // A credit memo after a payment (B1-2's $50), and a write-off with no closing date (owed at every date, the view's rule).
+    await fixture(w.engine, w.company, (tx) => tx.db.updateTable('invoices').set({ closing_reason: 'credit_memo', closed_date: '2026-11-20' }).where('id', '=', b2).execute());
+    const a22 = await invoice(customer('Apex Foods'), 'A2-2', 10_000, '2026-10-05', '2026-11-04');
+    await fixture(w.engine, w.company, (tx) => tx.db.updateTable('invoices').set({ closing_reason: 'written_off', closed_date: null }).where('id', '=', a22).execute());
     // An invoice with a payment deleted (its payments go with it).
     await pay(id('U1-1'), 100, '2026-11-03');
     await fixture(w.engine, w.company, (tx) => tx.db.deleteFrom('invoices').where('id', '=', id('U1-1')).execute());
@@ -279,12 +283,12 @@ describe('the team view', () => {
     await check();
     const moved = await w.api('POST', w.path('/customers/assign-ar-owner'), { ar_owner: ann, customer_ids: [customer('Ivy Imports'), customer('Isle Traders')] }, mia.token);
     expect(moved.status).toBe(200);
-    expect((await w.api('POST', w.path('/customers/assign-ar-owner'), { ar_owner: null, customer_ids: [customer('Birch Ltd')] }, mia.token)).status).toBe(200);
+    expect((await w.api('POST', w.path('/customers/assign-ar-owner'), { ar_owner: null, customer_ids: [customer('Birch Ltd'), customer('Anvil Works')] }, mia.token)).status).toBe(200);
     expect((await w.api('POST', w.path('/customers/assign-ar-owner'), { ar_owner: ben, customer_ids: [customer('Apex Foods')] }, mia.token)).status).toBe(200);
     await check();
-    // By hand, now: Ann owes on A1-NEW nothing (overpaid), A1-OLD nothing (written off), and the imports' 700 + 1,100 open.
+    // By hand, now: Ann's book is the imported customers, 700 + 1,100 open, the 700 overdue.
     const now = (await w.api('GET', w.path(`/team-view?as_of=${AS_OF}`), undefined, mia.token)).body.collectors as Array<Record<string, unknown>>;
-    expect(now.find((r) => r.member_id === ann)).toMatchObject({ customers: 3, open_balance: 1800, overdue_balance: 700 });
+    expect(now.find((r) => r.member_id === ann)).toMatchObject({ customers: 2, open_balance: 1800, overdue_balance: 700 });
   });
 
   it('moves customers between books in bulk, and the figures follow', async () => {

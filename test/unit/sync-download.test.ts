@@ -48,9 +48,13 @@ function fullText(engine: TestEngine): unknown[] {
 }
 
 const WRITTEN_OFF = `coalesce(CASE WHEN closing_reason IN ('credit_memo','written_off') THEN coalesce(closed_date, '') END, '9999-12-31')`;
-/** The receivable changes of the team books (0470): a positive total, open or paid, from its date; each settled payment off from the later of its and the invoice's date. */
+/** The receivable changes of the team books (0470): a positive total, open or paid, from its date, each settled payment off from the later of its and the invoice's date; one credited or written off with nothing paid, from its date to its closing. */
 const TEAM_RECEIVABLES = `SELECT i.company_id, i.due_date, coalesce(c.ar_owner_id, '') AS owner, i.invoice_date AS day, i.total_amount AS amount
     FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.total_amount > 0 AND coalesce(i.closing_reason, 'paid') = 'paid'
+  UNION ALL SELECT i.company_id, i.due_date, coalesce(c.ar_owner_id, ''), i.invoice_date, i.total_amount
+    FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.total_amount > 0 AND i.closing_reason IN ('credit_memo','written_off') AND i.paid_amount = 0 AND i.closed_date IS NOT NULL
+  UNION ALL SELECT i.company_id, i.due_date, coalesce(c.ar_owner_id, ''), max(i.closed_date, i.invoice_date), -i.total_amount
+    FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.total_amount > 0 AND i.closing_reason IN ('credit_memo','written_off') AND i.paid_amount = 0 AND i.closed_date IS NOT NULL
   UNION ALL SELECT i.company_id, i.due_date, coalesce(c.ar_owner_id, ''), max(p.payment_date, i.invoice_date), -p.amount
     FROM payments p JOIN invoices i ON i.id = p.invoice_id JOIN customers c ON c.id = i.customer_id
     WHERE i.total_amount > 0 AND coalesce(i.closing_reason, 'paid') = 'paid' AND p.status IN ('PAID','PARTIAL')`;

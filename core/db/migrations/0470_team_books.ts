@@ -11,10 +11,12 @@
  * the receivable at the end of a date D is exactly (total - settled payments dated by D) once
  * issued, and 0 before (a paid one is closed on its last payment's date, when it reaches 0), so each
  * adds its total on its invoice date and takes each settled payment off on the later of the
- * payment's and the invoice's date. The sum of a book's rows up to D is its receivables of regular
- * invoices at D; over all days, its open balance now. Invoices closed as overpaid, by a credit
- * memo or written off are left out here: the view reads the few closed after a date one by one
- * (invoices_closed_irregular). A credit note open with nothing paid is never receivable.
+ * payment's and the invoice's date. One closed by a credit memo or written off with nothing paid
+ * owes its total from its date to its closing date: it adds it on the one and takes it off on the
+ * other. The sum of a book's rows up to D is then its receivables at D but those of the invoices
+ * left out (closed as overpaid, or by a credit memo or write-off after payments, or with no closing
+ * date), which the view reads one by one, only those closed after a date (invoices_closed_irregular);
+ * over all days, its open balance now. A credit note open with nothing paid is never receivable.
  * team_book_dues: the receivable changes again, by the invoice's due date too, so the part not yet
  * due at a date is read from the rows due on or after it (a few weeks of due dates).
  */
@@ -24,6 +26,11 @@ type Row = 'NEW' | 'OLD';
 const SETTLED = `IN ('PAID','PARTIAL')`;
 /** An invoice whose receivable the days hold (see above). */
 export const regular = (i: string) => `(${i}.total_amount > 0 AND (${i}.closing_reason IS NULL OR ${i}.closing_reason = 'paid'))`;
+/** Closed by a credit memo or written off, on a date, with nothing paid: owed from its date to its closing. */
+export const closedUnpaid = (i: string) =>
+  `(${i}.total_amount > 0 AND ${i}.closing_reason IN ('credit_memo','written_off') AND ${i}.paid_amount = 0 AND ${i}.closed_date IS NOT NULL)`;
+/** The invoices whose receivable the days hold. */
+const kept = (i: string) => `(${regular(i)} OR ${closedUnpaid(i)})`;
 const owner = (c: string) => `coalesce(${c}.ar_owner_id, '')`;
 const DAYS_MERGE = `ON CONFLICT (company_id, owner_id, day) DO UPDATE SET sales = sales + excluded.sales, collected = collected + excluded.collected, receivable = receivable + excluded.receivable;`;
 const DUES_MERGE = `ON CONFLICT (company_id, due_date, owner_id, day) DO UPDATE SET receivable = receivable + excluded.receivable;`;
@@ -32,10 +39,16 @@ const DUES = 'INSERT INTO team_book_dues (company_id, due_date, owner_id, day, r
 
 /** One invoice's own sums (not its payments'), under its customer's owner; nothing when the customer is gone. */
 function invoiceRows(r: Row, sign: '' | '-'): string {
-  return `${DAYS} SELECT ${r}.company_id, ${owner('c')}, ${r}.invoice_date, ${sign}${r}.total_amount, 0, ${sign}(CASE WHEN ${regular(r)} THEN ${r}.total_amount ELSE 0 END)
+  const flip = sign === '-' ? '' : '-';
+  const closing = `max(${r}.closed_date, ${r}.invoice_date)`;
+  return `${DAYS} SELECT ${r}.company_id, ${owner('c')}, ${r}.invoice_date, ${sign}${r}.total_amount, 0, ${sign}(CASE WHEN ${kept(r)} THEN ${r}.total_amount ELSE 0 END)
   FROM customers c WHERE c.id = ${r}.customer_id ${DAYS_MERGE}
   ${DUES} SELECT ${r}.company_id, ${r}.due_date, ${owner('c')}, ${r}.invoice_date, ${sign}${r}.total_amount
-  FROM customers c WHERE c.id = ${r}.customer_id AND ${regular(r)} ${DUES_MERGE}`;
+  FROM customers c WHERE c.id = ${r}.customer_id AND ${kept(r)} ${DUES_MERGE}
+  ${DAYS} SELECT ${r}.company_id, ${owner('c')}, ${closing}, 0, 0, ${flip}${r}.total_amount
+  FROM customers c WHERE c.id = ${r}.customer_id AND ${closedUnpaid(r)} ${DAYS_MERGE}
+  ${DUES} SELECT ${r}.company_id, ${r}.due_date, ${owner('c')}, ${closing}, ${flip}${r}.total_amount
+  FROM customers c WHERE c.id = ${r}.customer_id AND ${closedUnpaid(r)} ${DUES_MERGE}`;
 }
 
 /** All settled payments of one invoice (as in `r`): collected by payment date, and off its receivable. */
@@ -64,10 +77,14 @@ function paymentRows(r: Row, sign: '' | '-'): string {
 function customerRows(who: string, sign: '' | '-'): string {
   const flip = sign === '-' ? '' : '-';
   const mine = `i.company_id = OLD.company_id AND i.customer_id = OLD.id`;
-  return `${DAYS} SELECT OLD.company_id, coalesce(${who}, ''), i.invoice_date, ${sign}sum(i.total_amount), 0, ${sign}sum(CASE WHEN ${regular('i')} THEN i.total_amount ELSE 0 END)
+  return `${DAYS} SELECT OLD.company_id, coalesce(${who}, ''), i.invoice_date, ${sign}sum(i.total_amount), 0, ${sign}sum(CASE WHEN ${kept('i')} THEN i.total_amount ELSE 0 END)
   FROM invoices i WHERE ${mine} GROUP BY 3 ${DAYS_MERGE}
   ${DUES} SELECT OLD.company_id, i.due_date, coalesce(${who}, ''), i.invoice_date, ${sign}sum(i.total_amount)
-  FROM invoices i WHERE ${mine} AND ${regular('i')} GROUP BY 2, 4 ${DUES_MERGE}
+  FROM invoices i WHERE ${mine} AND ${kept('i')} GROUP BY 2, 4 ${DUES_MERGE}
+  ${DAYS} SELECT OLD.company_id, coalesce(${who}, ''), max(i.closed_date, i.invoice_date), 0, 0, ${flip}sum(i.total_amount)
+  FROM invoices i WHERE ${mine} AND ${closedUnpaid('i')} GROUP BY 3 ${DAYS_MERGE}
+  ${DUES} SELECT OLD.company_id, i.due_date, coalesce(${who}, ''), max(i.closed_date, i.invoice_date), ${flip}sum(i.total_amount)
+  FROM invoices i WHERE ${mine} AND ${closedUnpaid('i')} GROUP BY 2, 4 ${DUES_MERGE}
   ${DAYS} SELECT OLD.company_id, coalesce(${who}, ''), p.payment_date, 0, ${sign}sum(p.amount), 0
   FROM invoices i JOIN payments p ON p.invoice_id = i.id WHERE ${mine} AND p.status ${SETTLED} GROUP BY 3 ${DAYS_MERGE}
   ${DAYS} SELECT OLD.company_id, coalesce(${who}, ''), max(p.payment_date, i.invoice_date), 0, 0, ${flip}sum(p.amount)
@@ -77,7 +94,8 @@ function customerRows(who: string, sign: '' | '-'): string {
 }
 
 const invoiceKeyChanged = `OLD.company_id IS NOT NEW.company_id OR OLD.customer_id IS NOT NEW.customer_id OR OLD.invoice_date IS NOT NEW.invoice_date
-  OR OLD.due_date IS NOT NEW.due_date OR OLD.total_amount IS NOT NEW.total_amount OR ${regular('OLD')} IS NOT ${regular('NEW')}`;
+  OR OLD.due_date IS NOT NEW.due_date OR OLD.total_amount IS NOT NEW.total_amount OR ${regular('OLD')} IS NOT ${regular('NEW')}
+  OR ${closedUnpaid('OLD')} IS NOT ${closedUnpaid('NEW')} OR (${closedUnpaid('NEW')} AND OLD.closed_date IS NOT NEW.closed_date)`;
 
 /**
  * A company's rows from scratch (the migration's fill, and core/sync/derived.ts after a bulk
@@ -88,7 +106,10 @@ export function teamBookRebuild(company: (i: string) => string): { team_book_due
   return {
     team_book_dues: `${DUES} SELECT company_id, due_date, owner_id, day, sum(amount) FROM (
       SELECT i.company_id, i.due_date, ${owner('c')} AS owner_id, i.invoice_date AS day, i.total_amount AS amount
-        FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE ${company('i')} AND ${regular('i')}
+        FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE ${company('i')} AND ${kept('i')}
+      UNION ALL
+      SELECT i.company_id, i.due_date, ${owner('c')}, max(i.closed_date, i.invoice_date), -i.total_amount
+        FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE ${company('i')} AND ${closedUnpaid('i')}
       UNION ALL
       SELECT i.company_id, i.due_date, ${owner('c')}, max(p.payment_date, i.invoice_date), -p.amount
         FROM payments p JOIN invoices i ON i.id = p.invoice_id JOIN customers c ON c.id = i.customer_id WHERE ${company('i')} AND ${regular('i')} AND p.status ${SETTLED}
@@ -134,7 +155,7 @@ END`,
   ${invoiceRows('OLD', '-')}
   ${invoicePaymentRows('OLD', '-')}
 END`,
-  `CREATE TRIGGER invoices_team_book_update AFTER UPDATE OF company_id, customer_id, invoice_date, due_date, total_amount, closing_reason ON invoices
+  `CREATE TRIGGER invoices_team_book_update AFTER UPDATE OF company_id, customer_id, invoice_date, due_date, total_amount, closing_reason, closed_date, paid_amount ON invoices
   WHEN ${invoiceKeyChanged} BEGIN
   ${invoiceRows('OLD', '-')}
   ${invoicePaymentRows('OLD', '-')}
