@@ -7,7 +7,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
 import { fact } from '../insights/evidence';
-import { type CashHistory, forecastBacktest, forecastOrigins, HORIZONS, type HorizonScore } from './cash-forecast';
+import { mondayOf } from '../analytics/calendar';
+import { type CashHistory, forecastAsOf, forecastBacktest, forecastOrigins, HORIZONS, type HorizonScore } from './cash-forecast';
 import { loadCashHistory } from './cash-history';
 import type { InsightDraft } from './predictions';
 
@@ -46,16 +47,22 @@ export function forecastAccuracy(history: CashHistory): ForecastAccuracy {
   };
 }
 
-/** `history` null: the ledger is larger than the replay reads. */
-export function forecastAccuracyInsight(companyId: string, companyName: string, history: CashHistory | null): InsightDraft {
+/**
+ * The figures, and the measured forecast itself for the weeks from this one (made on its Monday,
+ * so the same all week): `next_weeks`, cents per Monday week. `history` null: the ledger is larger
+ * than the replay reads.
+ */
+export function forecastAccuracyInsight(companyId: string, companyName: string, history: CashHistory | null, today: string): InsightDraft {
   const entity = { type: 'portfolio', id: companyId, name: companyName };
   if (history === null) {
     const reason = `Not measured: more than ${ACCURACY_MAX_INVOICES.toLocaleString('en-US')} invoices in the weeks replayed and the year before them`;
-    return { payload: { entity, weeks: 0, from: null, to: null, horizons: [], reason }, evidence: [fact('Invoices the replay reads at most', ACCURACY_MAX_INVOICES, 'payment_history')] };
+    return { payload: { entity, weeks: 0, from: null, to: null, horizons: [], reason, next_weeks: [] }, evidence: [fact('Invoices the replay reads at most', ACCURACY_MAX_INVOICES, 'payment_history')] };
   }
   const accuracy = forecastAccuracy(history);
+  const monday = mondayOf(today);
+  const next = history.invoices.length ? forecastAsOf(history, monday).model : [];
   return {
-    payload: { entity, ...accuracy },
+    payload: { entity, ...accuracy, next_weeks: next.map((amount, k) => ({ week: addDays(monday, 7 * k), amount: Math.round(amount) })) },
     evidence: [
       fact('Weeks of forecasts replayed', accuracy.weeks, 'payment_history'),
       fact('Invoices in the replay', history.invoices.length, 'payment_history'),
@@ -84,12 +91,18 @@ export function loadAccuracyHistory(engine: Pick<Engine, 'database'>, companyId:
   return count > maxInvoices ? null : loadCashHistory(engine, companyId, { since });
 }
 
-/** The company's figures as the latest full refresh measured them; null before one did. */
-export function readForecastAccuracy(sqlite: BetterSqlite3.Database, companyId: string): ForecastAccuracy | null {
+/** A week of the measured forecast: its Monday, and cents. */
+export interface MeasuredWeek {
+  week: string;
+  amount: number;
+}
+
+/** The company's figures and measured forecast as the latest full refresh made them; null before one did. */
+export function readForecastAccuracy(sqlite: BetterSqlite3.Database, companyId: string): (ForecastAccuracy & { nextWeeks: MeasuredWeek[] }) | null {
   const row = sqlite
     .prepare(`SELECT payload_json FROM insights WHERE company_id = ? AND target_type = 'portfolio' AND target_id = ? AND insight_type = 'portfolio_forecast_accuracy' AND valid_to IS NULL`)
     .get(companyId, companyId) as { payload_json: string } | undefined;
   if (!row) return null;
-  const p = JSON.parse(row.payload_json) as ForecastAccuracy;
-  return { weeks: p.weeks, from: p.from, to: p.to, horizons: p.horizons, reason: p.reason ?? null };
+  const p = JSON.parse(row.payload_json) as ForecastAccuracy & { next_weeks?: MeasuredWeek[] };
+  return { weeks: p.weeks, from: p.from, to: p.to, horizons: p.horizons, reason: p.reason ?? null, nextWeeks: p.next_weeks ?? [] };
 }

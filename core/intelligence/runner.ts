@@ -266,7 +266,7 @@ export async function refreshIntelligence(engine: EngineLike, companyId: string,
     // Read before the transaction: whole-history scans (seconds at 1M invoices) would hold the
     // write lock, and a write of the server's waits for it.
     const history = loadHistoryFigures(engine, companyId);
-    const accuracy = forecastAccuracyInsight(companyId, company.name, loadAccuracyHistory(engine, companyId));
+    const accuracy = forecastAccuracyInsight(companyId, company.name, loadAccuracyHistory(engine, companyId), today);
     await runCommand(engine, REFRESH_COMMAND, { actor: systemActor, companyId }, async (tx) => {
       const draft = portfolioSignal(companyId, company.name, figures);
       const lessons = lessonsInsight(companyId, company.name, history);

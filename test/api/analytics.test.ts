@@ -201,6 +201,7 @@ describe('AR aging and the cash flow forecast', () => {
     const sam = await loginAs(app, 'sam');
     const forecast = async () => (await call(app, 'GET', `/api/companies/${steadyCo}/analytics/cashflow-forecast`, { token: sam })).body;
     expect((await forecast()).accuracy).toBeNull();
+    expect((await forecast()).time_series.forecast_all_cash_in.every((v: number | null) => v === null)).toBe(true);
     const l = ledger(engine, steadyCo);
     const steady = await l.customer({ name: 'Steady Co' });
     for (let i = 0; i < 41; i++) {
@@ -229,6 +230,16 @@ describe('AR aging and the cash flow forecast', () => {
       expect(h.baselines.run_rate.wape).toBe(0);
     }
     expect(accuracy.horizons[0].baselines.due_date.wape).toBeGreaterThan(0.5);
+    // The forecast measured, drawn beside the bars: made on this week's Monday (Nov 23) for it and
+    // the 7 after, the mean of the model and the last 4 weeks' 100 a week. Nothing is open (the
+    // last invoice, S-40 of Oct 12, was paid Nov 16) and an invoice is paid 5 weeks after it is
+    // issued: the model has nothing for the first 5 weeks (50 shown), then the 100 a week new
+    // invoices brought (100). Nothing beyond 8 weeks.
+    const all = (await forecast()).time_series.forecast_all_cash_in;
+    expect(all).toHaveLength(13);
+    for (const v of all.slice(0, 5)) expect(v).toBeCloseTo(50, 0);
+    for (const v of all.slice(5, 8)) expect(v).toBeCloseTo(100, 0);
+    expect(all.slice(8)).toEqual([null, null, null, null, null]);
     // A payment recorded since (dated within the weeks replayed) changes nothing until the next full
     // refresh measures again: nothing is replayed on the request.
     const extra = await l.invoice({ customer: steady, number: 'S-X', total: 5000, invoiceDate: '2026-11-02', dueDate: '2026-11-12' });
@@ -244,7 +255,7 @@ describe('AR aging and the cash flow forecast', () => {
     // A ledger larger than the replay reads is not measured, and says so.
     expect(loadAccuracyHistory(engine, steadyCo, 42)).not.toBeNull();
     expect(loadAccuracyHistory(engine, steadyCo, 41)).toBeNull();
-    expect(forecastAccuracyInsight(steadyCo, 'Steady Books', null).payload).toMatchObject({ weeks: 0, horizons: [], reason: 'Not measured: more than 100,000 invoices in the weeks replayed and the year before them' });
+    expect(forecastAccuracyInsight(steadyCo, 'Steady Books', null, '2026-11-23').payload).toMatchObject({ weeks: 0, horizons: [], reason: 'Not measured: more than 100,000 invoices in the weeks replayed and the year before them' });
   });
 
   it('the forecast reads the inflows the full refresh kept per customer and week: the same answer as from the predictions, and a customer paid in full leaves it at once', async () => {

@@ -195,21 +195,31 @@ describe('Customers, Analytics, Insights and Settings in Chromium against ardesk
     expect(await expectedList.count()).toBeLessThanOrEqual(10);
     if ((await expectedList.count()) === 10) await expect.poll(() => page.getByTestId('forecast-week').innerText()).toMatch(/The 10 largest of [\d,]+ customers/);
     // Beside the chart, how good the forecast is: the demo's figures as the start-up refresh measured them.
-    const { accuracy } = await apiGet<{ accuracy: { weeks: number; horizons: Array<{ weeks: number; wape: number | null; baselines: { due_date: { wape: number | null } } }> } | null }>(
-      page,
-      `/api/companies/${companyId}/analytics/cashflow-forecast?weeks=13`,
-    );
+    const { accuracy, time_series } = await apiGet<{
+      accuracy: { weeks: number; horizons: Array<{ weeks: number; wape: number | null; baselines: { due_date: { wape: number | null } } }> } | null;
+      time_series: { forecast_all_cash_in: Array<number | null> };
+    }>(page, `/api/companies/${companyId}/analytics/cashflow-forecast?weeks=13`);
     expect(accuracy?.weeks).toBe(13);
+    // The forecast measured is drawn as a line for its 8 weeks.
+    expect(time_series.forecast_all_cash_in.filter((v) => v !== null)).toHaveLength(8);
     const note = page.getByTestId('forecast-accuracy');
     const pctOf = (v: number | null) => `${Math.round(v! * 100)}%`;
     await expect.poll(() => note.textContent()).toContain(`How good is this forecast? A week ahead: off by ${pctOf(accuracy!.horizons[0].wape)} of cash in`);
     expect(await note.textContent()).toContain(`Paying every invoice on its due date would have been off by ${pctOf(accuracy!.horizons[0].baselines.due_date.wape)}`);
+    expect(await note.textContent()).toContain('The chart\'s line “Forecast of all cash in” is this forecast for the next 8 weeks');
     await note.getByText('Every week ahead').click();
     expect(await page.getByTestId('forecast-accuracy-table').locator('tbody tr').count()).toBe(accuracy!.horizons.filter((h) => h.weeks > 0).length);
-    const section = page.locator('section[aria-labelledby="forecast-title"]');
-    await section.screenshot({ path: screenshotPath('analytics-forecast-accuracy.png') });
-    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
-    await section.screenshot({ path: screenshotPath('analytics-forecast-accuracy-dark.png') });
+    // The chart (its band, the measured line, the legend) and the note, light and dark, and the chart at 1024 px.
+    const chart = page.getByTestId('forecast-chart');
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+      await chart.screenshot({ path: screenshotPath(`analytics-forecast-chart-${theme}.png`) });
+      await note.screenshot({ path: screenshotPath(`analytics-forecast-accuracy-${theme}.png`) });
+    }
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await chart.screenshot({ path: screenshotPath('analytics-forecast-chart-1024.png') });
+    await page.setViewportSize(viewport);
     await lookAndCheck(page, 'analytics');
 
     const firstCustomer = page.getByTestId('aging-details').locator('tbody tr').first().getByRole('link');

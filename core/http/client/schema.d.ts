@@ -2248,6 +2248,8 @@ export interface components {
         model_predicted_low: number[];
         /** @description Extension: the high end of the 80% range of each week */
         model_predicted_high: number[];
+        /** @description Extension (issue 43): per week, the cash-in forecast whose accuracy `accuracy` gives (open invoices by how late the company's customers pay, promises, the invoices a week usually brings, averaged with the last 4 weeks' cash in), made on the week's Monday by the last full refresh; null beyond its 8 weeks or when not measured */
+        forecast_all_cash_in: (number | null)[];
       };
       /** @description Extension: the window's expected inflow, the sum of the invoices' expected amounts in it */
       model_predicted_total: number;

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { type AgingBucketKey, agingDetails, agingSummary } from '../../analytics/aging';
-import { clampWeeks, DEFAULT_WEEKS } from '../../analytics/calendar';
+import { clampWeeks, DEFAULT_WEEKS, mondayOf } from '../../analytics/calendar';
 import { buildForecast, DEFAULT_CUSTOMER_LIMIT, MAX_CUSTOMER_LIMIT } from '../../analytics/forecast';
 import { loadForecastInput } from '../../analytics/forecast-data';
 import { ledgerFreshness } from '../../analytics/freshness';
@@ -156,6 +156,10 @@ const ForecastSchema = z
       }),
       model_predicted_low: z.array(z.number()).openapi({ description: 'Extension: the low end of the 80% range of each week' }),
       model_predicted_high: z.array(z.number()).openapi({ description: 'Extension: the high end of the 80% range of each week' }),
+      forecast_all_cash_in: z.array(z.number().nullable()).openapi({
+        description:
+          "Extension (issue 43): per week, the cash-in forecast whose accuracy `accuracy` gives (open invoices by how late the company's customers pay, promises, the invoices a week usually brings, averaged with the last 4 weeks' cash in), made on the week's Monday by the last full refresh; null beyond its 8 weeks or when not measured",
+      }),
     }),
     model_predicted_total: z.number().openapi({ description: "Extension: the window's expected inflow, the sum of the invoices' expected amounts in it" }),
     week_customers: z
@@ -377,6 +381,13 @@ export function analyticsRoutes() {
       const requestDate = q.start_date ?? q.request_date ?? workingDate(c.var.engine, companyId);
       const weeks = q.weeks ? clampWeeks(Number(q.weeks)) : DEFAULT_WEEKS;
       const forecast = buildForecast(loadForecastInput(c.var.engine, companyId, requestDate, weeks, { offset: q.customer_offset, limit: q.customer_limit }));
-      return c.json({ ...forecast, accuracy: readForecastAccuracy(c.var.engine.database.sqlite, companyId) }, 200);
+      const measured = readForecastAccuracy(c.var.engine.database.sqlite, companyId);
+      const byMonday = new Map((measured?.nextWeeks ?? []).map((w) => [w.week, w.amount]));
+      const allCashIn = forecast.calendar.weeks.map((w) => {
+        const amount = byMonday.get(mondayOf(w.start_date));
+        return amount === undefined ? null : fromMinor(amount);
+      });
+      const accuracy = measured && { weeks: measured.weeks, from: measured.from, to: measured.to, horizons: measured.horizons, reason: measured.reason };
+      return c.json({ ...forecast, time_series: { ...forecast.time_series, forecast_all_cash_in: allCashIn }, accuracy }, 200);
     });
 }

@@ -19,6 +19,8 @@ export const FORECAST_WINDOWS = [4, 8, 13, 26] as const;
 /** The band's two series: its invisible floor (the low end) and its height (high minus low), stacked. */
 const RANGE_FLOOR = 'Likely range, low';
 const RANGE = 'Likely range (80%)';
+/** The forecast the note below measures (the accuracy's own), for the weeks it covers. */
+const ALL_CASH_IN = 'Forecast of all cash in';
 
 /** Bars of due and predicted inflows per week, the predicted 80% range as a band, the promised amounts and the trailing weekly average as lines; a click picks the week. */
 function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; currency: string; onWeek: (index: number) => void }) {
@@ -30,18 +32,19 @@ function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; cur
     const money = (v: number) => formatMoney(v, currency);
     return {
       animationDuration: 200,
-      grid: { left: 8, right: 8, top: 34, bottom: 8, containLabel: true },
-      legend: { top: 0, textStyle: { color: cssVar('--text') }, data: ['Due', 'Predicted', { name: RANGE, icon: 'rect' }, 'Trailing 6-month weekly average', 'Promised by customers'] },
+      // Room for the legend on two lines (six series at 1024 px).
+      grid: { left: 8, right: 8, top: 58, bottom: 8, containLabel: true },
+      legend: { top: 0, textStyle: { color: cssVar('--text') }, data: ['Due', 'Predicted', { name: RANGE, icon: 'rect' }, ALL_CASH_IN, 'Trailing 6-month weekly average', 'Promised by customers'] },
       tooltip: {
         trigger: 'axis',
         axisPointer: { type: 'shadow' },
         // The band's series hold a floor and a height: the tooltip says the range itself.
-        formatter: (params: Array<{ seriesName: string; marker: string; value: number; dataIndex: number; axisValueLabel: string }>) =>
+        formatter: (params: Array<{ seriesName: string; marker: string; value: number | null; dataIndex: number; axisValueLabel: string }>) =>
           [
             params[0]?.axisValueLabel ?? '',
             ...params
-              .filter((p) => p.seriesName !== RANGE_FLOOR)
-              .map((p) => (p.seriesName === RANGE ? `${p.marker} Likely between ${money(ts.model_predicted_low[p.dataIndex])} and ${money(ts.model_predicted_high[p.dataIndex])}` : `${p.marker} ${p.seriesName}: ${money(p.value)}`)),
+              .filter((p) => p.seriesName !== RANGE_FLOOR && p.value !== null && p.value !== undefined)
+              .map((p) => (p.seriesName === RANGE ? `${p.marker} Likely between ${money(ts.model_predicted_low[p.dataIndex])} and ${money(ts.model_predicted_high[p.dataIndex])}` : `${p.marker} ${p.seriesName}: ${money(p.value!)}`)),
           ].join('<br>'),
       },
       xAxis: { type: 'category', data: forecast.calendar.weeks.map((w) => w.label), ...axis },
@@ -61,6 +64,7 @@ function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; cur
           areaStyle: { color: accent, opacity: 0.18 },
           data: ts.model_predicted_high.map((high, i) => Math.max(0, high - ts.model_predicted_low[i])),
         },
+        { name: ALL_CASH_IN, type: 'line', symbol: 'emptyCircle', symbolSize: 5, lineStyle: { color: cssVar('--text'), width: 1.5 }, itemStyle: { color: cssVar('--text') }, data: ts.forecast_all_cash_in },
         { name: 'Trailing 6-month weekly average', type: 'line', symbol: 'none', lineStyle: { type: 'dashed', color: cssVar('--ok') }, itemStyle: { color: cssVar('--ok') }, data: ts.trailing_6m_avg_weekly_inflows },
         { name: 'Promised by customers', type: 'line', symbol: 'circle', lineStyle: { color: cssVar('--warn') }, itemStyle: { color: cssVar('--warn') }, data: ts.promised_cash_inflows },
       ],
@@ -69,7 +73,7 @@ function ForecastChart({ forecast, currency, onWeek }: { forecast: Forecast; cur
   return (
     <Chart
       option={option}
-      label="Cash-flow forecast: due and predicted inflows per week, the likely range of the predicted inflows as a band, what customers promised and the trailing weekly average; click a week to list its invoices"
+      label="Cash-flow forecast: due and predicted inflows per week, the likely range of the predicted inflows as a band, the forecast of all cash in whose accuracy is given below, what customers promised and the trailing weekly average; click a week to list its invoices"
       onClick={onWeek}
       testId="forecast-chart"
     />
@@ -87,6 +91,12 @@ function ForecastAccuracyNote({ accuracy }: { accuracy: Forecast['accuracy'] }) 
           {line}
         </p>
       ))}
+      {words.rows.length > 0 && (
+        <p className="small">
+          The chart&apos;s line &ldquo;{ALL_CASH_IN}&rdquo; is this forecast for the next 8 weeks: the invoices open today, promises and the invoices still to come, averaged with the last 4
+          weeks&apos; cash in. The bars are the invoices open today alone.
+        </p>
+      )}
       {words.rows.length > 0 && (
         <details>
           <summary>Every week ahead</summary>
