@@ -93,6 +93,15 @@ export async function deliveries(db: Db, companyId: string, actionIds: string[])
 }
 
 /**
+ * What the contact rule is asked about an email action: its invoice, or the invoices a decision on
+ * the customer lists (its text names them, so one of them held holds it); none for the account.
+ */
+export function actionRequest(invoiceId: string | null, metadata: Record<string, unknown>, email: { subject: string; text: string }) {
+  const listed = invoiceId ? [] : Array.isArray(metadata.invoice_ids) ? metadata.invoice_ids.filter((id): id is string => typeof id === 'string') : [];
+  return { channel: 'action' as const, invoiceIds: invoiceId ? [invoiceId] : listed, whole: listed.length > 0, pastDue: saysPastDue(email.subject, email.text) };
+}
+
+/**
  * Queues the action's send in the caller's transaction, or puts its earlier send back in the
  * queue to run now (Retry). A send that is under way or done is left alone.
  */
@@ -106,7 +115,7 @@ export async function queueActionEmail(tx: CommandTx, companyId: string, actionI
     .where('a.id', '=', actionId)
     .executeTakeFirstOrThrow();
   const email = actionEmailContent(metadata, { description: action.description, invoiceNumber: action.invoice_number });
-  const request = { channel: 'action' as const, invoiceIds: action.invoice_id ? [action.invoice_id] : [], pastDue: saysPastDue(email.subject, email.text) };
+  const request = actionRequest(action.invoice_id, metadata, email);
   let answer = await checkContact(tx.db, companyId, action.customer_id, request, tx.now);
   // Send anyway: the approver saw these holds and gave a reason; kept in the change log, and the door lets them pass.
   const overridden = overrideReason !== undefined && answer.held.length > 0 ? await overrideHolds(tx, companyId, answer, overrideReason, { action_id: actionId, customer_id: action.customer_id }) : [];

@@ -14,9 +14,9 @@ import { classifySendError, openJobOutbox, recordSentEmail, sendJobEmail } from 
 import { defaultConnection } from '../email/connections';
 import { MailDeliveryError, MailTlsError } from '../email/diagnose';
 import { blankToNull } from '../text';
-import { actionEmailContent, type ActionEmailPayload } from './delivery';
+import { actionEmailContent, type ActionEmailPayload, actionRequest } from './delivery';
 import { parseMetadata } from './queries';
-import { fillPlaceholder, saysPastDue, usesPlaceholder } from '../sequences/templates';
+import { fillPlaceholder, usesPlaceholder } from '../sequences/templates';
 import { mintLinkForEmail } from '../email/portal-link';
 import type { ContactAnswer } from '../contact/rule';
 import { checkContact, checkContacts } from '../contact/store';
@@ -86,8 +86,9 @@ export async function actionContactAnswer(db: Db, companyId: string, actionId: s
     .where('a.id', '=', actionId)
     .executeTakeFirst();
   if (!action || action.action_type !== 'email' || !['proposed', 'scheduled', 'processing'].includes(action.status)) return null;
-  const email = actionEmailContent(parseMetadata(action.metadata), { description: action.description, invoiceNumber: action.invoice_number });
-  return checkContact(db, companyId, action.customer_id, { channel: 'action', invoiceIds: action.invoice_id ? [action.invoice_id] : [], pastDue: saysPastDue(email.subject, email.text) }, now);
+  const metadata = parseMetadata(action.metadata);
+  const email = actionEmailContent(metadata, { description: action.description, invoiceNumber: action.invoice_number });
+  return checkContact(db, companyId, action.customer_id, actionRequest(action.invoice_id, metadata, email), now);
 }
 
 /**
@@ -104,7 +105,7 @@ export async function actionContactHolds(
   const open = actions.filter((a) => a.action_type === 'email' && ['proposed', 'scheduled', 'processing'].includes(a.status));
   const asked = open.map((a) => {
     const email = actionEmailContent(a.metadata, { description: a.description, invoiceNumber: a.invoice_number });
-    return { customerId: a.customer, request: { channel: 'action' as const, invoiceIds: a.invoice ? [a.invoice] : [], pastDue: saysPastDue(email.subject, email.text) } };
+    return { customerId: a.customer, request: actionRequest(a.invoice, a.metadata, email) };
   });
   const answers = await checkContacts(db, companyId, asked, now);
   return new Map(open.map((a, i) => [a.id, answers[i].allowed ? null : answers[i].reason]));
@@ -148,8 +149,8 @@ export async function sendActionEmail(job: Job, ctx: JobContext): Promise<void> 
   const to = recipients.join(', ');
 
   const message = { to, subject: email.subject, text: email.text, messageId, attachments };
-  const invoiceIds = action.invoice_id ? [action.invoice_id] : [];
-  await sendJobEmail(engine, job, { companyId: job.company_id, customerId: action.customer_id, invoiceIds, connection, message, contact: { channel: 'action', decidedAt: job.created_at, pastDue: saysPastDue(email.subject, email.text), overridden: payload.overridden } }, (err) => {
+  const { invoiceIds, ...asked } = actionRequest(action.invoice_id, metadata, email);
+  await sendJobEmail(engine, job, { companyId: job.company_id, customerId: action.customer_id, invoiceIds, connection, message, contact: { ...asked, decidedAt: job.created_at, overridden: payload.overridden } }, (err) => {
     const { words } = sendFailureWords(err, connection);
     return { settled: words, thrown: words };
   });

@@ -67,6 +67,11 @@ export interface ContactRequest {
   decidedAt?: string;
   /** Holds of these kinds a person chose to send through, with a reason kept in the change log. */
   overridden?: ContactHoldKind[];
+  /**
+   * The words were written about every asked invoice and cannot drop one (an approved decision on
+   * the customer, its text naming the invoices it lists): one invoice held holds the email.
+   */
+  whole?: boolean;
 }
 
 export interface ContactHold {
@@ -145,7 +150,7 @@ export function decideContact(facts: ContactFacts, request: ContactRequest, now:
   const heldIds = new Set(invoiceHeld.filter(standing).map((h) => h.invoiceId));
   const remaining = asked.filter((id) => !heldIds.has(id));
   const held = [...customer, ...invoiceHeld].filter(standing);
-  const allowed = !customer.some(standing) && (asked.length === 0 || remaining.length > 0);
+  const allowed = !customer.some(standing) && (asked.length === 0 || (request.whole ? remaining.length === asked.length : remaining.length > 0));
   return { allowed, invoiceIds: allowed ? remaining : [], held, reason: held.length ? reasonWords(held, allowed) : null };
 }
 

@@ -145,6 +145,26 @@ describe('one decision per invoice', () => {
     expect(listed).toEqual(['INV-1', 'INV-2']);
   });
 
+  it('an approved email on the customer naming its invoices is held at its send when one of them was disputed meanwhile, and the approver reads why', async () => {
+    const g = await customerOwingTwo();
+    const made = await w.api('POST', w.path('/actions'), {
+      customer: g.customer,
+      action_type: 'email',
+      description: 'Send a statement of INV-1 and INV-2',
+      metadata: { invoice_ids: [g.one, g.two], email: { subject: 'INV-1 and INV-2 are open', body: 'Dear customer, INV-1 and INV-2 are open: $7,700.00 in all.' } },
+    });
+    expect((await w.api('POST', w.path(`/actions/${made.body.id}/approve`), {})).status).toBe(200);
+    expect((await w.api('POST', w.path('/disputes'), { invoice_id: g.two, reason: 'Charged twice' })).status).toBe(201);
+    await runJobs();
+    expect(smtp.messages.filter((m) => m.to.includes('ap@granite.test'))).toEqual([]);
+    const action = (await w.api('GET', w.path(`/actions/${made.body.id}`))).body;
+    expect(action.delivery).toMatchObject({ status: 'held', error: expect.stringMatching(/^Held: INV-2 is disputed \(Charged twice\)\.$/) });
+    // Approved again while INV-2 stays disputed: refused, in the rule's words.
+    const again = await w.api('POST', w.path(`/actions/${made.body.id}/retry`), {});
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/INV-2 is disputed/);
+  });
+
   it('a statement that went out withdraws the engine’s proposals to chase its invoices, with the reason; a task stays', async () => {
     const g = await customerOwingTwo();
     await refreshIntelligence(w.engine, w.company);

@@ -52,6 +52,12 @@ describe('decideContact', () => {
     expect(decideContact(f, ask(['b']), NOW).allowed).toBe(true);
   });
 
+  it('holds an email written about every invoice it asks for (a decision naming them) when one of them is held', () => {
+    const f = facts({ disputes: [{ invoiceId: 'a', reason: 'Wrong quantity' }] });
+    expect(decideContact(f, ask(['a', 'b'], { whole: true }), NOW)).toMatchObject({ allowed: false, invoiceIds: [], reason: 'Held: INV-1 is disputed (Wrong quantity).' });
+    expect(decideContact(facts(), ask(['a', 'b'], { whole: true }), NOW)).toMatchObject({ allowed: true, invoiceIds: ['a', 'b'], reason: null });
+  });
+
   it('holds an invoice with a promise until its date plus the grace days, then lets it go', () => {
     const f = facts({ promises: [{ date: '2026-11-20', invoiceId: 'a' }] });
     expect(decideContact(f, ask(['a']), NOW).allowed).toBe(true);
