@@ -97,9 +97,12 @@ async function books(sqlite: Sqlite, companyId: string, range: { from: string; a
        AND closed_date IS NOT NULL ORDER BY closed_date DESC LIMIT 1`,
     )
     .get(companyId) as { d: string } | undefined;
-  for (let after = range.opening; latest && after < latest.d; after = addDays(after, 7)) {
-    left.push(...(leftOut.all({ company: companyId, after, until: addDays(after, 7), asOf: range.asOf }) as LeftOutRow[]));
+  // Weeks up to as_of (about five); whatever closes later (for as_of today, nothing) in one read.
+  for (let after = range.opening; latest && after < latest.d; ) {
+    const until = after < range.asOf ? addDays(after, 7) : '9999-12-31';
+    left.push(...(leftOut.all({ company: companyId, after, until, asOf: range.asOf }) as LeftOutRow[]));
     await yieldToEventLoop();
+    after = until;
   }
   return bookFigures(days, dues, left, range);
 }
