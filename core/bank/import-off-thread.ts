@@ -3,8 +3,7 @@
  * applying take seconds of CPU and a disk flush per commit, which on the server's thread would
  * hold every other request up. The thread opens its own connection to the database file, as the
  * import does in-process, and ends with its answer. Its writes wait for the lock as the server's
- * do: when one finds the lock taken, the server's own hold-off (the refresh process's) is asked
- * for here, on this side.
+ * do, and the server's background writer holds off until it has answered.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,9 +21,8 @@ export interface ImportThreadInput {
   writeWait: Pick<WriteWait, 'timeoutMs' | 'maxPauseMs'>;
 }
 
-/** What the thread says: a write of its found the lock taken (or got it), or its answer. */
+/** The thread's answer. */
 export type ImportThreadMessage =
-  | { blocked: boolean }
   | { summary: ImportSummary }
   | { problem: { status: number; code: string; message: string; errors?: FieldErrors } }
   | { error: string };
@@ -48,17 +46,14 @@ export function importOffThread(engine: { file: string; clock: Clock; writeWait?
   return new Promise((resolve, reject) => {
     const worker = new Worker(entry(), { workerData: input, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     let settled = false;
-    let unblock: (() => void) | undefined;
+    // A person waits for the answer: the server's background writer (the refresh process, which the
+    // paid customers set going) holds off from the start, not only once a batch finds the lock taken.
+    let holding: (() => void) | undefined = engine.writeWait?.onBlocked?.();
     const release = () => {
-      unblock?.();
-      unblock = undefined;
+      holding?.();
+      holding = undefined;
     };
-    worker.on('message', (message: ImportThreadMessage) => {
-      if ('blocked' in message) {
-        if (message.blocked) unblock ??= engine.writeWait?.onBlocked?.();
-        else release();
-        return;
-      }
+    worker.once('message', (message: ImportThreadMessage) => {
       settled = true;
       release();
       if ('summary' in message) resolve(message.summary);

@@ -17,15 +17,8 @@ const say = (message: ImportThreadMessage) => port.postMessage(message);
 const origin = Date.parse(input.startedAt);
 const since = performance.now();
 const clock: Clock = { now: () => new Date(origin + (performance.now() - since)) };
-const writeWait = {
-  ...input.writeWait,
-  onBlocked: () => {
-    say({ blocked: true });
-    return () => say({ blocked: false });
-  },
-};
 
-importOnOwnConnection({ file: input.file, clock, writeWait }, input.options).then(
+importOnOwnConnection({ file: input.file, clock, writeWait: input.writeWait }, input.options).then(
   (summary) => say({ summary }),
   (err: unknown) =>
     say(err instanceof DomainError ? { problem: { status: err.status, code: err.code, message: err.message, errors: err.errors } } : { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
