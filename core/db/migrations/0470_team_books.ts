@@ -73,24 +73,31 @@ function paymentRows(r: Row, sign: '' | '-'): string {
   FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.id = ${r}.invoice_id AND ${r}.status ${SETTLED} AND ${regular('i')} ${DUES_MERGE}`;
 }
 
-/** A customer's whole book (its invoices and their settled payments) under owner `who`, with `sign`. */
+/**
+ * A customer's whole book (its invoices and their settled payments) under owner `who`, with `sign`.
+ * Its invoices are read through invoices_customer: the grouping keys are expressions and the total
+ * is tested as +total_amount, else SQLite walks the company's invoices by date or amount instead.
+ */
 function customerRows(who: string, sign: '' | '-'): string {
   const flip = sign === '-' ? '' : '-';
   const mine = `i.company_id = OLD.company_id AND i.customer_id = OLD.id`;
-  return `${DAYS} SELECT OLD.company_id, coalesce(${who}, ''), i.invoice_date, ${sign}sum(i.total_amount), 0, ${sign}sum(CASE WHEN ${kept('i')} THEN i.total_amount ELSE 0 END)
-  FROM invoices i WHERE ${mine} GROUP BY 3 ${DAYS_MERGE}
+  const reg = regular('i').replace('i.total_amount', '+i.total_amount');
+  const unpaid = closedUnpaid('i').replace('i.total_amount', '+i.total_amount');
+  const day = (d: string) => `${d} || ''`;
+  return `${DAYS} SELECT OLD.company_id, coalesce(${who}, ''), i.invoice_date, ${sign}sum(i.total_amount), 0, ${sign}sum(CASE WHEN ${reg} OR ${unpaid} THEN i.total_amount ELSE 0 END)
+  FROM invoices i WHERE ${mine} GROUP BY ${day('i.invoice_date')} ${DAYS_MERGE}
   ${DUES} SELECT OLD.company_id, i.due_date, coalesce(${who}, ''), i.invoice_date, ${sign}sum(i.total_amount)
-  FROM invoices i WHERE ${mine} AND ${kept('i')} GROUP BY 2, 4 ${DUES_MERGE}
+  FROM invoices i WHERE ${mine} AND (${reg} OR ${unpaid}) GROUP BY ${day('i.due_date')}, ${day('i.invoice_date')} ${DUES_MERGE}
   ${DAYS} SELECT OLD.company_id, coalesce(${who}, ''), max(i.closed_date, i.invoice_date), 0, 0, ${flip}sum(i.total_amount)
-  FROM invoices i WHERE ${mine} AND ${closedUnpaid('i')} GROUP BY 3 ${DAYS_MERGE}
+  FROM invoices i WHERE ${mine} AND ${unpaid} GROUP BY ${day('max(i.closed_date, i.invoice_date)')} ${DAYS_MERGE}
   ${DUES} SELECT OLD.company_id, i.due_date, coalesce(${who}, ''), max(i.closed_date, i.invoice_date), ${flip}sum(i.total_amount)
-  FROM invoices i WHERE ${mine} AND ${closedUnpaid('i')} GROUP BY 2, 4 ${DUES_MERGE}
+  FROM invoices i WHERE ${mine} AND ${unpaid} GROUP BY ${day('i.due_date')}, ${day('max(i.closed_date, i.invoice_date)')} ${DUES_MERGE}
   ${DAYS} SELECT OLD.company_id, coalesce(${who}, ''), p.payment_date, 0, ${sign}sum(p.amount), 0
-  FROM invoices i JOIN payments p ON p.invoice_id = i.id WHERE ${mine} AND p.status ${SETTLED} GROUP BY 3 ${DAYS_MERGE}
+  FROM invoices i JOIN payments p ON p.invoice_id = i.id WHERE ${mine} AND p.status ${SETTLED} GROUP BY ${day('p.payment_date')} ${DAYS_MERGE}
   ${DAYS} SELECT OLD.company_id, coalesce(${who}, ''), max(p.payment_date, i.invoice_date), 0, 0, ${flip}sum(p.amount)
-  FROM invoices i JOIN payments p ON p.invoice_id = i.id WHERE ${mine} AND ${regular('i')} AND p.status ${SETTLED} GROUP BY 3 ${DAYS_MERGE}
+  FROM invoices i JOIN payments p ON p.invoice_id = i.id WHERE ${mine} AND ${reg} AND p.status ${SETTLED} GROUP BY ${day('max(p.payment_date, i.invoice_date)')} ${DAYS_MERGE}
   ${DUES} SELECT OLD.company_id, i.due_date, coalesce(${who}, ''), max(p.payment_date, i.invoice_date), ${flip}sum(p.amount)
-  FROM invoices i JOIN payments p ON p.invoice_id = i.id WHERE ${mine} AND ${regular('i')} AND p.status ${SETTLED} GROUP BY 2, 4 ${DUES_MERGE}`;
+  FROM invoices i JOIN payments p ON p.invoice_id = i.id WHERE ${mine} AND ${reg} AND p.status ${SETTLED} GROUP BY ${day('i.due_date')}, ${day('max(p.payment_date, i.invoice_date)')} ${DUES_MERGE}`;
 }
 
 const invoiceKeyChanged = `OLD.company_id IS NOT NEW.company_id OR OLD.customer_id IS NOT NEW.customer_id OR OLD.invoice_date IS NOT NEW.invoice_date
