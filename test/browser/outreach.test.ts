@@ -40,6 +40,10 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await page.getByRole('heading', { level: 1, name: 'Actions' }).waitFor();
     const rows = page.locator('[data-testid="actions-list"] tbody tr');
     await rows.first().waitFor();
+    // The customers the Queue emails today: this test's emails and calls go to others, so the Queue test still has an email to send (one email a day).
+    const queued = await apiGet<{ data: Array<{ customer_name: string }> }>(page, `/api/companies/${companyId}/sequences/queue?category=ready&page_size=100`);
+    const emailedToday = new Set(queued.data.map((q) => q.customer_name));
+    const forOthers = async (id: string) => !emailedToday.has((await apiGet<{ customer_name: string }>(page, `/api/companies/${companyId}/actions/${id}`)).customer_name);
     // Several past-due invoices of one customer are one decision (issue 36): its row names them, its panel lists them and offers its alternative.
     const granite = await apiGet<{ data: Array<{ id: string; listed_invoice_count: number }> }>(page, `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&search=Granite&page_size=50`);
     const merged = granite.data.find((a) => a.listed_invoice_count === 5);
@@ -65,11 +69,11 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await expect.poll(() => rows.count()).toBe(Math.min(needsCount, 25));
 
     // The first email about one invoice that the engine proposed with its evidence (the demo also has actions people made).
-    const emails = await apiGet<{ data: Array<{ id: string; invoice: string | null; evidence: unknown[] }> }>(
+    const emails = await apiGet<{ data: Array<{ id: string; invoice: string | null; evidence: unknown[]; customer_name: string }> }>(
       page,
       `/api/companies/${companyId}/actions?category=needs_action&include_alternatives=false&action_type=email&sort=value_at_risk&page_size=25`,
     );
-    const start = emails.data.find((a) => a.invoice && a.evidence.length > 0);
+    const start = emails.data.find((a) => a.invoice && a.evidence.length > 0 && !emailedToday.has(a.customer_name));
     if (!start) throw new Error('no proposed email with evidence on the first page');
     await page.locator(`[data-action-row="${start.id}"]`).click();
     const panel = page.getByTestId('action-panel');
@@ -119,7 +123,7 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     const free: string[] = [];
     for (const id of shown) {
       if (free.length === 2) break;
-      if ((await apiGet<{ contact_hold: string | null }>(page, `/api/companies/${companyId}/actions/${id}`)).contact_hold === null) free.push(id);
+      if ((await apiGet<{ contact_hold: string | null }>(page, `/api/companies/${companyId}/actions/${id}`)).contact_hold === null && (await forOthers(id))) free.push(id);
     }
     expect(free).toHaveLength(2);
     for (const id of free) await page.locator(`[data-action-row="${id}"]`).getByRole('checkbox').check();
@@ -129,8 +133,17 @@ describe('the outreach screens in Chromium against ardesk serve --demo', () => {
     await expect.poll(async () => Number((await page.getByTestId('tab-needs_action').locator('.count').innerText()).replace(/\D/g, ''))).toBeLessThanOrEqual(before - 2);
 
     // Someone else approves the open action meanwhile: the state machine's refusal is shown in words.
-    await rows.first().click();
-    const racedId = page.url().split('/actions/')[1].split('?')[0];
+    const open = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-action-row')).filter((id): id is string => id !== null));
+    let racedId = '';
+    for (const id of open) {
+      if (await forOthers(id)) {
+        racedId = id;
+        break;
+      }
+    }
+    expect(racedId).not.toBe('');
+    await page.locator(`[data-action-row="${racedId}"]`).click();
+    await expect.poll(() => page.url()).toContain(racedId);
     await panel.getByRole('button', { name: /^Approve and (send|assign)$/ }).waitFor();
     const raced = await apiCall(page, 'POST', `/api/companies/${companyId}/actions/${racedId}/send`, {});
     expect(raced.status).toBe(200);

@@ -1,5 +1,5 @@
 import { ArOwnerFilter } from '../components/ArOwnerFilter';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import { describeError, ErrorBox } from '../components/ErrorBox';
 import { PageFooter, Tabs } from '../components/Tabs';
 import { useLoad } from '../components/useLoad';
@@ -335,7 +335,7 @@ export default function ActionsPage({ companyId, actionId }: { companyId: string
                       {a.customer_name}
                     </a>
                   </td>
-                  <td className="mono invoice-cell">{a.invoice_number ?? listedWords(a) ?? <span className="muted">All open</span>}</td>
+                  <InvoiceCell action={a} />
                   <td className="num">{a.balance === null ? <span className="muted">—</span> : formatMoney(a.balance, a.currency ?? undefined)}</td>
                   <td className="num optional">{a.days_past_due === null ? <span className="muted">—</span> : a.days_past_due}</td>
                   <td>
@@ -389,5 +389,30 @@ function DecideBy({ action }: { action: Action }) {
         </>
       ) : null}
     </>
+  );
+}
+
+/**
+ * The invoice a row is about, or the invoices a decision on the customer lists ('INV-1 and 4
+ * more'): those may wrap between words beside an open panel, an invoice number never at its hyphen.
+ */
+function InvoiceCell({ action }: { action: Action }) {
+  if (action.invoice_number) return <td className="mono invoice-cell">{action.invoice_number}</td>;
+  const listed = listedWords(action);
+  if (listed === null)
+    return (
+      <td className="mono invoice-cell">
+        <span className="muted">All open</span>
+      </td>
+    );
+  return (
+    <td className="mono invoice-cell listed">
+      {listed.split(' ').map((word, i) => (
+        <Fragment key={i}>
+          {i > 0 && ' '}
+          <span>{word}</span>
+        </Fragment>
+      ))}
+    </td>
   );
 }
