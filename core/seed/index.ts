@@ -14,11 +14,13 @@ import { fixedClock, timestamp, today } from '../clock';
 import { addDays } from '../dates';
 import { type Engine, inWriteTransaction, runCommand, systemActor } from '../engine';
 import { refreshIntelligence } from '../intelligence/runner';
+import { followPromises } from '../promises/followup';
 import { ConflictError, ValidationError } from '../errors';
 import { Calendar } from './calendar';
 import { type LedgerJob, runLedgerJob, runLedgerJobInWorker } from './ledger-job';
 import type { LedgerResult } from './ledger';
 import { CATERING_CUSTOMERS, SUPPLY_CUSTOMERS } from './names';
+import { writePastPromises } from './past-promises';
 import { createRng, type IdFactory, idFactory } from './random';
 import { type StoryCounts, writeStories } from './stories';
 import { type CompanyFrame, insertCompany, insertConnection, insertLabels, insertMembership, insertTeam, insertUser, type SeedContext } from './workspace';
@@ -129,6 +131,8 @@ export async function seedDatabase(engine: Engine, options: SeedOptions): Promis
   }
   if (options.demo) {
     for (const company of report.companies) company.insights = company.ledger.invoices <= ENGINE_IN_SEED_MAX_INVOICES;
+    // The past promises judged now, as the daily follow-up would have: the engine learns the kept rates.
+    for (const company of report.companies) await followPromises(engine, company.id);
     await seedIntelligence(engine, report, day0, ids);
   }
   return report;
@@ -338,6 +342,7 @@ function seedInTransaction(engine: Engine, options: SeedOptions, p: Prepared): P
     const cateringLedger = loadLedger(catering, CATERING_CUSTOMERS, SECOND_COMPANY.invoices, SECOND_COMPANY.customers, 2, 24_001);
     const supplyStories = await writeStories(ctx, { company: supply, ledger: supplyLedger, rng: createRng(seed, 3), demoUserId: demoUser, maxStories: 12, withSequences: true });
     const cateringStories = await writeStories(ctx, { company: catering, ledger: cateringLedger, rng: createRng(seed, 4), demoUserId: demoUser, maxStories: 3, withSequences: false });
+    for (const [company, ledger] of [[supply, supplyLedger], [catering, cateringLedger]] as const) await writePastPromises(ctx, company, ledger);
     report.companies.push(
       { id: supply.id, name: supply.name, ledger: supplyLedger.counts, stories: supplyStories, insights: false },
       { id: catering.id, name: catering.name, ledger: cateringLedger.counts, stories: cateringStories, insights: false },

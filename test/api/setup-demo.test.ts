@@ -66,9 +66,12 @@ describe('POST /api/v1/setup/demo/', () => {
     expect(payments.status).toBe(200);
     expect(new Set(payments.body.data.map((p: { payment_method: string }) => p.payment_method)).size).toBeGreaterThan(1);
 
-    const insights = await call(app, 'GET', `/api/intelligence/insights?company_id=${first}&active_only=false`, { token: demo.token });
-    expect(insights.status).toBe(200);
-    expect(new Set(insights.body.results.map((i: { insight_type: string }) => i.insight_type))).toEqual(new Set(INSIGHT_TYPE_NAMES));
+    // Every type of insight, each asked by its name (the first page of all of them holds only the newest).
+    for (const type of INSIGHT_TYPE_NAMES) {
+      const insights = await call(app, 'GET', `/api/intelligence/insights?company_id=${first}&active_only=false&insight_type=${type}`, { token: demo.token });
+      expect(insights.status).toBe(200);
+      expect(insights.body.results.filter((i: { insight_type: string }) => i.insight_type === type).length, type).toBeGreaterThan(0);
+    }
 
     const needsAction = await call(app, 'GET', `/api/companies/${first}/actions?category=needs_action`, { token: demo.token });
     expect(needsAction.status).toBe(200);

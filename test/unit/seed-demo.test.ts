@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daysBetween } from '../../core/dates';
+import { addDays, daysBetween } from '../../core/dates';
+import { followPromises } from '../../core/promises/followup';
+import { customerPromises } from '../../core/promises/rates';
 import type { ClosingReason } from '../../core/db/schema';
 import { INSIGHT_TYPE_NAMES, type InsightType, validateInsightPayload, wordCount } from '../../core/insights/payloads';
 import { agingBucket, CONCRETE_STATUSES, invoiceStatus, AGING_BUCKETS } from '../../core/invoices/status';
@@ -131,6 +133,22 @@ describe('the demo workspace', () => {
       expect(s.email_subject).toBe(s.subject);
       expect(s.subject).toMatch(/INV-\d{5}/);
     }
+  });
+
+  it('has promises judged as the daily follow-up judges them, kept and broken, so the kept rate reads a figure, and none of them an item in today\'s inbox', async () => {
+    const judged = (company: string, outcome: string) => one(`SELECT count(*) AS n FROM promise_followups WHERE company_id = ? AND outcome = ?`, company, outcome).n as number;
+    expect(judged(first, 'kept')).toBeGreaterThan(0);
+    expect(judged(first, 'broken')).toBeGreaterThan(0);
+    // The second company's curated customers paid late in full only twice in the window: both kept.
+    expect(judged(second, 'kept')).toBeGreaterThan(0);
+    expect(one(`SELECT count(*) AS n FROM promise_followups WHERE action_id IS NOT NULL`).n).toBe(0);
+    // Nothing left to judge: the follow-up at the first start finds every past promise done.
+    for (const company of [first, second]) expect(await followPromises(engine, company)).toEqual({ kept: 0, broken: 0, void: 0, items: 0 });
+    // Each promise judged against the payments the ledger holds: kept ones paid by their day plus the grace, broken ones after.
+    const rows = all(`SELECT f.outcome, f.promised_date, (SELECT max(p.payment_date) FROM payments p WHERE p.invoice_id = f.invoice_id AND p.status = 'PAID') AS paid_on FROM promise_followups f`);
+    for (const r of rows) expect(r.paid_on <= addDays(r.promised_date, 3), `${r.outcome} promise of ${r.promised_date} paid ${r.paid_on}`).toBe(r.outcome === 'kept');
+    const customer = one(`SELECT customer_id FROM promise_followups WHERE company_id = ? LIMIT 1`, first).customer_id as string;
+    expect((await customerPromises(engine.db, first, customer)).kept_rate).not.toBeNull();
   });
 
   it('has actions in every state, with their approval log and one soft-deleted', () => {
