@@ -131,20 +131,20 @@ async function replaced(tx: CommandTx, companyId: string, p: Candidate, lastDay:
 }
 
 /** Judges one promise and writes its row; a broken one still owed and recent gets its action. Returns its outcome. */
-async function judgeOne(tx: CommandTx, companyId: string, p: Candidate, graceDays: number): Promise<{ outcome: PromiseOutcome; itemMade: boolean }> {
+async function judgeOne(tx: CommandTx, companyId: string, p: Candidate, graceDays: number, ids: () => string): Promise<{ outcome: PromiseOutcome; itemMade: boolean }> {
   const lastDay = graceEnd(p.promised_date, graceDays);
   const invoices = await promisedInvoices(tx, companyId, p);
   const credited = p.invoice_id !== null && invoices.some((i) => i.closing_reason === 'credit_memo' || i.closing_reason === 'written_off');
-  const ids = invoices.map((i) => i.id);
-  const paid = await paidBetween(tx, ids, p.recorded_at.slice(0, 10), lastDay);
+  const invoiceIds = invoices.map((i) => i.id);
+  const paid = await paidBetween(tx, invoiceIds, p.recorded_at.slice(0, 10), lastDay);
   let owed = 0;
   for (const i of invoices) owed += Math.max(0, i.total_amount - (await paidBetween(tx, [i.id], '0000-01-01', lastDay)));
   const outcome = judgePromise({ promisedAmount: p.promised_amount, paid, owed, superseded: credited || (p.invoice_id === null && invoices.length === 0) || (await replaced(tx, companyId, p, lastDay)) });
   const stillOwed = invoices.reduce((sum, i) => sum + Math.max(0, i.balance), 0);
   const recent = lastDay >= addDays(tx.today, -BROKEN_ITEM_DAYS);
-  const actionId = outcome === 'broken' && recent && stillOwed > 0 ? await brokenPromiseAction(tx, companyId, p, lastDay, { paid, currency: invoices[0]?.currency ?? 'USD', number: p.invoice_id ? (invoices[0]?.invoice_number ?? null) : null }) : null;
+  const actionId = outcome === 'broken' && recent && stillOwed > 0 ? await brokenPromiseAction(tx, companyId, p, lastDay, { paid, currency: invoices[0]?.currency ?? 'USD', number: p.invoice_id ? (invoices[0]?.invoice_number ?? null) : null }, ids) : null;
   const row = {
-    id: newId(),
+    id: ids(),
     company_id: companyId,
     customer_id: p.customer_id,
     invoice_id: p.invoice_id,
@@ -165,13 +165,13 @@ async function judgeOne(tx: CommandTx, companyId: string, p: Candidate, graceDay
 }
 
 /** The "promise broken" item: a call proposed in the Actions inbox, for the customer's AR owner to make. */
-async function brokenPromiseAction(tx: CommandTx, companyId: string, p: Candidate, lastDay: string, about: { paid: number; currency: string; number: string | null }): Promise<string> {
+async function brokenPromiseAction(tx: CommandTx, companyId: string, p: Candidate, lastDay: string, about: { paid: number; currency: string; number: string | null }, ids: () => string): Promise<string> {
   const customer = await tx.db.selectFrom('customers').select('name').where('id', '=', p.customer_id).executeTakeFirstOrThrow();
   const what = about.number ? `to pay ${about.number}` : 'payment';
   const amount = p.promised_amount !== null ? ` (${formatMoney(p.promised_amount, about.currency)})` : '';
   const came = about.paid > 0 ? `only ${formatMoney(about.paid, about.currency)} came` : 'nothing came';
   const description = `${customer.name} promised ${what}${amount} by ${shortDate(p.promised_date, tx.today)}; ${came} by the end of the grace days (${shortDate(lastDay, tx.today)}). Call to ask why and for a new date.`;
-  const id = newId();
+  const id = ids();
   const metadata = { promise_broken: { source: p.source, source_id: p.source_id, promised_date: p.promised_date, promised_amount: p.promised_amount, grace_end: lastDay } };
   const row = {
     id,
@@ -217,9 +217,10 @@ export interface FollowUpResult {
 /**
  * Judges every promise of the company whose last day (its date plus the company's grace days, the
  * contact rule's setting) has passed, in transactions of BATCH promises, yielding between them.
- * Running it again judges nothing twice (one row per promise).
+ * Running it again judges nothing twice (one row per promise). `ids` makes the new rows' ids (the
+ * seed passes its own, so the same seed gives the same rows).
  */
-export async function followPromises(engine: Pick<Engine, 'db' | 'clock'>, companyId: string): Promise<FollowUpResult> {
+export async function followPromises(engine: Pick<Engine, 'db' | 'clock'>, companyId: string, ids: () => string = newId): Promise<FollowUpResult> {
   const graceDays = (await contactSettings(engine.db, companyId)).promiseGraceDays;
   const result: FollowUpResult = { kept: 0, broken: 0, void: 0, items: 0 };
   for (;;) {
@@ -227,7 +228,7 @@ export async function followPromises(engine: Pick<Engine, 'db' | 'clock'>, compa
       const batch = await candidates(tx, companyId, judgedThrough(tx.today, graceDays), BATCH);
       const resumed = new Set<string>();
       for (const p of batch) {
-        const { outcome, itemMade } = await judgeOne(tx, companyId, p, graceDays);
+        const { outcome, itemMade } = await judgeOne(tx, companyId, p, graceDays, ids);
         result[outcome] += 1;
         if (itemMade) {
           result.items += 1;

@@ -131,8 +131,10 @@ export async function seedDatabase(engine: Engine, options: SeedOptions): Promis
   }
   if (options.demo) {
     for (const company of report.companies) company.insights = company.ledger.invoices <= ENGINE_IN_SEED_MAX_INVOICES;
-    // The past promises judged now, as the daily follow-up would have: the engine learns the kept rates.
-    for (const company of report.companies) await followPromises(engine, company.id);
+    // The past promises judged as the daily follow-up would have that morning (with the seed's ids,
+    // so the same seed and date give the same rows): the engine learns the kept rates.
+    const morning = { ...engine, clock: fixedClock(`${day0}T06:00:00.000Z`) };
+    for (const company of report.companies) await followPromises(morning, company.id, ids);
     await seedIntelligence(engine, report, day0, ids);
   }
   return report;
