@@ -2,9 +2,8 @@
 import { addDays } from '../dates';
 import type { Engine } from '../engine';
 import { PAID_HOLD_DAYS } from '../portal/forms';
-import type { ReadingKind } from '../replies/reading';
 import type { CashHistory, CashPromise } from './cash-forecast';
-import type { Communication } from './facts';
+import { type Communication, COMMUNICATION_COLUMNS, communicationOf, type CommunicationRow } from './facts';
 import { promiseIn } from './promises';
 
 /** A remittance advice (core/bank/remittance.ts): the customer says they paid `amount` for these invoices on `paidOn`. */
@@ -68,41 +67,13 @@ export function loadCashHistory(engine: Pick<Engine, 'database'>, companyId: str
   // Only what can carry a promise: a logged date, a reading of one, or words from the customer not read yet.
   const rows = sqlite
     .prepare(
-      `SELECT id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, promise_date, promise_amount, reading_kind, reading_date, reading_amount, reading_sentence
+      `SELECT ${COMMUNICATION_COLUMNS}
          FROM communications WHERE company_id = ? AND occurred_at >= ?
           AND (promise_date IS NOT NULL OR reading_kind = 'promise' OR (reading_kind IS NULL AND direction != 'outbound'))
         ORDER BY occurred_at, id`,
     )
-    .all(companyId, since) as Array<{
-    id: string;
-    customer_id: string;
-    invoice_id: string | null;
-    kind: Communication['kind'];
-    direction: Communication['direction'];
-    subject: string | null;
-    body: string | null;
-    occurred_at: string;
-    promise_date: string | null;
-    promise_amount: number | null;
-    reading_kind: ReadingKind | null;
-    reading_date: string | null;
-    reading_amount: number | null;
-    reading_sentence: string | null;
-  }>;
-  const communications = rows.map((r) => ({
-    id: r.id,
-    customerId: r.customer_id,
-    invoiceId: r.invoice_id,
-    kind: r.kind,
-    direction: r.direction,
-    subject: r.subject,
-    body: r.body,
-    occurredAt: r.occurred_at,
-    authorName: null,
-    promiseDate: r.promise_date,
-    promiseAmount: r.promise_amount,
-    reading: r.reading_kind === null ? null : { kind: r.reading_kind, date: r.reading_date, amount: r.reading_amount, sentence: r.reading_sentence },
-  }));
+    .all(companyId, since) as CommunicationRow[];
+  const communications = rows.map((r) => ({ ...communicationOf(r), customerId: r.customer_id }));
   const advices = (
     sqlite
       .prepare(`SELECT customer_id, invoice_ids, paid_on, amount, created_at FROM bank_remittance_advices WHERE company_id = ? AND created_at >= ?`)

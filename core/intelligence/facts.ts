@@ -310,28 +310,12 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
   }[];
   const comms = sqlite
     .prepare(
-      `SELECT id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, author_name, promise_date, promise_amount, reading_kind, reading_date, reading_amount, reading_sentence FROM (
+      `SELECT ${COMMUNICATION_COLUMNS} FROM (
          SELECT c.*, row_number() OVER (PARTITION BY c.customer_id ORDER BY c.occurred_at DESC, c.id DESC) AS rn
          FROM communications c WHERE c.company_id = ? AND c.customer_id IN (${m}) AND NOT (${PORTAL_VIEW_SQL}))
        WHERE rn <= ${COMMUNICATIONS_PER_CUSTOMER} ORDER BY customer_id, occurred_at, id`,
     )
-    .all(companyId, ...customerIds, PORTAL_VIEW_SUBJECT) as {
-    id: string;
-    customer_id: string;
-    invoice_id: string | null;
-    kind: Communication['kind'];
-    direction: Communication['direction'];
-    subject: string | null;
-    body: string | null;
-    occurred_at: string;
-    author_name: string | null;
-    promise_date: string | null;
-    promise_amount: number | null;
-    reading_kind: ReadingKind | null;
-    reading_date: string | null;
-    reading_amount: number | null;
-    reading_sentence: string | null;
-  }[];
+    .all(companyId, ...customerIds, PORTAL_VIEW_SUBJECT) as CommunicationRow[];
   const actions = sqlite
     .prepare(
       `SELECT a.id, a.customer_id, a.invoice_id, a.action_type, a.status, a.trigger_key, a.executed_at, a.deleted_at,
@@ -403,19 +387,7 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     });
   }
   for (const r of comms) {
-    byId.get(r.customer_id)?.communications.push({
-      id: r.id,
-      invoiceId: r.invoice_id,
-      kind: r.kind,
-      direction: r.direction,
-      subject: r.subject,
-      body: r.body,
-      occurredAt: r.occurred_at,
-      authorName: r.author_name,
-      promiseDate: r.promise_date,
-      promiseAmount: r.promise_amount,
-      reading: r.reading_kind === null ? null : { kind: r.reading_kind, date: r.reading_date, amount: r.reading_amount, sentence: r.reading_sentence },
-    });
+    byId.get(r.customer_id)?.communications.push(communicationOf(r));
   }
   for (const r of views) byId.get(r.customer_id)?.portalViews?.push(r.day);
   for (const r of actions) {
@@ -432,6 +404,45 @@ export function loadCustomerFacts(engine: Pick<Engine, 'database'>, companyId: s
     });
   }
   return customerIds.map((id) => byId.get(id)).filter((c): c is CustomerFacts => c !== undefined);
+}
+
+/** A communication as the engine reads it from SQLite (the columns COMMUNICATION_COLUMNS names). */
+export interface CommunicationRow {
+  id: string;
+  customer_id: string;
+  invoice_id: string | null;
+  kind: Communication['kind'];
+  direction: Communication['direction'];
+  subject: string | null;
+  body: string | null;
+  occurred_at: string;
+  author_name: string | null;
+  promise_date: string | null;
+  promise_amount: number | null;
+  reading_kind: ReadingKind | null;
+  reading_date: string | null;
+  reading_amount: number | null;
+  reading_sentence: string | null;
+}
+
+export const COMMUNICATION_COLUMNS =
+  'id, customer_id, invoice_id, kind, direction, subject, body, occurred_at, author_name, promise_date, promise_amount, reading_kind, reading_date, reading_amount, reading_sentence';
+
+/** The engine's view of a communication row. */
+export function communicationOf(r: CommunicationRow): Communication {
+  return {
+    id: r.id,
+    invoiceId: r.invoice_id,
+    kind: r.kind,
+    direction: r.direction,
+    subject: r.subject,
+    body: r.body,
+    occurredAt: r.occurred_at,
+    authorName: r.author_name,
+    promiseDate: r.promise_date,
+    promiseAmount: r.promise_amount,
+    reading: r.reading_kind === null ? null : { kind: r.reading_kind, date: r.reading_date, amount: r.reading_amount, sentence: r.reading_sentence },
+  };
 }
 
 /** A customer-level action's invoice_ids (JSON written by the engine, the seed or an API caller): the strings of an array, else none. */
