@@ -27,6 +27,7 @@ import { createRng } from '../seed/random';
 import { type CamtEntry, camt053 } from './camt';
 import { keepAliveAgent, type Stats, stats, timedRequest } from './http';
 import { waitForSettledJobs } from './settle';
+import { exitWith } from './exit';
 
 const TARGETS = { importSeconds: 10, firstPageMs: 1000, probeP99Ms: 100 };
 const BIN = resolve(__dirname, '../cli/bin.cjs');
@@ -264,10 +265,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);

@@ -36,6 +36,7 @@ import { createWorker, type JobContext } from '../jobs/worker';
 import { startRuntime } from '../runtime/server';
 import { sql } from 'kysely';
 import { keepAliveAgent, timedRequest } from './http';
+import { exitWith } from './exit';
 
 const TARGETS = { statementMs: 2000, p99Ms: 100, bigRssMb: 1024, logoRssMb: 600 };
 
@@ -270,10 +271,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);

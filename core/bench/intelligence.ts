@@ -36,6 +36,7 @@ import { recordPayment } from '../payments/commands';
 import { startRuntime } from '../runtime/server';
 import { keepAliveAgent, timedRequest } from './http';
 import { makeOneCustomerLedger, ONE_CUSTOMER_LEDGER } from './one-customer';
+import { exitWith } from './exit';
 
 /** The targets at 1M invoices / 50k customers (and the request waits at 100,000 / 48 too). */
 const TARGETS = { fullSeconds: 120, refreshRssMb: 600, serverRssMb: 400, incrementalMs: 200, requestP99Ms: 100, requestMaxMs: 200 };
@@ -312,10 +313,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);

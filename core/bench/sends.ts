@@ -20,6 +20,7 @@ import { runCommand, systemActor } from '../engine';
 import { newId } from '../ids';
 import { openEngine } from '../runtime/engine';
 import { startRuntime } from '../runtime/server';
+import { exitWith } from './exit';
 
 const TARGET_MS = 10_000;
 const ACTION_SUBJECT = 'Invoice BENCH-0 is past due';
@@ -119,10 +120,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);

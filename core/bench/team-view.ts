@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../http/app';
 import { openEngine } from '../runtime/engine';
 import { keepAliveAgent, stats, timedRequest } from './http';
+import { exitWith } from './exit';
 
 const BIN = resolve(__dirname, '../cli/bin.cjs');
 /** The product's standards: a page answers fast at 1M invoices; no request waits behind heavy work for more than 100 ms. */
@@ -89,10 +90,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);
