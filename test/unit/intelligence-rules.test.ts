@@ -10,6 +10,7 @@ import { OLD_INVOICE_DAYS, WRITE_OFF_MAX } from '../../core/intelligence/thresho
 import { balanceJump, customerSignal, invoiceSignal, patternShift, silenceAfterReminders } from '../../core/intelligence/signals';
 import { chooseStrategy } from '../../core/intelligence/strategy';
 import { addDays } from '../../core/dates';
+import { customerFacts, openInvoice } from '../support/facts-fixtures';
 
 const TODAY = '2026-11-23';
 
@@ -28,35 +29,9 @@ const comm = (fields: Partial<Communication> & Pick<Communication, 'occurredAt'>
   ...fields,
 });
 
-const invoice = (fields: Partial<OpenInvoice> = {}): OpenInvoice => ({
-  id: 'inv-1',
-  customerId: 'cust-1',
-  number: 'INV-1',
-  invoiceDate: '2026-10-01',
-  dueDate: '2026-10-31',
-  currency: 'USD',
-  totalAmount: 100_000,
-  balance: 100_000,
-  billChannel: null,
-  disputed: false,
-  disputedAt: null,
-  promiseLabel: null,
-  lastPaymentDate: null,
-  lastTouchAt: null,
-  ...fields,
-});
+const invoice = openInvoice;
 
-const customer = (fields: Partial<CustomerFacts> = {}): CustomerFacts => ({
-  id: 'cust-1',
-  name: 'Harbor Foods',
-  currency: 'USD',
-  paymentTermsDays: 30,
-  openInvoices: [invoice()],
-  communications: [],
-  actions: [],
-  reach: { phone: true, email: true, emailConnection: true },
-  ...fields,
-});
+const customer = customerFacts;
 
 describe('promises read from what the customer said', () => {
   it('reads a payment date relative to when it was said, and ignores our own reminders and refusals', () => {

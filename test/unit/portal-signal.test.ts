@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays } from '../../core/dates';
 import { runCommand, systemActor } from '../../core/engine';
-import type { Communication, CustomerFacts, OpenInvoice } from '../../core/intelligence/facts';
+import type { Communication, CustomerFacts } from '../../core/intelligence/facts';
 import { refreshIntelligence } from '../../core/intelligence/runner';
 import { customerSignal, SIGNAL_THRESHOLDS, viewedWithoutActing } from '../../core/intelligence/signals';
 import { chooseStrategy } from '../../core/intelligence/strategy';
@@ -16,26 +16,11 @@ import { recordView, submitPromise } from '../../core/portal/submit';
 import { addCompany } from '../support/api';
 import { type TestEngine, testEngine } from '../support/engine';
 import { ledger } from '../support/ledger-fixtures';
+import { customerFacts, openInvoice } from '../support/facts-fixtures';
 
 const TODAY = '2026-11-23';
 
-const invoice = (fields: Partial<OpenInvoice> = {}): OpenInvoice => ({
-  id: 'inv-1',
-  customerId: 'cust-1',
-  number: 'INV-1',
-  invoiceDate: '2026-10-01',
-  dueDate: '2026-10-31',
-  currency: 'USD',
-  totalAmount: 100_000,
-  balance: 100_000,
-  billChannel: null,
-  disputed: false,
-  disputedAt: null,
-  promiseLabel: null,
-  lastPaymentDate: null,
-  lastTouchAt: null,
-  ...fields,
-});
+const invoice = openInvoice;
 
 const inbound = (occurredAt: string): Communication => ({
   id: `c-${occurredAt}`,
@@ -51,18 +36,7 @@ const inbound = (occurredAt: string): Communication => ({
   reading: null,
 });
 
-const customer = (fields: Partial<CustomerFacts> = {}): CustomerFacts => ({
-  id: 'cust-1',
-  name: 'Harbor Foods',
-  currency: 'USD',
-  paymentTermsDays: 30,
-  openInvoices: [invoice()],
-  communications: [],
-  actions: [],
-  reach: { phone: true, email: true, emailConnection: true },
-  portalViews: [],
-  ...fields,
-});
+const customer = customerFacts;
 
 describe('viewed but did not act (rules)', () => {
   const idle = SIGNAL_THRESHOLDS.portalIdleDays;
