@@ -33,9 +33,9 @@ const TARGETS = { importSeconds: 10, firstPageMs: 1000, probeP99Ms: 100 };
 const BIN = resolve(__dirname, '../cli/bin.cjs');
 const PROBE_EVERY_MS = 50;
 const IDLE_PROBE_SECONDS = 10;
-/** The states the Cash page counts when it opens (renderer/src/cash/words.ts). */
 /** When the Cash page is opened during the import: mid-matching for a 10,000-entry file. */
 const IMPORT_PAGE_AFTER_MS = 3000;
+/** The states the Cash page counts when it opens (renderer/src/cash/words.ts). */
 const PAGE_STATES = ['suggested', 'unmatched', 'applied', 'ignored', 'debit'];
 
 interface Open {
